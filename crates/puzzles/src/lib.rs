@@ -1,0 +1,48 @@
+//! Puzzle definitions: what a position is, how it is written and read, which moves exist, and
+//! the perfect ranking that turns positions into dense integers for the engines.
+//!
+//! - [`tiles`]: sliding-tile puzzles of any size `W x H` (the 8-, 15-, 24-puzzle and beyond).
+//! - [`PuzzleName`]: the names the command line accepts, resolved to a puzzle family.
+
+pub mod tiles;
+
+use std::str::FromStr;
+use thiserror::Error;
+
+/// A puzzle named on the command line, before any board is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleName {
+    /// A sliding-tile board.
+    Tiles(tiles::Shape),
+}
+
+/// The puzzle name was not accepted.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PuzzleNameError {
+    /// Not a name of any puzzle family.
+    #[error("unknown puzzle '{0}': expected a board size such as 3x3, 4x4, 5x5 or WxH (width x height), or 8-puzzle, 15-puzzle, 24-puzzle")]
+    Unknown(String),
+    /// A board size outside what godsearch supports.
+    #[error(transparent)]
+    Shape(tiles::ShapeError),
+}
+
+impl FromStr for PuzzleName {
+    type Err = PuzzleNameError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.parse::<tiles::Shape>() {
+            Ok(shape) => Ok(PuzzleName::Tiles(shape)),
+            Err(tiles::ShapeError::Unknown(_)) => Err(PuzzleNameError::Unknown(s.to_string())),
+            Err(e) => Err(PuzzleNameError::Shape(e)),
+        }
+    }
+}
+
+impl std::fmt::Display for PuzzleName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PuzzleName::Tiles(shape) => write!(f, "{shape}"),
+        }
+    }
+}

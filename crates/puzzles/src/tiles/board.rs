@@ -1,0 +1,516 @@
+//! Boards: reading, writing, moving, and the solvability test.
+
+use super::shape::Shape;
+use godsearch_core::{perm, MoveIdx};
+use std::fmt;
+use thiserror::Error;
+
+/// The most cells a board may have to be written as a hex string (one digit a cell).
+const HEX_MAX_CELLS: usize = 16;
+
+/// A sliding-tile position: tile numbers row-major, `0` for the blank.
+///
+/// Always a permutation of `0..cells` (constructors check it); whether it can reach a given goal
+/// is a separate question, answered by [`Board::check_solvable`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    shape: Shape,
+    cells: Vec<u16>,
+    blank: usize,
+}
+
+/// Why a board (or a goal) was refused. Each message is one line meant for the user.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BoardError {
+    /// Nothing was given.
+    #[error("empty board: give the tiles row by row, e.g. 1,2,3,4,5,6,7,8,0")]
+    Empty,
+    /// A token that is not a tile number.
+    #[error("'{0}' is not a tile number (tiles are numbers, 0 or '.' for the blank)")]
+    BadToken(String),
+    /// A hex string of the wrong length.
+    #[error("the hex string '{text}' has {got} digits but a {shape} board has {expected} cells")]
+    WrongHexLength {
+        /// The text given.
+        text: String,
+        /// The board size.
+        shape: Shape,
+        /// Cells on the board.
+        expected: usize,
+        /// Digits given.
+        got: usize,
+    },
+    /// Too many or too few tiles.
+    #[error("a {shape} board has {expected} cells but {got} were given")]
+    WrongCellCount {
+        /// The board size.
+        shape: Shape,
+        /// Cells on the board.
+        expected: usize,
+        /// Tiles given.
+        got: usize,
+    },
+    /// A tile number larger than the board allows.
+    #[error(
+        "tile {tile} is out of range: a {shape} board has tiles 1 to {max} and 0 for the blank"
+    )]
+    OutOfRange {
+        /// The offending number.
+        tile: usize,
+        /// The largest tile on this board.
+        max: usize,
+        /// The board size.
+        shape: Shape,
+    },
+    /// A tile given twice.
+    #[error("tile {0} appears more than once")]
+    Duplicate(usize),
+    /// A tile not given at all (reported when nothing is duplicated or out of range).
+    #[error("tile {0} is missing")]
+    Missing(usize),
+    /// The board cannot reach the goal.
+    #[error("unsolvable: {0}")]
+    Unsolvable(String),
+    /// Board and goal are of different sizes.
+    #[error("the board is {board} but the goal is {goal}")]
+    ShapeMismatch {
+        /// The board's size.
+        board: Shape,
+        /// The goal's size.
+        goal: Shape,
+    },
+}
+
+/// A move of the blank. `U` moves the blank up (the tile above it slides down).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Blank moves up one row.
+    Up,
+    /// Blank moves down one row.
+    Down,
+    /// Blank moves left one column.
+    Left,
+    /// Blank moves right one column.
+    Right,
+}
+
+/// A letter that is not one of `U D L R`.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("unknown move '{0}': moves are U, D, L, R (the direction the blank moves)")]
+pub struct MoveParseError(pub String);
+
+impl Move {
+    /// All moves, in [`MoveIdx`] order.
+    pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
+
+    /// This move's index in [`Move::ALL`].
+    pub fn index(self) -> MoveIdx {
+        self as MoveIdx
+    }
+
+    /// The move with index `i` (`i < 4`).
+    pub fn from_index(i: MoveIdx) -> Move {
+        Move::ALL[i as usize]
+    }
+
+    /// The move that undoes this one.
+    pub fn inverse(self) -> Move {
+        match self {
+            Move::Up => Move::Down,
+            Move::Down => Move::Up,
+            Move::Left => Move::Right,
+            Move::Right => Move::Left,
+        }
+    }
+
+    /// The letter used in notation.
+    pub fn letter(self) -> char {
+        match self {
+            Move::Up => 'U',
+            Move::Down => 'D',
+            Move::Left => 'L',
+            Move::Right => 'R',
+        }
+    }
+
+    /// Reads a move sequence such as `RDDL`, `r d d l` or `R,D,D,L`.
+    pub fn parse_sequence(text: &str) -> Result<Vec<Move>, MoveParseError> {
+        text.chars()
+            .filter(|c| !c.is_whitespace() && *c != ',')
+            .map(|c| match c.to_ascii_uppercase() {
+                'U' => Ok(Move::Up),
+                'D' => Ok(Move::Down),
+                'L' => Ok(Move::Left),
+                'R' => Ok(Move::Right),
+                other => Err(MoveParseError(other.to_string())),
+            })
+            .collect()
+    }
+
+    /// Writes a move sequence compactly (`RDDL`).
+    pub fn format_sequence(moves: &[Move]) -> String {
+        moves.iter().map(|m| m.letter()).collect()
+    }
+}
+
+impl Board {
+    /// The standard goal: tiles `1..N` in order and the blank last.
+    pub fn goal(shape: Shape) -> Board {
+        let n = shape.cells();
+        let cells = (1..n as u16).chain([0]).collect();
+        Board {
+            shape,
+            cells,
+            blank: n - 1,
+        }
+    }
+
+    /// A board from its cells, checked to hold each of `0..N` exactly once.
+    pub fn from_cells(shape: Shape, cells: Vec<u16>) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        if cells.len() != n {
+            return Err(BoardError::WrongCellCount {
+                shape,
+                expected: n,
+                got: cells.len(),
+            });
+        }
+        let mut seen = vec![false; n];
+        for &t in &cells {
+            let t = t as usize;
+            if t >= n {
+                return Err(BoardError::OutOfRange {
+                    tile: t,
+                    max: n - 1,
+                    shape,
+                });
+            }
+            if std::mem::replace(&mut seen[t], true) {
+                return Err(BoardError::Duplicate(t));
+            }
+        }
+        let blank = cells
+            .iter()
+            .position(|&t| t == 0)
+            .expect("every tile is present");
+        Ok(Board {
+            shape,
+            cells,
+            blank,
+        })
+    }
+
+    /// Reads a board: tiles row-major separated by commas, spaces or newlines (a multi-line
+    /// grid works), `0`, `.` or `_` for the blank; or, up to 16 cells, a hex string with one
+    /// digit a cell (`123456789ABCDEF0`).
+    pub fn parse(shape: Shape, text: &str) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        let tokens: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let cells = match tokens.as_slice() {
+            [] => return Err(BoardError::Empty),
+            [one] if n <= HEX_MAX_CELLS && one.len() > 1 && one.chars().all(is_hex_cell) => {
+                if one.len() != n {
+                    return Err(BoardError::WrongHexLength {
+                        text: one.to_string(),
+                        shape,
+                        expected: n,
+                        got: one.len(),
+                    });
+                }
+                one.chars()
+                    .map(|c| c.to_digit(16).map_or(0, |d| d as u16))
+                    .collect()
+            }
+            many => many
+                .iter()
+                .map(|t| parse_tile(t, shape))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        Board::from_cells(shape, cells)
+    }
+
+    /// The board size.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The tiles, row-major, `0` for the blank.
+    pub fn cells(&self) -> &[u16] {
+        &self.cells
+    }
+
+    /// The blank's cell.
+    pub fn blank(&self) -> usize {
+        self.blank
+    }
+
+    /// The cell the blank would move to, or `None` at the edge.
+    pub fn target(&self, mv: Move) -> Option<usize> {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        let (row, col) = self.shape.row_col(self.blank);
+        match mv {
+            Move::Up if row > 0 => Some(self.blank - w),
+            Move::Down if row + 1 < h => Some(self.blank + w),
+            Move::Left if col > 0 => Some(self.blank - 1),
+            Move::Right if col + 1 < w => Some(self.blank + 1),
+            _ => None,
+        }
+    }
+
+    /// Makes a move in place; returns `false` (and changes nothing) if it leaves the board.
+    pub fn apply(&mut self, mv: Move) -> bool {
+        match self.target(mv) {
+            Some(to) => {
+                self.cells.swap(self.blank, to);
+                self.blank = to;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The tiles read row by row, skipping the blank, as `0..N-1` (tile `t` becomes `t - 1`).
+    pub fn tile_sequence(&self) -> impl Iterator<Item = u16> + '_ {
+        self.cells.iter().filter(|&&t| t != 0).map(|&t| t - 1)
+    }
+
+    /// The solvability invariant: inversion parity of [`tile_sequence`](Self::tile_sequence),
+    /// plus the blank's row when the width is even. Kept by every move; two boards reach each
+    /// other exactly when their invariants are equal.
+    pub fn parity_invariant(&self) -> bool {
+        self.inversions_odd() ^ self.blank_row_counts()
+    }
+
+    fn inversions(&self) -> usize {
+        let seq: Vec<u16> = self.tile_sequence().collect();
+        (0..seq.len())
+            .map(|i| seq[i + 1..].iter().filter(|&&b| b < seq[i]).count())
+            .sum()
+    }
+
+    fn inversions_odd(&self) -> bool {
+        if self.cells.len() <= u8::MAX as usize {
+            let seq: Vec<u8> = self.tile_sequence().map(|t| t as u8).collect();
+            perm::is_odd(&seq)
+        } else {
+            self.inversions() % 2 == 1
+        }
+    }
+
+    fn blank_row_counts(&self) -> bool {
+        self.shape.width() % 2 == 0 && self.shape.row_col(self.blank).0 % 2 == 1
+    }
+
+    /// `Ok` when this board can reach `goal`; otherwise the reason, in words.
+    pub fn check_solvable(&self, goal: &Board) -> Result<(), BoardError> {
+        if self.shape != goal.shape {
+            return Err(BoardError::ShapeMismatch {
+                board: self.shape,
+                goal: goal.shape,
+            });
+        }
+        if self.parity_invariant() == goal.parity_invariant() {
+            return Ok(());
+        }
+        let parity = |odd: bool| if odd { "odd" } else { "even" };
+        let reason = if self.shape.width() % 2 == 1 {
+            format!(
+                "the tiles, read row by row without the blank, have {} inversions ({}) but the goal has {} ({}); on a board of odd width every move keeps that parity",
+                self.inversions(),
+                parity(self.inversions_odd()),
+                goal.inversions(),
+                parity(goal.inversions_odd()),
+            )
+        } else {
+            let (row, goal_row) = (
+                self.shape.row_col(self.blank).0,
+                goal.shape.row_col(goal.blank).0,
+            );
+            format!(
+                "inversions plus the blank's row is {} + {} ({}) here but {} + {} ({}) in the goal; on a board of even width every move keeps that parity",
+                self.inversions(),
+                row,
+                parity(self.parity_invariant()),
+                goal.inversions(),
+                goal_row,
+                parity(goal.parity_invariant()),
+            )
+        };
+        Err(BoardError::Unsolvable(reason))
+    }
+
+    /// The board as a comma-separated list (`1,2,3,4,5,6,7,8,0`).
+    pub fn to_list(&self) -> String {
+        self.cells
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The board as a hex string (`123456789ABCDEF0`), for boards of at most 16 cells.
+    pub fn to_hex(&self) -> Option<String> {
+        (self.cells.len() <= HEX_MAX_CELLS).then(|| {
+            self.cells
+                .iter()
+                .map(|&t| {
+                    char::from_digit(t as u32, 16)
+                        .expect("below 16")
+                        .to_ascii_uppercase()
+                })
+                .collect()
+        })
+    }
+
+    /// The board as a grid, one row a line, `.` for the blank (accepted back by [`parse`](Self::parse)).
+    pub fn to_grid(&self) -> String {
+        let width = (self.cells.len() - 1).to_string().len();
+        self.cells
+            .chunks(self.shape.width())
+            .map(|row| {
+                row.iter()
+                    .map(|&t| {
+                        if t == 0 {
+                            format!("{:>width$}", ".")
+                        } else {
+                            format!("{t:>width$}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl fmt::Display for Board {
+    /// Hex for boards of up to 16 cells, a comma list otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_hex() {
+            Some(hex) => f.write_str(&hex),
+            None => f.write_str(&self.to_list()),
+        }
+    }
+}
+
+fn is_hex_cell(c: char) -> bool {
+    c.is_ascii_hexdigit()
+}
+
+fn parse_tile(token: &str, shape: Shape) -> Result<u16, BoardError> {
+    if token == "." || token == "_" {
+        return Ok(0);
+    }
+    let tile: usize = token
+        .parse()
+        .map_err(|_| BoardError::BadToken(token.to_string()))?;
+    let n = shape.cells();
+    if tile >= n {
+        return Err(BoardError::OutOfRange {
+            tile,
+            max: n - 1,
+            shape,
+        });
+    }
+    Ok(tile as u16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(w: usize, h: usize) -> Shape {
+        Shape::new(w, h).unwrap()
+    }
+
+    #[test]
+    fn reads_lists_hex_and_grids() {
+        let a = Board::parse(s(3, 3), "2,4,0,1,8,5,3,6,7").unwrap();
+        let b = Board::parse(s(3, 3), "2 4 0\n1 8 5\n3 6 7").unwrap();
+        let c = Board::parse(s(3, 3), "240185367").unwrap();
+        let d = Board::parse(s(3, 3), "2 4 .\n1 8 5\n3 6 7").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(a, d);
+        assert_eq!(a.blank(), 2);
+        let g = Board::parse(s(4, 4), "123456789abcdef0").unwrap();
+        assert_eq!(g, Board::goal(s(4, 4)));
+        assert_eq!(g.to_hex().unwrap(), "123456789ABCDEF0");
+        assert_eq!(Board::parse(s(3, 3), &a.to_grid()).unwrap(), a);
+        assert_eq!(Board::parse(s(3, 3), &a.to_list()).unwrap(), a);
+    }
+
+    #[test]
+    fn bad_boards_get_specific_errors() {
+        let sh = s(3, 3);
+        assert_eq!(Board::parse(sh, ""), Err(BoardError::Empty));
+        assert!(matches!(
+            Board::parse(sh, "1,2,3"),
+            Err(BoardError::WrongCellCount { got: 3, .. })
+        ));
+        assert!(matches!(
+            Board::parse(sh, "12345678"),
+            Err(BoardError::WrongHexLength { got: 8, .. })
+        ));
+        assert_eq!(
+            Board::parse(sh, "1,2,3,4,5,6,7,8,8"),
+            Err(BoardError::Duplicate(8))
+        );
+        assert!(matches!(
+            Board::parse(sh, "1,2,3,4,5,6,7,8,9"),
+            Err(BoardError::OutOfRange { tile: 9, .. })
+        ));
+        assert_eq!(
+            Board::parse(sh, "1,2,3,4,x,6,7,8,0"),
+            Err(BoardError::BadToken("x".into()))
+        );
+        assert!(matches!(
+            Board::from_cells(sh, vec![1, 2, 3, 4, 5, 6, 7, 8, 8]),
+            Err(BoardError::Duplicate(8))
+        ));
+    }
+
+    #[test]
+    fn parity_decides_solvability() {
+        let sh = s(3, 3);
+        let goal = Board::goal(sh);
+        let swapped = Board::parse(sh, "2,1,3,4,5,6,7,8,0").unwrap();
+        let err = swapped.check_solvable(&goal).unwrap_err();
+        assert!(err.to_string().contains("odd width"), "{err}");
+        let sh4 = s(4, 4);
+        let swapped4 = Board::parse(sh4, "2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0").unwrap();
+        assert!(swapped4
+            .check_solvable(&Board::goal(sh4))
+            .unwrap_err()
+            .to_string()
+            .contains("even width"));
+        // Moves never change solvability.
+        let mut b = Board::goal(sh4);
+        for mv in [Move::Up, Move::Left, Move::Up, Move::Right, Move::Down] {
+            assert!(b.apply(mv));
+            assert!(b.check_solvable(&Board::goal(sh4)).is_ok());
+        }
+    }
+
+    #[test]
+    fn moves_parse_apply_and_undo() {
+        let moves = Move::parse_sequence("u l, d r").unwrap();
+        assert_eq!(Move::format_sequence(&moves), "ULDR");
+        assert_eq!(Move::parse_sequence("UX"), Err(MoveParseError("X".into())));
+        let mut b = Board::goal(s(3, 3));
+        assert!(!b.apply(Move::Down));
+        assert!(!b.apply(Move::Right));
+        for mv in Move::ALL {
+            let before = b.clone();
+            if b.apply(mv) {
+                assert!(b.apply(mv.inverse()));
+                assert_eq!(b, before);
+            }
+            assert_eq!(Move::from_index(mv.index()), mv);
+        }
+    }
+}

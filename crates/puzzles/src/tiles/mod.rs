@@ -1,0 +1,19 @@
+//! Sliding-tile puzzles of any size `W x H` (`2 <= W, H`, up to [`MAX_CELLS`] cells).
+//!
+//! Conventions (DESIGN.md): cells are numbered row-major from 0; a board is written as its tiles
+//! row-major with 0 for the blank; a move is the direction the **blank** moves (`U D L R`).
+//!
+//! Solvability is decided by one parity invariant ([`Board::parity_invariant`]): the parity of
+//! the inversions among the tiles read row by row (skipping the blank), plus, when the width is
+//! even, the blank's row. Every move keeps it, and two boards with equal invariants reach each
+//! other, so exactly half of all arrangements are solvable for a given goal.
+
+mod board;
+mod known;
+mod shape;
+mod space;
+
+pub use board::{Board, BoardError, Move, MoveParseError};
+pub use known::known_diameter;
+pub use shape::{Shape, ShapeError, MAX_CELLS};
+pub use space::{SpaceError, TileSpace};

@@ -1,0 +1,143 @@
+//! Board sizes and their names.
+
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// The most cells a board may have (64 x 64): tile numbers are stored as `u16`, and larger
+/// boards are beyond any algorithm here.
+pub const MAX_CELLS: usize = 4096;
+
+/// The size of a sliding-tile board: `width` columns by `height` rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    width: usize,
+    height: usize,
+}
+
+/// A board size that cannot be used.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum ShapeError {
+    /// Not a size at all.
+    #[error("'{0}' is not a board size (expected WxH such as 4x4, or 15-puzzle)")]
+    Unknown(String),
+    /// A side shorter than 2: no tile could ever move past another.
+    #[error("a {0}x{1} board is too narrow: both sides must be at least 2")]
+    TooNarrow(usize, usize),
+    /// More than [`MAX_CELLS`] cells.
+    #[error("a {0}x{1} board has {cells} cells, more than the {MAX_CELLS} supported", cells = .0 * .1)]
+    TooLarge(usize, usize),
+}
+
+impl Shape {
+    /// A `width x height` board, checked against the supported range.
+    pub fn new(width: usize, height: usize) -> Result<Self, ShapeError> {
+        if width < 2 || height < 2 {
+            return Err(ShapeError::TooNarrow(width, height));
+        }
+        if width.saturating_mul(height) > MAX_CELLS {
+            return Err(ShapeError::TooLarge(width, height));
+        }
+        Ok(Self { width, height })
+    }
+
+    /// Number of columns.
+    pub fn width(self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(self) -> usize {
+        self.height
+    }
+
+    /// Number of cells, tiles plus the blank.
+    pub fn cells(self) -> usize {
+        self.width * self.height
+    }
+
+    /// The same board turned on its side (`H x W`); it has the same level counts.
+    pub fn transposed(self) -> Self {
+        Self {
+            width: self.height,
+            height: self.width,
+        }
+    }
+
+    /// Row and column of a cell.
+    pub fn row_col(self, cell: usize) -> (usize, usize) {
+        (cell / self.width, cell % self.width)
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl FromStr for Shape {
+    type Err = ShapeError;
+
+    /// Accepts `WxH` (`3x3`, `4X4`, `3x4`) and `N-puzzle` where `N + 1` is a square
+    /// (`8-puzzle`, `15-puzzle`, `24-puzzle`, ...).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let unknown = || ShapeError::Unknown(s.to_string());
+        let lower = s.trim().to_ascii_lowercase();
+        if let Some(n) = lower
+            .strip_suffix("-puzzle")
+            .or_else(|| lower.strip_suffix("puzzle"))
+        {
+            let tiles: usize = n.trim_end_matches('-').parse().map_err(|_| unknown())?;
+            let side = (1..=tiles + 1)
+                .find(|k| k * k >= tiles + 1)
+                .ok_or_else(unknown)?;
+            if side * side != tiles + 1 {
+                return Err(unknown());
+            }
+            return Shape::new(side, side);
+        }
+        let (w, h) = lower.split_once('x').ok_or_else(unknown)?;
+        let w: usize = w.parse().map_err(|_| unknown())?;
+        let h: usize = h.parse().map_err(|_| unknown())?;
+        Shape::new(w, h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases() {
+        assert_eq!("3x3".parse(), Shape::new(3, 3));
+        assert_eq!("8-puzzle".parse(), Shape::new(3, 3));
+        assert_eq!("15-puzzle".parse(), Shape::new(4, 4));
+        assert_eq!("24-puzzle".parse(), Shape::new(5, 5));
+        assert_eq!("3X4".parse(), Shape::new(3, 4));
+        let s: Shape = "2x5".parse().unwrap();
+        assert_eq!((s.width(), s.height(), s.cells()), (2, 5, 10));
+        assert_eq!(s.transposed().to_string(), "5x2");
+    }
+
+    #[test]
+    fn bad_sizes_are_refused() {
+        assert!(matches!(
+            "1x5".parse::<Shape>(),
+            Err(ShapeError::TooNarrow(1, 5))
+        ));
+        assert!(matches!(
+            "100x100".parse::<Shape>(),
+            Err(ShapeError::TooLarge(100, 100))
+        ));
+        assert!(matches!(
+            "cube".parse::<Shape>(),
+            Err(ShapeError::Unknown(_))
+        ));
+        assert!(matches!(
+            "10-puzzle".parse::<Shape>(),
+            Err(ShapeError::Unknown(_))
+        ));
+        assert!(matches!("3x".parse::<Shape>(), Err(ShapeError::Unknown(_))));
+    }
+}

@@ -1,0 +1,252 @@
+//! Perfect ranking of the positions that reach a goal, and moves as rank-to-rank steps.
+//!
+//! A position's rank is `blank_cell * B + r`, where `B = (N-1)!/2` and `r` ranks the tile
+//! sequence (the tiles read row by row, skipping the blank) within the one parity class that
+//! the goal allows for that blank cell. Laid out this way a horizontal move does not change the
+//! tile sequence at all (the rank moves by `±B`), and a vertical move rotates `W` consecutive
+//! items of it, so the engines never build a board.
+
+use super::board::{Board, Move};
+use super::shape::Shape;
+use godsearch_core::perm::{HalfRanker, RankError, MAX_RANKED};
+use godsearch_core::{MoveIdx, RankInt, RankedPuzzle};
+use thiserror::Error;
+
+/// The largest board that can be ranked: its tile sequence has at most [`MAX_RANKED`] items.
+pub const MAX_RANKED_CELLS: usize = MAX_RANKED + 1;
+
+/// Why a board size cannot be ranked with the chosen integer type.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SpaceError {
+    /// The number of positions does not fit the rank type (or any supported one).
+    #[error("a {shape} board has {cells}!/2 positions, too many to rank in {bits} bits")]
+    TooLarge {
+        /// The board size.
+        shape: Shape,
+        /// Its number of cells.
+        cells: usize,
+        /// Width of the rank type.
+        bits: usize,
+    },
+}
+
+/// The positions that reach a goal board, perfectly ranked onto `0..N!/2`.
+#[derive(Debug, Clone)]
+pub struct TileSpace<R: RankInt> {
+    shape: Shape,
+    goal: Board,
+    ranker: HalfRanker<R>,
+    block: R,
+    goal_invariant: bool,
+    goal_rank: R,
+}
+
+impl<R: RankInt> TileSpace<R> {
+    /// The space of boards that reach `goal` (any arrangement may be a goal).
+    pub fn new(goal: Board) -> Result<Self, SpaceError> {
+        let shape = goal.shape();
+        let cells = shape.cells();
+        let too_large = SpaceError::TooLarge {
+            shape,
+            cells,
+            bits: R::BYTES * 8,
+        };
+        if cells > MAX_RANKED_CELLS {
+            return Err(too_large);
+        }
+        let ranker = HalfRanker::<R>::new(cells - 1).map_err(|e| match e {
+            RankError::Size(_) | RankError::TooWide { .. } => too_large.clone(),
+        })?;
+        let block = ranker.count();
+        R::from_u64(cells as u64)
+            .mul_add(block, R::default())
+            .ok_or(too_large)?;
+        let mut space = Self {
+            shape,
+            goal_invariant: goal.parity_invariant(),
+            goal: goal.clone(),
+            ranker,
+            block,
+            goal_rank: R::default(),
+        };
+        space.goal_rank = space.rank(&goal);
+        Ok(space)
+    }
+
+    /// The board size.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The goal board (rank [`goal_rank`](RankedPuzzle::goal_rank)).
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// Whether the tile sequence must be an odd permutation when the blank is at `blank`.
+    #[inline]
+    fn sequence_odd(&self, blank: usize) -> bool {
+        let width = self.shape.width();
+        self.goal_invariant ^ (width % 2 == 0 && (blank / width) % 2 == 1)
+    }
+
+    /// The rank of a board that reaches the goal (check with [`Board::check_solvable`] first;
+    /// an unsolvable board gets a meaningless rank).
+    pub fn rank(&self, board: &Board) -> R {
+        debug_assert!(board.check_solvable(&self.goal).is_ok());
+        let mut seq = [0u8; MAX_RANKED];
+        for (slot, t) in seq.iter_mut().zip(board.tile_sequence()) {
+            *slot = t as u8;
+        }
+        R::from_u64(board.blank() as u64) * self.block + self.ranker.rank(&seq)
+    }
+
+    /// The board with the given rank (`rank < N!/2`).
+    pub fn unrank(&self, rank: R) -> Board {
+        let (blank, within) = rank.div_rem(self.block);
+        let blank = blank.to_usize();
+        let mut seq = [0u8; MAX_RANKED];
+        let n = self.shape.cells() - 1;
+        self.ranker
+            .unrank(within, self.sequence_odd(blank), &mut seq[..n]);
+        let mut tiles = seq[..n].iter().map(|&t| t as u16 + 1);
+        let cells = (0..=n)
+            .map(|c| {
+                if c == blank {
+                    0
+                } else {
+                    tiles.next().expect("n tiles")
+                }
+            })
+            .collect();
+        Board::from_cells(self.shape, cells).expect("unrank yields a permutation")
+    }
+}
+
+impl<R: RankInt> RankedPuzzle for TileSpace<R> {
+    type Rank = R;
+
+    fn state_count(&self) -> u128 {
+        self.shape.cells() as u128 * self.block.to_u128()
+    }
+
+    fn goal_rank(&self) -> R {
+        self.goal_rank
+    }
+
+    fn max_degree(&self) -> usize {
+        Move::ALL.len()
+    }
+
+    #[inline]
+    fn for_each_move(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        let (blank_r, within) = rank.div_rem(self.block);
+        let blank = blank_r.to_usize();
+        let (row, col) = (blank / w, blank % w);
+        if row > 0 || row + 1 < h {
+            let n = self.shape.cells() - 1;
+            let mut seq = [0u8; MAX_RANKED];
+            self.ranker
+                .unrank(within, self.sequence_odd(blank), &mut seq[..n]);
+            if row > 0 {
+                // The tile above (sequence index blank-w) drops into the blank's cell, which is
+                // index blank-1 once the blank has moved up.
+                let mut up = seq;
+                up[blank - w..blank].rotate_left(1);
+                f(
+                    Move::Up.index(),
+                    R::from_u64((blank - w) as u64) * self.block + self.ranker.rank(&up),
+                );
+            }
+            if row + 1 < h {
+                let mut down = seq;
+                down[blank..blank + w].rotate_right(1);
+                f(
+                    Move::Down.index(),
+                    R::from_u64((blank + w) as u64) * self.block + self.ranker.rank(&down),
+                );
+            }
+        }
+        if col > 0 {
+            f(Move::Left.index(), rank - self.block);
+        }
+        if col + 1 < w {
+            f(Move::Right.index(), rank + self.block);
+        }
+    }
+
+    #[inline]
+    fn degree(&self, rank: R) -> usize {
+        let w = self.shape.width();
+        let (blank, _) = rank.div_rem(self.block);
+        let blank = blank.to_usize();
+        let (row, col) = (blank / w, blank % w);
+        let edge = |at_edge: bool| usize::from(!at_edge);
+        edge(row == 0) + edge(row + 1 == self.shape.height()) + edge(col == 0) + edge(col + 1 == w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    fn space(w: usize, h: usize) -> TileSpace<u64> {
+        TileSpace::new(Board::goal(Shape::new(w, h).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn ranking_is_a_bijection_on_small_boards() {
+        for (w, h) in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2)] {
+            let sp = space(w, h);
+            let count = sp.state_count() as u64;
+            let mut seen = vec![false; count as usize];
+            for r in 0..count {
+                let b = sp.unrank(r);
+                assert!(b.check_solvable(sp.goal()).is_ok(), "{w}x{h} rank {r}: {b}");
+                assert_eq!(sp.rank(&b), r);
+                assert!(!std::mem::replace(&mut seen[r as usize], true));
+            }
+        }
+    }
+
+    #[test]
+    fn moves_agree_with_boards() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for (w, h) in [(3, 3), (4, 4), (3, 5), (5, 5)] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let wide = TileSpace::<u128>::new(goal.clone()).unwrap();
+            for _ in 0..200 {
+                let r = rng.gen_range(0..wide.state_count());
+                let board = wide.unrank(r);
+                assert_eq!(wide.rank(&board), r);
+                let mut seen = 0;
+                wide.for_each_move(r, |mv, next| {
+                    let mut moved = board.clone();
+                    assert!(moved.apply(Move::from_index(mv)));
+                    assert_eq!(wide.unrank(next), moved);
+                    seen += 1;
+                });
+                assert_eq!(seen, wide.degree(r));
+            }
+        }
+    }
+
+    #[test]
+    fn any_goal_defines_the_space() {
+        let shape = Shape::new(4, 4).unwrap();
+        let blank_first = Board::parse(shape, "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15").unwrap();
+        let sp = TileSpace::<u64>::new(blank_first.clone()).unwrap();
+        assert_eq!(sp.unrank(sp.goal_rank()), blank_first);
+        assert_eq!(sp.state_count(), 10_461_394_944_000);
+    }
+
+    #[test]
+    fn too_large_boards_are_refused() {
+        let shape = Shape::new(5, 5).unwrap();
+        assert!(TileSpace::<u64>::new(Board::goal(shape)).is_err());
+        assert!(TileSpace::<u128>::new(Board::goal(shape)).is_ok());
+        assert!(TileSpace::<u128>::new(Board::goal(Shape::new(6, 6).unwrap())).is_err());
+    }
+}
