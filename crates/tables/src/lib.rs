@@ -1,0 +1,12 @@
+//! Tables: packed arrays indexed by rank, and the file format that stores them.
+//!
+//! - [`packed`]: the 2-bit "distance mod 3" table, shared safely between threads while a BFS
+//!   fills it, and a read-only view of the same layout over any bytes (a memory-mapped file).
+//! - [`file`]: the table file: a header naming the puzzle and parameters, the payload, and a
+//!   checksum; written atomically, validated completely on load.
+
+pub mod file;
+pub mod packed;
+
+pub use file::{Encoding, LoadedTable, TableError, TableHeader};
+pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};
