@@ -1,0 +1,111 @@
+//! God's algorithm: breadth-first enumeration of a whole state space from its goal.
+//!
+//! Two engines over any [`RankedPuzzle`], both multi-threaded with rayon:
+//!
+//! - [`table`]: a rank-indexed 2-bit table of distance mod 3 for every position; the result is
+//!   also a distance table from which any position is solved by descent. Needs
+//!   `state_count / 4` bytes.
+//! - [`frontier`]: only the levels needed to make the next one, as sorted rank arrays; for spaces
+//!   whose table would not fit (the 15- and 24-puzzle). Stops cleanly at a depth or memory limit.
+//!
+//! [`reference`] is a deliberately plain hash-set BFS over any state type: the independent check
+//! the tests compare the engines with, and the baseline the benchmark measures them against.
+//! Progress goes to a [`Progress`] sink; nothing here prints.
+
+pub mod frontier;
+pub mod progress;
+pub mod reference;
+pub mod table;
+
+use godsearch_core::RankedPuzzle;
+pub use progress::{NoProgress, Progress};
+use thiserror::Error;
+
+/// Limits an enumeration must respect.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Stop after the level at this distance (inclusive); `None` for no limit.
+    pub max_depth: Option<u32>,
+    /// Bytes the engine may hold in its tables and level arrays.
+    pub memory_bytes: u64,
+    /// Record the positions of the last level when there are at most this many.
+    pub antipode_cap: usize,
+}
+
+/// Why an enumeration ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Every reachable position was counted; the last level is the diameter.
+    Complete,
+    /// The level at `max_depth` was counted and the run stopped there.
+    MaxDepth(u32),
+    /// The level at `depth` would need `needed` bytes, more than the `budget`; the levels before
+    /// it are exact.
+    Memory {
+        /// The level that did not fit.
+        depth: u32,
+        /// Bytes it would have needed (with the levels kept beside it).
+        needed: u64,
+        /// The memory limit.
+        budget: u64,
+    },
+}
+
+/// The result of an enumeration: exact counts of the levels it reached.
+#[derive(Debug, Clone)]
+pub struct Enumeration<R> {
+    /// `levels[d]` = exact number of positions at distance `d` from the goal.
+    pub levels: Vec<u64>,
+    /// Why it ended.
+    pub stop: Stop,
+    /// The positions of the last level (the antipodes when complete), when there were at most
+    /// [`Limits::antipode_cap`] of them.
+    pub last_level: Option<Vec<R>>,
+    /// The most bytes the engine's own tables and arrays held at once.
+    pub peak_bytes: u64,
+}
+
+impl<R> Enumeration<R> {
+    /// Positions counted, over all levels.
+    pub fn total(&self) -> u64 {
+        self.levels.iter().sum()
+    }
+
+    /// The diameter (largest distance), known only when the run is complete.
+    pub fn diameter(&self) -> Option<u32> {
+        (self.stop == Stop::Complete).then(|| self.levels.len() as u32 - 1)
+    }
+}
+
+/// The enumeration could not start.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum EnumerateError {
+    /// The full table does not fit in the memory budget.
+    #[error("a table of {states} positions needs {needed} bytes, more than the budget of {budget} bytes")]
+    TableTooLarge {
+        /// Positions in the space.
+        states: u128,
+        /// Bytes the table would take.
+        needed: u128,
+        /// The memory limit.
+        budget: u64,
+    },
+}
+
+/// Which engine to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// [`table`]: the whole space at 2 bits a position.
+    Table,
+    /// [`frontier`]: sorted rank arrays of the last levels only.
+    Frontier,
+}
+
+/// The table engine when its table fits in `memory_bytes`, the frontier engine otherwise.
+pub fn choose_engine<P: RankedPuzzle>(puzzle: &P, memory_bytes: u64) -> Engine {
+    if table::table_bytes(puzzle.state_count()) <= memory_bytes as u128 {
+        Engine::Table
+    } else {
+        Engine::Frontier
+    }
+}

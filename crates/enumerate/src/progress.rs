@@ -1,0 +1,24 @@
+//! Progress reporting: the engines call a sink, the front end decides what to show.
+
+/// Receives progress from a running enumeration. All methods may be called from any thread.
+pub trait Progress: Sync {
+    /// Work on the level at `depth` begins; it consists of `units` steps (positions scanned or
+    /// expanded).
+    fn level_started(&self, depth: u32, units: u64) {
+        let _ = (depth, units);
+    }
+    /// `units` more steps of the current level are done.
+    fn advanced(&self, units: u64) {
+        let _ = units;
+    }
+    /// The level at `depth` is complete with `positions` positions.
+    fn level_finished(&self, depth: u32, positions: u64) {
+        let _ = (depth, positions);
+    }
+}
+
+/// A sink that ignores everything.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {}

@@ -1,0 +1,199 @@
+//! Level counts of both engines against the published figures in shared/data and against the
+//! plain reference BFS.
+
+use godsearch_core::RankedPuzzle;
+use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
+use godsearch_puzzles::tiles::{Board, Move, Shape, TileSpace};
+use godsearch_testdata::levels;
+
+const GIB: u64 = 1 << 30;
+const ANTIPODE_CAP: usize = 100;
+
+fn limits(max_depth: Option<u32>) -> Limits {
+    Limits {
+        max_depth,
+        memory_bytes: 8 * GIB,
+        antipode_cap: ANTIPODE_CAP,
+    }
+}
+
+fn space(w: usize, h: usize) -> TileSpace<u64> {
+    TileSpace::new(Board::goal(Shape::new(w, h).unwrap())).unwrap()
+}
+
+fn space_with_goal(w: usize, h: usize, goal: &str) -> TileSpace<u64> {
+    TileSpace::new(Board::parse(Shape::new(w, h).unwrap(), goal).unwrap()).unwrap()
+}
+
+fn neighbours(b: &Board) -> Vec<Board> {
+    Move::ALL
+        .into_iter()
+        .filter_map(|m| {
+            let mut next = b.clone();
+            next.apply(m).then_some(next)
+        })
+        .collect()
+}
+
+fn table_levels(sp: &TileSpace<u64>) -> Vec<u64> {
+    let result = table::enumerate(sp, &limits(None), &NoProgress).unwrap();
+    assert_eq!(result.enumeration.stop, Stop::Complete);
+    result.enumeration.levels
+}
+
+fn frontier_levels(sp: &TileSpace<u64>) -> Vec<u64> {
+    let result = frontier::enumerate(sp, &limits(None), &NoProgress);
+    assert_eq!(result.stop, Stop::Complete);
+    result.levels
+}
+
+#[test]
+fn eight_puzzle_matches_published_counts_with_both_engines() {
+    let expected = levels("sliding-3x3.txt");
+    let sp = space(3, 3);
+    let result = table::enumerate(&sp, &limits(None), &NoProgress)
+        .unwrap()
+        .enumeration;
+    assert_eq!(result.levels, expected);
+    assert_eq!(result.total(), 181_440);
+    assert_eq!(result.diameter(), Some(31));
+    let mut antipodes: Vec<String> = result
+        .last_level
+        .unwrap()
+        .iter()
+        .map(|&r| sp.unrank(r).to_string())
+        .collect();
+    antipodes.sort();
+    assert_eq!(antipodes, ["647850321", "867254301"]);
+    assert_eq!(frontier_levels(&sp), expected);
+}
+
+#[test]
+fn engines_agree_with_the_reference_bfs() {
+    for (w, h) in [(2, 2), (2, 3), (3, 2), (3, 3)] {
+        let sp = space(w, h);
+        let naive = reference::bfs_levels(sp.goal().clone(), None, neighbours);
+        assert_eq!(table_levels(&sp), naive, "{w}x{h} table");
+        assert_eq!(frontier_levels(&sp), naive, "{w}x{h} frontier");
+    }
+}
+
+#[test]
+fn goal_position_of_the_blank_gives_the_published_tables() {
+    assert_eq!(
+        table_levels(&space_with_goal(3, 3, "0,1,2,3,4,5,6,7,8")),
+        levels("sliding-3x3.txt")
+    );
+    assert_eq!(
+        table_levels(&space_with_goal(3, 3, "1,2,3,4,0,5,6,7,8")),
+        levels("sliding-3x3-center.txt")
+    );
+    assert_eq!(
+        frontier_levels(&space_with_goal(3, 3, "1,0,2,3,4,5,6,7,8")),
+        levels("sliding-3x3-midside.txt")
+    );
+    assert_eq!(
+        table_levels(&space_with_goal(3, 3, "1,2,3,4,5,6,7,0,8")),
+        levels("sliding-3x3-midside.txt")
+    );
+}
+
+#[test]
+fn seven_and_nine_puzzles_and_their_transposes() {
+    let seven = levels("sliding-2x4.txt");
+    for (w, h) in [(2, 4), (4, 2)] {
+        assert_eq!(table_levels(&space(w, h)), seven, "{w}x{h}");
+        assert_eq!(frontier_levels(&space(w, h)), seven, "{w}x{h}");
+    }
+    let nine = levels("sliding-2x5.txt");
+    for (w, h) in [(2, 5), (5, 2)] {
+        assert_eq!(table_levels(&space(w, h)), nine, "{w}x{h}");
+    }
+}
+
+#[test]
+#[ignore = "239.5 million positions: about a minute in release"]
+fn eleven_puzzle_both_orientations() {
+    let expected = levels("sliding-3x4.txt");
+    for (w, h) in [(3, 4), (4, 3)] {
+        let result = table::enumerate(&space(w, h), &limits(None), &NoProgress)
+            .unwrap()
+            .enumeration;
+        assert_eq!(result.levels, expected, "{w}x{h}");
+        assert_eq!(result.diameter(), Some(53));
+        assert_eq!(result.last_level.map(|l| l.len()), Some(18));
+    }
+}
+
+#[test]
+fn fifteen_puzzle_frontier_through_depth_22() {
+    let expected = levels("sliding-4x4.txt");
+    let result = frontier::enumerate(&space(4, 4), &limits(Some(22)), &NoProgress);
+    assert_eq!(result.stop, Stop::MaxDepth(22));
+    assert_eq!(result.levels, expected[..=22]);
+    assert_eq!(result.levels[22], 5_802_411);
+}
+
+#[test]
+#[ignore = "465 million positions: a minute or two and about 5 GB"]
+fn fifteen_puzzle_frontier_through_depth_28() {
+    let expected = levels("sliding-4x4.txt");
+    let result = frontier::enumerate(&space(4, 4), &limits(Some(28)), &NoProgress);
+    assert_eq!(result.levels, expected[..=28]);
+}
+
+#[test]
+fn frontier_stops_cleanly_at_the_memory_budget() {
+    let expected = levels("sliding-4x4.txt");
+    let budget = 1 << 20;
+    let tight = Limits {
+        max_depth: None,
+        memory_bytes: budget,
+        antipode_cap: 0,
+    };
+    let result = frontier::enumerate(&space(4, 4), &tight, &NoProgress);
+    let Stop::Memory { depth, needed, .. } = result.stop else {
+        panic!("{:?}", result.stop)
+    };
+    assert!(needed > budget);
+    assert_eq!(depth as usize, result.levels.len());
+    assert_eq!(result.levels, expected[..result.levels.len()]);
+    assert!(result.peak_bytes <= budget);
+}
+
+#[test]
+fn table_engine_honours_depth_and_memory_limits() {
+    let sp = space(3, 3);
+    let partial = table::enumerate(&sp, &limits(Some(10)), &NoProgress)
+        .unwrap()
+        .enumeration;
+    assert_eq!(partial.stop, Stop::MaxDepth(10));
+    assert_eq!(partial.levels, levels("sliding-3x3.txt")[..=10]);
+    assert_eq!(partial.diameter(), None);
+    let tiny = Limits {
+        max_depth: None,
+        memory_bytes: 1000,
+        antipode_cap: 0,
+    };
+    assert!(table::enumerate(&sp, &tiny, &NoProgress).is_err());
+    assert_eq!(
+        godsearch_enumerate::choose_engine(&sp, 1000),
+        godsearch_enumerate::Engine::Frontier
+    );
+    assert_eq!(sp.state_count(), 181_440);
+}
+
+#[test]
+fn wide_ranks_give_the_same_counts() {
+    let shape = Shape::new(4, 4).unwrap();
+    let wide = TileSpace::<u128>::new(Board::goal(shape)).unwrap();
+    let result = frontier::enumerate(&wide, &limits(Some(16)), &NoProgress);
+    assert_eq!(result.levels, levels("sliding-4x4.txt")[..=16]);
+    let five = TileSpace::<u128>::new(Board::goal(Shape::new(5, 5).unwrap())).unwrap();
+    let depth = 12;
+    let result = frontier::enumerate(&five, &limits(Some(depth)), &NoProgress);
+    assert_eq!(
+        result.levels,
+        reference::bfs_levels(five.goal().clone(), Some(depth), neighbours)
+    );
+}
