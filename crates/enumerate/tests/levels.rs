@@ -3,7 +3,7 @@
 
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
-use godsearch_puzzles::tiles::{Board, Move, Shape, TileSpace};
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::levels;
 
 const GIB: u64 = 1 << 30;
@@ -26,13 +26,7 @@ fn space_with_goal(w: usize, h: usize, goal: &str) -> TileSpace<u64> {
 }
 
 fn neighbours(b: &Board) -> Vec<Board> {
-    Move::ALL
-        .into_iter()
-        .filter_map(|m| {
-            let mut next = b.clone();
-            next.apply(m).then_some(next)
-        })
-        .collect()
+    b.successors().map(|(_, next)| next).collect()
 }
 
 fn table_levels(sp: &TileSpace<u64>) -> Vec<u64> {

@@ -237,6 +237,14 @@ impl Board {
         self.shape
     }
 
+    /// Every board one move away, with the move that reaches it.
+    pub fn successors(&self) -> impl Iterator<Item = (Move, Board)> + '_ {
+        Move::ALL.into_iter().filter_map(move |m| {
+            let mut next = self.clone();
+            next.apply(m).then_some((m, next))
+        })
+    }
+
     /// The tiles, row-major, `0` for the blank.
     pub fn cells(&self) -> &[u16] {
         &self.cells

@@ -1,0 +1,193 @@
+//! `godsearch bench`: the engines' speed, as ratios against a plain hash-set BFS measured in
+//! the same run (the machines are shared and noisy, so absolute figures alone mislead).
+
+use crate::args::BenchArgs;
+use crate::machine;
+use crate::units::{format_bytes, format_count, format_rate};
+use anyhow::{ensure, Result};
+use godsearch_core::RankedPuzzle;
+use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+use godsearch_search::descend;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+/// Repetitions of the fast cases; the best time counts (least disturbed by other load).
+const REPEATS_FAST: usize = 10;
+/// Random boards solved by descent.
+const DESCENT_BOARDS: usize = 10_000;
+/// Seed for the random boards, so every run solves the same ones.
+const SEED: u64 = 2026;
+
+struct Row {
+    case: String,
+    engine: &'static str,
+    positions: u64,
+    seconds: f64,
+    engine_bytes: u64,
+}
+
+fn space(w: usize, h: usize) -> Result<TileSpace<u64>> {
+    Ok(TileSpace::new(Board::goal(Shape::new(w, h)?))?)
+}
+
+fn limits(max_depth: Option<u32>) -> Limits {
+    Limits {
+        max_depth,
+        memory_bytes: machine::default_memory_budget(),
+        antipode_cap: 0,
+    }
+}
+
+/// Runs `f` `repeats` times and keeps the fastest run.
+fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
+    let mut best: Option<(T, f64)> = None;
+    for _ in 0..repeats {
+        let started = Instant::now();
+        let value = f()?;
+        let seconds = started.elapsed().as_secs_f64();
+        if best.as_ref().is_none_or(|(_, b)| seconds < *b) {
+            best = Some((value, seconds));
+        }
+    }
+    Ok(best.expect("at least one repeat"))
+}
+
+fn complete_row(
+    case: &str,
+    engine: &'static str,
+    sp: &TileSpace<u64>,
+    (e, seconds): (Enumeration<u64>, f64),
+) -> Result<Row> {
+    ensure!(
+        e.stop == Stop::Complete && e.total() as u128 == sp.state_count(),
+        "{case}: wrong total {}",
+        e.total()
+    );
+    Ok(Row {
+        case: case.into(),
+        engine,
+        positions: e.total(),
+        seconds,
+        engine_bytes: e.peak_bytes,
+    })
+}
+
+fn table_row(case: &str, w: usize, h: usize, repeats: usize) -> Result<Row> {
+    let sp = space(w, h)?;
+    let run = best_of(repeats, || {
+        Ok(table::enumerate(&sp, &limits(None), &NoProgress)?.enumeration)
+    })?;
+    complete_row(case, "table", &sp, run)
+}
+
+fn frontier_row(
+    case: &str,
+    w: usize,
+    h: usize,
+    max_depth: Option<u32>,
+    repeats: usize,
+) -> Result<Row> {
+    let sp = space(w, h)?;
+    let (e, seconds) = best_of(repeats, || {
+        Ok(frontier::enumerate(&sp, &limits(max_depth), &NoProgress))
+    })?;
+    if max_depth.is_none() {
+        return complete_row(case, "frontier", &sp, (e, seconds));
+    }
+    ensure!(
+        e.stop == Stop::MaxDepth(max_depth.unwrap_or(0)),
+        "{case}: stopped early: {:?}",
+        e.stop
+    );
+    Ok(Row {
+        case: case.into(),
+        engine: "frontier",
+        positions: e.total(),
+        seconds,
+        engine_bytes: e.peak_bytes,
+    })
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this is a debug build; build with --release for meaningful figures");
+    }
+    let threads = rayon::current_num_threads();
+    println!(
+        "godsearch bench: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n"
+    );
+
+    let goal = Board::goal(Shape::new(3, 3)?);
+    let (levels, baseline_seconds) = best_of(3, || {
+        Ok(reference::bfs_levels(goal.clone(), None, |b: &Board| {
+            b.successors().map(|(_, n)| n).collect::<Vec<_>>()
+        }))
+    })?;
+    let baseline = Row {
+        case: "3x3 complete".into(),
+        engine: "hash-set BFS, 1 thread (baseline)",
+        positions: levels.iter().sum(),
+        seconds: baseline_seconds,
+        engine_bytes: 0,
+    };
+    let mut rows = vec![
+        baseline,
+        table_row("3x3 complete", 3, 3, REPEATS_FAST)?,
+        frontier_row("3x3 complete", 3, 3, None, REPEATS_FAST)?,
+        table_row("2x5 complete", 2, 5, 3)?,
+        frontier_row("4x4 depth 0..22", 4, 4, Some(22), 3)?,
+    ];
+    if args.large {
+        rows.push(table_row("3x4 complete", 3, 4, 1)?);
+        rows.push(frontier_row("4x4 depth 0..28", 4, 4, Some(28), 1)?);
+    }
+    let baseline_rate = rows[0].positions as f64 / rows[0].seconds;
+    println!(
+        "{:<16} {:<34} {:>14} {:>10} {:>12} {:>12} {:>10} {:>12}",
+        "case", "engine", "positions", "seconds", "pos/s", "pos/s/thread", "vs base", "engine mem"
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let rate = r.positions as f64 / r.seconds;
+        let per_thread = if i == 0 { rate } else { rate / threads as f64 };
+        println!(
+            "{:<16} {:<34} {:>14} {:>10.4} {:>12} {:>12} {:>9.1}x {:>12}",
+            r.case,
+            r.engine,
+            format_count(r.positions),
+            r.seconds,
+            format_rate(rate),
+            format_rate(per_thread),
+            rate / baseline_rate,
+            if r.engine_bytes == 0 {
+                "-".to_string()
+            } else {
+                format_bytes(r.engine_bytes as f64)
+            },
+        );
+    }
+
+    let sp = space(3, 3)?;
+    let built = table::enumerate(&sp, &limits(None), &NoProgress)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(SEED);
+    let starts: Vec<u64> = (0..DESCENT_BOARDS)
+        .map(|_| rng.gen_range(0..sp.state_count() as u64))
+        .collect();
+    let diameter = built.enumeration.levels.len();
+    let started = Instant::now();
+    let mut moves = 0;
+    for &r in &starts {
+        moves += descend(&sp, &built.table, r, diameter)?.len();
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "\n3x3 table descent: {} random boards, mean length {:.2}, {:.2} microseconds a board (1 thread)",
+        format_count(DESCENT_BOARDS),
+        moves as f64 / DESCENT_BOARDS as f64,
+        seconds * 1e6 / DESCENT_BOARDS as f64
+    );
+    if let Some(peak) = machine::peak_rss() {
+        println!("process peak memory: {}", format_bytes(peak as f64));
+    }
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! `godsearch bfs`: God's algorithm from the goal, with the engine chosen by size.
+
+use crate::args::{BfsArgs, EngineChoice};
+use crate::errors::bad_input;
+use crate::machine;
+use crate::progress::LevelBar;
+use crate::spaces::{self, AnySpace};
+use crate::units::{format_bytes, format_count, format_rate, parse_size};
+use anyhow::{Context, Result};
+use godsearch_core::{RankInt, RankedPuzzle};
+use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
+use godsearch_puzzles::tiles::{Board, TileSpace};
+use godsearch_tables::TwoBitTable;
+use serde::Serialize;
+use std::time::Instant;
+
+/// The result of `godsearch bfs`, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct BfsReport {
+    puzzle: String,
+    goal: String,
+    metric: &'static str,
+    engine: &'static str,
+    threads: usize,
+    levels: Vec<u64>,
+    total: u64,
+    diameter: Option<u32>,
+    complete: bool,
+    stopped: Option<String>,
+    antipode_count: Option<u64>,
+    antipodes: Option<Vec<String>>,
+    seconds: f64,
+    positions_per_second: f64,
+    peak_bytes: u64,
+}
+
+pub fn run(args: &BfsArgs) -> Result<()> {
+    let shape = spaces::tile_shape(&args.puzzle)?;
+    let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
+    let ram = machine::total_memory_or_guess();
+    let memory_bytes = match &args.memory {
+        Some(text) => parse_size(text, ram).context("--memory")?,
+        None => machine::default_memory_budget(),
+    };
+    let limits = Limits {
+        max_depth: args.max_depth,
+        memory_bytes,
+        antipode_cap: args.show_antipodes,
+    };
+    let report = match AnySpace::new(&goal)? {
+        AnySpace::Narrow(space) => enumerate_tiles(&space, args, &limits)?,
+        AnySpace::Wide(space) => enumerate_tiles(&space, args, &limits)?,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_report(&report, &goal);
+    }
+    Ok(())
+}
+
+fn enumerate_tiles<R: RankInt>(
+    space: &TileSpace<R>,
+    args: &BfsArgs,
+    limits: &Limits,
+) -> Result<BfsReport> {
+    let engine = match args.engine {
+        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
+        EngineChoice::Table => Engine::Table,
+        EngineChoice::Frontier => Engine::Frontier,
+    };
+    if args.save.is_some() && engine != Engine::Table {
+        bad_input!(
+            "--save needs the table engine, and a {} table of {} positions would need {}, more than the --memory budget of {}",
+            space.shape(),
+            format_count(space.state_count()),
+            format_bytes(table::table_bytes(space.state_count()) as f64),
+            format_bytes(limits.memory_bytes as f64)
+        );
+    }
+    let bar = LevelBar::new();
+    let started = Instant::now();
+    let (enumeration, saved_table): (Enumeration<R>, Option<TwoBitTable>) = match engine {
+        Engine::Table => {
+            let built = table::enumerate(space, limits, &bar).map_err(|e| {
+                crate::errors::InputError(format!(
+                    "{e}; use --engine frontier with --max-depth, or raise --memory"
+                ))
+            })?;
+            (built.enumeration, Some(built.table))
+        }
+        Engine::Frontier => (frontier::enumerate(space, limits, &bar), None),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish();
+    if let (Some(path), Some(t)) = (&args.save, &saved_table) {
+        spaces::save_table(path, space.goal(), t, &enumeration.levels)
+            .with_context(|| format!("saving the table to {}", path.display()))?;
+    }
+    Ok(report(space, engine, &enumeration, seconds))
+}
+
+fn report<R: RankInt>(
+    space: &TileSpace<R>,
+    engine: Engine,
+    e: &Enumeration<R>,
+    seconds: f64,
+) -> BfsReport {
+    let complete = e.stop == Stop::Complete;
+    let stopped = match e.stop {
+        Stop::Complete => None,
+        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::Memory { depth, needed, budget } => Some(format!(
+            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
+            format_bytes(needed as f64),
+            format_bytes(budget as f64)
+        )),
+    };
+    let antipodes = e.last_level.as_ref().filter(|_| complete).map(|ranks| {
+        let mut boards: Vec<Board> = ranks.iter().map(|&r| space.unrank(r)).collect();
+        boards.sort_by(|a, b| a.cells().cmp(b.cells()));
+        boards.iter().map(Board::to_string).collect()
+    });
+    BfsReport {
+        puzzle: space.shape().to_string(),
+        goal: space.goal().to_string(),
+        metric: "tile moves",
+        engine: match engine {
+            Engine::Table => "table",
+            Engine::Frontier => "frontier",
+        },
+        threads: rayon::current_num_threads(),
+        total: e.total(),
+        diameter: e.diameter(),
+        complete,
+        stopped,
+        antipode_count: complete.then(|| *e.levels.last().expect("level 0 exists")),
+        antipodes,
+        seconds,
+        positions_per_second: e.total() as f64 / seconds.max(f64::MIN_POSITIVE),
+        peak_bytes: e.peak_bytes,
+        levels: e.levels.clone(),
+    }
+}
+
+fn print_report(r: &BfsReport, goal: &Board) {
+    println!(
+        "{} sliding puzzle, goal {}: {} engine, {} threads",
+        r.puzzle, r.goal, r.engine, r.threads
+    );
+    println!("{:>8}  {:>20}", "distance", "positions");
+    for (d, n) in r.levels.iter().enumerate() {
+        println!("{d:>8}  {:>20}", format_count(*n));
+    }
+    println!("{:>8}  {:>20}", "total", format_count(r.total));
+    match (&r.stopped, r.diameter) {
+        (None, Some(d)) => println!("diameter {d}: the farthest positions need {d} moves"),
+        (Some(why), _) => println!("stopped: {why}; the counts above are exact"),
+        (None, None) => {}
+    }
+    if let Some(count) = r.antipode_count {
+        match &r.antipodes {
+            Some(boards) => {
+                println!("antipodes ({count}):");
+                for text in boards {
+                    let board = Board::parse(goal.shape(), text).expect("printed by us");
+                    println!("  {text}");
+                    for line in board.to_grid().lines() {
+                        println!("    {line}");
+                    }
+                }
+            }
+            None => println!(
+                "antipodes: {} (too many to print; see --show-antipodes)",
+                format_count(count)
+            ),
+        }
+    }
+    let per_thread = r.positions_per_second / r.threads as f64;
+    let peak = machine::peak_rss().map_or(String::new(), |b| {
+        format!(", process peak {}", format_bytes(b as f64))
+    });
+    println!(
+        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {}{peak}",
+        r.seconds,
+        format_rate(r.positions_per_second),
+        format_rate(per_thread),
+        format_bytes(r.peak_bytes as f64),
+    );
+}

@@ -1,0 +1,28 @@
+//! One module per subcommand; [`run`] dispatches.
+
+mod bench;
+mod bfs;
+mod info;
+mod solve;
+
+use crate::args::{Cli, Command};
+use anyhow::{Context, Result};
+
+/// Runs the command the user asked for.
+pub fn run(cli: Cli) -> Result<()> {
+    if let Some(threads) = cli.threads {
+        if threads == 0 {
+            crate::errors::bad_input!("--threads must be at least 1");
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .context("starting threads")?;
+    }
+    match cli.command {
+        Command::Bfs(args) => bfs::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::Info(args) => info::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    }
+}

@@ -1,0 +1,61 @@
+//! Progress bars on stderr for the library's [`Progress`] sink: shown only when stderr is a
+//! terminal and only once a run has lasted a second.
+
+use godsearch_enumerate::Progress;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+/// A level-by-level progress bar.
+pub struct LevelBar {
+    bar: ProgressBar,
+    started: Instant,
+    visible: AtomicBool,
+}
+
+impl LevelBar {
+    /// A bar that stays hidden for the first second.
+    pub fn new() -> Self {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>14} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        Self {
+            bar,
+            started: Instant::now(),
+            visible: AtomicBool::new(false),
+        }
+    }
+
+    fn reveal_if_slow(&self) {
+        if !self.visible.load(Ordering::Relaxed) && self.started.elapsed() >= SHOW_AFTER {
+            self.visible.store(true, Ordering::Relaxed);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+
+    /// Removes the bar from the terminal.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for LevelBar {
+    fn level_started(&self, depth: u32, units: u64) {
+        self.bar.set_length(units);
+        self.bar.set_position(0);
+        self.bar.set_message(format!("depth {depth}"));
+        self.reveal_if_slow();
+    }
+
+    fn advanced(&self, units: u64) {
+        self.bar.inc(units);
+        self.reveal_if_slow();
+    }
+}

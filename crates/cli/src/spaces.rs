@@ -1,0 +1,96 @@
+//! From command-line words to puzzle spaces and table files: puzzle names, goals, boards, the
+//! rank width to use, and the identity a table file must carry.
+
+use crate::errors::bad_input;
+use anyhow::{Context, Result};
+use godsearch_core::RankedPuzzle;
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+use godsearch_puzzles::PuzzleName;
+use godsearch_tables::{file, Encoding, LoadedTable, TableHeader, TwoBitTable};
+use std::path::Path;
+
+/// How tile positions are ranked; stored in table headers so a table is never read with another
+/// ranking. Bump it whenever [`TileSpace`]'s ranking changes.
+const TILE_RANKING: &str = "tiles rank=blank-cell*(N-1)!/2+lehmer-half v1";
+
+/// The board size named by `name`.
+pub fn tile_shape(name: &str) -> Result<Shape> {
+    match name.parse::<PuzzleName>()? {
+        PuzzleName::Tiles(shape) => Ok(shape),
+    }
+}
+
+/// The goal given with `--goal`, or the standard one.
+pub fn tile_goal(shape: Shape, goal: Option<&str>) -> Result<Board> {
+    match goal {
+        Some(text) => Board::parse(shape, text).context("--goal"),
+        None => Ok(Board::goal(shape)),
+    }
+}
+
+/// A board that must reach `goal`.
+pub fn solvable_board(goal: &Board, text: &str) -> Result<Board> {
+    let board = Board::parse(goal.shape(), text).with_context(|| format!("board '{text}'"))?;
+    board
+        .check_solvable(goal)
+        .with_context(|| format!("board '{text}'"))?;
+    Ok(board)
+}
+
+/// A tile space with the narrowest rank type that holds it.
+pub enum AnySpace {
+    /// Up to 20 cells: 64-bit ranks.
+    Narrow(TileSpace<u64>),
+    /// 21 to 34 cells: 128-bit ranks.
+    Wide(TileSpace<u128>),
+}
+
+impl AnySpace {
+    /// The space of boards that reach `goal`.
+    pub fn new(goal: &Board) -> Result<Self> {
+        if let Ok(narrow) = TileSpace::<u64>::new(goal.clone()) {
+            return Ok(AnySpace::Narrow(narrow));
+        }
+        match TileSpace::<u128>::new(goal.clone()) {
+            Ok(wide) => Ok(AnySpace::Wide(wide)),
+            Err(e) => bad_input!(
+                "{e}; enumeration and tables need positions ranked in at most 128 bits (34 cells)"
+            ),
+        }
+    }
+
+    /// Exact number of positions.
+    pub fn state_count(&self) -> u128 {
+        match self {
+            AnySpace::Narrow(s) => s.state_count(),
+            AnySpace::Wide(s) => s.state_count(),
+        }
+    }
+}
+
+/// The puzzle identity written into (and required of) a table file.
+pub fn table_identity(goal: &Board) -> String {
+    format!("tiles {} goal {}", goal.shape(), goal.to_list())
+}
+
+/// Saves a distance table for `goal` atomically.
+pub fn save_table(path: &Path, goal: &Board, table: &TwoBitTable, levels: &[u64]) -> Result<()> {
+    let header = TableHeader {
+        puzzle: table_identity(goal),
+        params: TILE_RANKING.to_string(),
+        encoding: Encoding::DistanceMod3,
+        entries: godsearch_tables::DistanceMod3::len(table) as u64,
+        levels: levels.to_vec(),
+    };
+    file::save(path, &header, |out| table.write_to(out))?;
+    Ok(())
+}
+
+/// Loads a distance table and refuses it unless it was made for `goal` with this ranking.
+pub fn load_table(path: &Path, goal: &Board) -> Result<LoadedTable> {
+    let table = file::load(path)?;
+    table
+        .header()
+        .expect(path, &table_identity(goal), TILE_RANKING)?;
+    Ok(table)
+}
