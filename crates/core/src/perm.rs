@@ -76,6 +76,7 @@ pub fn is_odd(p: &[u8]) -> bool {
 pub struct HalfRanker<R: RankInt> {
     n: usize,
     weights: Vec<R>,
+    divisors: Vec<R::Divisor>,
     count: R,
 }
 
@@ -90,13 +91,19 @@ impl<R: RankInt> HalfRanker<R> {
             bits: R::BYTES * 8,
         };
         let count = R::from_u128(factorial(n).ok_or(too_wide.clone())? / 2).ok_or(too_wide)?;
-        let weights = (0..n.saturating_sub(2))
+        let weights: Vec<R> = (0..n.saturating_sub(2))
             .map(|i| {
                 let w = factorial(n - 1 - i).expect("smaller than n!") / 2;
                 R::from_u128(w).expect("smaller than n!/2")
             })
             .collect();
-        Ok(Self { n, weights, count })
+        let divisors = weights.iter().map(|&w| R::divisor(w)).collect();
+        Ok(Self {
+            n,
+            weights,
+            divisors,
+            count,
+        })
     }
 
     /// Number of items in each permutation.
@@ -135,11 +142,42 @@ impl<R: RankInt> HalfRanker<R> {
     /// `rank` must be below [`count`](Self::count).
     #[inline]
     pub fn unrank(&self, rank: R, odd: bool, out: &mut [u8]) {
+        if self.n <= NIBBLE_LIST_MAX {
+            self.unrank_nibbles(rank, odd, out)
+        } else {
+            self.unrank_bitmask(rank, odd, out)
+        }
+    }
+
+    /// Unranking with the unused items kept in order in a `u64`, 4 bits each: taking the
+    /// `d`-th one is a shift and a mask, with no data-dependent loop (the bitmask version's
+    /// inner loop mispredicts once per item and took twice as long on the 3x4 board).
+    #[inline]
+    fn unrank_nibbles(&self, rank: R, odd: bool, out: &mut [u8]) {
+        let mut list: u64 = NIBBLE_IDENTITY;
+        let mut rest = rank;
+        let mut digit_parity = 0usize;
+        for (slot, w) in out.iter_mut().zip(&self.divisors) {
+            let (digit, r) = rest.div_rem_by(w);
+            rest = r;
+            let shift = 4 * digit.to_usize() as u32;
+            digit_parity ^= digit.to_usize();
+            *slot = ((list >> shift) & 0xF) as u8;
+            let below = list & ((1u64 << shift) - 1);
+            let above = list.checked_shr(shift + 4).unwrap_or(0) << shift;
+            list = below | above;
+        }
+        let (lo, hi) = ((list & 0xF) as u8, ((list >> 4) & 0xF) as u8);
+        self.place_last_two(lo, hi, digit_parity & 1 == 1, odd, out);
+    }
+
+    #[inline]
+    fn unrank_bitmask(&self, rank: R, odd: bool, out: &mut [u8]) {
         let mut free: u64 = (1u64 << self.n) - 1;
         let mut rest = rank;
         let mut digit_parity = false;
-        for (slot, &w) in out.iter_mut().zip(&self.weights) {
-            let (digit, r) = rest.div_rem(w);
+        for (slot, w) in out.iter_mut().zip(&self.divisors) {
+            let (digit, r) = rest.div_rem_by(w);
             rest = r;
             let digit = digit.to_usize();
             digit_parity ^= digit & 1 == 1;
@@ -153,6 +191,12 @@ impl<R: RankInt> HalfRanker<R> {
         }
         let lo = free.trailing_zeros() as u8;
         let hi = (63 - free.leading_zeros()) as u8;
+        self.place_last_two(lo, hi, digit_parity, odd, out);
+    }
+
+    /// Puts the two remaining items `lo < hi` last, in the order that gives parity `odd`.
+    #[inline]
+    fn place_last_two(&self, lo: u8, hi: u8, digit_parity: bool, odd: bool, out: &mut [u8]) {
         // Placing the larger of the last two first adds one inversion.
         let (a, b) = if digit_parity == odd {
             (lo, hi)
@@ -163,6 +207,11 @@ impl<R: RankInt> HalfRanker<R> {
         out[self.n - 1] = b;
     }
 }
+
+/// Permutations of at most this many items unrank through a 4-bit list in one `u64`.
+const NIBBLE_LIST_MAX: usize = 16;
+/// The list `0, 1, ..., 15`, 4 bits each, item 0 lowest.
+const NIBBLE_IDENTITY: u64 = 0xFEDC_BA98_7654_3210;
 
 #[cfg(test)]
 mod tests {

@@ -40,11 +40,26 @@ pub trait RankInt:
     fn div_rem(self, d: Self) -> (Self, Self);
     /// The value as `usize`; panics only if it does not fit, which callers rule out first.
     fn to_usize(self) -> usize;
+    /// A divisor prepared for repeated division (multiply-and-shift instead of `div`).
+    type Divisor: Copy + Debug + Send + Sync;
+    /// Prepares `d` (non-zero) for [`div_rem_by`](Self::div_rem_by).
+    fn divisor(d: Self) -> Self::Divisor;
+    /// Quotient and remainder by a prepared divisor; equal to [`div_rem`](Self::div_rem).
+    fn div_rem_by(self, d: &Self::Divisor) -> (Self, Self);
 }
 
 macro_rules! impl_rank_int {
-    ($t:ty) => {
+    ($t:ty, $reduced:ty) => {
         impl RankInt for $t {
+            type Divisor = $reduced;
+            #[inline]
+            fn divisor(d: Self) -> Self::Divisor {
+                <$reduced>::new(d)
+            }
+            #[inline]
+            fn div_rem_by(self, d: &Self::Divisor) -> (Self, Self) {
+                <$reduced>::div_rem(self, *d)
+            }
             const BYTES: usize = std::mem::size_of::<$t>();
             #[inline]
             fn from_u64(v: u64) -> Self {
@@ -74,8 +89,8 @@ macro_rules! impl_rank_int {
     };
 }
 
-impl_rank_int!(u64);
-impl_rank_int!(u128);
+impl_rank_int!(u64, strength_reduce::StrengthReducedU64);
+impl_rank_int!(u128, strength_reduce::StrengthReducedU128);
 
 #[cfg(test)]
 mod tests {
@@ -88,5 +103,18 @@ mod tests {
         assert_eq!(7u64.mul_add(6, 5), Some(47));
         assert_eq!(u64::MAX.mul_add(2, 0), None);
         assert_eq!(47u128.div_rem(6), (7, 5));
+        for (n, d) in [
+            (0u64, 1u64),
+            (47, 6),
+            (u64::MAX, 3),
+            (19_958_399, 19_958_400),
+        ] {
+            assert_eq!(n.div_rem_by(&u64::divisor(d)), n.div_rem(d));
+            let wide = n as u128 * 1_000_003;
+            assert_eq!(
+                wide.div_rem_by(&u128::divisor(d as u128)),
+                wide.div_rem(d as u128)
+            );
+        }
     }
 }

@@ -29,6 +29,14 @@ pub trait RankedPuzzle: Sync {
     /// The largest number of moves legal in any position.
     fn max_degree(&self) -> usize;
 
+    /// `true` when `pred` holds for some neighbour of `rank`. Implementations may stop at the
+    /// first such neighbour and try cheap neighbours first.
+    fn any_neighbour(&self, rank: Self::Rank, mut pred: impl FnMut(Self::Rank) -> bool) -> bool {
+        let mut found = false;
+        self.for_each_move(rank, |_, nb| found = found || pred(nb));
+        found
+    }
+
     /// Number of moves legal in the position `rank` (used to size buffers exactly).
     fn degree(&self, rank: Self::Rank) -> usize {
         let mut n = 0;

@@ -2,11 +2,14 @@
 //!
 //! Each level is one pass over the table, split into blocks that rayon hands to the threads:
 //!
-//! - **forward** while the frontier is smaller than the unreached part: every position whose
-//!   entry equals `d mod 3` marks its unreached neighbours `d + 1` (an atomic set-once, so a
-//!   position reached from two threads is counted once);
-//! - **backward** once fewer positions are unreached than are in the frontier (typically when
-//!   the table is more than half full): every unreached position looks for a neighbour at `d`.
+//! - **forward** while few positions are reached: every position whose entry equals `d mod 3`
+//!   marks its unreached neighbours `d + 1` (an atomic set-once, so a position reached from two
+//!   threads is counted once). Two bits cannot tell level `d` from `d - 3`, `d - 6`, ..., so
+//!   those older levels are expanded again, uselessly;
+//! - **backward** once fewer positions are unreached than a forward pass would expand (on the
+//!   3x4 board this cuts the positions examined from 3.3 to 2.1 times the space, against
+//!   switching when the frontier exceeds the unreached part): every unreached position looks
+//!   for a neighbour at `d`, stopping at the first.
 //!   An unreached position is at least `d + 1` away, so a neighbour whose entry is `d mod 3` is at
 //!   distance `d` exactly, never `d - 3`.
 //!
@@ -23,6 +26,8 @@ const ENTRIES_PER_WORD: usize = 32;
 /// to the end of a pass, large enough that task overhead is invisible.
 const WORDS_PER_TASK: usize = 1 << 12;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+/// Neighbours gathered before they are marked (see [`mark_batch`]).
+const NEIGHBOUR_BATCH: usize = 1024;
 
 /// Bytes of a 2-bit table for `states` positions.
 pub fn table_bytes(states: u128) -> u128 {
@@ -49,6 +54,39 @@ pub struct TableEnumeration<R> {
 struct PassResult<R> {
     found: u64,
     recorded: Vec<R>,
+}
+
+impl<R> PassResult<R> {
+    #[inline]
+    fn record(&mut self, rank: R, cap: usize) {
+        self.found += 1;
+        if self.recorded.len() < cap {
+            self.recorded.push(rank);
+        }
+    }
+}
+
+/// Marks every unreached rank in `batch` as `next` and empties the batch.
+///
+/// Neighbours are gathered in batches first and marked afterwards because the marks are random
+/// accesses into a table far larger than the caches: issued back to back, the loads overlap in
+/// the memory system instead of each waiting behind the ranking arithmetic of the next position.
+#[inline]
+fn mark_batch<R: RankInt>(
+    table: &TwoBitTable,
+    batch: &mut Vec<R>,
+    next: u8,
+    cap: usize,
+    result: &mut PassResult<R>,
+) {
+    // Plain loads first: a locked read-modify-write between them would stop them overlapping.
+    batch.retain(|nb| table.get(nb.to_usize()) == UNREACHED);
+    for &nb in batch.iter() {
+        if table.try_set(nb.to_usize(), next) {
+            result.record(nb, cap);
+        }
+    }
+    batch.clear();
 }
 
 /// Enumerates `puzzle` completely (or to `limits.max_depth`) in a 2-bit table.
@@ -81,8 +119,10 @@ pub fn enumerate<P: RankedPuzzle>(
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
-        let frontier = levels[depth as usize];
-        let backward = (n as u64 - reached) < frontier;
+        // Forward expands every entry equal to d mod 3: levels d, d-3, d-6, ... (2 bits cannot
+        // tell them apart). Backward examines every unreached entry. Pick the smaller.
+        let forward_work: u64 = levels.iter().skip(depth as usize % 3).step_by(3).sum();
+        let backward = n as u64 - reached < forward_work;
         progress.level_started(depth + 1, n as u64);
         let pass = run_pass(
             puzzle,
@@ -128,16 +168,11 @@ fn run_pass<P: RankedPuzzle>(
                 found: 0,
                 recorded: Vec::new(),
             };
-            let record = |rank: P::Rank, result: &mut PassResult<P::Rank>| {
-                result.found += 1;
-                if result.recorded.len() < cap {
-                    result.recorded.push(rank);
-                }
-            };
+            let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
             let words =
                 task * WORDS_PER_TASK..((task + 1) * WORDS_PER_TASK).min(table.word_count());
+            let wanted = if backward { UNREACHED } else { current };
             for w in words.clone() {
-                let wanted = if backward { UNREACHED } else { current };
                 let mut hits = entries_equal(table.word(w), wanted);
                 while hits != 0 {
                     let i = w * ENTRIES_PER_WORD + hits.trailing_zeros() as usize / 2;
@@ -147,22 +182,20 @@ fn run_pass<P: RankedPuzzle>(
                     }
                     let rank = P::Rank::from_u64(i as u64);
                     if backward {
-                        let mut at_depth = false;
-                        puzzle.for_each_move(rank, |_, nb| {
-                            at_depth |= table.get(nb.to_usize()) == current
-                        });
-                        if at_depth && table.try_set(i, next) {
-                            record(rank, &mut result);
+                        if puzzle.any_neighbour(rank, |nb| table.get(nb.to_usize()) == current)
+                            && table.try_set(i, next)
+                        {
+                            result.record(rank, cap);
                         }
                     } else {
-                        puzzle.for_each_move(rank, |_, nb| {
-                            if table.try_set(nb.to_usize(), next) {
-                                record(nb, &mut result);
-                            }
-                        });
+                        puzzle.for_each_move(rank, |_, nb| batch.push(nb));
+                        if batch.len() >= NEIGHBOUR_BATCH {
+                            mark_batch(table, &mut batch, next, cap, &mut result);
+                        }
                     }
                 }
             }
+            mark_batch(table, &mut batch, next, cap, &mut result);
             progress.advanced((words.len() * ENTRIES_PER_WORD) as u64);
             result
         })

@@ -37,6 +37,7 @@ pub struct TileSpace<R: RankInt> {
     goal: Board,
     ranker: HalfRanker<R>,
     block: R,
+    block_divisor: R::Divisor,
     goal_invariant: bool,
     goal_rank: R,
 }
@@ -67,6 +68,7 @@ impl<R: RankInt> TileSpace<R> {
             goal: goal.clone(),
             ranker,
             block,
+            block_divisor: R::divisor(block),
             goal_rank: R::default(),
         };
         space.goal_rank = space.rank(&goal);
@@ -123,6 +125,59 @@ impl<R: RankInt> TileSpace<R> {
     }
 }
 
+/// Where a rank puts the blank, and the rank of its tile sequence.
+#[derive(Debug, Clone, Copy)]
+struct Located<R> {
+    blank: usize,
+    row: usize,
+    col: usize,
+    within: R,
+}
+
+impl<R: RankInt> TileSpace<R> {
+    #[inline]
+    fn locate(&self, rank: R) -> Located<R> {
+        let (blank, within) = rank.div_rem_by(&self.block_divisor);
+        let blank = blank.to_usize();
+        let w = self.shape.width();
+        Located {
+            blank,
+            row: blank / w,
+            col: blank % w,
+            within,
+        }
+    }
+
+    #[inline]
+    fn sequence(&self, at: Located<R>) -> [u8; MAX_RANKED] {
+        let mut seq = [0u8; MAX_RANKED];
+        let n = self.shape.cells() - 1;
+        self.ranker
+            .unrank(at.within, self.sequence_odd(at.blank), &mut seq[..n]);
+        seq
+    }
+
+    /// The rank after the blank at `blank` moves up or down, given the tile sequence.
+    #[inline]
+    fn vertical(&self, seq: &[u8; MAX_RANKED], blank: usize, mv: Move) -> R {
+        let w = self.shape.width();
+        let mut moved = *seq;
+        let to = match mv {
+            Move::Up => {
+                // The tile above (sequence index blank-w) drops into the blank's cell, which is
+                // index blank-1 once the blank has moved up.
+                move_item(&mut moved, blank - w, blank - 1);
+                blank - w
+            }
+            _ => {
+                move_item(&mut moved, blank + w - 1, blank);
+                blank + w
+            }
+        };
+        R::from_u64(to as u64) * self.block + self.ranker.rank(&moved)
+    }
+}
+
 impl<R: RankInt> RankedPuzzle for TileSpace<R> {
     type Rank = R;
 
@@ -140,51 +195,70 @@ impl<R: RankInt> RankedPuzzle for TileSpace<R> {
 
     #[inline]
     fn for_each_move(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
-        let (w, h) = (self.shape.width(), self.shape.height());
-        let (blank_r, within) = rank.div_rem(self.block);
-        let blank = blank_r.to_usize();
-        let (row, col) = (blank / w, blank % w);
-        if row > 0 || row + 1 < h {
-            let n = self.shape.cells() - 1;
-            let mut seq = [0u8; MAX_RANKED];
-            self.ranker
-                .unrank(within, self.sequence_odd(blank), &mut seq[..n]);
-            if row > 0 {
-                // The tile above (sequence index blank-w) drops into the blank's cell, which is
-                // index blank-1 once the blank has moved up.
-                let mut up = seq;
-                up[blank - w..blank].rotate_left(1);
-                f(
-                    Move::Up.index(),
-                    R::from_u64((blank - w) as u64) * self.block + self.ranker.rank(&up),
-                );
+        let at = self.locate(rank);
+        if at.row > 0 || at.row + 1 < self.shape.height() {
+            let seq = self.sequence(at);
+            if at.row > 0 {
+                f(Move::Up.index(), self.vertical(&seq, at.blank, Move::Up));
             }
-            if row + 1 < h {
-                let mut down = seq;
-                down[blank..blank + w].rotate_right(1);
+            if at.row + 1 < self.shape.height() {
                 f(
                     Move::Down.index(),
-                    R::from_u64((blank + w) as u64) * self.block + self.ranker.rank(&down),
+                    self.vertical(&seq, at.blank, Move::Down),
                 );
             }
         }
-        if col > 0 {
+        if at.col > 0 {
             f(Move::Left.index(), rank - self.block);
         }
-        if col + 1 < w {
+        if at.col + 1 < self.shape.width() {
             f(Move::Right.index(), rank + self.block);
         }
+    }
+
+    /// Horizontal neighbours first: they cost an addition, vertical ones an unranking.
+    #[inline]
+    fn any_neighbour(&self, rank: R, mut pred: impl FnMut(R) -> bool) -> bool {
+        let at = self.locate(rank);
+        if (at.col > 0 && pred(rank - self.block))
+            || (at.col + 1 < self.shape.width() && pred(rank + self.block))
+        {
+            return true;
+        }
+        if at.row == 0 && at.row + 1 == self.shape.height() {
+            return false;
+        }
+        let seq = self.sequence(at);
+        (at.row > 0 && pred(self.vertical(&seq, at.blank, Move::Up)))
+            || (at.row + 1 < self.shape.height() && pred(self.vertical(&seq, at.blank, Move::Down)))
     }
 
     #[inline]
     fn degree(&self, rank: R) -> usize {
         let w = self.shape.width();
-        let (blank, _) = rank.div_rem(self.block);
+        let (blank, _) = rank.div_rem_by(&self.block_divisor);
         let blank = blank.to_usize();
         let (row, col) = (blank / w, blank % w);
         let edge = |at_edge: bool| usize::from(!at_edge);
         edge(row == 0) + edge(row + 1 == self.shape.height()) + edge(col == 0) + edge(col + 1 == w)
     }
+}
+
+/// Moves `seq[from]` to index `to`, shifting the items between by one (a rotation of a short
+/// window; written out because `rotate_left` calls out of line for such small slices).
+#[inline]
+fn move_item(seq: &mut [u8], from: usize, to: usize) {
+    let item = seq[from];
+    if from < to {
+        for i in from..to {
+            seq[i] = seq[i + 1];
+        }
+    } else {
+        for i in (to..from).rev() {
+            seq[i + 1] = seq[i];
+        }
+    }
+    seq[to] = item;
 }
 
 #[cfg(test)]
@@ -229,6 +303,15 @@ mod tests {
                     seen += 1;
                 });
                 assert_eq!(seen, wide.degree(r));
+                for target in 0..4 {
+                    let mut expected = false;
+                    wide.for_each_move(r, |mv, _| expected |= mv == target);
+                    let found = wide.any_neighbour(r, |nb| {
+                        let mut moved = board.clone();
+                        moved.apply(Move::from_index(target)) && wide.unrank(nb) == moved
+                    });
+                    assert_eq!(found, expected);
+                }
             }
         }
     }
