@@ -220,7 +220,7 @@ mod tests {
     #[test]
     fn entries_equal_finds_each_value() {
         // entries 0..4 hold 0, 1, 2, 3; the rest 3.
-        let word = !0u64 & !0b11_11_11_11 | 0b11_10_01_00;
+        let word = !0b11_11_11_11u64 | 0b11_10_01_00;
         assert_eq!(entries_equal(word, 0), 1);
         assert_eq!(entries_equal(word, 1), 1 << 2);
         assert_eq!(entries_equal(word, 2), 1 << 4);

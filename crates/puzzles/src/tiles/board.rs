@@ -62,12 +62,14 @@ pub enum BoardError {
         /// The board size.
         shape: Shape,
     },
-    /// A tile given twice.
-    #[error("tile {0} appears more than once")]
-    Duplicate(usize),
-    /// A tile not given at all (reported when nothing is duplicated or out of range).
-    #[error("tile {0} is missing")]
-    Missing(usize),
+    /// A tile given twice, which leaves another one missing.
+    #[error("tile {tile} appears more than once and tile {missing} is missing")]
+    Duplicate {
+        /// The repeated tile.
+        tile: usize,
+        /// The smallest tile not given.
+        missing: usize,
+    },
     /// The board cannot reach the goal.
     #[error("unsolvable: {0}")]
     Unsolvable(String),
@@ -176,6 +178,7 @@ impl Board {
             });
         }
         let mut seen = vec![false; n];
+        let mut repeated = None;
         for &t in &cells {
             let t = t as usize;
             if t >= n {
@@ -186,8 +189,15 @@ impl Board {
                 });
             }
             if std::mem::replace(&mut seen[t], true) {
-                return Err(BoardError::Duplicate(t));
+                repeated.get_or_insert(t);
             }
+        }
+        if let Some(tile) = repeated {
+            let missing = seen
+                .iter()
+                .position(|&s| !s)
+                .expect("a repeat leaves a gap");
+            return Err(BoardError::Duplicate { tile, missing });
         }
         let blank = cells
             .iter()
@@ -466,7 +476,10 @@ mod tests {
         ));
         assert_eq!(
             Board::parse(sh, "1,2,3,4,5,6,7,8,8"),
-            Err(BoardError::Duplicate(8))
+            Err(BoardError::Duplicate {
+                tile: 8,
+                missing: 0
+            })
         );
         assert!(matches!(
             Board::parse(sh, "1,2,3,4,5,6,7,8,9"),
@@ -477,8 +490,11 @@ mod tests {
             Err(BoardError::BadToken("x".into()))
         );
         assert!(matches!(
-            Board::from_cells(sh, vec![1, 2, 3, 4, 5, 6, 7, 8, 8]),
-            Err(BoardError::Duplicate(8))
+            Board::from_cells(sh, vec![1, 1, 3, 4, 5, 6, 7, 8, 0]),
+            Err(BoardError::Duplicate {
+                tile: 1,
+                missing: 2
+            })
         ));
     }
 

@@ -90,7 +90,7 @@ impl FromStr for Shape {
         {
             let tiles: usize = n.trim_end_matches('-').parse().map_err(|_| unknown())?;
             let side = (1..=tiles + 1)
-                .find(|k| k * k >= tiles + 1)
+                .find(|k| k * k > tiles)
                 .ok_or_else(unknown)?;
             if side * side != tiles + 1 {
                 return Err(unknown());

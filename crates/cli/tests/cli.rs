@@ -1,0 +1,279 @@
+//! The `godsearch` binary as a user meets it: outputs, saved tables, and every bad-input case
+//! (one clear line on stderr, exit code 2, never a panic).
+
+use godsearch_testdata::levels;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn godsearch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = godsearch(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+/// Asserts a bad-input failure: exit code 2, one line on stderr containing `needle`, no panic.
+fn refused(args: &[&str], needle: &str) {
+    let out = godsearch(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line please: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn levels_of(v: &serde_json::Value) -> Vec<u64> {
+    v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn bfs_json_matches_the_published_eight_puzzle() {
+    let v = json(&["bfs", "3x3", "--json"]);
+    assert_eq!(levels_of(&v), levels("sliding-3x3.txt"));
+    assert_eq!(v["total"], 181_440);
+    assert_eq!(v["diameter"], 31);
+    assert_eq!(v["complete"], true);
+    assert_eq!(
+        v["antipodes"],
+        serde_json::json!(["647850321", "867254301"])
+    );
+    for field in [
+        "puzzle", "levels", "total", "diameter", "complete", "seconds",
+    ] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+}
+
+#[test]
+fn bfs_human_output_lists_levels_and_antipodes() {
+    let out = godsearch(&["bfs", "8-puzzle"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("181,440"), "{text}");
+    assert!(text.contains("diameter 31"), "{text}");
+    assert!(text.contains("antipodes (2)"), "{text}");
+}
+
+#[test]
+fn bfs_other_goals_and_limits() {
+    let centre = json(&["bfs", "3x3", "--goal", "1,2,3,4,0,5,6,7,8", "--json"]);
+    assert_eq!(levels_of(&centre), levels("sliding-3x3-center.txt"));
+    let partial = json(&["bfs", "4x4", "--max-depth", "12", "--json"]);
+    assert_eq!(levels_of(&partial), levels("sliding-4x4.txt")[..=12]);
+    assert_eq!(partial["complete"], false);
+    assert_eq!(partial["engine"], "frontier");
+    assert!(partial["diameter"].is_null());
+    let tight = json(&["bfs", "4x4", "--memory", "1M", "--json"]);
+    assert_eq!(tight["complete"], false);
+    assert!(
+        tight["stopped"].as_str().unwrap().contains("did not fit"),
+        "{tight}"
+    );
+    let n = levels_of(&tight).len();
+    assert_eq!(levels_of(&tight), levels("sliding-4x4.txt")[..n]);
+    let forced = json(&["bfs", "2x4", "--engine", "frontier", "--json"]);
+    assert_eq!(levels_of(&forced), levels("sliding-2x4.txt"));
+}
+
+#[test]
+fn saved_table_solves_optimally_and_damaged_tables_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("8.tbl");
+    let t = table.to_str().unwrap();
+    assert!(godsearch(&["bfs", "3x3", "--save", t]).status.success());
+    let v = json(&["solve", "3x3", "--table", t, "--json", "867254301"]);
+    assert_eq!(v["length"], 31);
+    assert_eq!(v["optimal"], true);
+    let out = godsearch(&[
+        "solve", "3x3", "--table", t, "2", "4", "0", "1", "8", "5", "3", "6", "7",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("replayed"));
+    let solved = json(&["solve", "3x3", "--table", t, "--json", "123456780"]);
+    assert_eq!(solved["length"], 0);
+
+    // A table for another goal, a truncated table, and a file that is not a table.
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--goal",
+            "0,1,2,3,4,5,6,7,8",
+            "--table",
+            t,
+            "123456780",
+        ],
+        "not tiles 3x3 goal 0,1",
+    );
+    let bytes = std::fs::read(&table).unwrap();
+    let cut = dir.path().join("cut.tbl");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            cut.to_str().unwrap(),
+            "123456780",
+        ],
+        "truncated",
+    );
+    let junk = dir.path().join("junk.tbl");
+    std::fs::write(&junk, b"hello").unwrap();
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            junk.to_str().unwrap(),
+            "123456780",
+        ],
+        "not a godsearch table",
+    );
+    let flipped = dir.path().join("flipped.tbl");
+    let mut damaged = bytes.clone();
+    damaged[bytes.len() / 2] ^= 0x10;
+    std::fs::write(&flipped, &damaged).unwrap();
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            flipped.to_str().unwrap(),
+            "123456780",
+        ],
+        "checksum",
+    );
+    let seven = dir.path().join("7.tbl");
+    assert!(
+        godsearch(&["bfs", "2x4", "--save", seven.to_str().unwrap()])
+            .status
+            .success()
+    );
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            seven.to_str().unwrap(),
+            "123456780",
+        ],
+        "tiles 2x4",
+    );
+    assert!(!Path::new(&dir.path().join("missing.tbl")).exists());
+    refused_file(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            dir.path().join("missing.tbl").to_str().unwrap(),
+            "123456780",
+        ],
+        "No such file",
+    );
+}
+
+/// A table problem: exit code 1 (not bad input), one line naming the cause.
+fn refused_file(args: &[&str], needle: &str) {
+    let out = godsearch(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn solve_without_a_table_builds_small_ones() {
+    let v = json(&["solve", "2x4", "--json", "0,7,6,5,4,3,2,1"]);
+    assert!(v["length"].as_u64().unwrap() <= 36);
+    refused(&["solve", "4x4", "123456789ABCDEF0"], "distance table");
+}
+
+#[test]
+fn bad_boards_are_refused_with_the_reason() {
+    refused(
+        &["solve", "3x3", "1,2,3"],
+        "a 3x3 board has 9 cells but 3 were given",
+    );
+    refused(
+        &["solve", "3x3", "1,2,3,4,5,6,7,8,8"],
+        "tile 8 appears more than once and tile 0 is missing",
+    );
+    refused(
+        &["solve", "3x3", "1,2,3,4,5,6,7,8,9"],
+        "tile 9 is out of range",
+    );
+    refused(
+        &["solve", "3x3", "1,2,3,4,x,6,7,8,0"],
+        "'x' is not a tile number",
+    );
+    refused(&["solve", "3x3", "2,1,3,4,5,6,7,8,0"], "unsolvable");
+    refused(
+        &["solve", "4x4", "2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,0"],
+        "even width",
+    );
+    refused(&["solve", "3x3", "12345678"], "8 digits");
+    refused(&["solve", "3x3", ""], "empty board");
+    refused(&["bfs", "3x3", "--goal", "1,1,2,3,4,5,6,7,8"], "--goal");
+}
+
+#[test]
+fn bad_options_are_refused() {
+    refused(&["bfs", "cube7"], "unknown puzzle");
+    refused(&["bfs", "1x9"], "at least 2");
+    refused(&["bfs", "6x6"], "128 bits");
+    refused(&["bfs", "3x3", "--memory", "lots"], "not a memory size");
+    refused(&["bfs", "4x4", "--save", "x.tbl"], "needs the table engine");
+    refused(
+        &["bfs", "4x4", "--engine", "table", "--memory", "1G"],
+        "--engine frontier",
+    );
+    refused(&["--threads", "0", "bfs", "3x3"], "at least 1");
+    assert_eq!(
+        godsearch(&["bfs"]).status.code(),
+        Some(2),
+        "clap usage errors exit 2 too"
+    );
+}
+
+#[test]
+fn info_computes_the_storage_table() {
+    let out = godsearch(&["info", "15-puzzle"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("10,461,394,944,000 = 16!/2"), "{text}");
+    assert!(text.contains("bits in a perfect rank        44"), "{text}");
+    assert!(text.contains("80 moves"), "{text}");
+    assert!(text.contains("2.4 TiB"), "{text}");
+    let big = stdout(&godsearch(&["info", "30x30"]));
+    assert!(big.contains("not known"), "{big}");
+}
