@@ -72,6 +72,16 @@ pub fn is_odd(p: &[u8]) -> bool {
 ///
 /// Built once per space (it holds the mixed-radix weights `(n-1-i)!/2`); [`rank`](Self::rank)
 /// and [`unrank`](Self::unrank) are exact inverses on each class.
+///
+/// ```
+/// use godsearch_core::perm::{is_odd, HalfRanker};
+/// let ranker = HalfRanker::<u64>::new(4).unwrap();
+/// assert_eq!(ranker.count(), 12); // 4!/2 even permutations, and 12 odd ones
+/// let mut p = [0u8; 4];
+/// ranker.unrank(7, true, &mut p);
+/// assert!(is_odd(&p));
+/// assert_eq!(ranker.rank(&p), 7);
+/// ```
 #[derive(Debug, Clone)]
 pub struct HalfRanker<R: RankInt> {
     n: usize,

@@ -93,6 +93,16 @@ fn mark_batch<R: RankInt>(
 ///
 /// Exact: `levels[d]` is the number of positions at distance `d`. Fails before allocating if the
 /// table would exceed `limits.memory_bytes`.
+///
+/// ```
+/// use godsearch_enumerate::{table, Limits, NoProgress};
+/// use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+/// let space = TileSpace::<u64>::new(Board::goal(Shape::new(2, 3).unwrap())).unwrap();
+/// let limits = Limits { max_depth: None, memory_bytes: 1 << 20, antipode_cap: 10 };
+/// let result = table::enumerate(&space, &limits, &NoProgress).unwrap().enumeration;
+/// assert_eq!(result.total(), 360);
+/// assert_eq!(result.diameter(), Some(21));
+/// ```
 pub fn enumerate<P: RankedPuzzle>(
     puzzle: &P,
     limits: &Limits,

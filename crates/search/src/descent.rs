@@ -37,6 +37,22 @@ pub enum DescentError {
 /// Exact: the result has the length of the true distance, provided `table` holds the distance
 /// mod 3 of every position of `puzzle` (as built by a complete enumeration from its goal).
 /// `max_length` bounds the walk (the table's diameter, or any larger number).
+///
+/// ```
+/// use godsearch_enumerate::{table, Limits, NoProgress};
+/// use godsearch_puzzles::tiles::{Board, Move, Shape, TileSpace};
+/// use godsearch_search::descend;
+/// let shape = Shape::new(3, 3).unwrap();
+/// let space = TileSpace::<u64>::new(Board::goal(shape)).unwrap();
+/// let limits = Limits { max_depth: None, memory_bytes: 1 << 20, antipode_cap: 0 };
+/// let built = table::enumerate(&space, &limits, &NoProgress).unwrap();
+/// let start = Board::parse(shape, "8,6,7,2,5,4,3,0,1").unwrap();
+/// let moves = descend(&space, &built.table, space.rank(&start), 32).unwrap();
+/// assert_eq!(moves.len(), 31); // an antipode
+/// let mut board = start;
+/// moves.iter().for_each(|&m| assert!(board.apply(Move::from_index(m))));
+/// assert_eq!(&board, space.goal());
+/// ```
 pub fn descend<P: RankedPuzzle, T: DistanceMod3>(
     puzzle: &P,
     table: &T,

@@ -31,6 +31,19 @@ pub enum SpaceError {
 }
 
 /// The positions that reach a goal board, perfectly ranked onto `0..N!/2`.
+///
+/// ```
+/// use godsearch_core::RankedPuzzle;
+/// use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+/// let shape = Shape::new(3, 3).unwrap();
+/// let space = TileSpace::<u64>::new(Board::goal(shape)).unwrap();
+/// assert_eq!(space.state_count(), 181_440);
+/// let board = Board::parse(shape, "2,4,0,1,8,5,3,6,7").unwrap();
+/// assert_eq!(space.unrank(space.rank(&board)), board);
+/// let mut neighbours = 0;
+/// space.for_each_move(space.rank(&board), |_, _| neighbours += 1);
+/// assert_eq!(neighbours, 2); // the blank is in a corner
+/// ```
 #[derive(Debug, Clone)]
 pub struct TileSpace<R: RankInt> {
     shape: Shape,
