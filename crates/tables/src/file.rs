@@ -40,17 +40,22 @@ const TRAILER_LEN: usize = 8;
 pub enum Encoding {
     /// Two bits an entry: distance mod 3, or 3 for unreached (see [`crate::packed`]).
     DistanceMod3 = 1,
+    /// A byte an entry (pattern databases: moves of the group's tiles).
+    Bytes = 2,
 }
 
 impl Encoding {
     fn from_u32(v: u32) -> Option<Self> {
-        (v == Encoding::DistanceMod3 as u32).then_some(Encoding::DistanceMod3)
+        [Encoding::DistanceMod3, Encoding::Bytes]
+            .into_iter()
+            .find(|e| *e as u32 == v)
     }
 
     /// Bytes of payload needed for `entries` entries.
     pub fn payload_len(self, entries: u64) -> u64 {
         match self {
             Encoding::DistanceMod3 => entries.div_ceil(32) * 8,
+            Encoding::Bytes => entries,
         }
     }
 }

@@ -10,10 +10,14 @@
 
 mod board;
 mod known;
+mod partition;
+mod pattern;
 mod shape;
 mod space;
 
 pub use board::{Board, BoardError, Move, MoveParseError};
 pub use known::known_diameter;
+pub use partition::{Partition, PartitionError};
+pub use pattern::{Pattern, PatternError, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
 pub use shape::{Shape, ShapeError, MAX_CELLS};
 pub use space::{SpaceError, TileSpace};

@@ -1,0 +1,514 @@
+//! Admissible heuristics for sliding tiles, updated incrementally.
+//!
+//! All three are **admissible** (never above the true distance), which the tests check on every
+//! position of the 3x3 and 2x4 boards against exact BFS distances. Manhattan and linear conflict
+//! are also **consistent** (they change by at most one per move); pattern databases are not
+//! always, because an entry is the minimum over every cell of the blank, including cells the
+//! blank cannot reach without moving a group tile (A* here reopens positions, so this is safe):
+//!
+//! - [`Manhattan`]: the sum over tiles of their row and column distances from home.
+//! - [`LinearConflict`]: Manhattan plus, for each row (column), two moves for every tile that
+//!   must leave it so that the tiles already in their home row (column) are in order: the row
+//!   length minus its longest increasing run of home columns (Hansson, Mayer & Yung 1992).
+//! - [`PatternHeuristic`]: additive disjoint pattern databases (Felner, Korf & Hanan 2004): the
+//!   sum of each group's table entry, plus Manhattan for tiles in no group; with reflection about
+//!   the main diagonal the larger of the normal and the reflected sum.
+
+use super::node::{Node, MAX_SEARCH_CELLS};
+use super::SearchError;
+use godsearch_puzzles::tiles::{Board, Partition, Pattern, MAX_PATTERN_TILES};
+use godsearch_tables::LoadedTable;
+
+/// A heuristic the engines can evaluate from scratch and update after one slide.
+pub trait TileHeuristic: Sync {
+    /// What the heuristic carries from a node to its children (small and `Copy`: the engines
+    /// keep it on the stack).
+    type Cache: Copy + Send + Sync;
+
+    /// A short name for reports (`manhattan`, `pdb 6-6-3 + reflection`).
+    fn describe(&self) -> String;
+
+    /// The estimate of `node` and the cache for updating it.
+    fn evaluate(&self, node: &Node) -> (Self::Cache, u32);
+
+    /// The estimate after `tile` slid from cell `from` to cell `to` (`node` already updated),
+    /// given the parent's cache.
+    fn update(
+        &self,
+        parent: &Self::Cache,
+        node: &Node,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (Self::Cache, u32);
+}
+
+/// Manhattan distance: admissible and consistent.
+#[derive(Debug, Clone)]
+pub struct Manhattan {
+    /// `dist[t * MAX + c]` = row + column distance from cell `c` to tile `t`'s home (0 for the
+    /// blank and for tiles excluded with [`Manhattan::for_tiles`]).
+    dist: Vec<u8>,
+    tiles: usize,
+}
+
+impl Manhattan {
+    /// Manhattan distance to `goal` over every tile.
+    pub fn new(goal: &Board) -> Self {
+        Self::for_tiles(goal, |t| t != 0)
+    }
+
+    /// Manhattan distance over the tiles for which `include` holds.
+    pub fn for_tiles(goal: &Board, include: impl Fn(u16) -> bool) -> Self {
+        let shape = goal.shape();
+        let mut dist = vec![0u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS];
+        for (home, &t) in goal.cells().iter().enumerate() {
+            if !include(t) {
+                continue;
+            }
+            let (hr, hc) = shape.row_col(home);
+            for cell in 0..shape.cells() {
+                let (r, c) = shape.row_col(cell);
+                dist[t as usize * MAX_SEARCH_CELLS + cell] =
+                    (hr.abs_diff(r) + hc.abs_diff(c)) as u8;
+            }
+        }
+        Self {
+            dist,
+            tiles: shape.cells(),
+        }
+    }
+
+    #[inline]
+    fn of(&self, tile: u8, cell: u8) -> u32 {
+        self.dist[tile as usize * MAX_SEARCH_CELLS + cell as usize] as u32
+    }
+
+    fn total(&self, node: &Node) -> u32 {
+        (1..self.tiles).map(|t| self.of(t as u8, node.pos[t])).sum()
+    }
+
+    #[inline]
+    fn delta(&self, h: u32, tile: u8, from: u8, to: u8) -> u32 {
+        h + self.of(tile, to) - self.of(tile, from)
+    }
+}
+
+impl TileHeuristic for Manhattan {
+    type Cache = u32;
+
+    fn describe(&self) -> String {
+        "manhattan".into()
+    }
+
+    fn evaluate(&self, node: &Node) -> (u32, u32) {
+        let h = self.total(node);
+        (h, h)
+    }
+
+    #[inline]
+    fn update(&self, parent: &u32, _node: &Node, tile: u8, from: u8, to: u8) -> (u32, u32) {
+        let h = self.delta(*parent, tile, from, to);
+        (h, h)
+    }
+}
+
+/// Most rows or columns [`LinearConflict`] handles.
+const MAX_LINES: usize = 16;
+
+/// Manhattan distance plus linear conflicts: admissible and consistent.
+#[derive(Debug, Clone)]
+pub struct LinearConflict {
+    manhattan: Manhattan,
+    width: usize,
+    height: usize,
+    home_row: [u8; MAX_SEARCH_CELLS],
+    home_col: [u8; MAX_SEARCH_CELLS],
+}
+
+/// Manhattan distance and the tiles each row and column must give up.
+#[derive(Debug, Clone, Copy)]
+pub struct ConflictCache {
+    manhattan: u32,
+    rows: [u8; MAX_LINES],
+    cols: [u8; MAX_LINES],
+    conflicts: u32,
+}
+
+impl LinearConflict {
+    /// Linear conflict for `goal`; boards of at most 16 rows and 16 columns.
+    pub fn new(goal: &Board) -> Result<Self, SearchError> {
+        let shape = goal.shape();
+        if shape.width() > MAX_LINES || shape.height() > MAX_LINES {
+            return Err(SearchError::Heuristic(format!(
+                "linear conflict supports boards of at most {MAX_LINES} rows and columns"
+            )));
+        }
+        let mut home_row = [0u8; MAX_SEARCH_CELLS];
+        let mut home_col = [0u8; MAX_SEARCH_CELLS];
+        for (cell, &t) in goal.cells().iter().enumerate() {
+            let (r, c) = shape.row_col(cell);
+            home_row[t as usize] = r as u8;
+            home_col[t as usize] = c as u8;
+        }
+        Ok(Self {
+            manhattan: Manhattan::new(goal),
+            width: shape.width(),
+            height: shape.height(),
+            home_row,
+            home_col,
+        })
+    }
+
+    /// Tiles that must leave line `index` (a row when `row`, else a column): the number of its
+    /// tiles at home in that line minus the longest run of them already in order.
+    fn line(&self, node: &Node, row: bool, index: usize) -> u8 {
+        let (start, stride, len) = if row {
+            (index * self.width, 1, self.width)
+        } else {
+            (index, self.width, self.height)
+        };
+        let mut keys = [0u8; MAX_LINES];
+        let mut n = 0;
+        for i in 0..len {
+            let t = node.cells[start + i * stride] as usize;
+            let at_home = if row {
+                self.home_row[t] as usize == index
+            } else {
+                self.home_col[t] as usize == index
+            };
+            if t != 0 && at_home {
+                keys[n] = if row {
+                    self.home_col[t]
+                } else {
+                    self.home_row[t]
+                };
+                n += 1;
+            }
+        }
+        // Longest increasing subsequence, O(n^2) over at most 16 items.
+        let mut best = [1u8; MAX_LINES];
+        let mut longest = 0;
+        for i in 0..n {
+            for j in 0..i {
+                if keys[j] < keys[i] && best[j] + 1 > best[i] {
+                    best[i] = best[j] + 1;
+                }
+            }
+            longest = longest.max(best[i]);
+        }
+        n as u8 - longest
+    }
+}
+
+impl TileHeuristic for LinearConflict {
+    type Cache = ConflictCache;
+
+    fn describe(&self) -> String {
+        "linear-conflict".into()
+    }
+
+    fn evaluate(&self, node: &Node) -> (ConflictCache, u32) {
+        let mut cache = ConflictCache {
+            manhattan: self.manhattan.total(node),
+            rows: [0; MAX_LINES],
+            cols: [0; MAX_LINES],
+            conflicts: 0,
+        };
+        for r in 0..self.height {
+            cache.rows[r] = self.line(node, true, r);
+        }
+        for c in 0..self.width {
+            cache.cols[c] = self.line(node, false, c);
+        }
+        cache.conflicts = cache
+            .rows
+            .iter()
+            .chain(&cache.cols)
+            .map(|&v| v as u32)
+            .sum();
+        (cache, cache.manhattan + 2 * cache.conflicts)
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        parent: &ConflictCache,
+        node: &Node,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (ConflictCache, u32) {
+        let mut cache = *parent;
+        cache.manhattan = self.manhattan.delta(parent.manhattan, tile, from, to);
+        let (from, to) = (from as usize, to as usize);
+        // A vertical slide changes which tiles are in two rows; columns keep their order. A
+        // horizontal slide does the same to two columns.
+        let (row, a, b) = if from % self.width == to % self.width {
+            (true, from / self.width, to / self.width)
+        } else {
+            (false, from % self.width, to % self.width)
+        };
+        let lines = if row {
+            &mut cache.rows
+        } else {
+            &mut cache.cols
+        };
+        for index in [a, b] {
+            let new = self.line(node, row, index);
+            cache.conflicts = cache.conflicts + new as u32 - lines[index] as u32;
+            lines[index] = new;
+        }
+        (cache, cache.manhattan + 2 * cache.conflicts)
+    }
+}
+
+/// Bytes of a pattern database: built in memory or memory-mapped from a table file.
+#[derive(Debug)]
+pub enum TableBytes {
+    /// Built in this process.
+    Owned(Vec<u8>),
+    /// Loaded from a validated table file.
+    Mapped(LoadedTable),
+}
+
+impl TableBytes {
+    /// The entries.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            TableBytes::Owned(v) => v,
+            TableBytes::Mapped(t) => t.payload(),
+        }
+    }
+}
+
+/// Most groups in one partition.
+const MAX_GROUPS: usize = 8;
+const NO_GROUP: u8 = u8::MAX;
+
+/// One group's database and, for the reflected lookup, which tile's position feeds each slot.
+#[derive(Debug)]
+struct Group {
+    pattern: Pattern,
+    table: TableBytes,
+    /// Tiles whose cells index the reflected lookup (`sigma^-1` of the group's tiles).
+    reflected_sources: Vec<u8>,
+}
+
+/// Transposition about the main diagonal, for square boards whose goal blank is on it.
+#[derive(Debug, Clone)]
+struct Reflection {
+    cell: [u8; MAX_SEARCH_CELLS],
+    /// Group of `sigma(t)`: the group whose reflected lookup changes when tile `t` moves.
+    group_of_image: [u8; MAX_SEARCH_CELLS],
+}
+
+/// Additive disjoint pattern databases, optionally with the reflected lookup.
+#[derive(Debug)]
+pub struct PatternHeuristic {
+    name: String,
+    groups: Vec<Group>,
+    group_of: [u8; MAX_SEARCH_CELLS],
+    rest: Manhattan,
+    reflection: Option<Reflection>,
+}
+
+/// Each group's value, normal and reflected, and the Manhattan part of uncovered tiles.
+#[derive(Debug, Clone, Copy)]
+pub struct PatternCache {
+    values: [u8; MAX_GROUPS],
+    reflected: [u8; MAX_GROUPS],
+    rest: u32,
+}
+
+impl PatternHeuristic {
+    /// The heuristic of `partition` for `goal` with one table per group (in partition order,
+    /// each of `pattern.entries()` bytes). Reflection is used when `reflect` is asked for, the
+    /// partition covers every tile, and the board is square with the goal's blank on the main
+    /// diagonal.
+    pub fn new(
+        goal: &Board,
+        partition: &Partition,
+        tables: Vec<TableBytes>,
+        reflect: bool,
+    ) -> Result<Self, SearchError> {
+        let shape = goal.shape();
+        let patterns = partition.patterns();
+        if patterns.len() > MAX_GROUPS || tables.len() != patterns.len() {
+            return Err(SearchError::Heuristic(format!(
+                "a partition may have at most {MAX_GROUPS} groups"
+            )));
+        }
+        let mut group_of = [NO_GROUP; MAX_SEARCH_CELLS];
+        for (g, p) in patterns.iter().enumerate() {
+            for &t in p.tiles() {
+                group_of[t as usize] = g as u8;
+            }
+        }
+        // The reflected sum reads other tiles than the normal one, so the Manhattan part for
+        // tiles outside the partition would be counted twice: reflect only complete partitions.
+        let complete = (1..shape.cells()).all(|t| group_of[t] != NO_GROUP);
+        let reflection = (reflect && complete && Self::reflectable(goal)).then(|| {
+            let w = shape.width();
+            let mut cell = [0u8; MAX_SEARCH_CELLS];
+            for (c, slot) in cell.iter_mut().enumerate().take(shape.cells()) {
+                *slot = ((c % w) * w + c / w) as u8;
+            }
+            let home: Vec<usize> = (0..shape.cells())
+                .map(|t| {
+                    goal.cells()
+                        .iter()
+                        .position(|&x| x as usize == t)
+                        .expect("a permutation")
+                })
+                .collect();
+            // sigma(t): the tile whose home is the mirror image of t's home.
+            let sigma: Vec<u8> = (0..shape.cells())
+                .map(|t| goal.cells()[cell[home[t]] as usize] as u8)
+                .collect();
+            let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
+            for (t, &image) in sigma.iter().enumerate() {
+                group_of_image[t] = group_of[image as usize];
+            }
+            (
+                Reflection {
+                    cell,
+                    group_of_image,
+                },
+                sigma,
+            )
+        });
+        let mut groups = Vec::new();
+        for (p, table) in patterns.iter().zip(tables) {
+            if table.as_slice().len() as u64 != p.entries() {
+                return Err(SearchError::Heuristic(
+                    "a pattern database has the wrong size".into(),
+                ));
+            }
+            let reflected_sources = match &reflection {
+                Some((_, sigma)) => p
+                    .tiles()
+                    .iter()
+                    .map(|&t| {
+                        sigma
+                            .iter()
+                            .position(|&image| image as u16 == t)
+                            .expect("sigma is a bijection") as u8
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            groups.push(Group {
+                pattern: p.clone(),
+                table,
+                reflected_sources,
+            });
+        }
+        let name = format!(
+            "pdb {}{}",
+            partition.name(),
+            if reflection.is_some() {
+                " + reflection"
+            } else {
+                ""
+            }
+        );
+        Ok(Self {
+            name,
+            groups,
+            group_of,
+            rest: Manhattan::for_tiles(goal, |t| t != 0 && group_of[t as usize] == NO_GROUP),
+            reflection: reflection.map(|(r, _)| r),
+        })
+    }
+
+    /// Whether the reflected lookup is valid for `goal`: a square board with the blank's goal
+    /// on the main diagonal, so that transposing maps goal to goal up to renaming tiles.
+    pub fn reflectable(goal: &Board) -> bool {
+        let shape = goal.shape();
+        let (r, c) = shape.row_col(goal.blank());
+        shape.width() == shape.height() && r == c
+    }
+
+    #[inline]
+    fn lookup(&self, g: usize, node: &Node) -> u8 {
+        let group = &self.groups[g];
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        for (slot, &t) in cells.iter_mut().zip(group.pattern.tiles()) {
+            *slot = node.pos[t as usize];
+        }
+        let k = group.pattern.tiles().len();
+        group.table.as_slice()[group.pattern.index(&cells[..k]) as usize]
+    }
+
+    #[inline]
+    fn lookup_reflected(&self, g: usize, node: &Node, reflection: &Reflection) -> u8 {
+        let group = &self.groups[g];
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        for (slot, &u) in cells.iter_mut().zip(&group.reflected_sources) {
+            *slot = reflection.cell[node.pos[u as usize] as usize];
+        }
+        let k = group.pattern.tiles().len();
+        group.table.as_slice()[group.pattern.index(&cells[..k]) as usize]
+    }
+
+    #[inline]
+    fn value(&self, cache: &PatternCache) -> u32 {
+        let sum = |v: &[u8; MAX_GROUPS]| v.iter().map(|&x| x as u32).sum::<u32>();
+        let normal = sum(&cache.values);
+        let reflected = if self.reflection.is_some() {
+            sum(&cache.reflected)
+        } else {
+            0
+        };
+        cache.rest + normal.max(reflected)
+    }
+}
+
+impl TileHeuristic for PatternHeuristic {
+    type Cache = PatternCache;
+
+    fn describe(&self) -> String {
+        self.name.clone()
+    }
+
+    fn evaluate(&self, node: &Node) -> (PatternCache, u32) {
+        let mut cache = PatternCache {
+            values: [0; MAX_GROUPS],
+            reflected: [0; MAX_GROUPS],
+            rest: self.rest.total(node),
+        };
+        for g in 0..self.groups.len() {
+            cache.values[g] = self.lookup(g, node);
+            if let Some(r) = &self.reflection {
+                cache.reflected[g] = self.lookup_reflected(g, node, r);
+            }
+        }
+        (cache, self.value(&cache))
+    }
+
+    #[inline]
+    fn update(
+        &self,
+        parent: &PatternCache,
+        node: &Node,
+        tile: u8,
+        from: u8,
+        to: u8,
+    ) -> (PatternCache, u32) {
+        let mut cache = *parent;
+        let g = self.group_of[tile as usize];
+        if g == NO_GROUP {
+            cache.rest = self.rest.delta(parent.rest, tile, from, to);
+        } else {
+            cache.values[g as usize] = self.lookup(g as usize, node);
+        }
+        if let Some(r) = &self.reflection {
+            let rg = r.group_of_image[tile as usize];
+            if rg != NO_GROUP {
+                cache.reflected[rg as usize] = self.lookup_reflected(rg as usize, node, r);
+            }
+        }
+        (cache, self.value(&cache))
+    }
+}

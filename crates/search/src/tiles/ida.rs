@@ -1,0 +1,297 @@
+//! IDA* (Korf 1985), serial and parallel.
+//!
+//! The depth-first search changes one [`Node`] in place (slide, recurse, slide back), never
+//! undoes the previous move, tries children in the fixed order `U D L R`, and keeps the
+//! heuristic's cache on the stack: no allocation and no hashing per node.
+//!
+//! The parallel version splits each iteration below the root: the tree is expanded breadth-first
+//! (within the threshold) until there are [`SUBTREES_PER_THREAD`] subtrees per thread, and the
+//! threads take subtrees from a shared counter until none are left, so both cores stay busy to
+//! the end of the iteration. A solution found at the threshold is optimal (every shorter bound
+//! failed), so the first one found stops all threads.
+
+use super::heuristic::TileHeuristic;
+use super::node::{Geometry, Node};
+use super::SearchError;
+use godsearch_puzzles::tiles::{Board, Move};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Subtrees made per thread for each parallel iteration: enough that the last ones finish
+/// close together, few enough that splitting costs nothing measurable.
+const SUBTREES_PER_THREAD: usize = 64;
+/// Moves the parallel split may look ahead; beyond this the tree is too thin to split.
+const MAX_SPLIT_DEPTH: usize = 12;
+/// "No previous move".
+const NO_MOVE: u8 = 4;
+
+/// Counts that let searches be compared.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes whose children were generated.
+    pub expanded: u64,
+    /// Children generated (each costs one heuristic update).
+    pub generated: u64,
+    /// The cost bound of each iteration, in order (IDA*); empty for A*.
+    pub thresholds: Vec<u32>,
+}
+
+/// An optimal solution and how it was found.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    /// The moves of the blank, start to goal.
+    pub moves: Vec<Move>,
+    /// Work done.
+    pub stats: SearchStats,
+}
+
+struct Dfs<'a, H: TileHeuristic> {
+    heuristic: &'a H,
+    geometry: &'a Geometry,
+    goal: &'a Node,
+    cells: usize,
+    node: Node,
+    path: Vec<u8>,
+    threshold: u32,
+    next_threshold: u32,
+    expanded: u64,
+    generated: u64,
+    stop: &'a AtomicBool,
+}
+
+impl<H: TileHeuristic> Dfs<'_, H> {
+    #[inline]
+    fn is_goal(&self, h: u32) -> bool {
+        h == 0 && self.node.cells[..self.cells] == self.goal.cells[..self.cells]
+    }
+
+    /// Depth-first below the current node; `true` with `path` holding the moves when the goal
+    /// is reached within the threshold.
+    fn search(&mut self, g: u32, h: u32, cache: H::Cache, previous: u8) -> bool {
+        let f = g + h;
+        if f > self.threshold {
+            self.next_threshold = self.next_threshold.min(f);
+            return false;
+        }
+        if self.is_goal(h) {
+            return true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.expanded += 1;
+        let blank = self.node.blank();
+        for mv in 0..4u8 {
+            // Moves come in inverse pairs U/D (0/1) and L/R (2/3).
+            if mv ^ 1 == previous {
+                continue;
+            }
+            let Some(to) = self.geometry.step(blank, mv as usize) else {
+                continue;
+            };
+            let tile = self.node.slide(to);
+            self.generated += 1;
+            let (child, h) = self.heuristic.update(&cache, &self.node, tile, to, blank);
+            self.path.push(mv);
+            if self.search(g + 1, h, child, mv) {
+                return true;
+            }
+            self.path.pop();
+            self.node.slide(blank);
+        }
+        false
+    }
+}
+
+/// A subtree root for the parallel split: the moves leading to it from the start.
+struct Subtree<C> {
+    path: Vec<u8>,
+    node: Node,
+    cache: C,
+    h: u32,
+}
+
+/// Finds a shortest solution from `start` to `goal` with IDA* guided by `heuristic`, on
+/// `threads` threads (1 for plain serial IDA*).
+///
+/// Exact: the result is optimal when `heuristic` is admissible. `start` must reach `goal`
+/// (check with [`Board::check_solvable`]); otherwise the search would not end.
+pub fn ida_star<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    threads: usize,
+) -> Result<SearchOutcome, SearchError> {
+    let geometry = Geometry::new(start.shape())?;
+    let goal_node = Node::from_board(goal);
+    let root = Node::from_board(start);
+    let (root_cache, root_h) = heuristic.evaluate(&root);
+    let mut stats = SearchStats::default();
+    let mut threshold = root_h;
+    let stop = AtomicBool::new(false);
+    loop {
+        stats.thresholds.push(threshold);
+        let mut first = Dfs {
+            heuristic,
+            geometry: &geometry,
+            goal: &goal_node,
+            cells: start.shape().cells(),
+            node: root,
+            path: Vec::new(),
+            threshold,
+            next_threshold: u32::MAX,
+            expanded: 0,
+            generated: 0,
+            stop: &stop,
+        };
+        let found = if threads <= 1 {
+            let found = first.search(0, root_h, root_cache, NO_MOVE);
+            stats.expanded += first.expanded;
+            stats.generated += first.generated;
+            found.then_some(first.path).ok_or(first.next_threshold)
+        } else {
+            let subtrees = split(
+                &mut first,
+                root_cache,
+                root_h,
+                threads * SUBTREES_PER_THREAD,
+            );
+            stats.expanded += first.expanded;
+            stats.generated += first.generated;
+            match subtrees {
+                Err(path) => Ok(path),
+                Ok(subtrees) => run_parallel(&first, subtrees, threads, &mut stats),
+            }
+        };
+        match found {
+            Ok(path) => {
+                let moves = path.into_iter().map(Move::from_index).collect();
+                return Ok(SearchOutcome { moves, stats });
+            }
+            Err(u32::MAX) => return Err(SearchError::Exhausted),
+            Err(next) => threshold = next,
+        }
+    }
+}
+
+/// Expands the tree breadth-first within the threshold until there are at least `wanted`
+/// subtrees. `Err(path)` if the goal itself turns up on the way.
+fn split<H: TileHeuristic>(
+    dfs: &mut Dfs<'_, H>,
+    root_cache: H::Cache,
+    root_h: u32,
+    wanted: usize,
+) -> Result<Vec<Subtree<H::Cache>>, Vec<u8>> {
+    let mut level = vec![Subtree {
+        path: Vec::new(),
+        node: dfs.node,
+        cache: root_cache,
+        h: root_h,
+    }];
+    for depth in 0..MAX_SPLIT_DEPTH {
+        if level.len() >= wanted {
+            break;
+        }
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for s in &level {
+            if depth as u32 + s.h > dfs.threshold {
+                dfs.next_threshold = dfs.next_threshold.min(depth as u32 + s.h);
+                continue;
+            }
+            dfs.node = s.node;
+            if dfs.is_goal(s.h) {
+                return Err(s.path.clone());
+            }
+            dfs.expanded += 1;
+            let blank = s.node.blank();
+            let previous = s.path.last().copied().unwrap_or(NO_MOVE);
+            for mv in 0..4u8 {
+                if mv ^ 1 == previous {
+                    continue;
+                }
+                let Some(to) = dfs.geometry.step(blank, mv as usize) else {
+                    continue;
+                };
+                let mut node = s.node;
+                let tile = node.slide(to);
+                dfs.generated += 1;
+                let (cache, h) = dfs.heuristic.update(&s.cache, &node, tile, to, blank);
+                let mut path = s.path.clone();
+                path.push(mv);
+                next.push(Subtree {
+                    path,
+                    node,
+                    cache,
+                    h,
+                });
+            }
+        }
+        level = next;
+    }
+    Ok(level)
+}
+
+/// Searches the subtrees on `threads` threads; `Ok(path)` of a solution or `Err(next bound)`.
+fn run_parallel<H: TileHeuristic>(
+    template: &Dfs<'_, H>,
+    subtrees: Vec<Subtree<H::Cache>>,
+    threads: usize,
+    stats: &mut SearchStats,
+) -> Result<Vec<u8>, u32> {
+    let taken = AtomicUsize::new(0);
+    let next_threshold = AtomicU32::new(template.next_threshold);
+    let solution: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+    let counts: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut dfs = Dfs {
+                        heuristic: template.heuristic,
+                        geometry: template.geometry,
+                        goal: template.goal,
+                        cells: template.cells,
+                        node: template.node,
+                        path: Vec::new(),
+                        threshold: template.threshold,
+                        next_threshold: u32::MAX,
+                        expanded: 0,
+                        generated: 0,
+                        stop: template.stop,
+                    };
+                    loop {
+                        let i = taken.fetch_add(1, Ordering::Relaxed);
+                        if i >= subtrees.len() || template.stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let s = &subtrees[i];
+                        dfs.node = s.node;
+                        dfs.path.clear();
+                        dfs.path.extend_from_slice(&s.path);
+                        let previous = s.path.last().copied().unwrap_or(NO_MOVE);
+                        if dfs.search(s.path.len() as u32, s.h, s.cache, previous) {
+                            template.stop.store(true, Ordering::Relaxed);
+                            *solution.lock().expect("no thread panics holding it") =
+                                Some(dfs.path.clone());
+                            break;
+                        }
+                    }
+                    next_threshold.fetch_min(dfs.next_threshold, Ordering::Relaxed);
+                    (dfs.expanded, dfs.generated)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("search threads do not panic"))
+            .collect()
+    });
+    template.stop.store(false, Ordering::Relaxed);
+    for (e, g) in counts {
+        stats.expanded += e;
+        stats.generated += g;
+    }
+    solution
+        .into_inner()
+        .expect("no thread panicked")
+        .ok_or(next_threshold.into_inner())
+}

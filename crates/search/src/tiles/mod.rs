@@ -1,0 +1,39 @@
+//! Optimal search for sliding-tile boards: heuristics and the IDA*, parallel IDA* and A*
+//! engines that use them.
+//!
+//! The engines work on a [`Node`]: fixed-size arrays of the tiles by cell and the cells by
+//! tile, changed in place by one slide and undone the same way, so the depth-first searches
+//! neither allocate nor hash per node. Heuristics are updated incrementally from the one tile
+//! that moved ([`TileHeuristic::update`]).
+
+mod astar;
+mod heuristic;
+mod ida;
+mod node;
+
+pub use astar::astar;
+pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
+pub use ida::{ida_star, SearchOutcome, SearchStats};
+pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
+
+use thiserror::Error;
+
+/// Why a search did not produce a solution.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SearchError {
+    /// The board is larger than the engines' fixed arrays.
+    #[error("optimal search supports boards of at most {MAX_SEARCH_CELLS} cells")]
+    BoardTooLarge,
+    /// A heuristic cannot be used on this board.
+    #[error("{0}")]
+    Heuristic(String),
+    /// A* reached its memory limit before finding a solution.
+    #[error("A* stopped at its memory limit after storing {0} positions; use IDA* (--algorithm ida) for this board")]
+    OutOfMemory(u64),
+    /// A* needs a perfect ranking of the board's positions (at most 20 cells).
+    #[error("A* supports boards of at most 20 cells; use IDA* (--algorithm ida)")]
+    AStarTooLarge,
+    /// No solution exists (the start cannot reach the goal); callers check solvability first.
+    #[error("the search space was exhausted without reaching the goal")]
+    Exhausted,
+}

@@ -1,0 +1,158 @@
+//! Every heuristic against exact BFS distances on whole small spaces, and every engine against
+//! table descent.
+
+use godsearch_core::RankedPuzzle;
+use godsearch_enumerate::{pattern_db, table, Limits, NoProgress};
+use godsearch_puzzles::tiles::{Board, Partition, Shape, TileSpace};
+use godsearch_search::descend;
+use godsearch_search::tiles::{
+    astar, ida_star, LinearConflict, Manhattan, Node, PatternHeuristic, TableBytes, TileHeuristic,
+};
+use rand::{Rng, SeedableRng};
+
+const GIB: u64 = 1 << 30;
+
+/// Exact distance of every position, by descent of a complete table.
+fn exact_distances(space: &TileSpace<u64>) -> Vec<u8> {
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: GIB,
+        antipode_cap: 0,
+    };
+    let built = table::enumerate(space, &limits, &NoProgress).unwrap();
+    let diameter = built.enumeration.levels.len();
+    (0..space.state_count() as u64)
+        .map(|r| descend(space, &built.table, r, diameter).unwrap().len() as u8)
+        .collect()
+}
+
+fn pdb(goal: &Board, partition: &str, reflect: bool) -> PatternHeuristic {
+    let partition = Partition::parse(partition, goal).unwrap();
+    let tables = partition
+        .patterns()
+        .iter()
+        .map(|p| TableBytes::Owned(pattern_db::build(p, GIB, &NoProgress).unwrap()))
+        .collect();
+    PatternHeuristic::new(goal, &partition, tables, reflect).unwrap()
+}
+
+/// Admissible (h <= distance) on every position, consistent (|h(a) - h(b)| <= 1 across a move)
+/// when `consistent`, and the incremental update always equals evaluation from scratch.
+fn check_everywhere<H: TileHeuristic>(
+    space: &TileSpace<u64>,
+    distances: &[u8],
+    h: &H,
+    consistent: bool,
+) {
+    let mut at_goal = false;
+    for r in 0..space.state_count() as u64 {
+        let board = space.unrank(r);
+        let node = Node::from_board(&board);
+        let (cache, value) = h.evaluate(&node);
+        assert!(
+            value <= distances[r as usize] as u32,
+            "{}: h {value} > distance {} at {board}",
+            h.describe(),
+            distances[r as usize]
+        );
+        at_goal |= r == space.goal_rank() && value == 0;
+        for (_, child) in board.successors() {
+            let child_node = Node::from_board(&child);
+            let tile = board.cells()[child.blank()] as u8;
+            let (_, updated) = h.update(
+                &cache,
+                &child_node,
+                tile,
+                child.blank() as u8,
+                board.blank() as u8,
+            );
+            let (_, fresh) = h.evaluate(&child_node);
+            assert_eq!(
+                updated,
+                fresh,
+                "{}: incremental update differs at {child}",
+                h.describe()
+            );
+            assert!(
+                !consistent || value.abs_diff(fresh) <= 1,
+                "{}: inconsistent at {board} -> {child}",
+                h.describe()
+            );
+        }
+    }
+    assert!(at_goal, "{}: h(goal) must be 0", h.describe());
+}
+
+#[test]
+fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
+    let cases = [
+        (3, 3, None),
+        (3, 3, Some("1,2,3,4,0,5,6,7,8")),
+        (2, 4, None),
+        (4, 2, Some("0,1,2,3,4,5,6,7")),
+    ];
+    for (w, h, goal) in cases {
+        let shape = Shape::new(w, h).unwrap();
+        let goal = goal.map_or_else(|| Board::goal(shape), |g| Board::parse(shape, g).unwrap());
+        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
+        let distances = exact_distances(&space);
+        check_everywhere(&space, &distances, &Manhattan::new(&goal), true);
+        check_everywhere(
+            &space,
+            &distances,
+            &LinearConflict::new(&goal).unwrap(),
+            true,
+        );
+        check_everywhere(&space, &distances, &pdb(&goal, "1,2,3/4,5", false), false);
+        check_everywhere(
+            &space,
+            &distances,
+            &pdb(&goal, "1,2,3,4/5,6,7", true),
+            false,
+        );
+        if w == 3 && goal.blank() == 8 {
+            check_everywhere(&space, &distances, &pdb(&goal, "4-4", true), false);
+        }
+    }
+}
+
+#[test]
+fn every_engine_finds_the_table_distance() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    for (w, h) in [(3, 3), (2, 4)] {
+        let shape = Shape::new(w, h).unwrap();
+        let goal = Board::goal(shape);
+        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
+        let distances = exact_distances(&space);
+        let manhattan = Manhattan::new(&goal);
+        let conflict = LinearConflict::new(&goal).unwrap();
+        let patterns = pdb(&goal, "1,2,3/4,5,6,7", true);
+        for _ in 0..40 {
+            let r = rng.gen_range(0..space.state_count() as u64);
+            let start = space.unrank(r);
+            let expected = distances[r as usize] as usize;
+            let results = [
+                ida_star(&start, &goal, &manhattan, 1).unwrap(),
+                ida_star(&start, &goal, &conflict, 2).unwrap(),
+                ida_star(&start, &goal, &patterns, 2).unwrap(),
+                astar(&start, &goal, &conflict, 1 << 20).unwrap(),
+                astar(&start, &goal, &patterns, 1 << 20).unwrap(),
+            ];
+            for outcome in results {
+                assert_eq!(outcome.moves.len(), expected, "{start}");
+                let mut b = start.clone();
+                assert!(outcome.moves.iter().all(|&m| b.apply(m)));
+                assert_eq!(b, goal);
+            }
+        }
+    }
+}
+
+#[test]
+fn astar_stops_at_its_memory_limit() {
+    let shape = Shape::new(3, 3).unwrap();
+    let goal = Board::goal(shape);
+    let far = Board::parse(shape, "8,6,7,2,5,4,3,0,1").unwrap();
+    let err = astar(&far, &goal, &Manhattan::new(&goal), 100).unwrap_err();
+    assert!(err.to_string().contains("memory limit"), "{err}");
+}
