@@ -10,6 +10,8 @@
 
 use crate::Progress;
 use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_TILES};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, Ordering};
 use thiserror::Error;
 
 /// Distance not yet known during the build.
@@ -17,8 +19,8 @@ const UNSEEN: u8 = u8::MAX;
 /// Bits a cell takes in a packed queue entry (boards up to 64 cells).
 const CELL_BITS: u32 = 6;
 const CELL_MASK: u64 = (1 << CELL_BITS) - 1;
-/// How often (in states) the build reports progress.
-const PROGRESS_EVERY: u64 = 1 << 16;
+/// States a rayon task expands.
+const STATES_PER_TASK: usize = 1 << 14;
 
 /// The build could not run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -66,8 +68,58 @@ impl Packed {
     }
 }
 
+/// Cell bitmasks of one board: each cell's neighbours, and the shifts that grow a region.
+struct Grid {
+    cells: u64,
+    not_first_col: u64,
+    not_last_col: u64,
+    width: u32,
+}
+
+impl Grid {
+    fn new(width: usize, height: usize) -> Self {
+        let n = width * height;
+        let cells = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let col = |c: usize| (0..height).fold(0u64, |m, r| m | 1u64 << (r * width + c));
+        Grid {
+            cells,
+            not_first_col: cells & !col(0),
+            not_last_col: cells & !col(width - 1),
+            width: width as u32,
+        }
+    }
+
+    /// Cells next to any cell of `region`.
+    #[inline]
+    fn around(&self, region: u64) -> u64 {
+        let w = self.width;
+        (((region & self.not_last_col) << 1)
+            | ((region & self.not_first_col) >> 1)
+            | (region << w)
+            | (region >> w))
+            & self.cells
+    }
+
+    /// The cells of `free` connected to `seed` (a flood fill, whole rows of bits at a time).
+    #[inline]
+    fn fill(&self, seed: u8, free: u64) -> u64 {
+        let mut region = 1u64 << seed;
+        loop {
+            let grown = region | (self.around(region) & free);
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+}
+
 /// Builds the pattern database of `pattern`: one byte per placement, exact (the fewest moves of
 /// the group's tiles from that placement to the goal, over all positions of the other tiles).
+///
+/// The blank's free moves are taken all at once: a state is a placement with the connected
+/// region of free cells the blank can reach, found by a bitmask flood fill and marked whole, so
+/// every level holds each (placement, region) once and no 0-cost closure has to be iterated.
 pub fn build(
     pattern: &Pattern,
     memory_bytes: u64,
@@ -82,90 +134,76 @@ pub fn build(
         });
     }
     let shape = pattern.shape();
-    let (w, n) = (shape.width(), shape.cells());
+    let grid = Grid::new(shape.width(), shape.height());
     let k = pattern.tiles().len();
     let free = pattern.free_cells();
-    let neighbours: Vec<Vec<u8>> = (0..n)
-        .map(|c| {
-            let (r, col) = shape.row_col(c);
-            let mut v = Vec::new();
-            if r > 0 {
-                v.push((c - w) as u8);
-            }
-            if r + 1 < shape.height() {
-                v.push((c + w) as u8);
-            }
-            if col > 0 {
-                v.push((c - 1) as u8);
-            }
-            if col + 1 < w {
-                v.push((c + 1) as u8);
-            }
-            v
-        })
-        .collect();
     let total = pattern.entries() * free;
-    let mut dist = vec![UNSEEN; total as usize];
+    let dist: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
     let mask_of = |cells: &[u8]| cells.iter().fold(0u64, |m, &c| m | 1u64 << c);
-    let start_cells = pattern.goal_cells();
-    let start_index = pattern.index(start_cells) * free
-        + pattern.blank_slot(mask_of(start_cells), pattern.goal_blank());
-    dist[start_index as usize] = 0;
-    let mut current = vec![Packed::new(start_cells, pattern.goal_blank())];
+    // Marks the blank's whole region in placement `cells` as `depth`; false if already seen.
+    // Two threads may both mark the same region; it is then expanded twice, harmlessly.
+    let mark = |cells: &[u8], mask: u64, blank: u8, depth: u8| -> bool {
+        let base = pattern.index(cells) * free;
+        if dist[(base + pattern.blank_slot(mask, blank)) as usize].load(Ordering::Relaxed) != UNSEEN
+        {
+            return false;
+        }
+        let mut region = grid.fill(blank, grid.cells & !mask);
+        while region != 0 {
+            let cell = region.trailing_zeros() as u8;
+            region &= region - 1;
+            dist[(base + pattern.blank_slot(mask, cell)) as usize].store(depth, Ordering::Relaxed);
+        }
+        true
+    };
+    let start = pattern.goal_cells();
+    mark(start, mask_of(start), pattern.goal_blank(), 0);
+    let mut current = vec![Packed::new(start, pattern.goal_blank())];
     let mut depth = 0u8;
-    let mut done = 0u64;
-    progress.level_started(0, total);
     while !current.is_empty() {
-        let mut next = Vec::new();
-        let mut i = 0;
-        let mut cells = [0u8; MAX_PATTERN_TILES];
-        while i < current.len() {
-            let state = current[i];
-            i += 1;
-            let blank = state.unpack(k, &mut cells);
-            let mask = mask_of(&cells[..k]);
-            let placement = pattern.index(&cells[..k]);
-            if dist[(placement * free + pattern.blank_slot(mask, blank)) as usize] != depth {
-                continue; // reached again more cheaply after it was queued
-            }
-            done += 1;
-            if done % PROGRESS_EVERY == 0 {
-                progress.advanced(PROGRESS_EVERY);
-            }
-            for &to in &neighbours[blank as usize] {
-                if mask & (1u64 << to) == 0 {
-                    // The blank slides through a cell the group does not hold: free.
-                    let idx = (placement * free + pattern.blank_slot(mask, to)) as usize;
-                    if dist[idx] > depth {
-                        dist[idx] = depth;
-                        current.push(Packed::new(&cells[..k], to));
-                    }
-                } else {
-                    // A group tile slides into the blank: one move.
-                    let tile = cells[..k]
-                        .iter()
-                        .position(|&c| c == to)
-                        .expect("the mask says so");
-                    let mut moved = cells;
-                    moved[tile] = blank;
-                    let moved_mask = mask & !(1u64 << to) | (1u64 << blank);
-                    let idx = (pattern.index(&moved[..k]) * free
-                        + pattern.blank_slot(moved_mask, to))
-                        as usize;
-                    if dist[idx] == UNSEEN {
-                        dist[idx] = depth + 1;
-                        next.push(Packed::new(&moved[..k], to));
+        progress.level_started(depth as u32 + 1, current.len() as u64);
+        let next: Vec<Packed> = current
+            .par_chunks(STATES_PER_TASK)
+            .flat_map_iter(|chunk| {
+                let mut next = Vec::new();
+                let mut cells = [0u8; MAX_PATTERN_TILES];
+                for state in chunk {
+                    let blank = state.unpack(k, &mut cells);
+                    let mask = mask_of(&cells[..k]);
+                    let region = grid.fill(blank, grid.cells & !mask);
+                    // Each group tile next to the region may slide into any region cell beside it.
+                    for tile in 0..k {
+                        let from = cells[tile];
+                        let mut targets = grid.around(1u64 << from) & region;
+                        while targets != 0 {
+                            let to = targets.trailing_zeros() as u8;
+                            targets &= targets - 1;
+                            let mut moved = cells;
+                            moved[tile] = to;
+                            let moved_mask = mask & !(1u64 << from) | (1u64 << to);
+                            if mark(&moved[..k], moved_mask, from, depth + 1) {
+                                next.push(Packed::new(&moved[..k], from));
+                            }
+                        }
                     }
                 }
-            }
-        }
-        progress.level_finished(depth as u32, i as u64);
+                progress.advanced(chunk.len() as u64);
+                next
+            })
+            .collect();
+        progress.level_finished(depth as u32 + 1, next.len() as u64);
         current = next;
         depth += 1;
     }
     Ok(dist
         .chunks(free as usize)
-        .map(|blanks| *blanks.iter().min().expect("at least one free cell"))
+        .map(|blanks| {
+            blanks
+                .iter()
+                .map(|d| d.load(Ordering::Relaxed))
+                .min()
+                .expect("at least one free cell")
+        })
         .collect())
 }
 
@@ -182,6 +220,17 @@ mod tests {
         let db = build(&pattern, 1 << 30, &NoProgress).unwrap();
         assert_eq!(db.len() as u64, pattern.entries());
         assert!(db.iter().all(|&d| d != UNSEEN));
+        // The group's tiles alone need at least their Manhattan distance.
+        let mut cells = [0u8; 3];
+        for (i, &d) in db.iter().enumerate() {
+            pattern.cells_of(i as u64, &mut cells);
+            let manhattan: u32 = cells
+                .iter()
+                .zip(pattern.goal_cells())
+                .map(|(&c, &g)| ((c / 3).abs_diff(g / 3) + (c % 3).abs_diff(g % 3)) as u32)
+                .sum();
+            assert!(d as u32 >= manhattan);
+        }
         assert_eq!(db[pattern.index(pattern.goal_cells()) as usize], 0);
         assert!(db.iter().filter(|&&d| d == 0).count() == 1);
         assert!(build(&pattern, 10, &NoProgress).is_err());
