@@ -1,0 +1,77 @@
+//! Korf's 100 random 15-puzzle instances (shared/data/korf100.txt) solved optimally with
+//! additive pattern databases: a deterministic subset in the normal run, all 100 when ignored
+//! tests are asked for.
+
+use godsearch_enumerate::{pattern_db, NoProgress};
+use godsearch_puzzles::tiles::{Board, Partition, Shape};
+use godsearch_search::tiles::{ida_star, PatternHeuristic, TableBytes};
+use godsearch_testdata::rows;
+
+const GIB: u64 = 1 << 30;
+const THREADS: usize = 2;
+
+struct Instance {
+    id: u32,
+    length: usize,
+    board: Board,
+}
+
+fn instances(file: &str) -> Vec<Instance> {
+    let shape = Shape::new(4, 4).unwrap();
+    rows(file)
+        .into_iter()
+        .map(|row| Instance {
+            id: row[0].parse().unwrap(),
+            length: row[1].parse().unwrap(),
+            board: Board::parse(shape, &row[2..].join(" ")).unwrap(),
+        })
+        .collect()
+}
+
+fn heuristic(goal: &Board, partition: &str) -> PatternHeuristic {
+    let partition = Partition::parse(partition, goal).unwrap();
+    let tables = partition
+        .patterns()
+        .iter()
+        .map(|p| TableBytes::Owned(pattern_db::build(p, 4 * GIB, &NoProgress).unwrap()))
+        .collect();
+    PatternHeuristic::new(goal, &partition, tables, true).unwrap()
+}
+
+fn solve_all(file: &str, goal: &Board, partition: &str, which: impl Fn(&Instance) -> bool) {
+    let h = heuristic(goal, partition);
+    for instance in instances(file).iter().filter(|i| which(i)) {
+        instance.board.check_solvable(goal).unwrap();
+        let outcome = ida_star(&instance.board, goal, &h, THREADS).unwrap();
+        assert_eq!(outcome.moves.len(), instance.length, "instance {}", instance.id);
+        let mut b = instance.board.clone();
+        assert!(outcome.moves.iter().all(|&m| b.apply(m)), "instance {}", instance.id);
+        assert_eq!(&b, goal);
+    }
+}
+
+fn blank_first() -> Board {
+    Board::parse(Shape::new(4, 4).unwrap(), "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap()
+}
+
+/// The ten instances with the shortest optimal solutions: quick, and spread over the file.
+fn easiest_ten(i: &Instance) -> bool {
+    const EASIEST: [u32; 10] = [55, 16, 42, 79, 71, 85, 97, 12, 61, 86];
+    EASIEST.contains(&i.id)
+}
+
+#[test]
+fn ten_korf_instances_with_6_6_3() {
+    solve_all("korf100.txt", &blank_first(), "6-6-3", easiest_ten);
+}
+
+#[test]
+fn blank_last_goal_gives_the_same_lengths() {
+    solve_all("korf100-blank-last.txt", &Board::goal(Shape::new(4, 4).unwrap()), "5-5-5", easiest_ten);
+}
+
+#[test]
+#[ignore = "all 100 instances: a few minutes with 6-6-3 on two cores"]
+fn all_korf_instances_with_6_6_3() {
+    solve_all("korf100.txt", &blank_first(), "6-6-3", |_| true);
+}
