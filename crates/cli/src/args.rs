@@ -33,16 +33,19 @@ godsearch bfs 3x3 --goal 1,2,3,4,0,5,6,7,8\n  godsearch bfs 4x4 --max-depth 22\n
 godsearch bfs 3x4 --json"
     )]
     Bfs(BfsArgs),
-    /// Solve boards optimally by descending a saved distance table.
+    /// Solve boards optimally: IDA*, parallel IDA*, A* or table descent.
     ///
-    /// From the board, always step to a neighbour one move closer to the goal. Moves are the
-    /// direction the blank moves (U, D, L, R). Every solution is replayed before it is printed.
-    /// Without --table, boards of up to 20 million positions (3x3, 2x4, 2x5) get their table
-    /// built in memory first.
-    #[command(after_help = "Examples:\n  godsearch bfs 3x3 --save 8.tbl\n  \
-godsearch solve 3x3 --table 8.tbl 2,4,0,1,8,5,3,6,7\n  godsearch solve 3x3 867254301 647850321\n  \
-godsearch solve 3x3 --json \"8 6 7 2 5 4 3 0 1\"")]
+    /// Moves are the direction the blank moves (U, D, L, R). Every solution is replayed before it
+    /// is printed. The default is A* on 3x3 and smaller boards and parallel IDA* above, with the
+    /// strongest heuristic that is cached or builds in a few seconds (the output says which);
+    /// with --table, the board is solved by descending a distance table made by `bfs --save`.
+    #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
+godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file ../shared/data/korf100.txt --pdb 6-6-3\n  \
+godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
+godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301")]
     Solve(SolveArgs),
+    /// Pattern databases: build them ahead of a search.
+    Pdb(PdbArgs),
     /// Size of a puzzle's state space and what storing it costs, next to this machine.
     #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle")]
     Info(InfoArgs),
@@ -90,23 +93,112 @@ pub struct BfsArgs {
     pub json: bool,
 }
 
+/// Search algorithms for `solve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Algorithm {
+    /// A* on 3x3 and smaller, parallel IDA* above; table descent with --table.
+    Auto,
+    /// Descend a distance table (--table, or built in memory for small boards).
+    Table,
+    /// IDA* on one thread.
+    Ida,
+    /// A* with a closed set (boards of at most 20 cells), bounded by --memory.
+    Astar,
+    /// IDA* with the tree split among --threads threads.
+    ParallelIda,
+}
+
+/// Heuristics for the searching algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicChoice {
+    /// The strongest that is cached or builds in a few seconds.
+    Auto,
+    /// Manhattan distance.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern databases (--pdb).
+    Pdb,
+}
+
 /// `godsearch solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The puzzle: 3x3, 2x4, WxH, 8-puzzle, ...
+    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ...
     pub puzzle: String,
     /// Boards to solve: 2,4,0,1,8,5,3,6,7 or "2 4 0 1 8 5 3 6 7" or 240185367.
-    #[arg(required = true, value_name = "BOARD")]
+    #[arg(value_name = "BOARD", required_unless_present = "file")]
     pub boards: Vec<String>,
-    /// Distance table made by `godsearch bfs PUZZLE --save FILE`.
+    /// Read boards from a file, one a line; lines `id length tiles...` (as in korf100.txt) also
+    /// check the length found against the one given.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Search algorithm.
+    #[arg(long, value_enum, default_value_t = Algorithm::Auto)]
+    pub algorithm: Algorithm,
+    /// Heuristic for IDA* and A*.
+    #[arg(long, value_enum, default_value_t = HeuristicChoice::Auto)]
+    pub heuristic: HeuristicChoice,
+    /// Pattern-database partition: 5-5-5, 6-6-3, 7-8, 4-4-4-3 (4x4), 6-6-6-6 (5x5), 4-4 (3x3), or
+    /// groups such as 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15. Implies --heuristic pdb.
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: Option<String>,
+    /// Do not add the reflected pattern-database lookup.
+    #[arg(long)]
+    pub no_reflection: bool,
+    /// Folder for cached pattern databases (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Distance table made by `godsearch bfs PUZZLE --save FILE` (implies --algorithm table).
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
-    /// The goal board (must match the table's).
+    /// The goal board (default: tiles in order, blank last).
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
-    /// One JSON document per board.
+    /// Memory for A* and for building pattern databases: 16G, 512M, 50% (default: 80% of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory: Option<String>,
+    /// One JSON document per board, then one with the summary.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `godsearch pdb`.
+#[derive(Debug, Args)]
+pub struct PdbArgs {
+    #[command(subcommand)]
+    pub command: PdbCommand,
+}
+
+/// `godsearch pdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PdbCommand {
+    /// Build the pattern databases of a partition into the cache (rebuilding stale ones).
+    #[command(after_help = "Examples:\n  godsearch pdb build 4x4 --pdb 6-6-3\n  \
+godsearch pdb build 4x4 --pdb 5-5-5 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")]
+    Build(PdbBuildArgs),
+}
+
+/// `godsearch pdb build`.
+#[derive(Debug, Args)]
+pub struct PdbBuildArgs {
+    /// The puzzle.
+    pub puzzle: String,
+    /// The partition (as for `solve --pdb`).
+    #[arg(long, value_name = "PARTITION")]
+    pub pdb: String,
+    /// The goal board the databases belong to.
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Folder for cached pattern databases (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Memory for the build: 16G, 512M, 50% (default: 80% of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory: Option<String>,
+    /// Rebuild even when a valid cached database exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `godsearch info`.

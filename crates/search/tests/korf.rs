@@ -43,15 +43,28 @@ fn solve_all(file: &str, goal: &Board, partition: &str, which: impl Fn(&Instance
     for instance in instances(file).iter().filter(|i| which(i)) {
         instance.board.check_solvable(goal).unwrap();
         let outcome = ida_star(&instance.board, goal, &h, THREADS).unwrap();
-        assert_eq!(outcome.moves.len(), instance.length, "instance {}", instance.id);
+        assert_eq!(
+            outcome.moves.len(),
+            instance.length,
+            "instance {}",
+            instance.id
+        );
         let mut b = instance.board.clone();
-        assert!(outcome.moves.iter().all(|&m| b.apply(m)), "instance {}", instance.id);
+        assert!(
+            outcome.moves.iter().all(|&m| b.apply(m)),
+            "instance {}",
+            instance.id
+        );
         assert_eq!(&b, goal);
     }
 }
 
 fn blank_first() -> Board {
-    Board::parse(Shape::new(4, 4).unwrap(), "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap()
+    Board::parse(
+        Shape::new(4, 4).unwrap(),
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    )
+    .unwrap()
 }
 
 /// The ten instances with the shortest optimal solutions: quick, and spread over the file.
@@ -67,7 +80,12 @@ fn ten_korf_instances_with_6_6_3() {
 
 #[test]
 fn blank_last_goal_gives_the_same_lengths() {
-    solve_all("korf100-blank-last.txt", &Board::goal(Shape::new(4, 4).unwrap()), "5-5-5", easiest_ten);
+    solve_all(
+        "korf100-blank-last.txt",
+        &Board::goal(Shape::new(4, 4).unwrap()),
+        "5-5-5",
+        easiest_ten,
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 mod bench;
 mod bfs;
 mod info;
+mod pdb;
 mod solve;
 
 use crate::args::{Cli, Command};
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Bfs(args) => bfs::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Pdb(args) => pdb::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Bench(args) => bench::run(&args),
     }

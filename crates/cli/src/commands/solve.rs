@@ -1,58 +1,370 @@
-//! `godsearch solve`: optimal solutions by descending a distance table.
+//! `godsearch solve`: optimal solutions by IDA*, parallel IDA*, A* or table descent.
 
-use crate::args::SolveArgs;
+use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
+use crate::machine;
+use crate::pdb_cache::{Origin, PdbCache, QUICK_BUILD_STATES};
 use crate::spaces::{self, AnySpace};
-use crate::units::{format_bytes, format_count};
-use anyhow::{ensure, Context, Result};
-use godsearch_core::{RankInt, RankedPuzzle};
+use crate::units::{format_bytes, format_count, format_rate, parse_size};
+use anyhow::{bail, ensure, Context, Result};
+use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
-use godsearch_puzzles::tiles::{Board, Move, TileSpace};
+use godsearch_puzzles::tiles::{Board, Move, Partition, TileSpace};
 use godsearch_search::descend;
+use godsearch_search::tiles::{
+    astar, ida_star, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
+    TileHeuristic,
+};
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use serde::Serialize;
 use std::time::Instant;
 
-/// Boards with at most this many positions get their table built in memory when no --table is
-/// given: 2x5 (1,814,400 positions) builds in well under a second; 3x4 (239,500,800) takes tens
-/// of seconds and should be saved once with `bfs --save` instead.
+/// Boards with at most this many positions get their distance table built in memory for
+/// `--algorithm table` without --table: 2x5 (1,814,400 positions) builds in a fraction of a
+/// second; 3x4 (239,500,800) takes many seconds and should be saved once with `bfs --save`.
 const IN_MEMORY_TABLE_LIMIT: u128 = 20_000_000;
+/// Boards of at most this many cells default to A*; larger ones to parallel IDA*.
+const ASTAR_DEFAULT_MAX_CELLS: usize = 9;
+/// Bytes A* spends per stored position (map entry, heap entry, overhead), to turn --memory into
+/// a position limit.
+const ASTAR_BYTES_PER_POSITION: u64 = 64;
+
+/// A board to solve, with what a `--file` line said about it.
+struct Job {
+    id: Option<String>,
+    expected: Option<usize>,
+    board: Board,
+}
 
 /// One solved board, as printed with `--json`.
 #[derive(Debug, Serialize)]
 struct Solution {
     puzzle: String,
+    id: Option<String>,
     start: String,
     solution: String,
     length: usize,
+    expected_length: Option<usize>,
     optimal: bool,
-    nodes_expanded: usize,
+    algorithm: &'static str,
+    heuristic: String,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    thresholds: Vec<u32>,
     seconds: f64,
+}
+
+/// The batch summary, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct Summary {
+    summary: bool,
+    solved: usize,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    mean_nodes_generated: f64,
+    seconds: f64,
+    nodes_per_second: f64,
+    threads: usize,
+}
+
+/// The heuristics `solve` can use, resolved to one type for the engines.
+enum AnyHeuristic {
+    Manhattan(Manhattan),
+    Conflict(LinearConflict),
+    Pdb(PatternHeuristic),
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let boards = board_texts(&args.boards, shape.cells())
-        .iter()
-        .map(|text| spaces::solvable_board(&goal, text))
-        .collect::<Result<Vec<_>>>()?;
-    let space = match AnySpace::new(&goal)? {
-        AnySpace::Narrow(space) => space,
-        AnySpace::Wide(_) => no_table(args, &goal)?,
+    let jobs = jobs(args, &goal)?;
+    let memory_bytes = match &args.memory {
+        Some(text) => parse_size(text, machine::total_memory_or_guess()).context("--memory")?,
+        None => machine::default_memory_budget(),
     };
-    let solutions = match &args.table {
+    let algorithm = match (args.algorithm, &args.table) {
+        (Algorithm::Auto | Algorithm::Table, Some(_)) => Algorithm::Table,
+        (other, Some(_)) => bad_input!(
+            "--table solves by table descent; it cannot be used with --algorithm {other:?}"
+        ),
+        (Algorithm::Auto, None) if shape.cells() <= ASTAR_DEFAULT_MAX_CELLS => Algorithm::Astar,
+        (Algorithm::Auto, None) => Algorithm::ParallelIda,
+        (other, None) => other,
+    };
+    let solutions = if algorithm == Algorithm::Table {
+        solve_by_table(args, &goal, &jobs)?
+    } else {
+        let heuristic = choose_heuristic(args, &goal, memory_bytes)?;
+        match &heuristic {
+            AnyHeuristic::Manhattan(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
+            AnyHeuristic::Conflict(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
+            AnyHeuristic::Pdb(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
+        }
+    };
+    report(args, &solutions)
+}
+
+/// The boards from the command line and from --file.
+fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<Job>> {
+    let cells = goal.shape().cells();
+    let mut jobs: Vec<Job> = board_texts(&args.boards, cells)
+        .iter()
+        .map(|text| {
+            Ok(Job {
+                id: None,
+                expected: None,
+                board: spaces::solvable_board(goal, text)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    if let Some(path) = &args.file {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let where_ = format!("{} line {}", path.display(), number + 1);
+            let tokens: Vec<&str> = line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|t| !t.is_empty())
+                .collect();
+            let (id, expected, board_text) = if tokens.len() == cells + 2 {
+                let expected = tokens[1]
+                    .parse()
+                    .with_context(|| format!("{where_}: bad length '{}'", tokens[1]))?;
+                (
+                    Some(tokens[0].to_string()),
+                    Some(expected),
+                    tokens[2..].join(" "),
+                )
+            } else {
+                (None, None, line.to_string())
+            };
+            let board =
+                spaces::solvable_board(goal, &board_text).with_context(|| where_.clone())?;
+            jobs.push(Job {
+                id,
+                expected,
+                board,
+            });
+        }
+    }
+    if jobs.is_empty() {
+        bad_input!("no boards to solve");
+    }
+    Ok(jobs)
+}
+
+/// Each argument is one board, except that exactly one argument per cell, each a single tile,
+/// is read as one board (`solve 3x3 2 4 0 1 8 5 3 6 7`).
+fn board_texts(words: &[String], cells: usize) -> Vec<String> {
+    let single_tiles = words
+        .iter()
+        .all(|w| w.parse::<u16>().is_ok() || w == "." || w == "_");
+    if words.len() == cells && single_tiles {
+        vec![words.join(" ")]
+    } else {
+        words.to_vec()
+    }
+}
+
+/// Named partitions `auto` may use, strongest first.
+fn preferred_partitions(goal: &Board) -> Vec<&'static str> {
+    let by_strength = ["7-8", "6-6-3", "5-5-5", "6-6-6-6", "4-4"];
+    let available = Partition::names(goal.shape());
+    by_strength
+        .into_iter()
+        .filter(|n| available.contains(n))
+        .collect()
+}
+
+fn choose_heuristic(args: &SolveArgs, goal: &Board, memory_bytes: u64) -> Result<AnyHeuristic> {
+    let cache = PdbCache::new(args.cache.as_deref());
+    let choice = if args.pdb.is_some() {
+        HeuristicChoice::Pdb
+    } else {
+        args.heuristic
+    };
+    let conflict = || LinearConflict::new(goal).map(AnyHeuristic::Conflict);
+    match choice {
+        HeuristicChoice::Manhattan => Ok(AnyHeuristic::Manhattan(Manhattan::new(goal))),
+        HeuristicChoice::LinearConflict => Ok(conflict()?),
+        HeuristicChoice::Pdb => {
+            let name = match &args.pdb {
+                Some(name) => name.clone(),
+                None => match preferred_partitions(goal).last() {
+                    Some(name) => name.to_string(),
+                    None => bad_input!(
+                        "no named partition for {}: give one with --pdb 1,2,3/4,5,6",
+                        goal.shape()
+                    ),
+                },
+            };
+            let partition = Partition::parse(&name, goal)
+                .map_err(|e| crate::errors::InputError(e.to_string()))?;
+            Ok(AnyHeuristic::Pdb(pattern_heuristic(
+                args,
+                goal,
+                &partition,
+                &cache,
+                memory_bytes,
+            )?))
+        }
+        HeuristicChoice::Auto => {
+            for name in preferred_partitions(goal) {
+                let Ok(partition) = Partition::parse(name, goal) else {
+                    continue;
+                };
+                let usable = partition.patterns().iter().all(|p| {
+                    cache.is_cached(goal, p)
+                        || p.entries().saturating_mul(p.free_cells()) <= QUICK_BUILD_STATES
+                });
+                if usable {
+                    return Ok(AnyHeuristic::Pdb(pattern_heuristic(
+                        args,
+                        goal,
+                        &partition,
+                        &cache,
+                        memory_bytes,
+                    )?));
+                }
+            }
+            conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal))))
+        }
+    }
+}
+
+/// Loads (or builds and caches) every group's database, telling stderr about builds.
+fn pattern_heuristic(
+    args: &SolveArgs,
+    goal: &Board,
+    partition: &Partition,
+    cache: &PdbCache,
+    memory_bytes: u64,
+) -> Result<PatternHeuristic> {
+    let mut tables = Vec::new();
+    for pattern in partition.patterns() {
+        let (table, origin) = cache.load_or_build(goal, pattern, memory_bytes, false)?;
+        if let Origin::Built { seconds, replaced } = origin {
+            if let Some(why) = replaced {
+                eprintln!("note: rebuilding a cached pattern database ({why})");
+            }
+            eprintln!(
+                "built pattern database for tiles {:?}: {} entries in {seconds:.2} s, cached in {}",
+                pattern.tiles(),
+                format_count(pattern.entries()),
+                cache.dir().display()
+            );
+        }
+        tables.push(table);
+    }
+    Ok(PatternHeuristic::new(
+        goal,
+        partition,
+        tables,
+        !args.no_reflection,
+    )?)
+}
+
+fn search_all<H: TileHeuristic>(
+    heuristic: &H,
+    algorithm: Algorithm,
+    goal: &Board,
+    jobs: &[Job],
+    memory_bytes: u64,
+) -> Result<Vec<Solution>> {
+    let threads = rayon::current_num_threads();
+    let name: &'static str = match algorithm {
+        Algorithm::Ida => "ida",
+        Algorithm::Astar => "astar",
+        _ => "parallel-ida",
+    };
+    jobs.iter()
+        .map(|job| {
+            let started = Instant::now();
+            let outcome = match algorithm {
+                Algorithm::Ida => ida_star(&job.board, goal, heuristic, 1)?,
+                Algorithm::Astar => astar(
+                    &job.board,
+                    goal,
+                    heuristic,
+                    memory_bytes / ASTAR_BYTES_PER_POSITION,
+                )?,
+                _ => ida_star(&job.board, goal, heuristic, threads)?,
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            solution(job, goal, outcome, name, heuristic.describe(), seconds)
+        })
+        .collect()
+}
+
+/// Replays the moves (refusing a solution that does not reach the goal) and checks the length
+/// a `--file` line gave.
+fn solution(
+    job: &Job,
+    goal: &Board,
+    outcome: SearchOutcome,
+    algorithm: &'static str,
+    heuristic: String,
+    seconds: f64,
+) -> Result<Solution> {
+    let mut replay = job.board.clone();
+    for (i, &m) in outcome.moves.iter().enumerate() {
+        ensure!(
+            replay.apply(m),
+            "internal error: move {} ({}) of the solution leaves the board",
+            i + 1,
+            m.letter()
+        );
+    }
+    ensure!(
+        &replay == goal,
+        "internal error: the solution does not reach the goal"
+    );
+    if let Some(expected) = job.expected {
+        if expected != outcome.moves.len() {
+            bail!(
+                "board {}: found an optimal solution of {} moves but the file says {expected}",
+                job.id.as_deref().unwrap_or("?"),
+                outcome.moves.len()
+            );
+        }
+    }
+    Ok(Solution {
+        puzzle: goal.shape().to_string(),
+        id: job.id.clone(),
+        start: job.board.to_string(),
+        solution: Move::format_sequence(&outcome.moves),
+        length: outcome.moves.len(),
+        expected_length: job.expected,
+        optimal: true,
+        algorithm,
+        heuristic,
+        nodes_expanded: outcome.stats.expanded,
+        nodes_generated: outcome.stats.generated,
+        thresholds: outcome.stats.thresholds,
+        seconds,
+    })
+}
+
+fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job]) -> Result<Vec<Solution>> {
+    let space = match AnySpace::new(goal)? {
+        AnySpace::Narrow(space) => space,
+        AnySpace::Wide(_) => no_table(args, goal)?,
+    };
+    match &args.table {
         Some(path) => {
-            let loaded = spaces::load_table(path, &goal)?;
+            let loaded = spaces::load_table(path, goal)?;
             let entries = loaded.header().entries as usize;
             let view =
                 TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
-            let max_length = loaded.header().levels.len();
-            solve_all(&space, &view, max_length, &boards)?
+            descend_all(&space, &view, loaded.header().levels.len(), goal, jobs)
         }
         None => {
             if space.state_count() > IN_MEMORY_TABLE_LIMIT {
-                no_table(args, &goal)?;
+                no_table(args, goal)?;
             }
             let limits = Limits {
                 max_depth: None,
@@ -64,44 +376,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 built.enumeration.stop == Stop::Complete,
                 "in-memory table incomplete"
             );
-            solve_all(
+            descend_all(
                 &space,
                 &built.table,
                 built.enumeration.levels.len(),
-                &boards,
-            )?
+                goal,
+                jobs,
+            )
         }
-    };
-    for s in &solutions {
-        if args.json {
-            println!("{}", serde_json::to_string(s)?);
-        } else {
-            println!("board     {}", s.start);
-            println!(
-                "solution  {}",
-                if s.solution.is_empty() {
-                    "(already solved)"
-                } else {
-                    &s.solution
-                }
-            );
-            println!("length    {} (optimal, replayed to the goal)", s.length);
-            println!("time      {:.6} s", s.seconds);
-        }
-    }
-    Ok(())
-}
-
-/// The boards given on the command line. Each argument is one board, except that exactly one
-/// argument per cell, each a single tile, is read as one board (`solve 3x3 2 4 0 1 8 5 3 6 7`).
-fn board_texts(words: &[String], cells: usize) -> Vec<String> {
-    let single_tiles = words
-        .iter()
-        .all(|w| w.parse::<u16>().is_ok() || w == "." || w == "_");
-    if words.len() == cells && single_tiles {
-        vec![words.join(" ")]
-    } else {
-        words.to_vec()
     }
 }
 
@@ -114,7 +396,7 @@ fn no_table<T>(args: &SolveArgs, goal: &Board) -> Result<T> {
         "no --table was given; "
     };
     bad_input!(
-        "{hint}optimal solving of a {} board needs its distance table ({} positions, {}), and heuristic search is not built yet; tables that fit are made with `godsearch bfs {} --save FILE`",
+        "{hint}solving a {} board by table needs its distance table ({} positions, {}); tables that fit are made with `godsearch bfs {} --save FILE`, other boards are solved by search (--algorithm ida)",
         goal.shape(),
         format_count(space.state_count()),
         format_bytes(bytes as f64),
@@ -122,43 +404,96 @@ fn no_table<T>(args: &SolveArgs, goal: &Board) -> Result<T> {
     )
 }
 
-fn solve_all<R: RankInt, T: DistanceMod3>(
-    space: &TileSpace<R>,
+fn descend_all<T: DistanceMod3>(
+    space: &TileSpace<u64>,
     table: &T,
     max_length: usize,
-    boards: &[Board],
+    goal: &Board,
+    jobs: &[Job],
 ) -> Result<Vec<Solution>> {
-    boards
-        .iter()
-        .map(|board| {
+    jobs.iter()
+        .map(|job| {
             let started = Instant::now();
-            let moves: Vec<Move> = descend(space, table, space.rank(board), max_length)?
+            let moves: Vec<Move> = descend(space, table, space.rank(&job.board), max_length)?
                 .into_iter()
                 .map(Move::from_index)
                 .collect();
             let seconds = started.elapsed().as_secs_f64();
-            let mut replay = board.clone();
-            for (i, &m) in moves.iter().enumerate() {
-                ensure!(
-                    replay.apply(m),
-                    "internal error: move {} ({}) of the solution leaves the board",
-                    i + 1,
-                    m.letter()
-                );
-            }
-            ensure!(
-                &replay == space.goal(),
-                "internal error: the solution does not reach the goal"
-            );
-            Ok(Solution {
-                puzzle: space.shape().to_string(),
-                start: board.to_string(),
-                solution: Move::format_sequence(&moves),
-                length: moves.len(),
-                optimal: true,
-                nodes_expanded: moves.len(),
+            let nodes = moves.len() as u64;
+            let stats = SearchStats {
+                expanded: nodes,
+                generated: nodes,
+                thresholds: Vec::new(),
+            };
+            solution(
+                job,
+                goal,
+                SearchOutcome { moves, stats },
+                "table",
+                "distance table".into(),
                 seconds,
-            })
+            )
         })
         .collect()
+}
+
+fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
+    for s in solutions {
+        if args.json {
+            println!("{}", serde_json::to_string(s)?);
+            continue;
+        }
+        if let Some(id) = &s.id {
+            println!("instance   {id}");
+        }
+        println!("board      {}", s.start);
+        println!(
+            "solution   {}",
+            if s.solution.is_empty() {
+                "(already solved)"
+            } else {
+                &s.solution
+            }
+        );
+        println!("length     {} (optimal, replayed to the goal)", s.length);
+        println!(
+            "nodes      {} expanded, {} generated",
+            format_count(s.nodes_expanded),
+            format_count(s.nodes_generated)
+        );
+        if !s.thresholds.is_empty() {
+            let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
+            println!("thresholds {}", t.join(" "));
+        }
+        println!(
+            "time       {:.6} s ({}, {})",
+            s.seconds, s.algorithm, s.heuristic
+        );
+        println!();
+    }
+    let seconds: f64 = solutions.iter().map(|s| s.seconds).sum();
+    let generated: u64 = solutions.iter().map(|s| s.nodes_generated).sum();
+    let summary = Summary {
+        summary: true,
+        solved: solutions.len(),
+        nodes_expanded: solutions.iter().map(|s| s.nodes_expanded).sum(),
+        nodes_generated: generated,
+        mean_nodes_generated: generated as f64 / solutions.len() as f64,
+        seconds,
+        nodes_per_second: generated as f64 / seconds.max(f64::MIN_POSITIVE),
+        threads: rayon::current_num_threads(),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else if solutions.len() > 1 {
+        println!(
+            "solved {} boards: {} nodes generated ({} a board), {:.3} s, {}nodes/s",
+            summary.solved,
+            format_count(summary.nodes_generated),
+            format_count(summary.mean_nodes_generated.round() as u64),
+            summary.seconds,
+            format_rate(summary.nodes_per_second)
+        );
+    }
+    Ok(())
 }

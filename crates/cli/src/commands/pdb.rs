@@ -1,0 +1,57 @@
+//! `godsearch pdb build`: build a partition's pattern databases into the cache.
+
+use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
+use crate::errors::InputError;
+use crate::machine;
+use crate::pdb_cache::{Origin, PdbCache};
+use crate::spaces;
+use crate::units::{format_bytes, format_count, parse_size};
+use anyhow::{Context, Result};
+use godsearch_puzzles::tiles::Partition;
+
+pub fn run(args: &PdbArgs) -> Result<()> {
+    match &args.command {
+        PdbCommand::Build(build_args) => build(build_args),
+    }
+}
+
+fn build(args: &PdbBuildArgs) -> Result<()> {
+    let shape = spaces::tile_shape(&args.puzzle)?;
+    let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
+    let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
+    let memory_bytes = match &args.memory {
+        Some(text) => parse_size(text, machine::total_memory_or_guess()).context("--memory")?,
+        None => machine::default_memory_budget(),
+    };
+    let cache = PdbCache::new(args.cache.as_deref());
+    println!(
+        "pattern databases {} for {shape}, goal {goal}, in {}",
+        partition.name(),
+        cache.dir().display()
+    );
+    let mut total_seconds = 0.0;
+    let mut total_bytes = 0;
+    for pattern in partition.patterns() {
+        let (_, origin) = cache.load_or_build(&goal, pattern, memory_bytes, args.force)?;
+        let what = match origin {
+            Origin::Cached => "already cached".to_string(),
+            Origin::Built { seconds, replaced } => {
+                total_seconds += seconds;
+                let note = replaced.map_or(String::new(), |why| format!(" (replaced: {why})"));
+                format!("built in {seconds:.2} s{note}")
+            }
+        };
+        total_bytes += pattern.entries();
+        println!(
+            "  tiles {:<28} {:>14} entries {:>10}  {what}",
+            format!("{:?}", pattern.tiles()),
+            format_count(pattern.entries()),
+            format_bytes(pattern.entries() as f64)
+        );
+    }
+    println!(
+        "total {} in {total_seconds:.2} s of building",
+        format_bytes(total_bytes as f64)
+    );
+    Ok(())
+}
