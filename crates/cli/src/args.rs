@@ -49,8 +49,10 @@ godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301")]
     /// Size of a puzzle's state space and what storing it costs, next to this machine.
     #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle")]
     Info(InfoArgs),
-    /// Measure the engines against a plain hash-set BFS (release builds only).
-    #[command(after_help = "Examples:\n  godsearch bench\n  godsearch bench --large")]
+    /// Measure the engines: BFS against a plain hash-set BFS, search on Korf's 100 instances.
+    #[command(
+        after_help = "Examples:\n  godsearch bench\n  godsearch bench --section search\n  godsearch bench --large"
+    )]
     Bench(BenchArgs),
 }
 
@@ -208,10 +210,31 @@ pub struct InfoArgs {
     pub puzzle: String,
 }
 
+/// Parts of the benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchSection {
+    /// Everything.
+    All,
+    /// Enumeration engines and table descent.
+    Bfs,
+    /// Pattern-database builds and optimal search on Korf's 100 instances.
+    Search,
+}
+
 /// `godsearch bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Also run the long cases: 3x4 complete (about 30 s) and 4x4 through depth 28 (about 5 GB).
+    /// Which part to run.
+    #[arg(long, value_enum, default_value_t = BenchSection::All)]
+    pub section: BenchSection,
+    /// Also run the long enumerations: 3x4 complete (about 20 s) and 4x4 through depth 28 (4 GB).
     #[arg(long)]
     pub large: bool,
+    /// Korf's 100 instances (id, length, 16 cells a line; the blank-first goal).
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "../shared/data/korf100.txt"
+    )]
+    pub korf: PathBuf,
 }

@@ -20,10 +20,19 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn json(args: &[&str]) -> serde_json::Value {
+/// Every JSON document the command printed, one a line.
+fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = godsearch(args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).expect("one JSON document")
+    stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON document a line"))
+        .collect()
+}
+
+/// The first JSON document the command printed.
+fn json(args: &[&str]) -> serde_json::Value {
+    json_lines(args).remove(0)
 }
 
 /// Asserts a bad-input failure: exit code 2, one line on stderr containing `needle`, no panic.
@@ -116,6 +125,7 @@ fn saved_table_solves_optimally_and_damaged_tables_are_refused() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("replayed"));
     let solved = json(&["solve", "3x3", "--table", t, "--json", "123456780"]);
+    assert_eq!(solved["algorithm"], "table");
     assert_eq!(solved["length"], 0);
 
     // A table for another goal, a truncated table, and a file that is not a table.
@@ -212,10 +222,168 @@ fn refused_file(args: &[&str], needle: &str) {
 }
 
 #[test]
-fn solve_without_a_table_builds_small_ones() {
-    let v = json(&["solve", "2x4", "--json", "0,7,6,5,4,3,2,1"]);
+fn every_algorithm_and_heuristic_agrees_on_small_boards() {
+    let board = "8,6,7,2,5,4,3,0,1";
+    let default = json(&["solve", "3x3", "--json", board]);
+    assert_eq!(default["length"], 31);
+    assert_eq!(default["algorithm"], "astar");
+    assert_eq!(default["heuristic"], "pdb 4-4 + reflection");
+    for algorithm in ["table", "ida", "astar", "parallel-ida"] {
+        for heuristic in ["manhattan", "linear-conflict", "pdb"] {
+            let v = json(&[
+                "solve",
+                "3x3",
+                "--json",
+                "--algorithm",
+                algorithm,
+                "--heuristic",
+                heuristic,
+                board,
+            ]);
+            assert_eq!(v["length"], 31, "{algorithm} {heuristic}");
+            assert_eq!(v["optimal"], true);
+        }
+    }
+    let v = json(&[
+        "solve",
+        "2x4",
+        "--json",
+        "--algorithm",
+        "table",
+        "0,7,6,5,4,3,2,1",
+    ]);
     assert!(v["length"].as_u64().unwrap() <= 36);
-    refused(&["solve", "4x4", "123456789ABCDEF0"], "distance table");
+    refused(
+        &["solve", "4x4", "--algorithm", "table", "123456789ABCDEF0"],
+        "distance table",
+    );
+    refused(
+        &[
+            "solve",
+            "3x3",
+            "--table",
+            "x.tbl",
+            "--algorithm",
+            "ida",
+            "123456780",
+        ],
+        "--table",
+    );
+    refused(
+        &["solve", "3x3", "--pdb", "9-9", "123456780"],
+        "unknown partition",
+    );
+    refused(
+        &["solve", "3x3", "--pdb", "1,2/2,3", "123456780"],
+        "more than once",
+    );
+}
+
+#[test]
+fn korf_file_lines_are_solved_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let korf = godsearch_testdata::data_dir().join("korf100.txt");
+    let text = std::fs::read_to_string(korf).unwrap();
+    let easy: Vec<&str> = text
+        .lines()
+        .filter(|l| ["55 ", "16 ", "42 "].iter().any(|id| l.starts_with(id)))
+        .collect();
+    let file = dir.path().join("easy.txt");
+    std::fs::write(&file, format!("# three easy ones\n{}\n", easy.join("\n"))).unwrap();
+    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    let docs = json_lines(&[
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--pdb",
+        "5-5-5",
+        "--json",
+        "--file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(docs.len(), 4, "three solutions and a summary");
+    for d in &docs[..3] {
+        assert_eq!(d["length"], d["expected_length"]);
+        assert_eq!(d["algorithm"], "parallel-ida");
+        assert!(d["thresholds"].as_array().unwrap().len() >= 2);
+    }
+    assert_eq!(docs[3]["summary"], true);
+    assert_eq!(docs[3]["solved"], 3);
+    let human = stdout(&godsearch(&[
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--pdb",
+        "5-5-5",
+        "--file",
+        file.to_str().unwrap(),
+    ]));
+    assert!(human.contains("solved 3 boards"), "{human}");
+
+    // A wrong length in the file is a failed check: exit 1, naming the instance.
+    let wrong = dir.path().join("wrong.txt");
+    let fifty_five = easy.iter().find(|l| l.starts_with("55 41 ")).unwrap();
+    std::fs::write(&wrong, fifty_five.replacen("55 41 ", "55 40 ", 1)).unwrap();
+    let out = godsearch(&[
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--pdb",
+        "5-5-5",
+        "--file",
+        wrong.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the file says 40"),
+        "{}",
+        stderr(&out)
+    );
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "1 2 3\n").unwrap();
+    refused(
+        &["solve", "4x4", "--file", bad.to_str().unwrap()],
+        "bad.txt line 1",
+    );
+}
+
+#[test]
+fn pattern_databases_are_cached_and_stale_files_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let first = stdout(&godsearch(&[
+        "pdb", "build", "3x3", "--pdb", "4-4", "--cache", cache,
+    ]));
+    assert_eq!(first.matches("built in").count(), 2, "{first}");
+    let again = stdout(&godsearch(&[
+        "pdb", "build", "3x3", "--pdb", "4-4", "--cache", cache,
+    ]));
+    assert_eq!(again.matches("already cached").count(), 2, "{again}");
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xFF;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let rebuilt = stdout(&godsearch(&[
+        "pdb", "build", "3x3", "--pdb", "4-4", "--cache", cache,
+    ]));
+    assert_eq!(rebuilt.matches("checksum").count(), 2, "{rebuilt}");
+    let v = json(&[
+        "solve",
+        "3x3",
+        "--cache",
+        cache,
+        "--pdb",
+        "4-4",
+        "--json",
+        "867254301",
+    ]);
+    assert_eq!(v["length"], 31);
 }
 
 #[test]

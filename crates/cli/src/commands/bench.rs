@@ -1,7 +1,7 @@
 //! `godsearch bench`: the engines' speed, as ratios against a plain hash-set BFS measured in
 //! the same run (the machines are shared and noisy, so absolute figures alone mislead).
 
-use crate::args::BenchArgs;
+use crate::args::{BenchArgs, BenchSection};
 use crate::machine;
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
@@ -114,9 +114,25 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         eprintln!("warning: this is a debug build; build with --release for meaningful figures");
     }
     let threads = rayon::current_num_threads();
-    println!(
-        "godsearch bench: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n"
-    );
+    if matches!(args.section, BenchSection::All | BenchSection::Bfs) {
+        bfs_section(args, threads)?;
+    }
+    if matches!(args.section, BenchSection::All | BenchSection::Search) {
+        println!("\n== search");
+        if args.korf.exists() {
+            super::bench_search::run(&args.korf, threads)?;
+        } else {
+            println!(
+                "skipped: {} not found (give --korf FILE)",
+                args.korf.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
+    println!("== enumeration: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n");
 
     let goal = Board::goal(Shape::new(3, 3)?);
     let (levels, baseline_seconds) = best_of(3, || {

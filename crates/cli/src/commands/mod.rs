@@ -1,6 +1,7 @@
 //! One module per subcommand; [`run`] dispatches.
 
 mod bench;
+mod bench_search;
 mod bfs;
 mod info;
 mod pdb;

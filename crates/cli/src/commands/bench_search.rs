@@ -1,0 +1,146 @@
+//! `godsearch bench --section search`: pattern-database builds and optimal search on Korf's 100
+//! 15-puzzle instances, with the single-thread run as the baseline for parallel IDA*.
+
+use crate::units::{format_bytes, format_count, format_rate};
+use anyhow::{ensure, Context, Result};
+use godsearch_enumerate::{pattern_db, NoProgress};
+use godsearch_puzzles::tiles::{Board, Partition, Shape};
+use godsearch_search::tiles::{ida_star, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
+use std::path::Path;
+use std::time::Instant;
+
+/// Korf's goal: the blank first.
+const KORF_GOAL: &str = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+/// Instances with the shortest optimal solutions, for the Manhattan node rate (Manhattan needs
+/// hundreds of millions of nodes on typical instances).
+const MANHATTAN_INSTANCES: usize = 5;
+/// The hardest instances, for the parallel speed-up.
+const HARDEST: usize = 10;
+const BUILD_MEMORY: u64 = 8 << 30;
+
+struct Instance {
+    length: usize,
+    board: Board,
+}
+
+fn read_korf(path: &Path, goal: &Board) -> Result<Vec<Instance>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let tokens: Vec<&str> = l.split_whitespace().collect();
+            ensure!(
+                tokens.len() == 18,
+                "{}: expected id, length and 16 cells: {l}",
+                path.display()
+            );
+            let board = Board::parse(goal.shape(), &tokens[2..].join(" "))?;
+            board.check_solvable(goal)?;
+            Ok(Instance {
+                length: tokens[1].parse()?,
+                board,
+            })
+        })
+        .collect()
+}
+
+/// Solves every instance, checking lengths; returns (seconds, nodes generated).
+fn solve_all<H: TileHeuristic>(
+    instances: &[&Instance],
+    goal: &Board,
+    h: &H,
+    threads: usize,
+) -> Result<(f64, u64)> {
+    let started = Instant::now();
+    let mut nodes = 0;
+    for i in instances {
+        let outcome = ida_star(&i.board, goal, h, threads)?;
+        ensure!(
+            outcome.moves.len() == i.length,
+            "wrong length {} (expected {})",
+            outcome.moves.len(),
+            i.length
+        );
+        nodes += outcome.stats.generated;
+    }
+    Ok((started.elapsed().as_secs_f64(), nodes))
+}
+
+fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
+    let partition = Partition::parse(name, goal)?;
+    let started = Instant::now();
+    let tables = partition
+        .patterns()
+        .iter()
+        .map(|p| {
+            Ok(TableBytes::Owned(pattern_db::build(
+                p,
+                BUILD_MEMORY,
+                &NoProgress,
+            )?))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let seconds = started.elapsed().as_secs_f64();
+    let bytes = partition.patterns().iter().map(|p| p.entries()).sum();
+    Ok((
+        PatternHeuristic::new(goal, &partition, tables, true)?,
+        seconds,
+        bytes,
+    ))
+}
+
+pub fn run(korf: &Path, threads: usize) -> Result<()> {
+    let goal = Board::parse(Shape::new(4, 4)?, KORF_GOAL)?;
+    let instances = read_korf(korf, &goal)?;
+    let mut by_length: Vec<&Instance> = instances.iter().collect();
+    by_length.sort_by_key(|i| i.length);
+
+    println!("pattern-database builds (4x4, Korf's goal):");
+    let (pdb555, seconds555, bytes555) = build(&goal, "5-5-5")?;
+    println!(
+        "  5-5-5  {seconds555:>7.2} s  {:>10}",
+        format_bytes(bytes555 as f64)
+    );
+    let (pdb663, seconds663, bytes663) = build(&goal, "6-6-3")?;
+    println!(
+        "  6-6-3  {seconds663:>7.2} s  {:>10}",
+        format_bytes(bytes663 as f64)
+    );
+
+    let easiest = &by_length[..MANHATTAN_INSTANCES.min(by_length.len())];
+    let (seconds, nodes) = solve_all(easiest, &goal, &Manhattan::new(&goal), 1)?;
+    println!(
+        "\nIDA* with Manhattan, 1 thread, the {} easiest instances: {} nodes in {seconds:.2} s = {}nodes/s",
+        easiest.len(),
+        format_count(nodes),
+        format_rate(nodes as f64 / seconds)
+    );
+
+    let all: Vec<&Instance> = instances.iter().collect();
+    println!(
+        "\nall {} instances, parallel IDA* on {threads} threads, with reflection:",
+        all.len()
+    );
+    for (name, h) in [("5-5-5", &pdb555), ("6-6-3", &pdb663)] {
+        let (seconds, nodes) = solve_all(&all, &goal, h, threads)?;
+        println!(
+            "  {name}  {seconds:>7.2} s  {:>14} nodes ({:>10} a board)  {}nodes/s",
+            format_count(nodes),
+            format_count(nodes / all.len() as u64),
+            format_rate(nodes as f64 / seconds)
+        );
+    }
+
+    let hardest = &by_length[by_length.len().saturating_sub(HARDEST)..];
+    let (serial, serial_nodes) = solve_all(hardest, &goal, &pdb663, 1)?;
+    let (parallel, parallel_nodes) = solve_all(hardest, &goal, &pdb663, threads)?;
+    println!(
+        "\nthe {} hardest instances with 6-6-3: 1 thread {serial:.2} s ({}nodes/s), {threads} threads {parallel:.2} s ({}nodes/s): speed-up {:.2}x",
+        hardest.len(),
+        format_rate(serial_nodes as f64 / serial),
+        format_rate(parallel_nodes as f64 / parallel),
+        serial / parallel
+    );
+    Ok(())
+}
