@@ -27,6 +27,8 @@ const CELL_BITS: u32 = 6;
 const CELL_MASK: u64 = (1 << CELL_BITS) - 1;
 /// States a rayon task expands.
 const STATES_PER_TASK: usize = 1 << 14;
+/// Children gathered before they are checked (see [`expand_batch`]).
+const CHILD_BATCH: usize = 512;
 
 /// The build could not run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -59,6 +61,8 @@ trait SlotMask: Send + Sync {
     fn empty() -> Self;
     /// Adds `slots`; returns the set before.
     fn add(&self, slots: u64) -> u64;
+    /// The set now.
+    fn get(&self) -> u64;
 }
 
 macro_rules! slot_mask {
@@ -70,6 +74,10 @@ macro_rules! slot_mask {
             #[inline]
             fn add(&self, slots: u64) -> u64 {
                 self.fetch_or(slots as $int, Ordering::Relaxed) as u64
+            }
+            #[inline]
+            fn get(&self) -> u64 {
+                self.load(Ordering::Relaxed) as u64
             }
         }
     };
@@ -170,6 +178,36 @@ pub fn build(
     })
 }
 
+/// A child state waiting in a batch: its placement index, the cells its tiles hold, where the
+/// blank is, and its packed form for the next level.
+struct Child {
+    placement: usize,
+    mask: u64,
+    blank: u8,
+    state: Packed,
+}
+
+/// Children are batched so that the test "was the blank's cell already reached in this
+/// placement?" runs as plain loads back to back: the reached-masks are a table far larger than
+/// the caches, and most children (five in six) were reached already, so overlapping those
+/// misses, and only then flood-filling and marking the new ones, is what keeps the build fast.
+fn expand_batch<M: SlotMask>(
+    batch: &mut Vec<Child>,
+    reached: &[M],
+    pattern: &Pattern,
+    mark: &impl Fn(usize, u64, u8, u8) -> bool,
+    depth: u8,
+    next: &mut Vec<Packed>,
+) {
+    batch.retain(|c| reached[c.placement].get() & (1u64 << pattern.blank_slot(c.mask, c.blank)) == 0);
+    for c in batch.iter() {
+        if mark(c.placement, c.mask, c.blank, depth) {
+            next.push(c.state);
+        }
+    }
+    batch.clear();
+}
+
 fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8> {
     let shape = pattern.shape();
     let grid = Grid::new(shape.width(), shape.height());
@@ -179,8 +217,7 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
     let values: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(UNSEEN)).collect();
     let mask_of = |cells: &[u8]| cells.iter().fold(0u64, |m, &c| m | 1u64 << c);
     // Marks the blank's region in placement `cells` as reached at `depth`; false if it was.
-    let mark = |cells: &[u8], mask: u64, blank: u8, depth: u8| -> bool {
-        let placement = pattern.index(cells) as usize;
+    let mark = |placement: usize, mask: u64, blank: u8, depth: u8| -> bool {
         let mut region = grid.fill(blank, grid.cells & !mask);
         let mut slots = 0u64;
         while region != 0 {
@@ -196,7 +233,7 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
         before & slots == 0
     };
     let start = pattern.goal_cells();
-    mark(start, mask_of(start), pattern.goal_blank(), 0);
+    mark(pattern.index(start) as usize, mask_of(start), pattern.goal_blank(), 0);
     let mut current = vec![Packed::new(start, pattern.goal_blank())];
     let mut depth = 0u8;
     while !current.is_empty() {
@@ -205,6 +242,7 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
             .par_chunks(STATES_PER_TASK)
             .flat_map_iter(|chunk| {
                 let mut next = Vec::new();
+                let mut batch: Vec<Child> = Vec::with_capacity(CHILD_BATCH + MAX_PATTERN_TILES * 4);
                 let mut cells = [0u8; MAX_PATTERN_TILES];
                 for state in chunk {
                     let blank = state.unpack(k, &mut cells);
@@ -219,13 +257,19 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
                             targets &= targets - 1;
                             let mut moved = cells;
                             moved[tile] = to;
-                            let moved_mask = mask & !(1u64 << from) | (1u64 << to);
-                            if mark(&moved[..k], moved_mask, from, depth + 1) {
-                                next.push(Packed::new(&moved[..k], from));
-                            }
+                            batch.push(Child {
+                                placement: pattern.index(&moved[..k]) as usize,
+                                mask: mask & !(1u64 << from) | (1u64 << to),
+                                blank: from,
+                                state: Packed::new(&moved[..k], from),
+                            });
                         }
                     }
+                    if batch.len() >= CHILD_BATCH {
+                        expand_batch(&mut batch, &reached, pattern, &mark, depth + 1, &mut next);
+                    }
                 }
+                expand_batch(&mut batch, &reached, pattern, &mark, depth + 1, &mut next);
                 progress.advanced(chunk.len() as u64);
                 next
             })

@@ -12,8 +12,9 @@ use thiserror::Error;
 
 /// The most cells a board may have for pattern indexing (cells are bits of a `u64`).
 pub const MAX_PATTERN_CELLS: usize = 64;
-/// The most tiles in one pattern (10 tiles on 4x4 would already be 29 billion entries).
-pub const MAX_PATTERN_TILES: usize = 10;
+/// The most tiles in one pattern: 9 tiles and the blank, 6 bits a cell, fill the 64-bit states of
+/// the database builder (and 9 tiles on 4x4 are already 4 billion entries).
+pub const MAX_PATTERN_TILES: usize = 9;
 
 /// Why a group of tiles cannot be a pattern.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
