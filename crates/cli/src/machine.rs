@@ -34,6 +34,17 @@ pub fn default_memory_budget() -> u64 {
     (total_memory_or_guess() as f64 * DEFAULT_MEMORY_SHARE) as u64
 }
 
+/// The budget given with `--memory` (`16G`, `512M`, `50%`), or [`default_memory_budget`].
+pub fn memory_budget(option: Option<&str>) -> anyhow::Result<u64> {
+    use anyhow::Context;
+    match option {
+        Some(text) => {
+            Ok(crate::units::parse_size(text, total_memory_or_guess()).context("--memory")?)
+        }
+        None => Ok(default_memory_budget()),
+    }
+}
+
 /// Free disk space where `path` lives.
 pub fn free_disk(path: &Path) -> Option<u64> {
     fs4::available_space(path).ok()

@@ -199,7 +199,9 @@ fn expand_batch<M: SlotMask>(
     depth: u8,
     next: &mut Vec<Packed>,
 ) {
-    batch.retain(|c| reached[c.placement].get() & (1u64 << pattern.blank_slot(c.mask, c.blank)) == 0);
+    batch.retain(|c| {
+        reached[c.placement].get() & (1u64 << pattern.blank_slot(c.mask, c.blank)) == 0
+    });
     for c in batch.iter() {
         if mark(c.placement, c.mask, c.blank, depth) {
             next.push(c.state);
@@ -233,7 +235,12 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
         before & slots == 0
     };
     let start = pattern.goal_cells();
-    mark(pattern.index(start) as usize, mask_of(start), pattern.goal_blank(), 0);
+    mark(
+        pattern.index(start) as usize,
+        mask_of(start),
+        pattern.goal_blank(),
+        0,
+    );
     let mut current = vec![Packed::new(start, pattern.goal_blank())];
     let mut depth = 0u8;
     while !current.is_empty() {

@@ -4,7 +4,7 @@
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Context, Result};
 use godsearch_enumerate::{pattern_db, NoProgress};
-use godsearch_puzzles::tiles::{Board, Partition, Shape};
+use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape};
 use godsearch_search::tiles::{ida_star, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
 use std::path::Path;
 use std::time::Instant;
@@ -18,49 +18,41 @@ const MANHATTAN_INSTANCES: usize = 5;
 const HARDEST: usize = 10;
 const BUILD_MEMORY: u64 = 8 << 30;
 
-struct Instance {
-    length: usize,
-    board: Board,
-}
-
-fn read_korf(path: &Path, goal: &Board) -> Result<Vec<Instance>> {
+/// Korf's instances with their optimal lengths.
+fn read_korf(path: &Path, goal: &Board) -> Result<Vec<(usize, Board)>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let tokens: Vec<&str> = l.split_whitespace().collect();
-            ensure!(
-                tokens.len() == 18,
-                "{}: expected id, length and 16 cells: {l}",
-                path.display()
-            );
-            let board = Board::parse(goal.shape(), &tokens[2..].join(" "))?;
-            board.check_solvable(goal)?;
-            Ok(Instance {
-                length: tokens[1].parse()?,
-                board,
-            })
+    let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
+        anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
+    })?;
+    instances
+        .into_iter()
+        .map(|i| {
+            i.board.check_solvable(goal)?;
+            Ok((
+                i.length
+                    .context("Korf's instances carry their optimal lengths")?,
+                i.board,
+            ))
         })
         .collect()
 }
 
 /// Solves every instance, checking lengths; returns (seconds, nodes generated).
 fn solve_all<H: TileHeuristic>(
-    instances: &[&Instance],
+    instances: &[&(usize, Board)],
     goal: &Board,
     h: &H,
     threads: usize,
 ) -> Result<(f64, u64)> {
     let started = Instant::now();
     let mut nodes = 0;
-    for i in instances {
-        let outcome = ida_star(&i.board, goal, h, threads)?;
+    for (length, board) in instances {
+        let outcome = ida_star(board, goal, h, threads)?;
         ensure!(
-            outcome.moves.len() == i.length,
-            "wrong length {} (expected {})",
+            outcome.moves.len() == *length,
+            "wrong length {} (expected {length})",
             outcome.moves.len(),
-            i.length
         );
         nodes += outcome.stats.generated;
     }
@@ -93,8 +85,8 @@ fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
 pub fn run(korf: &Path, threads: usize) -> Result<()> {
     let goal = Board::parse(Shape::new(4, 4)?, KORF_GOAL)?;
     let instances = read_korf(korf, &goal)?;
-    let mut by_length: Vec<&Instance> = instances.iter().collect();
-    by_length.sort_by_key(|i| i.length);
+    let mut by_length: Vec<&(usize, Board)> = instances.iter().collect();
+    by_length.sort_by_key(|(length, _)| *length);
 
     println!("pattern-database builds (4x4, Korf's goal):");
     let (pdb555, seconds555, bytes555) = build(&goal, "5-5-5")?;
@@ -117,7 +109,7 @@ pub fn run(korf: &Path, threads: usize) -> Result<()> {
         format_rate(nodes as f64 / seconds)
     );
 
-    let all: Vec<&Instance> = instances.iter().collect();
+    let all: Vec<&(usize, Board)> = instances.iter().collect();
     println!(
         "\nall {} instances, parallel IDA* on {threads} threads, with reflection:",
         all.len()

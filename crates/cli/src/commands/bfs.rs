@@ -5,7 +5,7 @@ use crate::errors::bad_input;
 use crate::machine;
 use crate::progress::LevelBar;
 use crate::spaces::{self, AnySpace};
-use crate::units::{format_bytes, format_count, format_rate, parse_size};
+use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{Context, Result};
 use godsearch_core::{RankInt, RankedPuzzle};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
@@ -37,11 +37,7 @@ struct BfsReport {
 pub fn run(args: &BfsArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let ram = machine::total_memory_or_guess();
-    let memory_bytes = match &args.memory {
-        Some(text) => parse_size(text, ram).context("--memory")?,
-        None => machine::default_memory_budget(),
-    };
+    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
     let limits = Limits {
         max_depth: args.max_depth,
         memory_bytes,

@@ -5,8 +5,8 @@ use crate::errors::InputError;
 use crate::machine;
 use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
-use crate::units::{format_bytes, format_count, parse_size};
-use anyhow::{Context, Result};
+use crate::units::{format_bytes, format_count};
+use anyhow::Result;
 use godsearch_puzzles::tiles::Partition;
 
 pub fn run(args: &PdbArgs) -> Result<()> {
@@ -19,10 +19,7 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
-    let memory_bytes = match &args.memory {
-        Some(text) => parse_size(text, machine::total_memory_or_guess()).context("--memory")?,
-        None => machine::default_memory_budget(),
-    };
+    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
     let cache = PdbCache::new(args.cache.as_deref());
     println!(
         "pattern databases {} for {shape}, goal {goal}, in {}",

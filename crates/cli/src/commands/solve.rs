@@ -5,11 +5,11 @@ use crate::errors::bad_input;
 use crate::machine;
 use crate::pdb_cache::{Origin, PdbCache, QUICK_BUILD_STATES};
 use crate::spaces::{self, AnySpace};
-use crate::units::{format_bytes, format_count, format_rate, parse_size};
+use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{bail, ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
-use godsearch_puzzles::tiles::{Board, Move, Partition, TileSpace};
+use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar, ida_star, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
@@ -78,10 +78,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let jobs = jobs(args, &goal)?;
-    let memory_bytes = match &args.memory {
-        Some(text) => parse_size(text, machine::total_memory_or_guess()).context("--memory")?,
-        None => machine::default_memory_budget(),
-    };
+    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
     let algorithm = match (args.algorithm, &args.table) {
         (Algorithm::Auto | Algorithm::Table, Some(_)) => Algorithm::Table,
         (other, Some(_)) => bad_input!(
@@ -106,8 +103,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 
 /// The boards from the command line and from --file.
 fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<Job>> {
-    let cells = goal.shape().cells();
-    let mut jobs: Vec<Job> = board_texts(&args.boards, cells)
+    let mut jobs: Vec<Job> = board_texts(&args.boards, goal.shape().cells())
         .iter()
         .map(|text| {
             Ok(Job {
@@ -120,34 +116,18 @@ fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<Job>> {
     if let Some(path) = &args.file {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        for (number, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let where_ = format!("{} line {}", path.display(), number + 1);
-            let tokens: Vec<&str> = line
-                .split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|t| !t.is_empty())
-                .collect();
-            let (id, expected, board_text) = if tokens.len() == cells + 2 {
-                let expected = tokens[1]
-                    .parse()
-                    .with_context(|| format!("{where_}: bad length '{}'", tokens[1]))?;
-                (
-                    Some(tokens[0].to_string()),
-                    Some(expected),
-                    tokens[2..].join(" "),
-                )
-            } else {
-                (None, None, line.to_string())
-            };
-            let board =
-                spaces::solvable_board(goal, &board_text).with_context(|| where_.clone())?;
+        let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
+            anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
+        })?;
+        for (i, instance) in instances.into_iter().enumerate() {
+            instance
+                .board
+                .check_solvable(goal)
+                .with_context(|| format!("{} board {}", path.display(), i + 1))?;
             jobs.push(Job {
-                id,
-                expected,
-                board,
+                id: instance.id,
+                expected: instance.length,
+                board: instance.board,
             });
         }
     }

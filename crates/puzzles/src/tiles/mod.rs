@@ -9,6 +9,7 @@
 //! other, so exactly half of all arrangements are solvable for a given goal.
 
 mod board;
+mod instances;
 mod known;
 mod partition;
 mod pattern;
@@ -16,6 +17,7 @@ mod shape;
 mod space;
 
 pub use board::{Board, BoardError, Move, MoveParseError};
+pub use instances::{parse_instance, parse_instances, Instance};
 pub use known::known_diameter;
 pub use partition::{Partition, PartitionError};
 pub use pattern::{Pattern, PatternError, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};

@@ -1,0 +1,67 @@
+//! Files of boards: one board a line, or `id length tiles...` lines as in Korf's instance files.
+
+use super::board::{Board, BoardError};
+use super::shape::Shape;
+
+/// One line of an instance file: a board, with the id and optimal length when the line gives
+/// them (`id length tiles...`, exactly two numbers more than the board has cells).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// The instance's name in the file.
+    pub id: Option<String>,
+    /// The optimal length the file claims.
+    pub length: Option<usize>,
+    /// The board.
+    pub board: Board,
+}
+
+/// Reads the instances of a text, skipping blank lines and `#` comments. Each error names its
+/// line (1-based).
+pub fn parse_instances(shape: Shape, text: &str) -> Result<Vec<Instance>, (usize, BoardError)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .map(|(i, line)| parse_instance(shape, line).map_err(|e| (i + 1, e)))
+        .collect()
+}
+
+/// Reads one line: a board, or `id length tiles...`.
+pub fn parse_instance(shape: Shape, line: &str) -> Result<Instance, BoardError> {
+    let tokens: Vec<&str> = line
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.len() == shape.cells() + 2 {
+        if let Ok(length) = tokens[1].parse() {
+            let board = Board::parse(shape, &tokens[2..].join(" "))?;
+            return Ok(Instance {
+                id: Some(tokens[0].to_string()),
+                length: Some(length),
+                board,
+            });
+        }
+    }
+    Ok(Instance {
+        id: None,
+        length: None,
+        board: Board::parse(shape, line)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_and_korf_lines() {
+        let shape = Shape::new(3, 3).unwrap();
+        let text = "# comment\n\n1 20 2 4 0 1 8 5 3 6 7\n240185367\n";
+        let got = parse_instances(shape, text).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].id.as_deref(), got[0].length), (Some("1"), Some(20)));
+        assert_eq!(got[0].board, got[1].board);
+        assert_eq!(got[1].id, None);
+        let err = parse_instances(shape, "1 2 3\n").unwrap_err();
+        assert_eq!(err.0, 1);
+    }
+}
