@@ -3,6 +3,7 @@
 
 use crate::args::{BenchArgs, BenchSection};
 use crate::machine;
+use crate::pdb_cache::PdbCache;
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
 use godsearch_core::RankedPuzzle;
@@ -126,6 +127,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 "skipped: {} not found (give --korf FILE)",
                 args.korf.display()
             );
+        }
+        if args.large {
+            super::bench_search::run_twenty_four(&PdbCache::new(args.cache.as_deref()), threads)?;
         }
     }
     Ok(())

@@ -267,15 +267,7 @@ impl Board {
 
     /// The cell the blank would move to, or `None` at the edge.
     pub fn target(&self, mv: Move) -> Option<usize> {
-        let (w, h) = (self.shape.width(), self.shape.height());
-        let (row, col) = self.shape.row_col(self.blank);
-        match mv {
-            Move::Up if row > 0 => Some(self.blank - w),
-            Move::Down if row + 1 < h => Some(self.blank + w),
-            Move::Left if col > 0 => Some(self.blank - 1),
-            Move::Right if col + 1 < w => Some(self.blank + 1),
-            _ => None,
-        }
+        self.shape.step(self.blank, mv)
     }
 
     /// Makes a move in place; returns `false` (and changes nothing) if it leaves the board.

@@ -1,5 +1,6 @@
 //! Board sizes and their names.
 
+use super::board::Move;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -61,6 +62,18 @@ impl Shape {
         Self {
             width: self.height,
             height: self.width,
+        }
+    }
+
+    /// The cell next to `cell` in the direction of `mv`, or `None` at the edge.
+    pub fn step(self, cell: usize, mv: Move) -> Option<usize> {
+        let (row, col) = self.row_col(cell);
+        match mv {
+            Move::Up if row > 0 => Some(cell - self.width),
+            Move::Down if row + 1 < self.height => Some(cell + self.width),
+            Move::Left if col > 0 => Some(cell - 1),
+            Move::Right if col + 1 < self.width => Some(cell + 1),
+            _ => None,
         }
     }
 

@@ -22,17 +22,9 @@ impl Geometry {
             return Err(SearchError::BoardTooLarge);
         }
         let mut step = [[NO_CELL; 4]; MAX_SEARCH_CELLS];
-        let w = shape.width();
         for (cell, row) in step.iter_mut().enumerate().take(shape.cells()) {
-            let (r, c) = shape.row_col(cell);
-            let targets = [
-                (Move::Up, r > 0, cell.wrapping_sub(w)),
-                (Move::Down, r + 1 < shape.height(), cell + w),
-                (Move::Left, c > 0, cell.wrapping_sub(1)),
-                (Move::Right, c + 1 < w, cell + 1),
-            ];
-            for (mv, legal, to) in targets {
-                if legal {
+            for mv in Move::ALL {
+                if let Some(to) = shape.step(cell, mv) {
                     row[mv.index() as usize] = to as u8;
                 }
             }
