@@ -108,6 +108,11 @@ pub enum Algorithm {
     Astar,
     /// IDA* with the tree split among --threads threads.
     ParallelIda,
+    /// Not optimal: the reference two-stage method for the 8-puzzle (tiles 1, 2, 3 first, then
+    /// the 2x3 sub-board), each stage by table.
+    TwoStage,
+    /// Not optimal, any board size: stages of tiles placed in turn (--stages, --effort).
+    Subgoal,
 }
 
 /// Heuristics for the searching algorithms.
@@ -160,6 +165,15 @@ pub struct SolveArgs {
     /// Memory for A* and for building pattern databases: 16G, 512M, 50% (default: 80% of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory: Option<String>,
+    /// Stages for --algorithm subgoal: tile groups placed in order, such as 1,2,3,4/5,9,13 (tiles
+    /// left out form a last stage). Default: rows and columns peeled off to a 3x3 sub-board.
+    #[arg(long, value_name = "GROUPS")]
+    pub stages: Option<String>,
+    /// For --algorithm subgoal and two-stage: partial solutions kept after each stage (a beam;
+    /// above 1, without --stages, several peeling orders are tried too). More is shorter and
+    /// slower. Default: 16 up to 16 cells, 4 up to 25, else 1.
+    #[arg(long, value_name = "N")]
+    pub effort: Option<usize>,
     /// One JSON document per board, then one with the summary.
     #[arg(long)]
     pub json: bool,

@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod errors;
 mod machine;
+mod output;
 mod pdb_cache;
 mod progress;
 mod spaces;

@@ -445,3 +445,71 @@ fn info_computes_the_storage_table() {
     let big = stdout(&godsearch(&["info", "30x30"]));
     assert!(big.contains("not known"), "{big}");
 }
+
+#[test]
+fn subgoal_solvers_give_checked_non_optimal_solutions() {
+    let v = json(&[
+        "solve",
+        "3x3",
+        "--algorithm",
+        "two-stage",
+        "--json",
+        "867254301",
+    ]);
+    assert_eq!(v["optimal"], false);
+    assert!(v["length"].as_u64().unwrap() >= 31);
+    let korf = godsearch_testdata::data_dir().join("korf100-blank-last.txt");
+    let docs = json_lines(&[
+        "solve",
+        "4x4",
+        "--algorithm",
+        "subgoal",
+        "--json",
+        "--file",
+        korf.to_str().unwrap(),
+    ]);
+    let summary = docs.last().unwrap();
+    assert_eq!(summary["solved"], 100);
+    assert_eq!(summary["mean_expected_length"], 53.05);
+    let mean = summary["mean_length"].as_f64().unwrap();
+    assert!(
+        mean <= 64.0,
+        "mean length {mean} over 20% above the optimal 53.05"
+    );
+    for d in &docs[..100] {
+        assert!(d["length"].as_u64() >= d["expected_length"].as_u64(), "{d}");
+    }
+    let wide = json(&[
+        "solve",
+        "7x3",
+        "--algorithm",
+        "subgoal",
+        "--stages",
+        "1,8,15/2,9,16",
+        "--json",
+        "0,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1",
+    ]);
+    assert_eq!(wide["optimal"], false);
+    refused(
+        &[
+            "solve",
+            "4x4",
+            "--algorithm",
+            "two-stage",
+            "123456789ABCDEF0",
+        ],
+        "3x3",
+    );
+    refused(
+        &[
+            "solve",
+            "4x4",
+            "--algorithm",
+            "subgoal",
+            "--stages",
+            "1,2/2",
+            "123456789ABCDEF0",
+        ],
+        "more than one stage",
+    );
+}

@@ -3,6 +3,7 @@
 
 use crate::args::{BenchArgs, BenchSection};
 use crate::machine;
+use crate::output::outln;
 use crate::pdb_cache::PdbCache;
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
@@ -119,11 +120,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         bfs_section(args, threads)?;
     }
     if matches!(args.section, BenchSection::All | BenchSection::Search) {
-        println!("\n== search");
+        outln!("\n== search");
         if args.korf.exists() {
             super::bench_search::run(&args.korf, threads)?;
         } else {
-            println!(
+            outln!(
                 "skipped: {} not found (give --korf FILE)",
                 args.korf.display()
             );
@@ -136,7 +137,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 }
 
 fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
-    println!("== enumeration: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n");
+    outln!("== enumeration: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n");
 
     let goal = Board::goal(Shape::new(3, 3)?);
     let (levels, baseline_seconds) = best_of(3, || {
@@ -163,14 +164,21 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
         rows.push(frontier_row("4x4 depth 0..28", 4, 4, Some(28), 1)?);
     }
     let baseline_rate = rows[0].positions as f64 / rows[0].seconds;
-    println!(
+    outln!(
         "{:<16} {:<34} {:>14} {:>10} {:>12} {:>12} {:>10} {:>12}",
-        "case", "engine", "positions", "seconds", "pos/s", "pos/s/thread", "vs base", "engine mem"
+        "case",
+        "engine",
+        "positions",
+        "seconds",
+        "pos/s",
+        "pos/s/thread",
+        "vs base",
+        "engine mem"
     );
     for (i, r) in rows.iter().enumerate() {
         let rate = r.positions as f64 / r.seconds;
         let per_thread = if i == 0 { rate } else { rate / threads as f64 };
-        println!(
+        outln!(
             "{:<16} {:<34} {:>14} {:>10.4} {:>12} {:>12} {:>9.1}x {:>12}",
             r.case,
             r.engine,
@@ -200,14 +208,14 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
         moves += descend(&sp, &built.table, r, diameter)?.len();
     }
     let seconds = started.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "\n3x3 table descent: {} random boards, mean length {:.2}, {:.2} microseconds a board (1 thread)",
         format_count(DESCENT_BOARDS),
         moves as f64 / DESCENT_BOARDS as f64,
         seconds * 1e6 / DESCENT_BOARDS as f64
     );
     if let Some(peak) = machine::peak_rss() {
-        println!("process peak memory: {}", format_bytes(peak as f64));
+        outln!("process peak memory: {}", format_bytes(peak as f64));
     }
     Ok(())
 }

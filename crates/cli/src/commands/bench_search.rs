@@ -1,6 +1,7 @@
 //! `godsearch bench --section search`: pattern-database builds and optimal search on Korf's 100
 //! 15-puzzle instances, with the single-thread run as the baseline for parallel IDA*.
 
+use crate::output::outln;
 use crate::pdb_cache::PdbCache;
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Context, Result};
@@ -103,7 +104,7 @@ pub fn run_twenty_four(cache: &PdbCache, threads: usize) -> Result<()> {
         .map(|p| Ok(cache.load_or_build(&goal, p, BUILD_MEMORY, false)?.0))
         .collect::<Result<Vec<_>>>()?;
     let h = PatternHeuristic::new(&goal, &partition, tables, true)?;
-    println!(
+    outln!(
         "\n24-puzzle, 6-6-6-6 + reflection ({:.1} s to load or build), {threads} threads:",
         started.elapsed().as_secs_f64()
     );
@@ -116,7 +117,7 @@ pub fn run_twenty_four(cache: &PdbCache, threads: usize) -> Result<()> {
             "24-puzzle: wrong length {}",
             outcome.moves.len()
         );
-        println!(
+        outln!(
             "  {} length {:>3}  {seconds:>8.2} s  {:>15} nodes  {}nodes/s",
             instance.id.unwrap_or_default(),
             outcome.moves.len(),
@@ -133,21 +134,21 @@ pub fn run(korf: &Path, threads: usize) -> Result<()> {
     let mut by_length: Vec<&(usize, Board)> = instances.iter().collect();
     by_length.sort_by_key(|(length, _)| *length);
 
-    println!("pattern-database builds (4x4, Korf's goal):");
+    outln!("pattern-database builds (4x4, Korf's goal):");
     let (pdb555, seconds555, bytes555) = build(&goal, "5-5-5")?;
-    println!(
+    outln!(
         "  5-5-5  {seconds555:>7.2} s  {:>10}",
         format_bytes(bytes555 as f64)
     );
     let (pdb663, seconds663, bytes663) = build(&goal, "6-6-3")?;
-    println!(
+    outln!(
         "  6-6-3  {seconds663:>7.2} s  {:>10}",
         format_bytes(bytes663 as f64)
     );
 
     let easiest = &by_length[..MANHATTAN_INSTANCES.min(by_length.len())];
     let (seconds, nodes) = solve_all(easiest, &goal, &Manhattan::new(&goal), 1)?;
-    println!(
+    outln!(
         "\nIDA* with Manhattan, 1 thread, the {} easiest instances: {} nodes in {seconds:.2} s = {}nodes/s",
         easiest.len(),
         format_count(nodes),
@@ -155,13 +156,13 @@ pub fn run(korf: &Path, threads: usize) -> Result<()> {
     );
 
     let all: Vec<&(usize, Board)> = instances.iter().collect();
-    println!(
+    outln!(
         "\nall {} instances, parallel IDA* on {threads} threads, with reflection:",
         all.len()
     );
     for (name, h) in [("5-5-5", &pdb555), ("6-6-3", &pdb663)] {
         let (seconds, nodes) = solve_all(&all, &goal, h, threads)?;
-        println!(
+        outln!(
             "  {name}  {seconds:>7.2} s  {:>14} nodes ({:>10} a board)  {}nodes/s",
             format_count(nodes),
             format_count(nodes / all.len() as u64),
@@ -172,7 +173,7 @@ pub fn run(korf: &Path, threads: usize) -> Result<()> {
     let hardest = &by_length[by_length.len().saturating_sub(HARDEST)..];
     let (serial, serial_nodes) = solve_all(hardest, &goal, &pdb663, 1)?;
     let (parallel, parallel_nodes) = solve_all(hardest, &goal, &pdb663, threads)?;
-    println!(
+    outln!(
         "\nthe {} hardest instances with 6-6-3: 1 thread {serial:.2} s ({}nodes/s), {threads} threads {parallel:.2} s ({}nodes/s): speed-up {:.2}x",
         hardest.len(),
         format_rate(serial_nodes as f64 / serial),

@@ -3,6 +3,7 @@
 use crate::args::{BfsArgs, EngineChoice};
 use crate::errors::bad_input;
 use crate::machine;
+use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces::{self, AnySpace};
 use crate::units::{format_bytes, format_count, format_rate};
@@ -48,7 +49,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
         AnySpace::Wide(space) => enumerate_tiles(&space, args, &limits)?,
     };
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        outln!("{}", serde_json::to_string(&report)?);
     } else {
         print_report(&report, &goal);
     }
@@ -140,33 +141,36 @@ fn report<R: RankInt>(
 }
 
 fn print_report(r: &BfsReport, goal: &Board) {
-    println!(
+    outln!(
         "{} sliding puzzle, goal {}: {} engine, {} threads",
-        r.puzzle, r.goal, r.engine, r.threads
+        r.puzzle,
+        r.goal,
+        r.engine,
+        r.threads
     );
-    println!("{:>8}  {:>20}", "distance", "positions");
+    outln!("{:>8}  {:>20}", "distance", "positions");
     for (d, n) in r.levels.iter().enumerate() {
-        println!("{d:>8}  {:>20}", format_count(*n));
+        outln!("{d:>8}  {:>20}", format_count(*n));
     }
-    println!("{:>8}  {:>20}", "total", format_count(r.total));
+    outln!("{:>8}  {:>20}", "total", format_count(r.total));
     match (&r.stopped, r.diameter) {
-        (None, Some(d)) => println!("diameter {d}: the farthest positions need {d} moves"),
-        (Some(why), _) => println!("stopped: {why}; the counts above are exact"),
+        (None, Some(d)) => outln!("diameter {d}: the farthest positions need {d} moves"),
+        (Some(why), _) => outln!("stopped: {why}; the counts above are exact"),
         (None, None) => {}
     }
     if let Some(count) = r.antipode_count {
         match &r.antipodes {
             Some(boards) => {
-                println!("antipodes ({count}):");
+                outln!("antipodes ({count}):");
                 for text in boards {
                     let board = Board::parse(goal.shape(), text).expect("printed by us");
-                    println!("  {text}");
+                    outln!("  {text}");
                     for line in board.to_grid().lines() {
-                        println!("    {line}");
+                        outln!("    {line}");
                     }
                 }
             }
-            None => println!(
+            None => outln!(
                 "antipodes: {} (too many to print; see --show-antipodes)",
                 format_count(count)
             ),
@@ -176,7 +180,7 @@ fn print_report(r: &BfsReport, goal: &Board) {
     let peak = machine::peak_rss().map_or(String::new(), |b| {
         format!(", process peak {}", format_bytes(b as f64))
     });
-    println!(
+    outln!(
         "time {:.3} s: {}positions/s ({}/s per thread); engine memory {}{peak}",
         r.seconds,
         format_rate(r.positions_per_second),

@@ -2,6 +2,7 @@
 
 use crate::args::InfoArgs;
 use crate::machine;
+use crate::output::outln;
 use crate::spaces;
 use crate::units::{format_bytes, format_count};
 use anyhow::Result;
@@ -26,28 +27,32 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     let log10_count = (2..=n).map(|k| (k as f64).log10()).sum::<f64>() - 2f64.log10();
     let rank_bits = (&count - 1u32).bits().max(1);
     let cell_bits = usize::BITS - (n - 1).leading_zeros();
-    println!(
+    outln!(
         "{shape} sliding puzzle: {n} cells, {} tiles and the blank",
         n - 1
     );
-    println!(
+    outln!(
         "positions that reach a goal   {} = {n}!/2",
         format_count(&count)
     );
-    println!("bits in a perfect rank        {rank_bits}");
+    outln!("bits in a perfect rank        {rank_bits}");
     match known_diameter(shape) {
         Some(d) => {
-            println!("diameter (blank-corner goal)  {d} moves (published complete enumeration)")
+            outln!("diameter (blank-corner goal)  {d} moves (published complete enumeration)")
         }
-        None => println!("diameter (blank-corner goal)  not known exactly"),
+        None => outln!("diameter (blank-corner goal)  not known exactly"),
     }
-    println!();
+    outln!();
     let representations = representations(shape, rank_bits, cell_bits as usize);
     let ram = machine::total_memory();
     let disk = machine::free_disk(Path::new("."));
-    println!(
+    outln!(
         "{:<42} {:>10} {:>16} {:>6} {:>6}",
-        "storing every position as", "bits each", "in all", "RAM?", "disk?"
+        "storing every position as",
+        "bits each",
+        "in all",
+        "RAM?",
+        "disk?"
     );
     for r in &representations {
         let log10_bytes = log10_count + (r.bits_per_position / 8.0).log10();
@@ -61,7 +66,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             }
             None => "?",
         };
-        println!(
+        outln!(
             "{:<42} {:>10} {:>16} {:>6} {:>6}{}",
             r.name,
             r.bits_per_position,
@@ -71,9 +76,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             r.note
         );
     }
-    println!();
+    outln!();
     let show = |v: Option<u64>| v.map_or("unknown".to_string(), |b| format_bytes(b as f64));
-    println!(
+    outln!(
         "this machine: {} of RAM, {} free disk in the current folder",
         show(ram),
         show(disk)

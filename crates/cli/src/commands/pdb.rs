@@ -3,6 +3,7 @@
 use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
 use crate::errors::InputError;
 use crate::machine;
+use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
 use crate::units::{format_bytes, format_count};
@@ -21,7 +22,7 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
     let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
     let cache = PdbCache::new(args.cache.as_deref());
-    println!(
+    outln!(
         "pattern databases {} for {shape}, goal {goal}, in {}",
         partition.name(),
         cache.dir().display()
@@ -39,14 +40,14 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
             }
         };
         total_bytes += pattern.entries();
-        println!(
+        outln!(
             "  tiles {:<28} {:>14} entries {:>10}  {what}",
             format!("{:?}", pattern.tiles()),
             format_count(pattern.entries()),
             format_bytes(pattern.entries() as f64)
         );
     }
-    println!(
+    outln!(
         "total {} in {total_seconds:.2} s of building",
         format_bytes(total_bytes as f64)
     );

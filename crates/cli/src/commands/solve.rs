@@ -3,6 +3,7 @@
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::machine;
+use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache, QUICK_BUILD_STATES};
 use crate::spaces::{self, AnySpace};
 use crate::units::{format_bytes, format_count, format_rate};
@@ -15,6 +16,7 @@ use godsearch_search::tiles::{
     astar, ida_star, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
     TileHeuristic,
 };
+use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver, DEFAULT_EFFORT};
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use serde::Serialize;
 use std::time::Instant;
@@ -25,6 +27,13 @@ use std::time::Instant;
 const IN_MEMORY_TABLE_LIMIT: u128 = 20_000_000;
 /// Boards of at most this many cells default to A*; larger ones to parallel IDA*.
 const ASTAR_DEFAULT_MAX_CELLS: usize = 9;
+/// Subgoal effort by board size, chosen to meet the speed targets measured with
+/// `godsearch solve WxH --algorithm subgoal --file ...`: 4x4 at effort 16 takes 0.8 ms a board
+/// (mean 61.9 moves on Korf's 100); 5x5 at effort 4 takes 1.5 ms; larger boards at effort 1
+/// take 13 ms (10x10) and 0.3 s (20x20).
+const SMALL_BOARD_CELLS: usize = 16;
+const MEDIUM_BOARD_CELLS: usize = 25;
+const MEDIUM_BOARD_EFFORT: usize = 4;
 /// Bytes A* spends per stored position (map entry, heap entry, overhead), to turn --memory into
 /// a position limit.
 const ASTAR_BYTES_PER_POSITION: u64 = 64;
@@ -59,6 +68,10 @@ struct Solution {
 struct Summary {
     summary: bool,
     solved: usize,
+    mean_length: f64,
+    max_length: usize,
+    /// Mean of the lengths a --file gave, when it gave one for every board.
+    mean_expected_length: Option<f64>,
     nodes_expanded: u64,
     nodes_generated: u64,
     mean_nodes_generated: f64,
@@ -90,6 +103,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let solutions = if algorithm == Algorithm::Table {
         solve_by_table(args, &goal, &jobs)?
+    } else if matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal) {
+        solve_by_stages(args, algorithm, &goal, &jobs)?
     } else {
         let heuristic = choose_heuristic(args, &goal, memory_bytes)?;
         match &heuristic {
@@ -290,6 +305,7 @@ fn solution(
     heuristic: String,
     seconds: f64,
 ) -> Result<Solution> {
+    let optimal = !matches!(algorithm, "two-stage" | "subgoal");
     let mut replay = job.board.clone();
     for (i, &m) in outcome.moves.iter().enumerate() {
         ensure!(
@@ -303,7 +319,7 @@ fn solution(
         &replay == goal,
         "internal error: the solution does not reach the goal"
     );
-    if let Some(expected) = job.expected {
+    if let (Some(expected), true) = (job.expected, optimal) {
         if expected != outcome.moves.len() {
             bail!(
                 "board {}: found an optimal solution of {} moves but the file says {expected}",
@@ -319,7 +335,7 @@ fn solution(
         solution: Move::format_sequence(&outcome.moves),
         length: outcome.moves.len(),
         expected_length: job.expected,
-        optimal: true,
+        optimal,
         algorithm,
         heuristic,
         nodes_expanded: outcome.stats.expanded,
@@ -327,6 +343,60 @@ fn solution(
         thresholds: outcome.stats.thresholds,
         seconds,
     })
+}
+
+/// Two-stage or subgoal solving. Without --stages, an effort above 1 also tries every peeling
+/// order of [`Plan::variants`] and keeps the shortest solution.
+fn solve_by_stages(
+    args: &SolveArgs,
+    algorithm: Algorithm,
+    goal: &Board,
+    jobs: &[Job],
+) -> Result<Vec<Solution>> {
+    let bad = |e: godsearch_subgoal::PlanError| crate::errors::InputError(e.to_string());
+    let cells = goal.shape().cells();
+    let effort = args.effort.unwrap_or(if cells <= SMALL_BOARD_CELLS {
+        DEFAULT_EFFORT
+    } else if cells <= MEDIUM_BOARD_CELLS {
+        MEDIUM_BOARD_EFFORT
+    } else {
+        1
+    });
+    let (solver, name) = match (algorithm, &args.stages) {
+        (Algorithm::TwoStage, _) => (
+            Portfolio::of(vec![Plan::two_stage(goal).map_err(bad)?], effort),
+            "two-stage",
+        ),
+        (_, Some(text)) => (
+            Portfolio::of(vec![Plan::parse(text, goal).map_err(bad)?], effort),
+            "subgoal",
+        ),
+        (_, None) if effort > 1 => (SubgoalSolver::portfolio(goal, effort), "subgoal"),
+        (_, None) => (
+            Portfolio::of(vec![Plan::default_for(goal)], effort),
+            "subgoal",
+        ),
+    };
+    let stages = solver.plans().join(" | ");
+    jobs.iter()
+        .map(|job| {
+            let started = Instant::now();
+            let moves = solver.solve(&job.board)?;
+            let seconds = started.elapsed().as_secs_f64();
+            let outcome = SearchOutcome {
+                moves,
+                stats: SearchStats::default(),
+            };
+            solution(
+                job,
+                goal,
+                outcome,
+                name,
+                format!("stages {stages}"),
+                seconds,
+            )
+        })
+        .collect()
 }
 
 fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job]) -> Result<Vec<Solution>> {
@@ -420,14 +490,14 @@ fn descend_all<T: DistanceMod3>(
 fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
     for s in solutions {
         if args.json {
-            println!("{}", serde_json::to_string(s)?);
+            outln!("{}", serde_json::to_string(s)?);
             continue;
         }
         if let Some(id) = &s.id {
-            println!("instance   {id}");
+            outln!("instance   {id}");
         }
-        println!("board      {}", s.start);
-        println!(
+        outln!("board      {}", s.start);
+        outln!(
             "solution   {}",
             if s.solution.is_empty() {
                 "(already solved)"
@@ -435,27 +505,46 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
                 &s.solution
             }
         );
-        println!("length     {} (optimal, replayed to the goal)", s.length);
-        println!(
+        let kind = if s.optimal {
+            "optimal"
+        } else {
+            "not proven optimal"
+        };
+        let expected = match s.expected_length {
+            Some(e) if !s.optimal => format!(", optimal {e}"),
+            _ => String::new(),
+        };
+        outln!(
+            "length     {} ({kind}{expected}, replayed to the goal)",
+            s.length
+        );
+        outln!(
             "nodes      {} expanded, {} generated",
             format_count(s.nodes_expanded),
             format_count(s.nodes_generated)
         );
         if !s.thresholds.is_empty() {
             let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
-            println!("thresholds {}", t.join(" "));
+            outln!("thresholds {}", t.join(" "));
         }
-        println!(
+        outln!(
             "time       {:.6} s ({}, {})",
-            s.seconds, s.algorithm, s.heuristic
+            s.seconds,
+            s.algorithm,
+            s.heuristic
         );
-        println!();
+        outln!();
     }
     let seconds: f64 = solutions.iter().map(|s| s.seconds).sum();
     let generated: u64 = solutions.iter().map(|s| s.nodes_generated).sum();
+    let count = solutions.len() as f64;
+    let expected: Option<Vec<usize>> = solutions.iter().map(|s| s.expected_length).collect();
     let summary = Summary {
         summary: true,
         solved: solutions.len(),
+        mean_length: solutions.iter().map(|s| s.length).sum::<usize>() as f64 / count,
+        max_length: solutions.iter().map(|s| s.length).max().unwrap_or(0),
+        mean_expected_length: expected.map(|e| e.iter().sum::<usize>() as f64 / count),
         nodes_expanded: solutions.iter().map(|s| s.nodes_expanded).sum(),
         nodes_generated: generated,
         mean_nodes_generated: generated as f64 / solutions.len() as f64,
@@ -464,11 +553,14 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
         threads: rayon::current_num_threads(),
     };
     if args.json {
-        println!("{}", serde_json::to_string(&summary)?);
+        outln!("{}", serde_json::to_string(&summary)?);
     } else if solutions.len() > 1 {
-        println!(
-            "solved {} boards: {} nodes generated ({} a board), {:.3} s, {}nodes/s",
+        outln!(
+            "solved {} boards: mean length {:.2}{} (longest {}), {} nodes generated ({} a board), {:.3} s, {}nodes/s",
             summary.solved,
+            summary.mean_length,
+            summary.mean_expected_length.map_or(String::new(), |e| format!(" against the file's {e:.2}")),
+            summary.max_length,
             format_count(summary.nodes_generated),
             format_count(summary.mean_nodes_generated.round() as u64),
             summary.seconds,
