@@ -233,6 +233,8 @@ pub enum BenchSection {
     Bfs,
     /// Pattern-database builds and optimal search on Korf's 100 instances.
     Search,
+    /// Subgoal solvers: speed and solution lengths from 3x3 to 20x20.
+    Subgoal,
 }
 
 /// `godsearch bench`.

@@ -133,6 +133,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             super::bench_search::run_twenty_four(&PdbCache::new(args.cache.as_deref()), threads)?;
         }
     }
+    if matches!(args.section, BenchSection::All | BenchSection::Subgoal) {
+        outln!("\n== subgoal");
+        super::bench_subgoal::run(&args.korf.with_file_name("korf100-blank-last.txt"))?;
+    }
     Ok(())
 }
 
