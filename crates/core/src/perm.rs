@@ -68,6 +68,22 @@ pub fn is_odd(p: &[u8]) -> bool {
     odd
 }
 
+/// The index of a placement of `k` distinct items on `n` cells (cells below 64): the cells in
+/// order as a mixed-radix number `c'_0 * (n-1)...(n-k+1) + ... + c'_{k-1}`, where `c'_i` counts
+/// the cells below `c_i` not used before it. A bijection onto `0..n!/(n-k)!`; pattern databases
+/// and subgoal stages index their tables with it.
+#[inline]
+pub fn placement_index(cells: impl IntoIterator<Item = u32>, n: u64) -> u64 {
+    let mut used = 0u64;
+    let mut index = 0u64;
+    for (i, c) in cells.into_iter().enumerate() {
+        let below = used & ((1u64 << c) - 1);
+        index = index * (n - i as u64) + (c as u64 - below.count_ones() as u64);
+        used |= 1u64 << c;
+    }
+    index
+}
+
 /// Dense ranking of one parity class of the permutations of `n` items onto `0..n!/2`.
 ///
 /// Built once per space (it holds the mixed-radix weights `(n-1-i)!/2`); [`rank`](Self::rank)

@@ -1,5 +1,6 @@
 //! One stage: a small puzzle over the positions of its tiles and the blank among the free cells.
 
+use godsearch_core::perm::placement_index;
 use godsearch_puzzles::tiles::{Board, Move, Shape};
 use std::collections::{BinaryHeap, HashMap};
 
@@ -160,15 +161,7 @@ impl Stage {
     }
 
     fn index(&self, state: &[u16]) -> usize {
-        let r = self.cells.len() as u64;
-        let mut used = 0u64;
-        let mut index = 0u64;
-        for (i, &c) in state.iter().enumerate() {
-            let below = used & ((1u64 << c) - 1);
-            index = index * (r - i as u64) + (c as u64 - below.count_ones() as u64);
-            used |= 1u64 << c;
-        }
-        index as usize
+        placement_index(state.iter().map(|&c| c as u32), self.cells.len() as u64) as usize
     }
 
     fn is_goal(&self, state: &[u16]) -> bool {

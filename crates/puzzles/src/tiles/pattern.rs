@@ -8,6 +8,7 @@
 
 use super::board::Board;
 use super::shape::Shape;
+use godsearch_core::perm::placement_index;
 use thiserror::Error;
 
 /// The most cells a board may have for pattern indexing (cells are bits of a `u64`).
@@ -130,15 +131,7 @@ impl Pattern {
     /// The index of a placement: `cells[i]` is the cell of `tiles()[i]`; `0..entries()`.
     #[inline]
     pub fn index(&self, cells: &[u8]) -> u64 {
-        let n = self.shape.cells() as u64;
-        let mut used = 0u64;
-        let mut index = 0u64;
-        for (i, &c) in cells.iter().enumerate() {
-            let below = used & ((1u64 << c) - 1);
-            index = index * (n - i as u64) + (c as u64 - below.count_ones() as u64);
-            used |= 1u64 << c;
-        }
-        index
+        placement_index(cells.iter().map(|&c| c as u32), self.shape.cells() as u64)
     }
 
     /// The cells of the placement with this index (inverse of [`index`](Self::index)).
