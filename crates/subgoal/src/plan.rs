@@ -438,22 +438,51 @@ impl Portfolio {
 /// Removes every stretch of moves that comes back to a board visited before it (an inverse pair
 /// is the shortest such loop). The result reaches the same board.
 pub fn remove_loops(start: &Board, moves: &[Move]) -> Vec<Move> {
+    // Boards are recognised by a hash kept up to date move by move (the XOR of a mixed value
+    // for every tile-and-cell pair), so no board is copied per move; a repeat is confirmed by
+    // undoing the loop on a copy before it is cut.
+    let cell_hash = |tile: u16, cell: usize| splitmix64(((tile as u64) << 32) | cell as u64);
+    let mut board = start.clone();
+    let mut hash = board
+        .cells()
+        .iter()
+        .enumerate()
+        .fold(0, |h, (c, &t)| h ^ cell_hash(t, c));
     let mut path: Vec<Move> = Vec::with_capacity(moves.len());
-    let mut boards: Vec<Board> = vec![start.clone()];
-    let mut index: HashMap<Board, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut hashes: Vec<u64> = vec![hash];
+    let mut index: HashMap<u64, usize> = HashMap::from([(hash, 0)]);
     for &m in moves {
-        let mut next = boards.last().expect("the start").clone();
-        next.apply(m);
-        if let Some(&earlier) = index.get(&next) {
-            for b in boards.drain(earlier + 1..) {
-                index.remove(&b);
+        let (from, to) = (
+            board.blank(),
+            board.target(m).expect("solver moves stay on the board"),
+        );
+        let tile = board.cells()[to];
+        board.apply(m);
+        hash ^= cell_hash(tile, to) ^ cell_hash(tile, from) ^ cell_hash(0, from) ^ cell_hash(0, to);
+        path.push(m);
+        if let Some(&earlier) = index.get(&hash) {
+            let mut undone = board.clone();
+            for &back in path[earlier..].iter().rev() {
+                undone.apply(back.inverse());
             }
-            path.truncate(earlier);
-        } else {
-            path.push(m);
-            index.insert(next.clone(), boards.len());
-            boards.push(next);
+            if undone == board {
+                for h in hashes.drain(earlier + 1..) {
+                    index.remove(&h);
+                }
+                path.truncate(earlier);
+                continue;
+            }
         }
+        index.insert(hash, hashes.len());
+        hashes.push(hash);
     }
     path
+}
+
+/// A 64-bit mixing function (splitmix64's finaliser): distinct inputs give unrelated outputs.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

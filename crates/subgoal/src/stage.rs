@@ -261,6 +261,9 @@ impl Stage {
         let StageMethod::Table(dist) = &self.method else {
             return self.solve(board).map(|m| vec![m]);
         };
+        if cap <= 1 {
+            return self.solve(board).map(|m| vec![m]);
+        }
         let start = self.state_of(board)?;
         let mut d = dist[self.index(&start)];
         if d == UNSEEN {
