@@ -356,7 +356,9 @@ impl SubgoalSolver {
 /// region beside it (with `a` held); from there the pair drops into place in two moves once the
 /// blank reaches `a`'s home. Searched as one stage, the pair's detour is invisible to the A*
 /// heuristic and the search floods the region (seconds on a 20x20 board); the set-up stages
-/// are quick. Empty when the tiles are not such a pair.
+/// are quick. Both are optional: when placing `a` leaves `b` on `a`'s home (a dead end once
+/// `b`'s home is held), the blank could never get `b` out, the second step finds nothing, and
+/// the pair stage searches that case itself. Empty when the tiles are not such a pair.
 fn pair_setup(goal: &Board, tiles: &[u16], free: &[u16]) -> Vec<Stage> {
     let [a, b] = tiles else { return Vec::new() };
     let shape = goal.shape();
