@@ -171,7 +171,7 @@ pub struct SolveArgs {
     pub stages: Option<String>,
     /// For --algorithm subgoal and two-stage: partial solutions kept after each stage (a beam;
     /// above 1, without --stages, several peeling orders are tried too). More is shorter and
-    /// slower. Default: 16 up to 16 cells, 4 up to 25, else 1.
+    /// slower. Default: 1 for two-stage; for subgoal 8 up to 16 cells, 4 up to 25, else 1.
     #[arg(long, value_name = "N")]
     pub effort: Option<usize>,
     /// One JSON document per board, then one with the summary.

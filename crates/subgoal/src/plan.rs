@@ -267,7 +267,7 @@ pub struct SubgoalSolver {
 }
 
 /// Stage endings compared by default (see [`SubgoalSolver::with_effort`]).
-pub const DEFAULT_EFFORT: usize = 16;
+pub const DEFAULT_EFFORT: usize = 8;
 
 impl SubgoalSolver {
     /// Builds the stages of `plan` (tables for the small ones).

@@ -41,7 +41,7 @@ pub fn run(korf_blank_last: &Path) -> Result<()> {
         antipode_cap: 0,
     };
     let optimal = table::enumerate(&space, &limits, &NoProgress)?;
-    for effort in [1, 16] {
+    for effort in [1, godsearch_subgoal::DEFAULT_EFFORT] {
         let solver = SubgoalSolver::new(Plan::two_stage(&goal)?).with_effort(effort);
         let boards: Vec<Board> = (0..space.state_count() as u64)
             .map(|r| space.unrank(r))

@@ -28,9 +28,9 @@ const IN_MEMORY_TABLE_LIMIT: u128 = 20_000_000;
 /// Boards of at most this many cells default to A*; larger ones to parallel IDA*.
 const ASTAR_DEFAULT_MAX_CELLS: usize = 9;
 /// Subgoal effort by board size, chosen to meet the speed targets measured with
-/// `godsearch solve WxH --algorithm subgoal --file ...`: 4x4 at effort 16 takes 0.8 ms a board
-/// (mean 61.9 moves on Korf's 100); 5x5 at effort 4 takes 1.5 ms; larger boards at effort 1
-/// take 13 ms (10x10) and 0.3 s (20x20).
+/// `godsearch solve WxH --algorithm subgoal --file ...` and `godsearch bench --section subgoal`:
+/// 4x4 at effort 8 takes 0.5 ms a board (mean 62.05 moves on Korf's 100); 5x5 at effort 4 takes
+/// 2 ms; larger boards at effort 1 take 13 ms (10x10) and 0.35 s (20x20).
 const SMALL_BOARD_CELLS: usize = 16;
 const MEDIUM_BOARD_CELLS: usize = 25;
 const MEDIUM_BOARD_EFFORT: usize = 4;
@@ -355,7 +355,9 @@ fn solve_by_stages(
 ) -> Result<Vec<Solution>> {
     let bad = |e: godsearch_subgoal::PlanError| crate::errors::InputError(e.to_string());
     let cells = goal.shape().cells();
-    let effort = args.effort.unwrap_or(if cells <= SMALL_BOARD_CELLS {
+    let effort = args.effort.unwrap_or(if algorithm == Algorithm::TwoStage {
+        1 // the reference method as published: each stage's first optimal path
+    } else if cells <= SMALL_BOARD_CELLS {
         DEFAULT_EFFORT
     } else if cells <= MEDIUM_BOARD_CELLS {
         MEDIUM_BOARD_EFFORT
