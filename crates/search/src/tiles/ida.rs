@@ -59,7 +59,19 @@ struct Dfs<'a, H: TileHeuristic> {
     stop: &'a AtomicBool,
 }
 
-impl<H: TileHeuristic> Dfs<'_, H> {
+impl<'a, H: TileHeuristic> Dfs<'a, H> {
+    /// A search of the same iteration (same threshold, tables and stop flag) with its own board,
+    /// path and counters, for another thread.
+    fn worker(&self) -> Dfs<'a, H> {
+        Dfs {
+            path: Vec::new(),
+            next_threshold: u32::MAX,
+            expanded: 0,
+            generated: 0,
+            ..*self
+        }
+    }
+
     #[inline]
     fn is_goal(&self, h: u32) -> bool {
         h == 0 && self.node.cells[..self.cells] == self.goal.cells[..self.cells]
@@ -245,19 +257,7 @@ fn run_parallel<H: TileHeuristic>(
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut dfs = Dfs {
-                        heuristic: template.heuristic,
-                        geometry: template.geometry,
-                        goal: template.goal,
-                        cells: template.cells,
-                        node: template.node,
-                        path: Vec::new(),
-                        threshold: template.threshold,
-                        next_threshold: u32::MAX,
-                        expanded: 0,
-                        generated: 0,
-                        stop: template.stop,
-                    };
+                    let mut dfs = template.worker();
                     loop {
                         let i = taken.fetch_add(1, Ordering::Relaxed);
                         if i >= subtrees.len() || template.stop.load(Ordering::Relaxed) {
