@@ -1,0 +1,40 @@
+//! Rubik's cubes in three layers, converted in one direction (DESIGN.md):
+//! [`facelet`] (54 stickers, for input and output) -> [`cubie`] (permutations and
+//! orientations, for group operations) -> [`coord`] (integers for search and tables).
+//!
+//! [`notation`] reads and writes Singmaster move sequences and counts them in either metric;
+//! [`symmetry`] holds the 48 symmetries; [`cube2`] is the 2x2x2 as a ranked puzzle.
+
+pub mod coord;
+pub mod cube2;
+pub mod cubie;
+pub mod facelet;
+pub mod notation;
+pub mod symmetry;
+
+pub use cube2::Cube2Space;
+pub use cubie::{CubieCube, CubieError};
+pub use facelet::FaceletError;
+pub use notation::{Metric, Move, NotationError};
+pub use symmetry::Symmetries;
+
+/// The cubes godsearch knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CubeSize {
+    /// The 2x2x2 (pocket cube).
+    Two,
+    /// The 3x3x3 (Rubik's cube).
+    Three,
+}
+
+impl std::fmt::Display for CubeSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CubeSize::Two => "2x2x2",
+            CubeSize::Three => "3x3x3",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

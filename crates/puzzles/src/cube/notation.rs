@@ -1,0 +1,194 @@
+//! Singmaster notation: face turns `U R F D L B` with the suffixes `'` (counter-clockwise), `2`
+//! (half turn), `2'` and `3` (read as `2` and `'`), and the two metrics that count them.
+
+use super::cubie::{CubieCube, FACES};
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// A face turn: `turns` clockwise quarter turns (1, 2 or 3) of `face` (index into [`FACES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The face, `0..6` in the order `U R F D L B`.
+    pub face: u8,
+    /// Clockwise quarter turns: 1, 2 or 3 (3 is written `'`).
+    pub turns: u8,
+}
+
+/// How moves are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Half-turn metric: any face turn counts 1 (18 moves).
+    Htm,
+    /// Quarter-turn metric: a quarter turn counts 1, a half turn 2 (12 moves).
+    Qtm,
+}
+
+impl Metric {
+    /// The metric's name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Htm => "htm",
+            Metric::Qtm => "qtm",
+        }
+    }
+
+    /// The length of a move sequence in this metric.
+    pub fn length(self, moves: &[Move]) -> usize {
+        moves.iter().map(|m| self.cost(*m)).sum()
+    }
+
+    /// What one move costs: 1, or 2 for a half turn in the quarter-turn metric.
+    pub fn cost(self, m: Move) -> usize {
+        match self {
+            Metric::Qtm if m.turns == 2 => 2,
+            _ => 1,
+        }
+    }
+
+    /// The metric's generators in a fixed order: `U U2 U' R R2 R' ...` (HTM) or
+    /// `U U' R R' ...` (QTM).
+    pub fn moves(self) -> Vec<Move> {
+        let turns: &[u8] = match self {
+            Metric::Htm => &[1, 2, 3],
+            Metric::Qtm => &[1, 3],
+        };
+        (0..6u8)
+            .flat_map(|face| turns.iter().map(move |&t| Move { face, turns: t }))
+            .collect()
+    }
+}
+
+impl FromStr for Metric {
+    type Err = NotationError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "htm" | "ftm" | "half" => Ok(Metric::Htm),
+            "qtm" | "quarter" => Ok(Metric::Qtm),
+            _ => Err(NotationError::Metric(s.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a move sequence could not be read.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum NotationError {
+    /// A character that starts no move.
+    #[error("unknown move '{found}' at character {at}: moves are U R F D L B, each optionally followed by ', 2, 2' or 3")]
+    UnknownMove {
+        /// The offending text.
+        found: String,
+        /// 1-based character position.
+        at: usize,
+    },
+    /// Not a metric name.
+    #[error("unknown metric '{0}': expected htm or qtm")]
+    Metric(String),
+}
+
+impl Move {
+    /// The move as a cubie cube.
+    pub fn cubie(self) -> CubieCube {
+        let quarter = CubieCube::face_turn(self.face as usize);
+        let mut c = quarter;
+        for _ in 1..self.turns {
+            c = c.then(&quarter);
+        }
+        c
+    }
+
+    /// The move that undoes this one.
+    pub fn inverse(self) -> Move {
+        Move {
+            face: self.face,
+            turns: 4 - self.turns,
+        }
+    }
+
+    /// Index among the 18 half-turn-metric moves (`face * 3 + turns - 1`).
+    pub fn htm_index(self) -> usize {
+        self.face as usize * 3 + self.turns as usize - 1
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let suffix = match self.turns {
+            1 => "",
+            2 => "2",
+            _ => "'",
+        };
+        write!(f, "{}{suffix}", FACES[self.face as usize])
+    }
+}
+
+/// Reads a move sequence; whitespace between moves is optional (`RU R'U2`). Consecutive turns
+/// of one face are kept as written.
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut moves = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() || c == ',' {
+            i += 1;
+            continue;
+        }
+        let face =
+            FACES
+                .iter()
+                .position(|&f| f == c)
+                .ok_or_else(|| NotationError::UnknownMove {
+                    found: chars[i..]
+                        .iter()
+                        .take_while(|c| !c.is_whitespace())
+                        .collect(),
+                    at: i + 1,
+                })?;
+        i += 1;
+        let mut turns = 1u8;
+        if let Some(&d) = chars.get(i) {
+            if d == '2' || d == '3' {
+                turns = d.to_digit(10).expect("a digit") as u8;
+                i += 1;
+            }
+        }
+        if let Some(&p) = chars.get(i) {
+            if p == '\'' || p == '’' {
+                turns = 4 - turns;
+                i += 1;
+            }
+        }
+        moves.push(Move {
+            face: face as u8,
+            turns,
+        });
+    }
+    Ok(moves)
+}
+
+/// A move sequence in notation, moves separated by spaces.
+pub fn format_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The cube reached from solved by `moves`.
+pub fn apply_moves(start: &CubieCube, moves: &[Move]) -> CubieCube {
+    moves.iter().fold(*start, |c, m| c.then(&m.cubie()))
+}
+
+/// The inverse sequence: undoes `moves`.
+pub fn invert_moves(moves: &[Move]) -> Vec<Move> {
+    moves.iter().rev().map(|m| m.inverse()).collect()
+}
