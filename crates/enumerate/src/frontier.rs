@@ -106,7 +106,7 @@ fn expand<P: RankedPuzzle>(
 }
 
 /// Keeps only the ranks of sorted `next` that are in neither sorted `a` nor sorted `b`.
-fn remove_known<R: Ord + Copy>(next: &mut Vec<R>, a: &[R], b: &[R]) {
+pub(crate) fn remove_known<R: Ord + Copy>(next: &mut Vec<R>, a: &[R], b: &[R]) {
     let (mut i, mut j) = (0, 0);
     next.retain(|x| !(advance_to(a, &mut i, x) || advance_to(b, &mut j, x)));
 }

@@ -8,12 +8,15 @@
 //! - [`frontier`]: only the levels needed to make the next one, as sorted rank arrays; for spaces
 //!   whose table would not fit (the 15- and 24-puzzle). Stops cleanly at a depth or memory limit.
 //!
+//! [`cube3`] enumerates the 3x3x3 by levels of symmetry classes, counting positions exactly.
+//!
 //! [`pattern_db`] builds pattern databases for additive heuristics with a 0/1 BFS.
 //!
 //! [`reference`] is a deliberately plain hash-set BFS over any state type: the independent check
 //! the tests compare the engines with, and the baseline the benchmark measures them against.
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
+pub mod cube3;
 pub mod frontier;
 pub mod pattern_db;
 pub mod progress;
