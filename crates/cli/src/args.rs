@@ -70,11 +70,15 @@ pub enum EngineChoice {
 /// `godsearch bfs`.
 #[derive(Debug, Args)]
 pub struct BfsArgs {
-    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ...
+    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3
     pub puzzle: String,
     /// The goal board (default: tiles in order, blank last), e.g. 0,1,2,3,4,5,6,7,8.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
+    /// Cubes: how moves are counted, htm (half-turn metric: any face turn is 1) or qtm
+    /// (quarter-turn metric: a half turn is 2). Default htm.
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
     /// Stop after the level at this distance.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,

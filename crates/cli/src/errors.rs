@@ -4,6 +4,7 @@
 //! caught by a check); 2 bad input (an unknown puzzle, a malformed or unsolvable board, bad
 //! options). clap's own usage errors also exit with 2.
 
+use godsearch_puzzles::cube::{CubieError, FaceletError, NotationError};
 use godsearch_puzzles::tiles::{BoardError, MoveParseError};
 use godsearch_puzzles::PuzzleNameError;
 use std::process::ExitCode;
@@ -23,6 +24,9 @@ fn is_bad_input(err: &anyhow::Error) -> bool {
             || e.is::<BoardError>()
             || e.is::<PuzzleNameError>()
             || e.is::<MoveParseError>()
+            || e.is::<NotationError>()
+            || e.is::<FaceletError>()
+            || e.is::<CubieError>()
     })
 }
 

@@ -4,6 +4,7 @@
 use crate::errors::bad_input;
 use anyhow::{Context, Result};
 use godsearch_core::RankedPuzzle;
+use godsearch_puzzles::cube::{Cube2Space, Metric};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_tables::{file, Encoding, LoadedTable, TableHeader, TwoBitTable};
@@ -13,11 +14,45 @@ use std::path::Path;
 /// ranking. Bump it whenever [`TileSpace`]'s ranking changes.
 const TILE_RANKING: &str = "tiles rank=blank-cell*(N-1)!/2+lehmer-half v1";
 
-/// The board size named by `name`.
+/// How 2x2x2 positions are ranked (see [`Cube2Space`]); stored in table headers.
+const CUBE2_RANKING: &str = "cube2 DBL fixed rank=perm7*729+twist6 v1";
+
+/// The board size named by `name`; a cube name is refused with `what` the command offers cubes.
 pub fn tile_shape(name: &str) -> Result<Shape> {
     match name.parse::<PuzzleName>()? {
         PuzzleName::Tiles(shape) => Ok(shape),
+        PuzzleName::Cube(size) => {
+            bad_input!("this command is for sliding-tile boards; {size} is a cube (see `godsearch bfs {size}` and `godsearch solve {size}`)")
+        }
     }
+}
+
+/// The metric given with `--metric` (default: the half-turn metric).
+pub fn cube_metric(text: Option<&str>) -> Result<Metric> {
+    match text {
+        Some(t) => Ok(t.parse::<Metric>()?),
+        None => Ok(Metric::Htm),
+    }
+}
+
+/// The puzzle identity written into (and required of) a 2x2x2 table file.
+fn cube2_identity(space: &Cube2Space) -> String {
+    format!("cube 2x2x2 metric {}", space.metric())
+}
+
+/// Saves a 2x2x2 distance table atomically.
+pub fn save_cube2_table(
+    path: &Path,
+    space: &Cube2Space,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> Result<()> {
+    save_distance_table(path, cube2_identity(space), CUBE2_RANKING, table, levels)
+}
+
+/// Loads a 2x2x2 distance table and refuses it unless it was made for this metric and ranking.
+pub fn load_cube2_table(path: &Path, space: &Cube2Space) -> Result<LoadedTable> {
+    load_distance_table(path, &cube2_identity(space), CUBE2_RANKING)
 }
 
 /// The goal given with `--goal`, or the standard one.
@@ -75,9 +110,24 @@ pub fn table_identity(goal: &Board) -> String {
 
 /// Saves a distance table for `goal` atomically.
 pub fn save_table(path: &Path, goal: &Board, table: &TwoBitTable, levels: &[u64]) -> Result<()> {
+    save_distance_table(path, table_identity(goal), TILE_RANKING, table, levels)
+}
+
+/// Loads a distance table and refuses it unless it was made for `goal` with this ranking.
+pub fn load_table(path: &Path, goal: &Board) -> Result<LoadedTable> {
+    load_distance_table(path, &table_identity(goal), TILE_RANKING)
+}
+
+fn save_distance_table(
+    path: &Path,
+    puzzle: String,
+    ranking: &str,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> Result<()> {
     let header = TableHeader {
-        puzzle: table_identity(goal),
-        params: TILE_RANKING.to_string(),
+        puzzle,
+        params: ranking.to_string(),
         encoding: Encoding::DistanceMod3,
         entries: godsearch_tables::DistanceMod3::len(table) as u64,
         levels: levels.to_vec(),
@@ -86,11 +136,8 @@ pub fn save_table(path: &Path, goal: &Board, table: &TwoBitTable, levels: &[u64]
     Ok(())
 }
 
-/// Loads a distance table and refuses it unless it was made for `goal` with this ranking.
-pub fn load_table(path: &Path, goal: &Board) -> Result<LoadedTable> {
+fn load_distance_table(path: &Path, puzzle: &str, ranking: &str) -> Result<LoadedTable> {
     let table = file::load(path)?;
-    table
-        .header()
-        .expect(path, &table_identity(goal), TILE_RANKING)?;
+    table.header().expect(path, puzzle, ranking)?;
     Ok(table)
 }

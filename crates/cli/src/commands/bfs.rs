@@ -11,31 +11,41 @@ use anyhow::{Context, Result};
 use godsearch_core::{RankInt, RankedPuzzle};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
 use godsearch_puzzles::tiles::{Board, TileSpace};
+use godsearch_puzzles::PuzzleName;
 use godsearch_tables::TwoBitTable;
 use serde::Serialize;
 use std::time::Instant;
 
 /// The result of `godsearch bfs`, as printed with `--json`.
 #[derive(Debug, Serialize)]
-struct BfsReport {
-    puzzle: String,
-    goal: String,
-    metric: &'static str,
-    engine: &'static str,
-    threads: usize,
-    levels: Vec<u64>,
-    total: u64,
-    diameter: Option<u32>,
-    complete: bool,
-    stopped: Option<String>,
-    antipode_count: Option<u64>,
-    antipodes: Option<Vec<String>>,
-    seconds: f64,
-    positions_per_second: f64,
-    peak_bytes: u64,
+pub(crate) struct BfsReport {
+    pub puzzle: String,
+    pub goal: String,
+    pub metric: &'static str,
+    pub engine: &'static str,
+    pub threads: usize,
+    pub levels: Vec<u64>,
+    /// Symmetry classes at each distance, where the engine counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<Vec<u64>>,
+    pub total: u64,
+    pub diameter: Option<u32>,
+    pub complete: bool,
+    pub stopped: Option<String>,
+    pub antipode_count: Option<u64>,
+    pub antipodes: Option<Vec<String>>,
+    pub seconds: f64,
+    pub positions_per_second: f64,
+    pub peak_bytes: u64,
 }
 
 pub fn run(args: &BfsArgs) -> Result<()> {
+    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
+        return super::cube_bfs::run(args, size);
+    }
+    if args.metric.is_some() {
+        bad_input!("--metric is for cubes; sliding-tile moves are counted one per tile moved");
+    }
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
@@ -51,7 +61,11 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
     } else {
-        print_report(&report, &goal);
+        let title = format!("{} sliding puzzle, goal {}", report.puzzle, report.goal);
+        print_report(&report, &title, |text| {
+            let board = Board::parse(goal.shape(), text).expect("printed by us");
+            board.to_grid().lines().map(str::to_string).collect()
+        });
     }
     Ok(())
 }
@@ -104,15 +118,6 @@ fn report<R: RankInt>(
     seconds: f64,
 ) -> BfsReport {
     let complete = e.stop == Stop::Complete;
-    let stopped = match e.stop {
-        Stop::Complete => None,
-        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
-        Stop::Memory { depth, needed, budget } => Some(format!(
-            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
-            format_bytes(needed as f64),
-            format_bytes(budget as f64)
-        )),
-    };
     let antipodes = e.last_level.as_ref().filter(|_| complete).map(|ranks| {
         let mut boards: Vec<Board> = ranks.iter().map(|&r| space.unrank(r)).collect();
         boards.sort_by(|a, b| a.cells().cmp(b.cells()));
@@ -130,29 +135,59 @@ fn report<R: RankInt>(
         total: e.total(),
         diameter: e.diameter(),
         complete,
-        stopped,
+        stopped: stop_message(e.stop),
         antipode_count: complete.then(|| *e.levels.last().expect("level 0 exists")),
         antipodes,
         seconds,
         positions_per_second: e.total() as f64 / seconds.max(f64::MIN_POSITIVE),
         peak_bytes: e.peak_bytes,
         levels: e.levels.clone(),
+        classes: None,
     }
 }
 
-fn print_report(r: &BfsReport, goal: &Board) {
-    outln!(
-        "{} sliding puzzle, goal {}: {} engine, {} threads",
-        r.puzzle,
-        r.goal,
-        r.engine,
-        r.threads
-    );
-    outln!("{:>8}  {:>20}", "distance", "positions");
-    for (d, n) in r.levels.iter().enumerate() {
-        outln!("{d:>8}  {:>20}", format_count(*n));
+/// Why a run ended early, in words; `None` when it is complete.
+pub(crate) fn stop_message(stop: Stop) -> Option<String> {
+    match stop {
+        Stop::Complete => None,
+        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::Memory { depth, needed, budget } => Some(format!(
+            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
+            format_bytes(needed as f64),
+            format_bytes(budget as f64)
+        )),
     }
-    outln!("{:>8}  {:>20}", "total", format_count(r.total));
+}
+
+/// Prints a report as a table; `render` gives extra lines to show under each antipode.
+pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>) {
+    outln!("{title}: {} engine, {} threads", r.engine, r.threads);
+    match &r.classes {
+        None => {
+            outln!("{:>8}  {:>20}", "distance", "positions");
+            for (d, n) in r.levels.iter().enumerate() {
+                outln!("{d:>8}  {:>20}", format_count(*n));
+            }
+            outln!("{:>8}  {:>20}", "total", format_count(r.total));
+        }
+        Some(classes) => {
+            outln!(
+                "{:>8}  {:>26}  {:>22}",
+                "distance",
+                "positions",
+                "classes (48 symmetries)"
+            );
+            for (d, (n, c)) in r.levels.iter().zip(classes).enumerate() {
+                outln!("{d:>8}  {:>26}  {:>22}", format_count(*n), format_count(*c));
+            }
+            outln!(
+                "{:>8}  {:>26}  {:>22}",
+                "total",
+                format_count(r.total),
+                format_count(classes.iter().sum::<u64>())
+            );
+        }
+    }
     match (&r.stopped, r.diameter) {
         (None, Some(d)) => outln!("diameter {d}: the farthest positions need {d} moves"),
         (Some(why), _) => outln!("stopped: {why}; the counts above are exact"),
@@ -163,9 +198,8 @@ fn print_report(r: &BfsReport, goal: &Board) {
             Some(boards) => {
                 outln!("antipodes ({count}):");
                 for text in boards {
-                    let board = Board::parse(goal.shape(), text).expect("printed by us");
                     outln!("  {text}");
-                    for line in board.to_grid().lines() {
+                    for line in render(text) {
                         outln!("    {line}");
                     }
                 }

@@ -4,6 +4,7 @@ mod bench;
 mod bench_search;
 mod bench_subgoal;
 mod bfs;
+mod cube_bfs;
 mod info;
 mod pdb;
 mod solve;

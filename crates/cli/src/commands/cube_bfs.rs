@@ -1,0 +1,125 @@
+//! `godsearch bfs 2x2x2|3x3x3`: God's algorithm on the cubes.
+//!
+//! The 2x2x2 (3,674,160 positions with one corner fixed) runs on the generic table engine, so
+//! its table can be saved and solved from by descent. The 3x3x3 runs the symmetry-class
+//! frontier engine, which counts positions exactly until --max-depth or the memory budget.
+
+use super::bfs::{print_report, stop_message, BfsReport};
+use crate::args::{BfsArgs, EngineChoice};
+use crate::errors::bad_input;
+use crate::machine;
+use crate::output::outln;
+use crate::progress::LevelBar;
+use crate::spaces;
+use anyhow::{Context, Result};
+use godsearch_enumerate::{cube3, frontier, table, Limits, Stop};
+use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
+use godsearch_puzzles::cube::{Cube2Space, CubeSize};
+use godsearch_search::descend;
+use std::time::Instant;
+
+/// Longest 2x2x2 solution in either metric (14 quarter turns); bounds table descent.
+pub const CUBE2_MAX_DISTANCE: usize = 14;
+
+pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
+    if args.goal.is_some() {
+        bad_input!("--goal is for sliding-tile boards; a cube is enumerated from solved");
+    }
+    let metric = spaces::cube_metric(args.metric.as_deref())?;
+    let limits = Limits {
+        max_depth: args.max_depth,
+        memory_bytes: machine::memory_budget(args.memory.as_deref())?,
+        antipode_cap: args.show_antipodes,
+    };
+    let bar = LevelBar::new();
+    let started = Instant::now();
+    let report = match size {
+        CubeSize::Two => {
+            let space = Cube2Space::new(metric);
+            let (enumeration, built) = match args.engine {
+                EngineChoice::Frontier => (frontier::enumerate(&space, &limits, &bar), None),
+                _ => {
+                    let built = table::enumerate(&space, &limits, &bar)?;
+                    (built.enumeration, Some(built.table))
+                }
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            bar.finish();
+            if args.save.is_some() && built.is_none() {
+                bad_input!("--save needs the table engine (leave out --engine frontier)");
+            }
+            if let (Some(path), Some(t)) = (&args.save, &built) {
+                spaces::save_cube2_table(path, &space, t, &enumeration.levels)
+                    .with_context(|| format!("saving the table to {}", path.display()))?;
+            }
+            let complete = enumeration.stop == Stop::Complete;
+            // Antipodes are shown as scrambles: the inverse of an optimal solution by descent.
+            let antipodes = match (&enumeration.last_level, &built) {
+                (Some(ranks), Some(t)) if complete => Some(
+                    ranks
+                        .iter()
+                        .map(|&r| {
+                            let path = descend(&space, t, r, CUBE2_MAX_DISTANCE)?;
+                            let moves: Vec<_> =
+                                path.iter().map(|&k| space.moves()[k as usize]).collect();
+                            Ok(format_moves(&invert_moves(&moves)))
+                        })
+                        .collect::<Result<Vec<String>>>()?,
+                ),
+                _ => None,
+            };
+            BfsReport {
+                puzzle: size.to_string(),
+                goal: "solved".into(),
+                metric: metric.name(),
+                engine: if built.is_some() { "table" } else { "frontier" },
+                threads: rayon::current_num_threads(),
+                total: enumeration.total(),
+                diameter: enumeration.diameter(),
+                complete,
+                stopped: stop_message(enumeration.stop),
+                antipode_count: complete.then(|| *enumeration.levels.last().expect("level 0")),
+                antipodes,
+                seconds,
+                positions_per_second: enumeration.total() as f64 / seconds.max(f64::MIN_POSITIVE),
+                peak_bytes: enumeration.peak_bytes,
+                levels: enumeration.levels,
+                classes: None,
+            }
+        }
+        CubeSize::Three => {
+            if args.save.is_some() || args.engine == EngineChoice::Table {
+                bad_input!("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)");
+            }
+            let e = cube3::enumerate(metric, &limits, &bar);
+            let seconds = started.elapsed().as_secs_f64();
+            bar.finish();
+            let total: u64 = e.positions.iter().sum();
+            BfsReport {
+                puzzle: size.to_string(),
+                goal: "solved".into(),
+                metric: metric.name(),
+                engine: "frontier of symmetry classes",
+                threads: rayon::current_num_threads(),
+                total,
+                diameter: None,
+                complete: false,
+                stopped: stop_message(e.stop),
+                antipode_count: None,
+                antipodes: None,
+                seconds,
+                positions_per_second: total as f64 / seconds.max(f64::MIN_POSITIVE),
+                peak_bytes: e.peak_bytes,
+                levels: e.positions,
+                classes: Some(e.classes),
+            }
+        }
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string(&report)?);
+    } else {
+        let title = format!("{} cube, {} metric", report.puzzle, report.metric);
+        print_report(&report, &title, |_| Vec::new());
+    }
+    Ok(())
+}

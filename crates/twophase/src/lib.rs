@@ -1,0 +1,36 @@
+//! Kociemba's two-phase solver for the 3x3x3: fast, short, not always optimal solutions.
+//!
+//! Phase 1 brings the cube into the subgroup `<U, D, R2, L2, F2, B2>`; phase 2 solves it
+//! there with only those moves. Both phases are IDA* over small coordinates, bounded by exact
+//! distance tables reduced by symmetry ([`Tables`]). The search keeps lengthening phase 1 while a
+//! shorter total is still possible, and stops at the first solution of at most the target
+//! length, or at the deadline with the best found.
+//!
+//! This crate composes the cube model (puzzles) with its own search, one floor above both
+//! (DESIGN.md); it reads and writes no files: the front end saves [`Tables`] with
+//! [`Tables::write_to`] and reads them back with [`Tables::from_bytes`].
+//!
+//! ```
+//! use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
+//! use godsearch_puzzles::cube::CubieCube;
+//! use godsearch_enumerate::NoProgress;
+//! use godsearch_twophase::{solve, Options, Tables};
+//! let tables = Tables::build(&NoProgress); // about half a minute; save it (see the CLI)
+//! let scramble = parse_moves("R U R' U' F2 D L2 B").unwrap();
+//! let cube = apply_moves(&CubieCube::SOLVED, &scramble);
+//! let found = solve(&tables, &cube, Options { target_length: 20, deadline: None }).unwrap();
+//! assert!(found.moves.len() <= 20);
+//! assert!(apply_moves(&cube, &found.moves).is_solved());
+//! ```
+
+mod classes;
+pub mod coords;
+mod pruning;
+mod search;
+mod tables;
+
+pub use search::{solve, Options, Solution, SolveError, LONGEST};
+pub use tables::{Tables, TablesError, CORNER_CLASSES, FLIP_SLICE_CLASSES, TABLES_FORMAT};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,437 @@
+//! The tables of the two-phase solver: move tables, symmetry classes, and two exact pruning
+//! tables reduced by the 16 symmetries that keep the U-D axis (Kociemba's layout):
+//!
+//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, the exact
+//!   number of moves to `G1` (at most 12);
+//! - phase 2: `corner-permutation class x U/D-edge permutation`: 2,768 x 40,320 = 111,605,760
+//!   entries, exact in those two coordinates (at most 18), with `corners x middle edges`
+//!   (967,680 entries) as a second bound.
+//!
+//! A byte an entry (about 253 MB in all): lookups need no decoding and the saved file is used
+//! in place, memory-mapped. The small tables are copied out at load (a few MB).
+
+use crate::classes::{conjugation_table, Classes};
+use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, UD_EDGE_PERMS};
+use crate::pruning::{self, PairGraph};
+use godsearch_enumerate::Progress;
+use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
+use godsearch_puzzles::cube::notation::Metric;
+use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
+use godsearch_puzzles::cube::CubieCube;
+use godsearch_tables::LoadedTable;
+use std::io::{self, Write};
+use thiserror::Error;
+
+/// Identity of the table layout, stored in and required of saved files. Change it whenever a
+/// coordinate, a move order, a symmetry or the layout changes.
+pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge bytes v1";
+/// Flip-and-slice values: `slice * 2048 + flip`.
+const FLIP_SLICES: usize = SLICES * FLIPS;
+/// Classes of flip-and-slice under the 16 symmetries.
+pub const FLIP_SLICE_CLASSES: usize = 64_430;
+/// Classes of corner permutations under the 16 symmetries.
+pub const CORNER_CLASSES: usize = 2_768;
+const PHASE2_COUNT: usize = PHASE2_MOVES.len();
+
+/// Saved bytes that are not a table set of this layout.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum TablesError {
+    /// Wrong number of bytes.
+    #[error("two-phase tables should be {expected} bytes, found {found}")]
+    Size {
+        /// The layout's size.
+        expected: usize,
+        /// The size given.
+        found: usize,
+    },
+    /// A value out of range for its table.
+    #[error("two-phase tables hold an out-of-range entry")]
+    Corrupt,
+}
+
+/// Where the pruning bytes live.
+#[derive(Debug)]
+enum PruningBytes {
+    Owned(Vec<u8>),
+    Mapped { table: LoadedTable, offset: usize },
+}
+
+/// All tables of the solver.
+#[derive(Debug)]
+pub struct Tables {
+    pub(crate) twist_move: Vec<u16>,
+    pub(crate) flip_move: Vec<u16>,
+    pub(crate) slice_move: Vec<u16>,
+    pub(crate) corner_move: Vec<u16>,
+    pub(crate) ud_edge_move: Vec<u16>,
+    pub(crate) slice_perm_move: Vec<u16>,
+    pub(crate) flip_slice_class: Vec<u16>,
+    pub(crate) flip_slice_to_rep: Vec<u8>,
+    pub(crate) twist_conj: Vec<u16>,
+    pub(crate) corner_class: Vec<u16>,
+    pub(crate) corner_to_rep: Vec<u8>,
+    pub(crate) ud_edge_conj: Vec<u16>,
+    pub(crate) corner_slice_perm: Vec<u8>,
+    pruning: PruningBytes,
+    levels: Vec<u64>,
+}
+
+fn phase1_entries() -> usize {
+    FLIP_SLICE_CLASSES * TWISTS
+}
+
+fn phase2_entries() -> usize {
+    CORNER_CLASSES * UD_EDGE_PERMS
+}
+
+/// The small tables, built in well under a second.
+struct Small {
+    twist_move: Vec<u16>,
+    flip_move: Vec<u16>,
+    slice_move: Vec<u16>,
+    corner_move: Vec<u16>,
+    ud_edge_move: Vec<u16>,
+    slice_perm_move: Vec<u16>,
+    flip_slice: Classes,
+    twist_conj: Vec<u16>,
+    corners: Classes,
+    ud_edge_conj: Vec<u16>,
+}
+
+fn build_small() -> Small {
+    let all: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
+    let phase2: Vec<CubieCube> = PHASE2_MOVES.iter().map(|&k| all[k]).collect();
+    let syms = Symmetries::new();
+    let flip_slice = Classes::new(FLIP_SLICES, &syms, |v, s| {
+        let mut c = CubieCube::SOLVED;
+        coords::set_slice(&mut c, (v / FLIPS) as u16);
+        cube_coord::set_flip(&mut c, (v % FLIPS) as u16);
+        let d = syms.conjugate(&c, s);
+        coords::slice(&d) as usize * FLIPS + coords::flip(&d) as usize
+    });
+    let corners = Classes::new(CORNER_PERMS, &syms, |v, s| {
+        let mut c = CubieCube::SOLVED;
+        cube_coord::set_corner_perm(&mut c, v as u16);
+        coords::corner_perm(&syms.conjugate(&c, s)) as usize
+    });
+    let twist_conj = conjugation_table(
+        TWISTS,
+        &syms,
+        |t| {
+            let mut c = CubieCube::SOLVED;
+            cube_coord::set_twist(&mut c, t as u16);
+            c
+        },
+        coords::twist,
+    );
+    let ud_edge_conj = conjugation_table(
+        UD_EDGE_PERMS,
+        &syms,
+        |u| {
+            let mut c = CubieCube::SOLVED;
+            cube_coord::perm_unrank(u as u32, &mut c.ep[..8]);
+            c
+        },
+        coords::ud_edges,
+    );
+    Small {
+        twist_move: coords::move_table(TWISTS, coords::twist, &all),
+        flip_move: coords::move_table(FLIPS, coords::flip, &all),
+        slice_move: coords::move_table(SLICES, coords::slice, &all),
+        corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &phase2),
+        ud_edge_move: coords::move_table(UD_EDGE_PERMS, coords::ud_edges, &phase2),
+        slice_perm_move: coords::move_table(SLICE_PERMS, coords::slice_perm, &phase2),
+        flip_slice,
+        twist_conj,
+        corners,
+        ud_edge_conj,
+    }
+}
+
+/// Phase 1 as a graph over `flip-and-slice class x twist`.
+struct Phase1Graph<'a>(&'a Small);
+
+impl PairGraph for Phase1Graph<'_> {
+    fn entries(&self) -> usize {
+        phase1_entries()
+    }
+
+    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
+        let s = self.0;
+        let (class, twist) = (entry / TWISTS, entry % TWISTS);
+        let fs = s.flip_slice.rep[class] as usize;
+        let (slice, flip) = (fs / FLIPS, fs % FLIPS);
+        for m in 0..MOVES {
+            let fs2 = s.slice_move[slice * MOVES + m] as usize * FLIPS
+                + s.flip_move[flip * MOVES + m] as usize;
+            let t2 = s.twist_move[twist * MOVES + m] as usize;
+            let sym = s.flip_slice.to_rep[fs2] as usize;
+            let e = s.flip_slice.class[fs2] as usize * TWISTS
+                + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize;
+            if f(e) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
+        let s = self.0;
+        let (class, twist) = (entry / TWISTS, entry % TWISTS);
+        let mask = s.flip_slice.stabiliser[class];
+        if mask == 1 {
+            return;
+        }
+        for sym in 1..UD_SYMMETRIES {
+            if mask >> sym & 1 == 1 {
+                f(class * TWISTS + s.twist_conj[twist * UD_SYMMETRIES + sym] as usize);
+            }
+        }
+    }
+}
+
+/// Phase 2 as a graph over `corner class x U/D-edge permutation`.
+struct Phase2Graph<'a>(&'a Small);
+
+impl PairGraph for Phase2Graph<'_> {
+    fn entries(&self) -> usize {
+        phase2_entries()
+    }
+
+    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
+        let s = self.0;
+        let (class, ud) = (entry / UD_EDGE_PERMS, entry % UD_EDGE_PERMS);
+        let cp = s.corners.rep[class] as usize;
+        for k in 0..PHASE2_COUNT {
+            let cp2 = s.corner_move[cp * PHASE2_COUNT + k] as usize;
+            let ud2 = s.ud_edge_move[ud * PHASE2_COUNT + k] as usize;
+            let sym = s.corners.to_rep[cp2] as usize;
+            let e = s.corners.class[cp2] as usize * UD_EDGE_PERMS
+                + s.ud_edge_conj[ud2 * UD_SYMMETRIES + sym] as usize;
+            if f(e) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
+        let s = self.0;
+        let (class, ud) = (entry / UD_EDGE_PERMS, entry % UD_EDGE_PERMS);
+        let mask = s.corners.stabiliser[class];
+        if mask == 1 {
+            return;
+        }
+        for sym in 1..UD_SYMMETRIES {
+            if mask >> sym & 1 == 1 {
+                f(class * UD_EDGE_PERMS + s.ud_edge_conj[ud * UD_SYMMETRIES + sym] as usize);
+            }
+        }
+    }
+}
+
+/// Exact distances of `(a, b)` pairs from `(0, 0)` in the moves of two move tables.
+fn pair_distances(a_move: &[u16], b_move: &[u16], b_count: usize, moves: usize) -> Vec<u8> {
+    let a_count = a_move.len() / moves;
+    let mut table = vec![pruning::UNREACHED; a_count * b_count];
+    table[0] = 0;
+    let mut depth = 0u8;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..table.len() {
+            if table[i] != depth {
+                continue;
+            }
+            let (a, b) = (i / b_count, i % b_count);
+            for k in 0..moves {
+                let j = a_move[a * moves + k] as usize * b_count + b_move[b * moves + k] as usize;
+                if table[j] == pruning::UNREACHED {
+                    table[j] = depth + 1;
+                    changed = true;
+                }
+            }
+        }
+        depth += 1;
+    }
+    table
+}
+
+impl Tables {
+    /// Builds every table (about half a minute on two cores; the pruning tables' BFS levels are
+    /// reported to `progress`, phase 1 as depths 1..=12, then phase 2 as 1..=18).
+    pub fn build(progress: &dyn Progress) -> Self {
+        let small = build_small();
+        assert_eq!(small.flip_slice.len(), FLIP_SLICE_CLASSES);
+        assert_eq!(small.corners.len(), CORNER_CLASSES);
+        let slice_goal = coords::slice(&CubieCube::SOLVED);
+        let phase1_goal = small.flip_slice.class[slice_goal as usize * FLIPS] as usize * TWISTS;
+        let (mut bytes, mut levels) =
+            pruning::distances(&Phase1Graph(&small), phase1_goal, progress);
+        let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress);
+        bytes.extend_from_slice(&phase2);
+        levels.extend(levels2);
+        let corner_slice_perm = pair_distances(
+            &small.corner_move,
+            &small.slice_perm_move,
+            SLICE_PERMS,
+            PHASE2_COUNT,
+        );
+        Self::assemble(small, corner_slice_perm, PruningBytes::Owned(bytes), levels)
+    }
+
+    fn assemble(
+        small: Small,
+        corner_slice_perm: Vec<u8>,
+        pruning: PruningBytes,
+        levels: Vec<u64>,
+    ) -> Self {
+        Tables {
+            twist_move: small.twist_move,
+            flip_move: small.flip_move,
+            slice_move: small.slice_move,
+            corner_move: small.corner_move,
+            ud_edge_move: small.ud_edge_move,
+            slice_perm_move: small.slice_perm_move,
+            flip_slice_class: small.flip_slice.class,
+            flip_slice_to_rep: small.flip_slice.to_rep,
+            twist_conj: small.twist_conj,
+            corner_class: small.corners.class,
+            corner_to_rep: small.corners.to_rep,
+            ud_edge_conj: small.ud_edge_conj,
+            corner_slice_perm,
+            pruning,
+            levels,
+        }
+    }
+
+    /// Entries at each distance: the phase-1 levels, then the phase-2 levels.
+    pub fn levels(&self) -> &[u64] {
+        &self.levels
+    }
+
+    fn pruning_bytes(&self) -> &[u8] {
+        match &self.pruning {
+            PruningBytes::Owned(v) => v,
+            PruningBytes::Mapped { table, offset } => &table.payload()[*offset..],
+        }
+    }
+
+    /// The phase-1 table: exact moves to `G1` by `class * 2187 + twist`.
+    pub(crate) fn phase1(&self) -> &[u8] {
+        &self.pruning_bytes()[..phase1_entries()]
+    }
+
+    /// The phase-2 table: exact moves in (corners, U/D edges) by `class * 40320 + edges`.
+    pub(crate) fn phase2(&self) -> &[u8] {
+        &self.pruning_bytes()[phase1_entries()..]
+    }
+
+    fn words(&self) -> [&Vec<u16>; 10] {
+        [
+            &self.twist_move,
+            &self.flip_move,
+            &self.slice_move,
+            &self.corner_move,
+            &self.ud_edge_move,
+            &self.slice_perm_move,
+            &self.flip_slice_class,
+            &self.twist_conj,
+            &self.corner_class,
+            &self.ud_edge_conj,
+        ]
+    }
+
+    /// Bytes of the small tables at the front of the saved form.
+    fn small_len() -> usize {
+        let words = (TWISTS + FLIPS + SLICES) * MOVES
+            + (CORNER_PERMS + UD_EDGE_PERMS + SLICE_PERMS) * PHASE2_COUNT
+            + FLIP_SLICES
+            + TWISTS * UD_SYMMETRIES
+            + CORNER_PERMS
+            + UD_EDGE_PERMS * UD_SYMMETRIES;
+        words * 2 + FLIP_SLICES + CORNER_PERMS + CORNER_PERMS * SLICE_PERMS
+    }
+
+    /// Bytes of the saved form.
+    pub fn byte_len() -> usize {
+        Self::small_len() + phase1_entries() + phase2_entries()
+    }
+
+    /// Writes the saved form: the small tables (little-endian words, then bytes), then the
+    /// pruning tables.
+    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        for table in self.words() {
+            let bytes: Vec<u8> = table.iter().flat_map(|w| w.to_le_bytes()).collect();
+            out.write_all(&bytes)?;
+        }
+        out.write_all(&self.flip_slice_to_rep)?;
+        out.write_all(&self.corner_to_rep)?;
+        out.write_all(&self.corner_slice_perm)?;
+        out.write_all(self.pruning_bytes())
+    }
+
+    /// Takes tables from a loaded file's payload: the small tables are copied and checked for
+    /// range, the pruning tables are used in place (the file layer has verified the checksum).
+    pub fn from_loaded(table: LoadedTable) -> Result<Self, TablesError> {
+        let data = table.payload();
+        if data.len() != Self::byte_len() {
+            return Err(TablesError::Size {
+                expected: Self::byte_len(),
+                found: data.len(),
+            });
+        }
+        let mut at = 0;
+        let mut words = |count: usize, limit: usize| {
+            let table: Vec<u16> = data[at..at + 2 * count]
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            at += 2 * count;
+            if table.iter().any(|&v| v as usize >= limit) {
+                return Err(TablesError::Corrupt);
+            }
+            Ok(table)
+        };
+        let twist_move = words(TWISTS * MOVES, TWISTS)?;
+        let flip_move = words(FLIPS * MOVES, FLIPS)?;
+        let slice_move = words(SLICES * MOVES, SLICES)?;
+        let corner_move = words(CORNER_PERMS * PHASE2_COUNT, CORNER_PERMS)?;
+        let ud_edge_move = words(UD_EDGE_PERMS * PHASE2_COUNT, UD_EDGE_PERMS)?;
+        let slice_perm_move = words(SLICE_PERMS * PHASE2_COUNT, SLICE_PERMS)?;
+        let flip_slice_class = words(FLIP_SLICES, FLIP_SLICE_CLASSES)?;
+        let twist_conj = words(TWISTS * UD_SYMMETRIES, TWISTS)?;
+        let corner_class = words(CORNER_PERMS, CORNER_CLASSES)?;
+        let ud_edge_conj = words(UD_EDGE_PERMS * UD_SYMMETRIES, UD_EDGE_PERMS)?;
+        let mut bytes = |count: usize, limit: u8| {
+            let slice = &data[at..at + count];
+            at += count;
+            if slice.iter().any(|&v| v >= limit) {
+                return Err(TablesError::Corrupt);
+            }
+            Ok(slice.to_vec())
+        };
+        let flip_slice_to_rep = bytes(FLIP_SLICES, UD_SYMMETRIES as u8)?;
+        let corner_to_rep = bytes(CORNER_PERMS, UD_SYMMETRIES as u8)?;
+        let corner_slice_perm = bytes(CORNER_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
+        let levels = table.header().levels.clone();
+        let offset = Self::small_len();
+        Ok(Tables {
+            twist_move,
+            flip_move,
+            slice_move,
+            corner_move,
+            ud_edge_move,
+            slice_perm_move,
+            flip_slice_class,
+            flip_slice_to_rep,
+            twist_conj,
+            corner_class,
+            corner_to_rep,
+            ud_edge_conj,
+            corner_slice_perm,
+            pruning: PruningBytes::Mapped { table, offset },
+            levels,
+        })
+    }
+}

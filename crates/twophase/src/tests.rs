@@ -1,0 +1,98 @@
+use crate::{solve, Options, Tables, TABLES_FORMAT};
+use godsearch_enumerate::NoProgress;
+use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_puzzles::cube::CubieCube;
+use godsearch_tables::{file, Encoding, TableHeader};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+
+/// The tables take half a minute to build: once for all tests.
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables::build(&NoProgress))
+}
+
+fn random_cube(rng: &mut StdRng) -> CubieCube {
+    let moves: Vec<Move> = (0..60)
+        .map(|_| Move {
+            face: rng.gen_range(0..6),
+            turns: rng.gen_range(1..4),
+        })
+        .collect();
+    apply_moves(&CubieCube::SOLVED, &moves)
+}
+
+#[test]
+fn random_cubes_are_solved_in_at_most_20_moves() {
+    let tables = tables();
+    let mut rng = StdRng::seed_from_u64(20);
+    let options = Options {
+        target_length: 20,
+        deadline: None,
+    };
+    for _ in 0..200 {
+        let cube = random_cube(&mut rng);
+        let s = solve(&tables, &cube, options).unwrap();
+        assert!(s.moves.len() <= 20);
+        assert!(apply_moves(&cube, &s.moves).is_solved());
+    }
+}
+
+#[test]
+fn pruning_levels_are_the_published_phase_distances() {
+    let levels = tables().levels();
+    // Phase 1: 12 is the longest way into G1; phase 2: 18 the longest inside it.
+    assert_eq!(
+        levels.iter().sum::<u64>(),
+        (64_430 * 2187 + 2768 * 40320) as u64
+    );
+    assert_eq!(levels.len(), 13 + 19);
+}
+
+#[test]
+fn tables_survive_a_round_trip_through_a_table_file() {
+    let tables = tables();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twophase.tbl");
+    let header = TableHeader {
+        puzzle: "cube 3x3x3".into(),
+        params: TABLES_FORMAT.into(),
+        encoding: Encoding::Bytes,
+        entries: Tables::byte_len() as u64,
+        levels: tables.levels().to_vec(),
+    };
+    file::save(&path, &header, |out| tables.write_to(out)).unwrap();
+    let loaded = Tables::from_loaded(file::load(&path).unwrap()).unwrap();
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    tables.write_to(&mut a).unwrap();
+    loaded.write_to(&mut b).unwrap();
+    assert!(a == b);
+    let mut rng = StdRng::seed_from_u64(21);
+    let cube = random_cube(&mut rng);
+    let options = Options {
+        target_length: 21,
+        deadline: None,
+    };
+    assert_eq!(
+        solve(tables, &cube, options).unwrap(),
+        solve(&loaded, &cube, options).unwrap()
+    );
+}
+
+#[test]
+fn solved_and_invalid_cubes() {
+    let tables = tables();
+    let options = Options {
+        target_length: 20,
+        deadline: None,
+    };
+    assert!(solve(&tables, &CubieCube::SOLVED, options)
+        .unwrap()
+        .moves
+        .is_empty());
+    let mut twisted = CubieCube::SOLVED;
+    twisted.co[0] = 1;
+    assert!(solve(&tables, &twisted, options).is_err());
+}
