@@ -49,6 +49,13 @@ godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301")]
     /// Size of a puzzle's state space and what storing it costs, next to this machine.
     #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle")]
     Info(InfoArgs),
+    /// Random positions to practise on or to test with: uniform random positions (cubes: each
+    /// with a scramble that reaches it), or random move sequences with --moves.
+    #[command(
+        after_help = "Examples:\n  godsearch scramble 3x3x3\n  godsearch scramble 3x3x3 --count 5 --seed 1\n  \
+godsearch scramble 2x2x2 --count 3\n  godsearch scramble 3x3x3 --moves 25\n  godsearch scramble 4x4 --count 10"
+    )]
+    Scramble(ScrambleArgs),
     /// Measure the engines: BFS against a plain hash-set BFS, search on Korf's 100 instances.
     #[command(
         after_help = "Examples:\n  godsearch bench\n  godsearch bench --section search\n  godsearch bench --large"
@@ -117,6 +124,8 @@ pub enum Algorithm {
     TwoStage,
     /// Not optimal, any board size: stages of tiles placed in turn (--stages, --effort).
     Subgoal,
+    /// Not optimal: Kociemba's two-phase method for the 3x3x3 (the default there).
+    TwoPhase,
 }
 
 /// Heuristics for the searching algorithms.
@@ -135,11 +144,28 @@ pub enum HeuristicChoice {
 /// `godsearch solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ...
+    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3
     pub puzzle: String,
-    /// Boards to solve: 2,4,0,1,8,5,3,6,7 or "2 4 0 1 8 5 3 6 7" or 240185367.
-    #[arg(value_name = "BOARD", required_unless_present = "file")]
+    /// Boards to solve: 2,4,0,1,8,5,3,6,7 or "2 4 0 1 8 5 3 6 7" or 240185367. Cubes: a
+    /// 54-sticker facelet string, or a move sequence that scrambles a solved cube.
+    #[arg(value_name = "BOARD", required_unless_present_any = ["file", "moves"])]
     pub boards: Vec<String>,
+    /// Cubes: the position reached from solved by these moves, e.g. "R U R' U'".
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+    /// Cubes: count lengths in htm (half-turn metric) or qtm (quarter-turn metric). The
+    /// 2x2x2 is solved optimally in that metric; the 3x3x3 two-phase search works in htm.
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
+    /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20.
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<usize>,
+    /// 3x3x3: seconds to spend on one position before taking the best solution so far.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Cubes: also print each start position as a facelet string.
+    #[arg(long)]
+    pub facelets: bool,
     /// Read boards from a file, one a line; lines `id length tiles...` (as in korf100.txt) also
     /// check the length found against the one given.
     #[arg(long, value_name = "FILE")]
@@ -179,6 +205,32 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub effort: Option<usize>,
     /// One JSON document per board, then one with the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `godsearch scramble`.
+#[derive(Debug, Args)]
+pub struct ScrambleArgs {
+    /// The puzzle: 2x2x2, 3x3x3, or a board size such as 4x4.
+    pub puzzle: String,
+    /// How many.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub count: usize,
+    /// Seed for the random numbers (the same seed gives the same scrambles).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Random move sequences of this many moves (no move undoing or merging with the one
+    /// before), instead of uniform random positions.
+    #[arg(long, value_name = "N")]
+    pub moves: Option<usize>,
+    /// Cubes: htm or qtm, for --moves and for the 2x2x2's optimal scrambles. Default htm.
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
+    /// Folder for the cached two-phase tables (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// One JSON document per scramble.
     #[arg(long)]
     pub json: bool,
 }

@@ -1,6 +1,6 @@
-//! The pattern-database cache: one table file per group, named by board, goal and tiles, and
-//! validated on load. A file that is damaged or belongs to anything else is rebuilt, never
-//! trusted.
+//! The table cache: one file per pattern database, named by board, goal and tiles, and one for
+//! the two-phase solver's tables; validated on load. A file that is damaged or belongs to
+//! anything else is rebuilt, never trusted.
 
 use crate::progress::LevelBar;
 use crate::spaces;
@@ -9,6 +9,7 @@ use godsearch_enumerate::pattern_db;
 use godsearch_puzzles::tiles::{Board, Pattern};
 use godsearch_search::tiles::TableBytes;
 use godsearch_tables::{file, Encoding, TableHeader};
+use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -148,4 +149,52 @@ impl PdbCache {
             Origin::Built { seconds, replaced },
         ))
     }
+
+    fn twophase_path(&self) -> PathBuf {
+        self.dir.join("twophase-3x3x3.tbl")
+    }
+
+    /// The valid cached two-phase tables, or why there are none.
+    fn load_twophase(&self) -> Result<Tables, String> {
+        let path = self.twophase_path();
+        if !path.exists() {
+            return Err("not cached".into());
+        }
+        let table = file::load(&path).map_err(|e| e.to_string())?;
+        table
+            .header()
+            .expect(&path, TWOPHASE_PUZZLE, TABLES_FORMAT)
+            .map_err(|e| e.to_string())?;
+        Tables::from_loaded(table).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The cached two-phase tables, or a fresh build (with a progress bar) saved to the cache.
+    pub fn twophase_tables(&self) -> Result<(Tables, Origin)> {
+        let replaced = match self.load_twophase() {
+            Ok(tables) => return Ok((tables, Origin::Cached)),
+            Err(why) if why == "not cached" => None,
+            Err(why) => Some(why),
+        };
+        let bar = LevelBar::new();
+        let started = Instant::now();
+        let tables = Tables::build(&bar);
+        let seconds = started.elapsed().as_secs_f64();
+        bar.finish();
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))?;
+        let header = TableHeader {
+            puzzle: TWOPHASE_PUZZLE.into(),
+            params: TABLES_FORMAT.into(),
+            encoding: Encoding::Bytes,
+            entries: Tables::byte_len() as u64,
+            levels: tables.levels().to_vec(),
+        };
+        let path = self.twophase_path();
+        file::save(&path, &header, |out| tables.write_to(out))
+            .with_context(|| format!("saving {}", path.display()))?;
+        Ok((tables, Origin::Built { seconds, replaced }))
+    }
 }
+
+/// The puzzle identity of the two-phase tables file.
+const TWOPHASE_PUZZLE: &str = "cube 3x3x3 two-phase";

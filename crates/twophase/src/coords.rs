@@ -22,6 +22,8 @@ pub const PHASE2_MOVES: [usize; 10] = [0, 1, 2, 4, 7, 9, 10, 11, 13, 16];
 pub const SLICES: usize = 495;
 /// Orders of the four middle edges: `4!`.
 pub const SLICE_PERMS: usize = 24;
+/// Placements and order of the four middle edges: `12 * 11 * 10 * 9`.
+pub const SLICE_SORTED: usize = SLICES * SLICE_PERMS;
 /// Orders of the eight U/D edges: `8!`.
 pub const UD_EDGE_PERMS: usize = 40320;
 /// First of the middle-layer edges (`FR FL BL BR` are 8..12).
@@ -52,6 +54,21 @@ pub fn slice(c: &CubieCube) -> u16 {
         }
     }
     rank as u16
+}
+
+/// Where the middle edges are and in which order: `slice * 24 + order`, where the order is
+/// that of the middle edges met along positions `0..12`. Inside `G1` it is
+/// `goal slice * 24 + slice_perm`, so phase 1 can track it and hand phase 2 its order.
+pub fn slice_sorted(c: &CubieCube) -> u16 {
+    let mut order = [0u8; 4];
+    let mut k = 0;
+    for p in 0..EDGES {
+        if c.ep[p] >= FIRST_SLICE_EDGE {
+            order[k] = c.ep[p] - FIRST_SLICE_EDGE;
+            k += 1;
+        }
+    }
+    slice(c) * SLICE_PERMS as u16 + perm_rank(&order) as u16
 }
 
 /// The order of the middle edges in the middle layer (meaningful inside `G1`).
@@ -134,12 +151,12 @@ pub fn set_slice(c: &mut CubieCube, rank: u16) {
         rest -= binomial(p, k);
     }
     let (mut slice_edge, mut other) = (FIRST_SLICE_EDGE, 0u8);
-    for p in 0..EDGES {
-        if chosen[p] {
-            c.ep[p] = slice_edge;
+    for (slot, &is_slice) in c.ep.iter_mut().zip(&chosen) {
+        if is_slice {
+            *slot = slice_edge;
             slice_edge += 1;
         } else {
-            c.ep[p] = other;
+            *slot = other;
             other += 1;
         }
     }

@@ -1,18 +1,26 @@
 //! The two-phase search: IDA* on phase-1 coordinates to `G1`, then for each way into `G1`
 //! IDA* on phase-2 coordinates to solved, lengthening phase 1 while the total can still
 //! improve, until a solution of at most the target length is found or the deadline passes.
+//!
+//! Phase 1 also carries the corner permutation and the middle edges' places and order, so a
+//! way into `G1` whose phase 2 cannot fit in the moves left is dropped with one table lookup
+//! (most of them are); only the rest pay for replaying the moves to read the U/D edges. As in
+//! Kociemba's solver, phase 2 is kept to at most [`PHASE2_MAX`] moves: longer phase-2 searches
+//! are expensive and a longer phase 1 finds the same totals faster.
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICE_PERMS};
-use crate::tables::Tables;
+use crate::tables::{Tables, AXES, URF3_SYMMETRY};
 use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
-use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
-use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
+use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
 use std::time::Instant;
 use thiserror::Error;
 
 /// No two-phase solution is longer than this (phase 1 needs at most 12 moves, phase 2 18).
 pub const LONGEST: usize = 30;
+/// Longest phase 2 searched.
+pub const PHASE2_MAX: usize = 10;
 const PHASE2_COUNT: usize = PHASE2_MOVES.len();
 const NO_FACE: usize = 6;
 const UD_EDGE_PERMS: usize = coords::UD_EDGE_PERMS;
@@ -37,6 +45,10 @@ pub struct Solution {
     pub phase1_length: usize,
     /// Phase-1 and phase-2 nodes visited.
     pub nodes: u64,
+    /// Phase-2 nodes visited.
+    pub phase2_nodes: u64,
+    /// Ways into `G1` that phase 2 searched from.
+    pub phase2_searches: u64,
     /// `true` when the search stopped at the deadline before reaching the target length.
     pub timed_out: bool,
 }
@@ -63,16 +75,48 @@ fn allowed(m: usize, last: usize) -> bool {
     last == NO_FACE || (face != last && face + 3 != last)
 }
 
+fn to_move(k: usize) -> Move {
+    Move {
+        face: (k / 3) as u8,
+        turns: (k % 3 + 1) as u8,
+    }
+}
+
+/// The phase-1 coordinates carried down the tree.
+#[derive(Clone, Copy)]
+struct Phase1 {
+    twist: u16,
+    flip: u16,
+    slice_sorted: u16,
+    corners: u16,
+}
+
+/// One of the six ways of looking at the cube.
+struct Direction {
+    /// The cube as this direction sees it.
+    start: CubieCube,
+    root: Phase1,
+    axis: usize,
+    inverse: bool,
+}
+
 struct Run<'t> {
     tables: &'t Tables,
     phase1: &'t [u8],
     phase2: &'t [u8],
+    slice_goal: u16,
+    /// The cube of the direction being searched.
     start: CubieCube,
+    move_cubes: [CubieCube; MOVES],
     options: Options,
     path: [usize; LONGEST],
-    best: Option<(Vec<usize>, usize)>,
+    /// The best solution: moves of the direction that found it, phase-1 length, direction.
+    best: Option<(Vec<usize>, usize, usize)>,
+    direction: usize,
     best_length: usize,
     nodes: u64,
+    phase2_nodes: u64,
+    phase2_searches: u64,
     timed_out: bool,
 }
 
@@ -83,40 +127,77 @@ struct Run<'t> {
 /// Every solution is replayed on `cube` before it is returned.
 pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solution, SolveError> {
     cube.check()?;
+    let syms = Symmetries::new();
+    let inverse = cube.inverse();
+    let directions: Vec<Direction> = [false, true]
+        .into_iter()
+        .flat_map(|inv| (0..AXES).map(move |axis| (axis, inv)))
+        .map(|(axis, inv)| {
+            let seen = if inv { &inverse } else { cube };
+            let start = syms.conjugate(seen, axis * URF3_SYMMETRY);
+            Direction {
+                root: Phase1 {
+                    twist: coords::twist(&start),
+                    flip: coords::flip(&start),
+                    slice_sorted: coords::slice_sorted(&start),
+                    corners: coords::corner_perm(&start),
+                },
+                start,
+                axis,
+                inverse: inv,
+            }
+        })
+        .collect();
+    let move_cubes: Vec<CubieCube> = (0..MOVES).map(|k| to_move(k).cubie()).collect();
     let mut run = Run {
         tables,
         phase1: tables.phase1(),
         phase2: tables.phase2(),
+        slice_goal: coords::slice(&CubieCube::SOLVED),
         start: *cube,
+        move_cubes: move_cubes.try_into().expect("18 moves"),
         options,
         path: [0; LONGEST],
         best: None,
+        direction: 0,
         best_length: LONGEST + 1,
         nodes: 0,
+        phase2_nodes: 0,
+        phase2_searches: 0,
         timed_out: false,
     };
-    let (t, f, s) = (coords::twist(cube), coords::flip(cube), coords::slice(cube));
-    let mut depth = run.phase1_bound(t, f, s) as usize;
+    let distances: Vec<usize> = directions
+        .iter()
+        .map(|d| run.phase1_distance(&d.root) as usize)
+        .collect();
+    let mut depth = *distances.iter().min().expect("six directions");
     while depth < run.best_length && !run.done() {
-        run.phase1(t, f, s, 0, depth, NO_FACE);
+        for (k, d) in directions.iter().enumerate() {
+            if distances[k] > depth || run.done() || depth >= run.best_length {
+                continue;
+            }
+            run.start = d.start;
+            run.direction = k;
+            run.phase1_search(d.root, 0, depth, NO_FACE);
+        }
         depth += 1;
     }
-    let (path, phase1_length) = run.best.ok_or(SolveError::Timeout)?;
-    let moves: Vec<Move> = path
-        .iter()
-        .map(|&k| Move {
-            face: (k / 3) as u8,
-            turns: (k % 3 + 1) as u8,
-        })
-        .collect();
+    let (path, phase1_length, k) = run.best.ok_or(SolveError::Timeout)?;
+    let d = &directions[k];
+    let back = &tables.move_back[d.axis];
+    let mut moves: Vec<Move> = path.iter().map(|&m| to_move(back[m] as usize)).collect();
+    if d.inverse {
+        moves = godsearch_puzzles::cube::notation::invert_moves(&moves);
+    }
     if !apply_moves(cube, &moves).is_solved() {
         return Err(SolveError::ReplayFailed);
     }
-    debug_assert_eq!(Metric::Htm.length(&moves), moves.len());
     Ok(Solution {
         moves,
         phase1_length,
         nodes: run.nodes,
+        phase2_nodes: run.phase2_nodes,
+        phase2_searches: run.phase2_searches,
         timed_out: run.timed_out,
     })
 }
@@ -137,75 +218,105 @@ impl Run<'_> {
         }
     }
 
-    /// Exact moves to `G1`, from the symmetry-reduced table.
+    /// Where the exact moves to `G1` of `p` are in the symmetry-reduced table.
     #[inline]
-    fn phase1_bound(&self, t: u16, f: u16, s: u16) -> u8 {
+    fn phase1_index(&self, p: &Phase1) -> usize {
         let tb = self.tables;
-        let fs = s as usize * FLIPS + f as usize;
+        let slice = p.slice_sorted as usize / SLICE_PERMS;
+        let fs = slice * FLIPS + p.flip as usize;
         let class = tb.flip_slice_class[fs] as usize;
         let sym = tb.flip_slice_to_rep[fs] as usize;
-        let twist = tb.twist_conj[t as usize * UD_SYMMETRIES + sym] as usize;
-        self.phase1[class * TWISTS + twist]
+        let twist = tb.twist_conj[p.twist as usize * UD_SYMMETRIES + sym] as usize;
+        class * TWISTS + twist
+    }
+
+    /// Exact moves to `G1`.
+    fn phase1_distance(&self, p: &Phase1) -> u8 {
+        self.phase1[self.phase1_index(p)]
     }
 
     /// Phase-1 IDA* with exactly `depth` moves; `last` is the face of the previous move.
-    fn phase1(&mut self, t: u16, f: u16, s: u16, done: usize, depth: usize, last: usize) {
+    fn phase1_search(&mut self, p: Phase1, done: usize, depth: usize, last: usize) {
         if done == depth {
-            // In G1 (the bound is 0 exactly there). A last move inside G1 would mean G1 was
+            // In G1 (the distance is 0 exactly there). A last move inside G1 would mean G1 was
             // reached one move earlier, which the shorter depth already covered.
             let last_move_in_g1 = done > 0 && PHASE2_MOVES.contains(&self.path[done - 1]);
             if !last_move_in_g1 {
-                self.enter_phase2(done);
+                self.enter_phase2(&p, done);
             }
             return;
         }
-        for m in 0..MOVES {
-            if !allowed(m, last) {
-                continue;
-            }
-            let tb = self.tables;
-            let (nt, nf, ns) = (
-                tb.twist_move[t as usize * MOVES + m],
-                tb.flip_move[f as usize * MOVES + m],
-                tb.slice_move[s as usize * MOVES + m],
+        // Children first, then their table entries in one pass: the lookups are independent
+        // memory accesses that the processor overlaps, instead of one miss per recursion.
+        let tb = self.tables;
+        let mut children = [(0usize, p); MOVES];
+        let mut count = 0;
+        for m in (0..MOVES).filter(|&m| allowed(m, last)) {
+            children[count] = (
+                m,
+                Phase1 {
+                    twist: tb.twist_move[p.twist as usize * MOVES + m],
+                    flip: tb.flip_move[p.flip as usize * MOVES + m],
+                    slice_sorted: tb.slice_sorted_move[p.slice_sorted as usize * MOVES + m],
+                    corners: tb.corner_move[p.corners as usize * MOVES + m],
+                },
             );
-            let bound = self.phase1_bound(nt, nf, ns) as usize;
-            if done + 1 + bound > depth {
-                continue;
+            count += 1;
+        }
+        let children = &children[..count];
+        let mut fits = [false; MOVES];
+        if done + 1 == depth {
+            // The last move must land in G1: read it off the coordinates, no table.
+            for (fit, (_, c)) in fits.iter_mut().zip(children) {
+                *fit = c.twist == 0
+                    && c.flip == 0
+                    && c.slice_sorted / SLICE_PERMS as u16 == self.slice_goal;
             }
+        } else {
+            let mut index = [0usize; MOVES];
+            for (i, (_, c)) in index.iter_mut().zip(children) {
+                *i = self.phase1_index(c);
+            }
+            for (fit, &i) in fits.iter_mut().zip(&index[..count]) {
+                *fit = done + 1 + self.phase1[i] as usize <= depth;
+            }
+        }
+        for (&(m, next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {
             self.tick();
             self.path[done] = m;
-            self.phase1(nt, nf, ns, done + 1, depth, m / 3);
+            self.phase1_search(next, done + 1, depth, m / 3);
             if self.done() {
                 return;
             }
         }
     }
 
-    fn enter_phase2(&mut self, phase1: usize) {
-        let moves: Vec<Move> = self.path[..phase1]
-            .iter()
-            .map(|&k| Move {
-                face: (k / 3) as u8,
-                turns: (k % 3 + 1) as u8,
-            })
-            .collect();
-        let c = apply_moves(&self.start, &moves);
-        let (cp, ud, sp) = (
-            coords::corner_perm(&c),
-            coords::ud_edges(&c),
-            coords::slice_perm(&c),
-        );
+    fn enter_phase2(&mut self, p: &Phase1, phase1: usize) {
+        let room = (self.best_length - 1 - phase1).min(PHASE2_MAX);
+        let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
+        let tb = self.tables;
+        let corners_bound =
+            tb.corner_slice_perm[p.corners as usize * SLICE_PERMS + slice_perm as usize];
+        if corners_bound as usize > room {
+            return;
+        }
+        self.phase2_searches += 1;
+        let mut c = self.start;
+        let mut next = c;
+        for &k in &self.path[..phase1] {
+            c.edges_then_into(&self.move_cubes[k], &mut next);
+            c = next;
+        }
+        let ud = coords::ud_edges(&c);
         let last = if phase1 > 0 {
             self.path[phase1 - 1] / 3
         } else {
             NO_FACE
         };
-        let room = self.best_length - 1 - phase1;
-        let mut depth = self.phase2_bound(cp, ud, sp) as usize;
+        let mut depth = self.phase2_bound(p.corners, ud, slice_perm) as usize;
         while depth <= room {
-            if self.phase2(cp, ud, sp, phase1, phase1 + depth, last) {
-                self.best = Some((self.path[..phase1 + depth].to_vec(), phase1));
+            if self.phase2_search(p.corners, ud, slice_perm, phase1, phase1 + depth, last) {
+                self.best = Some((self.path[..phase1 + depth].to_vec(), phase1, self.direction));
                 self.best_length = phase1 + depth;
                 return;
             }
@@ -226,7 +337,7 @@ impl Run<'_> {
     }
 
     /// Phase-2 IDA* to exactly `depth` total moves; `true` when solved.
-    fn phase2(
+    fn phase2_search(
         &mut self,
         cp: u16,
         ud: u16,
@@ -244,7 +355,7 @@ impl Run<'_> {
             }
             let tb = self.tables;
             let (ncp, nud, nsp) = (
-                tb.corner_move[cp as usize * PHASE2_COUNT + k],
+                tb.corner_move[cp as usize * MOVES + m],
                 tb.ud_edge_move[ud as usize * PHASE2_COUNT + k],
                 tb.slice_perm_move[sp as usize * PHASE2_COUNT + k],
             );
@@ -252,8 +363,9 @@ impl Run<'_> {
                 continue;
             }
             self.tick();
+            self.phase2_nodes += 1;
             self.path[done] = m;
-            if self.phase2(ncp, nud, nsp, done + 1, depth, m / 3) {
+            if self.phase2_search(ncp, nud, nsp, done + 1, depth, m / 3) {
                 return true;
             }
         }

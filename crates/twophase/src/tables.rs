@@ -11,7 +11,7 @@
 //! in place, memory-mapped. The small tables are copied out at load (a few MB).
 
 use crate::classes::{conjugation_table, Classes};
-use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, UD_EDGE_PERMS};
+use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
 use crate::pruning::{self, PairGraph};
 use godsearch_enumerate::Progress;
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
@@ -24,7 +24,7 @@ use thiserror::Error;
 
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
-pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge bytes v1";
+pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge bytes v2";
 /// Flip-and-slice values: `slice * 2048 + flip`.
 const FLIP_SLICES: usize = SLICES * FLIPS;
 /// Classes of flip-and-slice under the 16 symmetries.
@@ -62,6 +62,8 @@ pub struct Tables {
     pub(crate) twist_move: Vec<u16>,
     pub(crate) flip_move: Vec<u16>,
     pub(crate) slice_move: Vec<u16>,
+    pub(crate) slice_sorted_move: Vec<u16>,
+    /// Corner permutation under all 18 moves (phase 1 tracks it for phase 2).
     pub(crate) corner_move: Vec<u16>,
     pub(crate) ud_edge_move: Vec<u16>,
     pub(crate) slice_perm_move: Vec<u16>,
@@ -72,6 +74,9 @@ pub struct Tables {
     pub(crate) corner_to_rep: Vec<u8>,
     pub(crate) ud_edge_conj: Vec<u16>,
     pub(crate) corner_slice_perm: Vec<u8>,
+    /// `move_back[a][m]`: the move of the cube as given that move `m` of the cube turned
+    /// about the URF-DBL diagonal `a` times stands for (see [`crate::search`]).
+    pub(crate) move_back: [[u8; MOVES]; AXES],
     pruning: PruningBytes,
     levels: Vec<u64>,
 }
@@ -89,6 +94,7 @@ struct Small {
     twist_move: Vec<u16>,
     flip_move: Vec<u16>,
     slice_move: Vec<u16>,
+    slice_sorted_move: Vec<u16>,
     corner_move: Vec<u16>,
     ud_edge_move: Vec<u16>,
     slice_perm_move: Vec<u16>,
@@ -138,7 +144,8 @@ fn build_small() -> Small {
         twist_move: coords::move_table(TWISTS, coords::twist, &all),
         flip_move: coords::move_table(FLIPS, coords::flip, &all),
         slice_move: coords::move_table(SLICES, coords::slice, &all),
-        corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &phase2),
+        slice_sorted_move: coords::move_table(SLICE_SORTED, coords::slice_sorted, &all),
+        corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &all),
         ud_edge_move: coords::move_table(UD_EDGE_PERMS, coords::ud_edges, &phase2),
         slice_perm_move: coords::move_table(SLICE_PERMS, coords::slice_perm, &phase2),
         flip_slice,
@@ -146,6 +153,27 @@ fn build_small() -> Small {
         corners,
         ud_edge_conj,
     }
+}
+
+/// The three orientations of the U-D axis that the search tries (the cube turned 0, 1 and 2
+/// times about the URF-DBL diagonal).
+pub const AXES: usize = 3;
+/// Symmetry index of one turn about the URF-DBL diagonal (`URF3`).
+pub(crate) const URF3_SYMMETRY: usize = 16;
+
+/// For each axis `a`, the face turn `S m S^-1` for each move `m`, where `S` is `URF3^a`.
+fn move_back() -> [[u8; MOVES]; AXES] {
+    let syms = Symmetries::new();
+    let moves: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
+    let mut table = [[0u8; MOVES]; AXES];
+    for (a, row) in table.iter_mut().enumerate() {
+        let s = syms.inverse(a * URF3_SYMMETRY);
+        for (m, slot) in row.iter_mut().enumerate() {
+            let image = syms.conjugate(&moves[m], s);
+            *slot = moves.iter().position(|c| *c == image).expect("a face turn") as u8;
+        }
+    }
+    table
 }
 
 /// Phase 1 as a graph over `flip-and-slice class x twist`.
@@ -202,8 +230,8 @@ impl PairGraph for Phase2Graph<'_> {
         let s = self.0;
         let (class, ud) = (entry / UD_EDGE_PERMS, entry % UD_EDGE_PERMS);
         let cp = s.corners.rep[class] as usize;
-        for k in 0..PHASE2_COUNT {
-            let cp2 = s.corner_move[cp * PHASE2_COUNT + k] as usize;
+        for (k, &m) in PHASE2_MOVES.iter().enumerate() {
+            let cp2 = s.corner_move[cp * MOVES + m] as usize;
             let ud2 = s.ud_edge_move[ud * PHASE2_COUNT + k] as usize;
             let sym = s.corners.to_rep[cp2] as usize;
             let e = s.corners.class[cp2] as usize * UD_EDGE_PERMS
@@ -271,8 +299,11 @@ impl Tables {
         let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress);
         bytes.extend_from_slice(&phase2);
         levels.extend(levels2);
+        let corner_phase2: Vec<u16> = (0..CORNER_PERMS)
+            .flat_map(|cp| PHASE2_MOVES.map(|m| small.corner_move[cp * MOVES + m]))
+            .collect();
         let corner_slice_perm = pair_distances(
-            &small.corner_move,
+            &corner_phase2,
             &small.slice_perm_move,
             SLICE_PERMS,
             PHASE2_COUNT,
@@ -290,6 +321,7 @@ impl Tables {
             twist_move: small.twist_move,
             flip_move: small.flip_move,
             slice_move: small.slice_move,
+            slice_sorted_move: small.slice_sorted_move,
             corner_move: small.corner_move,
             ud_edge_move: small.ud_edge_move,
             slice_perm_move: small.slice_perm_move,
@@ -302,6 +334,7 @@ impl Tables {
             corner_slice_perm,
             pruning,
             levels,
+            move_back: move_back(),
         }
     }
 
@@ -327,11 +360,12 @@ impl Tables {
         &self.pruning_bytes()[phase1_entries()..]
     }
 
-    fn words(&self) -> [&Vec<u16>; 10] {
+    fn words(&self) -> [&Vec<u16>; 11] {
         [
             &self.twist_move,
             &self.flip_move,
             &self.slice_move,
+            &self.slice_sorted_move,
             &self.corner_move,
             &self.ud_edge_move,
             &self.slice_perm_move,
@@ -344,8 +378,8 @@ impl Tables {
 
     /// Bytes of the small tables at the front of the saved form.
     fn small_len() -> usize {
-        let words = (TWISTS + FLIPS + SLICES) * MOVES
-            + (CORNER_PERMS + UD_EDGE_PERMS + SLICE_PERMS) * PHASE2_COUNT
+        let words = (TWISTS + FLIPS + SLICES + SLICE_SORTED + CORNER_PERMS) * MOVES
+            + (UD_EDGE_PERMS + SLICE_PERMS) * PHASE2_COUNT
             + FLIP_SLICES
             + TWISTS * UD_SYMMETRIES
             + CORNER_PERMS
@@ -396,7 +430,8 @@ impl Tables {
         let twist_move = words(TWISTS * MOVES, TWISTS)?;
         let flip_move = words(FLIPS * MOVES, FLIPS)?;
         let slice_move = words(SLICES * MOVES, SLICES)?;
-        let corner_move = words(CORNER_PERMS * PHASE2_COUNT, CORNER_PERMS)?;
+        let slice_sorted_move = words(SLICE_SORTED * MOVES, SLICE_SORTED)?;
+        let corner_move = words(CORNER_PERMS * MOVES, CORNER_PERMS)?;
         let ud_edge_move = words(UD_EDGE_PERMS * PHASE2_COUNT, UD_EDGE_PERMS)?;
         let slice_perm_move = words(SLICE_PERMS * PHASE2_COUNT, SLICE_PERMS)?;
         let flip_slice_class = words(FLIP_SLICES, FLIP_SLICE_CLASSES)?;
@@ -420,6 +455,7 @@ impl Tables {
             twist_move,
             flip_move,
             slice_move,
+            slice_sorted_move,
             corner_move,
             ud_edge_move,
             slice_perm_move,
@@ -432,6 +468,7 @@ impl Tables {
             corner_slice_perm,
             pruning: PruningBytes::Mapped { table, offset },
             levels,
+            move_back: move_back(),
         })
     }
 }

@@ -33,7 +33,7 @@ fn random_cubes_are_solved_in_at_most_20_moves() {
     };
     for _ in 0..200 {
         let cube = random_cube(&mut rng);
-        let s = solve(&tables, &cube, options).unwrap();
+        let s = solve(tables, &cube, options).unwrap();
         assert!(s.moves.len() <= 20);
         assert!(apply_moves(&cube, &s.moves).is_solved());
     }
@@ -88,11 +88,11 @@ fn solved_and_invalid_cubes() {
         target_length: 20,
         deadline: None,
     };
-    assert!(solve(&tables, &CubieCube::SOLVED, options)
+    assert!(solve(tables, &CubieCube::SOLVED, options)
         .unwrap()
         .moves
         .is_empty());
     let mut twisted = CubieCube::SOLVED;
     twisted.co[0] = 1;
-    assert!(solve(&tables, &twisted, options).is_err());
+    assert!(solve(tables, &twisted, options).is_err());
 }

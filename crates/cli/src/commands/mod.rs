@@ -5,8 +5,10 @@ mod bench_search;
 mod bench_subgoal;
 mod bfs;
 mod cube_bfs;
+mod cube_solve;
 mod info;
 mod pdb;
+mod scramble;
 mod solve;
 
 use crate::args::{Cli, Command};
@@ -28,6 +30,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => solve::run(&args),
         Command::Pdb(args) => pdb::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Scramble(args) => scramble::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

@@ -11,6 +11,7 @@ use anyhow::{bail, ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
+use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar, ida_star, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
@@ -88,6 +89,23 @@ enum AnyHeuristic {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
+        return super::cube_solve::run(args, size);
+    }
+    let cube_only = [
+        (args.moves.is_some(), "--moves"),
+        (args.metric.is_some(), "--metric"),
+        (args.max_length.is_some(), "--max-length"),
+        (args.timeout.is_some(), "--timeout"),
+        (args.facelets, "--facelets"),
+        (
+            args.algorithm == Algorithm::TwoPhase,
+            "--algorithm two-phase",
+        ),
+    ];
+    if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
+        bad_input!("{name} is for cubes, not sliding-tile boards");
+    }
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let jobs = jobs(args, &goal)?;

@@ -1,0 +1,349 @@
+//! `godsearch solve 2x2x2|3x3x3`: optimal 2x2x2 solutions by table descent, 3x3x3 solutions
+//! by Kociemba's two-phase method. Every solution is replayed on its start before printing.
+
+use super::cube_bfs::CUBE2_MAX_DISTANCE;
+use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
+use crate::errors::bad_input;
+use crate::output::outln;
+use crate::pdb_cache::{Origin, PdbCache};
+use crate::spaces;
+use anyhow::{ensure, Context, Result};
+use godsearch_core::RankedPuzzle;
+use godsearch_enumerate::{table, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
+use godsearch_puzzles::cube::{facelet, Cube2Space, CubeSize, CubieCube, Metric, Move};
+use godsearch_search::descend;
+use godsearch_tables::{DistanceMod3, TwoBitView};
+use godsearch_twophase::{solve, Options, Tables};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
+const DEFAULT_MAX_LENGTH: usize = 20;
+/// Facelet strings have this many stickers (a move sequence of that length is very unlikely,
+/// and is told apart by its suffixes and spaces).
+const FACELET_COUNT: usize = 54;
+
+/// A cube to solve, with the text it was given as.
+pub(crate) struct CubeJob {
+    pub text: String,
+    pub cube: CubieCube,
+}
+
+/// One solved cube, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct CubeSolution {
+    puzzle: String,
+    start: String,
+    facelets: String,
+    solution: String,
+    length: usize,
+    metric: &'static str,
+    optimal: bool,
+    algorithm: &'static str,
+    phase1_length: Option<usize>,
+    nodes_expanded: u64,
+    phase2_nodes: Option<u64>,
+    phase2_searches: Option<u64>,
+    timed_out: bool,
+    seconds: f64,
+}
+
+/// The batch summary, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct CubeSummary {
+    summary: bool,
+    solved: usize,
+    mean_length: f64,
+    max_length: usize,
+    seconds: f64,
+    wall_seconds: f64,
+    solves_per_second: f64,
+    threads: usize,
+}
+
+/// Reads a position: a 54-sticker facelet string, or a move sequence from solved.
+pub(crate) fn parse_position(text: &str) -> Result<CubieCube> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let looks_like_facelets = compact.chars().count() == FACELET_COUNT
+        && compact.chars().all(|c| c.is_ascii_alphabetic())
+        && !text.trim().contains(' ');
+    if looks_like_facelets {
+        return Ok(facelet::parse(&compact)?);
+    }
+    let moves = parse_moves(text).with_context(|| {
+        format!("'{text}' is neither a 54-sticker facelet string nor a move sequence")
+    })?;
+    Ok(apply_moves(&CubieCube::SOLVED, &moves))
+}
+
+fn jobs(args: &SolveArgs) -> Result<Vec<CubeJob>> {
+    let mut texts: Vec<String> = args.boards.clone();
+    if let Some(m) = &args.moves {
+        texts.push(m.clone());
+    }
+    let mut jobs = Vec::new();
+    for text in &texts {
+        let cube = parse_position(text).with_context(|| format!("position '{text}'"))?;
+        jobs.push(CubeJob {
+            text: text.clone(),
+            cube,
+        });
+    }
+    if let Some(path) = &args.file {
+        let content =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (i, line) in content.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cube = parse_position(line)
+                .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+            jobs.push(CubeJob {
+                text: line.to_string(),
+                cube,
+            });
+        }
+    }
+    if jobs.is_empty() {
+        bad_input!("no positions to solve");
+    }
+    Ok(jobs)
+}
+
+fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
+    let tile_only = [
+        (args.goal.is_some(), "--goal"),
+        (args.pdb.is_some(), "--pdb"),
+        (args.heuristic != HeuristicChoice::Auto, "--heuristic"),
+        (args.stages.is_some(), "--stages"),
+        (args.effort.is_some(), "--effort"),
+        (args.no_reflection, "--no-reflection"),
+    ];
+    if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+        bad_input!("{name} is for sliding-tile boards, not cubes");
+    }
+    Ok(())
+}
+
+pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
+    refuse_tile_options(args)?;
+    let metric = spaces::cube_metric(args.metric.as_deref())?;
+    let jobs = jobs(args)?;
+    let wall = Instant::now();
+    let solutions = match size {
+        CubeSize::Two => {
+            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Table) {
+                bad_input!("the 2x2x2 is solved optimally by table descent (--algorithm table, the default)");
+            }
+            if args.max_length.is_some() || args.timeout.is_some() {
+                bad_input!("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
+            }
+            solve_cube2(args, metric, &jobs)?
+        }
+        CubeSize::Three => {
+            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
+                bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default)");
+            }
+            if args.table.is_some() {
+                bad_input!("--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)");
+            }
+            solve_cube3(args, metric, &jobs)?
+        }
+    };
+    report(args, &solutions, wall.elapsed().as_secs_f64())
+}
+
+fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
+    let space = Cube2Space::new(metric);
+    match &args.table {
+        Some(path) => {
+            let loaded = spaces::load_cube2_table(path, &space)?;
+            let entries = loaded.header().entries as usize;
+            let view =
+                TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
+            descend_all(&space, &view, jobs)
+        }
+        None => {
+            let limits = Limits {
+                max_depth: None,
+                memory_bytes: u64::MAX,
+                antipode_cap: 0,
+            };
+            let built = table::enumerate(&space, &limits, &NoProgress)?;
+            ensure!(
+                built.enumeration.stop == Stop::Complete,
+                "in-memory table incomplete"
+            );
+            descend_all(&space, &built.table, jobs)
+        }
+    }
+}
+
+fn descend_all<T: DistanceMod3>(
+    space: &Cube2Space,
+    table: &T,
+    jobs: &[CubeJob],
+) -> Result<Vec<CubeSolution>> {
+    jobs.iter()
+        .map(|job| {
+            let started = Instant::now();
+            let (_, rotation) = space.canonical(&job.cube);
+            let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
+            let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+            let moves = space.reorient(&found, rotation);
+            let seconds = started.elapsed().as_secs_f64();
+            ensure!(
+                space.rank(&apply_moves(&job.cube, &moves)) == space.goal_rank(),
+                "internal error: the 2x2x2 solution did not solve the cube on replay"
+            );
+            Ok(CubeSolution {
+                puzzle: CubeSize::Two.to_string(),
+                start: job.text.clone(),
+                facelets: facelet::format(&job.cube),
+                solution: format_moves(&moves),
+                length: space.metric().length(&moves),
+                metric: space.metric().name(),
+                optimal: true,
+                algorithm: "table",
+                phase1_length: None,
+                nodes_expanded: path.len() as u64,
+                phase2_nodes: None,
+                phase2_searches: None,
+                timed_out: false,
+                seconds,
+            })
+        })
+        .collect()
+}
+
+/// The two-phase tables from the cache, built (about 15 s, a progress bar) and saved when
+/// missing or stale; says so on stderr.
+pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables> {
+    let cache = PdbCache::new(cache);
+    let (tables, origin) = cache.twophase_tables()?;
+    if let Origin::Built { seconds, replaced } = origin {
+        let why = replaced.map_or(String::new(), |r| {
+            format!(" (replacing a cached file: {r})")
+        });
+        eprintln!(
+            "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
+            cache.dir().display()
+        );
+    }
+    Ok(tables)
+}
+
+fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
+    let tables = twophase_tables(args.cache.as_deref())?;
+    let target_length = args.max_length.unwrap_or(DEFAULT_MAX_LENGTH);
+    let timeout = match args.timeout {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            bad_input!("--timeout must be a positive number of seconds")
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    jobs.par_iter()
+        .map(|job| {
+            let started = Instant::now();
+            let options = Options {
+                target_length,
+                deadline: timeout.map(|t| started + t),
+            };
+            let found = solve(&tables, &job.cube, options)
+                .with_context(|| format!("position '{}'", job.text))?;
+            let seconds = started.elapsed().as_secs_f64();
+            ensure!(
+                apply_moves(&job.cube, &found.moves).is_solved(),
+                "internal error: the two-phase solution did not solve the cube on replay"
+            );
+            Ok(CubeSolution {
+                puzzle: CubeSize::Three.to_string(),
+                start: job.text.clone(),
+                facelets: facelet::format(&job.cube),
+                solution: format_moves(&found.moves),
+                length: metric.length(&found.moves),
+                metric: metric.name(),
+                optimal: found.moves.is_empty(),
+                algorithm: "two-phase",
+                phase1_length: Some(found.phase1_length),
+                nodes_expanded: found.nodes,
+                phase2_nodes: Some(found.phase2_nodes),
+                phase2_searches: Some(found.phase2_searches),
+                timed_out: found.timed_out,
+                seconds,
+            })
+        })
+        .collect()
+}
+
+fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Result<()> {
+    for s in solutions {
+        if args.json {
+            outln!("{}", serde_json::to_string(s)?);
+            continue;
+        }
+        outln!("start      {}", s.start);
+        if args.facelets {
+            outln!("facelets   {}", s.facelets);
+        }
+        outln!(
+            "solution   {}",
+            if s.solution.is_empty() {
+                "(already solved)"
+            } else {
+                &s.solution
+            }
+        );
+        let kind = if s.optimal {
+            "optimal"
+        } else if s.timed_out {
+            "best found before --timeout, not proven optimal"
+        } else {
+            "not proven optimal"
+        };
+        outln!(
+            "length     {} {} ({kind}; replayed to solved)",
+            s.length,
+            s.metric
+        );
+        let phases = s
+            .phase1_length
+            .map_or(String::new(), |p| format!(", phase 1 {p} moves"));
+        outln!(
+            "time       {:.6} s ({}{phases}, {} nodes)",
+            s.seconds,
+            s.algorithm,
+            s.nodes_expanded
+        );
+        outln!();
+    }
+    let count = solutions.len();
+    let summary = CubeSummary {
+        summary: true,
+        solved: count,
+        mean_length: solutions.iter().map(|s| s.length).sum::<usize>() as f64 / count as f64,
+        max_length: solutions.iter().map(|s| s.length).max().unwrap_or(0),
+        seconds: solutions.iter().map(|s| s.seconds).sum(),
+        wall_seconds,
+        solves_per_second: count as f64 / wall_seconds.max(f64::MIN_POSITIVE),
+        threads: rayon::current_num_threads(),
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string(&summary)?);
+    } else if count > 1 {
+        outln!(
+            "solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
+            summary.solved,
+            summary.mean_length,
+            summary.max_length,
+            1e3 * summary.seconds / count as f64,
+            summary.solves_per_second,
+            summary.threads
+        );
+    }
+    Ok(())
+}
