@@ -9,7 +9,7 @@
 //! are expensive and a longer phase 1 finds the same totals faster.
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICE_PERMS};
-use crate::tables::{Tables, AXES, URF3_SYMMETRY};
+use crate::tables::{Tables, AXES, PHASE1_PER_BYTE, URF3_SYMMETRY};
 use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
@@ -82,13 +82,25 @@ fn to_move(k: usize) -> Move {
     }
 }
 
-/// The phase-1 coordinates carried down the tree.
+/// The phase-1 coordinates carried down the tree, with the exact distance to `G1`.
 #[derive(Clone, Copy)]
 struct Phase1 {
     twist: u16,
     flip: u16,
     slice_sorted: u16,
     corners: u16,
+    distance: u8,
+}
+
+/// The change of distance from a node at `distance` to a neighbour whose distance is `mod3`
+/// mod 3 (a neighbour is one closer, as far, or one farther).
+#[inline]
+fn step(distance: u8, mod3: u8) -> u8 {
+    match (mod3 + 3 - distance % 3) % 3 {
+        0 => distance,
+        1 => distance + 1,
+        _ => distance - 1,
+    }
 }
 
 /// One of the six ways of looking at the cube.
@@ -129,7 +141,7 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
     cube.check()?;
     let syms = Symmetries::new();
     let inverse = cube.inverse();
-    let directions: Vec<Direction> = [false, true]
+    let mut directions: Vec<Direction> = [false, true]
         .into_iter()
         .flat_map(|inv| (0..AXES).map(move |axis| (axis, inv)))
         .map(|(axis, inv)| {
@@ -141,6 +153,7 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
                     flip: coords::flip(&start),
                     slice_sorted: coords::slice_sorted(&start),
                     corners: coords::corner_perm(&start),
+                    distance: 0,
                 },
                 start,
                 axis,
@@ -166,9 +179,12 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
         phase2_searches: 0,
         timed_out: false,
     };
+    for d in &mut directions {
+        d.root.distance = run.exact_phase1_distance(d.root);
+    }
     let distances: Vec<usize> = directions
         .iter()
-        .map(|d| run.phase1_distance(&d.root) as usize)
+        .map(|d| d.root.distance as usize)
         .collect();
     let mut depth = *distances.iter().min().expect("six directions");
     while depth < run.best_length && !run.done() {
@@ -230,9 +246,42 @@ impl Run<'_> {
         class * TWISTS + twist
     }
 
-    /// Exact moves to `G1`.
-    fn phase1_distance(&self, p: &Phase1) -> u8 {
-        self.phase1[self.phase1_index(p)]
+    /// The phase-1 distance mod 3 of table entry `i`.
+    #[inline]
+    fn phase1_mod3(&self, i: usize) -> u8 {
+        self.phase1[i / PHASE1_PER_BYTE] >> (2 * (i % PHASE1_PER_BYTE)) & 3
+    }
+
+    fn phase1_move(&self, p: &Phase1, m: usize) -> Phase1 {
+        let tb = self.tables;
+        Phase1 {
+            twist: tb.twist_move[p.twist as usize * MOVES + m],
+            flip: tb.flip_move[p.flip as usize * MOVES + m],
+            slice_sorted: tb.slice_sorted_move[p.slice_sorted as usize * MOVES + m],
+            corners: tb.corner_move[p.corners as usize * MOVES + m],
+            distance: p.distance,
+        }
+    }
+
+    fn in_g1(&self, p: &Phase1) -> bool {
+        p.twist == 0 && p.flip == 0 && p.slice_sorted / SLICE_PERMS as u16 == self.slice_goal
+    }
+
+    /// Exact moves to `G1`, found by walking down the mod-3 table: from a position at
+    /// distance `d > 0` some move leads to `d - 1`, recognisable by its residue.
+    fn exact_phase1_distance(&self, start: Phase1) -> u8 {
+        let mut p = start;
+        let mut steps = 0;
+        while !self.in_g1(&p) {
+            let here = self.phase1_mod3(self.phase1_index(&p));
+            let closer = (here + 2) % 3;
+            p = (0..MOVES)
+                .map(|m| self.phase1_move(&p, m))
+                .find(|q| self.phase1_mod3(self.phase1_index(q)) == closer)
+                .expect("a position outside G1 has a neighbour closer to it");
+            steps += 1;
+        }
+        steps
     }
 
     /// Phase-1 IDA* with exactly `depth` moves; `last` is the face of the previous move.
@@ -248,37 +297,31 @@ impl Run<'_> {
         }
         // Children first, then their table entries in one pass: the lookups are independent
         // memory accesses that the processor overlaps, instead of one miss per recursion.
-        let tb = self.tables;
         let mut children = [(0usize, p); MOVES];
         let mut count = 0;
         for m in (0..MOVES).filter(|&m| allowed(m, last)) {
-            children[count] = (
-                m,
-                Phase1 {
-                    twist: tb.twist_move[p.twist as usize * MOVES + m],
-                    flip: tb.flip_move[p.flip as usize * MOVES + m],
-                    slice_sorted: tb.slice_sorted_move[p.slice_sorted as usize * MOVES + m],
-                    corners: tb.corner_move[p.corners as usize * MOVES + m],
-                },
-            );
+            children[count] = (m, self.phase1_move(&p, m));
             count += 1;
         }
-        let children = &children[..count];
+        let children = &mut children[..count];
         let mut fits = [false; MOVES];
         if done + 1 == depth {
             // The last move must land in G1: read it off the coordinates, no table.
-            for (fit, (_, c)) in fits.iter_mut().zip(children) {
-                *fit = c.twist == 0
-                    && c.flip == 0
-                    && c.slice_sorted / SLICE_PERMS as u16 == self.slice_goal;
+            for (fit, (_, c)) in fits.iter_mut().zip(children.iter()) {
+                *fit = self.in_g1(c);
             }
         } else {
             let mut index = [0usize; MOVES];
-            for (i, (_, c)) in index.iter_mut().zip(children) {
+            for (i, (_, c)) in index.iter_mut().zip(children.iter()) {
                 *i = self.phase1_index(c);
             }
-            for (fit, &i) in fits.iter_mut().zip(&index[..count]) {
-                *fit = done + 1 + self.phase1[i] as usize <= depth;
+            for ((fit, &i), (_, c)) in fits
+                .iter_mut()
+                .zip(&index[..count])
+                .zip(children.iter_mut())
+            {
+                c.distance = step(p.distance, self.phase1_mod3(i));
+                *fit = done + 1 + c.distance as usize <= depth;
             }
         }
         for (&(m, next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {

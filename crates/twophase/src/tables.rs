@@ -1,14 +1,16 @@
 //! The tables of the two-phase solver: move tables, symmetry classes, and two exact pruning
 //! tables reduced by the 16 symmetries that keep the U-D axis (Kociemba's layout):
 //!
-//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, the exact
-//!   number of moves to `G1` (at most 12);
+//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, the
+//!   number of moves to `G1` (at most 12) mod 3, in 2 bits (35 MB, small enough to stay mostly
+//!   in cache); the search knows the exact distance of its start and follows it move by move,
+//!   since one move changes it by at most one;
 //! - phase 2: `corner-permutation class x U/D-edge permutation`: 2,768 x 40,320 = 111,605,760
 //!   entries, exact in those two coordinates (at most 18), with `corners x middle edges`
 //!   (967,680 entries) as a second bound.
 //!
-//! A byte an entry (about 253 MB in all): lookups need no decoding and the saved file is used
-//! in place, memory-mapped. The small tables are copied out at load (a few MB).
+//! Phase 2 is a byte an entry (111.6 MB), and the saved file (about 150 MB) is used in place,
+//! memory-mapped; the small tables are copied out at load (a few MB).
 
 use crate::classes::{conjugation_table, Classes};
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
@@ -24,7 +26,7 @@ use thiserror::Error;
 
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
-pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge bytes v2";
+pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge phase1-mod3 v3";
 /// Flip-and-slice values: `slice * 2048 + flip`.
 const FLIP_SLICES: usize = SLICES * FLIPS;
 /// Classes of flip-and-slice under the 16 symmetries.
@@ -83,6 +85,25 @@ pub struct Tables {
 
 fn phase1_entries() -> usize {
     FLIP_SLICE_CLASSES * TWISTS
+}
+
+/// Entries of the phase-1 table packed in one byte.
+pub(crate) const PHASE1_PER_BYTE: usize = 4;
+
+fn phase1_bytes() -> usize {
+    phase1_entries().div_ceil(PHASE1_PER_BYTE)
+}
+
+/// Distances packed as distance mod 3, four to a byte, lowest bits first.
+fn pack_mod3(distances: &[u8]) -> Vec<u8> {
+    distances
+        .chunks(PHASE1_PER_BYTE)
+        .map(|four| {
+            four.iter()
+                .enumerate()
+                .fold(0u8, |b, (k, &d)| b | (d % 3) << (2 * k))
+        })
+        .collect()
 }
 
 fn phase2_entries() -> usize {
@@ -294,8 +315,9 @@ impl Tables {
         assert_eq!(small.corners.len(), CORNER_CLASSES);
         let slice_goal = coords::slice(&CubieCube::SOLVED);
         let phase1_goal = small.flip_slice.class[slice_goal as usize * FLIPS] as usize * TWISTS;
-        let (mut bytes, mut levels) =
-            pruning::distances(&Phase1Graph(&small), phase1_goal, progress);
+        let (phase1, mut levels) = pruning::distances(&Phase1Graph(&small), phase1_goal, progress);
+        let mut bytes = pack_mod3(&phase1);
+        drop(phase1);
         let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress);
         bytes.extend_from_slice(&phase2);
         levels.extend(levels2);
@@ -350,14 +372,15 @@ impl Tables {
         }
     }
 
-    /// The phase-1 table: exact moves to `G1` by `class * 2187 + twist`.
+    /// The phase-1 table: moves to `G1` mod 3 by `class * 2187 + twist`, packed
+    /// [`PHASE1_PER_BYTE`] to a byte.
     pub(crate) fn phase1(&self) -> &[u8] {
-        &self.pruning_bytes()[..phase1_entries()]
+        &self.pruning_bytes()[..phase1_bytes()]
     }
 
     /// The phase-2 table: exact moves in (corners, U/D edges) by `class * 40320 + edges`.
     pub(crate) fn phase2(&self) -> &[u8] {
-        &self.pruning_bytes()[phase1_entries()..]
+        &self.pruning_bytes()[phase1_bytes()..]
     }
 
     fn words(&self) -> [&Vec<u16>; 11] {
@@ -389,7 +412,7 @@ impl Tables {
 
     /// Bytes of the saved form.
     pub fn byte_len() -> usize {
-        Self::small_len() + phase1_entries() + phase2_entries()
+        Self::small_len() + phase1_bytes() + phase2_entries()
     }
 
     /// Writes the saved form: the small tables (little-endian words, then bytes), then the

@@ -24,14 +24,14 @@ fn random_cube(rng: &mut StdRng) -> CubieCube {
 }
 
 #[test]
-fn random_cubes_are_solved_in_at_most_20_moves() {
+fn a_thousand_random_cubes_are_solved_in_at_most_20_moves() {
     let tables = tables();
     let mut rng = StdRng::seed_from_u64(20);
     let options = Options {
         target_length: 20,
         deadline: None,
     };
-    for _ in 0..200 {
+    for _ in 0..1000 {
         let cube = random_cube(&mut rng);
         let s = solve(tables, &cube, options).unwrap();
         assert!(s.moves.len() <= 20);
