@@ -10,6 +10,7 @@ use crate::spaces;
 use anyhow::{ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::facelet::{FACELETS, POCKET_FACELETS};
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
 use godsearch_puzzles::cube::{facelet, Cube2Space, CubeSize, CubieCube, Metric, Move};
 use godsearch_search::descend;
@@ -21,9 +22,6 @@ use std::time::{Duration, Instant};
 
 /// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
 const DEFAULT_MAX_LENGTH: usize = 20;
-/// Facelet strings have this many stickers (a move sequence of that length is very unlikely,
-/// and is told apart by its suffixes and spaces).
-const FACELET_COUNT: usize = 54;
 
 /// A cube to solve, with the text it was given as.
 pub(crate) struct CubeJob {
@@ -63,29 +61,37 @@ struct CubeSummary {
     threads: usize,
 }
 
-/// Reads a position: a 54-sticker facelet string, or a move sequence from solved.
-pub(crate) fn parse_position(text: &str) -> Result<CubieCube> {
+/// Reads a position: a facelet string (54 stickers, or 24 for the 2x2x2), or a move sequence
+/// from solved.
+pub(crate) fn parse_position(size: CubeSize, text: &str) -> Result<CubieCube> {
+    let stickers = match size {
+        CubeSize::Two => POCKET_FACELETS,
+        CubeSize::Three => FACELETS,
+    };
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let looks_like_facelets = compact.chars().count() == FACELET_COUNT
+    let looks_like_facelets = compact.chars().count() >= POCKET_FACELETS
         && compact.chars().all(|c| c.is_ascii_alphabetic())
         && !text.trim().contains(' ');
     if looks_like_facelets {
-        return Ok(facelet::parse(&compact)?);
+        return Ok(match size {
+            CubeSize::Two => facelet::parse_pocket(&compact)?,
+            CubeSize::Three => facelet::parse(&compact)?,
+        });
     }
     let moves = parse_moves(text).with_context(|| {
-        format!("'{text}' is neither a 54-sticker facelet string nor a move sequence")
+        format!("'{text}' is neither a {stickers}-sticker facelet string nor a move sequence")
     })?;
     Ok(apply_moves(&CubieCube::SOLVED, &moves))
 }
 
-fn jobs(args: &SolveArgs) -> Result<Vec<CubeJob>> {
+fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
     let mut texts: Vec<String> = args.boards.clone();
     if let Some(m) = &args.moves {
         texts.push(m.clone());
     }
     let mut jobs = Vec::new();
     for text in &texts {
-        let cube = parse_position(text).with_context(|| format!("position '{text}'"))?;
+        let cube = parse_position(size, text).with_context(|| format!("position '{text}'"))?;
         jobs.push(CubeJob {
             text: text.clone(),
             cube,
@@ -99,7 +105,7 @@ fn jobs(args: &SolveArgs) -> Result<Vec<CubeJob>> {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let cube = parse_position(line)
+            let cube = parse_position(size, line)
                 .with_context(|| format!("{} line {}", path.display(), i + 1))?;
             jobs.push(CubeJob {
                 text: line.to_string(),
@@ -131,7 +137,7 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
 pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     refuse_tile_options(args)?;
     let metric = spaces::cube_metric(args.metric.as_deref())?;
-    let jobs = jobs(args)?;
+    let jobs = jobs(args, size)?;
     let wall = Instant::now();
     let solutions = match size {
         CubeSize::Two => {
@@ -202,7 +208,7 @@ fn descend_all<T: DistanceMod3>(
             Ok(CubeSolution {
                 puzzle: CubeSize::Two.to_string(),
                 start: job.text.clone(),
-                facelets: facelet::format(&job.cube),
+                facelets: facelet::format_pocket(&job.cube),
                 solution: format_moves(&moves),
                 length: space.metric().length(&moves),
                 metric: space.metric().name(),

@@ -72,9 +72,19 @@ const EDGE_COLOURS: [[u8; 2]; EDGES] = [
 /// Why a facelet string is not a cube.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum FaceletError {
-    /// Not 54 stickers.
-    #[error("a facelet string has 54 stickers (U1..U9 R1..R9 F1..F9 D1..D9 L1..L9 B1..B9), this one has {0}")]
-    Length(usize),
+    /// Not the number of stickers the cube has.
+    #[error("a {cube} facelet string has {expected} stickers (all of face U, then R, F, D, L, B), this one has {found}")]
+    Length {
+        /// `3x3x3` or `2x2x2`.
+        cube: &'static str,
+        /// Stickers expected.
+        expected: usize,
+        /// Stickers found.
+        found: usize,
+    },
+    /// A 2x2x2 whose colours cannot be told apart as six faces.
+    #[error("not a 2x2x2: {0}")]
+    Pocket(String),
     /// Two centres carry the same character.
     #[error(
         "the six centres (stickers 5, 14, 23, 32, 41, 50) must differ, but '{0}' is on two of them"
@@ -89,14 +99,16 @@ pub enum FaceletError {
         sticker: char,
     },
     /// A colour on some number of stickers other than 9.
-    #[error("colour '{colour}' (the {face} centre) is on {count} stickers, not 9")]
+    #[error("colour '{colour}' (face {face}) is on {count} stickers, not {expected}")]
     ColourCount {
         /// The character.
         colour: char,
-        /// The face whose centre has it.
+        /// The face it belongs to.
         face: char,
         /// How many stickers have it.
         count: usize,
+        /// How many it should be on.
+        expected: usize,
     },
     /// A corner position whose three stickers match no corner cubie.
     #[error("the {position} corner has colours {colours}, which no corner cubie has")]
@@ -123,7 +135,11 @@ pub enum FaceletError {
 pub fn parse(text: &str) -> Result<CubieCube, FaceletError> {
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     if chars.len() != FACELETS {
-        return Err(FaceletError::Length(chars.len()));
+        return Err(FaceletError::Length {
+            cube: "3x3x3",
+            expected: FACELETS,
+            found: chars.len(),
+        });
     }
     let mut centres = ['\0'; 6];
     for face in 0..6 {
@@ -152,6 +168,7 @@ pub fn parse(text: &str) -> Result<CubieCube, FaceletError> {
                 colour: centres[face],
                 face: FACES[face],
                 count: counts[face],
+                expected: FACE_STICKERS,
             });
         }
     }
@@ -160,6 +177,142 @@ pub fn parse(text: &str) -> Result<CubieCube, FaceletError> {
 
 fn from_faces(faces: &[u8; FACELETS]) -> Result<CubieCube, FaceletError> {
     let mut cube = CubieCube::SOLVED;
+    read_corners(faces, &mut cube)?;
+    for i in 0..EDGES {
+        let stickers = EDGE_FACELETS[i].map(|f| faces[f]);
+        let found = EDGE_COLOURS.iter().enumerate().find_map(|(e, c)| {
+            if *c == stickers {
+                Some((e, 0))
+            } else if c[0] == stickers[1] && c[1] == stickers[0] {
+                Some((e, 1))
+            } else {
+                None
+            }
+        });
+        let (edge, flip) = found.ok_or_else(|| FaceletError::ImpossibleEdge {
+            position: EDGE_NAMES[i],
+            colours: stickers.iter().map(|&f| FACES[f as usize]).collect(),
+        })?;
+        cube.ep[i] = edge as u8;
+        cube.eo[i] = flip;
+    }
+    cube.check()?;
+    Ok(cube)
+}
+
+/// Stickers on a 2x2x2.
+pub const POCKET_FACELETS: usize = 24;
+/// Where each 2x2x2 sticker sits among the 3x3x3's: the four corners of each face.
+const POCKET_ON_CUBE: [usize; 4] = [0, 2, 6, 8];
+/// The 3x3x3 stickers of corner DBL on faces D, B and L.
+const DBL_STICKERS: [usize; 3] = [33, 53, 42];
+
+fn pocket_sticker(i: usize) -> usize {
+    (i / 4) * FACE_STICKERS + POCKET_ON_CUBE[i % 4]
+}
+
+/// Reads a 24-character 2x2x2 facelet string (`U1..U4 R1..R4 F1..F4 D1..D4 L1..L4 B1..B4`,
+/// each face row by row as on the 3x3x3) as the corners of a cube; edges are left solved.
+///
+/// A 2x2x2 has no centres: the DBL corner names faces D, B and L, and the colour never found
+/// on a corner with D is U (likewise F opposite B, R opposite L). Any six characters work.
+pub fn parse_pocket(text: &str) -> Result<CubieCube, FaceletError> {
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if chars.len() != POCKET_FACELETS {
+        return Err(FaceletError::Length {
+            cube: "2x2x2",
+            expected: POCKET_FACELETS,
+            found: chars.len(),
+        });
+    }
+    let mut colours: Vec<char> = chars.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    if colours.len() != 6 {
+        return Err(FaceletError::Pocket(format!(
+            "it needs six colours, this one has {} ({})",
+            colours.len(),
+            colours.iter().collect::<String>()
+        )));
+    }
+    let mut on_cube = ['\0'; FACELETS];
+    for (i, &c) in chars.iter().enumerate() {
+        on_cube[pocket_sticker(i)] = c;
+    }
+    let together = |a: char, b: char| {
+        CORNER_FACELETS.iter().any(|corner| {
+            corner.iter().any(|&f| on_cube[f] == a) && corner.iter().any(|&f| on_cube[f] == b)
+        })
+    };
+    let opposite =
+        |a: char| -> Result<char, FaceletError> {
+            let apart: Vec<char> = colours
+                .iter()
+                .copied()
+                .filter(|&b| b != a && !together(a, b))
+                .collect();
+            match apart[..] {
+                [b] => Ok(b),
+                _ => {
+                    Err(FaceletError::Pocket(format!(
+                "colour '{a}' should be opposite exactly one other colour, but never meets {}",
+                if apart.is_empty() { "none".to_string() } else { apart.iter().collect() }
+            )))
+                }
+            }
+        };
+    let [d, b, l] = DBL_STICKERS.map(|f| on_cube[f]);
+    let named = [opposite(d)?, opposite(l)?, opposite(b)?, d, l, b];
+    let mut faces = [0u8; FACELETS];
+    for i in 0..POCKET_FACELETS {
+        let f = pocket_sticker(i);
+        let face = named.iter().position(|&c| c == on_cube[f]).ok_or_else(|| {
+            FaceletError::Pocket(format!(
+                "colours {} do not form three pairs of opposite faces",
+                colours.iter().collect::<String>()
+            ))
+        })?;
+        faces[f] = face as u8;
+    }
+    for (face, &colour) in named.iter().enumerate() {
+        let count = chars.iter().filter(|&&c| c == colour).count();
+        if count != 4 {
+            return Err(FaceletError::ColourCount {
+                colour,
+                face: FACES[face],
+                count,
+                expected: 4,
+            });
+        }
+    }
+    let mut cube = CubieCube::SOLVED;
+    read_corners(&faces, &mut cube)?;
+    let mut seen = [false; CORNERS];
+    for &c in &cube.cp {
+        if std::mem::replace(&mut seen[c as usize], true) {
+            return Err(CubieError::DuplicateCorner(CORNER_NAMES[c as usize]).into());
+        }
+    }
+    let twist = cube.co.iter().map(|&t| t as u32).sum::<u32>() % 3;
+    if twist != 0 {
+        return Err(CubieError::TwistedCorner(twist as u8).into());
+    }
+    Ok(cube)
+}
+
+/// The 24-character 2x2x2 facelet string of a cube's corners, face letters as colours.
+pub fn format_pocket(cube: &CubieCube) -> String {
+    let full: Vec<char> = format(cube).chars().collect();
+    (0..POCKET_FACELETS)
+        .map(|i| full[pocket_sticker(i)])
+        .collect()
+}
+
+/// Reads the corner cubies off the stickers (faces `0..6` a sticker) into `cube`.
+pub(crate) fn read_corners(
+    faces: &[u8; FACELETS],
+    cube: &mut CubieCube,
+) -> Result<(), FaceletError> {
     for i in 0..CORNERS {
         let stickers = CORNER_FACELETS[i].map(|f| faces[f]);
         let letters = || stickers.iter().map(|&f| FACES[f as usize]).collect();
@@ -182,26 +335,7 @@ fn from_faces(faces: &[u8; FACELETS]) -> Result<CubieCube, FaceletError> {
         cube.cp[i] = cubie as u8;
         cube.co[i] = twist as u8;
     }
-    for i in 0..EDGES {
-        let stickers = EDGE_FACELETS[i].map(|f| faces[f]);
-        let found = EDGE_COLOURS.iter().enumerate().find_map(|(e, c)| {
-            if *c == stickers {
-                Some((e, 0))
-            } else if c[0] == stickers[1] && c[1] == stickers[0] {
-                Some((e, 1))
-            } else {
-                None
-            }
-        });
-        let (edge, flip) = found.ok_or_else(|| FaceletError::ImpossibleEdge {
-            position: EDGE_NAMES[i],
-            colours: stickers.iter().map(|&f| FACES[f as usize]).collect(),
-        })?;
-        cube.ep[i] = edge as u8;
-        cube.eo[i] = flip;
-    }
-    cube.check()?;
-    Ok(cube)
+    Ok(())
 }
 
 /// The facelet string of a cube, with the face letters `URFDLB` as colours.

@@ -133,7 +133,14 @@ fn every_invalid_cube_is_refused_with_its_reason() {
         s.into_iter().collect::<String>()
     };
     let err = |text: &str| facelet::parse(text).unwrap_err();
-    assert_eq!(err("UUU"), FaceletError::Length(3));
+    assert!(matches!(
+        err("UUU"),
+        FaceletError::Length {
+            found: 3,
+            expected: 54,
+            ..
+        }
+    ));
     assert!(matches!(
         err(&SOLVED_FACELETS.replace('B', "U")),
         FaceletError::Centres('U')
@@ -307,4 +314,77 @@ fn search(space: &Cube2Space, at: u64, depth: usize, goal: u64, path: &mut Vec<u
         }
         found
     })
+}
+
+#[test]
+fn pocket_facelets_round_trip_in_any_colours_and_orientation() {
+    let mut rng = StdRng::seed_from_u64(9);
+    for _ in 0..200 {
+        let c = apply_moves(&CubieCube::SOLVED, &random_moves(&mut rng, 20));
+        let text = facelet::format_pocket(&c);
+        assert_eq!(text.len(), 24);
+        // Colours are named from the DBL corner, so the cube read back is the same stickers
+        // with the colours renamed: the same position to solve.
+        let back = facelet::parse_pocket(&text).unwrap();
+        assert!(
+            same_up_to_colours(&facelet::format_pocket(&back), &text),
+            "{text}"
+        );
+        let colours: String = text
+            .chars()
+            .map(|f| match f {
+                'U' => 'w',
+                'R' => 'r',
+                'F' => 'g',
+                'D' => 'y',
+                'L' => 'o',
+                _ => 'b',
+            })
+            .collect();
+        let back = facelet::parse_pocket(&colours).unwrap();
+        assert!(same_up_to_colours(&facelet::format_pocket(&back), &text));
+    }
+    assert_eq!(
+        facelet::format_pocket(&cube_of("U")),
+        "UUUUBBRRRRFFDDDDFFLLLLBB"
+    );
+}
+
+#[test]
+fn invalid_pockets_are_refused() {
+    let err = |t: &str| facelet::parse_pocket(t).unwrap_err();
+    assert!(matches!(
+        err("UUUU"),
+        FaceletError::Length { expected: 24, .. }
+    ));
+    assert!(matches!(
+        err("UUUURRRRFFFFDDDDLLLLXXXU"),
+        FaceletError::Pocket(_)
+    ));
+    assert!(matches!(
+        err("UUUURRRRFFFFDDDDLLLLBBBX"),
+        FaceletError::Pocket(_)
+    ));
+    // Twist one corner (URF: U4, R1, F2 on the 2x2x2).
+    let mut s: Vec<char> = "UUUURRRRFFFFDDDDLLLLBBBB".chars().collect();
+    (s[3], s[4], s[9]) = (s[9], s[3], s[4]);
+    let text: String = s.into_iter().collect();
+    let e = err(&text);
+    assert!(
+        matches!(e, FaceletError::Unreachable(CubieError::TwistedCorner(_))),
+        "{e}"
+    );
+    // A colour on five stickers, another on three.
+    let e = err("UUUURRRRFFFFDDDDLLLLBBBU");
+    assert!(!e.to_string().is_empty());
+}
+
+/// `true` when `a` and `b` differ only by a one-to-one renaming of characters.
+fn same_up_to_colours(a: &str, b: &str) -> bool {
+    let mut forward = std::collections::HashMap::new();
+    let mut backward = std::collections::HashMap::new();
+    a.len() == b.len()
+        && a.chars().zip(b.chars()).all(|(x, y)| {
+            *forward.entry(x).or_insert(y) == y && *backward.entry(y).or_insert(x) == x
+        })
 }
