@@ -1,65 +1,11 @@
 //! The `godsearch` binary as a user meets it: outputs, saved tables, and every bad-input case
 //! (one clear line on stderr, exit code 2, never a panic).
 
+mod common;
+
+use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
 use godsearch_testdata::levels;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn godsearch(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Every JSON document the command printed, one a line.
-fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
-    let out = godsearch(args);
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON document a line"))
-        .collect()
-}
-
-/// The first JSON document the command printed.
-fn json(args: &[&str]) -> serde_json::Value {
-    json_lines(args).remove(0)
-}
-
-/// Asserts a bad-input failure: exit code 2, one line on stderr containing `needle`, no panic.
-fn refused(args: &[&str], needle: &str) {
-    let out = godsearch(args);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(
-        err.contains(needle),
-        "{args:?}: expected '{needle}' in: {err}"
-    );
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?}: one line please: {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-fn levels_of(v: &serde_json::Value) -> Vec<u64> {
-    v["levels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap())
-        .collect()
-}
 
 #[test]
 fn bfs_json_matches_the_published_eight_puzzle() {

@@ -1,0 +1,297 @@
+//! The cube commands as a user meets them: enumeration against the published counts, optimal
+//! 2x2x2 and two-phase 3x3x3 solutions checked by replay, scrambles, and every invalid cube
+//! refused with one line and exit code 2.
+
+mod common;
+
+use common::{godsearch, json, json_lines, levels_of, refused, stderr};
+use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
+use godsearch_puzzles::cube::{facelet, Cube2Space, CubieCube, Metric};
+use godsearch_testdata::{levels, rows};
+
+const SUPERFLIP: &str = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB";
+
+#[test]
+fn two_by_two_enumeration_matches_the_published_counts_in_both_metrics() {
+    for (metric, file, diameter) in [
+        ("htm", "cube2x2x2-htm.txt", 11),
+        ("qtm", "cube2x2x2-qtm.txt", 14),
+    ] {
+        let v = json(&["bfs", "2x2x2", "--metric", metric, "--json"]);
+        assert_eq!(levels_of(&v), levels(file), "{metric}");
+        assert_eq!(v["diameter"], diameter);
+        assert_eq!(v["total"], 3_674_160);
+        assert_eq!(v["complete"], true);
+    }
+    // The 276 quarter-turn antipodes are printed as optimal scrambles of 14 quarter turns.
+    let v = json(&[
+        "bfs",
+        "cube2",
+        "--metric",
+        "qtm",
+        "--json",
+        "--show-antipodes",
+        "300",
+    ]);
+    let antipodes = v["antipodes"].as_array().unwrap();
+    assert_eq!(antipodes.len(), 276);
+    let space = Cube2Space::new(Metric::Qtm);
+    for a in antipodes {
+        let moves = parse_moves(a.as_str().unwrap()).unwrap();
+        assert_eq!(Metric::Qtm.length(&moves), 14);
+        let _ = space.rank(&apply_moves(&CubieCube::SOLVED, &moves));
+    }
+}
+
+#[test]
+fn two_by_two_solutions_are_optimal_from_a_saved_table_or_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("cube2.tbl");
+    let table_arg = table.to_str().unwrap();
+    let out = godsearch(&["bfs", "2x2x2", "--save", table_arg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let scramble = "R U F' D L2 B R' U2";
+    let from_table = json(&[
+        "solve", "2x2x2", "--table", table_arg, "--moves", scramble, "--json",
+    ]);
+    let in_memory = json(&["solve", "2x2x2", "--moves", scramble, "--json"]);
+    assert_eq!(from_table["length"], in_memory["length"]);
+    assert_eq!(from_table["optimal"], true);
+    assert!(from_table["length"].as_u64().unwrap() <= 8);
+    let start = apply_moves(&CubieCube::SOLVED, &parse_moves(scramble).unwrap());
+    let solution = parse_moves(from_table["solution"].as_str().unwrap()).unwrap();
+    let space = Cube2Space::new(Metric::Htm);
+    assert_eq!(
+        space.rank(&apply_moves(&start, &solution)),
+        space.rank(&CubieCube::SOLVED)
+    );
+    // The same position as 24 stickers, in colour letters.
+    let stickers: String = facelet::format_pocket(&start)
+        .chars()
+        .map(|c| "wrgyob".chars().nth("URFDLB".find(c).unwrap()).unwrap())
+        .collect();
+    let v = json(&["solve", "2x2x2", &stickers, "--json"]);
+    assert_eq!(v["length"], in_memory["length"]);
+    // A quarter-turn table is not a half-turn table.
+    let qtm = dir.path().join("qtm.tbl");
+    let out = godsearch(&[
+        "bfs",
+        "2x2x2",
+        "--metric",
+        "qtm",
+        "--save",
+        qtm.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let out = godsearch(&[
+        "solve",
+        "2x2x2",
+        "--table",
+        qtm.to_str().unwrap(),
+        "--moves",
+        "R",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("metric qtm"), "{}", stderr(&out));
+}
+
+#[test]
+fn three_by_three_levels_and_classes_match_the_published_counts() {
+    let data = rows("cube3x3x3-htm.txt");
+    let v = json(&["bfs", "3x3x3", "--max-depth", "6", "--json"]);
+    let positions = levels_of(&v);
+    let classes: Vec<u64> = v["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(positions.len(), 7);
+    for d in 0..7 {
+        assert_eq!(positions[d].to_string(), data[d][1]);
+        assert_eq!(classes[d].to_string(), data[d][2]);
+    }
+    assert_eq!(v["complete"], false);
+    let q = json(&[
+        "bfs",
+        "cube",
+        "--metric",
+        "qtm",
+        "--max-depth",
+        "6",
+        "--json",
+    ]);
+    assert_eq!(levels_of(&q), levels("cube3x3x3-qtm.txt")[..7].to_vec());
+    // A memory budget too small for the next level stops cleanly with exact counts.
+    let v = json(&["bfs", "3x3x3", "--memory", "1M", "--json"]);
+    assert!(v["stopped"].as_str().unwrap().contains("did not fit"));
+    assert_eq!(levels_of(&v)[..4], [1, 18, 243, 3240]);
+}
+
+fn replay(start_facelets: &str, solution: &str) -> CubieCube {
+    let start = facelet::parse(start_facelets).unwrap();
+    apply_moves(&start, &parse_moves(solution).unwrap())
+}
+
+#[test]
+fn two_phase_solutions_are_short_and_solve_the_cube() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    // The first solve builds the tables into the cache and says so on stderr.
+    let out = godsearch(&["solve", "3x3x3", SUPERFLIP, "--cache", cache, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("built the two-phase tables"));
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap()).unwrap();
+    assert!(v["length"].as_u64().unwrap() <= 20);
+    assert!(replay(SUPERFLIP, v["solution"].as_str().unwrap()).is_solved());
+    // Later runs read them back without a word.
+    let out = godsearch(&["solve", "cube", "--moves", "R U R' U'", "--cache", cache]);
+    assert!(out.status.success());
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    // Scrambles reach the positions they print, and solve back.
+    let scrambles = json_lines(&[
+        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--cache", cache, "--json",
+    ]);
+    let file = dir.path().join("cubes.txt");
+    let mut lines = String::from("# five random cubes\n");
+    for s in &scrambles {
+        let position = s["position"].as_str().unwrap();
+        let moves = parse_moves(s["scramble"].as_str().unwrap()).unwrap();
+        assert!(moves.len() <= 20);
+        assert_eq!(
+            facelet::format(&apply_moves(&CubieCube::SOLVED, &moves)),
+            position
+        );
+        lines.push_str(position);
+        lines.push('\n');
+    }
+    std::fs::write(&file, lines).unwrap();
+    let results = json_lines(&[
+        "solve",
+        "3x3x3",
+        "--file",
+        file.to_str().unwrap(),
+        "--cache",
+        cache,
+        "--json",
+        "--max-length",
+        "21",
+    ]);
+    assert_eq!(results.len(), 6);
+    for r in &results[..5] {
+        assert!(r["length"].as_u64().unwrap() <= 21);
+        assert!(replay(
+            r["facelets"].as_str().unwrap(),
+            r["solution"].as_str().unwrap()
+        )
+        .is_solved());
+    }
+    assert_eq!(results[5]["summary"], true);
+    assert_eq!(results[5]["solved"], 5);
+    // The same seed gives the same scrambles.
+    let again = json_lines(&[
+        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--cache", cache, "--json",
+    ]);
+    assert_eq!(again, scrambles);
+}
+
+#[test]
+fn move_scrambles_have_no_trivial_cancellations() {
+    for puzzle in ["3x3x3", "2x2x2"] {
+        let v = json(&["scramble", puzzle, "--moves", "30", "--seed", "3", "--json"]);
+        let moves = parse_moves(v["scramble"].as_str().unwrap()).unwrap();
+        assert_eq!(moves.len(), 30);
+        for pair in moves.windows(2) {
+            assert_ne!(pair[0].face, pair[1].face);
+            assert_ne!(
+                pair[0].face,
+                pair[1].face + 3,
+                "opposite faces in one order only"
+            );
+        }
+    }
+    let boards = json_lines(&["scramble", "4x4", "--count", "3", "--seed", "5", "--json"]);
+    assert_eq!(boards.len(), 3);
+    for b in &boards {
+        let out = godsearch(&[
+            "solve",
+            "4x4",
+            b["position"].as_str().unwrap(),
+            "--algorithm",
+            "subgoal",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn invalid_cubes_and_options_are_refused_with_the_reason() {
+    let solved = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+    let with = |i: usize, c: char| {
+        let mut s: Vec<char> = solved.chars().collect();
+        s[i] = c;
+        s.into_iter().collect::<String>()
+    };
+    let swap = |pairs: &[(usize, usize)]| {
+        let mut s: Vec<char> = solved.chars().collect();
+        for &(i, j) in pairs {
+            s.swap(i, j);
+        }
+        s.into_iter().collect::<String>()
+    };
+    // Each case is refused before any table is built (no --cache needed).
+    refused(&["solve", "3x3x3", "--moves", "R U X"], "unknown move 'X'");
+    refused(
+        &["solve", "3x3x3", "UUUUUUUUURRRRRRRRRFFFFFFFFF"],
+        "this one has 27",
+    );
+    refused(
+        &["solve", "3x3x3", "R U2 Q"],
+        "neither a 54-sticker facelet string nor a move sequence",
+    );
+    refused(&["solve", "3x3x3", &format!("{solved}U")], "54 stickers");
+    refused(&["solve", "3x3x3", &with(0, 'R')], "not 9");
+    refused(&["solve", "3x3x3", &swap(&[(8, 9), (9, 20)])], "twisted");
+    refused(&["solve", "3x3x3", &swap(&[(5, 10)])], "flipped");
+    refused(&["solve", "3x3x3", &swap(&[(10, 19)])], "parity");
+    refused(&["solve", "3x3x3", &swap(&[(3, 10)])], "no edge cubie has");
+    refused(
+        &["solve", "3x3x3", &swap(&[(8, 35)])],
+        "no corner cubie has",
+    );
+    refused(
+        &["solve", "2x2x2", "UUUURRRRFFFFDDDDLLLLBBBX"],
+        "not a 2x2x2",
+    );
+    refused(&["bfs", "2x2x2", "--metric", "xtm"], "unknown metric");
+    refused(
+        &["bfs", "3x3x3", "--save", "x.tbl"],
+        "no table of them fits",
+    );
+    refused(
+        &["bfs", "3x3x3", "--goal", "1,2,3"],
+        "--goal is for sliding-tile boards",
+    );
+    refused(
+        &["solve", "3x3x3", "--moves", "R", "--pdb", "7-8"],
+        "--pdb is for sliding-tile boards",
+    );
+    refused(
+        &["solve", "3x3x3", "--moves", "R", "--table", "x.tbl"],
+        "--table is for the 2x2x2",
+    );
+    refused(
+        &["solve", "2x2x2", "--moves", "R", "--algorithm", "ida"],
+        "table descent",
+    );
+    refused(&["solve", "3x3", "--moves", "R"], "--moves is for cubes");
+    refused(
+        &["solve", "3x3", "123456780", "--metric", "qtm"],
+        "--metric is for cubes",
+    );
+    refused(
+        &["pdb", "build", "3x3x3", "--pdb", "7-8"],
+        "3x3x3 is a cube",
+    );
+}
