@@ -291,6 +291,8 @@ pub enum BenchSection {
     Search,
     /// Subgoal solvers: speed and solution lengths from 3x3 to 20x20.
     Subgoal,
+    /// Cubes: 2x2x2 and 3x3x3 enumeration, two-phase solving of 1,000 random cubes.
+    Cube,
 }
 
 /// `godsearch bench`.
@@ -299,8 +301,9 @@ pub struct BenchArgs {
     /// Which part to run.
     #[arg(long, value_enum, default_value_t = BenchSection::All)]
     pub section: BenchSection,
-    /// Also run the long cases: 3x4 complete (about 20 s), 4x4 through depth 28 (4 GB), and
-    /// 24-puzzle boards with 6-6-6-6 (its databases build into the cache once: 3.5 min, 1.2 GB).
+    /// Also run the long cases: 3x4 complete (about 20 s), 4x4 through depth 28 (4 GB),
+    /// 24-puzzle boards with 6-6-6-6 (its databases build into the cache once: 3.5 min, 1.2 GB),
+    /// and the 3x3x3 through 8 moves (htm) and 10 quarter turns (qtm).
     #[arg(long)]
     pub large: bool,
     /// Folder for cached pattern databases (default: the user's cache folder).

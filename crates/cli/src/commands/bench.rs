@@ -137,6 +137,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         outln!("\n== subgoal");
         super::bench_subgoal::run(&args.korf.with_file_name("korf100-blank-last.txt"))?;
     }
+    if matches!(args.section, BenchSection::All | BenchSection::Cube) {
+        outln!();
+        super::bench_cube::run(&PdbCache::new(args.cache.as_deref()), args.large, threads)?;
+    }
     Ok(())
 }
 

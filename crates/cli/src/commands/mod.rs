@@ -1,6 +1,7 @@
 //! One module per subcommand; [`run`] dispatches.
 
 mod bench;
+mod bench_cube;
 mod bench_search;
 mod bench_subgoal;
 mod bfs;

@@ -110,7 +110,7 @@ fn move_scramble(size: CubeSize, metric: Metric, n: usize, rng: &mut StdRng) -> 
 }
 
 /// A uniformly random 3x3x3 position.
-fn random_cube(rng: &mut StdRng) -> CubieCube {
+pub(crate) fn random_cube(rng: &mut StdRng) -> CubieCube {
     let mut c = CubieCube::SOLVED;
     coord::set_corner_perm(&mut c, rng.gen_range(0..CORNER_PERMS) as u16);
     coord::set_twist(&mut c, rng.gen_range(0..TWISTS) as u16);

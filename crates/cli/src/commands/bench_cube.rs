@@ -1,0 +1,235 @@
+//! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
+//! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
+
+use super::scramble::random_cube;
+use crate::machine;
+use crate::output::outln;
+use crate::pdb_cache::{Origin, PdbCache};
+use crate::units::{format_bytes, format_count, format_rate};
+use anyhow::{ensure, Result};
+use godsearch_enumerate::{cube3, reference, table, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::notation::apply_moves;
+use godsearch_puzzles::cube::{Cube2Space, CubieCube, Metric};
+use godsearch_twophase::{solve, Options, Tables};
+use rand::SeedableRng;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Random cubes the two-phase solver is timed on (the anchors use 1,000).
+const RANDOM_CUBES: usize = 1000;
+/// Seed for the random cubes, so every run solves the same ones.
+const SEED: u64 = 2026;
+/// Depth of the hash-set baseline on the 3x3x3 (621,104 positions; a few seconds).
+const BASELINE_DEPTH: u32 = 5;
+/// Repetitions of the fast enumerations; the best time counts.
+const REPEATS: usize = 5;
+
+struct Row {
+    case: String,
+    engine: &'static str,
+    positions: u64,
+    seconds: f64,
+    bytes: u64,
+}
+
+fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
+    let mut best: Option<(T, f64)> = None;
+    for _ in 0..repeats {
+        let started = Instant::now();
+        let value = f()?;
+        let seconds = started.elapsed().as_secs_f64();
+        if best.as_ref().is_none_or(|(_, b)| seconds < *b) {
+            best = Some((value, seconds));
+        }
+    }
+    Ok(best.expect("at least one repeat"))
+}
+
+fn limits(max_depth: Option<u32>) -> Limits {
+    Limits {
+        max_depth,
+        memory_bytes: machine::default_memory_budget(),
+        antipode_cap: 0,
+    }
+}
+
+fn cube2_row(metric: Metric) -> Result<Row> {
+    let space = Cube2Space::new(metric);
+    let (e, seconds) = best_of(REPEATS * 2, || {
+        Ok(table::enumerate(&space, &limits(None), &NoProgress)?.enumeration)
+    })?;
+    ensure!(e.stop == Stop::Complete && e.total() == 3_674_160, "2x2x2 total");
+    Ok(Row {
+        case: format!("2x2x2 {metric} complete"),
+        engine: "table",
+        positions: e.total(),
+        seconds,
+        bytes: e.peak_bytes,
+    })
+}
+
+fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
+    let (e, seconds) = best_of(repeats, || {
+        Ok(cube3::enumerate(metric, &limits(Some(depth)), &NoProgress))
+    })?;
+    ensure!(e.stop == Stop::MaxDepth(depth), "3x3x3 stopped early: {:?}", e.stop);
+    Ok(Row {
+        case: format!("3x3x3 {metric} 0..{depth}"),
+        engine: "symmetry classes",
+        positions: e.positions.iter().sum(),
+        seconds,
+        bytes: e.peak_bytes,
+    })
+}
+
+fn baseline_rows() -> Result<Vec<Row>> {
+    let quarter: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
+    let (levels, seconds) = best_of(1, || {
+        Ok(reference::bfs_levels(CubieCube::SOLVED, Some(BASELINE_DEPTH), |c| {
+            quarter.iter().map(|m| c.then(m)).collect::<Vec<_>>()
+        }))
+    })?;
+    let space = Cube2Space::new(Metric::Htm);
+    // Corners only: a move's corner part, applied to a cube whose edges stay solved.
+    let corner_moves: Vec<CubieCube> = space
+        .moves()
+        .iter()
+        .map(|m| {
+            let mut c = m.cubie();
+            c.ep = CubieCube::SOLVED.ep;
+            c.eo = CubieCube::SOLVED.eo;
+            c
+        })
+        .collect();
+    let (pocket, pocket_seconds) = best_of(1, || {
+        Ok(reference::bfs_levels(CubieCube::SOLVED, None, |c| {
+            corner_moves.iter().map(|m| c.then(m)).collect::<Vec<_>>()
+        }))
+    })?;
+    ensure!(pocket.iter().sum::<u64>() == 3_674_160, "2x2x2 baseline total");
+    Ok(vec![
+        Row {
+            case: "2x2x2 htm complete".into(),
+            engine: "hash-set BFS, 1 thread (base)",
+            positions: pocket.iter().sum(),
+            seconds: pocket_seconds,
+            bytes: 0,
+        },
+        Row {
+            case: format!("3x3x3 htm 0..{BASELINE_DEPTH}"),
+            engine: "hash-set BFS, 1 thread (base)",
+            positions: levels.iter().sum(),
+            seconds,
+            bytes: 0,
+        },
+    ])
+}
+
+pub fn run(cache: &PdbCache, large: bool, threads: usize) -> Result<()> {
+    outln!("== cube enumeration: {threads} threads; 'vs base' compares positions/s with the hash-set BFS of the same cube\n");
+    let baselines = baseline_rows()?;
+    let mut rows = vec![cube2_row(Metric::Htm)?, cube2_row(Metric::Qtm)?];
+    rows.push(cube3_row(Metric::Htm, 7, REPEATS)?);
+    rows.push(cube3_row(Metric::Qtm, 8, REPEATS)?);
+    if large {
+        rows.push(cube3_row(Metric::Htm, 8, 1)?);
+        rows.push(cube3_row(Metric::Qtm, 10, 1)?);
+    }
+    outln!(
+        "{:<18} {:<30} {:>16} {:>9} {:>11} {:>9} {:>11}",
+        "case",
+        "engine",
+        "positions",
+        "seconds",
+        "pos/s",
+        "vs base",
+        "engine mem"
+    );
+    let pocket_rate = baselines[0].positions as f64 / baselines[0].seconds;
+    let cube_rate = baselines[1].positions as f64 / baselines[1].seconds;
+    for r in baselines.iter().chain(&rows) {
+        let rate = r.positions as f64 / r.seconds;
+        let base = if r.case.starts_with("2x2x2") {
+            pocket_rate
+        } else {
+            cube_rate
+        };
+        outln!(
+            "{:<18} {:<30} {:>16} {:>9.3} {:>11} {:>8.1}x {:>11}",
+            r.case,
+            r.engine,
+            format_count(r.positions),
+            r.seconds,
+            format_rate(rate),
+            rate / base,
+            if r.bytes == 0 {
+                "-".into()
+            } else {
+                format_bytes(r.bytes as f64)
+            }
+        );
+    }
+    two_phase(cache, threads)
+}
+
+fn two_phase(cache: &PdbCache, threads: usize) -> Result<()> {
+    let started = Instant::now();
+    let (tables, origin) = cache.twophase_tables()?;
+    let load = started.elapsed().as_secs_f64();
+    match origin {
+        Origin::Cached => outln!(
+            "\n== two-phase: tables read from the cache in {load:.2} s ({})",
+            format_bytes(Tables::byte_len() as f64)
+        ),
+        Origin::Built { seconds, .. } => outln!(
+            "\n== two-phase: tables built in {seconds:.1} s and saved ({})",
+            format_bytes(Tables::byte_len() as f64)
+        ),
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(SEED);
+    let cubes: Vec<CubieCube> = (0..RANDOM_CUBES).map(|_| random_cube(&mut rng)).collect();
+    outln!(
+        "{} uniformly random cubes; one thread, then the same batch on {threads} threads",
+        format_count(RANDOM_CUBES as u64)
+    );
+    outln!(
+        "{:<10} {:>12} {:>12} {:>8} {:>14} {:>10}",
+        "target",
+        "ms a cube",
+        "mean length",
+        "longest",
+        "batch cubes/s",
+        "batch/1"
+    );
+    for target_length in [21, 20] {
+        let options = Options {
+            target_length,
+            deadline: None,
+        };
+        let one = Instant::now();
+        let mut lengths = Vec::with_capacity(cubes.len());
+        for c in &cubes {
+            let s = solve(&tables, c, options)?;
+            ensure!(apply_moves(c, &s.moves).is_solved(), "replay failed");
+            lengths.push(s.moves.len());
+        }
+        let one_seconds = one.elapsed().as_secs_f64();
+        let batch = Instant::now();
+        let batch_ok = cubes
+            .par_iter()
+            .map(|c| solve(&tables, c, options).map(|s| s.moves.len() <= target_length))
+            .collect::<Result<Vec<bool>, _>>()?;
+        let batch_seconds = batch.elapsed().as_secs_f64();
+        ensure!(batch_ok.iter().all(|&ok| ok), "a batch solution was too long");
+        outln!(
+            "<= {:<7} {:>12.3} {:>12.2} {:>8} {:>14.0} {:>9.2}x",
+            target_length,
+            one_seconds * 1e3 / cubes.len() as f64,
+            lengths.iter().sum::<usize>() as f64 / cubes.len() as f64,
+            lengths.iter().max().unwrap_or(&0),
+            cubes.len() as f64 / batch_seconds,
+            one_seconds / batch_seconds
+        );
+    }
+    Ok(())
+}
