@@ -58,7 +58,10 @@ fn cube2_row(metric: Metric) -> Result<Row> {
     let (e, seconds) = best_of(REPEATS * 2, || {
         Ok(table::enumerate(&space, &limits(None), &NoProgress)?.enumeration)
     })?;
-    ensure!(e.stop == Stop::Complete && e.total() == 3_674_160, "2x2x2 total");
+    ensure!(
+        e.stop == Stop::Complete && e.total() == 3_674_160,
+        "2x2x2 total"
+    );
     Ok(Row {
         case: format!("2x2x2 {metric} complete"),
         engine: "table",
@@ -72,7 +75,11 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
     let (e, seconds) = best_of(repeats, || {
         Ok(cube3::enumerate(metric, &limits(Some(depth)), &NoProgress))
     })?;
-    ensure!(e.stop == Stop::MaxDepth(depth), "3x3x3 stopped early: {:?}", e.stop);
+    ensure!(
+        e.stop == Stop::MaxDepth(depth),
+        "3x3x3 stopped early: {:?}",
+        e.stop
+    );
     Ok(Row {
         case: format!("3x3x3 {metric} 0..{depth}"),
         engine: "symmetry classes",
@@ -85,9 +92,11 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
 fn baseline_rows() -> Result<Vec<Row>> {
     let quarter: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     let (levels, seconds) = best_of(1, || {
-        Ok(reference::bfs_levels(CubieCube::SOLVED, Some(BASELINE_DEPTH), |c| {
-            quarter.iter().map(|m| c.then(m)).collect::<Vec<_>>()
-        }))
+        Ok(reference::bfs_levels(
+            CubieCube::SOLVED,
+            Some(BASELINE_DEPTH),
+            |c| quarter.iter().map(|m| c.then(m)).collect::<Vec<_>>(),
+        ))
     })?;
     let space = Cube2Space::new(Metric::Htm);
     // Corners only: a move's corner part, applied to a cube whose edges stay solved.
@@ -106,7 +115,10 @@ fn baseline_rows() -> Result<Vec<Row>> {
             corner_moves.iter().map(|m| c.then(m)).collect::<Vec<_>>()
         }))
     })?;
-    ensure!(pocket.iter().sum::<u64>() == 3_674_160, "2x2x2 baseline total");
+    ensure!(
+        pocket.iter().sum::<u64>() == 3_674_160,
+        "2x2x2 baseline total"
+    );
     Ok(vec![
         Row {
             case: "2x2x2 htm complete".into(),
@@ -220,7 +232,10 @@ fn two_phase(cache: &PdbCache, threads: usize) -> Result<()> {
             .map(|c| solve(&tables, c, options).map(|s| s.moves.len() <= target_length))
             .collect::<Result<Vec<bool>, _>>()?;
         let batch_seconds = batch.elapsed().as_secs_f64();
-        ensure!(batch_ok.iter().all(|&ok| ok), "a batch solution was too long");
+        ensure!(
+            batch_ok.iter().all(|&ok| ok),
+            "a batch solution was too long"
+        );
         outln!(
             "<= {:<7} {:>12.3} {:>12.2} {:>8} {:>14.0} {:>9.2}x",
             target_length,
