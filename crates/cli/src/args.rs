@@ -160,7 +160,8 @@ pub struct SolveArgs {
     /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20.
     #[arg(long, value_name = "N")]
     pub max_length: Option<usize>,
-    /// 3x3x3: seconds to spend on one position before taking the best solution so far.
+    /// Seconds to spend on one position. IDA* then reports the lower bound it proved and goes
+    /// on to the next board (exit code 1 at the end); the 3x3x3 takes the best solution so far.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Cubes: also print each start position as a facelet string.

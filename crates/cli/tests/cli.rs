@@ -459,3 +459,47 @@ fn subgoal_solvers_give_checked_non_optimal_solutions() {
         "more than one stage",
     );
 }
+
+#[test]
+fn timeout_reports_a_proven_lower_bound_and_goes_on() {
+    let hard = "9,7,24,2,6,4,23,0,20,17,11,14,10,15,19,1,12,8,5,21,22,13,16,3,18";
+    let easy = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";
+    let out = godsearch(&[
+        "solve",
+        "5x5",
+        "--heuristic",
+        "manhattan",
+        "--timeout",
+        "0.3",
+        hard,
+        easy,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("1 of 2 boards ran past --timeout"));
+    let docs: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs[0]["timed_out"], true);
+    assert!(docs[0]["lower_bound"].as_u64().unwrap() >= 60);
+    assert_eq!(docs[1]["length"], 1);
+    assert_eq!(docs[2]["solved"], 1);
+    assert_eq!(docs[2]["timed_out"], 1);
+    refused(
+        &["solve", "3x3", "123456780", "--timeout", "0"],
+        "positive number",
+    );
+    refused(
+        &[
+            "solve",
+            "4x4",
+            "123456789ABCDEF0",
+            "--algorithm",
+            "astar",
+            "--timeout",
+            "1",
+        ],
+        "--timeout applies to IDA*",
+    );
+}

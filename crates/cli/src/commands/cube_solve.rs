@@ -18,7 +18,7 @@ use godsearch_tables::{DistanceMod3, TwoBitView};
 use godsearch_twophase::{solve, Options, Tables};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
 const DEFAULT_MAX_LENGTH: usize = 20;
@@ -245,13 +245,7 @@ pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables>
 fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
     let tables = twophase_tables(args.cache.as_deref())?;
     let target_length = args.max_length.unwrap_or(DEFAULT_MAX_LENGTH);
-    let timeout = match args.timeout {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            bad_input!("--timeout must be a positive number of seconds")
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let timeout = super::solve::timeout(args)?;
     jobs.par_iter()
         .map(|job| {
             let started = Instant::now();

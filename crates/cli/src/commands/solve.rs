@@ -13,14 +13,15 @@ use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
+use godsearch_search::tiles::SearchError;
 use godsearch_search::tiles::{
-    astar, ida_star, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
+    astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
     TileHeuristic,
 };
 use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver, DEFAULT_EFFORT};
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use serde::Serialize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Boards with at most this many positions get their distance table built in memory for
 /// `--algorithm table` without --table: 2x5 (1,814,400 positions) builds in a fraction of a
@@ -62,6 +63,9 @@ struct Solution {
     nodes_generated: u64,
     thresholds: Vec<u32>,
     seconds: f64,
+    /// The search ran past --timeout: no solution, but a proven lower bound.
+    timed_out: bool,
+    lower_bound: Option<u32>,
 }
 
 /// The batch summary, as printed with `--json`.
@@ -73,6 +77,8 @@ struct Summary {
     max_length: usize,
     /// Mean of the lengths a --file gave, when it gave one for every board.
     mean_expected_length: Option<f64>,
+    /// Boards that ran past --timeout (not in the means).
+    timed_out: usize,
     nodes_expanded: u64,
     nodes_generated: u64,
     mean_nodes_generated: f64,
@@ -96,7 +102,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (args.moves.is_some(), "--moves"),
         (args.metric.is_some(), "--metric"),
         (args.max_length.is_some(), "--max-length"),
-        (args.timeout.is_some(), "--timeout"),
         (args.facelets, "--facelets"),
         (
             args.algorithm == Algorithm::TwoPhase,
@@ -119,6 +124,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (Algorithm::Auto, None) => Algorithm::ParallelIda,
         (other, None) => other,
     };
+    let deadline_after = timeout(args)?;
+    if deadline_after.is_some()
+        && !matches!(algorithm, Algorithm::Ida | Algorithm::ParallelIda)
+        && args.algorithm != Algorithm::Auto
+    {
+        bad_input!("--timeout applies to IDA* (--algorithm ida or parallel-ida) and to the 3x3x3");
+    }
     let solutions = if algorithm == Algorithm::Table {
         solve_by_table(args, &goal, &jobs)?
     } else if matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal) {
@@ -126,9 +138,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     } else {
         let heuristic = choose_heuristic(args, &goal, memory_bytes)?;
         match &heuristic {
-            AnyHeuristic::Manhattan(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
-            AnyHeuristic::Conflict(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
-            AnyHeuristic::Pdb(h) => search_all(h, algorithm, &goal, &jobs, memory_bytes)?,
+            AnyHeuristic::Manhattan(h) => {
+                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
+            }
+            AnyHeuristic::Conflict(h) => {
+                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
+            }
+            AnyHeuristic::Pdb(h) => {
+                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
+            }
         }
     };
     report(args, &solutions)
@@ -281,12 +299,24 @@ fn pattern_heuristic(
     )?)
 }
 
+/// The --timeout given, checked.
+pub(crate) fn timeout(args: &SolveArgs) -> Result<Option<Duration>> {
+    match args.timeout {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            bad_input!("--timeout must be a positive number of seconds")
+        }
+        Some(t) => Ok(Some(Duration::from_secs_f64(t))),
+        None => Ok(None),
+    }
+}
+
 fn search_all<H: TileHeuristic>(
     heuristic: &H,
     algorithm: Algorithm,
     goal: &Board,
     jobs: &[Job],
     memory_bytes: u64,
+    deadline_after: Option<Duration>,
 ) -> Result<Vec<Solution>> {
     let threads = rayon::current_num_threads();
     let name: &'static str = match algorithm {
@@ -297,18 +327,42 @@ fn search_all<H: TileHeuristic>(
     jobs.iter()
         .map(|job| {
             let started = Instant::now();
+            let deadline = deadline_after.map(|d| started + d);
             let outcome = match algorithm {
-                Algorithm::Ida => ida_star(&job.board, goal, heuristic, 1)?,
+                Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
                 Algorithm::Astar => astar(
                     &job.board,
                     goal,
                     heuristic,
                     memory_bytes / ASTAR_BYTES_PER_POSITION,
-                )?,
-                _ => ida_star(&job.board, goal, heuristic, threads)?,
+                ),
+                _ => ida_star_until(&job.board, goal, heuristic, threads, deadline),
             };
             let seconds = started.elapsed().as_secs_f64();
-            solution(job, goal, outcome, name, heuristic.describe(), seconds)
+            match outcome {
+                Ok(outcome) => solution(job, goal, outcome, name, heuristic.describe(), seconds),
+                Err(SearchError::Timeout {
+                    lower_bound,
+                    expanded,
+                }) => Ok(Solution {
+                    puzzle: goal.shape().to_string(),
+                    id: job.id.clone(),
+                    start: job.board.to_string(),
+                    solution: String::new(),
+                    length: 0,
+                    expected_length: job.expected,
+                    optimal: false,
+                    algorithm: name,
+                    heuristic: heuristic.describe(),
+                    nodes_expanded: expanded,
+                    nodes_generated: 0,
+                    thresholds: Vec::new(),
+                    seconds,
+                    timed_out: true,
+                    lower_bound: Some(lower_bound),
+                }),
+                Err(e) => Err(e.into()),
+            }
         })
         .collect()
 }
@@ -360,6 +414,8 @@ fn solution(
         nodes_generated: outcome.stats.generated,
         thresholds: outcome.stats.thresholds,
         seconds,
+        timed_out: false,
+        lower_bound: None,
     })
 }
 
@@ -517,6 +573,15 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
             outln!("instance   {id}");
         }
         outln!("board      {}", s.start);
+        if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
+            outln!(
+                "no solution within --timeout ({:.1} s, {} nodes expanded): every solution has at least {bound} moves",
+                s.seconds,
+                format_count(s.nodes_expanded)
+            );
+            outln!();
+            continue;
+        }
         outln!(
             "solution   {}",
             if s.solution.is_empty() {
@@ -555,13 +620,19 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
         );
         outln!();
     }
-    let seconds: f64 = solutions.iter().map(|s| s.seconds).sum();
+    let boards = solutions.len();
+    let timed_out = solutions.iter().filter(|s| s.timed_out).count();
+    // The summary describes the boards solved; those past --timeout are counted apart.
+    let solved: Vec<&Solution> = solutions.iter().filter(|s| !s.timed_out).collect();
+    let solutions = &solved[..];
+    let seconds = solutions.iter().fold(0.0, |t, s| t + s.seconds);
     let generated: u64 = solutions.iter().map(|s| s.nodes_generated).sum();
     let count = solutions.len() as f64;
     let expected: Option<Vec<usize>> = solutions.iter().map(|s| s.expected_length).collect();
     let summary = Summary {
         summary: true,
         solved: solutions.len(),
+        timed_out,
         mean_length: solutions.iter().map(|s| s.length).sum::<usize>() as f64 / count,
         max_length: solutions.iter().map(|s| s.length).max().unwrap_or(0),
         mean_expected_length: expected.map(|e| e.iter().sum::<usize>() as f64 / count),
@@ -586,6 +657,9 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
             summary.seconds,
             format_rate(summary.nodes_per_second)
         );
+    }
+    if timed_out > 0 {
+        bail!("{timed_out} of {boards} boards ran past --timeout (their lower bounds are above)");
     }
     Ok(())
 }

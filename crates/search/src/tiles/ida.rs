@@ -16,6 +16,7 @@ use super::SearchError;
 use godsearch_puzzles::tiles::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Subtrees made per thread for each parallel iteration: enough that the last ones finish
 /// close together, few enough that splitting costs nothing measurable.
@@ -24,6 +25,8 @@ const SUBTREES_PER_THREAD: usize = 64;
 const MAX_SPLIT_DEPTH: usize = 12;
 /// "No previous move".
 const NO_MOVE: u8 = 4;
+/// A search looks at the clock once every this many expansions (a power of two).
+const CLOCK_EVERY: u64 = 1 << 16;
 
 /// Counts that let searches be compared.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,6 +60,8 @@ struct Dfs<'a, H: TileHeuristic> {
     expanded: u64,
     generated: u64,
     stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    timed_out: &'a AtomicBool,
 }
 
 impl<'a, H: TileHeuristic> Dfs<'a, H> {
@@ -89,6 +94,11 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             return true;
         }
         if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.expanded % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
             return false;
         }
         self.expanded += 1;
@@ -134,6 +144,18 @@ pub fn ida_star<H: TileHeuristic>(
     heuristic: &H,
     threads: usize,
 ) -> Result<SearchOutcome, SearchError> {
+    ida_star_until(start, goal, heuristic, threads, None)
+}
+
+/// [`ida_star`] that gives up at `deadline` with [`SearchError::Timeout`], which carries the
+/// bound the search had proved: every solution has at least that many moves.
+pub fn ida_star_until<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> Result<SearchOutcome, SearchError> {
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
     let root = Node::from_board(start);
@@ -141,6 +163,7 @@ pub fn ida_star<H: TileHeuristic>(
     let mut stats = SearchStats::default();
     let mut threshold = root_h;
     let stop = AtomicBool::new(false);
+    let timed_out = AtomicBool::new(false);
     loop {
         stats.thresholds.push(threshold);
         let mut first = Dfs {
@@ -155,6 +178,8 @@ pub fn ida_star<H: TileHeuristic>(
             expanded: 0,
             generated: 0,
             stop: &stop,
+            deadline,
+            timed_out: &timed_out,
         };
         let found = if threads <= 1 {
             let found = first.search(0, root_h, root_cache, NO_MOVE);
@@ -175,6 +200,12 @@ pub fn ida_star<H: TileHeuristic>(
                 Ok(subtrees) => run_parallel(&first, subtrees, threads, &mut stats),
             }
         };
+        if timed_out.load(Ordering::Relaxed) {
+            return Err(SearchError::Timeout {
+                lower_bound: threshold,
+                expanded: stats.expanded,
+            });
+        }
         match found {
             Ok(path) => {
                 let moves = path.into_iter().map(Move::from_index).collect();

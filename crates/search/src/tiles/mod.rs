@@ -13,7 +13,7 @@ mod node;
 
 pub use astar::astar;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
-pub use ida::{ida_star, SearchOutcome, SearchStats};
+pub use ida::{ida_star, ida_star_until, SearchOutcome, SearchStats};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
 use thiserror::Error;
@@ -33,6 +33,15 @@ pub enum SearchError {
     /// A* needs a perfect ranking of the board's positions (at most 20 cells).
     #[error("A* supports boards of at most 20 cells; use IDA* (--algorithm ida)")]
     AStarTooLarge,
+    /// The deadline passed first. Every solution has at least `lower_bound` moves (the IDA*
+    /// bound under which the whole tree was searched).
+    #[error("no solution within the time limit; every solution has at least {lower_bound} moves ({expanded} nodes expanded)")]
+    Timeout {
+        /// A proven lower bound on the solution length.
+        lower_bound: u32,
+        /// Nodes expanded before giving up.
+        expanded: u64,
+    },
     /// No solution exists (the start cannot reach the goal); callers check solvability first.
     #[error("the search space was exhausted without reaching the goal")]
     Exhausted,
