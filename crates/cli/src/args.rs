@@ -8,7 +8,7 @@ use std::path::PathBuf;
 #[command(name = "godsearch", version, propagate_version = true)]
 #[command(
     after_help = "Puzzles: 3x3 (8-puzzle), 4x4 (15-puzzle), 5x5 (24-puzzle), or any WxH board \
-(width x height, both at least 2).\n\nStart with:  godsearch bfs 3x3"
+(width x height, both at least 2); the cubes 2x2x2 (cube2) and 3x3x3 (cube).\n\nStart with:  godsearch bfs 3x3"
 )]
 pub struct Cli {
     /// Worker threads (default: one per core).
@@ -26,23 +26,30 @@ pub enum Command {
     /// Breadth-first from the goal. Boards whose whole table fits in --memory (3x3, 2x4, 2x5,
     /// 3x4, 2x6, ...) are enumerated completely at 2 bits a position; larger ones (4x4, 5x5) keep
     /// only the last levels and stop at --max-depth or, with exact counts so far, when the next
-    /// level would not fit in --memory.
+    /// level would not fit in --memory. The 2x2x2 is enumerated completely (one corner fixed);
+    /// the 3x3x3 level by level, one position per class of the 48 symmetries, with exact
+    /// position counts.
     #[command(
         after_help = "Examples:\n  godsearch bfs 3x3\n  godsearch bfs 3x3 --save 8.tbl\n  \
 godsearch bfs 3x3 --goal 1,2,3,4,0,5,6,7,8\n  godsearch bfs 4x4 --max-depth 22\n  \
-godsearch bfs 3x4 --json"
+godsearch bfs 3x4 --json\n  godsearch bfs 2x2x2 --metric qtm --save cube2.tbl\n  godsearch bfs 3x3x3 --max-depth 8"
     )]
     Bfs(BfsArgs),
-    /// Solve boards optimally: IDA*, parallel IDA*, A* or table descent.
+    /// Solve boards optimally (IDA*, parallel IDA*, A*, table descent) and cubes.
     ///
     /// Moves are the direction the blank moves (U, D, L, R). Every solution is replayed before it
     /// is printed. The default is A* on 3x3 and smaller boards and parallel IDA* above, with the
     /// strongest heuristic that is cached or builds in a few seconds (the output says which);
     /// with --table, the board is solved by descending a distance table made by `bfs --save`.
+    /// The 2x2x2 is solved optimally by table descent; the 3x3x3 by Kociemba's two-phase method
+    /// (at most --max-length moves; its tables build into the cache once, in about 15 s).
     #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
 godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file ../shared/data/korf100.txt --pdb 6-6-3\n  \
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
-godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301")]
+godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301\n  \
+godsearch solve 3x3x3 --moves \"R U R' U' F2 D L2 B\"\n  \
+godsearch solve 3x3x3 UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB\n  \
+godsearch solve 2x2x2 --moves \"R U F' D L2\"")]
     Solve(SolveArgs),
     /// Pattern databases: build them ahead of a search.
     Pdb(PdbArgs),
