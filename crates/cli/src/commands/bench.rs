@@ -33,7 +33,7 @@ fn space(w: usize, h: usize) -> Result<TileSpace<u64>> {
     Ok(TileSpace::new(Board::goal(Shape::new(w, h)?))?)
 }
 
-fn limits(max_depth: Option<u32>) -> Limits {
+pub(crate) fn limits(max_depth: Option<u32>) -> Limits {
     Limits {
         max_depth,
         memory_bytes: machine::default_memory_budget(),
@@ -42,7 +42,7 @@ fn limits(max_depth: Option<u32>) -> Limits {
 }
 
 /// Runs `f` `repeats` times and keeps the fastest run.
-fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
+pub(crate) fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
     let mut best: Option<(T, f64)> = None;
     for _ in 0..repeats {
         let started = Instant::now();

@@ -1,13 +1,13 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
+use super::bench::{best_of, limits};
 use super::scramble::random_cube;
-use crate::machine;
 use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache};
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
-use godsearch_enumerate::{cube3, reference, table, Limits, NoProgress, Stop};
+use godsearch_enumerate::{cube3, reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
 use godsearch_puzzles::cube::{Cube2Space, CubieCube, Metric};
 use godsearch_twophase::{solve, Options, Tables};
@@ -30,27 +30,6 @@ struct Row {
     positions: u64,
     seconds: f64,
     bytes: u64,
-}
-
-fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
-    let mut best: Option<(T, f64)> = None;
-    for _ in 0..repeats {
-        let started = Instant::now();
-        let value = f()?;
-        let seconds = started.elapsed().as_secs_f64();
-        if best.as_ref().is_none_or(|(_, b)| seconds < *b) {
-            best = Some((value, seconds));
-        }
-    }
-    Ok(best.expect("at least one repeat"))
-}
-
-fn limits(max_depth: Option<u32>) -> Limits {
-    Limits {
-        max_depth,
-        memory_bytes: machine::default_memory_budget(),
-        antipode_cap: 0,
-    }
 }
 
 fn cube2_row(metric: Metric) -> Result<Row> {
