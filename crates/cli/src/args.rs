@@ -93,6 +93,10 @@ pub struct BfsArgs {
     /// (quarter-turn metric: a half turn is 2). Default htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
+    /// 3x3x3: classes of 48 (the cube's symmetries, default) or 96 (with inversion: half the
+    /// memory, twice the work a class).
+    #[arg(long, value_name = "N")]
+    pub symmetry: Option<u32>,
     /// Stop after the level at this distance.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,

@@ -122,6 +122,28 @@ fn three_by_three_levels_and_classes_match_the_published_counts() {
         "--json",
     ]);
     assert_eq!(levels_of(&q), levels("cube3x3x3-qtm.txt")[..7].to_vec());
+    // Classes under the symmetries and inversion (96), against the published column.
+    let q96 = json(&[
+        "bfs",
+        "3x3x3",
+        "--metric",
+        "qtm",
+        "--symmetry",
+        "96",
+        "--max-depth",
+        "7",
+        "--json",
+    ]);
+    let qtm = rows("cube3x3x3-qtm.txt");
+    for (d, c) in q96["classes"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(
+            c.as_u64().unwrap().to_string(),
+            qtm[d][3],
+            "classes mod 96 at {d}"
+        );
+    }
+    assert_eq!(levels_of(&q96), levels("cube3x3x3-qtm.txt")[..8].to_vec());
+    assert_eq!(q96["class_group"], 96);
     // A memory budget too small for the next level stops cleanly with exact counts.
     let v = json(&["bfs", "3x3x3", "--memory", "1M", "--json"]);
     assert!(v["stopped"].as_str().unwrap().contains("did not fit"));
@@ -265,6 +287,11 @@ fn invalid_cubes_and_options_are_refused_with_the_reason() {
         "not a 2x2x2",
     );
     refused(&["bfs", "2x2x2", "--metric", "xtm"], "unknown metric");
+    refused(&["bfs", "3x3x3", "--symmetry", "12"], "--symmetry is 48");
+    refused(
+        &["bfs", "2x2x2", "--symmetry", "96"],
+        "--symmetry is for the 3x3x3",
+    );
     refused(
         &["bfs", "3x3x3", "--save", "x.tbl"],
         "no table of them fits",

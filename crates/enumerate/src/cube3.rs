@@ -23,8 +23,28 @@ use rayon::prelude::*;
 
 /// Classes a rayon task expands.
 const CLASSES_PER_TASK: usize = 1 << 12;
-/// Bits below the position in a key: the stabiliser size (1..=48).
-const STABILISER_BITS: u32 = 6;
+/// Bits below the position in a key: the stabiliser size (1..=96).
+const STABILISER_BITS: u32 = 7;
+
+/// Which positions a class holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reduction {
+    /// The conjugates of a position under the 48 symmetries of the cube.
+    Symmetries,
+    /// Those and the conjugates of its inverse (96 maps; a position and its inverse are at the
+    /// same distance, since the inverse sequence solves the inverse).
+    SymmetriesAndInverse,
+}
+
+impl Reduction {
+    /// Number of maps in the group: 48 or 96.
+    pub fn order(self) -> u64 {
+        match self {
+            Reduction::Symmetries => SYMMETRIES as u64,
+            Reduction::SymmetriesAndInverse => 2 * SYMMETRIES as u64,
+        }
+    }
+}
 const KEY_BYTES: u64 = std::mem::size_of::<u128>() as u64;
 
 /// The result of a symmetric enumeration of the 3x3x3.
@@ -34,8 +54,10 @@ pub struct CubeEnumeration {
     pub metric: Metric,
     /// `positions[d]`: exact number of positions at distance `d` from solved.
     pub positions: Vec<u64>,
-    /// `classes[d]`: exact number of classes under the 48 symmetries at distance `d`.
+    /// `classes[d]`: exact number of classes at distance `d`.
     pub classes: Vec<u64>,
+    /// What a class is.
+    pub reduction: Reduction,
     /// Why it ended (the cube is never exhausted within memory: `MaxDepth` or `Memory`).
     pub stop: Stop,
     /// The most bytes the level arrays held at once.
@@ -47,17 +69,12 @@ pub struct CubeEnumeration {
 pub struct ClassReducer {
     syms: Symmetries,
     corner_conjugates: Vec<u16>,
-}
-
-impl Default for ClassReducer {
-    fn default() -> Self {
-        Self::new()
-    }
+    reduction: Reduction,
 }
 
 impl ClassReducer {
     /// Builds the corner-permutation conjugation table (40320 x 48; a few milliseconds).
-    pub fn new() -> Self {
+    pub fn new(reduction: Reduction) -> Self {
         let syms = Symmetries::new();
         let mut corner_conjugates = vec![0u16; CORNER_PERMS * SYMMETRIES];
         let mut c = CubieCube::SOLVED;
@@ -71,32 +88,55 @@ impl ClassReducer {
         ClassReducer {
             syms,
             corner_conjugates,
+            reduction,
         }
+    }
+
+    fn corner_row(&self, c: &CubieCube) -> &[u16] {
+        &self.corner_conjugates[perm_rank(&c.cp) as usize * SYMMETRIES..][..SYMMETRIES]
     }
 
     /// The key of the class representative of `c` (the smallest conjugate), with the class's
     /// stabiliser size in the low bits. Equal for every member of a class.
     pub fn representative(&self, c: &CubieCube) -> u128 {
-        let row = &self.corner_conjugates[perm_rank(&c.cp) as usize * SYMMETRIES..][..SYMMETRIES];
-        let least = *row.iter().min().expect("48 symmetries");
+        let inverse;
+        let seen: &[CubieCube] = match self.reduction {
+            Reduction::Symmetries => std::slice::from_ref(c),
+            Reduction::SymmetriesAndInverse => {
+                inverse = [*c, c.inverse()];
+                &inverse
+            }
+        };
+        let least = seen
+            .iter()
+            .map(|x| *self.corner_row(x).iter().min().expect("48 symmetries"))
+            .min()
+            .expect("a cube");
         let mut best = u128::MAX;
         let mut stabiliser = 0u128;
-        for (s, _) in row.iter().enumerate().filter(|(_, &v)| v == least) {
-            let key = pack(&self.syms.conjugate(c, s));
-            if key < best {
-                best = key;
-                stabiliser = 1;
-            } else if key == best {
-                stabiliser += 1;
+        for x in seen {
+            for (s, _) in self
+                .corner_row(x)
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v == least)
+            {
+                let key = pack(&self.syms.conjugate(x, s));
+                if key < best {
+                    best = key;
+                    stabiliser = 1;
+                } else if key == best {
+                    stabiliser += 1;
+                }
             }
         }
         best << STABILISER_BITS | stabiliser
     }
-}
 
-/// Positions in the class of a representative key.
-pub fn class_size(key: u128) -> u64 {
-    SYMMETRIES as u64 / (key & ((1 << STABILISER_BITS) - 1)) as u64
+    /// Positions in the class of a representative key.
+    pub fn class_size(&self, key: u128) -> u64 {
+        self.reduction.order() / (key & ((1 << STABILISER_BITS) - 1)) as u64
+    }
 }
 
 /// The cube of a representative key.
@@ -142,9 +182,20 @@ fn unpack(mut k: u128) -> CubieCube {
     c
 }
 
+/// Members of a class expanded to find the next level: the representative, and with the
+/// inverse reduction also its inverse. (A class then also holds inverses, whose neighbours are
+/// the representative's *left* multiples `m r`; those are the inverses of `r^-1 m^-1`, the
+/// right multiples of the inverse.)
+fn expanded_members(reduction: Reduction) -> usize {
+    match reduction {
+        Reduction::Symmetries => 1,
+        Reduction::SymmetriesAndInverse => 2,
+    }
+}
+
 /// Bytes needed to make the level after one of `current` classes, with `previous` kept.
-pub fn level_bytes(previous: usize, current: usize, metric: Metric) -> u64 {
-    let candidates = current * metric.moves().len();
+pub fn level_bytes(previous: usize, current: usize, metric: Metric, reduction: Reduction) -> u64 {
+    let candidates = current * metric.moves().len() * expanded_members(reduction);
     (previous + current + candidates) as u64 * KEY_BYTES
 }
 
@@ -153,8 +204,13 @@ pub fn level_bytes(previous: usize, current: usize, metric: Metric) -> u64 {
 ///
 /// Exact: `positions[d]` is the number of positions at distance `d`, `classes[d]` the number
 /// of symmetry classes among them.
-pub fn enumerate(metric: Metric, limits: &Limits, progress: &dyn Progress) -> CubeEnumeration {
-    let reducer = ClassReducer::new();
+pub fn enumerate(
+    metric: Metric,
+    reduction: Reduction,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> CubeEnumeration {
+    let reducer = ClassReducer::new(reduction);
     let moves: Vec<CubieCube> = metric.moves().iter().map(|m| m.cubie()).collect();
     // In the quarter-turn metric every move changes the permutation parity, so a neighbour of
     // level d is at d - 1 or d + 1, never d; in the half-turn metric it may be at d.
@@ -169,7 +225,7 @@ pub fn enumerate(metric: Metric, limits: &Limits, progress: &dyn Progress) -> Cu
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
-        let needed = level_bytes(previous.len(), current.len(), metric);
+        let needed = level_bytes(previous.len(), current.len(), metric, reduction);
         if needed > limits.memory_bytes {
             break Stop::Memory {
                 depth: depth + 1,
@@ -179,17 +235,21 @@ pub fn enumerate(metric: Metric, limits: &Limits, progress: &dyn Progress) -> Cu
         }
         peak_bytes = peak_bytes.max(needed);
         progress.level_started(depth + 1, current.len() as u64);
-        let mut next = vec![0u128; current.len() * moves.len()];
+        let per_class = moves.len() * expanded_members(reduction);
+        let mut next = vec![0u128; current.len() * per_class];
         current
             .par_chunks(CLASSES_PER_TASK)
-            .zip(next.par_chunks_mut(CLASSES_PER_TASK * moves.len()))
+            .zip(next.par_chunks_mut(CLASSES_PER_TASK * per_class))
             .for_each(|(chunk, out)| {
                 let mut slots = out.iter_mut();
                 for &key in chunk {
                     let c = cube_of(key);
-                    for m in &moves {
-                        *slots.next().expect("sized in advance") =
-                            reducer.representative(&c.then(m));
+                    let members = [c, c.inverse()];
+                    for member in &members[..expanded_members(reduction)] {
+                        for m in &moves {
+                            *slots.next().expect("sized in advance") =
+                                reducer.representative(&member.then(m));
+                        }
                     }
                 }
                 progress.advanced(chunk.len() as u64);
@@ -199,7 +259,7 @@ pub fn enumerate(metric: Metric, limits: &Limits, progress: &dyn Progress) -> Cu
         let same: &[u128] = if same_level_possible { &current } else { &[] };
         remove_known(&mut next, &previous, same);
         next.shrink_to_fit();
-        let count: u64 = next.par_iter().map(|&k| class_size(k)).sum();
+        let count: u64 = next.par_iter().map(|&k| reducer.class_size(k)).sum();
         positions.push(count);
         classes.push(next.len() as u64);
         progress.level_finished(depth + 1, count);
@@ -209,6 +269,7 @@ pub fn enumerate(metric: Metric, limits: &Limits, progress: &dyn Progress) -> Cu
         metric,
         positions,
         classes,
+        reduction,
         stop,
         peak_bytes,
     }
@@ -221,12 +282,23 @@ mod tests {
     use godsearch_testdata::rows;
 
     fn check_against_data(metric: Metric, file: &str, depth: u32) {
+        check_classes(metric, Reduction::Symmetries, file, 2, depth);
+    }
+
+    /// Positions (column 1) and classes (column `classes_column`) against `file`.
+    fn check_classes(
+        metric: Metric,
+        reduction: Reduction,
+        file: &str,
+        classes_column: usize,
+        depth: u32,
+    ) {
         let limits = Limits {
             max_depth: Some(depth),
             memory_bytes: 8 << 30,
             antipode_cap: 0,
         };
-        let e = enumerate(metric, &limits, &NoProgress);
+        let e = enumerate(metric, reduction, &limits, &NoProgress);
         assert_eq!(e.stop, Stop::MaxDepth(depth));
         let data = rows(file);
         assert_eq!(e.positions.len(), depth as usize + 1);
@@ -236,7 +308,11 @@ mod tests {
                 row[1],
                 "{file} positions at {d}"
             );
-            assert_eq!(e.classes[d].to_string(), row[2], "{file} classes at {d}");
+            assert_eq!(
+                e.classes[d].to_string(),
+                row[classes_column],
+                "{file} classes at {d}"
+            );
         }
     }
 
@@ -251,6 +327,17 @@ mod tests {
     }
 
     #[test]
+    fn classes_with_inversion_match_the_published_counts() {
+        check_classes(
+            Metric::Qtm,
+            Reduction::SymmetriesAndInverse,
+            "cube3x3x3-qtm.txt",
+            3,
+            8,
+        );
+    }
+
+    #[test]
     #[ignore = "HTM depth 8 and QTM depth 10: tens of seconds and several GB"]
     fn deeper_levels_match_the_published_counts() {
         check_against_data(Metric::Htm, "cube3x3x3-htm.txt", 8);
@@ -259,18 +346,28 @@ mod tests {
 
     #[test]
     fn every_conjugate_has_the_same_representative() {
-        let reducer = ClassReducer::new();
+        let reducer = ClassReducer::new(Reduction::Symmetries);
+        let both = ClassReducer::new(Reduction::SymmetriesAndInverse);
         let syms = Symmetries::new();
         let c = godsearch_puzzles::cube::notation::apply_moves(
             &CubieCube::SOLVED,
             &godsearch_puzzles::cube::notation::parse_moves("R U2 F' L D B2").unwrap(),
         );
         let key = reducer.representative(&c);
-        assert_eq!(class_size(key), 48);
+        assert_eq!(reducer.class_size(key), 48);
+        let key96 = both.representative(&c);
+        assert_eq!(both.class_size(key96), 96);
         for s in 0..SYMMETRIES {
-            assert_eq!(reducer.representative(&syms.conjugate(&c, s)), key);
+            let d = syms.conjugate(&c, s);
+            assert_eq!(reducer.representative(&d), key);
+            assert_eq!(both.representative(&d), key96);
+            assert_eq!(both.representative(&d.inverse()), key96);
         }
-        assert_eq!(class_size(reducer.representative(&CubieCube::SOLVED)), 1);
+        assert_eq!(
+            reducer.class_size(reducer.representative(&CubieCube::SOLVED)),
+            1
+        );
+        assert_eq!(both.class_size(both.representative(&CubieCube::SOLVED)), 1);
         assert_eq!(unpack(pack(&c)), c);
     }
 }

@@ -7,7 +7,8 @@ use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache};
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
-use godsearch_enumerate::{cube3, reference, table, NoProgress, Stop};
+use godsearch_enumerate::cube3::{self, Reduction};
+use godsearch_enumerate::{reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
 use godsearch_puzzles::cube::{Cube2Space, CubieCube, Metric};
 use godsearch_twophase::{solve, Options, Tables};
@@ -52,7 +53,12 @@ fn cube2_row(metric: Metric) -> Result<Row> {
 
 fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
     let (e, seconds) = best_of(repeats, || {
-        Ok(cube3::enumerate(metric, &limits(Some(depth)), &NoProgress))
+        Ok(cube3::enumerate(
+            metric,
+            Reduction::Symmetries,
+            &limits(Some(depth)),
+            &NoProgress,
+        ))
     })?;
     ensure!(
         e.stop == Stop::MaxDepth(depth),

@@ -28,6 +28,9 @@ pub(crate) struct BfsReport {
     /// Symmetry classes at each distance, where the engine counts them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classes: Option<Vec<u64>>,
+    /// Maps a class is closed under: 48 symmetries, or 96 with inversion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_group: Option<u64>,
     pub total: u64,
     pub diameter: Option<u32>,
     pub complete: bool,
@@ -42,6 +45,9 @@ pub(crate) struct BfsReport {
 pub fn run(args: &BfsArgs) -> Result<()> {
     if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
         return super::cube_bfs::run(args, size);
+    }
+    if args.symmetry.is_some() {
+        bad_input!("--symmetry is for the 3x3x3");
     }
     if args.metric.is_some() {
         bad_input!("--metric is for cubes; sliding-tile moves are counted one per tile moved");
@@ -143,6 +149,7 @@ fn report<R: RankInt>(
         peak_bytes: e.peak_bytes,
         levels: e.levels.clone(),
         classes: None,
+        class_group: None,
     }
 }
 
@@ -178,10 +185,10 @@ pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> 
                 "classes (48 symmetries)"
             );
             for (d, (n, c)) in r.levels.iter().zip(classes).enumerate() {
-                outln!("{d:>8}  {:>26}  {:>22}", format_count(*n), format_count(*c));
+                outln!("{d:>8}  {:>26}  {:>26}", format_count(*n), format_count(*c));
             }
             outln!(
-                "{:>8}  {:>26}  {:>22}",
+                "{:>8}  {:>26}  {:>26}",
                 "total",
                 format_count(r.total),
                 format_count(classes.iter().sum::<u64>())

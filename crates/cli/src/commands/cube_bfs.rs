@@ -12,7 +12,8 @@ use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::{Context, Result};
-use godsearch_enumerate::{cube3, frontier, table, Limits, Stop};
+use godsearch_enumerate::cube3::{self, Reduction};
+use godsearch_enumerate::{frontier, table, Limits, Stop};
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
 use godsearch_puzzles::cube::{Cube2Space, CubeSize};
 use godsearch_search::descend;
@@ -35,6 +36,9 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     let started = Instant::now();
     let report = match size {
         CubeSize::Two => {
+            if args.symmetry.is_some() {
+                bad_input!("--symmetry is for the 3x3x3; the 2x2x2 is enumerated whole");
+            }
             let space = Cube2Space::new(metric);
             let (enumeration, built) = match args.engine {
                 EngineChoice::Frontier => (frontier::enumerate(&space, &limits, &bar), None),
@@ -85,13 +89,21 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
                 peak_bytes: enumeration.peak_bytes,
                 levels: enumeration.levels,
                 classes: None,
+                class_group: None,
             }
         }
         CubeSize::Three => {
             if args.save.is_some() || args.engine == EngineChoice::Table {
                 bad_input!("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)");
             }
-            let e = cube3::enumerate(metric, &limits, &bar);
+            let reduction = match args.symmetry {
+                None | Some(48) => Reduction::Symmetries,
+                Some(96) => Reduction::SymmetriesAndInverse,
+                Some(n) => bad_input!(
+                    "--symmetry is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
+                ),
+            };
+            let e = cube3::enumerate(metric, reduction, &limits, &bar);
             let seconds = started.elapsed().as_secs_f64();
             bar.finish();
             let total: u64 = e.positions.iter().sum();
@@ -112,6 +124,7 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
                 peak_bytes: e.peak_bytes,
                 levels: e.positions,
                 classes: Some(e.classes),
+                class_group: Some(e.reduction.order()),
             }
         }
     };
