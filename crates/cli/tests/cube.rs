@@ -216,6 +216,19 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
         "scramble", "3x3x3", "--count", "5", "--seed", "11", "--cache", cache, "--json",
     ]);
     assert_eq!(again, scrambles);
+    // A damaged table file is rebuilt, never trusted.
+    let table = dir.path().join("twophase-3x3x3.tbl");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xFF;
+    std::fs::write(&table, bytes).unwrap();
+    let out = godsearch(&["solve", "3x3x3", "--moves", "F R", "--cache", cache]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("replacing a cached file"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

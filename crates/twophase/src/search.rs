@@ -26,6 +26,8 @@ pub const PHASE2_MAX: usize = 12;
 const PHASE2_COUNT: usize = PHASE2_MOVES.len();
 const NO_FACE: usize = 6;
 const UD_EDGE_PERMS: usize = coords::UD_EDGE_PERMS;
+/// Inside G1 with fewer moves than this left, phase 1 makes no G1 moves.
+const IN_G1_SKIP_BELOW: usize = 5;
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 12;
 
@@ -301,7 +303,14 @@ impl Run<'_> {
         // memory accesses that the processor overlaps, instead of one miss per recursion.
         let mut children = [(0usize, p); MOVES];
         let mut count = 0;
-        for m in (0..MOVES).filter(|&m| allowed(m, last)) {
+        // Already in G1 with few moves left: a move inside G1 could only lead to a way in that
+        // ends with a G1 move (refused above) or leaves and re-enters, which a shorter phase 1
+        // and phase 2 cover (Kociemba's solver skips them the same way).
+        let skip_g1_moves = p.distance == 0 && depth - done < IN_G1_SKIP_BELOW;
+        for m in (0..MOVES)
+            .filter(|&m| allowed(m, last))
+            .filter(|m| !(skip_g1_moves && PHASE2_MOVES.contains(m)))
+        {
             children[count] = (m, self.phase1_move(&p, m));
             count += 1;
         }
