@@ -2,9 +2,9 @@
 //! IDA* on phase-2 coordinates to solved, lengthening phase 1 while the total can still
 //! improve, until a solution of at most the target length is found or the deadline passes.
 //!
-//! Phase 1 also carries the middle edges' places and order; at a way into `G1` the corners are
-//! read by following the path in the corner move table, and a way whose phase 2 cannot fit in
-//! the moves left is dropped with one lookup (most of them are); only the rest pay for
+//! Phase 1 also carries the middle edges' places and order, and the corners (updated only on
+//! the nodes it enters, not on every child it rates), so a way into `G1` whose phase 2 cannot
+//! fit in the moves left is dropped with one lookup (most of them are); only the rest pay for
 //! replaying the moves to read the U/D edges. As in Kociemba's solver, phase 2 is kept short,
 //! to at most [`PHASE2_MAX`] moves: a longer phase 1 finds the same totals faster. (On 1,000
 //! random cubes at 20 moves or fewer: 38,000 nodes a cube with at most 8 phase-2 moves, 6,200
@@ -92,6 +92,8 @@ struct Phase1 {
     twist: u16,
     flip: u16,
     slice_sorted: u16,
+    /// Corner permutation, brought up to date only on the nodes actually visited.
+    corners: u16,
     distance: u8,
 }
 
@@ -120,9 +122,8 @@ struct Run<'t> {
     phase1: &'t [u8],
     phase2: &'t [u8],
     slice_goal: u16,
-    /// The cube of the direction being searched, and its corner permutation coordinate.
+    /// The cube of the direction being searched.
     start: CubieCube,
-    start_corners: u16,
     move_cubes: [CubieCube; MOVES],
     options: Options,
     path: [usize; LONGEST],
@@ -156,6 +157,7 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
                     twist: coords::twist(&start),
                     flip: coords::flip(&start),
                     slice_sorted: coords::slice_sorted(&start),
+                    corners: coords::corner_perm(&start),
                     distance: 0,
                 },
                 start,
@@ -171,7 +173,6 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
         phase2: tables.phase2(),
         slice_goal: coords::slice(&CubieCube::SOLVED),
         start: *cube,
-        start_corners: 0,
         move_cubes: move_cubes.try_into().expect("18 moves"),
         options,
         path: [0; LONGEST],
@@ -197,7 +198,6 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
                 continue;
             }
             run.start = d.start;
-            run.start_corners = coords::corner_perm(&d.start);
             run.direction = k;
             run.phase1_search(d.root, 0, depth, NO_FACE);
         }
@@ -263,6 +263,7 @@ impl Run<'_> {
             twist: tb.twist_move[p.twist as usize * MOVES + m],
             flip: tb.flip_move[p.flip as usize * MOVES + m],
             slice_sorted: tb.slice_sorted_move[p.slice_sorted as usize * MOVES + m],
+            corners: p.corners,
             distance: p.distance,
         }
     }
@@ -335,9 +336,10 @@ impl Run<'_> {
                 *fit = done + 1 + c.distance as usize <= depth;
             }
         }
-        for (&(m, next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {
+        for (&(m, mut next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {
             self.tick();
             self.path[done] = m;
+            next.corners = self.tables.corner_move[p.corners as usize * MOVES + m];
             self.phase1_search(next, done + 1, depth, m / 3);
             if self.done() {
                 return;
@@ -349,12 +351,7 @@ impl Run<'_> {
         let room = (self.best_length - 1 - phase1).min(PHASE2_MAX);
         let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
         let tb = self.tables;
-        // The corners are read at the way in rather than carried through every phase-1 node.
-        let corners = self.path[..phase1]
-            .iter()
-            .fold(self.start_corners, |cp, &k| {
-                tb.corner_move[cp as usize * MOVES + k]
-            });
+        let corners = p.corners;
         let corners_bound =
             tb.corner_slice_perm[corners as usize * SLICE_PERMS + slice_perm as usize];
         if corners_bound as usize > room {
