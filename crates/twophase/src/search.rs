@@ -10,7 +10,7 @@
 //! random cubes at 20 moves or fewer: 38,000 nodes a cube with at most 8 phase-2 moves, 6,200
 //! with 10, 5,300 with 12, 5,300 with 14.)
 
-use crate::coords::{self, MOVES, PHASE2_MOVES, SLICE_PERMS};
+use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_PER_BYTE, URF3_SYMMETRY};
 use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
@@ -323,17 +323,26 @@ impl Run<'_> {
                 *fit = self.in_g1(c);
             }
         } else {
-            let mut index = [0usize; MOVES];
+            // Small cached bounds first; the large table only for children they cannot rule out.
+            let tb = self.tables;
+            let mut index = [usize::MAX; MOVES];
             for (i, (_, c)) in index.iter_mut().zip(children.iter()) {
-                *i = self.phase1_index(c);
+                let slice = c.slice_sorted as usize / SLICE_PERMS;
+                let bound = tb.twist_slice[c.twist as usize * SLICES + slice]
+                    .max(tb.flip_slice_bound[c.flip as usize * SLICES + slice]);
+                if done + 1 + bound as usize <= depth {
+                    *i = self.phase1_index(c);
+                }
             }
             for ((fit, &i), (_, c)) in fits
                 .iter_mut()
                 .zip(&index[..count])
                 .zip(children.iter_mut())
             {
-                c.distance = step(p.distance, self.phase1_mod3(i));
-                *fit = done + 1 + c.distance as usize <= depth;
+                if i != usize::MAX {
+                    c.distance = step(p.distance, self.phase1_mod3(i));
+                    *fit = done + 1 + c.distance as usize <= depth;
+                }
             }
         }
         for (&(m, mut next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {

@@ -26,7 +26,7 @@ use thiserror::Error;
 
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
-pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge phase1-mod3 v3";
+pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge phase1-mod3 pair-bounds v4";
 /// Flip-and-slice values: `slice * 2048 + flip`.
 const FLIP_SLICES: usize = SLICES * FLIPS;
 /// Classes of flip-and-slice under the 16 symmetries.
@@ -76,6 +76,10 @@ pub struct Tables {
     pub(crate) corner_to_rep: Vec<u8>,
     pub(crate) ud_edge_conj: Vec<u16>,
     pub(crate) corner_slice_perm: Vec<u8>,
+    /// Exact moves to `G1` of (twist, slice) and of (flip, slice): small lower bounds that
+    /// stay in the processor's cache and rule out most children before the large table is read.
+    pub(crate) twist_slice: Vec<u8>,
+    pub(crate) flip_slice_bound: Vec<u8>,
     /// `move_back[a][m]`: the move of the cube as given that move `m` of the cube turned
     /// about the URF-DBL diagonal `a` times stands for (see [`crate::search`]).
     pub(crate) move_back: [[u8; MOVES]; AXES],
@@ -123,6 +127,8 @@ struct Small {
     twist_conj: Vec<u16>,
     corners: Classes,
     ud_edge_conj: Vec<u16>,
+    twist_slice: Vec<u8>,
+    flip_slice_bound: Vec<u8>,
 }
 
 fn build_small() -> Small {
@@ -161,10 +167,16 @@ fn build_small() -> Small {
         },
         coords::ud_edges,
     );
+    let twist_move = coords::move_table(TWISTS, coords::twist, &all);
+    let flip_move = coords::move_table(FLIPS, coords::flip, &all);
+    let slice_move = coords::move_table(SLICES, coords::slice, &all);
+    let slice_goal = coords::slice(&CubieCube::SOLVED) as usize;
     Small {
-        twist_move: coords::move_table(TWISTS, coords::twist, &all),
-        flip_move: coords::move_table(FLIPS, coords::flip, &all),
-        slice_move: coords::move_table(SLICES, coords::slice, &all),
+        twist_slice: pair_distances(&twist_move, &slice_move, SLICES, MOVES, slice_goal),
+        flip_slice_bound: pair_distances(&flip_move, &slice_move, SLICES, MOVES, slice_goal),
+        twist_move,
+        flip_move,
+        slice_move,
         slice_sorted_move: coords::move_table(SLICE_SORTED, coords::slice_sorted, &all),
         corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &all),
         ud_edge_move: coords::move_table(UD_EDGE_PERMS, coords::ud_edges, &phase2),
@@ -279,11 +291,18 @@ impl PairGraph for Phase2Graph<'_> {
     }
 }
 
-/// Exact distances of `(a, b)` pairs from `(0, 0)` in the moves of two move tables.
-fn pair_distances(a_move: &[u16], b_move: &[u16], b_count: usize, moves: usize) -> Vec<u8> {
+/// Exact distances of `(a, b)` pairs (entry `a * b_count + b`) from entry `goal` in the moves
+/// of two move tables.
+fn pair_distances(
+    a_move: &[u16],
+    b_move: &[u16],
+    b_count: usize,
+    moves: usize,
+    goal: usize,
+) -> Vec<u8> {
     let a_count = a_move.len() / moves;
     let mut table = vec![pruning::UNREACHED; a_count * b_count];
-    table[0] = 0;
+    table[goal] = 0;
     let mut depth = 0u8;
     let mut changed = true;
     while changed {
@@ -329,6 +348,7 @@ impl Tables {
             &small.slice_perm_move,
             SLICE_PERMS,
             PHASE2_COUNT,
+            0,
         );
         Self::assemble(small, corner_slice_perm, PruningBytes::Owned(bytes), levels)
     }
@@ -354,6 +374,8 @@ impl Tables {
             corner_to_rep: small.corners.to_rep,
             ud_edge_conj: small.ud_edge_conj,
             corner_slice_perm,
+            twist_slice: small.twist_slice,
+            flip_slice_bound: small.flip_slice_bound,
             pruning,
             levels,
             move_back: move_back(),
@@ -407,7 +429,11 @@ impl Tables {
             + TWISTS * UD_SYMMETRIES
             + CORNER_PERMS
             + UD_EDGE_PERMS * UD_SYMMETRIES;
-        words * 2 + FLIP_SLICES + CORNER_PERMS + CORNER_PERMS * SLICE_PERMS
+        words * 2
+            + FLIP_SLICES
+            + CORNER_PERMS
+            + CORNER_PERMS * SLICE_PERMS
+            + (TWISTS + FLIPS) * SLICES
     }
 
     /// Bytes of the saved form.
@@ -425,6 +451,8 @@ impl Tables {
         out.write_all(&self.flip_slice_to_rep)?;
         out.write_all(&self.corner_to_rep)?;
         out.write_all(&self.corner_slice_perm)?;
+        out.write_all(&self.twist_slice)?;
+        out.write_all(&self.flip_slice_bound)?;
         out.write_all(self.pruning_bytes())
     }
 
@@ -472,6 +500,8 @@ impl Tables {
         let flip_slice_to_rep = bytes(FLIP_SLICES, UD_SYMMETRIES as u8)?;
         let corner_to_rep = bytes(CORNER_PERMS, UD_SYMMETRIES as u8)?;
         let corner_slice_perm = bytes(CORNER_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
+        let twist_slice = bytes(TWISTS * SLICES, pruning::UNREACHED)?;
+        let flip_slice_bound = bytes(FLIPS * SLICES, pruning::UNREACHED)?;
         let levels = table.header().levels.clone();
         let offset = Self::small_len();
         Ok(Tables {
@@ -489,6 +519,8 @@ impl Tables {
             corner_to_rep,
             ud_edge_conj,
             corner_slice_perm,
+            twist_slice,
+            flip_slice_bound,
             pruning: PruningBytes::Mapped { table, offset },
             levels,
             move_back: move_back(),
