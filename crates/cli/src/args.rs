@@ -168,7 +168,8 @@ pub struct SolveArgs {
     /// 2x2x2 is solved optimally in that metric; the 3x3x3 two-phase search works in htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
-    /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20.
+    /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20. When the
+    /// two phases find none that short, the shortest they find.
     #[arg(long, value_name = "N")]
     pub max_length: Option<usize>,
     /// Seconds to spend on one position. IDA* then reports the lower bound it proved and goes

@@ -53,7 +53,8 @@ pub struct Solution {
     pub phase2_nodes: u64,
     /// Ways into `G1` that phase 2 searched from.
     pub phase2_searches: u64,
-    /// `true` when the search stopped at the deadline before reaching the target length.
+    /// `true` when the deadline passed before a solution within the target length was found;
+    /// the solution is then the first one found of any length.
     pub timed_out: bool,
 }
 
@@ -63,9 +64,9 @@ pub enum SolveError {
     /// The cube is not reachable by face turns.
     #[error(transparent)]
     Invalid(#[from] godsearch_puzzles::cube::CubieError),
-    /// The deadline passed before any solution was found.
-    #[error("no solution found before the time limit")]
-    Timeout,
+    /// No solution at all: cannot happen for a valid cube (a bug, reported).
+    #[error("internal error: the two-phase search found no solution")]
+    NotFound,
     /// A solution failed its replay: a bug, reported rather than printed.
     #[error("internal error: a two-phase solution did not solve the cube on replay")]
     ReplayFailed,
@@ -139,8 +140,10 @@ struct Run<'t> {
 
 /// Solves `cube` with the two-phase method.
 ///
-/// Not optimal in general: the result has at most `options.target_length` moves unless the
-/// deadline passed first (then `timed_out` is set and the best solution found is returned).
+/// Not optimal in general: the result has at most `options.target_length` moves if the two
+/// phases find one that short, else the fewest moves they find (so a target of 0 gives the
+/// shortest two-phase solution); if the deadline passes first, `timed_out` is set and the
+/// result is the first solution found, of any length.
 /// Every solution is replayed on `cube` before it is returned.
 pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solution, SolveError> {
     cube.check()?;
@@ -187,23 +190,30 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
     for d in &mut directions {
         d.root.distance = run.exact_phase1_distance(d.root);
     }
-    let distances: Vec<usize> = directions
-        .iter()
-        .map(|d| d.root.distance as usize)
-        .collect();
-    let mut depth = *distances.iter().min().expect("six directions");
-    while depth < run.best_length && !run.done() {
-        for (k, d) in directions.iter().enumerate() {
-            if distances[k] > depth || run.done() || depth >= run.best_length {
-                continue;
-            }
-            run.start = d.start;
-            run.direction = k;
-            run.phase1_search(d.root, 0, depth, NO_FACE);
+    // Only solutions within the target are looked for, so no time goes into finding longer
+    // ones on the way. If the two phases find none that short, the target is raised a move at
+    // a time; if the deadline passes first, the first solution of any length is taken.
+    let mut target = options.target_length.min(LONGEST);
+    loop {
+        run.best_length = target + 1;
+        run.options.target_length = target;
+        run.search(&directions);
+        if run.best.is_some() || run.timed_out || target == LONGEST {
+            break;
         }
-        depth += 1;
+        target += 1;
     }
-    let (path, phase1_length, k) = run.best.ok_or(SolveError::Timeout)?;
+    let timed_out = run.timed_out;
+    if run.best.is_none() {
+        run.options = Options {
+            target_length: LONGEST,
+            deadline: None,
+        };
+        run.timed_out = false;
+        run.best_length = LONGEST + 1;
+        run.search(&directions);
+    }
+    let (path, phase1_length, k) = run.best.ok_or(SolveError::NotFound)?;
     let d = &directions[k];
     let back = &tables.move_back[d.axis];
     let mut moves: Vec<Move> = path.iter().map(|&m| to_move(back[m] as usize)).collect();
@@ -219,11 +229,31 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
         nodes: run.nodes,
         phase2_nodes: run.phase2_nodes,
         phase2_searches: run.phase2_searches,
-        timed_out: run.timed_out,
+        timed_out,
     })
 }
 
 impl Run<'_> {
+    /// Phase 1 from every direction at each length in turn, until done.
+    fn search(&mut self, directions: &[Direction]) {
+        let mut depth = directions
+            .iter()
+            .map(|d| d.root.distance as usize)
+            .min()
+            .expect("six directions");
+        while depth < self.best_length && !self.done() {
+            for (k, d) in directions.iter().enumerate() {
+                if d.root.distance as usize > depth || self.done() || depth >= self.best_length {
+                    continue;
+                }
+                self.start = d.start;
+                self.direction = k;
+                self.phase1_search(d.root, 0, depth, NO_FACE);
+            }
+            depth += 1;
+        }
+    }
+
     fn done(&self) -> bool {
         self.best_length <= self.options.target_length || self.timed_out
     }
@@ -232,7 +262,7 @@ impl Run<'_> {
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 0 {
             if let Some(deadline) = self.options.deadline {
-                if self.best.is_some() && Instant::now() >= deadline {
+                if Instant::now() >= deadline {
                     self.timed_out = true;
                 }
             }

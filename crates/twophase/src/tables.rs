@@ -26,7 +26,8 @@ use thiserror::Error;
 
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
-pub const TABLES_FORMAT: &str = "twophase sym16 flipslice-twist corner-udedge phase1-mod3 pair-bounds v4";
+pub const TABLES_FORMAT: &str =
+    "twophase sym16 flipslice-twist corner-udedge phase1-mod3 pair-bounds v4";
 /// Flip-and-slice values: `slice * 2048 + flip`.
 const FLIP_SLICES: usize = SLICES * FLIPS;
 /// Classes of flip-and-slice under the 16 symmetries.

@@ -96,3 +96,34 @@ fn solved_and_invalid_cubes() {
     twisted.co[0] = 1;
     assert!(solve(tables, &twisted, options).is_err());
 }
+
+#[test]
+fn an_unreachable_target_gives_the_shortest_two_phase_solution_and_a_deadline_the_first() {
+    let tables = tables();
+    let scramble = godsearch_puzzles::cube::notation::parse_moves("R U F D2 L B'").unwrap();
+    let cube = apply_moves(&CubieCube::SOLVED, &scramble);
+    let shortest = solve(
+        tables,
+        &cube,
+        Options {
+            target_length: 0,
+            deadline: None,
+        },
+    )
+    .unwrap();
+    assert!(shortest.moves.len() <= scramble.len());
+    assert!(!shortest.timed_out);
+    let mut rng = StdRng::seed_from_u64(22);
+    let hard = random_cube(&mut rng);
+    let rushed = solve(
+        tables,
+        &hard,
+        Options {
+            target_length: 15,
+            deadline: Some(std::time::Instant::now()),
+        },
+    )
+    .unwrap();
+    assert!(rushed.timed_out);
+    assert!(apply_moves(&hard, &rushed.moves).is_solved());
+}

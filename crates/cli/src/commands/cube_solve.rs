@@ -41,6 +41,8 @@ struct CubeSolution {
     optimal: bool,
     algorithm: &'static str,
     phase1_length: Option<usize>,
+    /// The --max-length the two-phase search aimed at.
+    max_length: Option<usize>,
     nodes_expanded: u64,
     phase2_nodes: Option<u64>,
     phase2_searches: Option<u64>,
@@ -215,6 +217,7 @@ fn descend_all<T: DistanceMod3>(
                 optimal: true,
                 algorithm: "table",
                 phase1_length: None,
+                max_length: None,
                 nodes_expanded: path.len() as u64,
                 phase2_nodes: None,
                 phase2_searches: None,
@@ -270,6 +273,7 @@ fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec
                 optimal: found.moves.is_empty(),
                 algorithm: "two-phase",
                 phase1_length: Some(found.phase1_length),
+                max_length: Some(target_length),
                 nodes_expanded: found.nodes,
                 phase2_nodes: Some(found.phase2_nodes),
                 phase2_searches: Some(found.phase2_searches),
@@ -298,12 +302,15 @@ fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Re
                 &s.solution
             }
         );
-        let kind = if s.optimal {
-            "optimal"
-        } else if s.timed_out {
-            "best found before --timeout, not proven optimal"
-        } else {
-            "not proven optimal"
+        let kind = match s.max_length {
+            _ if s.optimal => "optimal".to_string(),
+            Some(max) if s.timed_out => format!(
+                "--timeout passed before a solution of at most {max} moves: the first one found"
+            ),
+            Some(max) if s.length > max => format!(
+                "the two-phase search finds none of at most {max} moves; the shortest it finds"
+            ),
+            _ => "not proven optimal".to_string(),
         };
         outln!(
             "length     {} {} ({kind}; replayed to solved)",
