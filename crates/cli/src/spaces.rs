@@ -4,6 +4,7 @@
 use crate::errors::bad_input;
 use anyhow::{Context, Result};
 use godsearch_core::RankedPuzzle;
+use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Metric};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_puzzles::PuzzleName;
@@ -140,4 +141,20 @@ fn load_distance_table(path: &Path, puzzle: &str, ranking: &str) -> Result<Loade
     let table = file::load(path)?;
     table.header().expect(path, puzzle, ranking)?;
     Ok(table)
+}
+
+/// The complete distance table of a small space, built in memory (no progress bar: callers use
+/// it for spaces that take well under a second), with its number of levels (diameter + 1).
+pub fn table_in_memory<P: RankedPuzzle>(space: &P) -> Result<(TwoBitTable, usize)> {
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: u64::MAX,
+        antipode_cap: 0,
+    };
+    let built = table::enumerate(space, &limits, &NoProgress)?;
+    anyhow::ensure!(
+        built.enumeration.stop == Stop::Complete,
+        "in-memory table incomplete"
+    );
+    Ok((built.table, built.enumeration.levels.len()))
 }

@@ -9,7 +9,6 @@ use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
-use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::facelet::{FACELETS, POCKET_FACELETS};
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
 use godsearch_puzzles::cube::{facelet, Cube2Space, CubeSize, CubieCube, Metric, Move};
@@ -174,19 +173,7 @@ fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec
                 TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
             descend_all(&space, &view, jobs)
         }
-        None => {
-            let limits = Limits {
-                max_depth: None,
-                memory_bytes: u64::MAX,
-                antipode_cap: 0,
-            };
-            let built = table::enumerate(&space, &limits, &NoProgress)?;
-            ensure!(
-                built.enumeration.stop == Stop::Complete,
-                "in-memory table incomplete"
-            );
-            descend_all(&space, &built.table, jobs)
-        }
+        None => descend_all(&space, &spaces::table_in_memory(&space)?.0, jobs),
     }
 }
 

@@ -13,7 +13,6 @@ use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
-use godsearch_enumerate::{table, Limits, NoProgress};
 use godsearch_puzzles::cube::coord::{self, CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::cube2::CUBE2_POSITIONS;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, invert_moves};
@@ -150,16 +149,11 @@ fn cube3_scrambles(args: &ScrambleArgs, metric: Metric, rng: &mut StdRng) -> Res
 
 fn cube2_scrambles(args: &ScrambleArgs, metric: Metric, rng: &mut StdRng) -> Result<Vec<Scramble>> {
     let space = Cube2Space::new(metric);
-    let limits = Limits {
-        max_depth: None,
-        memory_bytes: u64::MAX,
-        antipode_cap: 0,
-    };
-    let built = table::enumerate(&space, &limits, &NoProgress)?;
+    let (table, _) = spaces::table_in_memory(&space)?;
     (0..args.count)
         .map(|_| {
             let rank = rng.gen_range(0..CUBE2_POSITIONS);
-            let path = descend(&space, &built.table, rank, CUBE2_MAX_DISTANCE)?;
+            let path = descend(&space, &table, rank, CUBE2_MAX_DISTANCE)?;
             let solution: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
             let scramble = invert_moves(&solution);
             ensure!(

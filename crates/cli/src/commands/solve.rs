@@ -9,7 +9,7 @@ use crate::spaces::{self, AnySpace};
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{bail, ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
-use godsearch_enumerate::{table, Limits, NoProgress, Stop};
+use godsearch_enumerate::table;
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
@@ -492,23 +492,8 @@ fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job]) -> Result<Vec<So
             if space.state_count() > IN_MEMORY_TABLE_LIMIT {
                 no_table(args, goal)?;
             }
-            let limits = Limits {
-                max_depth: None,
-                memory_bytes: u64::MAX,
-                antipode_cap: 0,
-            };
-            let built = table::enumerate(&space, &limits, &NoProgress)?;
-            ensure!(
-                built.enumeration.stop == Stop::Complete,
-                "in-memory table incomplete"
-            );
-            descend_all(
-                &space,
-                &built.table,
-                built.enumeration.levels.len(),
-                goal,
-                jobs,
-            )
+            let (table, levels) = spaces::table_in_memory(&space)?;
+            descend_all(&space, &table, levels, goal, jobs)
         }
     }
 }
