@@ -14,7 +14,7 @@ use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_PER_BYTE, URF3_SYMMETRY};
 use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
-use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
+use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use std::time::Instant;
 use thiserror::Error;
@@ -125,7 +125,7 @@ struct Run<'t> {
     slice_goal: u16,
     /// The cube of the direction being searched.
     start: CubieCube,
-    move_cubes: [CubieCube; MOVES],
+    move_cubes: &'t [CubieCube; MOVES],
     options: Options,
     path: [usize; LONGEST],
     /// The best solution: moves of the direction that found it, phase-1 length, direction.
@@ -147,7 +147,7 @@ struct Run<'t> {
 /// Every solution is replayed on `cube` before it is returned.
 pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solution, SolveError> {
     cube.check()?;
-    let syms = Symmetries::new();
+    let syms = &tables.symmetries;
     let inverse = cube.inverse();
     let mut directions: Vec<Direction> = [false, true]
         .into_iter()
@@ -169,14 +169,13 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
             }
         })
         .collect();
-    let move_cubes: Vec<CubieCube> = (0..MOVES).map(|k| to_move(k).cubie()).collect();
     let mut run = Run {
         tables,
         phase1: tables.phase1(),
         phase2: tables.phase2(),
         slice_goal: coords::slice(&CubieCube::SOLVED),
         start: *cube,
-        move_cubes: move_cubes.try_into().expect("18 moves"),
+        move_cubes: &tables.move_cubes,
         options,
         path: [0; LONGEST],
         best: None,

@@ -84,6 +84,9 @@ pub struct Tables {
     /// `move_back[a][m]`: the move of the cube as given that move `m` of the cube turned
     /// about the URF-DBL diagonal `a` times stands for (see [`crate::search`]).
     pub(crate) move_back: [[u8; MOVES]; AXES],
+    /// The cube's symmetries and the 18 moves as cubie cubes, made once rather than per solve.
+    pub(crate) symmetries: Symmetries,
+    pub(crate) move_cubes: [CubieCube; MOVES],
     pruning: PruningBytes,
     levels: Vec<u64>,
 }
@@ -208,6 +211,12 @@ fn move_back() -> [[u8; MOVES]; AXES] {
         }
     }
     table
+}
+
+/// The 18 face turns as cubie cubes, in move-index order.
+fn move_cubes() -> [CubieCube; MOVES] {
+    let moves: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
+    moves.try_into().expect("18 moves")
 }
 
 /// Phase 1 as a graph over `flip-and-slice class x twist`.
@@ -380,6 +389,8 @@ impl Tables {
             pruning,
             levels,
             move_back: move_back(),
+            symmetries: Symmetries::new(),
+            move_cubes: move_cubes(),
         }
     }
 
@@ -525,6 +536,8 @@ impl Tables {
             pruning: PruningBytes::Mapped { table, offset },
             levels,
             move_back: move_back(),
+            symmetries: Symmetries::new(),
+            move_cubes: move_cubes(),
         })
     }
 }
