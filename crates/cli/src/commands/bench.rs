@@ -21,12 +21,13 @@ const DESCENT_BOARDS: usize = 10_000;
 /// Seed for the random boards, so every run solves the same ones.
 const SEED: u64 = 2026;
 
-struct Row {
-    case: String,
-    engine: &'static str,
-    positions: u64,
-    seconds: f64,
-    engine_bytes: u64,
+/// One measured enumeration.
+pub(crate) struct Row {
+    pub case: String,
+    pub engine: &'static str,
+    pub positions: u64,
+    pub seconds: f64,
+    pub engine_bytes: u64,
 }
 
 fn space(w: usize, h: usize) -> Result<TileSpace<u64>> {

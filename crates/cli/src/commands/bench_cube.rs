@@ -1,7 +1,7 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
-use super::bench::{best_of, limits};
+use super::bench::{best_of, limits, Row};
 use super::scramble::random_cube;
 use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache};
@@ -25,14 +25,6 @@ const BASELINE_DEPTH: u32 = 5;
 /// Repetitions of the fast enumerations; the best time counts.
 const REPEATS: usize = 5;
 
-struct Row {
-    case: String,
-    engine: &'static str,
-    positions: u64,
-    seconds: f64,
-    bytes: u64,
-}
-
 fn cube2_row(metric: Metric) -> Result<Row> {
     let space = Cube2Space::new(metric);
     let (e, seconds) = best_of(REPEATS * 2, || {
@@ -47,7 +39,7 @@ fn cube2_row(metric: Metric) -> Result<Row> {
         engine: "table",
         positions: e.total(),
         seconds,
-        bytes: e.peak_bytes,
+        engine_bytes: e.peak_bytes,
     })
 }
 
@@ -70,7 +62,7 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
         engine: "symmetry classes",
         positions: e.positions.iter().sum(),
         seconds,
-        bytes: e.peak_bytes,
+        engine_bytes: e.peak_bytes,
     })
 }
 
@@ -110,14 +102,14 @@ fn baseline_rows() -> Result<Vec<Row>> {
             engine: "hash-set BFS, 1 thread (base)",
             positions: pocket.iter().sum(),
             seconds: pocket_seconds,
-            bytes: 0,
+            engine_bytes: 0,
         },
         Row {
             case: format!("3x3x3 htm 0..{BASELINE_DEPTH}"),
             engine: "hash-set BFS, 1 thread (base)",
             positions: levels.iter().sum(),
             seconds,
-            bytes: 0,
+            engine_bytes: 0,
         },
     ])
 }
@@ -159,10 +151,10 @@ pub fn run(cache: &PdbCache, large: bool, threads: usize) -> Result<()> {
             r.seconds,
             format_rate(rate),
             rate / base,
-            if r.bytes == 0 {
+            if r.engine_bytes == 0 {
                 "-".into()
             } else {
-                format_bytes(r.bytes as f64)
+                format_bytes(r.engine_bytes as f64)
             }
         );
     }
