@@ -100,19 +100,18 @@ impl Cube2Space {
             .iter()
             .map(|m| {
                 let target = rot.then(&m.cubie()).then(&back);
-                let mut found = *m;
-                'faces: for face in 0..6u8 {
-                    let candidate = Move {
+                // A face turn seen through a whole-cube rotation is the same turn of another
+                // face; on the corners alone the six faces' turns all differ.
+                (0..6u8)
+                    .map(|face| Move {
                         face,
                         turns: m.turns,
-                    };
-                    let cc = candidate.cubie();
-                    if cc.cp == target.cp && cc.co == target.co {
-                        found = candidate;
-                        break 'faces;
-                    }
-                }
-                found
+                    })
+                    .find(|c| {
+                        let cc = c.cubie();
+                        cc.cp == target.cp && cc.co == target.co
+                    })
+                    .expect("a rotated face turn is a face turn")
             })
             .collect()
     }
