@@ -10,8 +10,8 @@
 //! random cubes at 20 moves or fewer: 38,000 nodes a cube with at most 8 phase-2 moves, 6,200
 //! with 10, 5,300 with 12, 5,300 with 14.)
 
-use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
-use crate::tables::{Tables, AXES, PHASE1_PER_BYTE, URF3_SYMMETRY};
+use crate::coords::{self, MOVES, PHASE2_MOVES, SLICE_PERMS};
+use crate::tables::{Tables, AXES, PHASE1_ENTRY_BYTES, URF3_SYMMETRY};
 use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
@@ -87,25 +87,46 @@ fn to_move(k: usize) -> Move {
     }
 }
 
-/// The phase-1 coordinates carried down the tree, with the exact distance to `G1`.
+/// Every one of the 18 moves, as a mask.
+const ALL_MOVES: u32 = (1 << MOVES) - 1;
+
+/// The phase-1 coordinates carried down the tree, with the exact distance to `G1` and the
+/// moves that change it (read from the table only for nodes that have children to choose).
 #[derive(Clone, Copy)]
 struct Phase1 {
     twist: u16,
     flip: u16,
     slice_sorted: u16,
-    /// Corner permutation, brought up to date only on the nodes actually visited.
+    /// Corner permutation (phase 1 carries it for the bound at each way into `G1`).
     corners: u16,
     distance: u8,
+    /// Moves that bring this position one move closer to `G1`.
+    closer: u32,
+    /// Moves that take it one move farther.
+    farther: u32,
 }
 
-/// The change of distance from a node at `distance` to a neighbour whose distance is `mod3`
-/// mod 3 (a neighbour is one closer, as far, or one farther).
-#[inline]
-fn step(distance: u8, mod3: u8) -> u8 {
-    match (mod3 + 3 - distance % 3) % 3 {
-        0 => distance,
-        1 => distance + 1,
-        _ => distance - 1,
+impl Phase1 {
+    /// The moves whose child still has a way into `G1` within `left - 1` moves.
+    #[inline]
+    fn moves_within(&self, left: usize) -> u32 {
+        match left - self.distance as usize {
+            0 => self.closer,
+            1 => ALL_MOVES & !self.farther,
+            _ => ALL_MOVES,
+        }
+    }
+
+    /// The exact distance after move `m`.
+    #[inline]
+    fn distance_after(&self, m: usize) -> u8 {
+        if self.closer >> m & 1 == 1 {
+            self.distance - 1
+        } else if self.farther >> m & 1 == 1 {
+            self.distance + 1
+        } else {
+            self.distance
+        }
     }
 }
 
@@ -156,37 +177,16 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
             let seen = if inv { &inverse } else { cube };
             let start = syms.conjugate(seen, axis * URF3_SYMMETRY);
             Direction {
-                root: Phase1 {
-                    twist: coords::twist(&start),
-                    flip: coords::flip(&start),
-                    slice_sorted: coords::slice_sorted(&start),
-                    corners: coords::corner_perm(&start),
-                    distance: 0,
-                },
+                root: phase1_root(&start),
                 start,
                 axis,
                 inverse: inv,
             }
         })
         .collect();
-    let mut run = Run {
-        tables,
-        phase1: tables.phase1(),
-        phase2: tables.phase2(),
-        slice_goal: coords::slice(&CubieCube::SOLVED),
-        start: *cube,
-        move_cubes: &tables.move_cubes,
-        options,
-        path: [0; LONGEST],
-        best: None,
-        direction: 0,
-        best_length: LONGEST + 1,
-        nodes: 0,
-        phase2_nodes: 0,
-        phase2_searches: 0,
-        timed_out: false,
-    };
+    let mut run = Run::new(tables, *cube, options);
     for d in &mut directions {
+        run.read_changes(&mut d.root);
         d.root.distance = run.exact_phase1_distance(d.root);
     }
     // Only solutions within the target are looked for, so no time goes into finding longer
@@ -232,7 +232,54 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
     })
 }
 
-impl Run<'_> {
+/// The phase-1 coordinates of `c`; its distance and changes are not known yet.
+fn phase1_root(c: &CubieCube) -> Phase1 {
+    Phase1 {
+        twist: coords::twist(c),
+        flip: coords::flip(c),
+        slice_sorted: coords::slice_sorted(c),
+        corners: coords::corner_perm(c),
+        distance: 0,
+        closer: 0,
+        farther: 0,
+    }
+}
+
+/// The exact phase-1 distance of `cube` and its moves that shorten and lengthen it, as the
+/// search reads them (for tests).
+#[cfg(test)]
+pub(crate) fn phase1_distance(tables: &Tables, cube: &CubieCube) -> (u8, u32, u32) {
+    let options = Options {
+        target_length: LONGEST,
+        deadline: None,
+    };
+    let run = Run::new(tables, *cube, options);
+    let mut p = phase1_root(cube);
+    run.read_changes(&mut p);
+    (run.exact_phase1_distance(p), p.closer, p.farther)
+}
+
+impl<'t> Run<'t> {
+    fn new(tables: &'t Tables, start: CubieCube, options: Options) -> Self {
+        Run {
+            tables,
+            phase1: tables.phase1(),
+            phase2: tables.phase2(),
+            slice_goal: coords::slice(&CubieCube::SOLVED),
+            start,
+            move_cubes: &tables.move_cubes,
+            options,
+            path: [0; LONGEST],
+            best: None,
+            direction: 0,
+            best_length: LONGEST + 1,
+            nodes: 0,
+            phase2_nodes: 0,
+            phase2_searches: 0,
+            timed_out: false,
+        }
+    }
+
     /// Phase 1 from every direction at each length in turn, until done.
     fn search(&mut self, directions: &[Direction]) {
         let mut depth = directions
@@ -268,24 +315,25 @@ impl Run<'_> {
         }
     }
 
-    /// Where the exact moves to `G1` of `p` are in the symmetry-reduced table.
-    #[inline]
-    fn phase1_index(&self, p: &Phase1) -> usize {
+    /// Reads from the symmetry-reduced table which moves bring `p` closer to `G1` and which
+    /// take it farther.
+    #[inline(always)]
+    fn read_changes(&self, p: &mut Phase1) {
         let tb = self.tables;
         let slice = p.slice_sorted as usize / SLICE_PERMS;
         let fs = slice * FLIPS + p.flip as usize;
         let class = tb.flip_slice_class[fs] as usize;
         let sym = tb.flip_slice_to_rep[fs] as usize;
         let twist = tb.twist_conj[p.twist as usize * UD_SYMMETRIES + sym] as usize;
-        class * TWISTS + twist
+        let at = (class * TWISTS + twist) * PHASE1_ENTRY_BYTES;
+        let entry = &self.phase1[at..at + PHASE1_ENTRY_BYTES];
+        let bits = u32::from(entry[0]) | u32::from(entry[1]) << 8 | u32::from(entry[2]) << 16;
+        let changes = tb.moves_changing(sym, bits);
+        p.closer = changes as u32;
+        p.farther = (changes >> 32) as u32;
     }
 
-    /// The phase-1 distance mod 3 of table entry `i`.
-    #[inline]
-    fn phase1_mod3(&self, i: usize) -> u8 {
-        self.phase1[i / PHASE1_PER_BYTE] >> (2 * (i % PHASE1_PER_BYTE)) & 3
-    }
-
+    /// `p` after move `m`, with its exact distance; which moves change that is not read yet.
     fn phase1_move(&self, p: &Phase1, m: usize) -> Phase1 {
         let tb = self.tables;
         Phase1 {
@@ -293,7 +341,9 @@ impl Run<'_> {
             flip: tb.flip_move[p.flip as usize * MOVES + m],
             slice_sorted: tb.slice_sorted_move[p.slice_sorted as usize * MOVES + m],
             corners: p.corners,
-            distance: p.distance,
+            distance: p.distance_after(m),
+            closer: 0,
+            farther: 0,
         }
     }
 
@@ -301,18 +351,18 @@ impl Run<'_> {
         p.twist == 0 && p.flip == 0 && p.slice_sorted / SLICE_PERMS as u16 == self.slice_goal
     }
 
-    /// Exact moves to `G1`, found by walking down the mod-3 table: from a position at
-    /// distance `d > 0` some move leads to `d - 1`, recognisable by its residue.
+    /// Exact moves to `G1`, found by following moves that bring it closer (`start`'s changes
+    /// read): outside `G1` there always is one.
     fn exact_phase1_distance(&self, start: Phase1) -> u8 {
         let mut p = start;
         let mut steps = 0;
         while !self.in_g1(&p) {
-            let here = self.phase1_mod3(self.phase1_index(&p));
-            let closer = (here + 2) % 3;
-            p = (0..MOVES)
-                .map(|m| self.phase1_move(&p, m))
-                .find(|q| self.phase1_mod3(self.phase1_index(q)) == closer)
-                .expect("a position outside G1 has a neighbour closer to it");
+            assert!(
+                p.closer != 0,
+                "a position outside G1 has a move closer to it"
+            );
+            p = self.phase1_move(&p, p.closer.trailing_zeros() as usize);
+            self.read_changes(&mut p);
             steps += 1;
         }
         steps
@@ -329,55 +379,36 @@ impl Run<'_> {
             }
             return;
         }
-        // Children first, then their table entries in one pass: the lookups are independent
-        // memory accesses that the processor overlaps, instead of one miss per recursion.
-        let mut children = [(0usize, p); MOVES];
-        let mut count = 0;
+        let left = depth - done;
         // Already in G1 with few moves left: a move inside G1 could only lead to a way in that
         // ends with a G1 move (refused above) or leaves and re-enters, which a shorter phase 1
         // and phase 2 cover (Kociemba's solver skips them the same way).
-        let skip_g1_moves = p.distance == 0 && depth - done < IN_G1_SKIP_BELOW;
+        let skip_g1_moves = p.distance == 0 && left < IN_G1_SKIP_BELOW;
+        let within = p.moves_within(left);
+        let mut children = [p; MOVES];
+        let mut moves = [0usize; MOVES];
+        let mut count = 0;
         for m in (0..MOVES)
-            .filter(|&m| allowed(m, last))
+            .filter(|&m| within >> m & 1 == 1 && allowed(m, last))
             .filter(|m| !(skip_g1_moves && PHASE2_MOVES.contains(m)))
         {
-            children[count] = (m, self.phase1_move(&p, m));
+            children[count] = Phase1 {
+                corners: self.tables.corner_move[p.corners as usize * MOVES + m],
+                ..self.phase1_move(&p, m)
+            };
+            moves[count] = m;
             count += 1;
         }
-        let children = &mut children[..count];
-        let mut fits = [false; MOVES];
-        if done + 1 == depth {
-            // The last move must land in G1: read it off the coordinates, no table.
-            for (fit, (_, c)) in fits.iter_mut().zip(children.iter()) {
-                *fit = self.in_g1(c);
-            }
-        } else {
-            // Small cached bounds first; the large table only for children they cannot rule out.
-            let tb = self.tables;
-            let mut index = [usize::MAX; MOVES];
-            for (i, (_, c)) in index.iter_mut().zip(children.iter()) {
-                let slice = c.slice_sorted as usize / SLICE_PERMS;
-                let bound = tb.twist_slice[c.twist as usize * SLICES + slice]
-                    .max(tb.flip_slice_bound[c.flip as usize * SLICES + slice]);
-                if done + 1 + bound as usize <= depth {
-                    *i = self.phase1_index(c);
-                }
-            }
-            for ((fit, &i), (_, c)) in fits
-                .iter_mut()
-                .zip(&index[..count])
-                .zip(children.iter_mut())
-            {
-                if i != usize::MAX {
-                    c.distance = step(p.distance, self.phase1_mod3(i));
-                    *fit = done + 1 + c.distance as usize <= depth;
-                }
+        // Children that will choose among their own children read their table entries in one
+        // pass: independent memory accesses that the processor overlaps.
+        if left > 1 {
+            for child in &mut children[..count] {
+                self.read_changes(child);
             }
         }
-        for (&(m, mut next), _) in children.iter().zip(fits).filter(|(_, fit)| *fit) {
+        for (&m, &next) in moves[..count].iter().zip(&children[..count]) {
             self.tick();
             self.path[done] = m;
-            next.corners = self.tables.corner_move[p.corners as usize * MOVES + m];
             self.phase1_search(next, done + 1, depth, m / 3);
             if self.done() {
                 return;

@@ -1,16 +1,23 @@
 //! The tables of the two-phase solver: move tables, symmetry classes, and two exact pruning
 //! tables reduced by the 16 symmetries that keep the U-D axis (Kociemba's layout):
 //!
-//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, the
-//!   number of moves to `G1` (at most 12) mod 3, in 2 bits (35 MB, small enough to stay mostly
-//!   in cache); the search knows the exact distance of its start and follows it move by move,
-//!   since one move changes it by at most one;
+//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, each
+//!   saying how every one of the 18 moves changes the number of moves to `G1` (3 bytes, 423 MB;
+//!   Rokicki's layout in cube20). The search knows the exact distance of its start and follows
+//!   it move by move, and one read per node names the moves that keep a way into `G1` within
+//!   the moves left, so no child is generated only to be rated and dropped;
 //! - phase 2: `corner-permutation class x U/D-edge permutation`: 2,768 x 40,320 = 111,605,760
 //!   entries, exact in those two coordinates (at most 18), with `corners x middle edges`
 //!   (967,680 entries) as a second bound.
 //!
-//! Phase 2 is a byte an entry (111.6 MB), and the saved file (about 150 MB) is used in place,
+//! Phase 2 is a byte an entry (111.6 MB), and the saved file (about 540 MB) is used in place,
 //! memory-mapped; the small tables are copied out at load (a few MB).
+//!
+//! A phase-1 entry holds one nibble per face `f` (bits `4f..4f+4`, faces in move order): bits
+//! 0-2 say which of the face's turns (quarter, half, inverse quarter) change the distance, bit
+//! 3 that they lengthen it rather than shorten it. The three turns of a face lead to positions
+//! one move apart from each other, so their distances differ by at most one: they never both
+//! shorten and lengthen it.
 
 use crate::classes::{conjugation_table, Classes};
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
@@ -21,13 +28,14 @@ use godsearch_puzzles::cube::notation::Metric;
 use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
 use godsearch_tables::LoadedTable;
+use rayon::prelude::*;
 use std::io::{self, Write};
 use thiserror::Error;
 
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
 pub const TABLES_FORMAT: &str =
-    "twophase sym16 flipslice-twist corner-udedge phase1-mod3 pair-bounds v4";
+    "twophase sym16 flipslice-twist-deltas corner-udedge pair-bounds v5";
 /// Flip-and-slice values: `slice * 2048 + flip`.
 const FLIP_SLICES: usize = SLICES * FLIPS;
 /// Classes of flip-and-slice under the 16 symmetries.
@@ -77,10 +85,10 @@ pub struct Tables {
     pub(crate) corner_to_rep: Vec<u8>,
     pub(crate) ud_edge_conj: Vec<u16>,
     pub(crate) corner_slice_perm: Vec<u8>,
-    /// Exact moves to `G1` of (twist, slice) and of (flip, slice): small lower bounds that
-    /// stay in the processor's cache and rule out most children before the large table is read.
-    pub(crate) twist_slice: Vec<u8>,
-    pub(crate) flip_slice_bound: Vec<u8>,
+    /// `seen_through[s][f][nibble]`: the moves that a phase-1 nibble of face `f` of a class
+    /// representative names, as moves of the position that symmetry `s` maps to it (see
+    /// [`Tables::moves_changing`]): shortening ones in the low 32 bits, lengthening ones high.
+    seen_through: Vec<[[u64; NIBBLES]; FACES]>,
     /// `move_back[a][m]`: the move of the cube as given that move `m` of the cube turned
     /// about the URF-DBL diagonal `a` times stands for (see [`crate::search`]).
     pub(crate) move_back: [[u8; MOVES]; AXES],
@@ -95,21 +103,86 @@ fn phase1_entries() -> usize {
     FLIP_SLICE_CLASSES * TWISTS
 }
 
-/// Entries of the phase-1 table packed in one byte.
-pub(crate) const PHASE1_PER_BYTE: usize = 4;
+/// Bytes of one phase-1 entry: a nibble for each of the six faces.
+pub(crate) const PHASE1_ENTRY_BYTES: usize = 3;
+/// Faces, each with three turns (moves `3f..3f+3`).
+const FACES: usize = 6;
+const TURNS: usize = 3;
+/// Values of a nibble.
+const NIBBLES: usize = 16;
+/// Nibble bit set when the face's turns that change the distance lengthen it.
+const LENGTHENS: u8 = 8;
+/// Bit of a 64-bit move mask where the lengthening moves start.
+const LENGTHENING_SHIFT: u32 = 32;
+/// Phase-1 entries encoded by one parallel task.
+const ENTRIES_PER_TASK: usize = 1 << 14;
 
 fn phase1_bytes() -> usize {
-    phase1_entries().div_ceil(PHASE1_PER_BYTE)
+    phase1_entries() * PHASE1_ENTRY_BYTES
 }
 
-/// Distances packed as distance mod 3, four to a byte, lowest bits first.
-fn pack_mod3(distances: &[u8]) -> Vec<u8> {
-    distances
-        .chunks(PHASE1_PER_BYTE)
-        .map(|four| {
-            four.iter()
-                .enumerate()
-                .fold(0u8, |b, (k, &d)| b | (d % 3) << (2 * k))
+/// The phase-1 entries: for each entry, its face nibbles (see the module documentation) from
+/// the exact distances of it and its 18 neighbours.
+fn encode_phase1(graph: &Phase1Graph, distances: &[u8], out: &mut [u8]) {
+    out.par_chunks_mut(ENTRIES_PER_TASK * PHASE1_ENTRY_BYTES)
+        .enumerate()
+        .for_each(|(task, chunk)| {
+            let first = task * ENTRIES_PER_TASK;
+            for (k, entry) in chunk.chunks_exact_mut(PHASE1_ENTRY_BYTES).enumerate() {
+                let e = first + k;
+                let here = distances[e];
+                let mut bits = 0u32;
+                for face in 0..FACES {
+                    let mut nibble = 0u8;
+                    let (mut shorter, mut longer) = (false, false);
+                    for turn in 0..TURNS {
+                        let there = distances[graph.step(e, face * TURNS + turn)];
+                        if there != here {
+                            nibble |= 1 << turn;
+                            shorter |= there < here;
+                            longer |= there > here;
+                        }
+                    }
+                    assert!(
+                        !(shorter && longer),
+                        "turns of one face are one move apart, so their distances differ by one"
+                    );
+                    if longer {
+                        nibble |= LENGTHENS;
+                    }
+                    bits |= u32::from(nibble) << (4 * face);
+                }
+                entry.copy_from_slice(&bits.to_le_bytes()[..PHASE1_ENTRY_BYTES]);
+            }
+        });
+}
+
+/// For each of the 16 symmetries `s`, what each face nibble of a class representative says
+/// about the moves of a position `P` with `conjugate(P, s)` = the representative: move `m` of
+/// `P` is move `conjugate(m, s)` of the representative.
+fn seen_through(syms: &Symmetries, moves: &[CubieCube; MOVES]) -> Vec<[[u64; NIBBLES]; FACES]> {
+    (0..UD_SYMMETRIES)
+        .map(|s| {
+            let mut of_rep_move = [0usize; MOVES];
+            for (m, cube) in moves.iter().enumerate() {
+                let image = syms.conjugate(cube, s);
+                let r = moves.iter().position(|c| *c == image).expect("a face turn");
+                of_rep_move[r] = m;
+            }
+            let mut table = [[0u64; NIBBLES]; FACES];
+            for (face, row) in table.iter_mut().enumerate() {
+                for (nibble, slot) in row.iter_mut().enumerate() {
+                    let shift = if nibble as u8 & LENGTHENS != 0 {
+                        LENGTHENING_SHIFT
+                    } else {
+                        0
+                    };
+                    for turn in (0..TURNS).filter(|t| nibble >> t & 1 == 1) {
+                        *slot |= 1 << (of_rep_move[face * TURNS + turn] as u32 + shift);
+                    }
+                }
+            }
+            table
         })
         .collect()
 }
@@ -131,8 +204,6 @@ struct Small {
     twist_conj: Vec<u16>,
     corners: Classes,
     ud_edge_conj: Vec<u16>,
-    twist_slice: Vec<u8>,
-    flip_slice_bound: Vec<u8>,
 }
 
 fn build_small() -> Small {
@@ -174,10 +245,7 @@ fn build_small() -> Small {
     let twist_move = coords::move_table(TWISTS, coords::twist, &all);
     let flip_move = coords::move_table(FLIPS, coords::flip, &all);
     let slice_move = coords::move_table(SLICES, coords::slice, &all);
-    let slice_goal = coords::slice(&CubieCube::SOLVED) as usize;
     Small {
-        twist_slice: pair_distances(&twist_move, &slice_move, SLICES, MOVES, slice_goal),
-        flip_slice_bound: pair_distances(&flip_move, &slice_move, SLICES, MOVES, slice_goal),
         twist_move,
         flip_move,
         slice_move,
@@ -222,28 +290,28 @@ fn move_cubes() -> [CubieCube; MOVES] {
 /// Phase 1 as a graph over `flip-and-slice class x twist`.
 struct Phase1Graph<'a>(&'a Small);
 
+impl Phase1Graph<'_> {
+    /// The entry of the position that move `m` makes from that of `entry`.
+    fn step(&self, entry: usize, m: usize) -> usize {
+        let s = self.0;
+        let (class, twist) = (entry / TWISTS, entry % TWISTS);
+        let fs = s.flip_slice.rep[class] as usize;
+        let (slice, flip) = (fs / FLIPS, fs % FLIPS);
+        let fs2 = s.slice_move[slice * MOVES + m] as usize * FLIPS
+            + s.flip_move[flip * MOVES + m] as usize;
+        let t2 = s.twist_move[twist * MOVES + m] as usize;
+        let sym = s.flip_slice.to_rep[fs2] as usize;
+        s.flip_slice.class[fs2] as usize * TWISTS + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize
+    }
+}
+
 impl PairGraph for Phase1Graph<'_> {
     fn entries(&self) -> usize {
         phase1_entries()
     }
 
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
-        let s = self.0;
-        let (class, twist) = (entry / TWISTS, entry % TWISTS);
-        let fs = s.flip_slice.rep[class] as usize;
-        let (slice, flip) = (fs / FLIPS, fs % FLIPS);
-        for m in 0..MOVES {
-            let fs2 = s.slice_move[slice * MOVES + m] as usize * FLIPS
-                + s.flip_move[flip * MOVES + m] as usize;
-            let t2 = s.twist_move[twist * MOVES + m] as usize;
-            let sym = s.flip_slice.to_rep[fs2] as usize;
-            let e = s.flip_slice.class[fs2] as usize * TWISTS
-                + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize;
-            if f(e) {
-                return true;
-            }
-        }
-        false
+        (0..MOVES).any(|m| f(self.step(entry, m)))
     }
 
     fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
@@ -344,8 +412,11 @@ impl Tables {
         assert_eq!(small.corners.len(), CORNER_CLASSES);
         let slice_goal = coords::slice(&CubieCube::SOLVED);
         let phase1_goal = small.flip_slice.class[slice_goal as usize * FLIPS] as usize * TWISTS;
-        let (phase1, mut levels) = pruning::distances(&Phase1Graph(&small), phase1_goal, progress);
-        let mut bytes = pack_mod3(&phase1);
+        let graph = Phase1Graph(&small);
+        let (phase1, mut levels) = pruning::distances(&graph, phase1_goal, progress);
+        let mut bytes = Vec::with_capacity(phase1_bytes() + phase2_entries());
+        bytes.resize(phase1_bytes(), 0);
+        encode_phase1(&graph, &phase1, &mut bytes);
         drop(phase1);
         let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress);
         bytes.extend_from_slice(&phase2);
@@ -369,7 +440,10 @@ impl Tables {
         pruning: PruningBytes,
         levels: Vec<u64>,
     ) -> Self {
+        let symmetries = Symmetries::new();
+        let move_cubes = move_cubes();
         Tables {
+            seen_through: seen_through(&symmetries, &move_cubes),
             twist_move: small.twist_move,
             flip_move: small.flip_move,
             slice_move: small.slice_move,
@@ -384,13 +458,11 @@ impl Tables {
             corner_to_rep: small.corners.to_rep,
             ud_edge_conj: small.ud_edge_conj,
             corner_slice_perm,
-            twist_slice: small.twist_slice,
-            flip_slice_bound: small.flip_slice_bound,
             pruning,
             levels,
             move_back: move_back(),
-            symmetries: Symmetries::new(),
-            move_cubes: move_cubes(),
+            symmetries,
+            move_cubes,
         }
     }
 
@@ -406,10 +478,19 @@ impl Tables {
         }
     }
 
-    /// The phase-1 table: moves to `G1` mod 3 by `class * 2187 + twist`, packed
-    /// [`PHASE1_PER_BYTE`] to a byte.
+    /// The phase-1 table: [`PHASE1_ENTRY_BYTES`] an entry, `class * 2187 + twist`.
     pub(crate) fn phase1(&self) -> &[u8] {
         &self.pruning_bytes()[..phase1_bytes()]
+    }
+
+    /// The moves of a position `P` that shorten (low 32 bits) and lengthen (high 32 bits) its
+    /// way into `G1`, from the phase-1 entry `bits` of `conjugate(P, sym)`. Exact.
+    #[inline]
+    pub(crate) fn moves_changing(&self, sym: usize, bits: u32) -> u64 {
+        let table = &self.seen_through[sym];
+        (0..FACES).fold(0, |mask, face| {
+            mask | table[face][(bits >> (4 * face)) as usize % NIBBLES]
+        })
     }
 
     /// The phase-2 table: exact moves in (corners, U/D edges) by `class * 40320 + edges`.
@@ -441,11 +522,7 @@ impl Tables {
             + TWISTS * UD_SYMMETRIES
             + CORNER_PERMS
             + UD_EDGE_PERMS * UD_SYMMETRIES;
-        words * 2
-            + FLIP_SLICES
-            + CORNER_PERMS
-            + CORNER_PERMS * SLICE_PERMS
-            + (TWISTS + FLIPS) * SLICES
+        words * 2 + FLIP_SLICES + CORNER_PERMS + CORNER_PERMS * SLICE_PERMS
     }
 
     /// Bytes of the saved form.
@@ -463,8 +540,6 @@ impl Tables {
         out.write_all(&self.flip_slice_to_rep)?;
         out.write_all(&self.corner_to_rep)?;
         out.write_all(&self.corner_slice_perm)?;
-        out.write_all(&self.twist_slice)?;
-        out.write_all(&self.flip_slice_bound)?;
         out.write_all(self.pruning_bytes())
     }
 
@@ -512,11 +587,12 @@ impl Tables {
         let flip_slice_to_rep = bytes(FLIP_SLICES, UD_SYMMETRIES as u8)?;
         let corner_to_rep = bytes(CORNER_PERMS, UD_SYMMETRIES as u8)?;
         let corner_slice_perm = bytes(CORNER_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
-        let twist_slice = bytes(TWISTS * SLICES, pruning::UNREACHED)?;
-        let flip_slice_bound = bytes(FLIPS * SLICES, pruning::UNREACHED)?;
         let levels = table.header().levels.clone();
         let offset = Self::small_len();
+        let symmetries = Symmetries::new();
+        let move_cubes = move_cubes();
         Ok(Tables {
+            seen_through: seen_through(&symmetries, &move_cubes),
             twist_move,
             flip_move,
             slice_move,
@@ -531,13 +607,11 @@ impl Tables {
             corner_to_rep,
             ud_edge_conj,
             corner_slice_perm,
-            twist_slice,
-            flip_slice_bound,
             pruning: PruningBytes::Mapped { table, offset },
             levels,
             move_back: move_back(),
-            symmetries: Symmetries::new(),
-            move_cubes: move_cubes(),
+            symmetries,
+            move_cubes,
         })
     }
 }

@@ -1,4 +1,5 @@
-use crate::{solve, Options, Tables, TABLES_FORMAT};
+use crate::search::phase1_distance;
+use crate::{coords, solve, Options, Tables, TABLES_FORMAT};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::CubieCube;
@@ -36,6 +37,66 @@ fn a_thousand_random_cubes_are_solved_in_at_most_20_moves() {
         let s = solve(tables, &cube, options).unwrap();
         assert!(s.moves.len() <= 20);
         assert!(apply_moves(&cube, &s.moves).is_solved());
+    }
+}
+
+/// Fewest moves from `cube` into `G1`, by trying every sequence (up to `limit` moves).
+fn brute_phase1_distance(cube: &CubieCube, limit: usize) -> Option<usize> {
+    fn in_g1(c: &CubieCube) -> bool {
+        coords::twist(c) == 0
+            && coords::flip(c) == 0
+            && coords::slice(c) == coords::slice(&CubieCube::SOLVED)
+    }
+    fn reach(c: &CubieCube, left: usize) -> bool {
+        in_g1(c)
+            || left > 0
+                && (0..6u8).any(|face| {
+                    (1..4u8).any(|turns| reach(&apply_moves(c, &[Move { face, turns }]), left - 1))
+                })
+    }
+    (0..=limit).find(|&n| reach(cube, n))
+}
+
+#[test]
+fn phase1_table_gives_exact_distances_and_the_moves_that_change_them() {
+    let tables = tables();
+    let mut rng = StdRng::seed_from_u64(23);
+    for k in 0..300 {
+        // Short scrambles (checked against every move sequence) and random cubes.
+        let cube = if k < 40 {
+            let n = rng.gen_range(0..5);
+            let moves: Vec<Move> = (0..n)
+                .map(|_| Move {
+                    face: rng.gen_range(0..6),
+                    turns: rng.gen_range(1..4),
+                })
+                .collect();
+            apply_moves(&CubieCube::SOLVED, &moves)
+        } else {
+            random_cube(&mut rng)
+        };
+        let (distance, closer, farther) = phase1_distance(tables, &cube);
+        if k < 40 {
+            assert_eq!(Some(distance as usize), brute_phase1_distance(&cube, 4));
+        }
+        assert_eq!(closer & farther, 0);
+        for m in 0..18 {
+            let next = apply_moves(
+                &cube,
+                &[Move {
+                    face: (m / 3) as u8,
+                    turns: (m % 3 + 1) as u8,
+                }],
+            );
+            let expected = if closer >> m & 1 == 1 {
+                distance - 1
+            } else if farther >> m & 1 == 1 {
+                distance + 1
+            } else {
+                distance
+            };
+            assert_eq!(phase1_distance(tables, &next).0, expected, "move {m}");
+        }
     }
 }
 
