@@ -439,7 +439,7 @@ impl<'t> Run<'t> {
         } else {
             NO_FACE
         };
-        let mut depth = self.phase2_bound(corners, ud, slice_perm) as usize;
+        let mut depth = self.phase2_bound(corners, ud, slice_perm, room) as usize;
         while depth <= room {
             if self.phase2_search(corners, ud, slice_perm, phase1, phase1 + depth, last) {
                 self.best = Some((self.path[..phase1 + depth].to_vec(), phase1, self.direction));
@@ -450,16 +450,21 @@ impl<'t> Run<'t> {
         }
     }
 
-    /// A lower bound on the phase-2 moves: exact in (corners, U/D edges) and in (corners,
-    /// middle edges), the larger of the two.
+    /// A lower bound on the phase-2 moves, unless a bound small enough for the cache already
+    /// exceeds `moves` (it is then returned): exact in (corners, middle edges) and (U/D edges,
+    /// middle edges), and in (corners, U/D edges), which is read last since it misses the cache.
     #[inline]
-    fn phase2_bound(&self, cp: u16, ud: u16, sp: u16) -> u8 {
+    fn phase2_bound(&self, cp: u16, ud: u16, sp: u16, moves: usize) -> u8 {
         let tb = self.tables;
+        let small = tb.corner_slice_perm[cp as usize * SLICE_PERMS + sp as usize]
+            .max(tb.ud_slice_perm[ud as usize * SLICE_PERMS + sp as usize]);
+        if small as usize > moves {
+            return small;
+        }
         let class = tb.corner_class[cp as usize] as usize;
         let sym = tb.corner_to_rep[cp as usize] as usize;
         let edges = tb.ud_edge_conj[ud as usize * UD_SYMMETRIES + sym] as usize;
-        self.phase2[class * UD_EDGE_PERMS + edges]
-            .max(tb.corner_slice_perm[cp as usize * SLICE_PERMS + sp as usize])
+        self.phase2[class * UD_EDGE_PERMS + edges].max(small)
     }
 
     /// Phase-2 IDA* to exactly `depth` total moves; `true` when solved.
@@ -485,7 +490,7 @@ impl<'t> Run<'t> {
                 tb.ud_edge_move[ud as usize * PHASE2_COUNT + k],
                 tb.slice_perm_move[sp as usize * PHASE2_COUNT + k],
             );
-            if done + 1 + self.phase2_bound(ncp, nud, nsp) as usize > depth {
+            if done + 1 + self.phase2_bound(ncp, nud, nsp, depth - done - 1) as usize > depth {
                 continue;
             }
             self.tick();

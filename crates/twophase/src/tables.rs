@@ -85,6 +85,9 @@ pub struct Tables {
     pub(crate) corner_to_rep: Vec<u8>,
     pub(crate) ud_edge_conj: Vec<u16>,
     pub(crate) corner_slice_perm: Vec<u8>,
+    /// Exact phase-2 moves of (U/D edges, middle edges): with `corner_slice_perm`, a bound
+    /// small enough for the cache, read before the large phase-2 table.
+    pub(crate) ud_slice_perm: Vec<u8>,
     /// `seen_through[s][f][nibble]`: the moves that a phase-1 nibble of face `f` of a class
     /// representative names, as moves of the position that symmetry `s` maps to it (see
     /// [`Tables::moves_changing`]): shortening ones in the low 32 bits, lengthening ones high.
@@ -431,12 +434,24 @@ impl Tables {
             PHASE2_COUNT,
             0,
         );
-        Self::assemble(small, corner_slice_perm, PruningBytes::Owned(bytes), levels)
+        let ud_slice_perm = pair_distances(
+            &small.ud_edge_move,
+            &small.slice_perm_move,
+            SLICE_PERMS,
+            PHASE2_COUNT,
+            0,
+        );
+        Self::assemble(
+            small,
+            [corner_slice_perm, ud_slice_perm],
+            PruningBytes::Owned(bytes),
+            levels,
+        )
     }
 
     fn assemble(
         small: Small,
-        corner_slice_perm: Vec<u8>,
+        [corner_slice_perm, ud_slice_perm]: [Vec<u8>; 2],
         pruning: PruningBytes,
         levels: Vec<u64>,
     ) -> Self {
@@ -458,6 +473,7 @@ impl Tables {
             corner_to_rep: small.corners.to_rep,
             ud_edge_conj: small.ud_edge_conj,
             corner_slice_perm,
+            ud_slice_perm,
             pruning,
             levels,
             move_back: move_back(),
@@ -522,7 +538,7 @@ impl Tables {
             + TWISTS * UD_SYMMETRIES
             + CORNER_PERMS
             + UD_EDGE_PERMS * UD_SYMMETRIES;
-        words * 2 + FLIP_SLICES + CORNER_PERMS + CORNER_PERMS * SLICE_PERMS
+        words * 2 + FLIP_SLICES + CORNER_PERMS + (CORNER_PERMS + UD_EDGE_PERMS) * SLICE_PERMS
     }
 
     /// Bytes of the saved form.
@@ -540,6 +556,7 @@ impl Tables {
         out.write_all(&self.flip_slice_to_rep)?;
         out.write_all(&self.corner_to_rep)?;
         out.write_all(&self.corner_slice_perm)?;
+        out.write_all(&self.ud_slice_perm)?;
         out.write_all(self.pruning_bytes())
     }
 
@@ -587,6 +604,7 @@ impl Tables {
         let flip_slice_to_rep = bytes(FLIP_SLICES, UD_SYMMETRIES as u8)?;
         let corner_to_rep = bytes(CORNER_PERMS, UD_SYMMETRIES as u8)?;
         let corner_slice_perm = bytes(CORNER_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
+        let ud_slice_perm = bytes(UD_EDGE_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
         let levels = table.header().levels.clone();
         let offset = Self::small_len();
         let symmetries = Symmetries::new();
@@ -607,6 +625,7 @@ impl Tables {
             corner_to_rep,
             ud_edge_conj,
             corner_slice_perm,
+            ud_slice_perm,
             pruning: PruningBytes::Mapped { table, offset },
             levels,
             move_back: move_back(),
