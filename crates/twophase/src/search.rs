@@ -75,10 +75,38 @@ pub enum SolveError {
 /// `true` when move `m` may follow a move of face `last`: never the same face twice, and of two
 /// opposite faces only the order `U D`, `R L`, `F B`.
 #[inline]
-fn allowed(m: usize, last: usize) -> bool {
+const fn allowed(m: usize, last: usize) -> bool {
     let face = m / 3;
     last == NO_FACE || (face != last && face + 3 != last)
 }
+
+/// `ALLOWED_AFTER[face]`: the moves [`allowed`] after a move of `face` (or of [`NO_FACE`]).
+const ALLOWED_AFTER: [u32; NO_FACE + 1] = {
+    let mut table = [0u32; NO_FACE + 1];
+    let mut last = 0;
+    while last <= NO_FACE {
+        let mut m = 0;
+        while m < MOVES {
+            if allowed(m, last) {
+                table[last] |= 1 << m;
+            }
+            m += 1;
+        }
+        last += 1;
+    }
+    table
+};
+
+/// The moves of `G1`, as a mask.
+const PHASE2_MASK: u32 = {
+    let mut mask = 0;
+    let mut k = 0;
+    while k < PHASE2_MOVES.len() {
+        mask |= 1 << PHASE2_MOVES[k];
+        k += 1;
+    }
+    mask
+};
 
 fn to_move(k: usize) -> Move {
     Move {
@@ -384,14 +412,16 @@ impl<'t> Run<'t> {
         // ends with a G1 move (refused above) or leaves and re-enters, which a shorter phase 1
         // and phase 2 cover (Kociemba's solver skips them the same way).
         let skip_g1_moves = p.distance == 0 && left < IN_G1_SKIP_BELOW;
-        let within = p.moves_within(left);
+        let mut within = p.moves_within(left) & ALLOWED_AFTER[last];
+        if skip_g1_moves {
+            within &= !PHASE2_MASK;
+        }
         let mut children = [p; MOVES];
         let mut moves = [0usize; MOVES];
         let mut count = 0;
-        for m in (0..MOVES)
-            .filter(|&m| within >> m & 1 == 1 && allowed(m, last))
-            .filter(|m| !(skip_g1_moves && PHASE2_MOVES.contains(m)))
-        {
+        while within != 0 {
+            let m = within.trailing_zeros() as usize;
+            within &= within - 1;
             children[count] = Phase1 {
                 corners: self.tables.corner_move[p.corners as usize * MOVES + m],
                 ..self.phase1_move(&p, m)
