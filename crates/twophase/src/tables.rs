@@ -117,8 +117,6 @@ const NIBBLES: usize = 16;
 const LENGTHENS: u8 = 8;
 /// Bit of a 64-bit move mask where the lengthening moves start.
 const LENGTHENING_SHIFT: u32 = 32;
-/// Phase-1 entries encoded by one parallel task.
-const ENTRIES_PER_TASK: usize = 1 << 14;
 
 fn phase1_bytes() -> usize {
     phase1_entries() * PHASE1_ENTRY_BYTES
@@ -126,20 +124,22 @@ fn phase1_bytes() -> usize {
 
 /// The phase-1 entries: for each entry, its face nibbles (see the module documentation) from
 /// the exact distances of it and its 18 neighbours.
+/// One class at a time, so the neighbours' distances come from 18 rows that stay in the cache.
 fn encode_phase1(graph: &Phase1Graph, distances: &[u8], out: &mut [u8]) {
-    out.par_chunks_mut(ENTRIES_PER_TASK * PHASE1_ENTRY_BYTES)
+    out.par_chunks_mut(TWISTS * PHASE1_ENTRY_BYTES)
         .enumerate()
-        .for_each(|(task, chunk)| {
-            let first = task * ENTRIES_PER_TASK;
-            for (k, entry) in chunk.chunks_exact_mut(PHASE1_ENTRY_BYTES).enumerate() {
-                let e = first + k;
-                let here = distances[e];
+        .for_each(|(class, row)| {
+            let class_moves: [(usize, usize); MOVES] =
+                std::array::from_fn(|m| graph.class_move(class, m));
+            for (twist, entry) in row.chunks_exact_mut(PHASE1_ENTRY_BYTES).enumerate() {
+                let here = distances[class * TWISTS + twist];
                 let mut bits = 0u32;
                 for face in 0..FACES {
                     let mut nibble = 0u8;
                     let (mut shorter, mut longer) = (false, false);
                     for turn in 0..TURNS {
-                        let there = distances[graph.step(e, face * TURNS + turn)];
+                        let m = face * TURNS + turn;
+                        let there = distances[graph.twist_move(class_moves[m], twist, m)];
                         if there != here {
                             nibble |= 1 << turn;
                             shorter |= there < here;
@@ -294,17 +294,25 @@ fn move_cubes() -> [CubieCube; MOVES] {
 struct Phase1Graph<'a>(&'a Small);
 
 impl Phase1Graph<'_> {
-    /// The entry of the position that move `m` makes from that of `entry`.
-    fn step(&self, entry: usize, m: usize) -> usize {
+    /// Where move `m` takes the flip-and-slice representative of `class`: the first entry of
+    /// the class reached, and the symmetry that maps the result to that class's representative.
+    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
         let s = self.0;
-        let (class, twist) = (entry / TWISTS, entry % TWISTS);
         let fs = s.flip_slice.rep[class] as usize;
         let (slice, flip) = (fs / FLIPS, fs % FLIPS);
         let fs2 = s.slice_move[slice * MOVES + m] as usize * FLIPS
             + s.flip_move[flip * MOVES + m] as usize;
+        (
+            s.flip_slice.class[fs2] as usize * TWISTS,
+            s.flip_slice.to_rep[fs2] as usize,
+        )
+    }
+
+    /// The entry that move `m` reaches from twist `twist` of a class it takes to `class_move`.
+    fn twist_move(&self, (first, sym): (usize, usize), twist: usize, m: usize) -> usize {
+        let s = self.0;
         let t2 = s.twist_move[twist * MOVES + m] as usize;
-        let sym = s.flip_slice.to_rep[fs2] as usize;
-        s.flip_slice.class[fs2] as usize * TWISTS + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize
+        first + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize
     }
 }
 
@@ -314,7 +322,8 @@ impl PairGraph for Phase1Graph<'_> {
     }
 
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
-        (0..MOVES).any(|m| f(self.step(entry, m)))
+        let (class, twist) = (entry / TWISTS, entry % TWISTS);
+        (0..MOVES).any(|m| f(self.twist_move(self.class_move(class, m), twist, m)))
     }
 
     fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
