@@ -30,7 +30,7 @@ mod search;
 mod tables;
 
 pub use search::{solve, Options, Solution, SolveError, LONGEST};
-pub use tables::{Tables, TablesError, CORNER_CLASSES, FLIP_SLICE_CLASSES, TABLES_FORMAT};
+pub use tables::{Tables, TablesError, CORNER_CLASSES, TABLES_FORMAT, TWIST_CLASSES};
 
 #[cfg(test)]
 mod tests;

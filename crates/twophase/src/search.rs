@@ -15,9 +15,9 @@
 //! finds the same totals faster. (On 1,000 random cubes at 20 moves or fewer: 38,000 nodes a
 //! cube with at most 8 phase-2 moves, 6,200 with 10, 5,300 with 12, 5,300 with 14.)
 
-use crate::coords::{self, MOVES, PHASE2_MOVES, SLICE_PERMS};
+use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_ENTRY_BYTES, URF3_SYMMETRY};
-use godsearch_puzzles::cube::coord::{FLIPS, TWISTS};
+use godsearch_puzzles::cube::coord::FLIPS;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
@@ -354,11 +354,12 @@ impl<'t> Run<'t> {
     fn read_changes(&self, p: &mut Phase1) {
         let tb = self.tables;
         let slice = p.slice_sorted as usize / SLICE_PERMS;
-        let fs = slice * FLIPS + p.flip as usize;
-        let class = tb.flip_slice_class[fs] as usize;
-        let sym = tb.flip_slice_to_rep[fs] as usize;
-        let twist = tb.twist_conj[p.twist as usize * UD_SYMMETRIES + sym] as usize;
-        let at = (class * TWISTS + twist) * PHASE1_ENTRY_BYTES;
+        let class = tb.twist_class[p.twist as usize] as usize;
+        let sym = tb.twist_to_rep[p.twist as usize] as usize;
+        let at = slice * UD_SYMMETRIES + sym;
+        let flip = tb.flip_conj[p.flip as usize * UD_SYMMETRIES + sym] ^ tb.slice_flip[at];
+        let entry = (class * SLICES + tb.slice_conj[at] as usize) * FLIPS + flip as usize;
+        let at = entry * PHASE1_ENTRY_BYTES;
         let entry = &self.phase1[at..at + PHASE1_ENTRY_BYTES];
         let bits = u32::from(entry[0]) | u32::from(entry[1]) << 8 | u32::from(entry[2]) << 16;
         let changes = tb.moves_changing(sym, bits);

@@ -1,11 +1,14 @@
 //! The tables of the two-phase solver: move tables, symmetry classes, and two exact pruning
 //! tables reduced by the 16 symmetries that keep the U-D axis (Kociemba's layout):
 //!
-//! - phase 1: `flip-and-slice class x twist`: 64,430 x 2,187 = 140,908,410 entries, each
-//!   saying how every one of the 18 moves changes the number of moves to `G1` (3 bytes, 423 MB;
+//! - phase 1: `twist class x slice x flip`: 168 x 495 x 2,048 = 170,311,680 entries, each
+//!   saying how every one of the 18 moves changes the number of moves to `G1` (3 bytes, 511 MB;
 //!   Rokicki's layout in cube20). The search knows the exact distance of its start and follows
 //!   it move by move, and one read per node names the moves that keep a way into `G1` within
-//!   the moves left, so no child is generated only to be rated and dropped;
+//!   the moves left, so no child is generated only to be rated and dropped. Reducing the twist
+//!   rather than the flip-and-slice pair makes 21% more entries, but finding a position's entry
+//!   then takes only tables of a few KB (the flip-and-slice classes took 3 MB, which missed the
+//!   cache on every node: 20-25% of the search time);
 //! - phase 2: `corner-permutation class x U/D-edge permutation`: 2,768 x 40,320 = 111,605,760
 //!   entries, exact in those two coordinates (at most 18), with `corners x middle edges`
 //!   (967,680 entries) as a second bound.
@@ -35,11 +38,9 @@ use thiserror::Error;
 /// Identity of the table layout, stored in and required of saved files. Change it whenever a
 /// coordinate, a move order, a symmetry or the layout changes.
 pub const TABLES_FORMAT: &str =
-    "twophase sym16 flipslice-twist-deltas corner-udedge pair-bounds v5";
-/// Flip-and-slice values: `slice * 2048 + flip`.
-const FLIP_SLICES: usize = SLICES * FLIPS;
-/// Classes of flip-and-slice under the 16 symmetries.
-pub const FLIP_SLICE_CLASSES: usize = 64_430;
+    "twophase sym16 twistclass-slice-flip-deltas corner-udedge pair-bounds v6";
+/// Classes of the twist under the 16 symmetries.
+pub const TWIST_CLASSES: usize = 168;
 /// Classes of corner permutations under the 16 symmetries.
 pub const CORNER_CLASSES: usize = 2_768;
 const PHASE2_COUNT: usize = PHASE2_MOVES.len();
@@ -78,9 +79,13 @@ pub struct Tables {
     pub(crate) corner_move: Vec<u16>,
     pub(crate) ud_edge_move: Vec<u16>,
     pub(crate) slice_perm_move: Vec<u16>,
-    pub(crate) flip_slice_class: Vec<u16>,
-    pub(crate) flip_slice_to_rep: Vec<u8>,
-    pub(crate) twist_conj: Vec<u16>,
+    pub(crate) twist_class: Vec<u16>,
+    pub(crate) twist_to_rep: Vec<u8>,
+    /// Flip, slice and the slice's effect on the flip under the 16 symmetries (see
+    /// [`FlipSliceConjugates`]).
+    pub(crate) flip_conj: Vec<u16>,
+    pub(crate) slice_flip: Vec<u16>,
+    pub(crate) slice_conj: Vec<u16>,
     pub(crate) corner_class: Vec<u16>,
     pub(crate) corner_to_rep: Vec<u8>,
     pub(crate) ud_edge_conj: Vec<u16>,
@@ -103,7 +108,7 @@ pub struct Tables {
 }
 
 fn phase1_entries() -> usize {
-    FLIP_SLICE_CLASSES * TWISTS
+    TWIST_CLASSES * SLICES * FLIPS
 }
 
 /// Bytes of one phase-1 entry: a nibble for each of the six faces.
@@ -124,22 +129,22 @@ fn phase1_bytes() -> usize {
 
 /// The phase-1 entries: for each entry, its face nibbles (see the module documentation) from
 /// the exact distances of it and its 18 neighbours.
-/// One class at a time, so the neighbours' distances come from 18 rows that stay in the cache.
+/// One (twist class, slice) row at a time: a move sends a whole row to one row, so the
+/// neighbours' distances come from 18 rows of 2 KB that stay in the cache.
 fn encode_phase1(graph: &Phase1Graph, distances: &[u8], out: &mut [u8]) {
-    out.par_chunks_mut(TWISTS * PHASE1_ENTRY_BYTES)
+    out.par_chunks_mut(FLIPS * PHASE1_ENTRY_BYTES)
         .enumerate()
-        .for_each(|(class, row)| {
-            let class_moves: [(usize, usize); MOVES] =
-                std::array::from_fn(|m| graph.class_move(class, m));
-            for (twist, entry) in row.chunks_exact_mut(PHASE1_ENTRY_BYTES).enumerate() {
-                let here = distances[class * TWISTS + twist];
+        .for_each(|(row, bytes)| {
+            let row_moves: [RowMove; MOVES] = std::array::from_fn(|m| graph.row_move(row, m));
+            for (flip, entry) in bytes.chunks_exact_mut(PHASE1_ENTRY_BYTES).enumerate() {
+                let here = distances[row * FLIPS + flip];
                 let mut bits = 0u32;
                 for face in 0..FACES {
                     let mut nibble = 0u8;
                     let (mut shorter, mut longer) = (false, false);
                     for turn in 0..TURNS {
                         let m = face * TURNS + turn;
-                        let there = distances[graph.twist_move(class_moves[m], twist, m)];
+                        let there = distances[graph.flip_move(row_moves[m], flip, m)];
                         if there != here {
                             nibble |= 1 << turn;
                             shorter |= there < here;
@@ -203,8 +208,8 @@ struct Small {
     corner_move: Vec<u16>,
     ud_edge_move: Vec<u16>,
     slice_perm_move: Vec<u16>,
-    flip_slice: Classes,
-    twist_conj: Vec<u16>,
+    twists: Classes,
+    flip_slice: FlipSliceConjugates,
     corners: Classes,
     ud_edge_conj: Vec<u16>,
 }
@@ -213,13 +218,6 @@ fn build_small() -> Small {
     let all: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     let phase2: Vec<CubieCube> = PHASE2_MOVES.iter().map(|&k| all[k]).collect();
     let syms = Symmetries::new();
-    let flip_slice = Classes::new(FLIP_SLICES, &syms, |v, s| {
-        let mut c = CubieCube::SOLVED;
-        coords::set_slice(&mut c, (v / FLIPS) as u16);
-        cube_coord::set_flip(&mut c, (v % FLIPS) as u16);
-        let d = syms.conjugate(&c, s);
-        coords::slice(&d) as usize * FLIPS + coords::flip(&d) as usize
-    });
     let corners = Classes::new(CORNER_PERMS, &syms, |v, s| {
         let mut c = CubieCube::SOLVED;
         cube_coord::set_corner_perm(&mut c, v as u16);
@@ -235,6 +233,9 @@ fn build_small() -> Small {
         },
         coords::twist,
     );
+    let twists = Classes::new(TWISTS, &syms, |t, s| {
+        twist_conj[t * UD_SYMMETRIES + s] as usize
+    });
     let ud_edge_conj = conjugation_table(
         UD_EDGE_PERMS,
         &syms,
@@ -256,8 +257,8 @@ fn build_small() -> Small {
         corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &all),
         ud_edge_move: coords::move_table(UD_EDGE_PERMS, coords::ud_edges, &phase2),
         slice_perm_move: coords::move_table(SLICE_PERMS, coords::slice_perm, &phase2),
-        flip_slice,
-        twist_conj,
+        twists,
+        flip_slice: FlipSliceConjugates::new(&syms),
         corners,
         ud_edge_conj,
     }
@@ -290,29 +291,91 @@ fn move_cubes() -> [CubieCube; MOVES] {
     moves.try_into().expect("18 moves")
 }
 
-/// Phase 1 as a graph over `flip-and-slice class x twist`.
+/// The flip and the slice of `S^-1 C S` for each of the 16 symmetries `S`: the slice depends
+/// on the slice alone, and the flip on the flip and the slice, as the exclusive or of a part
+/// from each (the symmetries that turn the cube a quarter about the U-D axis flip the middle
+/// edges, wherever they are): `flip(f, s) ^ slice_flip(slice, s)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FlipSliceConjugates {
+    /// `flip[f * 16 + s]`: the flip of the conjugate of a cube of flip `f` and slice 0.
+    pub flip: Vec<u16>,
+    /// `slice_flip[slice * 16 + s]`: what the slice adds to the conjugate's flip.
+    pub slice_flip: Vec<u16>,
+    /// `slice[slice * 16 + s]`: the conjugate's slice.
+    pub slice: Vec<u16>,
+}
+
+impl FlipSliceConjugates {
+    pub fn new(syms: &Symmetries) -> Self {
+        let conjugate = |flip: usize, slice: usize, s: usize| {
+            let mut c = CubieCube::SOLVED;
+            coords::set_slice(&mut c, slice as u16);
+            cube_coord::set_flip(&mut c, flip as u16);
+            let d = syms.conjugate(&c, s);
+            (coords::flip(&d), coords::slice(&d))
+        };
+        let table = |count: usize, f: &dyn Fn(usize, usize) -> u16| -> Vec<u16> {
+            (0..count * UD_SYMMETRIES)
+                .map(|i| f(i / UD_SYMMETRIES, i % UD_SYMMETRIES))
+                .collect()
+        };
+        FlipSliceConjugates {
+            flip: table(FLIPS, &|f, s| conjugate(f, 0, s).0),
+            slice_flip: table(SLICES, &|sl, s| {
+                conjugate(0, sl, s).0 ^ conjugate(0, 0, s).0
+            }),
+            slice: table(SLICES, &|sl, s| conjugate(0, sl, s).1),
+        }
+    }
+
+    /// The flip and slice of the conjugate by `sym` of a cube with this flip and slice.
+    #[inline]
+    pub fn conjugate(&self, flip: usize, slice: usize, sym: usize) -> (usize, usize) {
+        let at = slice * UD_SYMMETRIES + sym;
+        (
+            (self.flip[flip * UD_SYMMETRIES + sym] ^ self.slice_flip[at]) as usize,
+            self.slice[at] as usize,
+        )
+    }
+}
+
+/// Where a move takes a row (twist class, slice) of the phase-1 table: every flip lands in
+/// one row, seen through one symmetry.
+#[derive(Clone, Copy)]
+struct RowMove {
+    /// First entry of the row reached.
+    first: usize,
+    sym: usize,
+    /// What the slice adds to the conjugated flip.
+    slice_flip: u16,
+}
+
+/// Phase 1 as a graph over `twist class x slice x flip` (entry `(class * 495 + slice) * 2048 +
+/// flip`), the twist being its class's representative.
 struct Phase1Graph<'a>(&'a Small);
 
 impl Phase1Graph<'_> {
-    /// Where move `m` takes the flip-and-slice representative of `class`: the first entry of
-    /// the class reached, and the symmetry that maps the result to that class's representative.
-    fn class_move(&self, class: usize, m: usize) -> (usize, usize) {
+    /// Where move `m` takes row `row` (`class * 495 + slice`).
+    fn row_move(&self, row: usize, m: usize) -> RowMove {
         let s = self.0;
-        let fs = s.flip_slice.rep[class] as usize;
-        let (slice, flip) = (fs / FLIPS, fs % FLIPS);
-        let fs2 = s.slice_move[slice * MOVES + m] as usize * FLIPS
-            + s.flip_move[flip * MOVES + m] as usize;
-        (
-            s.flip_slice.class[fs2] as usize * TWISTS,
-            s.flip_slice.to_rep[fs2] as usize,
-        )
+        let (class, slice) = (row / SLICES, row % SLICES);
+        let twist = s.twists.rep[class] as usize;
+        let t2 = s.twist_move[twist * MOVES + m] as usize;
+        let sl2 = s.slice_move[slice * MOVES + m] as usize;
+        let sym = s.twists.to_rep[t2] as usize;
+        let at = sl2 * UD_SYMMETRIES + sym;
+        RowMove {
+            first: (s.twists.class[t2] as usize * SLICES + s.flip_slice.slice[at] as usize) * FLIPS,
+            sym,
+            slice_flip: s.flip_slice.slice_flip[at],
+        }
     }
 
-    /// The entry that move `m` reaches from twist `twist` of a class it takes to `class_move`.
-    fn twist_move(&self, (first, sym): (usize, usize), twist: usize, m: usize) -> usize {
+    /// The entry that move `m` reaches from flip `flip` of a row it takes to `to`.
+    fn flip_move(&self, to: RowMove, flip: usize, m: usize) -> usize {
         let s = self.0;
-        let t2 = s.twist_move[twist * MOVES + m] as usize;
-        first + s.twist_conj[t2 * UD_SYMMETRIES + sym] as usize
+        let f2 = s.flip_move[flip * MOVES + m] as usize;
+        to.first + (s.flip_slice.flip[f2 * UD_SYMMETRIES + to.sym] ^ to.slice_flip) as usize
     }
 }
 
@@ -322,20 +385,22 @@ impl PairGraph for Phase1Graph<'_> {
     }
 
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
-        let (class, twist) = (entry / TWISTS, entry % TWISTS);
-        (0..MOVES).any(|m| f(self.twist_move(self.class_move(class, m), twist, m)))
+        let (row, flip) = (entry / FLIPS, entry % FLIPS);
+        (0..MOVES).any(|m| f(self.flip_move(self.row_move(row, m), flip, m)))
     }
 
     fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
         let s = self.0;
-        let (class, twist) = (entry / TWISTS, entry % TWISTS);
-        let mask = s.flip_slice.stabiliser[class];
+        let (row, flip) = (entry / FLIPS, entry % FLIPS);
+        let (class, slice) = (row / SLICES, row % SLICES);
+        let mask = s.twists.stabiliser[class];
         if mask == 1 {
             return;
         }
         for sym in 1..UD_SYMMETRIES {
             if mask >> sym & 1 == 1 {
-                f(class * TWISTS + s.twist_conj[twist * UD_SYMMETRIES + sym] as usize);
+                let (f2, sl2) = s.flip_slice.conjugate(flip, slice, sym);
+                f((class * SLICES + sl2) * FLIPS + f2);
             }
         }
     }
@@ -420,10 +485,10 @@ impl Tables {
     /// reported to `progress`, phase 1 as depths 1..=12, then phase 2 as 1..=18).
     pub fn build(progress: &dyn Progress) -> Self {
         let small = build_small();
-        assert_eq!(small.flip_slice.len(), FLIP_SLICE_CLASSES);
+        assert_eq!(small.twists.len(), TWIST_CLASSES);
         assert_eq!(small.corners.len(), CORNER_CLASSES);
         let slice_goal = coords::slice(&CubieCube::SOLVED);
-        let phase1_goal = small.flip_slice.class[slice_goal as usize * FLIPS] as usize * TWISTS;
+        let phase1_goal = slice_goal as usize * FLIPS;
         let graph = Phase1Graph(&small);
         let (phase1, mut levels) = pruning::distances(&graph, phase1_goal, progress);
         let mut bytes = Vec::with_capacity(phase1_bytes() + phase2_entries());
@@ -475,9 +540,11 @@ impl Tables {
             corner_move: small.corner_move,
             ud_edge_move: small.ud_edge_move,
             slice_perm_move: small.slice_perm_move,
-            flip_slice_class: small.flip_slice.class,
-            flip_slice_to_rep: small.flip_slice.to_rep,
-            twist_conj: small.twist_conj,
+            twist_class: small.twists.class,
+            twist_to_rep: small.twists.to_rep,
+            flip_conj: small.flip_slice.flip,
+            slice_flip: small.flip_slice.slice_flip,
+            slice_conj: small.flip_slice.slice,
             corner_class: small.corners.class,
             corner_to_rep: small.corners.to_rep,
             ud_edge_conj: small.ud_edge_conj,
@@ -523,7 +590,7 @@ impl Tables {
         &self.pruning_bytes()[phase1_bytes()..]
     }
 
-    fn words(&self) -> [&Vec<u16>; 11] {
+    fn words(&self) -> [&Vec<u16>; 13] {
         [
             &self.twist_move,
             &self.flip_move,
@@ -532,8 +599,10 @@ impl Tables {
             &self.corner_move,
             &self.ud_edge_move,
             &self.slice_perm_move,
-            &self.flip_slice_class,
-            &self.twist_conj,
+            &self.twist_class,
+            &self.flip_conj,
+            &self.slice_flip,
+            &self.slice_conj,
             &self.corner_class,
             &self.ud_edge_conj,
         ]
@@ -543,11 +612,11 @@ impl Tables {
     fn small_len() -> usize {
         let words = (TWISTS + FLIPS + SLICES + SLICE_SORTED + CORNER_PERMS) * MOVES
             + (UD_EDGE_PERMS + SLICE_PERMS) * PHASE2_COUNT
-            + FLIP_SLICES
-            + TWISTS * UD_SYMMETRIES
+            + TWISTS
+            + (FLIPS + 2 * SLICES) * UD_SYMMETRIES
             + CORNER_PERMS
             + UD_EDGE_PERMS * UD_SYMMETRIES;
-        words * 2 + FLIP_SLICES + CORNER_PERMS + (CORNER_PERMS + UD_EDGE_PERMS) * SLICE_PERMS
+        words * 2 + TWISTS + CORNER_PERMS + (CORNER_PERMS + UD_EDGE_PERMS) * SLICE_PERMS
     }
 
     /// Bytes of the saved form.
@@ -562,7 +631,7 @@ impl Tables {
             let bytes: Vec<u8> = table.iter().flat_map(|w| w.to_le_bytes()).collect();
             out.write_all(&bytes)?;
         }
-        out.write_all(&self.flip_slice_to_rep)?;
+        out.write_all(&self.twist_to_rep)?;
         out.write_all(&self.corner_to_rep)?;
         out.write_all(&self.corner_slice_perm)?;
         out.write_all(&self.ud_slice_perm)?;
@@ -598,8 +667,10 @@ impl Tables {
         let corner_move = words(CORNER_PERMS * MOVES, CORNER_PERMS)?;
         let ud_edge_move = words(UD_EDGE_PERMS * PHASE2_COUNT, UD_EDGE_PERMS)?;
         let slice_perm_move = words(SLICE_PERMS * PHASE2_COUNT, SLICE_PERMS)?;
-        let flip_slice_class = words(FLIP_SLICES, FLIP_SLICE_CLASSES)?;
-        let twist_conj = words(TWISTS * UD_SYMMETRIES, TWISTS)?;
+        let twist_class = words(TWISTS, TWIST_CLASSES)?;
+        let flip_conj = words(FLIPS * UD_SYMMETRIES, FLIPS)?;
+        let slice_flip = words(SLICES * UD_SYMMETRIES, FLIPS)?;
+        let slice_conj = words(SLICES * UD_SYMMETRIES, SLICES)?;
         let corner_class = words(CORNER_PERMS, CORNER_CLASSES)?;
         let ud_edge_conj = words(UD_EDGE_PERMS * UD_SYMMETRIES, UD_EDGE_PERMS)?;
         let mut bytes = |count: usize, limit: u8| {
@@ -610,7 +681,7 @@ impl Tables {
             }
             Ok(slice.to_vec())
         };
-        let flip_slice_to_rep = bytes(FLIP_SLICES, UD_SYMMETRIES as u8)?;
+        let twist_to_rep = bytes(TWISTS, UD_SYMMETRIES as u8)?;
         let corner_to_rep = bytes(CORNER_PERMS, UD_SYMMETRIES as u8)?;
         let corner_slice_perm = bytes(CORNER_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
         let ud_slice_perm = bytes(UD_EDGE_PERMS * SLICE_PERMS, pruning::UNREACHED)?;
@@ -627,9 +698,11 @@ impl Tables {
             corner_move,
             ud_edge_move,
             slice_perm_move,
-            flip_slice_class,
-            flip_slice_to_rep,
-            twist_conj,
+            twist_class,
+            twist_to_rep,
+            flip_conj,
+            slice_flip,
+            slice_conj,
             corner_class,
             corner_to_rep,
             ud_edge_conj,

@@ -1,7 +1,9 @@
 use crate::search::phase1_distance;
+use crate::tables::FlipSliceConjugates;
 use crate::{coords, solve, Options, Tables, TABLES_FORMAT};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
 use godsearch_tables::{file, Encoding, TableHeader};
 use rand::rngs::StdRng;
@@ -101,12 +103,28 @@ fn phase1_table_gives_exact_distances_and_the_moves_that_change_them() {
 }
 
 #[test]
+fn conjugates_of_flip_and_slice_come_from_a_flip_part_and_a_slice_part() {
+    let syms = Symmetries::new();
+    let table = FlipSliceConjugates::new(&syms);
+    let mut rng = StdRng::seed_from_u64(24);
+    for _ in 0..5000 {
+        let c = random_cube(&mut rng);
+        let (flip, slice) = (coords::flip(&c) as usize, coords::slice(&c) as usize);
+        for s in 0..UD_SYMMETRIES {
+            let d = syms.conjugate(&c, s);
+            let expected = (coords::flip(&d) as usize, coords::slice(&d) as usize);
+            assert_eq!(table.conjugate(flip, slice, s), expected);
+        }
+    }
+}
+
+#[test]
 fn pruning_levels_are_the_published_phase_distances() {
     let levels = tables().levels();
     // Phase 1: 12 is the longest way into G1; phase 2: 18 the longest inside it.
     assert_eq!(
         levels.iter().sum::<u64>(),
-        (64_430 * 2187 + 2768 * 40320) as u64
+        (168 * 495 * 2048 + 2768 * 40320) as u64
     );
     assert_eq!(levels.len(), 13 + 19);
 }
