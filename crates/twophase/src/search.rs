@@ -17,7 +17,9 @@
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_ENTRY_BYTES, URF3_SYMMETRY};
+use godsearch_puzzles::cube::coord::perm_rank;
 use godsearch_puzzles::cube::coord::FLIPS;
+use godsearch_puzzles::cube::cubie::CORNERS;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
@@ -130,8 +132,9 @@ struct Phase1 {
     twist: u16,
     flip: u16,
     slice_sorted: u16,
-    /// Corner permutation (phase 1 carries it for the bound at each way into `G1`).
-    corners: u16,
+    /// Corner cubie at each corner position, for the bound at each way into `G1`: moved by
+    /// permuting eight bytes, since the 1.45 MB corner move table misses the cache.
+    corners: [u8; CORNERS],
     distance: u8,
     /// Moves that bring this position one move closer to `G1`.
     closer: u32,
@@ -271,7 +274,7 @@ fn phase1_root(c: &CubieCube) -> Phase1 {
         twist: coords::twist(c),
         flip: coords::flip(c),
         slice_sorted: coords::slice_sorted(c),
-        corners: coords::corner_perm(c),
+        corners: c.cp,
         distance: 0,
         closer: 0,
         farther: 0,
@@ -429,7 +432,7 @@ impl<'t> Run<'t> {
             let m = within.trailing_zeros() as usize;
             within &= within - 1;
             children[count] = Phase1 {
-                corners: self.tables.corner_move[p.corners as usize * MOVES + m],
+                corners: std::array::from_fn(|i| p.corners[self.move_cubes[m].cp[i] as usize]),
                 ..self.phase1_move(&p, m)
             };
             moves[count] = m;
@@ -456,7 +459,7 @@ impl<'t> Run<'t> {
         let room = (self.best_length - 1 - phase1).min(PHASE2_MAX);
         let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
         let tb = self.tables;
-        let corners = p.corners;
+        let corners = perm_rank(&p.corners) as u16;
         let corners_bound =
             tb.corner_slice_perm[corners as usize * SLICE_PERMS + slice_perm as usize];
         if corners_bound as usize > room {
