@@ -97,9 +97,13 @@ slot_mask!(AtomicU16, u16);
 slot_mask!(AtomicU32, u32);
 slot_mask!(AtomicU64, u64);
 
-/// A placement of the group with the blank, packed 6 bits a cell: `cells[0]` lowest, blank highest.
+/// A placement of the group with the blank, packed 6 bits a cell: `cells[0]` lowest, then the
+/// blank; the top bits name the tile whose move made the state (plus one; 0 for the goal).
 #[derive(Clone, Copy)]
 struct Packed(u64);
+
+/// Where the moved tile is kept: above the cells and blank of the largest group (60 bits).
+const MOVED_SHIFT: u32 = CELL_BITS * (MAX_PATTERN_TILES as u32 + 1);
 
 impl Packed {
     fn new(cells: &[u8], blank: u8) -> Self {
@@ -117,7 +121,19 @@ impl Packed {
         let tile_shift = CELL_BITS * tile as u32;
         let blank_shift = CELL_BITS * k as u32;
         let kept = self.0 & !(CELL_MASK << tile_shift) & !(CELL_MASK << blank_shift);
-        Packed(kept | (to as u64) << tile_shift | (blank as u64) << blank_shift)
+        let kept = kept & ((1u64 << MOVED_SHIFT) - 1);
+        Packed(
+            kept | (to as u64) << tile_shift
+                | (blank as u64) << blank_shift
+                | (tile as u64 + 1) << MOVED_SHIFT,
+        )
+    }
+
+    /// The tile whose move made this state: moving it back into the blank's cell would give
+    /// the state it came from, one level up, so it is not tried.
+    #[inline]
+    fn moved_tile(self) -> Option<usize> {
+        (self.0 >> MOVED_SHIFT).checked_sub(1).map(|t| t as usize)
     }
 
     fn unpack(self, k: usize, cells: &mut [u8; MAX_PATTERN_TILES]) -> u8 {
@@ -348,8 +364,12 @@ fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8
                     let region = grid.fill(blank, grid.cells & !mask);
                     let child_index = ChildIndex::new(&cells, k, weights);
                     // Each group tile next to the region may slide into any region cell beside it.
+                    let came_back = state.moved_tile();
                     for (tile, &from) in cells[..k].iter().enumerate() {
                         let mut targets = grid.around(1u64 << from) & region;
+                        if came_back == Some(tile) {
+                            targets &= !(1u64 << blank);
+                        }
                         while targets != 0 {
                             let to = targets.trailing_zeros() as u8;
                             targets &= targets - 1;
@@ -403,7 +423,9 @@ mod tests {
                     moved[tile] = to;
                     assert_eq!(children.after(tile, to) as u64, pattern.index(&moved[..k]));
                     let packed = state.with_move(k, tile, to, cells[tile]);
-                    assert_eq!(packed.0, Packed::new(&moved[..k], cells[tile]).0);
+                    let cells_and_blank = packed.0 & ((1u64 << MOVED_SHIFT) - 1);
+                    assert_eq!(cells_and_blank, Packed::new(&moved[..k], cells[tile]).0);
+                    assert_eq!(packed.moved_tile(), Some(tile));
                 }
             }
         }
