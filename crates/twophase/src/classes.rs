@@ -2,8 +2,8 @@
 //!
 //! Those symmetries map `G1` to itself and the 18 face turns to face turns, so two positions
 //! that are conjugate have the same phase-1 and phase-2 distances. A pruning table therefore
-//! needs one row per class of one coordinate (the flip-and-slice pair in phase 1, the corner
-//! permutation in phase 2): 16 times fewer rows.
+//! needs one row per class of one coordinate (the twist in phase 1, the corner permutation in
+//! phase 2): about 16 times fewer rows.
 
 use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;

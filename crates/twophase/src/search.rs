@@ -5,7 +5,7 @@
 //! Phase 1 knows the exact distance to `G1` of every node, and one table read per node names
 //! the moves that shorten and lengthen it, so only children that keep a way into `G1` within
 //! the moves left are generated: most nodes have one or two. The search is then bound by the
-//! latency of that read (the table is 423 MB), about one uncached read a node; the reads of a
+//! latency of that read (the table is 511 MB), about one uncached read a node; the reads of a
 //! node's children are issued together so the processor overlaps them.
 //!
 //! Phase 1 also carries the middle edges' places and order, and the corners, so a way into
