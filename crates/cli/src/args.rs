@@ -42,7 +42,7 @@ godsearch bfs 3x4 --json\n  godsearch bfs 2x2x2 --metric qtm --save cube2.tbl\n 
     /// strongest heuristic that is cached or builds in a few seconds (the output says which);
     /// with --table, the board is solved by descending a distance table made by `bfs --save`.
     /// The 2x2x2 is solved optimally by table descent; the 3x3x3 by Kociemba's two-phase method
-    /// (at most --max-length moves; its tables, 540 MB, build into the cache once, in about 25 s).
+    /// (at most --max-length moves; its tables, 630 MB, build into the cache once, in about 30 s).
     #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
 godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file ../shared/data/korf100.txt --pdb 6-6-3\n  \
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \

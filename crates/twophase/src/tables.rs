@@ -13,7 +13,7 @@
 //!   entries, exact in those two coordinates (at most 18), with `corners x middle edges`
 //!   (967,680 entries) as a second bound.
 //!
-//! Phase 2 is a byte an entry (111.6 MB), and the saved file (about 540 MB) is used in place,
+//! Phase 2 is a byte an entry (111.6 MB), and the saved file (about 630 MB) is used in place,
 //! memory-mapped; the small tables are copied out at load (a few MB).
 //!
 //! A phase-1 entry holds one nibble per face `f` (bits `4f..4f+4`, faces in move order): bits

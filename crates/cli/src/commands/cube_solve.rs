@@ -215,7 +215,7 @@ fn descend_all<T: DistanceMod3>(
         .collect()
 }
 
-/// The two-phase tables from the cache, built (about 25 s, a progress bar) and saved when
+/// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when
 /// missing or stale; says so on stderr.
 pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables> {
     let cache = PdbCache::new(cache);
