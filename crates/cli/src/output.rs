@@ -27,3 +27,13 @@ macro_rules! outln {
     };
 }
 pub(crate) use outln;
+
+/// Prints the `solution` line of a solve report: the moves, or that the start is the goal.
+pub fn solution_line(moves: &str) {
+    let shown = if moves.is_empty() {
+        "(already solved)"
+    } else {
+        moves
+    };
+    line(format_args!("solution   {shown}"));
+}

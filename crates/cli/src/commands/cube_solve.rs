@@ -281,14 +281,7 @@ fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Re
         if args.facelets {
             outln!("facelets   {}", s.facelets);
         }
-        outln!(
-            "solution   {}",
-            if s.solution.is_empty() {
-                "(already solved)"
-            } else {
-                &s.solution
-            }
-        );
+        crate::output::solution_line(&s.solution);
         let kind = match s.max_length {
             _ if s.optimal => "optimal".to_string(),
             Some(max) if s.timed_out => format!(

@@ -567,14 +567,7 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
             outln!();
             continue;
         }
-        outln!(
-            "solution   {}",
-            if s.solution.is_empty() {
-                "(already solved)"
-            } else {
-                &s.solution
-            }
-        );
+        crate::output::solution_line(&s.solution);
         let kind = if s.optimal {
             "optimal"
         } else {
