@@ -15,20 +15,19 @@
 //! 7-8 that is 1 GB, where a byte per (placement, blank cell) would be 4.2 GB.
 
 use crate::Progress;
-use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_TILES};
+use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use thiserror::Error;
 
 /// Distance not yet known during the build.
 const UNSEEN: u8 = u8::MAX;
-/// Bits a cell takes in a packed queue entry (boards up to 64 cells).
-const CELL_BITS: u32 = 6;
-const CELL_MASK: u64 = (1 << CELL_BITS) - 1;
-/// States a rayon task expands.
-const STATES_PER_TASK: usize = 1 << 14;
-/// Children gathered before they are checked (see [`expand_batch`]).
+/// Children gathered before they are checked (see [`Scan::flush`]).
 const CHILD_BATCH: usize = 512;
+/// Placements per word of a level's frontier bitset.
+const WORD_BITS: usize = u64::BITS as usize;
+/// Leading tiles whose cells split a level into tasks for the threads.
+const TASK_TILES: usize = 2;
 
 /// The build could not run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -45,32 +44,29 @@ pub enum PatternDbError {
     },
 }
 
-/// Bytes the build of `pattern` needs: the reached-cells mask and the entry per placement,
-/// plus the queues of two levels (8 bytes a state, at most about a placement each).
+/// Bytes the build of `pattern` needs: an [`Entry`] per placement (the reached free cells, the
+/// frontier of two levels and the entry itself), the finished table, and a flag a block.
 pub fn build_bytes(pattern: &Pattern) -> u64 {
-    let mask_bytes = match pattern.free_cells() {
-        0..=8 => 1,
-        9..=16 => 2,
-        17..=32 => 4,
-        _ => 8,
-    };
-    pattern.entries().saturating_mul(mask_bytes + 1 + 8)
+    let entry_bytes = match pattern.free_cells() {
+        0..=8 => std::mem::size_of::<Entry<AtomicU8>>(),
+        9..=16 => std::mem::size_of::<Entry<AtomicU16>>(),
+        17..=32 => std::mem::size_of::<Entry<AtomicU32>>(),
+        _ => std::mem::size_of::<Entry<AtomicU64>>(),
+    } as u64;
+    pattern.entries().saturating_mul(entry_bytes + 1)
 }
 
-/// A set of free-cell slots shared between threads.
-///
-/// `add` is a load and a store, not an atomic read-modify-write: a locked instruction is a
-/// full fence on x86, which made every new placement wait for its cache miss in turn (most of
-/// the build's time). Two threads adding to one placement in the same level may then lose one
-/// addition; the region lost is only expanded again later (it was queued when added), and the
-/// entry, set by whichever thread saw the set empty, is the same level either way. Levels are
-/// separated by the rayon join, so nothing is lost across levels.
+/// A set of free-cell slots (bit `s`: the `s`-th free cell of the placement) shared between
+/// threads. Within one level, slots are only added (atomically, so no thread loses another's
+/// addition) or read; the levels are separated by the rayon join.
 trait SlotMask: Send + Sync {
     fn empty() -> Self;
-    /// Adds `slots` (see above); returns the set before.
+    /// Adds `slots`; returns the set before.
     fn add(&self, slots: u64) -> u64;
     /// The set now.
     fn get(&self) -> u64;
+    /// Empties the set (only where no thread adds to it in this level).
+    fn clear(&self);
 }
 
 macro_rules! slot_mask {
@@ -81,13 +77,15 @@ macro_rules! slot_mask {
             }
             #[inline]
             fn add(&self, slots: u64) -> u64 {
-                let before = self.load(Ordering::Relaxed);
-                self.store(before | slots as $int, Ordering::Relaxed);
-                before as u64
+                self.fetch_or(slots as $int, Ordering::Relaxed) as u64
             }
             #[inline]
             fn get(&self) -> u64 {
                 self.load(Ordering::Relaxed) as u64
+            }
+            #[inline]
+            fn clear(&self) {
+                self.store(0, Ordering::Relaxed)
             }
         }
     };
@@ -97,53 +95,14 @@ slot_mask!(AtomicU16, u16);
 slot_mask!(AtomicU32, u32);
 slot_mask!(AtomicU64, u64);
 
-/// A placement of the group with the blank, packed 6 bits a cell: `cells[0]` lowest, then the
-/// blank; the top bits name the tile whose move made the state (plus one; 0 for the goal).
-#[derive(Clone, Copy)]
-struct Packed(u64);
-
-/// Where the moved tile is kept: above the cells and blank of the largest group (60 bits).
-const MOVED_SHIFT: u32 = CELL_BITS * (MAX_PATTERN_TILES as u32 + 1);
-
-impl Packed {
-    fn new(cells: &[u8], blank: u8) -> Self {
-        Packed(
-            cells
-                .iter()
-                .rev()
-                .fold(blank as u64, |acc, &c| (acc << CELL_BITS) | c as u64),
-        )
-    }
-
-    /// This placement with tile `tile` moved to `to` and the blank at `blank`, for `k` tiles.
-    #[inline]
-    fn with_move(self, k: usize, tile: usize, to: u8, blank: u8) -> Self {
-        let tile_shift = CELL_BITS * tile as u32;
-        let blank_shift = CELL_BITS * k as u32;
-        let kept = self.0 & !(CELL_MASK << tile_shift) & !(CELL_MASK << blank_shift);
-        let kept = kept & ((1u64 << MOVED_SHIFT) - 1);
-        Packed(
-            kept | (to as u64) << tile_shift
-                | (blank as u64) << blank_shift
-                | (tile as u64 + 1) << MOVED_SHIFT,
-        )
-    }
-
-    /// The tile whose move made this state: moving it back into the blank's cell would give
-    /// the state it came from, one level up, so it is not tried.
-    #[inline]
-    fn moved_tile(self) -> Option<usize> {
-        (self.0 >> MOVED_SHIFT).checked_sub(1).map(|t| t as usize)
-    }
-
-    fn unpack(self, k: usize, cells: &mut [u8; MAX_PATTERN_TILES]) -> u8 {
-        let mut v = self.0;
-        for c in cells.iter_mut().take(k) {
-            *c = (v & CELL_MASK) as u8;
-            v >>= CELL_BITS;
-        }
-        (v & CELL_MASK) as u8
-    }
+/// What the build keeps for one placement, in one cache line: the free cells the blank has
+/// reached, the regions to expand (by level parity: the level being scanned reads one, the
+/// next level is written to the other), and the entry, set when the placement is first reached.
+#[repr(C)]
+struct Entry<M> {
+    reached: M,
+    frontier: [M; 2],
+    value: AtomicU8,
 }
 
 /// Cell bitmasks of one board: each cell's neighbours, and the shifts that grow a region.
@@ -192,6 +151,36 @@ impl Grid {
     }
 }
 
+/// The cells of `free` whose ranks among `free` are in `slots` (the inverse of [`compress`]).
+#[inline]
+fn deposit(mut slots: u64, free: u64) -> u64 {
+    let mut cells = 0u64;
+    let mut rest = free;
+    while slots != 0 {
+        let skip = slots.trailing_zeros();
+        for _ in 0..skip {
+            rest &= rest - 1;
+        }
+        cells |= rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        slots >>= skip;
+        slots >>= 1;
+    }
+    cells
+}
+
+/// The ranks among `free` of the cells in `cells` (a subset of `free`): a placement's slots.
+#[inline]
+fn compress(mut cells: u64, free: u64) -> u64 {
+    let mut slots = 0u64;
+    while cells != 0 {
+        let cell = cells.trailing_zeros();
+        cells &= cells - 1;
+        slots |= 1u64 << (free & ((1u64 << cell) - 1)).count_ones();
+    }
+    slots
+}
+
 /// Builds the pattern database of `pattern`: one byte per placement, exact (the fewest moves of
 /// the group's tiles from that placement to the goal, over all positions of the other tiles).
 pub fn build(
@@ -208,25 +197,25 @@ pub fn build(
         });
     }
     Ok(match pattern.free_cells() {
-        0..=8 => build_with::<AtomicU8>(pattern, progress),
-        9..=16 => build_with::<AtomicU16>(pattern, progress),
-        17..=32 => build_with::<AtomicU32>(pattern, progress),
-        _ => build_with::<AtomicU64>(pattern, progress),
+        0..=8 => Scan::<AtomicU8>::new(pattern).run(progress),
+        9..=16 => Scan::<AtomicU16>::new(pattern).run(progress),
+        17..=32 => Scan::<AtomicU32>::new(pattern).run(progress),
+        _ => Scan::<AtomicU64>::new(pattern).run(progress),
     })
 }
 
-/// The placement index of a state's children, found from the state's own index: moving tile
-/// `j` from `a` to `b` changes its digit (its cell counted among the cells the tiles before it
-/// leave free), and each later tile's digit by `[a < c] - [b < c]`, since `a` is freed and `b`
-/// taken below or above it. No multiply chain, unlike ranking each child afresh, which was a
-/// third of the build's time.
+/// The placement index of a state's children, found from the state's own index. Moving tile
+/// `j` from `a` to `b` changes only the digits that count cells between `a` and `b`: tile `j`'s
+/// own digit by `b - a` less the earlier tiles standing between them, and each later tile
+/// standing between them by one. A sideways move has no cell between, so it shifts the index by
+/// the weight of `j` alone; a vertical one has at most `width - 1` cells to look at. No multiply
+/// chain and no loop over the tiles, unlike ranking each child afresh.
 struct ChildIndex {
     index: i64,
-    k: usize,
-    cells: [u8; MAX_PATTERN_TILES],
-    /// Cells of the tiles before each tile.
-    before: [u64; MAX_PATTERN_TILES],
-    digits: [i64; MAX_PATTERN_TILES],
+    /// The group's cells.
+    mask: u64,
+    /// The tile standing on each cell of `mask`.
+    tile_at: [u8; MAX_PATTERN_CELLS],
     /// Weight of each tile's digit: the product of the radices after it.
     weights: [i64; MAX_PATTERN_TILES],
 }
@@ -242,159 +231,383 @@ impl ChildIndex {
         w
     }
 
+    /// The children of placement number `index`, whose tiles stand on `cells`.
     #[inline]
-    fn new(cells: &[u8; MAX_PATTERN_TILES], k: usize, weights: [i64; MAX_PATTERN_TILES]) -> Self {
-        let mut before = [0u64; MAX_PATTERN_TILES];
-        let mut digits = [0i64; MAX_PATTERN_TILES];
-        let mut used = 0u64;
-        let mut index = 0i64;
-        for i in 0..k {
-            before[i] = used;
-            digits[i] = Self::digit(cells[i], used);
-            index += digits[i] * weights[i];
-            used |= 1u64 << cells[i];
+    fn new(index: usize, cells: &[u8], weights: [i64; MAX_PATTERN_TILES]) -> Self {
+        let mut tile_at = [0u8; MAX_PATTERN_CELLS];
+        let mut mask = 0u64;
+        for (tile, &cell) in cells.iter().enumerate() {
+            tile_at[cell as usize] = tile as u8;
+            mask |= 1u64 << cell;
         }
         ChildIndex {
-            index,
-            k,
-            cells: *cells,
-            before,
-            digits,
+            index: index as i64,
+            mask,
+            tile_at,
             weights,
         }
     }
 
-    /// A cell's digit: the cells below it not in `used`.
+    /// The index after the tile on cell `from` moves one cell sideways (`step` 1 to the right,
+    /// -1 to the left): no cell lies between, so only its own digit changes, by `step`.
     #[inline]
-    fn digit(cell: u8, used: u64) -> i64 {
-        cell as i64 - (used & ((1u64 << cell) - 1)).count_ones() as i64
+    fn sideways(&self, from: u8, step: i64) -> usize {
+        (self.index + step * self.weights[self.tile_at[from as usize] as usize]) as usize
     }
 
-    /// The index after tile `j` moves to cell `to`.
+    /// The index after the tile on cell `from` moves to the free cell `to`.
     #[inline]
-    fn after(&self, j: usize, to: u8) -> usize {
-        let from = self.cells[j];
-        let mut index =
-            self.index + (Self::digit(to, self.before[j]) - self.digits[j]) * self.weights[j];
-        for i in j + 1..self.k {
-            let c = self.cells[i];
-            index += self.weights[i] * ((from < c) as i64 - (to < c) as i64);
+    fn after(&self, from: u8, to: u8) -> usize {
+        let j = self.tile_at[from as usize];
+        let (low, high, sign) = if from < to {
+            (from, to, 1)
+        } else {
+            (to, from, -1)
+        };
+        let mut between = self.mask & ((1u64 << high) - 1) & !((2u64 << low) - 1);
+        let mut digit = high as i64 - low as i64;
+        let mut later = 0i64;
+        while between != 0 {
+            let tile = self.tile_at[between.trailing_zeros() as usize];
+            between &= between - 1;
+            if tile < j {
+                digit -= 1;
+            } else {
+                later += self.weights[tile as usize];
+            }
         }
-        index as usize
+        (self.index + sign * (digit * self.weights[j as usize] + later)) as usize
     }
 }
 
-/// A child state waiting in a batch: its placement index, the cells its tiles hold, where the
-/// blank is, and its packed form for the next level.
+/// A child waiting in a batch: its placement index, the cells its tiles hold and the blank's
+/// cell.
 struct Child {
     placement: usize,
     mask: u64,
     blank: u8,
-    state: Packed,
 }
 
-/// Children are batched so that the test "was the blank's cell already reached in this
-/// placement?" runs as plain loads back to back: the reached-masks are a table far larger than
-/// the caches, and most children (five in six) were reached already, so overlapping those
-/// misses, and only then flood-filling and marking the new ones, is what keeps the build fast.
-fn expand_batch<M: SlotMask>(
-    batch: &mut Vec<Child>,
-    reached: &[M],
-    pattern: &Pattern,
-    mark: &impl Fn(usize, u64, u8, u8) -> bool,
-    depth: u8,
-    next: &mut Vec<Packed>,
-) {
-    batch.retain(|c| {
-        reached[c.placement].get() & (1u64 << pattern.blank_slot(c.mask, c.blank)) == 0
-    });
-    for c in batch.iter() {
-        if mark(c.placement, c.mask, c.blank, depth) {
-            next.push(c.state);
-        }
+/// What one task of a level carries: the children waiting to be checked, and how many new
+/// (placement, region) states it added to the next level.
+struct Work {
+    batch: Vec<Child>,
+    added: u64,
+}
+
+/// The level-by-level build. Each level scans the placements in index order and expands the
+/// regions in their frontier sets; the children go straight into the [`Entry`] of their
+/// placement, so the levels need no queue. Scanning in order is what makes it fast: the
+/// children of consecutive placements have nearby indices (moving a late tile changes only the
+/// low digits; moving an early one shifts the index by a near-constant), so the reached sets
+/// they test and mark are mostly in cache, where the children of a breadth-first queue each
+/// went to a random cache line of a table far larger than the caches.
+///
+/// Placements are walked a block at a time: a block shares the cells of all tiles but the last
+/// two (a single block for groups of one or two tiles), so its placements' cells come from one
+/// list of free cells. The placements with a frontier are found through a bitset of the level,
+/// so a level costs what its frontier costs, not a visit to every placement.
+struct Scan<'p, M> {
+    pattern: &'p Pattern,
+    grid: Grid,
+    n: usize,
+    k: usize,
+    /// Tiles placed within a block (1 or 2).
+    inner: usize,
+    /// Placements in a block.
+    block: usize,
+    /// For each offset in a block, where its inner tiles' cells are in the block's free cells.
+    offsets: Vec<[u8; 2]>,
+    weights: [i64; MAX_PATTERN_TILES],
+    entries: Vec<Entry<M>>,
+    /// The placements with a frontier in two levels, by level parity like [`Entry::frontier`].
+    bits: [Vec<AtomicU64>; 2],
+}
+
+/// The `rank`-th cell of `free`.
+#[inline]
+fn nth_cell(mut free: u64, rank: usize) -> u8 {
+    for _ in 0..rank {
+        free &= free - 1;
     }
-    batch.clear();
+    free.trailing_zeros() as u8
 }
 
-fn build_with<M: SlotMask>(pattern: &Pattern, progress: &dyn Progress) -> Vec<u8> {
-    let shape = pattern.shape();
-    let grid = Grid::new(shape.width(), shape.height());
-    let k = pattern.tiles().len();
-    let entries = pattern.entries() as usize;
-    let reached: Vec<M> = (0..entries).map(|_| M::empty()).collect();
-    let values: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let mask_of = |cells: &[u8]| cells.iter().fold(0u64, |m, &c| m | 1u64 << c);
-    // Marks the blank's region in placement `cells` as reached at `depth`; false if it was.
-    let mark = |placement: usize, mask: u64, blank: u8, depth: u8| -> bool {
-        let mut region = grid.fill(blank, grid.cells & !mask);
-        let mut slots = 0u64;
-        while region != 0 {
-            let cell = region.trailing_zeros() as u8;
-            region &= region - 1;
-            slots |= 1u64 << pattern.blank_slot(mask, cell);
-        }
-        let before = reached[placement].add(slots);
-        if before == 0 {
-            values[placement].store(depth, Ordering::Relaxed);
-        }
-        // Regions of one placement never overlap: any common slot means this one was reached.
-        before & slots == 0
-    };
-    let start = pattern.goal_cells();
-    mark(
-        pattern.index(start) as usize,
-        mask_of(start),
-        pattern.goal_blank(),
-        0,
-    );
-    let mut current = vec![Packed::new(start, pattern.goal_blank())];
-    let mut depth = 0u8;
-    while !current.is_empty() {
-        progress.level_started(depth as u32 + 1, current.len() as u64);
-        let next: Vec<Packed> = current
-            .par_chunks(STATES_PER_TASK)
-            .flat_map_iter(|chunk| {
-                let weights = ChildIndex::weights(shape.cells(), k);
-                let mut next = Vec::new();
-                let mut batch: Vec<Child> = Vec::with_capacity(CHILD_BATCH + MAX_PATTERN_TILES * 4);
-                let mut cells = [0u8; MAX_PATTERN_TILES];
-                for state in chunk {
-                    let blank = state.unpack(k, &mut cells);
-                    let mask = mask_of(&cells[..k]);
-                    let region = grid.fill(blank, grid.cells & !mask);
-                    let child_index = ChildIndex::new(&cells, k, weights);
-                    // Each group tile next to the region may slide into any region cell beside it.
-                    let came_back = state.moved_tile();
-                    for (tile, &from) in cells[..k].iter().enumerate() {
-                        let mut targets = grid.around(1u64 << from) & region;
-                        if came_back == Some(tile) {
-                            targets &= !(1u64 << blank);
-                        }
-                        while targets != 0 {
-                            let to = targets.trailing_zeros() as u8;
-                            targets &= targets - 1;
-                            batch.push(Child {
-                                placement: child_index.after(tile, to),
-                                mask: mask & !(1u64 << from) | (1u64 << to),
-                                blank: from,
-                                state: state.with_move(k, tile, to, from),
-                            });
-                        }
-                    }
-                    if batch.len() >= CHILD_BATCH {
-                        expand_batch(&mut batch, &reached, pattern, &mark, depth + 1, &mut next);
-                    }
+impl<'p, M: SlotMask> Scan<'p, M> {
+    fn new(pattern: &'p Pattern) -> Self {
+        let shape = pattern.shape();
+        let (n, k) = (shape.cells(), pattern.tiles().len());
+        let inner = k.min(2);
+        let block = (k - inner..k).map(|i| n - i).product::<usize>();
+        let last_radix = n + 1 - k;
+        let offsets = (0..block)
+            .map(|offset| match inner {
+                1 => [offset as u8, 0],
+                _ => {
+                    let (a, b) = (offset / last_radix, offset % last_radix);
+                    [a as u8, (b + (b >= a) as usize) as u8]
                 }
-                expand_batch(&mut batch, &reached, pattern, &mark, depth + 1, &mut next);
-                progress.advanced(chunk.len() as u64);
-                next
             })
             .collect();
-        progress.level_finished(depth as u32 + 1, next.len() as u64);
-        current = next;
-        depth += 1;
+        let count = pattern.entries() as usize;
+        let entries = (0..count)
+            .into_par_iter()
+            .map(|_| Entry {
+                reached: M::empty(),
+                frontier: [M::empty(), M::empty()],
+                value: AtomicU8::new(UNSEEN),
+            })
+            .collect();
+        let words = count.div_ceil(WORD_BITS);
+        let bits = [(); 2].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
+        Scan {
+            pattern,
+            grid: Grid::new(shape.width(), shape.height()),
+            n,
+            k,
+            inner,
+            block,
+            offsets,
+            weights: ChildIndex::weights(n, k),
+            entries,
+            bits,
+        }
     }
-    values.into_iter().map(AtomicU8::into_inner).collect()
+
+    fn run(self, progress: &dyn Progress) -> Vec<u8> {
+        let goal = self.pattern.goal_cells();
+        let start = Child {
+            placement: self.pattern.index(goal) as usize,
+            mask: goal.iter().fold(0u64, |m, &c| m | 1u64 << c),
+            blank: self.pattern.goal_blank(),
+        };
+        self.claim(&start, 0);
+        let outer = TASK_TILES.min(self.k - self.inner);
+        let tasks = (0..outer).map(|i| self.n - i).product::<usize>();
+        let per_task = self.entries.len() / tasks;
+        let mut depth = 0u8;
+        loop {
+            progress.level_started(depth as u32 + 1, self.entries.len() as u64);
+            let added: u64 = (0..tasks)
+                .into_par_iter()
+                .map(|task| {
+                    let added = self.scan_task(task, outer, depth);
+                    progress.advanced(per_task as u64);
+                    added
+                })
+                .sum();
+            self.bits[depth as usize % 2]
+                .par_iter()
+                .for_each(|word| word.store(0, Ordering::Relaxed));
+            progress.level_finished(depth as u32 + 1, added);
+            if added == 0 {
+                break;
+            }
+            depth += 1;
+            debug_assert!(depth < UNSEEN);
+        }
+        self.entries
+            .into_par_iter()
+            .map(|e| e.value.into_inner())
+            .collect()
+    }
+
+    /// Scans the placements whose first `outer` tiles stand as task number `task` says.
+    fn scan_task(&self, task: usize, outer: usize, depth: u8) -> u64 {
+        let mut digits = [0usize; TASK_TILES];
+        let mut rest = task;
+        for i in (0..outer).rev() {
+            digits[i] = rest % (self.n - i);
+            rest /= self.n - i;
+        }
+        let mut cells = [0u8; MAX_PATTERN_TILES];
+        let (mut used, mut base) = (0u64, 0usize);
+        for i in 0..outer {
+            cells[i] = nth_cell(self.grid.cells & !used, digits[i]);
+            used |= 1u64 << cells[i];
+            base += digits[i] * self.weights[i] as usize;
+        }
+        let mut work = Work {
+            batch: Vec::with_capacity(CHILD_BATCH + 4 * MAX_PATTERN_TILES * MAX_PATTERN_CELLS),
+            added: 0,
+        };
+        self.walk(outer, used, &mut cells, base, depth, &mut work);
+        self.flush(&mut work, depth);
+        work.added
+    }
+
+    /// Places tile `i` and the ones after it in every free cell, in index order, down to blocks.
+    fn walk(
+        &self,
+        i: usize,
+        used: u64,
+        cells: &mut [u8; MAX_PATTERN_TILES],
+        base: usize,
+        depth: u8,
+        work: &mut Work,
+    ) {
+        if i == self.k - self.inner {
+            self.scan_block(used, cells, base, depth, work);
+            return;
+        }
+        let mut free = self.grid.cells & !used;
+        let mut next_base = base;
+        while free != 0 {
+            let cell = free.trailing_zeros() as u8;
+            free &= free - 1;
+            cells[i] = cell;
+            self.walk(i + 1, used | 1u64 << cell, cells, next_base, depth, work);
+            next_base += self.weights[i] as usize;
+        }
+    }
+
+    /// Expands the frontier of the block at `base`, whose leading tiles hold `used`.
+    #[inline(never)]
+    fn scan_block(
+        &self,
+        used: u64,
+        cells: &mut [u8; MAX_PATTERN_TILES],
+        base: usize,
+        depth: u8,
+        work: &mut Work,
+    ) {
+        let field = depth as usize % 2;
+        let end = base + self.block;
+        let words = &self.bits[field][base / WORD_BITS..end.div_ceil(WORD_BITS)];
+        if words.iter().all(|w| w.load(Ordering::Relaxed) == 0) {
+            return;
+        }
+        let mut free_cells = [0u8; MAX_PATTERN_CELLS];
+        let mut free = self.grid.cells & !used;
+        for slot in free_cells.iter_mut() {
+            if free == 0 {
+                break;
+            }
+            *slot = free.trailing_zeros() as u8;
+            free &= free - 1;
+        }
+        let first_inner = self.k - self.inner;
+        let first_word = base / WORD_BITS * WORD_BITS;
+        for (i, word) in words.iter().enumerate() {
+            let word_start = first_word + i * WORD_BITS;
+            let mut set = word.load(Ordering::Relaxed);
+            while set != 0 {
+                let p = word_start + set.trailing_zeros() as usize;
+                set &= set - 1;
+                if p < base || p >= end {
+                    continue;
+                }
+                let entry = &self.entries[p];
+                let todo = entry.frontier[field].get();
+                // Nothing adds to this level's frontier while it is scanned.
+                entry.frontier[field].clear();
+                let mut mask = used;
+                for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
+                    cells[first_inner + t] = free_cells[at as usize];
+                    mask |= 1u64 << free_cells[at as usize];
+                }
+                self.expand(p, cells, mask, todo, work);
+                if work.batch.len() >= CHILD_BATCH {
+                    self.flush(work, depth);
+                }
+            }
+        }
+    }
+
+    /// Queues the children of the regions `todo` (slots) of the placement `cells` (`mask`):
+    /// each group tile next to a region may slide into any region cell beside it.
+    #[inline(never)]
+    fn expand(
+        &self,
+        index: usize,
+        cells: &[u8; MAX_PATTERN_TILES],
+        mask: u64,
+        todo: u64,
+        work: &mut Work,
+    ) {
+        let free = self.grid.cells & !mask;
+        let mut todo = deposit(todo, free);
+        let children = ChildIndex::new(index, &cells[..self.k], self.weights);
+        let grid = &self.grid;
+        let width = grid.width;
+        let mut push = |placement: usize, from: u8, to: u8| {
+            work.batch.push(Child {
+                placement,
+                mask: mask ^ (1u64 << from) ^ (1u64 << to),
+                blank: from,
+            })
+        };
+        while todo != 0 {
+            let region = grid.fill(todo.trailing_zeros() as u8, free);
+            todo &= !region;
+            // The group tiles with a region cell to their right, left, below and above.
+            for (mut tiles, step) in [
+                (((region & grid.not_first_col) >> 1) & mask, 1),
+                (((region & grid.not_last_col) << 1) & mask, -1),
+            ] {
+                while tiles != 0 {
+                    let from = tiles.trailing_zeros() as u8;
+                    tiles &= tiles - 1;
+                    push(
+                        children.sideways(from, step),
+                        from,
+                        (from as i64 + step) as u8,
+                    );
+                }
+            }
+            for (mut tiles, step) in [
+                ((region >> width) & mask, width as i64),
+                ((region << width) & mask, -(width as i64)),
+            ] {
+                while tiles != 0 {
+                    let from = tiles.trailing_zeros() as u8;
+                    tiles &= tiles - 1;
+                    let to = (from as i64 + step) as u8;
+                    push(children.after(from, to), from, to);
+                }
+            }
+        }
+    }
+
+    /// Adds the batch's new children to the next level. The test "was the blank's cell already
+    /// reached?" runs first, as plain loads back to back, so that the cache misses of the
+    /// children far away overlap; most children were reached already.
+    fn flush(&self, work: &mut Work, depth: u8) {
+        work.batch.retain(|c| {
+            let slot = self.pattern.blank_slot(c.mask, c.blank);
+            self.entries[c.placement].reached.get() & (1u64 << slot) == 0
+        });
+        for child in &work.batch {
+            if self.claim(child, depth + 1) {
+                work.added += 1;
+            }
+        }
+        work.batch.clear();
+    }
+
+    /// Marks the blank's region in the child's placement as reached at `depth` and puts it in
+    /// that level's frontier; false if it was reached already.
+    fn claim(&self, child: &Child, depth: u8) -> bool {
+        let free = self.grid.cells & !child.mask;
+        let slots = compress(self.grid.fill(child.blank, free), free);
+        let entry = &self.entries[child.placement];
+        let before = entry.reached.add(slots);
+        // Regions of one placement never overlap: any common slot means this one was reached.
+        if before & slots != 0 {
+            return false;
+        }
+        let field = depth as usize % 2;
+        entry.frontier[field].add(slots);
+        if before == 0 {
+            entry.value.store(depth, Ordering::Relaxed);
+        }
+        let word = &self.bits[field][child.placement / WORD_BITS];
+        let bit = 1u64 << (child.placement % WORD_BITS);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+        true
+    }
 }
 
 #[cfg(test)]
@@ -404,7 +617,7 @@ mod tests {
     use godsearch_puzzles::tiles::{Board, Shape};
 
     #[test]
-    fn children_are_indexed_and_packed_as_from_scratch() {
+    fn children_are_indexed_as_from_scratch() {
         let goal = Board::goal(Shape::new(4, 4).unwrap());
         let pattern = Pattern::new(&goal, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
         let k = 8;
@@ -413,21 +626,99 @@ mod tests {
         for i in (0..pattern.entries()).step_by(9973) {
             pattern.cells_of(i, &mut cells[..k]);
             let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-            let blank = (0..16).find(|c| used >> c & 1 == 0).unwrap();
-            let state = Packed::new(&cells[..k], blank);
-            let children = ChildIndex::new(&cells, k, weights);
-            assert_eq!(children.index as u64, i);
+            let children = ChildIndex::new(i as usize, &cells[..k], weights);
             for tile in 0..k {
                 for to in (0..16u8).filter(|&c| used >> c & 1 == 0) {
                     let mut moved = cells;
                     moved[tile] = to;
-                    assert_eq!(children.after(tile, to) as u64, pattern.index(&moved[..k]));
-                    let packed = state.with_move(k, tile, to, cells[tile]);
-                    let cells_and_blank = packed.0 & ((1u64 << MOVED_SHIFT) - 1);
-                    assert_eq!(cells_and_blank, Packed::new(&moved[..k], cells[tile]).0);
-                    assert_eq!(packed.moved_tile(), Some(tile));
+                    let after = children.after(cells[tile], to) as u64;
+                    assert_eq!(after, pattern.index(&moved[..k]));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn deposit_and_compress_are_inverse() {
+        for free in [
+            0b1011_0110u64,
+            u64::MAX,
+            u64::MAX << 1,
+            0x8000_0000_0000_0001,
+        ] {
+            let count = free.count_ones();
+            let all = u64::MAX >> (64 - count);
+            for slots in [0u64, 1, 0b101 & all, 1u64 << (count - 1), all] {
+                let cells = deposit(slots, free);
+                assert_eq!(cells & !free, 0);
+                assert_eq!(cells.count_ones(), slots.count_ones());
+                assert_eq!(compress(cells, free), slots);
+            }
+        }
+    }
+
+    /// The definition, computed the plain way: a 0/1 BFS over (placement, blank cell) with a
+    /// double-ended queue, then the minimum over blank cells.
+    fn reference(pattern: &Pattern) -> Vec<u8> {
+        let shape = pattern.shape();
+        let (n, k, w) = (shape.cells(), pattern.tiles().len(), shape.width());
+        let mut dist = vec![u8::MAX; pattern.entries() as usize * n];
+        let start =
+            pattern.index(pattern.goal_cells()) as usize * n + pattern.goal_blank() as usize;
+        dist[start] = 0;
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut cells = vec![0u8; k];
+        while let Some(state) = queue.pop_front() {
+            let (placement, blank) = (state / n, state % n);
+            pattern.cells_of(placement as u64, &mut cells);
+            let (row, col) = (blank / w, blank % w);
+            let neighbours = [
+                (row > 0).then(|| blank - w),
+                (row + 1 < n / w).then(|| blank + w),
+                (col > 0).then(|| blank - 1),
+                (col + 1 < w).then(|| blank + 1),
+            ];
+            for cell in neighbours.into_iter().flatten() {
+                let mut moved = cells.clone();
+                let (next, cost) = match cells.iter().position(|&c| c as usize == cell) {
+                    Some(tile) => {
+                        moved[tile] = blank as u8;
+                        (pattern.index(&moved) as usize * n + cell, 1)
+                    }
+                    None => (placement * n + cell, 0),
+                };
+                let d = dist[state] + cost;
+                if d < dist[next] {
+                    dist[next] = d;
+                    if cost == 0 {
+                        queue.push_front(next);
+                    } else {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        dist.chunks(n).map(|c| *c.iter().min().unwrap()).collect()
+    }
+
+    #[test]
+    fn the_build_equals_a_plain_zero_one_bfs_for_every_mask_width() {
+        // Free cells 8 (u8 sets), 14 and 13 (u16), 23 (u32), 35 and 62 (u64); groups of one to
+        // four tiles, so blocks of one and two tiles, with and without leading tiles.
+        let cases: [(usize, usize, &[u16]); 7] = [
+            (3, 3, &[1]),
+            (3, 3, &[8, 1, 6, 3]),
+            (4, 4, &[5, 10]),
+            (4, 4, &[15, 1, 12]),
+            (5, 5, &[1, 2]),
+            (6, 6, &[7]),
+            (8, 8, &[1, 9]),
+        ];
+        for (width, height, tiles) in cases {
+            let goal = Board::goal(Shape::new(width, height).unwrap());
+            let pattern = Pattern::new(&goal, tiles).unwrap();
+            let db = build(&pattern, 1 << 30, &NoProgress).unwrap();
+            assert_eq!(db, reference(&pattern), "{width}x{height} {tiles:?}");
         }
     }
 
