@@ -44,16 +44,16 @@ pub enum PatternDbError {
     },
 }
 
-/// Bytes the build of `pattern` needs: an [`Entry`] per placement (the reached free cells, the
-/// frontier of two levels and the entry itself), the finished table, and a flag a block.
+/// Bytes the build of `pattern` needs: per placement three sets of free cells (reached, and the
+/// frontiers of two levels), the entry being built and the finished one.
 pub fn build_bytes(pattern: &Pattern) -> u64 {
-    let entry_bytes = match pattern.free_cells() {
-        0..=8 => std::mem::size_of::<Entry<AtomicU8>>(),
-        9..=16 => std::mem::size_of::<Entry<AtomicU16>>(),
-        17..=32 => std::mem::size_of::<Entry<AtomicU32>>(),
-        _ => std::mem::size_of::<Entry<AtomicU64>>(),
-    } as u64;
-    pattern.entries().saturating_mul(entry_bytes + 1)
+    let set_bytes = match pattern.free_cells() {
+        0..=8 => 1,
+        9..=16 => 2,
+        17..=32 => 4,
+        _ => 8,
+    };
+    pattern.entries().saturating_mul(3 * set_bytes + 2)
 }
 
 /// A set of free-cell slots (bit `s`: the `s`-th free cell of the placement) shared between
@@ -94,16 +94,6 @@ slot_mask!(AtomicU8, u8);
 slot_mask!(AtomicU16, u16);
 slot_mask!(AtomicU32, u32);
 slot_mask!(AtomicU64, u64);
-
-/// What the build keeps for one placement, in one cache line: the free cells the blank has
-/// reached, the regions to expand (by level parity: the level being scanned reads one, the
-/// next level is written to the other), and the entry, set when the placement is first reached.
-#[repr(C)]
-struct Entry<M> {
-    reached: M,
-    frontier: [M; 2],
-    value: AtomicU8,
-}
 
 /// Cell bitmasks of one board: each cell's neighbours, and the shifts that grow a region.
 struct Grid {
@@ -296,8 +286,8 @@ struct Work {
 }
 
 /// The level-by-level build. Each level scans the placements in index order and expands the
-/// regions in their frontier sets; the children go straight into the [`Entry`] of their
-/// placement, so the levels need no queue. Scanning in order is what makes it fast: the
+/// regions in their frontier sets; the children go straight into the sets of their placement,
+/// so the levels need no queue. Scanning in order is what makes it fast: the
 /// children of consecutive placements have nearby indices (moving a late tile changes only the
 /// low digits; moving an early one shifts the index by a near-constant), so the reached sets
 /// they test and mark are mostly in cache, where the children of a breadth-first queue each
@@ -319,8 +309,14 @@ struct Scan<'p, M> {
     /// For each offset in a block, where its inner tiles' cells are in the block's free cells.
     offsets: Vec<[u8; 2]>,
     weights: [i64; MAX_PATTERN_TILES],
-    entries: Vec<Entry<M>>,
-    /// The placements with a frontier in two levels, by level parity like [`Entry::frontier`].
+    /// Per placement: the free cells the blank has reached.
+    reached: Vec<M>,
+    /// Per placement: the regions to expand, by level parity (the level being scanned reads
+    /// one, the next level is written to the other).
+    frontier: [Vec<M>; 2],
+    /// Per placement: the entry, set when the placement is first reached.
+    values: Vec<AtomicU8>,
+    /// The placements with a frontier in two levels, by level parity like `frontier`.
     bits: [Vec<AtomicU64>; 2],
 }
 
@@ -350,14 +346,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             })
             .collect();
         let count = pattern.entries() as usize;
-        let entries = (0..count)
-            .into_par_iter()
-            .map(|_| Entry {
-                reached: M::empty(),
-                frontier: [M::empty(), M::empty()],
-                value: AtomicU8::new(UNSEEN),
-            })
-            .collect();
+        let sets = || (0..count).into_par_iter().map(|_| M::empty()).collect();
         let words = count.div_ceil(WORD_BITS);
         let bits = [(); 2].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
         Scan {
@@ -369,7 +358,12 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             block,
             offsets,
             weights: ChildIndex::weights(n, k),
-            entries,
+            reached: sets(),
+            frontier: [sets(), sets()],
+            values: (0..count)
+                .into_par_iter()
+                .map(|_| AtomicU8::new(UNSEEN))
+                .collect(),
             bits,
         }
     }
@@ -384,10 +378,10 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         self.claim(&start, 0);
         let outer = TASK_TILES.min(self.k - self.inner);
         let tasks = (0..outer).map(|i| self.n - i).product::<usize>();
-        let per_task = self.entries.len() / tasks;
+        let per_task = self.values.len() / tasks;
         let mut depth = 0u8;
         loop {
-            progress.level_started(depth as u32 + 1, self.entries.len() as u64);
+            progress.level_started(depth as u32 + 1, self.values.len() as u64);
             let added: u64 = (0..tasks)
                 .into_par_iter()
                 .map(|task| {
@@ -406,10 +400,8 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             depth += 1;
             debug_assert!(depth < UNSEEN);
         }
-        self.entries
-            .into_par_iter()
-            .map(|e| e.value.into_inner())
-            .collect()
+        let Scan { values, .. } = self;
+        values.into_par_iter().map(AtomicU8::into_inner).collect()
     }
 
     /// Scans the placements whose first `outer` tiles stand as task number `task` says.
@@ -497,10 +489,9 @@ impl<'p, M: SlotMask> Scan<'p, M> {
                 if p < base || p >= end {
                     continue;
                 }
-                let entry = &self.entries[p];
-                let todo = entry.frontier[field].get();
+                let todo = self.frontier[field][p].get();
                 // Nothing adds to this level's frontier while it is scanned.
-                entry.frontier[field].clear();
+                self.frontier[field][p].clear();
                 let mut mask = used;
                 for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
                     cells[first_inner + t] = free_cells[at as usize];
@@ -575,7 +566,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     fn flush(&self, work: &mut Work, depth: u8) {
         work.batch.retain(|c| {
             let slot = self.pattern.blank_slot(c.mask, c.blank);
-            self.entries[c.placement].reached.get() & (1u64 << slot) == 0
+            self.reached[c.placement].get() & (1u64 << slot) == 0
         });
         for child in &work.batch {
             if self.claim(child, depth + 1) {
@@ -590,16 +581,15 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     fn claim(&self, child: &Child, depth: u8) -> bool {
         let free = self.grid.cells & !child.mask;
         let slots = compress(self.grid.fill(child.blank, free), free);
-        let entry = &self.entries[child.placement];
-        let before = entry.reached.add(slots);
+        let before = self.reached[child.placement].add(slots);
         // Regions of one placement never overlap: any common slot means this one was reached.
         if before & slots != 0 {
             return false;
         }
         let field = depth as usize % 2;
-        entry.frontier[field].add(slots);
+        self.frontier[field][child.placement].add(slots);
         if before == 0 {
-            entry.value.store(depth, Ordering::Relaxed);
+            self.values[child.placement].store(depth, Ordering::Relaxed);
         }
         let word = &self.bits[field][child.placement / WORD_BITS];
         let bit = 1u64 << (child.placement % WORD_BITS);
