@@ -9,10 +9,12 @@
 //!
 //! The free moves are taken all at once: a search state is a placement with the connected
 //! region of free cells the blank can reach (a bitmask flood fill), so each level of the BFS is
-//! one cost and every (placement, region) is expanded once. What is stored per placement is the
-//! set of free cells already reached (an 8-, 16-, 32- or 64-bit mask) and the entry itself, set
-//! at the first visit, which in BFS order is the minimum over blank cells. For the 8-tile half of
-//! 7-8 that is 1 GB, where a byte per (placement, blank cell) would be 4.2 GB.
+//! one cost and every (placement, region) is expanded once. The build keeps per placement the
+//! free cells already reached, the regions to expand in two levels (8-, 16-, 32- or 64-bit
+//! masks) and the entry, set at the first visit, which in BFS order is the minimum over blank
+//! cells: 4 bytes a placement for the 8-tile half of 7-8 (2.1 GB), where a byte per
+//! (placement, blank cell) alone would be 4.2 GB. Each level scans the placements in index
+//! order (see [`Scan`]), which keeps most of its memory accesses in cache.
 
 use crate::Progress;
 use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
@@ -22,7 +24,7 @@ use thiserror::Error;
 
 /// Distance not yet known during the build.
 const UNSEEN: u8 = u8::MAX;
-/// Children gathered before they are checked (see [`Scan::flush`]).
+/// Unreached children gathered before they are claimed (see [`Scan::flush`]).
 const CHILD_BATCH: usize = 512;
 /// Placements per word of a level's frontier bitset.
 const WORD_BITS: usize = u64::BITS as usize;
@@ -270,8 +272,8 @@ impl ChildIndex {
     }
 }
 
-/// A child waiting in a batch: its placement index, the cells its tiles hold and the blank's
-/// cell.
+/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold and
+/// the blank's cell.
 struct Child {
     placement: usize,
     mask: u64,
@@ -522,11 +524,15 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let grid = &self.grid;
         let width = grid.width;
         let mut push = |placement: usize, from: u8, to: u8| {
-            work.batch.push(Child {
-                placement,
-                mask: mask ^ (1u64 << from) ^ (1u64 << to),
-                blank: from,
-            })
+            let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
+            let slot = self.pattern.blank_slot(child_mask, from);
+            if self.reached[placement].get() & (1u64 << slot) == 0 {
+                work.batch.push(Child {
+                    placement,
+                    mask: child_mask,
+                    blank: from,
+                })
+            }
         };
         while todo != 0 {
             let region = grid.fill(todo.trailing_zeros() as u8, free);
@@ -560,14 +566,10 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         }
     }
 
-    /// Adds the batch's new children to the next level. The test "was the blank's cell already
-    /// reached?" runs first, as plain loads back to back, so that the cache misses of the
-    /// children far away overlap; most children were reached already.
+    /// Claims the children in the batch. They were found unreached by a plain load as they
+    /// were made; the claims, atomic read-modify-writes, are held back until here so that their
+    /// locked instructions do not stall the loads of the children tested meanwhile.
     fn flush(&self, work: &mut Work, depth: u8) {
-        work.batch.retain(|c| {
-            let slot = self.pattern.blank_slot(c.mask, c.blank);
-            self.reached[c.placement].get() & (1u64 << slot) == 0
-        });
         for child in &work.batch {
             if self.claim(child, depth + 1) {
                 work.added += 1;
