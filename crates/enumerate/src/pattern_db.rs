@@ -46,8 +46,8 @@ pub enum PatternDbError {
     },
 }
 
-/// Bytes the build of `pattern` needs: per placement three sets of free cells (reached, and the
-/// frontiers of two levels), the entry being built and the finished one.
+/// Bytes the build of `pattern` needs: per placement two sets of free cells (reached and
+/// expanded), the entry being built and the finished one.
 pub fn build_bytes(pattern: &Pattern) -> u64 {
     let set_bytes = match pattern.free_cells() {
         0..=8 => 1,
@@ -55,20 +55,21 @@ pub fn build_bytes(pattern: &Pattern) -> u64 {
         17..=32 => 4,
         _ => 8,
     };
-    pattern.entries().saturating_mul(3 * set_bytes + 2)
+    pattern.entries().saturating_mul(2 * set_bytes + 2)
 }
 
 /// A set of free-cell slots (bit `s`: the `s`-th free cell of the placement) shared between
-/// threads. Within one level, slots are only added (atomically, so no thread loses another's
-/// addition) or read; the levels are separated by the rayon join.
+/// threads. Within one level, a set is either added to (atomically, so no thread loses another's
+/// addition) or read and replaced by the one thread scanning its placement (see
+/// [`Scan::claim`]); the levels are separated by the rayon join.
 trait SlotMask: Send + Sync {
     fn empty() -> Self;
     /// Adds `slots`; returns the set before.
     fn add(&self, slots: u64) -> u64;
     /// The set now.
     fn get(&self) -> u64;
-    /// Empties the set (only where no thread adds to it in this level).
-    fn clear(&self);
+    /// Replaces the set (only where no other thread writes it in this level).
+    fn put(&self, slots: u64);
 }
 
 macro_rules! slot_mask {
@@ -86,8 +87,8 @@ macro_rules! slot_mask {
                 self.load(Ordering::Relaxed) as u64
             }
             #[inline]
-            fn clear(&self) {
-                self.store(0, Ordering::Relaxed)
+            fn put(&self, slots: u64) {
+                self.store(slots as $int, Ordering::Relaxed)
             }
         }
     };
@@ -201,13 +202,16 @@ pub fn build(
 /// own digit by `b - a` less the earlier tiles standing between them, and each later tile
 /// standing between them by one. A sideways move has no cell between, so it shifts the index by
 /// the weight of `j` alone; a vertical one has at most `width - 1` cells to look at. No multiply
-/// chain and no loop over the tiles, unlike ranking each child afresh.
+/// chain and no loop over the tiles, unlike ranking each child afresh. One is kept per task and
+/// [`reset`](Self::reset) for each placement, which writes only the group's cells.
 struct ChildIndex {
     index: i64,
     /// The group's cells.
     mask: u64,
     /// The tile standing on each cell of `mask`.
     tile_at: [u8; MAX_PATTERN_CELLS],
+    /// The weight of the tile standing on each cell of `mask`.
+    weight_at: [i64; MAX_PATTERN_CELLS],
     /// Weight of each tile's digit: the product of the radices after it.
     weights: [i64; MAX_PATTERN_TILES],
 }
@@ -223,20 +227,25 @@ impl ChildIndex {
         w
     }
 
-    /// The children of placement number `index`, whose tiles stand on `cells`.
-    #[inline]
-    fn new(index: usize, cells: &[u8], weights: [i64; MAX_PATTERN_TILES]) -> Self {
-        let mut tile_at = [0u8; MAX_PATTERN_CELLS];
-        let mut mask = 0u64;
-        for (tile, &cell) in cells.iter().enumerate() {
-            tile_at[cell as usize] = tile as u8;
-            mask |= 1u64 << cell;
-        }
+    fn new(weights: [i64; MAX_PATTERN_TILES]) -> Self {
         ChildIndex {
-            index: index as i64,
-            mask,
-            tile_at,
+            index: 0,
+            mask: 0,
+            tile_at: [0; MAX_PATTERN_CELLS],
+            weight_at: [0; MAX_PATTERN_CELLS],
             weights,
+        }
+    }
+
+    /// Now for the children of placement number `index`, whose tiles stand on `cells`.
+    #[inline]
+    fn reset(&mut self, index: usize, cells: &[u8]) {
+        self.index = index as i64;
+        self.mask = 0;
+        for (tile, &cell) in cells.iter().enumerate() {
+            self.tile_at[cell as usize] = tile as u8;
+            self.weight_at[cell as usize] = self.weights[tile];
+            self.mask |= 1u64 << cell;
         }
     }
 
@@ -244,7 +253,7 @@ impl ChildIndex {
     /// -1 to the left): no cell lies between, so only its own digit changes, by `step`.
     #[inline]
     fn sideways(&self, from: u8, step: i64) -> usize {
-        (self.index + step * self.weights[self.tile_at[from as usize] as usize]) as usize
+        (self.index + step * self.weight_at[from as usize]) as usize
     }
 
     /// The index after the tile on cell `from` moves to the free cell `to`.
@@ -268,7 +277,7 @@ impl ChildIndex {
                 later += self.weights[tile as usize];
             }
         }
-        (self.index + sign * (digit * self.weights[j as usize] + later)) as usize
+        (self.index + sign * (digit * self.weight_at[from as usize] + later)) as usize
     }
 }
 
@@ -280,16 +289,18 @@ struct Child {
     blank: u8,
 }
 
-/// What one task of a level carries: the children waiting to be checked, and how many new
-/// (placement, region) states it added to the next level.
+/// What one task of a level carries: the children waiting to be claimed, how many new
+/// (placement, region) states it added to the next level, and the index arithmetic of the
+/// placement being expanded.
 struct Work {
     batch: Vec<Child>,
     added: u64,
+    children: ChildIndex,
 }
 
 /// The level-by-level build. Each level scans the placements in index order and expands the
-/// regions in their frontier sets; the children go straight into the sets of their placement,
-/// so the levels need no queue. Scanning in order is what makes it fast: the
+/// regions reached but not yet expanded; the children go straight into the sets of their
+/// placement, so the levels need no queue. Scanning in order is what makes it fast: the
 /// children of consecutive placements have nearby indices (moving a late tile changes only the
 /// low digits; moving an early one shifts the index by a near-constant), so the reached sets
 /// they test and mark are mostly in cache, where the children of a breadth-first queue each
@@ -313,12 +324,12 @@ struct Scan<'p, M> {
     weights: [i64; MAX_PATTERN_TILES],
     /// Per placement: the free cells the blank has reached.
     reached: Vec<M>,
-    /// Per placement: the regions to expand, by level parity (the level being scanned reads
-    /// one, the next level is written to the other).
-    frontier: [Vec<M>; 2],
+    /// Per placement: the free cells of the regions already expanded. The regions to expand are
+    /// the reached ones not expanded yet.
+    expanded: Vec<M>,
     /// Per placement: the entry, set when the placement is first reached.
     values: Vec<AtomicU8>,
-    /// The placements with a frontier in two levels, by level parity like `frontier`.
+    /// The placements with regions to expand in two levels, by level parity.
     bits: [Vec<AtomicU64>; 2],
 }
 
@@ -361,7 +372,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             offsets,
             weights: ChildIndex::weights(n, k),
             reached: sets(),
-            frontier: [sets(), sets()],
+            expanded: sets(),
             values: (0..count)
                 .into_par_iter()
                 .map(|_| AtomicU8::new(UNSEEN))
@@ -424,6 +435,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let mut work = Work {
             batch: Vec::with_capacity(CHILD_BATCH + 4 * MAX_PATTERN_TILES * MAX_PATTERN_CELLS),
             added: 0,
+            children: ChildIndex::new(self.weights),
         };
         self.walk(outer, used, &mut cells, base, depth, &mut work);
         self.flush(&mut work, depth);
@@ -491,9 +503,10 @@ impl<'p, M: SlotMask> Scan<'p, M> {
                 if p < base || p >= end {
                     continue;
                 }
-                let todo = self.frontier[field][p].get();
-                // Nothing adds to this level's frontier while it is scanned.
-                self.frontier[field][p].clear();
+                // Nothing claims into this placement while this level runs (see `claim`).
+                let reached = self.reached[p].get();
+                let todo = reached & !self.expanded[p].get();
+                self.expanded[p].put(reached);
                 let mut mask = used;
                 for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
                     cells[first_inner + t] = free_cells[at as usize];
@@ -520,7 +533,8 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     ) {
         let free = self.grid.cells & !mask;
         let mut todo = deposit(todo, free);
-        let children = ChildIndex::new(index, &cells[..self.k], self.weights);
+        work.children.reset(index, &cells[..self.k]);
+        let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
         let mut push = |placement: usize, from: u8, to: u8| {
@@ -578,8 +592,14 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         work.batch.clear();
     }
 
-    /// Marks the blank's region in the child's placement as reached at `depth` and puts it in
-    /// that level's frontier; false if it was reached already.
+    /// Marks the blank's region in the child's placement as reached at `depth` and the
+    /// placement as one to scan at that level; false if it was reached already.
+    ///
+    /// The placements claimed into in a level are never the ones scanned in it: every move of a
+    /// group tile changes the parity of the sum of the group's rows and columns, so all the
+    /// states of one placement lie at levels of one parity. A placement being scanned is
+    /// therefore read and written by its scanning thread alone, which is what lets the regions
+    /// to expand be "reached but not yet expanded" with no separate frontier.
     fn claim(&self, child: &Child, depth: u8) -> bool {
         let free = self.grid.cells & !child.mask;
         let slots = compress(self.grid.fill(child.blank, free), free);
@@ -588,12 +608,10 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         if before & slots != 0 {
             return false;
         }
-        let field = depth as usize % 2;
-        self.frontier[field][child.placement].add(slots);
         if before == 0 {
             self.values[child.placement].store(depth, Ordering::Relaxed);
         }
-        let word = &self.bits[field][child.placement / WORD_BITS];
+        let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
         let bit = 1u64 << (child.placement % WORD_BITS);
         if word.load(Ordering::Relaxed) & bit == 0 {
             word.fetch_or(bit, Ordering::Relaxed);
@@ -618,7 +636,8 @@ mod tests {
         for i in (0..pattern.entries()).step_by(9973) {
             pattern.cells_of(i, &mut cells[..k]);
             let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-            let children = ChildIndex::new(i as usize, &cells[..k], weights);
+            let mut children = ChildIndex::new(weights);
+            children.reset(i as usize, &cells[..k]);
             for tile in 0..k {
                 for to in (0..16u8).filter(|&c| used >> c & 1 == 0) {
                     let mut moved = cells;
