@@ -468,7 +468,6 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     }
 
     /// Expands the frontier of the block at `base`, whose leading tiles hold `used`.
-    #[inline(never)]
     fn scan_block(
         &self,
         used: u64,
@@ -522,7 +521,6 @@ impl<'p, M: SlotMask> Scan<'p, M> {
 
     /// Queues the children of the regions `todo` (slots) of the placement `cells` (`mask`):
     /// each group tile next to a region may slide into any region cell beside it.
-    #[inline(never)]
     fn expand(
         &self,
         index: usize,
