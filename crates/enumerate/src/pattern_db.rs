@@ -64,8 +64,8 @@ pub fn build_bytes(pattern: &Pattern) -> u64 {
 /// [`Scan::claim`]); the levels are separated by the rayon join.
 trait SlotMask: Send + Sync {
     fn empty() -> Self;
-    /// Adds `slots`; returns the set before.
-    fn add(&self, slots: u64) -> u64;
+    /// Adds `slots`.
+    fn add(&self, slots: u64);
     /// The set now.
     fn get(&self) -> u64;
     /// Replaces the set (only where no other thread writes it in this level).
@@ -79,8 +79,8 @@ macro_rules! slot_mask {
                 <$atomic>::new(0)
             }
             #[inline]
-            fn add(&self, slots: u64) -> u64 {
-                self.fetch_or(slots as $int, Ordering::Relaxed) as u64
+            fn add(&self, slots: u64) {
+                self.fetch_or(slots as $int, Ordering::Relaxed);
             }
             #[inline]
             fn get(&self) -> u64 {
@@ -281,20 +281,23 @@ impl ChildIndex {
     }
 }
 
-/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold and
-/// the blank's cell.
+/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold, the
+/// blank's cell, and whether its placement had nothing reached when it was tested.
 struct Child {
     placement: usize,
     mask: u64,
     blank: u8,
+    first: bool,
 }
 
-/// What one task of a level carries: the children waiting to be claimed, how many new
-/// (placement, region) states it added to the next level, and the index arithmetic of the
+/// What one task of a level carries: the children waiting to be claimed, how many (placement,
+/// region) states it expanded, how many children it claimed (an upper bound on the states it
+/// added to the next level: two threads may claim one region), and the index arithmetic of the
 /// placement being expanded.
 struct Work {
     batch: Vec<Child>,
-    added: u64,
+    expanded: u64,
+    claimed: u64,
     children: ChildIndex,
 }
 
@@ -387,6 +390,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             placement: self.pattern.index(goal) as usize,
             mask: goal.iter().fold(0u64, |m, &c| m | 1u64 << c),
             blank: self.pattern.goal_blank(),
+            first: true,
         };
         self.claim(&start, 0);
         let outer = TASK_TILES.min(self.k - self.inner);
@@ -394,20 +398,20 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let per_task = self.values.len() / tasks;
         let mut depth = 0u8;
         loop {
-            progress.level_started(depth as u32 + 1, self.values.len() as u64);
-            let added: u64 = (0..tasks)
+            progress.level_started(depth as u32, self.values.len() as u64);
+            let (expanded, claimed) = (0..tasks)
                 .into_par_iter()
                 .map(|task| {
-                    let added = self.scan_task(task, outer, depth);
+                    let work = self.scan_task(task, outer, depth);
                     progress.advanced(per_task as u64);
-                    added
+                    (work.expanded, work.claimed)
                 })
-                .sum();
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
             self.bits[depth as usize % 2]
                 .par_iter()
                 .for_each(|word| word.store(0, Ordering::Relaxed));
-            progress.level_finished(depth as u32 + 1, added);
-            if added == 0 {
+            progress.level_finished(depth as u32, expanded);
+            if claimed == 0 {
                 break;
             }
             depth += 1;
@@ -418,7 +422,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     }
 
     /// Scans the placements whose first `outer` tiles stand as task number `task` says.
-    fn scan_task(&self, task: usize, outer: usize, depth: u8) -> u64 {
+    fn scan_task(&self, task: usize, outer: usize, depth: u8) -> Work {
         let mut digits = [0usize; TASK_TILES];
         let mut rest = task;
         for i in (0..outer).rev() {
@@ -434,12 +438,13 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         }
         let mut work = Work {
             batch: Vec::with_capacity(CHILD_BATCH + 4 * MAX_PATTERN_TILES * MAX_PATTERN_CELLS),
-            added: 0,
+            expanded: 0,
+            claimed: 0,
             children: ChildIndex::new(self.weights),
         };
         self.walk(outer, used, &mut cells, base, depth, &mut work);
         self.flush(&mut work, depth);
-        work.added
+        work
     }
 
     /// Places tile `i` and the ones after it in every free cell, in index order, down to blocks.
@@ -538,17 +543,20 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let mut push = |placement: usize, from: u8, to: u8| {
             let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
             let slot = self.pattern.blank_slot(child_mask, from);
-            if self.reached[placement].get() & (1u64 << slot) == 0 {
+            let reached = self.reached[placement].get();
+            if reached & (1u64 << slot) == 0 {
                 work.batch.push(Child {
                     placement,
                     mask: child_mask,
                     blank: from,
+                    first: reached == 0,
                 })
             }
         };
         while todo != 0 {
             let region = grid.fill(todo.trailing_zeros() as u8, free);
             todo &= !region;
+            work.expanded += 1;
             // The group tiles with a region cell to their right, left, below and above.
             for (mut tiles, step) in [
                 (((region & grid.not_first_col) >> 1) & mask, 1),
@@ -582,31 +590,31 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     /// were made; the claims, atomic read-modify-writes, are held back until here so that their
     /// locked instructions do not stall the loads of the children tested meanwhile.
     fn flush(&self, work: &mut Work, depth: u8) {
+        work.claimed += work.batch.len() as u64;
         for child in &work.batch {
-            if self.claim(child, depth + 1) {
-                work.added += 1;
-            }
+            self.claim(child, depth + 1);
         }
         work.batch.clear();
     }
 
     /// Marks the blank's region in the child's placement as reached at `depth` and the
-    /// placement as one to scan at that level; false if it was reached already.
+    /// placement as one to scan at that level.
+    ///
+    /// The test made with the child, before this, found the blank's cell unreached. Another
+    /// thread may claim the same region meanwhile (in this level, so at the same depth): both
+    /// then mark the same cells and the same entry, so the claim needs no atomic test of its own,
+    /// only an atomic OR, and the entry is written by whoever found the placement unreached.
     ///
     /// The placements claimed into in a level are never the ones scanned in it: every move of a
     /// group tile changes the parity of the sum of the group's rows and columns, so all the
     /// states of one placement lie at levels of one parity. A placement being scanned is
     /// therefore read and written by its scanning thread alone, which is what lets the regions
     /// to expand be "reached but not yet expanded" with no separate frontier.
-    fn claim(&self, child: &Child, depth: u8) -> bool {
+    fn claim(&self, child: &Child, depth: u8) {
         let free = self.grid.cells & !child.mask;
         let slots = compress(self.grid.fill(child.blank, free), free);
-        let before = self.reached[child.placement].add(slots);
-        // Regions of one placement never overlap: any common slot means this one was reached.
-        if before & slots != 0 {
-            return false;
-        }
-        if before == 0 {
+        self.reached[child.placement].add(slots);
+        if child.first {
             self.values[child.placement].store(depth, Ordering::Relaxed);
         }
         let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
@@ -614,7 +622,6 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         if word.load(Ordering::Relaxed) & bit == 0 {
             word.fetch_or(bit, Ordering::Relaxed);
         }
-        true
     }
 }
 
