@@ -15,9 +15,10 @@ use std::time::Instant;
 
 /// Version of the pattern indexing written into cached files; bump when it changes.
 const PDB_PARAMS_VERSION: &str = "v1";
-/// A group whose build visits at most this many (placement, blank) states builds in about a
-/// second (5-5-5 on 4x4: 5.8 million), so `auto` may build it on the spot.
-pub const QUICK_BUILD_STATES: u64 = 10_000_000;
+/// A group whose build visits at most this many (placement, blank) states builds in a few
+/// seconds at most (the 6-tile groups of 6-6-3 on 4x4: 57.7 million, all of 6-6-3 in about
+/// 1.5 s on two cores), so `auto` may build it on the spot.
+pub const QUICK_BUILD_STATES: u64 = 60_000_000;
 
 /// How a database was obtained.
 pub enum Origin {

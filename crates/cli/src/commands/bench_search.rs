@@ -97,7 +97,7 @@ w200s27 82 6,5,1,12,9,8,7,14,19,10,23,4,2,11,3,20,0,15,21,17,18,16,22,24,13
 w220s20 82 21,5,0,2,14,11,16,22,9,10,7,17,8,12,15,1,4,18,3,13,6,20,23,19,24";
 
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
-/// on first use: about 3.5 minutes and 1.2 GB).
+/// on first use: about 70 s and 1.3 GB).
 pub fn run_twenty_four(cache: &PdbCache, threads: usize) -> Result<()> {
     let goal = Board::goal(Shape::new(5, 5)?);
     let partition = Partition::parse("6-6-6-6", &goal)?;
