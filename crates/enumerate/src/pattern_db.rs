@@ -10,11 +10,11 @@
 //! The free moves are taken all at once: a search state is a placement with the connected
 //! region of free cells the blank can reach (a bitmask flood fill), so each level of the BFS is
 //! one cost and every (placement, region) is expanded once. The build keeps per placement the
-//! free cells already reached, the regions to expand in two levels (8-, 16-, 32- or 64-bit
-//! masks) and the entry, set at the first visit, which in BFS order is the minimum over blank
-//! cells: 4 bytes a placement for the 8-tile half of 7-8 (2.1 GB), where a byte per
-//! (placement, blank cell) alone would be 4.2 GB. Each level scans the placements in index
-//! order (see [`Scan`]), which keeps most of its memory accesses in cache.
+//! free cells already reached and those already expanded (8-, 16-, 32- or 64-bit masks) and
+//! the entry, set at the first visit, which in BFS order is the minimum over blank cells:
+//! 3 bytes a placement for the 8-tile half of 7-8 (1.6 GB), where a byte per (placement, blank
+//! cell) alone would be 4.2 GB. Each level scans the placements in index order (see [`Scan`]),
+//! which keeps most of its memory accesses in cache.
 
 use crate::Progress;
 use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
@@ -26,7 +26,7 @@ use thiserror::Error;
 const UNSEEN: u8 = u8::MAX;
 /// Unreached children gathered before they are claimed (see [`Scan::flush`]).
 const CHILD_BATCH: usize = 512;
-/// Placements per word of a level's frontier bitset.
+/// Placements per word of a level's bitset of placements to scan.
 const WORD_BITS: usize = u64::BITS as usize;
 /// Leading tiles whose cells split a level into tasks for the threads.
 const TASK_TILES: usize = 2;
@@ -311,8 +311,8 @@ struct Work {
 ///
 /// Placements are walked a block at a time: a block shares the cells of all tiles but the last
 /// two (a single block for groups of one or two tiles), so its placements' cells come from one
-/// list of free cells. The placements with a frontier are found through a bitset of the level,
-/// so a level costs what its frontier costs, not a visit to every placement.
+/// list of free cells. The placements with regions to expand are found through a bitset of the
+/// level, so a level costs what its own states cost, not a visit to every placement.
 struct Scan<'p, M> {
     pattern: &'p Pattern,
     grid: Grid,
@@ -472,7 +472,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         }
     }
 
-    /// Expands the frontier of the block at `base`, whose leading tiles hold `used`.
+    /// Expands this level's regions in the block at `base`, whose leading tiles hold `used`.
     fn scan_block(
         &self,
         used: u64,
