@@ -281,13 +281,12 @@ impl ChildIndex {
     }
 }
 
-/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold, the
-/// blank's cell, and whether its placement had nothing reached when it was tested.
+/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold and
+/// the blank's cell.
 struct Child {
     placement: usize,
     mask: u64,
     blank: u8,
-    first: bool,
 }
 
 /// What one task of a level carries: the children waiting to be claimed, how many (placement,
@@ -330,7 +329,8 @@ struct Scan<'p, M> {
     /// Per placement: the free cells of the regions already expanded. The regions to expand are
     /// the reached ones not expanded yet.
     expanded: Vec<M>,
-    /// Per placement: the entry, set when the placement is first reached.
+    /// Per placement: the entry, set when the placement is first expanded, at the level it was
+    /// first reached.
     values: Vec<AtomicU8>,
     /// The placements with regions to expand in two levels, by level parity.
     bits: [Vec<AtomicU64>; 2],
@@ -390,7 +390,6 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             placement: self.pattern.index(goal) as usize,
             mask: goal.iter().fold(0u64, |m, &c| m | 1u64 << c),
             blank: self.pattern.goal_blank(),
-            first: true,
         };
         self.claim(&start, 0);
         let outer = TASK_TILES.min(self.k - self.inner);
@@ -509,8 +508,13 @@ impl<'p, M: SlotMask> Scan<'p, M> {
                 }
                 // Nothing claims into this placement while this level runs (see `claim`).
                 let reached = self.reached[p].get();
-                let todo = reached & !self.expanded[p].get();
+                let expanded = self.expanded[p].get();
+                if expanded == 0 {
+                    // First expanded at the level it was first reached.
+                    self.values[p].store(depth, Ordering::Relaxed);
+                }
                 self.expanded[p].put(reached);
+                let todo = reached & !expanded;
                 let mut mask = used;
                 for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
                     cells[first_inner + t] = free_cells[at as usize];
@@ -543,13 +547,11 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let mut push = |placement: usize, from: u8, to: u8| {
             let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
             let slot = self.pattern.blank_slot(child_mask, from);
-            let reached = self.reached[placement].get();
-            if reached & (1u64 << slot) == 0 {
+            if self.reached[placement].get() & (1u64 << slot) == 0 {
                 work.batch.push(Child {
                     placement,
                     mask: child_mask,
                     blank: from,
-                    first: reached == 0,
                 })
             }
         };
@@ -602,8 +604,8 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     ///
     /// The test made with the child, before this, found the blank's cell unreached. Another
     /// thread may claim the same region meanwhile (in this level, so at the same depth): both
-    /// then mark the same cells and the same entry, so the claim needs no atomic test of its own,
-    /// only an atomic OR, and the entry is written by whoever found the placement unreached.
+    /// then mark the same cells, so the claim needs no atomic test of its own, only an atomic OR.
+    /// The entry is written later, in order, by the scan that first expands the placement.
     ///
     /// The placements claimed into in a level are never the ones scanned in it: every move of a
     /// group tile changes the parity of the sum of the group's rows and columns, so all the
@@ -614,9 +616,6 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         let free = self.grid.cells & !child.mask;
         let slots = compress(self.grid.fill(child.blank, free), free);
         self.reached[child.placement].add(slots);
-        if child.first {
-            self.values[child.placement].store(depth, Ordering::Relaxed);
-        }
         let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
         let bit = 1u64 << (child.placement % WORD_BITS);
         if word.load(Ordering::Relaxed) & bit == 0 {
