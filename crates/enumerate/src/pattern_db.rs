@@ -34,7 +34,8 @@ const TASK_TILES: usize = 2;
 /// The build could not run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PatternDbError {
-    /// The search space (placements times blank cells) exceeds the memory budget.
+    /// The build's state (a few bytes a placement, see [`build_bytes`]) exceeds the memory
+    /// budget.
     #[error("building a database of {tiles} tiles needs about {needed} bytes, more than the budget of {budget} bytes")]
     TooLarge {
         /// Tiles in the group.
