@@ -238,16 +238,22 @@ impl ChildIndex {
         }
     }
 
-    /// Now for the children of placement number `index`, whose tiles stand on `cells`.
+    /// Puts the tiles from `first` on, one after another, on `cells`; the tiles before `first`
+    /// stay where they were put. A block's leading tiles are put once for the whole block.
     #[inline]
-    fn reset(&mut self, index: usize, cells: &[u8]) {
-        self.index = index as i64;
-        self.mask = 0;
-        for (tile, &cell) in cells.iter().enumerate() {
+    fn place(&mut self, first: usize, cells: &[u8]) {
+        for (tile, &cell) in (first..).zip(cells) {
             self.tile_at[cell as usize] = tile as u8;
             self.weight_at[cell as usize] = self.weights[tile];
-            self.mask |= 1u64 << cell;
         }
+    }
+
+    /// Now for the children of placement number `index`, whose tiles stand on the cells `mask`
+    /// where [`place`](Self::place) put them.
+    #[inline]
+    fn at(&mut self, index: usize, mask: u64) {
+        self.index = index as i64;
+        self.mask = mask;
     }
 
     /// The index after the tile on cell `from` moves one cell sideways (`step` 1 to the right,
@@ -284,10 +290,45 @@ impl ChildIndex {
 
 /// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold and
 /// the blank's cell.
+#[derive(Clone, Copy, Default)]
 struct Child {
     placement: usize,
     mask: u64,
     blank: u8,
+}
+
+/// The children waiting to be claimed. Every child tested is written to the slot after the
+/// last one kept, and kept by counting it, so the test's outcome (unreached for about one
+/// child in five) needs no branch, and a mispredicted one does not hold up the loads of the
+/// children after it.
+struct Batch {
+    children: Box<[Child]>,
+    len: usize,
+}
+
+impl Batch {
+    /// Room for a full batch and the children of one more placement.
+    fn new() -> Self {
+        Batch {
+            children: vec![Child::default(); CHILD_BATCH + 4 * MAX_PATTERN_CELLS].into(),
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push_if(&mut self, keep: bool, child: Child) {
+        self.children[self.len] = child;
+        self.len += keep as usize;
+    }
+
+    fn is_full(&self) -> bool {
+        self.len >= CHILD_BATCH
+    }
+
+    fn drain(&mut self) -> &[Child] {
+        let len = std::mem::take(&mut self.len);
+        &self.children[..len]
+    }
 }
 
 /// What one task of a level carries: the children waiting to be claimed, how many (placement,
@@ -295,7 +336,7 @@ struct Child {
 /// added to the next level: two threads may claim one region), and the index arithmetic of the
 /// placement being expanded.
 struct Work {
-    batch: Vec<Child>,
+    batch: Batch,
     expanded: u64,
     claimed: u64,
     children: ChildIndex,
@@ -437,7 +478,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             base += digits[i] * self.weights[i] as usize;
         }
         let mut work = Work {
-            batch: Vec::with_capacity(CHILD_BATCH + 4 * MAX_PATTERN_TILES * MAX_PATTERN_CELLS),
+            batch: Batch::new(),
             expanded: 0,
             claimed: 0,
             children: ChildIndex::new(self.weights),
@@ -497,6 +538,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             free &= free - 1;
         }
         let first_inner = self.k - self.inner;
+        work.children.place(0, &cells[..first_inner]);
         let first_word = base / WORD_BITS * WORD_BITS;
         for (i, word) in words.iter().enumerate() {
             let word_start = first_word + i * WORD_BITS;
@@ -521,40 +563,38 @@ impl<'p, M: SlotMask> Scan<'p, M> {
                     cells[first_inner + t] = free_cells[at as usize];
                     mask |= 1u64 << free_cells[at as usize];
                 }
-                self.expand(p, cells, mask, todo, work);
-                if work.batch.len() >= CHILD_BATCH {
+                work.children
+                    .place(first_inner, &cells[first_inner..self.k]);
+                work.children.at(p, mask);
+                self.expand(mask, todo, work);
+                if work.batch.is_full() {
                     self.flush(work, depth);
                 }
             }
         }
     }
 
-    /// Queues the children of the regions `todo` (slots) of the placement `cells` (`mask`):
-    /// each group tile next to a region may slide into any region cell beside it.
-    fn expand(
-        &self,
-        index: usize,
-        cells: &[u8; MAX_PATTERN_TILES],
-        mask: u64,
-        todo: u64,
-        work: &mut Work,
-    ) {
+    /// Queues the children of the regions `todo` (slots) of the placement whose tiles hold
+    /// `mask` (and which `work.children` is at): each group tile next to a region may slide
+    /// into any region cell beside it.
+    fn expand(&self, mask: u64, todo: u64, work: &mut Work) {
         let free = self.grid.cells & !mask;
         let mut todo = deposit(todo, free);
-        work.children.reset(index, &cells[..self.k]);
         let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
         let mut push = |placement: usize, from: u8, to: u8| {
             let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
             let slot = self.pattern.blank_slot(child_mask, from);
-            if self.reached[placement].get() & (1u64 << slot) == 0 {
-                work.batch.push(Child {
+            let unreached = self.reached[placement].get() & (1u64 << slot) == 0;
+            work.batch.push_if(
+                unreached,
+                Child {
                     placement,
                     mask: child_mask,
                     blank: from,
-                })
-            }
+                },
+            );
         };
         while todo != 0 {
             let region = grid.fill(todo.trailing_zeros() as u8, free);
@@ -593,11 +633,11 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     /// were made; the claims, atomic read-modify-writes, are held back until here so that their
     /// locked instructions do not stall the loads of the children tested meanwhile.
     fn flush(&self, work: &mut Work, depth: u8) {
-        work.claimed += work.batch.len() as u64;
-        for child in &work.batch {
+        let batch = work.batch.drain();
+        work.claimed += batch.len() as u64;
+        for child in batch {
             self.claim(child, depth + 1);
         }
-        work.batch.clear();
     }
 
     /// Marks the blank's region in the child's placement as reached at `depth` and the
@@ -642,7 +682,8 @@ mod tests {
             pattern.cells_of(i, &mut cells[..k]);
             let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
             let mut children = ChildIndex::new(weights);
-            children.reset(i as usize, &cells[..k]);
+            children.place(0, &cells[..k]);
+            children.at(i as usize, used);
             for tile in 0..k {
                 for to in (0..16u8).filter(|&c| used >> c & 1 == 0) {
                     let mut moved = cells;
