@@ -10,11 +10,13 @@
 //! The free moves are taken all at once: a search state is a placement with the connected
 //! region of free cells the blank can reach (a bitmask flood fill), so each level of the BFS is
 //! one cost and every (placement, region) is expanded once. The build keeps per placement the
-//! free cells already reached and those already expanded (8-, 16-, 32- or 64-bit masks) and
+//! cells already reached and those already expanded (board-sized masks: 16 bits on 4x4) and
 //! the entry, set at the first visit, which in BFS order is the minimum over blank cells:
-//! 3 bytes a placement for the 8-tile half of 7-8 (1.6 GB), where a byte per (placement, blank
-//! cell) alone would be 4.2 GB. Each level scans the placements in index order (see [`Scan`]),
-//! which keeps most of its memory accesses in cache.
+//! 5 bytes a placement for the 8-tile half of 7-8 (2.6 GB), where a byte per (placement, blank
+//! cell) alone would be 4.2 GB. Masks of the free cells alone would take 3 bytes a placement
+//! there, but ranking cells among the free ones (and back) on every test and claim made the
+//! build 9% slower. Each level scans the placements in index order (see [`Scan`]), which keeps
+//! most of its memory accesses in cache.
 
 use crate::Progress;
 use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
@@ -47,57 +49,60 @@ pub enum PatternDbError {
     },
 }
 
-/// Bytes the build of `pattern` needs: per placement two sets of free cells (reached and
-/// expanded), the entry being built and the finished one.
+/// Bytes the build of `pattern` needs at its peak: per placement two sets of cells (reached
+/// and expanded) and the entry, and two bits marking the placements to scan. (At the end, the
+/// sets are freed before the entries are copied out.)
 pub fn build_bytes(pattern: &Pattern) -> u64 {
-    let set_bytes = match pattern.free_cells() {
+    let set_bytes = match pattern.shape().cells() {
         0..=8 => 1,
         9..=16 => 2,
         17..=32 => 4,
         _ => 8,
     };
-    pattern.entries().saturating_mul(2 * set_bytes + 2)
+    let entries = pattern.entries();
+    entries
+        .saturating_mul(2 * set_bytes + 1)
+        .saturating_add(entries / 4)
 }
 
-/// A set of free-cell slots (bit `s`: the `s`-th free cell of the placement) shared between
-/// threads. Within one level, a set is either added to (atomically, so no thread loses another's
+/// A set of cells of a placement (bit `c`: cell `c`) shared between threads. Within one level, a set is either added to (atomically, so no thread loses another's
 /// addition) or read and replaced by the one thread scanning its placement (see
 /// [`Scan::claim`]); the levels are separated by the rayon join.
-trait SlotMask: Send + Sync {
+trait CellMask: Send + Sync {
     fn empty() -> Self;
-    /// Adds `slots`.
-    fn add(&self, slots: u64);
+    /// Adds `cells`.
+    fn add(&self, cells: u64);
     /// The set now.
     fn get(&self) -> u64;
     /// Replaces the set (only where no other thread writes it in this level).
-    fn put(&self, slots: u64);
+    fn put(&self, cells: u64);
 }
 
-macro_rules! slot_mask {
+macro_rules! cell_mask {
     ($atomic:ty, $int:ty) => {
-        impl SlotMask for $atomic {
+        impl CellMask for $atomic {
             fn empty() -> Self {
                 <$atomic>::new(0)
             }
             #[inline]
-            fn add(&self, slots: u64) {
-                self.fetch_or(slots as $int, Ordering::Relaxed);
+            fn add(&self, cells: u64) {
+                self.fetch_or(cells as $int, Ordering::Relaxed);
             }
             #[inline]
             fn get(&self) -> u64 {
                 self.load(Ordering::Relaxed) as u64
             }
             #[inline]
-            fn put(&self, slots: u64) {
-                self.store(slots as $int, Ordering::Relaxed)
+            fn put(&self, cells: u64) {
+                self.store(cells as $int, Ordering::Relaxed)
             }
         }
     };
 }
-slot_mask!(AtomicU8, u8);
-slot_mask!(AtomicU16, u16);
-slot_mask!(AtomicU32, u32);
-slot_mask!(AtomicU64, u64);
+cell_mask!(AtomicU8, u8);
+cell_mask!(AtomicU16, u16);
+cell_mask!(AtomicU32, u32);
+cell_mask!(AtomicU64, u64);
 
 /// Cell bitmasks of one board: each cell's neighbours, and the shifts that grow a region.
 struct Grid {
@@ -145,36 +150,6 @@ impl Grid {
     }
 }
 
-/// The cells of `free` whose ranks among `free` are in `slots` (the inverse of [`compress`]).
-#[inline]
-fn deposit(mut slots: u64, free: u64) -> u64 {
-    let mut cells = 0u64;
-    let mut rest = free;
-    while slots != 0 {
-        let skip = slots.trailing_zeros();
-        for _ in 0..skip {
-            rest &= rest - 1;
-        }
-        cells |= rest & rest.wrapping_neg();
-        rest &= rest - 1;
-        slots >>= skip;
-        slots >>= 1;
-    }
-    cells
-}
-
-/// The ranks among `free` of the cells in `cells` (a subset of `free`): a placement's slots.
-#[inline]
-fn compress(mut cells: u64, free: u64) -> u64 {
-    let mut slots = 0u64;
-    while cells != 0 {
-        let cell = cells.trailing_zeros();
-        cells &= cells - 1;
-        slots |= 1u64 << (free & ((1u64 << cell) - 1)).count_ones();
-    }
-    slots
-}
-
 /// Builds the pattern database of `pattern`: one byte per placement, exact (the fewest moves of
 /// the group's tiles from that placement to the goal, over all positions of the other tiles).
 pub fn build(
@@ -190,7 +165,7 @@ pub fn build(
             budget: memory_bytes,
         });
     }
-    Ok(match pattern.free_cells() {
+    Ok(match pattern.shape().cells() {
         0..=8 => Scan::<AtomicU8>::new(pattern).run(progress),
         9..=16 => Scan::<AtomicU16>::new(pattern).run(progress),
         17..=32 => Scan::<AtomicU32>::new(pattern).run(progress),
@@ -387,7 +362,7 @@ fn nth_cell(mut free: u64, rank: usize) -> u8 {
     free.trailing_zeros() as u8
 }
 
-impl<'p, M: SlotMask> Scan<'p, M> {
+impl<'p, M: CellMask> Scan<'p, M> {
     fn new(pattern: &'p Pattern) -> Self {
         let shape = pattern.shape();
         let (n, k) = (shape.cells(), pattern.tiles().len());
@@ -458,7 +433,15 @@ impl<'p, M: SlotMask> Scan<'p, M> {
             depth += 1;
             debug_assert!(depth < UNSEEN);
         }
-        let Scan { values, .. } = self;
+        // The sets go before the entries are copied out, so the copy adds nothing to the peak.
+        let Scan {
+            values,
+            reached,
+            expanded,
+            bits,
+            ..
+        } = self;
+        drop((reached, expanded, bits));
         values.into_par_iter().map(AtomicU8::into_inner).collect()
     }
 
@@ -574,19 +557,18 @@ impl<'p, M: SlotMask> Scan<'p, M> {
         }
     }
 
-    /// Queues the children of the regions `todo` (slots) of the placement whose tiles hold
+    /// Queues the children of the regions `todo` (cells) of the placement whose tiles hold
     /// `mask` (and which `work.children` is at): each group tile next to a region may slide
     /// into any region cell beside it.
     fn expand(&self, mask: u64, todo: u64, work: &mut Work) {
         let free = self.grid.cells & !mask;
-        let mut todo = deposit(todo, free);
+        let mut todo = todo;
         let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
         let mut push = |placement: usize, from: u8, to: u8| {
             let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
-            let slot = self.pattern.blank_slot(child_mask, from);
-            let unreached = self.reached[placement].get() & (1u64 << slot) == 0;
+            let unreached = self.reached[placement].get() & (1u64 << from) == 0;
             work.batch.push_if(
                 unreached,
                 Child {
@@ -655,8 +637,7 @@ impl<'p, M: SlotMask> Scan<'p, M> {
     /// to expand be "reached but not yet expanded" with no separate frontier.
     fn claim(&self, child: &Child, depth: u8) {
         let free = self.grid.cells & !child.mask;
-        let slots = compress(self.grid.fill(child.blank, free), free);
-        self.reached[child.placement].add(slots);
+        self.reached[child.placement].add(self.grid.fill(child.blank, free));
         let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
         let bit = 1u64 << (child.placement % WORD_BITS);
         if word.load(Ordering::Relaxed) & bit == 0 {
@@ -691,25 +672,6 @@ mod tests {
                     let after = children.after(cells[tile], to) as u64;
                     assert_eq!(after, pattern.index(&moved[..k]));
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn deposit_and_compress_are_inverse() {
-        for free in [
-            0b1011_0110u64,
-            u64::MAX,
-            u64::MAX << 1,
-            0x8000_0000_0000_0001,
-        ] {
-            let count = free.count_ones();
-            let all = u64::MAX >> (64 - count);
-            for slots in [0u64, 1, 0b101 & all, 1u64 << (count - 1), all] {
-                let cells = deposit(slots, free);
-                assert_eq!(cells & !free, 0);
-                assert_eq!(cells.count_ones(), slots.count_ones());
-                assert_eq!(compress(cells, free), slots);
             }
         }
     }
@@ -760,10 +722,11 @@ mod tests {
 
     #[test]
     fn the_build_equals_a_plain_zero_one_bfs_for_every_mask_width() {
-        // Free cells 8 (u8 sets), 14 and 13 (u16), 23 (u32), 35 and 62 (u64); groups of one to
+        // Cells 6 and 8 (u8 sets), 9 and 16 (u16), 25 (u32), 36 and 64 (u64); groups of one to
         // four tiles, so blocks of one and two tiles, with and without leading tiles.
-        let cases: [(usize, usize, &[u16]); 7] = [
-            (3, 3, &[1]),
+        let cases: [(usize, usize, &[u16]); 8] = [
+            (2, 3, &[5, 2]),
+            (4, 2, &[1]),
             (3, 3, &[8, 1, 6, 3]),
             (4, 4, &[5, 10]),
             (4, 4, &[15, 1, 12]),
