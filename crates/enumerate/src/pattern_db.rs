@@ -65,9 +65,10 @@ pub fn build_bytes(pattern: &Pattern) -> u64 {
         .saturating_add(entries / 4)
 }
 
-/// A set of cells of a placement (bit `c`: cell `c`) shared between threads. Within one level, a set is either added to (atomically, so no thread loses another's
-/// addition) or read and replaced by the one thread scanning its placement (see
-/// [`Scan::claim`]); the levels are separated by the rayon join.
+/// A set of cells of a placement (bit `c`: cell `c`) shared between threads. Within one level,
+/// a set is either added to (atomically, so no thread loses another's addition) or read and
+/// replaced by the one thread scanning its placement (see [`Scan::claim`]); the levels are
+/// separated by the rayon join.
 trait CellMask: Send + Sync {
     fn empty() -> Self;
     /// Adds `cells`.
@@ -560,9 +561,8 @@ impl<'p, M: CellMask> Scan<'p, M> {
     /// Queues the children of the regions `todo` (cells) of the placement whose tiles hold
     /// `mask` (and which `work.children` is at): each group tile next to a region may slide
     /// into any region cell beside it.
-    fn expand(&self, mask: u64, todo: u64, work: &mut Work) {
+    fn expand(&self, mask: u64, mut todo: u64, work: &mut Work) {
         let free = self.grid.cells & !mask;
-        let mut todo = todo;
         let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
