@@ -10,7 +10,9 @@
 //! The free moves are taken all at once: a search state is a placement with the connected
 //! region of free cells the blank can reach (a bitmask flood fill), so each level of the BFS is
 //! one cost and every (placement, region) is expanded once. The build keeps per placement the
-//! cells already reached and those already expanded (board-sized masks: 16 bits on 4x4) and
+//! cells of the regions already expanded, the cells reached (those regions and the blank cell of
+//! every child claimed since: the region around it is filled when it is expanded, not when it is
+//! claimed, which would fill it once per claim) as board-sized masks (16 bits on 4x4), and
 //! the entry, set at the first visit, which in BFS order is the minimum over blank cells:
 //! 5 bytes a placement for the 8-tile half of 7-8 (2.6 GB), where a byte per (placement, blank
 //! cell) alone would be 4.2 GB. Masks of the free cells alone would take 3 bytes a placement
@@ -179,8 +181,8 @@ pub fn build(
 /// own digit by `b - a` less the earlier tiles standing between them, and each later tile
 /// standing between them by one. A sideways move has no cell between, so it shifts the index by
 /// the weight of `j` alone; a vertical one has at most `width - 1` cells to look at. No multiply
-/// chain and no loop over the tiles, unlike ranking each child afresh. One is kept per task and
-/// [`reset`](Self::reset) for each placement, which writes only the group's cells.
+/// chain and no loop over the tiles, unlike ranking each child afresh. One is kept per task,
+/// told where the tiles stand by [`place`](Self::place) and [`at`](Self::at).
 struct ChildIndex {
     index: i64,
     /// The group's cells.
@@ -264,12 +266,10 @@ impl ChildIndex {
     }
 }
 
-/// A child waiting in a batch to be claimed: its placement index, the cells its tiles hold and
-/// the blank's cell.
+/// A child waiting in a batch to be claimed: its placement index and the blank's cell.
 #[derive(Clone, Copy, Default)]
 struct Child {
     placement: usize,
-    mask: u64,
     blank: u8,
 }
 
@@ -309,7 +309,7 @@ impl Batch {
 
 /// What one task of a level carries: the children waiting to be claimed, how many (placement,
 /// region) states it expanded, how many children it claimed (an upper bound on the states it
-/// added to the next level: two threads may claim one region), and the index arithmetic of the
+/// added to the next level: children may land in one region by different cells), and the index arithmetic of the
 /// placement being expanded.
 struct Work {
     batch: Batch,
@@ -342,10 +342,11 @@ struct Scan<'p, M> {
     /// For each offset in a block, where its inner tiles' cells are in the block's free cells.
     offsets: Vec<[u8; 2]>,
     weights: [i64; MAX_PATTERN_TILES],
-    /// Per placement: the free cells the blank has reached.
+    /// Per placement: the free cells the blank has reached: the regions expanded and the blank
+    /// cell of each child claimed since.
     reached: Vec<M>,
     /// Per placement: the free cells of the regions already expanded. The regions to expand are
-    /// the reached ones not expanded yet.
+    /// those of the reached cells not expanded yet.
     expanded: Vec<M>,
     /// Per placement: the entry, set when the placement is first expanded, at the level it was
     /// first reached.
@@ -406,7 +407,6 @@ impl<'p, M: CellMask> Scan<'p, M> {
         let goal = self.pattern.goal_cells();
         let start = Child {
             placement: self.pattern.index(goal) as usize,
-            mask: goal.iter().fold(0u64, |m, &c| m | 1u64 << c),
             blank: self.pattern.goal_blank(),
         };
         self.claim(&start, 0);
@@ -534,14 +534,12 @@ impl<'p, M: CellMask> Scan<'p, M> {
                     continue;
                 }
                 // Nothing claims into this placement while this level runs (see `claim`).
-                let reached = self.reached[p].get();
                 let expanded = self.expanded[p].get();
                 if expanded == 0 {
                     // First expanded at the level it was first reached.
                     self.values[p].store(depth, Ordering::Relaxed);
                 }
-                self.expanded[p].put(reached);
-                let todo = reached & !expanded;
+                let todo = self.reached[p].get() & !expanded;
                 let mut mask = used;
                 for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
                     cells[first_inner + t] = free_cells[at as usize];
@@ -550,7 +548,9 @@ impl<'p, M: CellMask> Scan<'p, M> {
                 work.children
                     .place(first_inner, &cells[first_inner..self.k]);
                 work.children.at(p, mask);
-                self.expand(mask, todo, work);
+                let regions = expanded | self.expand(mask, todo, work);
+                self.expanded[p].put(regions);
+                self.reached[p].put(regions);
                 if work.batch.is_full() {
                     self.flush(work, depth);
                 }
@@ -558,29 +558,23 @@ impl<'p, M: CellMask> Scan<'p, M> {
         }
     }
 
-    /// Queues the children of the regions `todo` (cells) of the placement whose tiles hold
+    /// Queues the children of the regions of the cells `todo` in the placement whose tiles hold
     /// `mask` (and which `work.children` is at): each group tile next to a region may slide
-    /// into any region cell beside it.
-    fn expand(&self, mask: u64, mut todo: u64, work: &mut Work) {
+    /// into any region cell beside it. Returns the cells of those regions.
+    fn expand(&self, mask: u64, mut todo: u64, work: &mut Work) -> u64 {
         let free = self.grid.cells & !mask;
         let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
-        let mut push = |placement: usize, from: u8, to: u8| {
-            let child_mask = mask ^ (1u64 << from) ^ (1u64 << to);
-            let unreached = self.reached[placement].get() & (1u64 << from) == 0;
-            work.batch.push_if(
-                unreached,
-                Child {
-                    placement,
-                    mask: child_mask,
-                    blank: from,
-                },
-            );
+        let mut push = |placement: usize, blank: u8| {
+            let unreached = self.reached[placement].get() & (1u64 << blank) == 0;
+            work.batch.push_if(unreached, Child { placement, blank });
         };
+        let mut regions = 0;
         while todo != 0 {
             let region = grid.fill(todo.trailing_zeros() as u8, free);
             todo &= !region;
+            regions |= region;
             work.expanded += 1;
             // The group tiles with a region cell to their right, left, below and above.
             for (mut tiles, step) in [
@@ -590,11 +584,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
                 while tiles != 0 {
                     let from = tiles.trailing_zeros() as u8;
                     tiles &= tiles - 1;
-                    push(
-                        children.sideways(from, step),
-                        from,
-                        (from as i64 + step) as u8,
-                    );
+                    push(children.sideways(from, step), from);
                 }
             }
             for (mut tiles, step) in [
@@ -605,10 +595,11 @@ impl<'p, M: CellMask> Scan<'p, M> {
                     let from = tiles.trailing_zeros() as u8;
                     tiles &= tiles - 1;
                     let to = (from as i64 + step) as u8;
-                    push(children.after(from, to), from, to);
+                    push(children.after(from, to), from);
                 }
             }
         }
+        regions
     }
 
     /// Claims the children in the batch. They were found unreached by a plain load as they
@@ -622,13 +613,14 @@ impl<'p, M: CellMask> Scan<'p, M> {
         }
     }
 
-    /// Marks the blank's region in the child's placement as reached at `depth` and the
-    /// placement as one to scan at that level.
+    /// Marks the blank's cell in the child's placement as reached at `depth` and the placement
+    /// as one to scan at that level; the scan fills the region around the cell.
     ///
     /// The test made with the child, before this, found the blank's cell unreached. Another
-    /// thread may claim the same region meanwhile (in this level, so at the same depth): both
-    /// then mark the same cells, so the claim needs no atomic test of its own, only an atomic OR.
-    /// The entry is written later, in order, by the scan that first expands the placement.
+    /// thread may claim a cell of the same region meanwhile (in this level, so at the same
+    /// depth): the scan then fills that region once, so the claim needs no atomic test of its
+    /// own, only an atomic OR. The entry is written later, in order, by the scan that first
+    /// expands the placement.
     ///
     /// The placements claimed into in a level are never the ones scanned in it: every move of a
     /// group tile changes the parity of the sum of the group's rows and columns, so all the
@@ -636,8 +628,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
     /// therefore read and written by its scanning thread alone, which is what lets the regions
     /// to expand be "reached but not yet expanded" with no separate frontier.
     fn claim(&self, child: &Child, depth: u8) {
-        let free = self.grid.cells & !child.mask;
-        self.reached[child.placement].add(self.grid.fill(child.blank, free));
+        self.reached[child.placement].add(1u64 << child.blank);
         let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
         let bit = 1u64 << (child.placement % WORD_BITS);
         if word.load(Ordering::Relaxed) & bit == 0 {
