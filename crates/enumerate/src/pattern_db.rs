@@ -53,7 +53,7 @@ pub enum PatternDbError {
 
 /// Bytes the build of `pattern` needs at its peak: per placement two sets of cells (reached
 /// and expanded) and the entry, and two bits marking the placements to scan. (At the end, the
-/// sets are freed before the entries are copied out.)
+/// entries become the table where they are.)
 pub fn build_bytes(pattern: &Pattern) -> u64 {
     let set_bytes = match pattern.shape().cells() {
         0..=8 => 1,
@@ -266,11 +266,13 @@ impl ChildIndex {
     }
 }
 
-/// A child waiting in a batch to be claimed: its placement index and the blank's cell.
+/// A child waiting in a batch to be claimed: its placement index, the blank's cell and
+/// whether its placement's bit was found unset (see [`Scan::flush`]).
 #[derive(Clone, Copy, Default)]
 struct Child {
     placement: usize,
     blank: u8,
+    unmarked: bool,
 }
 
 /// The children waiting to be claimed. Every child tested is written to the slot after the
@@ -301,9 +303,9 @@ impl Batch {
         self.len >= CHILD_BATCH
     }
 
-    fn drain(&mut self) -> &[Child] {
+    fn drain_mut(&mut self) -> &mut [Child] {
         let len = std::mem::take(&mut self.len);
-        &self.children[..len]
+        &mut self.children[..len]
     }
 }
 
@@ -408,6 +410,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
         let start = Child {
             placement: self.pattern.index(goal) as usize,
             blank: self.pattern.goal_blank(),
+            unmarked: true,
         };
         self.claim(&start, 0);
         let outer = TASK_TILES.min(self.k - self.inner);
@@ -434,7 +437,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
             depth += 1;
             debug_assert!(depth < UNSEEN);
         }
-        // The sets go before the entries are copied out, so the copy adds nothing to the peak.
+        // The sets go before the entries are unwrapped.
         let Scan {
             values,
             reached,
@@ -443,7 +446,9 @@ impl<'p, M: CellMask> Scan<'p, M> {
             ..
         } = self;
         drop((reached, expanded, bits));
-        values.into_par_iter().map(AtomicU8::into_inner).collect()
+        // A plain iterator collects in place, into the entries' own memory, where a parallel
+        // one would fault in a second table's worth of fresh pages.
+        values.into_iter().map(AtomicU8::into_inner).collect()
     }
 
     /// Scans the placements whose first `outer` tiles stand as task number `task` says.
@@ -568,7 +573,14 @@ impl<'p, M: CellMask> Scan<'p, M> {
         let width = grid.width;
         let mut push = |placement: usize, blank: u8| {
             let unreached = self.reached[placement].get() & (1u64 << blank) == 0;
-            work.batch.push_if(unreached, Child { placement, blank });
+            work.batch.push_if(
+                unreached,
+                Child {
+                    placement,
+                    blank,
+                    unmarked: true,
+                },
+            );
         };
         let mut regions = 0;
         while todo != 0 {
@@ -604,11 +616,18 @@ impl<'p, M: CellMask> Scan<'p, M> {
 
     /// Claims the children in the batch. They were found unreached by a plain load as they
     /// were made; the claims, atomic read-modify-writes, are held back until here so that their
-    /// locked instructions do not stall the loads of the children tested meanwhile.
+    /// locked instructions do not stall the loads of the children tested meanwhile. Their
+    /// placements' bits are likewise read in a pass of plain loads first, as a locked
+    /// instruction holds up every load after it.
     fn flush(&self, work: &mut Work, depth: u8) {
-        let batch = work.batch.drain();
+        let batch = work.batch.drain_mut();
         work.claimed += batch.len() as u64;
-        for child in batch {
+        let bits = &self.bits[(depth as usize + 1) % 2];
+        for child in batch.iter_mut() {
+            let bit = 1u64 << (child.placement % WORD_BITS);
+            child.unmarked = bits[child.placement / WORD_BITS].load(Ordering::Relaxed) & bit == 0;
+        }
+        for child in batch.iter() {
             self.claim(child, depth + 1);
         }
     }
@@ -629,10 +648,9 @@ impl<'p, M: CellMask> Scan<'p, M> {
     /// to expand be "reached but not yet expanded" with no separate frontier.
     fn claim(&self, child: &Child, depth: u8) {
         self.reached[child.placement].add(1u64 << child.blank);
-        let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
-        let bit = 1u64 << (child.placement % WORD_BITS);
-        if word.load(Ordering::Relaxed) & bit == 0 {
-            word.fetch_or(bit, Ordering::Relaxed);
+        if child.unmarked {
+            let word = &self.bits[depth as usize % 2][child.placement / WORD_BITS];
+            word.fetch_or(1u64 << (child.placement % WORD_BITS), Ordering::Relaxed);
         }
     }
 }
