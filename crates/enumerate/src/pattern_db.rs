@@ -32,8 +32,14 @@ const UNSEEN: u8 = u8::MAX;
 const CHILD_BATCH: usize = 512;
 /// Placements per word of a level's bitset of placements to scan.
 const WORD_BITS: usize = u64::BITS as usize;
-/// Leading tiles whose cells split a level into tasks for the threads.
+/// Leading tiles whose cells split a level into tasks for the threads: at least this many
+/// (where the group has them)...
 const TASK_TILES: usize = 2;
+/// ...and more, up to this many, while a task keeps at least [`MIN_TASK_PLACEMENTS`]: smaller
+/// tasks keep more of the sets they touch in cache (5% faster on an 8-tile group of 4x4).
+const MAX_TASK_TILES: usize = 3;
+/// The fewest placements a task is cut down to; smaller ones cost more to start than they save.
+const MIN_TASK_PLACEMENTS: usize = 1 << 16;
 
 /// The build could not run.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -413,8 +419,14 @@ impl<'p, M: CellMask> Scan<'p, M> {
             unmarked: true,
         };
         self.claim(&start, 0);
-        let outer = TASK_TILES.min(self.k - self.inner);
-        let tasks = (0..outer).map(|i| self.n - i).product::<usize>();
+        let tasks_of = |outer: usize| (0..outer).map(|i| self.n - i).product::<usize>();
+        let mut outer = TASK_TILES.min(self.k - self.inner);
+        while outer < MAX_TASK_TILES.min(self.k - self.inner)
+            && self.values.len() / tasks_of(outer + 1) >= MIN_TASK_PLACEMENTS
+        {
+            outer += 1;
+        }
+        let tasks = tasks_of(outer);
         let per_task = self.values.len() / tasks;
         let mut depth = 0u8;
         loop {
@@ -453,7 +465,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
 
     /// Scans the placements whose first `outer` tiles stand as task number `task` says.
     fn scan_task(&self, task: usize, outer: usize, depth: u8) -> Work {
-        let mut digits = [0usize; TASK_TILES];
+        let mut digits = [0usize; MAX_TASK_TILES];
         let mut rest = task;
         for i in (0..outer).rev() {
             digits[i] = rest % (self.n - i);
