@@ -309,7 +309,7 @@ impl Batch {
         self.len >= CHILD_BATCH
     }
 
-    fn drain_mut(&mut self) -> &mut [Child] {
+    fn drain(&mut self) -> &mut [Child] {
         let len = std::mem::take(&mut self.len);
         &mut self.children[..len]
     }
@@ -317,8 +317,8 @@ impl Batch {
 
 /// What one task of a level carries: the children waiting to be claimed, how many (placement,
 /// region) states it expanded, how many children it claimed (an upper bound on the states it
-/// added to the next level: children may land in one region by different cells), and the index arithmetic of the
-/// placement being expanded.
+/// added to the next level: children may land in one region by different cells), and the
+/// index arithmetic of the placement being expanded.
 struct Work {
     batch: Batch,
     expanded: u64,
@@ -632,7 +632,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
     /// placements' bits are likewise read in a pass of plain loads first, as a locked
     /// instruction holds up every load after it.
     fn flush(&self, work: &mut Work, depth: u8) {
-        let batch = work.batch.drain_mut();
+        let batch = work.batch.drain();
         work.claimed += batch.len() as u64;
         let bits = &self.bits[(depth as usize + 1) % 2];
         for child in batch.iter_mut() {
