@@ -175,10 +175,10 @@ pub fn build(
         });
     }
     Ok(match pattern.shape().cells() {
-        0..=8 => Scan::<AtomicU8>::new(pattern).run(progress),
-        9..=16 => Scan::<AtomicU16>::new(pattern).run(progress),
-        17..=32 => Scan::<AtomicU32>::new(pattern).run(progress),
-        _ => Scan::<AtomicU64>::new(pattern).run(progress),
+        0..=8 => Scan::<AtomicU8>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+        9..=16 => Scan::<AtomicU16>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+        17..=32 => Scan::<AtomicU32>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+        _ => Scan::<AtomicU64>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
     })
 }
 
@@ -411,7 +411,9 @@ impl<'p, M: CellMask> Scan<'p, M> {
         }
     }
 
-    fn run(self, progress: &dyn Progress) -> Vec<u8> {
+    /// The build, its levels split into tasks of at least `min_task_placements` (see
+    /// [`MAX_TASK_TILES`]).
+    fn run(self, min_task_placements: usize, progress: &dyn Progress) -> Vec<u8> {
         let goal = self.pattern.goal_cells();
         let start = Child {
             placement: self.pattern.index(goal) as usize,
@@ -422,7 +424,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
         let tasks_of = |outer: usize| (0..outer).map(|i| self.n - i).product::<usize>();
         let mut outer = TASK_TILES.min(self.k - self.inner);
         while outer < MAX_TASK_TILES.min(self.k - self.inner)
-            && self.values.len() / tasks_of(outer + 1) >= MIN_TASK_PLACEMENTS
+            && self.values.len() / tasks_of(outer + 1) >= min_task_placements
         {
             outer += 1;
         }
@@ -761,6 +763,15 @@ mod tests {
             let db = build(&pattern, 1 << 30, &NoProgress).unwrap();
             assert_eq!(db, reference(&pattern), "{width}x{height} {tiles:?}");
         }
+    }
+
+    #[test]
+    fn levels_split_by_three_leading_tiles_build_the_same_table() {
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let pattern = Pattern::new(&goal, &[1, 2, 3, 4, 5]).unwrap();
+        // Tasks of a single placement force the split by three tiles on this small group.
+        let db = Scan::<AtomicU16>::new(&pattern).run(1, &NoProgress);
+        assert_eq!(db, reference(&pattern));
     }
 
     #[test]
