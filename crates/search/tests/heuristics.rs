@@ -37,7 +37,8 @@ fn pdb(goal: &Board, partition: &str, reflect: bool) -> PatternHeuristic {
 }
 
 /// Admissible (h <= distance) on every position, consistent (|h(a) - h(b)| <= 1 across a move)
-/// when `consistent`, and the incremental update always equals evaluation from scratch.
+/// when `consistent`, the incremental update always equals evaluation from scratch, and the
+/// bounded update prunes exactly when the full one does, with a value no larger.
 fn check_everywhere<H: TileHeuristic>(
     space: &TileSpace<u64>,
     distances: &[u8],
@@ -73,6 +74,21 @@ fn check_everywhere<H: TileHeuristic>(
                 "{}: incremental update differs at {child}",
                 h.describe()
             );
+            for bound in 0..=fresh + 1 {
+                let (_, within) = h.update_within(
+                    &cache,
+                    &child_node,
+                    tile,
+                    child.blank() as u8,
+                    board.blank() as u8,
+                    bound,
+                );
+                assert!(
+                    within <= fresh && (within > bound) == (fresh > bound),
+                    "{}: bounded update {within} (bound {bound}, full {fresh}) at {child}",
+                    h.describe()
+                );
+            }
             assert!(
                 !consistent || value.abs_diff(fresh) <= 1,
                 "{}: inconsistent at {board} -> {child}",

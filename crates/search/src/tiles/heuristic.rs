@@ -41,6 +41,23 @@ pub trait TileHeuristic: Sync {
         from: u8,
         to: u8,
     ) -> (Self::Cache, u32);
+
+    /// [`update`](Self::update) for a search that prunes every estimate above `bound`: once
+    /// the estimate is known to exceed `bound` it may stop early and return a smaller value
+    /// that still exceeds `bound` and is still admissible (so a next IDA* bound taken from it
+    /// stays a lower bound), with a cache that must not be used.
+    #[inline]
+    fn update_within(
+        &self,
+        parent: &Self::Cache,
+        node: &Node,
+        tile: u8,
+        from: u8,
+        to: u8,
+        _bound: u32,
+    ) -> (Self::Cache, u32) {
+        self.update(parent, node, tile, from, to)
+    }
 }
 
 /// Manhattan distance: admissible and consistent.
@@ -286,6 +303,12 @@ impl TableBytes {
 const MAX_GROUPS: usize = 8;
 const NO_GROUP: u8 = u8::MAX;
 
+/// The sum of the groups' entries (unused groups hold 0).
+#[inline]
+fn group_sum(values: &[u8; MAX_GROUPS]) -> u32 {
+    values.iter().map(|&x| x as u32).sum()
+}
+
 /// One group's database and, for the reflected lookup, which tile's position feeds each slot.
 #[derive(Debug)]
 struct Group {
@@ -454,10 +477,9 @@ impl PatternHeuristic {
 
     #[inline]
     fn value(&self, cache: &PatternCache) -> u32 {
-        let sum = |v: &[u8; MAX_GROUPS]| v.iter().map(|&x| x as u32).sum::<u32>();
-        let normal = sum(&cache.values);
+        let normal = group_sum(&cache.values);
         let reflected = if self.reflection.is_some() {
-            sum(&cache.reflected)
+            group_sum(&cache.reflected)
         } else {
             0
         };
@@ -496,12 +518,31 @@ impl TileHeuristic for PatternHeuristic {
         from: u8,
         to: u8,
     ) -> (PatternCache, u32) {
+        self.update_within(parent, node, tile, from, to, u32::MAX)
+    }
+
+    /// Skips the reflected lookup (one uncached read) when the normal sum alone exceeds
+    /// `bound`: the child is pruned either way, and the normal sum is admissible.
+    #[inline]
+    fn update_within(
+        &self,
+        parent: &PatternCache,
+        node: &Node,
+        tile: u8,
+        from: u8,
+        to: u8,
+        bound: u32,
+    ) -> (PatternCache, u32) {
         let mut cache = *parent;
         let g = self.group_of[tile as usize];
         if g == NO_GROUP {
             cache.rest = self.rest.delta(parent.rest, tile, from, to);
         } else {
             cache.values[g as usize] = self.lookup(g as usize, node);
+        }
+        let normal = cache.rest + group_sum(&cache.values);
+        if normal > bound {
+            return (cache, normal);
         }
         if let Some(r) = &self.reflection {
             let rg = r.group_of_image[tile as usize];

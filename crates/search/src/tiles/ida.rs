@@ -113,7 +113,11 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             };
             let tile = self.node.slide(to);
             self.generated += 1;
-            let (child, h) = self.heuristic.update(&cache, &self.node, tile, to, blank);
+            // The child is pruned when g + 1 + h exceeds the threshold.
+            let bound = self.threshold.saturating_sub(g + 1);
+            let (child, h) = self
+                .heuristic
+                .update_within(&cache, &self.node, tile, to, blank, bound);
             self.path.push(mv);
             if self.search(g + 1, h, child, mv) {
                 return true;
