@@ -6,14 +6,17 @@
 //!
 //! The parallel version splits each iteration below the root: the tree is expanded breadth-first
 //! (within the threshold) until there are [`SUBTREES_PER_THREAD`] subtrees per thread, and the
-//! threads take subtrees from a shared counter until none are left, so both cores stay busy to
-//! the end of the iteration. A solution found at the threshold is optimal (every shorter bound
-//! failed), so the first one found stops all threads.
+//! threads take subtrees from a shared queue. Subtree sizes vary by orders of magnitude, so a
+//! thread that finds the queue empty says so, and a busy thread then hands over the children
+//! of the next node it expands whose cost is at least [`MIN_SHARED_SLACK`] below the threshold:
+//! no thread waits long while another still has work to give. A solution found at the
+//! threshold is optimal (every shorter bound failed), so the first one found stops all threads.
 
 use super::heuristic::TileHeuristic;
 use super::node::{Geometry, Node};
 use super::SearchError;
 use godsearch_puzzles::tiles::{Board, Move};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -23,6 +26,10 @@ use std::time::Instant;
 const SUBTREES_PER_THREAD: usize = 64;
 /// Moves the parallel split may look ahead; beyond this the tree is too thin to split.
 const MAX_SPLIT_DEPTH: usize = 12;
+/// A busy thread hands work to an idle one only from nodes whose `f` is at least this far below
+/// the threshold (the subtree below grows about 2.4 times with each unit of this slack): smaller
+/// subtrees cost less to finish than to pass on.
+const MIN_SHARED_SLACK: u32 = 8;
 /// "No previous move".
 const NO_MOVE: u8 = 4;
 /// A search looks at the clock once every this many expansions (a power of two).
@@ -62,17 +69,23 @@ struct Dfs<'a, H: TileHeuristic> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     timed_out: &'a AtomicBool,
+    /// The parallel iteration's shared work, if any.
+    shared: Option<&'a WorkQueue<H::Cache>>,
 }
 
 impl<'a, H: TileHeuristic> Dfs<'a, H> {
     /// A search of the same iteration (same threshold, tables and stop flag) with its own board,
     /// path and counters, for another thread.
-    fn worker(&self) -> Dfs<'a, H> {
+    fn worker<'b>(&self, shared: &'b WorkQueue<H::Cache>) -> Dfs<'b, H>
+    where
+        'a: 'b,
+    {
         Dfs {
             path: Vec::new(),
             next_threshold: u32::MAX,
             expanded: 0,
             generated: 0,
+            shared: Some(shared),
             ..*self
         }
     }
@@ -102,6 +115,12 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             return false;
         }
         self.expanded += 1;
+        if let Some(shared) = self.shared {
+            if self.threshold - f >= MIN_SHARED_SLACK && shared.wanted() {
+                self.hand_over(shared, g, cache, previous);
+                return false;
+            }
+        }
         let blank = self.node.blank();
         for mv in 0..4u8 {
             // Moves come in inverse pairs U/D (0/1) and L/R (2/3).
@@ -126,6 +145,105 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             self.node.slide(blank);
         }
         false
+    }
+
+    /// Puts the children of the current node (at depth `g`) on the shared queue instead of
+    /// searching them here; the node itself is left as it was.
+    fn hand_over(&mut self, shared: &WorkQueue<H::Cache>, g: u32, cache: H::Cache, previous: u8) {
+        let blank = self.node.blank();
+        let mut children = Vec::with_capacity(3);
+        for mv in 0..4u8 {
+            if mv ^ 1 == previous {
+                continue;
+            }
+            let Some(to) = self.geometry.step(blank, mv as usize) else {
+                continue;
+            };
+            let mut node = self.node;
+            let tile = node.slide(to);
+            self.generated += 1;
+            let (cache, h) = self.heuristic.update(&cache, &node, tile, to, blank);
+            if g + 1 + h > self.threshold {
+                self.next_threshold = self.next_threshold.min(g + 1 + h);
+                continue;
+            }
+            let mut path = Vec::with_capacity(self.path.len() + 1);
+            path.extend_from_slice(&self.path);
+            path.push(mv);
+            children.push(Subtree {
+                path,
+                node,
+                cache,
+                h,
+            });
+        }
+        shared.push(children);
+    }
+}
+
+/// The subtrees of one parallel iteration not yet taken, and how many threads wait for one.
+struct WorkQueue<C> {
+    subtrees: Mutex<VecDeque<Subtree<C>>>,
+    /// Subtrees in the queue (read without the lock by busy threads).
+    queued: AtomicUsize,
+    /// Threads that found the queue empty and wait for work or the end of the iteration.
+    idle: AtomicUsize,
+}
+
+impl<C> WorkQueue<C> {
+    fn new(subtrees: Vec<Subtree<C>>) -> Self {
+        Self {
+            queued: AtomicUsize::new(subtrees.len()),
+            subtrees: Mutex::new(subtrees.into()),
+            idle: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether a thread waits and nothing is queued for it: a busy thread should hand over.
+    #[inline]
+    fn wanted(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0 && self.queued.load(Ordering::Relaxed) == 0
+    }
+
+    fn push(&self, children: Vec<Subtree<C>>) {
+        let mut queue = self.subtrees.lock().expect("no thread panics holding it");
+        self.queued.fetch_add(children.len(), Ordering::SeqCst);
+        queue.extend(children);
+    }
+
+    fn pop(&self) -> Option<Subtree<C>> {
+        let mut queue = self.subtrees.lock().expect("no thread panics holding it");
+        let subtree = queue.pop_front()?;
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        Some(subtree)
+    }
+
+    /// The next subtree for a thread; `None` once every thread waits with the queue empty (the
+    /// iteration is over: only busy threads add work) or `stop` is set.
+    fn next(&self, threads: usize, stop: &AtomicBool) -> Option<Subtree<C>> {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Some(subtree) = self.pop() {
+                return Some(subtree);
+            }
+            // Waiting: counted as idle until work shows up or every thread waits.
+            self.idle.fetch_add(1, Ordering::SeqCst);
+            loop {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                if self.queued.load(Ordering::SeqCst) > 0 {
+                    self.idle.fetch_sub(1, Ordering::SeqCst);
+                    break;
+                }
+                if self.idle.load(Ordering::SeqCst) == threads {
+                    return None;
+                }
+                std::thread::yield_now();
+            }
+        }
     }
 }
 
@@ -184,6 +302,7 @@ pub fn ida_star_until<H: TileHeuristic>(
             stop: &stop,
             deadline,
             timed_out: &timed_out,
+            shared: None,
         };
         let found = if threads <= 1 {
             let found = first.search(0, root_h, root_cache, NO_MOVE);
@@ -285,20 +404,15 @@ fn run_parallel<H: TileHeuristic>(
     threads: usize,
     stats: &mut SearchStats,
 ) -> Result<Vec<u8>, u32> {
-    let taken = AtomicUsize::new(0);
+    let queue = WorkQueue::new(subtrees);
     let next_threshold = AtomicU32::new(template.next_threshold);
     let solution: Mutex<Option<Vec<u8>>> = Mutex::new(None);
     let counts: Vec<(u64, u64)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut dfs = template.worker();
-                    loop {
-                        let i = taken.fetch_add(1, Ordering::Relaxed);
-                        if i >= subtrees.len() || template.stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let s = &subtrees[i];
+                    let mut dfs = template.worker(&queue);
+                    while let Some(s) = queue.next(threads, template.stop) {
                         dfs.node = s.node;
                         dfs.path.clear();
                         dfs.path.extend_from_slice(&s.path);
