@@ -71,6 +71,10 @@ struct Dfs<'a, H: TileHeuristic> {
     timed_out: &'a AtomicBool,
     /// The parallel iteration's shared work, if any.
     shared: Option<&'a WorkQueue<H::Cache>>,
+    /// Hand work over only from nodes at least this far below the threshold.
+    min_shared_slack: u32,
+    /// Times this search handed its children over.
+    handovers: u64,
 }
 
 impl<'a, H: TileHeuristic> Dfs<'a, H> {
@@ -85,6 +89,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             next_threshold: u32::MAX,
             expanded: 0,
             generated: 0,
+            handovers: 0,
             shared: Some(shared),
             ..*self
         }
@@ -116,7 +121,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         }
         self.expanded += 1;
         if let Some(shared) = self.shared {
-            if self.threshold - f >= MIN_SHARED_SLACK && shared.wanted() {
+            if self.threshold - f >= self.min_shared_slack && shared.wanted() {
                 self.hand_over(shared, g, cache, previous);
                 return false;
             }
@@ -178,6 +183,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             });
         }
         shared.push(children);
+        self.handovers += 1;
     }
 }
 
@@ -278,16 +284,40 @@ pub fn ida_star_until<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
 ) -> Result<SearchOutcome, SearchError> {
+    iterate(start, goal, heuristic, threads, deadline, MIN_SHARED_SLACK).map(|(outcome, _)| outcome)
+}
+
+/// What tests check of the parallel search beyond its outcome.
+#[derive(Debug, Default)]
+struct Trace {
+    /// Times work was handed over.
+    handovers: u64,
+    /// Nodes expanded in each iteration.
+    expanded: Vec<u64>,
+}
+
+/// The IDA* iterations, with the hand-over slack as a parameter (tests force hand-overs with
+/// 0).
+fn iterate<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    threads: usize,
+    deadline: Option<Instant>,
+    min_shared_slack: u32,
+) -> Result<(SearchOutcome, Trace), SearchError> {
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
     let root = Node::from_board(start);
     let (root_cache, root_h) = heuristic.evaluate(&root);
     let mut stats = SearchStats::default();
+    let mut trace = Trace::default();
     let mut threshold = root_h;
     let stop = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
     loop {
         stats.thresholds.push(threshold);
+        let expanded_before = stats.expanded;
         let mut first = Dfs {
             heuristic,
             geometry: &geometry,
@@ -303,6 +333,8 @@ pub fn ida_star_until<H: TileHeuristic>(
             deadline,
             timed_out: &timed_out,
             shared: None,
+            min_shared_slack,
+            handovers: 0,
         };
         let found = if threads <= 1 {
             let found = first.search(0, root_h, root_cache, NO_MOVE);
@@ -320,9 +352,12 @@ pub fn ida_star_until<H: TileHeuristic>(
             stats.generated += first.generated;
             match subtrees {
                 Err(path) => Ok(path),
-                Ok(subtrees) => run_parallel(&first, subtrees, threads, &mut stats),
+                Ok(subtrees) => {
+                    run_parallel(&first, subtrees, threads, &mut stats, &mut trace.handovers)
+                }
             }
         };
+        trace.expanded.push(stats.expanded - expanded_before);
         if timed_out.load(Ordering::Relaxed) {
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
@@ -332,7 +367,7 @@ pub fn ida_star_until<H: TileHeuristic>(
         match found {
             Ok(path) => {
                 let moves = path.into_iter().map(Move::from_index).collect();
-                return Ok(SearchOutcome { moves, stats });
+                return Ok((SearchOutcome { moves, stats }, trace));
             }
             Err(u32::MAX) => return Err(SearchError::Exhausted),
             Err(next) => threshold = next,
@@ -403,11 +438,12 @@ fn run_parallel<H: TileHeuristic>(
     subtrees: Vec<Subtree<H::Cache>>,
     threads: usize,
     stats: &mut SearchStats,
+    handovers: &mut u64,
 ) -> Result<Vec<u8>, u32> {
     let queue = WorkQueue::new(subtrees);
     let next_threshold = AtomicU32::new(template.next_threshold);
     let solution: Mutex<Option<Vec<u8>>> = Mutex::new(None);
-    let counts: Vec<(u64, u64)> = std::thread::scope(|scope| {
+    let counts: Vec<(u64, u64, u64)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -425,7 +461,7 @@ fn run_parallel<H: TileHeuristic>(
                         }
                     }
                     next_threshold.fetch_min(dfs.next_threshold, Ordering::Relaxed);
-                    (dfs.expanded, dfs.generated)
+                    (dfs.expanded, dfs.generated, dfs.handovers)
                 })
             })
             .collect();
@@ -435,12 +471,64 @@ fn run_parallel<H: TileHeuristic>(
             .collect()
     });
     template.stop.store(false, Ordering::Relaxed);
-    for (e, g) in counts {
+    for (e, g, h) in counts {
         stats.expanded += e;
         stats.generated += g;
+        *handovers += h;
     }
     solution
         .into_inner()
         .expect("no thread panicked")
         .ok_or(next_threshold.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::Manhattan;
+    use godsearch_puzzles::tiles::Shape;
+    use rand::{Rng, SeedableRng};
+
+    fn random_walk(goal: &Board, moves: usize, rng: &mut impl Rng) -> Board {
+        let mut board = goal.clone();
+        for _ in 0..moves {
+            let children: Vec<Board> = board.successors().map(|(_, b)| b).collect();
+            board = children[rng.gen_range(0..children.len())].clone();
+        }
+        board
+    }
+
+    /// Handing over from every node an idle thread can get (slack 0, four threads) must not
+    /// lose or repeat work: every iteration that ends without a solution expands exactly the
+    /// nodes serial IDA* expands, and the solution has the serial (optimal) length.
+    #[test]
+    fn handing_work_over_keeps_solutions_optimal() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut handovers = 0;
+        for (w, h, walk) in [(3, 3, 40), (4, 4, 60), (4, 4, 90)] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let manhattan = Manhattan::new(&goal);
+            for _ in 0..6 {
+                let start = random_walk(&goal, walk, &mut rng);
+                let (serial, serial_trace) =
+                    iterate(&start, &goal, &manhattan, 1, None, 0).unwrap();
+                let (parallel, trace) = iterate(&start, &goal, &manhattan, 4, None, 0).unwrap();
+                assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
+                let complete = serial_trace.expanded.len() - 1;
+                assert_eq!(trace.expanded.len(), complete + 1, "{start}");
+                assert_eq!(
+                    trace.expanded[..complete],
+                    serial_trace.expanded[..complete],
+                    "{start}"
+                );
+                let mut board = start.clone();
+                for &mv in &parallel.moves {
+                    assert!(board.apply(mv), "{start}: a move off the board");
+                }
+                assert_eq!(board, goal, "{start}");
+                handovers += trace.handovers;
+            }
+        }
+        assert!(handovers > 0, "no work was handed over");
+    }
 }
