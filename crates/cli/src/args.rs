@@ -315,7 +315,8 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = BenchSection::All)]
     pub section: BenchSection,
     /// Also run the long cases: 3x4 complete (about 20 s), 4x4 through depth 28 (4 GB),
-    /// 24-puzzle boards with 6-6-6-6 (its databases build into the cache once: 3.5 min, 1.2 GB),
+    /// 24-puzzle boards of 66 to 88 moves with 6-6-6-6 (about 2.5 min; its databases build into
+    /// the cache once: 45 s, 1.2 GB),
     /// and the 3x3x3 through 8 moves (htm) and 10 quarter turns (qtm).
     #[arg(long)]
     pub large: bool,
