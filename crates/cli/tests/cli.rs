@@ -461,6 +461,18 @@ fn subgoal_solvers_give_checked_non_optimal_solutions() {
 }
 
 #[test]
+fn a_slow_default_heuristic_says_how_to_cache_a_strong_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let easy = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";
+    let out = godsearch(&["solve", "5x5", easy, "--cache", cache]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("linear-conflict"), "{}", stdout(&out));
+    let hint = format!("`godsearch pdb build 5x5 --pdb 6-6-6-6 --cache {cache}`");
+    assert!(stderr(&out).contains(&hint), "{}", stderr(&out));
+}
+
+#[test]
 fn timeout_reports_a_proven_lower_bound_and_goes_on() {
     let hard = "9,7,24,2,6,4,23,0,20,17,11,14,10,15,19,1,12,8,5,21,22,13,16,3,18";
     let easy = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";

@@ -262,9 +262,29 @@ fn choose_heuristic(args: &SolveArgs, goal: &Board, memory_bytes: u64) -> Result
                     )?));
                 }
             }
+            if let Some(strongest) = preferred_partitions(goal).first() {
+                eprintln!(
+                    "note: no pattern database is cached for this board size and goal; \
+                     `{}` builds {strongest} once (under a minute here), after which long boards \
+                     solve far faster",
+                    build_command(args, goal, strongest)
+                );
+            }
             conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal))))
         }
     }
+}
+
+/// The `godsearch pdb build` command that caches `partition` for this solve's goal and cache.
+fn build_command(args: &SolveArgs, goal: &Board, partition: &str) -> String {
+    let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
+    if *goal != Board::goal(goal.shape()) {
+        command += &format!(" --goal {}", goal.to_list());
+    }
+    if let Some(dir) = &args.cache {
+        command += &format!(" --cache {}", dir.display());
+    }
+    command
 }
 
 /// Loads (or builds and caches) every group's database, telling stderr about builds.
