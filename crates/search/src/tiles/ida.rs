@@ -194,21 +194,25 @@ struct WorkQueue<C> {
     queued: AtomicUsize,
     /// Threads that found the queue empty and wait for work or the end of the iteration.
     idle: AtomicUsize,
+    /// Whether busy threads hand over with no thread waiting ([`Sharing::eager`]).
+    eager: bool,
 }
 
 impl<C> WorkQueue<C> {
-    fn new(subtrees: Vec<Subtree<C>>) -> Self {
+    fn new(subtrees: Vec<Subtree<C>>, eager: bool) -> Self {
         Self {
             queued: AtomicUsize::new(subtrees.len()),
             subtrees: Mutex::new(subtrees.into()),
             idle: AtomicUsize::new(0),
+            eager,
         }
     }
 
     /// Whether a thread waits and nothing is queued for it: a busy thread should hand over.
     #[inline]
     fn wanted(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0 && self.queued.load(Ordering::Relaxed) == 0
+        (self.eager || self.idle.load(Ordering::Relaxed) > 0)
+            && self.queued.load(Ordering::Relaxed) == 0
     }
 
     fn push(&self, children: Vec<Subtree<C>>) {
@@ -284,7 +288,27 @@ pub fn ida_star_until<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
 ) -> Result<SearchOutcome, SearchError> {
-    iterate(start, goal, heuristic, threads, deadline, MIN_SHARED_SLACK).map(|(outcome, _)| outcome)
+    iterate(start, goal, heuristic, threads, deadline, Sharing::DEFAULT).map(|(outcome, _)| outcome)
+}
+
+/// How the parallel search divides an iteration.
+#[derive(Debug, Clone, Copy)]
+struct Sharing {
+    /// Subtrees made by the split, per thread.
+    subtrees_per_thread: usize,
+    /// Hand work over only from nodes at least this far below the threshold.
+    min_slack: u32,
+    /// Hand work over whenever the queue is empty, not only when a thread waits (tests: makes
+    /// hand-overs independent of thread timing).
+    eager: bool,
+}
+
+impl Sharing {
+    const DEFAULT: Sharing = Sharing {
+        subtrees_per_thread: SUBTREES_PER_THREAD,
+        min_slack: MIN_SHARED_SLACK,
+        eager: false,
+    };
 }
 
 /// What tests check of the parallel search beyond its outcome.
@@ -296,15 +320,15 @@ struct Trace {
     expanded: Vec<u64>,
 }
 
-/// The IDA* iterations, with the hand-over slack as a parameter (tests force hand-overs with
-/// 0).
+/// The IDA* iterations, with the division of work as a parameter (tests force hand-overs with
+/// one subtree and no slack).
 fn iterate<H: TileHeuristic>(
     start: &Board,
     goal: &Board,
     heuristic: &H,
     threads: usize,
     deadline: Option<Instant>,
-    min_shared_slack: u32,
+    sharing: Sharing,
 ) -> Result<(SearchOutcome, Trace), SearchError> {
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
@@ -333,7 +357,7 @@ fn iterate<H: TileHeuristic>(
             deadline,
             timed_out: &timed_out,
             shared: None,
-            min_shared_slack,
+            min_shared_slack: sharing.min_slack,
             handovers: 0,
         };
         let found = if threads <= 1 {
@@ -346,14 +370,15 @@ fn iterate<H: TileHeuristic>(
                 &mut first,
                 root_cache,
                 root_h,
-                threads * SUBTREES_PER_THREAD,
+                threads * sharing.subtrees_per_thread,
             );
             stats.expanded += first.expanded;
             stats.generated += first.generated;
             match subtrees {
                 Err(path) => Ok(path),
                 Ok(subtrees) => {
-                    run_parallel(&first, subtrees, threads, &mut stats, &mut trace.handovers)
+                    let queue = WorkQueue::new(subtrees, sharing.eager);
+                    run_parallel(&first, &queue, threads, &mut stats, &mut trace.handovers)
                 }
             }
         };
@@ -435,19 +460,18 @@ fn split<H: TileHeuristic>(
 /// Searches the subtrees on `threads` threads; `Ok(path)` of a solution or `Err(next bound)`.
 fn run_parallel<H: TileHeuristic>(
     template: &Dfs<'_, H>,
-    subtrees: Vec<Subtree<H::Cache>>,
+    queue: &WorkQueue<H::Cache>,
     threads: usize,
     stats: &mut SearchStats,
     handovers: &mut u64,
 ) -> Result<Vec<u8>, u32> {
-    let queue = WorkQueue::new(subtrees);
     let next_threshold = AtomicU32::new(template.next_threshold);
     let solution: Mutex<Option<Vec<u8>>> = Mutex::new(None);
     let counts: Vec<(u64, u64, u64)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut dfs = template.worker(&queue);
+                    let mut dfs = template.worker(queue);
                     while let Some(s) = queue.next(threads, template.stop) {
                         dfs.node = s.node;
                         dfs.path.clear();
@@ -498,37 +522,43 @@ mod tests {
         board
     }
 
-    /// Handing over from every node an idle thread can get (slack 0, four threads) must not
-    /// lose or repeat work: every iteration that ends without a solution expands exactly the
-    /// nodes serial IDA* expands, and the solution has the serial (optimal) length.
+    /// The whole tree as one subtree, handed over from any node whenever the queue is empty.
+    const HAND_OVER_EVERYWHERE: Sharing = Sharing {
+        subtrees_per_thread: 0,
+        min_slack: 0,
+        eager: true,
+    };
+
+    /// Handing work over must not lose or repeat any: every iteration that ends without a
+    /// solution expands exactly the nodes serial IDA* expands, and the solution has the serial
+    /// (optimal) length.
     #[test]
     fn handing_work_over_keeps_solutions_optimal() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-        let mut handovers = 0;
-        for (w, h, walk) in [(3, 3, 40), (4, 4, 60), (4, 4, 90)] {
+        let sizes = [(3, 3, 40), (4, 4, 60), (4, 4, 90)];
+        for board in 0..4 * sizes.len() {
+            let (w, h, walk) = sizes[board % sizes.len()];
             let goal = Board::goal(Shape::new(w, h).unwrap());
             let manhattan = Manhattan::new(&goal);
-            for _ in 0..6 {
-                let start = random_walk(&goal, walk, &mut rng);
-                let (serial, serial_trace) =
-                    iterate(&start, &goal, &manhattan, 1, None, 0).unwrap();
-                let (parallel, trace) = iterate(&start, &goal, &manhattan, 4, None, 0).unwrap();
-                assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
-                let complete = serial_trace.expanded.len() - 1;
-                assert_eq!(trace.expanded.len(), complete + 1, "{start}");
-                assert_eq!(
-                    trace.expanded[..complete],
-                    serial_trace.expanded[..complete],
-                    "{start}"
-                );
-                let mut board = start.clone();
-                for &mv in &parallel.moves {
-                    assert!(board.apply(mv), "{start}: a move off the board");
-                }
-                assert_eq!(board, goal, "{start}");
-                handovers += trace.handovers;
+            let start = random_walk(&goal, walk, &mut rng);
+            let (serial, serial_trace) =
+                iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT).unwrap();
+            let (parallel, trace) =
+                iterate(&start, &goal, &manhattan, 4, None, HAND_OVER_EVERYWHERE).unwrap();
+            assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
+            let complete = serial_trace.expanded.len() - 1;
+            assert_eq!(trace.expanded.len(), complete + 1, "{start}");
+            assert_eq!(
+                trace.expanded[..complete],
+                serial_trace.expanded[..complete],
+                "{start}"
+            );
+            let mut board = start.clone();
+            for &mv in &parallel.moves {
+                assert!(board.apply(mv), "{start}: a move off the board");
             }
+            assert_eq!(board, goal, "{start}");
+            assert!(trace.handovers > 0, "{start}: no work was handed over");
         }
-        assert!(handovers > 0, "no work was handed over");
     }
 }
