@@ -253,6 +253,14 @@ fn korf_file_lines_are_solved_and_checked() {
         assert_eq!(d["length"], d["expected_length"]);
         assert_eq!(d["algorithm"], "parallel-ida");
         assert!(d["thresholds"].as_array().unwrap().len() >= 2);
+        let per_iteration: Vec<u64> = d["iteration_expanded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .collect();
+        assert_eq!(per_iteration.len(), d["thresholds"].as_array().unwrap().len());
+        assert_eq!(per_iteration.iter().sum::<u64>(), d["nodes_expanded"]);
     }
     assert_eq!(docs[3]["summary"], true);
     assert_eq!(docs[3]["solved"], 3);

@@ -62,6 +62,8 @@ struct Solution {
     nodes_expanded: u64,
     nodes_generated: u64,
     thresholds: Vec<u32>,
+    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
+    iteration_expanded: Vec<u64>,
     seconds: f64,
     /// The search ran past --timeout: no solution, but a proven lower bound.
     timed_out: bool,
@@ -377,6 +379,7 @@ fn search_all<H: TileHeuristic>(
                     nodes_expanded: expanded,
                     nodes_generated: 0,
                     thresholds: Vec::new(),
+                    iteration_expanded: Vec::new(),
                     seconds,
                     timed_out: true,
                     lower_bound: Some(lower_bound),
@@ -433,6 +436,7 @@ fn solution(
         nodes_expanded: outcome.stats.expanded,
         nodes_generated: outcome.stats.generated,
         thresholds: outcome.stats.thresholds,
+        iteration_expanded: outcome.stats.iteration_expanded,
         seconds,
         timed_out: false,
         lower_bound: None,
@@ -554,7 +558,7 @@ fn descend_all<T: DistanceMod3>(
             let stats = SearchStats {
                 expanded: nodes,
                 generated: nodes,
-                thresholds: Vec::new(),
+                ..SearchStats::default()
             };
             solution(
                 job,
@@ -609,6 +613,12 @@ fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
         if !s.thresholds.is_empty() {
             let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
             outln!("thresholds {}", t.join(" "));
+            let n: Vec<String> = s
+                .iteration_expanded
+                .iter()
+                .map(|&n| format_count(n))
+                .collect();
+            outln!("expanded   {} (each iteration)", n.join(" "));
         }
         outln!(
             "time       {:.6} s ({}, {})",

@@ -44,6 +44,9 @@ pub struct SearchStats {
     pub generated: u64,
     /// The cost bound of each iteration, in order (IDA*); empty for A*.
     pub thresholds: Vec<u32>,
+    /// Nodes expanded in each iteration, in the order of `thresholds` (IDA*; the last iteration
+    /// stops at the first solution); empty for A*.
+    pub iteration_expanded: Vec<u64>,
 }
 
 /// An optimal solution and how it was found.
@@ -311,17 +314,8 @@ impl Sharing {
     };
 }
 
-/// What tests check of the parallel search beyond its outcome.
-#[derive(Debug, Default)]
-struct Trace {
-    /// Times work was handed over.
-    handovers: u64,
-    /// Nodes expanded in each iteration.
-    expanded: Vec<u64>,
-}
-
 /// The IDA* iterations, with the division of work as a parameter (tests force hand-overs with
-/// one subtree and no slack).
+/// one subtree and no slack); also returns how many times work was handed over.
 fn iterate<H: TileHeuristic>(
     start: &Board,
     goal: &Board,
@@ -329,13 +323,13 @@ fn iterate<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
     sharing: Sharing,
-) -> Result<(SearchOutcome, Trace), SearchError> {
+) -> Result<(SearchOutcome, u64), SearchError> {
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
     let root = Node::from_board(start);
     let (root_cache, root_h) = heuristic.evaluate(&root);
     let mut stats = SearchStats::default();
-    let mut trace = Trace::default();
+    let mut handovers = 0;
     let mut threshold = root_h;
     let stop = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
@@ -378,11 +372,13 @@ fn iterate<H: TileHeuristic>(
                 Err(path) => Ok(path),
                 Ok(subtrees) => {
                     let queue = WorkQueue::new(subtrees, sharing.eager);
-                    run_parallel(&first, &queue, threads, &mut stats, &mut trace.handovers)
+                    run_parallel(&first, &queue, threads, &mut stats, &mut handovers)
                 }
             }
         };
-        trace.expanded.push(stats.expanded - expanded_before);
+        stats
+            .iteration_expanded
+            .push(stats.expanded - expanded_before);
         if timed_out.load(Ordering::Relaxed) {
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
@@ -392,7 +388,7 @@ fn iterate<H: TileHeuristic>(
         match found {
             Ok(path) => {
                 let moves = path.into_iter().map(Move::from_index).collect();
-                return Ok((SearchOutcome { moves, stats }, trace));
+                return Ok((SearchOutcome { moves, stats }, handovers));
             }
             Err(u32::MAX) => return Err(SearchError::Exhausted),
             Err(next) => threshold = next,
@@ -541,16 +537,17 @@ mod tests {
             let goal = Board::goal(Shape::new(w, h).unwrap());
             let manhattan = Manhattan::new(&goal);
             let start = random_walk(&goal, walk, &mut rng);
-            let (serial, serial_trace) =
+            let (serial, _) =
                 iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT).unwrap();
-            let (parallel, trace) =
+            let (parallel, handovers) =
                 iterate(&start, &goal, &manhattan, 4, None, HAND_OVER_EVERYWHERE).unwrap();
             assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
-            let complete = serial_trace.expanded.len() - 1;
-            assert_eq!(trace.expanded.len(), complete + 1, "{start}");
+            let (serial, parallel_stats) = (&serial.stats, &parallel.stats);
+            let complete = serial.iteration_expanded.len() - 1;
+            assert_eq!(parallel_stats.thresholds, serial.thresholds, "{start}");
             assert_eq!(
-                trace.expanded[..complete],
-                serial_trace.expanded[..complete],
+                parallel_stats.iteration_expanded[..complete],
+                serial.iteration_expanded[..complete],
                 "{start}"
             );
             let mut board = start.clone();
@@ -558,7 +555,7 @@ mod tests {
                 assert!(board.apply(mv), "{start}: a move off the board");
             }
             assert_eq!(board, goal, "{start}");
-            assert!(trace.handovers > 0, "{start}: no work was handed over");
+            assert!(handovers > 0, "{start}: no work was handed over");
         }
     }
 }
