@@ -259,7 +259,10 @@ fn korf_file_lines_are_solved_and_checked() {
             .iter()
             .map(|n| n.as_u64().unwrap())
             .collect();
-        assert_eq!(per_iteration.len(), d["thresholds"].as_array().unwrap().len());
+        assert_eq!(
+            per_iteration.len(),
+            d["thresholds"].as_array().unwrap().len()
+        );
         assert_eq!(per_iteration.iter().sum::<u64>(), d["nodes_expanded"]);
     }
     assert_eq!(docs[3]["summary"], true);
