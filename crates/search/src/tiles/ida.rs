@@ -125,7 +125,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         self.expanded += 1;
         if let Some(shared) = self.shared {
             if self.threshold - f >= self.min_shared_slack && shared.wanted() {
-                self.hand_over(shared, g, cache, previous);
+                self.hand_over(shared, g, cache);
                 return false;
             }
         }
@@ -157,9 +157,28 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
 
     /// Puts the children of the current node (at depth `g`) on the shared queue instead of
     /// searching them here; the node itself is left as it was.
-    fn hand_over(&mut self, shared: &WorkQueue<H::Cache>, g: u32, cache: H::Cache, previous: u8) {
-        let blank = self.node.blank();
+    fn hand_over(&mut self, shared: &WorkQueue<H::Cache>, g: u32, cache: H::Cache) {
         let mut children = Vec::with_capacity(3);
+        let path = std::mem::take(&mut self.path);
+        let node = self.node;
+        self.children_within(&node, &cache, &path, g, &mut children);
+        self.path = path;
+        shared.push(children);
+        self.handovers += 1;
+    }
+
+    /// Appends to `out` the children of `node` (at depth `g`, reached by `path`) whose cost is
+    /// within the threshold, as subtrees; the others only lower `next_threshold`.
+    fn children_within(
+        &mut self,
+        node: &Node,
+        cache: &H::Cache,
+        path: &[u8],
+        g: u32,
+        out: &mut Vec<Subtree<H::Cache>>,
+    ) {
+        let blank = node.blank();
+        let previous = path.last().copied().unwrap_or(NO_MOVE);
         for mv in 0..4u8 {
             if mv ^ 1 == previous {
                 continue;
@@ -167,26 +186,24 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             let Some(to) = self.geometry.step(blank, mv as usize) else {
                 continue;
             };
-            let mut node = self.node;
-            let tile = node.slide(to);
+            let mut child = *node;
+            let tile = child.slide(to);
             self.generated += 1;
-            let (cache, h) = self.heuristic.update(&cache, &node, tile, to, blank);
+            let (cache, h) = self.heuristic.update(cache, &child, tile, to, blank);
             if g + 1 + h > self.threshold {
                 self.next_threshold = self.next_threshold.min(g + 1 + h);
                 continue;
             }
-            let mut path = Vec::with_capacity(self.path.len() + 1);
-            path.extend_from_slice(&self.path);
-            path.push(mv);
-            children.push(Subtree {
-                path,
-                node,
+            let mut child_path = Vec::with_capacity(path.len() + 1);
+            child_path.extend_from_slice(path);
+            child_path.push(mv);
+            out.push(Subtree {
+                path: child_path,
+                node: child,
                 cache,
                 h,
             });
         }
-        shared.push(children);
-        self.handovers += 1;
     }
 }
 
@@ -397,7 +414,7 @@ fn iterate<H: TileHeuristic>(
 }
 
 /// Expands the tree breadth-first within the threshold until there are at least `wanted`
-/// subtrees. `Err(path)` if the goal itself turns up on the way.
+/// subtrees (the root is within it: every threshold is at least the root's estimate). `Err(path)` if the goal itself turns up on the way.
 fn split<H: TileHeuristic>(
     dfs: &mut Dfs<'_, H>,
     root_cache: H::Cache,
@@ -416,37 +433,12 @@ fn split<H: TileHeuristic>(
         }
         let mut next = Vec::with_capacity(level.len() * 3);
         for s in &level {
-            if depth as u32 + s.h > dfs.threshold {
-                dfs.next_threshold = dfs.next_threshold.min(depth as u32 + s.h);
-                continue;
-            }
             dfs.node = s.node;
             if dfs.is_goal(s.h) {
                 return Err(s.path.clone());
             }
             dfs.expanded += 1;
-            let blank = s.node.blank();
-            let previous = s.path.last().copied().unwrap_or(NO_MOVE);
-            for mv in 0..4u8 {
-                if mv ^ 1 == previous {
-                    continue;
-                }
-                let Some(to) = dfs.geometry.step(blank, mv as usize) else {
-                    continue;
-                };
-                let mut node = s.node;
-                let tile = node.slide(to);
-                dfs.generated += 1;
-                let (cache, h) = dfs.heuristic.update(&s.cache, &node, tile, to, blank);
-                let mut path = s.path.clone();
-                path.push(mv);
-                next.push(Subtree {
-                    path,
-                    node,
-                    cache,
-                    h,
-                });
-            }
+            dfs.children_within(&s.node, &s.cache, &s.path, depth as u32, &mut next);
         }
         level = next;
     }
