@@ -20,6 +20,8 @@
 pub mod perm;
 pub mod rank;
 pub mod space;
+pub mod text;
 
 pub use rank::RankInt;
 pub use space::{MoveIdx, RankedPuzzle};
+pub use text::excerpt;

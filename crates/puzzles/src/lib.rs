@@ -44,7 +44,9 @@ impl FromStr for PuzzleName {
         }
         match s.parse::<tiles::Shape>() {
             Ok(shape) => Ok(PuzzleName::Tiles(shape)),
-            Err(tiles::ShapeError::Unknown(_)) => Err(PuzzleNameError::Unknown(s.to_string())),
+            Err(tiles::ShapeError::Unknown(_)) => {
+                Err(PuzzleNameError::Unknown(godsearch_core::excerpt(s)))
+            }
             Err(e) => Err(PuzzleNameError::Shape(e)),
         }
     }

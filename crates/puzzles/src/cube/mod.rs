@@ -3,6 +3,7 @@
 //! orientations, for group operations) -> [`coord`] (integers for search and tables).
 //!
 //! [`notation`] reads and writes Singmaster move sequences and counts them in either metric;
+//! [`position`] decides whether a typed text is stickers or moves;
 //! [`symmetry`] holds the 48 symmetries; [`cube2`] is the 2x2x2 as a ranked puzzle.
 
 pub mod coord;
@@ -10,12 +11,14 @@ pub mod cube2;
 pub mod cubie;
 pub mod facelet;
 pub mod notation;
+pub mod position;
 pub mod symmetry;
 
 pub use cube2::Cube2Space;
 pub use cubie::{CubieCube, CubieError};
 pub use facelet::FaceletError;
 pub use notation::{Metric, Move, NotationError};
+pub use position::{parse_position, PositionError, Syntax};
 pub use symmetry::Symmetries;
 
 /// The cubes godsearch knows.

@@ -146,10 +146,12 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
                 .iter()
                 .position(|&f| f == c)
                 .ok_or_else(|| NotationError::UnknownMove {
-                    found: chars[i..]
-                        .iter()
-                        .take_while(|c| !c.is_whitespace())
-                        .collect(),
+                    found: godsearch_core::excerpt(
+                        &chars[i..]
+                            .iter()
+                            .take_while(|c| !c.is_whitespace())
+                            .collect::<String>(),
+                    ),
                     at: i + 1,
                 })?;
         i += 1;

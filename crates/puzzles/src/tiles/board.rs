@@ -28,6 +28,9 @@ pub enum BoardError {
     /// A token that is not a tile number.
     #[error("'{0}' is not a tile number (tiles are numbers, 0 or '.' for the blank)")]
     BadToken(String),
+    /// Two commas with nothing between them, or a comma at either end.
+    #[error("an empty entry (entry {0}): separate the tiles by single commas or spaces")]
+    EmptyEntry(usize),
     /// A hex string of the wrong length.
     #[error("the hex string '{text}' has {got} digits but a {shape} board has {expected} cells")]
     WrongHexLength {
@@ -215,16 +218,13 @@ impl Board {
     /// digit a cell (`123456789ABCDEF0`).
     pub fn parse(shape: Shape, text: &str) -> Result<Board, BoardError> {
         let n = shape.cells();
-        let tokens: Vec<&str> = text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
-            .collect();
+        let tokens = split_entries(text)?;
         let cells = match tokens.as_slice() {
             [] => return Err(BoardError::Empty),
             [one] if n <= HEX_MAX_CELLS && one.len() > 1 && one.chars().all(is_hex_cell) => {
                 if one.len() != n {
                     return Err(BoardError::WrongHexLength {
-                        text: one.to_string(),
+                        text: godsearch_core::excerpt(one),
                         shape,
                         expected: n,
                         got: one.len(),
@@ -411,13 +411,36 @@ fn is_hex_cell(c: char) -> bool {
     c.is_ascii_hexdigit()
 }
 
+/// Splits a board or instance line into its entries: separated by commas or whitespace, a
+/// comma with whitespace around it counting as one separator. An entry left empty between two
+/// commas, or by a comma at either end, is refused (`1,,2` is not two tiles).
+pub(crate) fn split_entries(text: &str) -> Result<Vec<&str>, BoardError> {
+    let pieces: Vec<&str> = text.split(',').collect();
+    let mut entries = Vec::new();
+    for piece in &pieces {
+        let before = entries.len();
+        entries.extend(piece.split_whitespace());
+        if pieces.len() > 1 && entries.len() == before {
+            return Err(BoardError::EmptyEntry(before + 1));
+        }
+    }
+    Ok(entries)
+}
+
+/// Whether `token` is a plain decimal number: digits only, no sign.
+pub(crate) fn is_decimal(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn parse_tile(token: &str, shape: Shape) -> Result<u16, BoardError> {
     if token == "." || token == "_" {
         return Ok(0);
     }
-    let tile: usize = token
-        .parse()
-        .map_err(|_| BoardError::BadToken(token.to_string()))?;
+    let bad = || BoardError::BadToken(godsearch_core::excerpt(token));
+    if !is_decimal(token) {
+        return Err(bad());
+    }
+    let tile: usize = token.parse().map_err(|_| bad())?;
     let n = shape.cells();
     if tile >= n {
         return Err(BoardError::OutOfRange {
@@ -481,6 +504,24 @@ mod tests {
             Board::parse(sh, "1,2,3,4,x,6,7,8,0"),
             Err(BoardError::BadToken("x".into()))
         );
+        assert_eq!(
+            Board::parse(sh, "1,,2,3,4,5,6,7,8,0"),
+            Err(BoardError::EmptyEntry(2))
+        );
+        assert_eq!(
+            Board::parse(sh, "1,2,3,4,5,6,7,8,0,"),
+            Err(BoardError::EmptyEntry(10))
+        );
+        assert_eq!(
+            Board::parse(sh, "+1,2,3,4,5,6,7,8,0"),
+            Err(BoardError::BadToken("+1".into()))
+        );
+        assert_eq!(
+            Board::parse(sh, "1,2,3,4,5,6,7,-8,0"),
+            Err(BoardError::BadToken("-8".into()))
+        );
+        // Commas with spaces around them are one separator.
+        assert!(Board::parse(sh, "1, 2 ,3 , 4,5,6,7,8,0").is_ok());
         assert!(matches!(
             Board::from_cells(sh, vec![1, 1, 3, 4, 5, 6, 7, 8, 0]),
             Err(BoardError::Duplicate {

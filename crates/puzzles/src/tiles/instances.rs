@@ -1,6 +1,6 @@
 //! Files of boards: one board a line, or `id length tiles...` lines as in Korf's instance files.
 
-use super::board::{Board, BoardError};
+use super::board::{is_decimal, split_entries, Board, BoardError};
 use super::shape::Shape;
 
 /// One line of an instance file: a board, with the id and optimal length when the line gives
@@ -27,11 +27,8 @@ pub fn parse_instances(shape: Shape, text: &str) -> Result<Vec<Instance>, (usize
 
 /// Reads one line: a board, or `id length tiles...`.
 pub fn parse_instance(shape: Shape, line: &str) -> Result<Instance, BoardError> {
-    let tokens: Vec<&str> = line
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .collect();
-    if tokens.len() == shape.cells() + 2 {
+    let tokens = split_entries(line)?;
+    if tokens.len() == shape.cells() + 2 && is_decimal(tokens[1]) {
         if let Ok(length) = tokens[1].parse() {
             let board = Board::parse(shape, &tokens[2..].join(" "))?;
             return Ok(Instance {

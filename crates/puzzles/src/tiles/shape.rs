@@ -26,8 +26,11 @@ pub enum ShapeError {
     #[error("a {0}x{1} board is too narrow: both sides must be at least 2")]
     TooNarrow(usize, usize),
     /// More than [`MAX_CELLS`] cells.
-    #[error("a {0}x{1} board has {cells} cells, more than the {MAX_CELLS} supported", cells = .0 * .1)]
+    #[error("a {0}x{1} board has {cells} cells, more than the {MAX_CELLS} supported", cells = *.0 as u128 * *.1 as u128)]
     TooLarge(usize, usize),
+    /// A side or tile count too large to even hold as a number.
+    #[error("'{0}' names a board far larger than the {MAX_CELLS} cells supported")]
+    Huge(String),
 }
 
 impl Shape {
@@ -93,28 +96,40 @@ impl FromStr for Shape {
     type Err = ShapeError;
 
     /// Accepts `WxH` (`3x3`, `4X4`, `3x4`) and `N-puzzle` where `N + 1` is a square
-    /// (`8-puzzle`, `15-puzzle`, `24-puzzle`, ...).
+    /// (`8-puzzle`, `15-puzzle`, `24-puzzle`, ...). Numbers are plain decimal digits; every
+    /// size is checked against [`MAX_CELLS`] with checked arithmetic, so no number given here
+    /// can overflow or loop.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let unknown = || ShapeError::Unknown(s.to_string());
+        let unknown = || ShapeError::Unknown(godsearch_core::excerpt(s));
         let lower = s.trim().to_ascii_lowercase();
         if let Some(n) = lower
             .strip_suffix("-puzzle")
             .or_else(|| lower.strip_suffix("puzzle"))
         {
-            let tiles: usize = n.trim_end_matches('-').parse().map_err(|_| unknown())?;
-            let side = (1..=tiles + 1)
-                .find(|k| k * k > tiles)
-                .ok_or_else(unknown)?;
-            if side * side != tiles + 1 {
+            let tiles = parse_number(n.trim_end_matches('-'), s)?;
+            let cells = tiles.checked_add(1).ok_or_else(|| huge(s))?;
+            let side = cells.isqrt();
+            if side * side != cells {
                 return Err(unknown());
             }
             return Shape::new(side, side);
         }
         let (w, h) = lower.split_once('x').ok_or_else(unknown)?;
-        let w: usize = w.parse().map_err(|_| unknown())?;
-        let h: usize = h.parse().map_err(|_| unknown())?;
-        Shape::new(w, h)
+        Shape::new(parse_number(w, s)?, parse_number(h, s)?)
     }
+}
+
+fn huge(name: &str) -> ShapeError {
+    ShapeError::Huge(godsearch_core::excerpt(name))
+}
+
+/// A side or tile count: decimal digits only (no sign, no spaces), too large a number being a
+/// board too large rather than a malformed name.
+fn parse_number(digits: &str, name: &str) -> Result<usize, ShapeError> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ShapeError::Unknown(godsearch_core::excerpt(name)));
+    }
+    digits.parse().map_err(|_| huge(name))
 }
 
 #[cfg(test)]
@@ -152,5 +167,38 @@ mod tests {
             Err(ShapeError::Unknown(_))
         ));
         assert!(matches!("3x".parse::<Shape>(), Err(ShapeError::Unknown(_))));
+        assert!(matches!(
+            "+3x3".parse::<Shape>(),
+            Err(ShapeError::Unknown(_))
+        ));
+        assert!(matches!(
+            "3x 3".parse::<Shape>(),
+            Err(ShapeError::Unknown(_))
+        ));
+    }
+
+    #[test]
+    fn enormous_sizes_are_refused_at_once() {
+        let err = "99999999999x99999999999".parse::<Shape>().unwrap_err();
+        assert!(
+            err.to_string().contains("9999999999800000000001 cells"),
+            "{err}"
+        );
+        assert!(matches!(
+            "18446744073709551614-puzzle".parse::<Shape>(),
+            Err(ShapeError::Unknown(_))
+        ));
+        assert!(matches!(
+            "18446744073709551615-puzzle".parse::<Shape>(),
+            Err(ShapeError::Huge(_))
+        ));
+        assert!(matches!(
+            "4294967295-puzzle".parse::<Shape>(),
+            Err(ShapeError::TooLarge(65536, 65536))
+        ));
+        assert!(matches!(
+            "123456789012345678901234567890x2".parse::<Shape>(),
+            Err(ShapeError::Huge(_))
+        ));
     }
 }
