@@ -19,12 +19,19 @@
 //! folder and renamed into place, so a reader never sees half a table. Loading checks every
 //! field and the checksum before handing out the payload; the caller then checks that the
 //! puzzle and parameters are the ones it wants ([`TableHeader::expect`]).
+//!
+//! Only regular files are read or replaced: a directory, a device or a FIFO given as a table
+//! is refused before it is opened (opening a FIFO would wait for a writer forever).
+//! Temporary files are named `.godsearch-<pid>-<random>.tmp`, so that a front end can remove
+//! its own after an interrupt ([`remove_temp_files_of`]) and clear stale ones left by killed
+//! runs ([`remove_stale_temp_files`]).
 
 use crc32fast::Hasher;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 use thiserror::Error;
 
 const MAGIC: &[u8; 16] = b"godsearch-table\n";
@@ -34,6 +41,10 @@ pub const FORMAT_VERSION: u32 = 1;
 const ENDIAN_MARK: u32 = 0x0102_0304;
 const ALIGN: usize = 8;
 const TRAILER_LEN: usize = 8;
+/// Temporary files start with this, then the writer's process id and a dash.
+const TEMP_PREFIX: &str = ".godsearch-";
+/// Temporary files end with this.
+const TEMP_SUFFIX: &str = ".tmp";
 
 /// How the payload's entries are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,14 +89,26 @@ pub struct TableHeader {
 /// A table file could not be written, read, or trusted.
 #[derive(Debug, Error)]
 pub enum TableError {
-    /// The operating system refused.
-    #[error("{path}: {source}")]
+    /// The operating system refused. (The I/O error is part of this message, not a separate
+    /// source, so that a chain of causes does not print it twice.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
-        source: io::Error,
+        error: io::Error,
     },
+    /// Not a regular file (a directory, a device, a FIFO, ...).
+    #[error("{path}: is {kind}, not a table file")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is instead, with its article ("a directory").
+        kind: &'static str,
+    },
+    /// The folder a table is to be written in does not exist or is not a folder.
+    #[error("{0}: no such folder to write the table in")]
+    NoFolder(PathBuf),
     /// The file does not start with the table magic.
     #[error("{0}: not a godsearch table file")]
     NotATable(PathBuf),
@@ -194,20 +217,13 @@ pub fn save(
     header: &TableHeader,
     write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), TableError> {
-    let io_err = |source| TableError::Io {
+    let io_err = |error| TableError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    check_target(path)?;
     let payload_len = header.encoding.payload_len(header.entries);
-    let tmp = tempfile::Builder::new()
-        .prefix(".godsearch-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io_err)?;
+    let tmp = temp_file_in(folder_of(path)).map_err(io_err)?;
     let mut out = ChecksumWriter {
         inner: BufWriter::new(tmp.as_file()),
         hasher: Hasher::new(),
@@ -232,6 +248,119 @@ pub fn save(
     tmp.as_file().sync_all().map_err(io_err)?;
     tmp.persist(path).map_err(|e| io_err(e.error))?;
     Ok(())
+}
+
+/// The folder `path` is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)
+}
+
+/// What a path that exists but is no regular file is, for messages.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Refuses `path` unless it is a regular file (symbolic links followed).
+fn check_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), TableError> {
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(TableError::NotAFile {
+            path: path.to_path_buf(),
+            kind: kind_of(meta),
+        })
+    }
+}
+
+/// Checks, before any work, that a table could be saved at `path`: its folder exists and takes
+/// new files, and `path` is absent or a regular file ([`save`] will not replace a directory,
+/// a device or a FIFO). Creates and removes one empty temporary file to find out.
+pub fn check_target(path: &Path) -> Result<(), TableError> {
+    let io_err = |error| TableError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let dir = folder_of(path);
+    if !dir.is_dir() {
+        return Err(TableError::NoFolder(dir.to_path_buf()));
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) => check_regular(path, &meta)?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_err(e)),
+    }
+    temp_file_in(dir).map_err(|error| TableError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    Ok(())
+}
+
+/// The process id a temporary table file's name says wrote it, if it is one of ours.
+fn temp_file_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(TEMP_PREFIX)?.strip_suffix(TEMP_SUFFIX)?;
+    rest.split_once('-')?.0.parse().ok()
+}
+
+/// Removes the temporary table files in `dir` that match `doomed` (given the writer's process
+/// id and the file's metadata); returns how many went. Files that vanish meanwhile are skipped.
+fn remove_temp_files(
+    dir: &Path,
+    doomed: impl Fn(u32, &std::fs::Metadata) -> bool,
+) -> io::Result<usize> {
+    let mut removed = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(owner) = entry.file_name().to_str().and_then(temp_file_owner) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_file() && doomed(owner, &meta) && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Removes the temporary table files that process `pid` was writing in `dir` (a front end calls
+/// this for itself when interrupted; the renamed, finished tables are never touched).
+pub fn remove_temp_files_of(dir: &Path, pid: u32) -> io::Result<usize> {
+    remove_temp_files(dir, |owner, _| owner == pid)
+}
+
+/// Removes temporary table files in `dir` that nobody has written to for `older_than`: the
+/// remains of runs killed while saving. A live writer touches its file continuously, so any
+/// age of minutes is safe.
+pub fn remove_stale_temp_files(dir: &Path, older_than: Duration) -> io::Result<usize> {
+    let now = SystemTime::now();
+    remove_temp_files(dir, |_, meta| {
+        meta.modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age >= older_than)
+    })
 }
 
 /// A validated table file, memory-mapped.
@@ -296,16 +425,30 @@ impl<'a> Cursor<'a> {
 
 /// Maps a table file and validates magic, version, byte order, length and checksum.
 pub fn load(path: &Path) -> Result<LoadedTable, TableError> {
-    let io_err = |source| TableError::Io {
+    let io_err = |error| TableError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
+    check_regular(path, &std::fs::metadata(path).map_err(io_err)?)?;
     let file = File::open(path).map_err(io_err)?;
     // SAFETY: the map is read-only. Another process truncating or rewriting the file while it is
     // mapped could change what we read; godsearch itself only ever replaces table files by
     // rename, which leaves this mapping intact, and the checksum below is verified first.
     #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?;
+    let (header, payload) = validate(&map, path)?;
+    Ok(LoadedTable {
+        header,
+        map,
+        payload,
+    })
+}
+
+/// Validates the bytes of a whole table file (as [`load`] does after mapping it) and returns
+/// its header and where the payload lies. `path` only names the file in errors. Never panics,
+/// whatever the bytes.
+pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>), TableError> {
+    let map = bytes;
     let p = path.to_path_buf();
     if map.len() < MAGIC.len() || &map[..MAGIC.len()] != MAGIC {
         return Err(TableError::NotATable(p));
@@ -366,11 +509,7 @@ pub fn load(path: &Path) -> Result<LoadedTable, TableError> {
         entries,
         levels,
     };
-    Ok(LoadedTable {
-        header,
-        map,
-        payload: start..end,
-    })
+    Ok((header, start..end))
 }
 
 #[cfg(test)]
@@ -458,6 +597,91 @@ mod tests {
                 err.contains(expect) || err.contains("damaged"),
                 "{expect}: {err}"
             );
+        }
+    }
+
+    #[test]
+    fn only_regular_files_are_read_or_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        let err = load(Path::new("/dev/null")).unwrap_err().to_string();
+        assert!(err.contains("is a device"), "{err}");
+        let (header, payload) = sample();
+        let err = save(Path::new("/dev/null"), &header, |w| w.write_all(&payload));
+        assert!(matches!(err, Err(TableError::NotAFile { .. })), "{err:?}");
+        let err = check_target(&dir.path().join("missing").join("t.tbl")).unwrap_err();
+        assert!(matches!(err, TableError::NoFolder(_)), "{err}");
+        assert!(check_target(&dir.path().join("t.tbl")).is_ok());
+        // The check leaves nothing behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // An I/O error is said once.
+        let err = load(&dir.path().join("absent.tbl")).unwrap_err();
+        assert!(std::error::Error::source(&err).is_none());
+    }
+
+    #[test]
+    fn temporary_files_are_found_by_owner_and_age() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path());
+        let mine = temp_file_in(dir.path()).unwrap().keep().unwrap().1;
+        let other = dir.path().join(format!("{TEMP_PREFIX}1-abc{TEMP_SUFFIX}"));
+        std::fs::write(&other, b"partial").unwrap();
+        let unrelated = dir.path().join(".godsearch-notes.txt");
+        std::fs::write(&unrelated, b"keep").unwrap();
+        assert_eq!(
+            remove_stale_temp_files(dir.path(), Duration::from_secs(3600)).unwrap(),
+            0
+        );
+        assert_eq!(
+            remove_temp_files_of(dir.path(), std::process::id()).unwrap(),
+            1
+        );
+        assert!(!mine.exists() && other.exists());
+        assert_eq!(
+            remove_stale_temp_files(dir.path(), Duration::ZERO).unwrap(),
+            1
+        );
+        assert!(!other.exists() && unrelated.exists() && path.exists());
+    }
+
+    mod fuzz {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn good_file() -> Vec<u8> {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::read(write(dir.path())).unwrap()
+        }
+
+        proptest! {
+            /// Any bytes: an error or a table, never a panic.
+            #[test]
+            fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+                let _ = validate(&bytes, Path::new("fuzz"));
+            }
+
+            /// A valid file with bytes changed, cut or added: refused (the checksum covers
+            /// every byte), never accepted with other contents and never a panic.
+            #[test]
+            fn damaged_files_are_refused(
+                edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+                cut in proptest::option::of(any::<prop::sample::Index>()),
+            ) {
+                let good = good_file();
+                let mut bytes = good.clone();
+                for (at, value) in &edits {
+                    let i = at.index(bytes.len());
+                    bytes[i] = *value;
+                }
+                if let Some(c) = cut {
+                    bytes.truncate(c.index(bytes.len()));
+                }
+                match validate(&bytes, Path::new("fuzz")) {
+                    Ok(_) => prop_assert_eq!(&bytes, &good),
+                    Err(_) => prop_assert_ne!(&bytes, &good),
+                }
+            }
         }
     }
 }
