@@ -1,7 +1,21 @@
 //! Command-line arguments.
 
+use crate::machine::parse_memory;
+use crate::units::parse_seconds;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// The most worker threads `--threads` takes, even with `--oversubscribe`.
+pub const MAX_THREADS: u64 = 1024;
+/// Without `--oversubscribe`, at most this many threads a core.
+pub const THREADS_PER_CORE: usize = 4;
+/// The longest `scramble --moves` sequence.
+pub const MAX_SCRAMBLE_MOVES: u64 = 1_000_000;
+/// The largest `--effort` (a beam this wide already takes seconds a board).
+pub const MAX_EFFORT: u64 = 1000;
+/// The largest `--max-length` (every 3x3x3 position has a solution of 20 moves or fewer).
+pub const MAX_TARGET_LENGTH: u64 = 100;
 
 /// Exhaustive (God's algorithm) and optimal search on permutation puzzles.
 #[derive(Debug, Parser)]
@@ -11,9 +25,13 @@ use std::path::PathBuf;
 (width x height, both at least 2); the cubes 2x2x2 (cube2) and 3x3x3 (cube).\n\nStart with:  godsearch bfs 3x3"
 )]
 pub struct Cli {
-    /// Worker threads (default: one per core).
-    #[arg(long, global = true, value_name = "N")]
-    pub threads: Option<usize>,
+    /// Worker threads (default: one per core; at most 4 per core unless --oversubscribe).
+    #[arg(long, global = true, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub threads: Option<u64>,
+    /// Allow --threads above 4 per core (up to 1024).
+    #[arg(long, global = true)]
+    pub oversubscribe: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -95,14 +113,14 @@ pub struct BfsArgs {
     pub metric: Option<String>,
     /// 3x3x3: classes of 48 (the cube's symmetries, default) or 96 (with inversion: half the
     /// memory, twice the work a class).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=96))]
     pub symmetry: Option<u32>,
     /// Stop after the level at this distance.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
     /// Memory budget for tables and levels: 16G, 512M, 50% (default: 80% of RAM).
-    #[arg(long, value_name = "SIZE")]
-    pub memory: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory: Option<u64>,
     /// Engine.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     pub engine: EngineChoice,
@@ -158,27 +176,35 @@ pub struct SolveArgs {
     /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3
     pub puzzle: String,
     /// Boards to solve: 2,4,0,1,8,5,3,6,7 or "2 4 0 1 8 5 3 6 7" or 240185367. Cubes: a
-    /// 54-sticker facelet string, or a move sequence that scrambles a solved cube.
-    #[arg(value_name = "BOARD", required_unless_present_any = ["file", "moves"])]
+    /// facelet string (54 stickers, 24 on the 2x2x2) or a move sequence from solved; ignoring
+    /// whitespace, exactly that many characters of six kinds are stickers, anything else moves,
+    /// and a text that could be either is refused (say which with --facelets or --moves).
+    #[arg(value_name = "BOARD", required_unless_present = "file")]
     pub boards: Vec<String>,
-    /// Cubes: the position reached from solved by these moves, e.g. "R U R' U'".
-    #[arg(long, value_name = "MOVES")]
-    pub moves: Option<String>,
+    /// Cubes: read every position (arguments and --file lines) as a move sequence from
+    /// solved, e.g. --moves "R U R' U'".
+    #[arg(long, conflicts_with = "facelets")]
+    pub moves: bool,
+    /// Cubes: read every position (arguments and --file lines) as a facelet string.
+    #[arg(long)]
+    pub facelets: bool,
     /// Cubes: count lengths in htm (half-turn metric) or qtm (quarter-turn metric). The
     /// 2x2x2 is solved optimally in that metric; the 3x3x3 two-phase search works in htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20. When the
     /// two phases find none that short, the shortest they find.
-    #[arg(long, value_name = "N")]
-    pub max_length: Option<usize>,
-    /// Seconds to spend on one position. IDA* then reports the lower bound it proved and goes
-    /// on to the next board (exit code 1 at the end); the 3x3x3 takes the best solution so far.
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TARGET_LENGTH))]
+    pub max_length: Option<u64>,
+    /// Seconds to spend on one position (at most a year). IDA* then reports the lower bound it
+    /// proved and goes on to the next board (exit code 1 at the end); the 3x3x3 takes the best
+    /// solution so far.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
-    pub facelets: bool,
+    pub show_facelets: bool,
     /// Read boards from a file, one a line; lines `id length tiles...` (as in korf100.txt) also
     /// check the length found against the one given.
     #[arg(long, value_name = "FILE")]
@@ -206,8 +232,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Memory for A* and for building pattern databases: 16G, 512M, 50% (default: 80% of RAM).
-    #[arg(long, value_name = "SIZE")]
-    pub memory: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory: Option<u64>,
     /// Stages for --algorithm subgoal: tile groups placed in order, such as 1,2,3,4/5,9,13 (tiles
     /// left out form a last stage). Default: rows and columns peeled off to a 3x3 sub-board.
     #[arg(long, value_name = "GROUPS")]
@@ -215,8 +241,8 @@ pub struct SolveArgs {
     /// For --algorithm subgoal and two-stage: partial solutions kept after each stage (a beam;
     /// above 1, without --stages, several peeling orders are tried too). More is shorter and
     /// slower. Default: 1 for two-stage; for subgoal 8 up to 16 cells, 4 up to 25, else 1.
-    #[arg(long, value_name = "N")]
-    pub effort: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_EFFORT))]
+    pub effort: Option<u64>,
     /// One JSON document per board, then one with the summary.
     #[arg(long)]
     pub json: bool,
@@ -227,16 +253,18 @@ pub struct SolveArgs {
 pub struct ScrambleArgs {
     /// The puzzle: 2x2x2, 3x3x3, or a board size such as 4x4.
     pub puzzle: String,
-    /// How many.
-    #[arg(long, value_name = "K", default_value_t = 1)]
-    pub count: usize,
+    /// How many (printed as they are made).
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
     /// Seed for the random numbers (the same seed gives the same scrambles).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Random move sequences of this many moves (no move undoing or merging with the one
     /// before), instead of uniform random positions.
-    #[arg(long, value_name = "N")]
-    pub moves: Option<usize>,
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(0..=MAX_SCRAMBLE_MOVES))]
+    pub moves: Option<u64>,
     /// Cubes: htm or qtm, for --moves and for the 2x2x2's optimal scrambles. Default htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
@@ -279,8 +307,8 @@ pub struct PdbBuildArgs {
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
     /// Memory for the build: 16G, 512M, 50% (default: 80% of RAM).
-    #[arg(long, value_name = "SIZE")]
-    pub memory: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory: Option<u64>,
     /// Rebuild even when a valid cached database exists.
     #[arg(long)]
     pub force: bool,
@@ -291,6 +319,9 @@ pub struct PdbBuildArgs {
 pub struct InfoArgs {
     /// The puzzle.
     pub puzzle: String,
+    /// One JSON document instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Parts of the benchmark.

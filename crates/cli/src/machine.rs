@@ -19,9 +19,20 @@ fn proc_kib(file: &str, field: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// Total RAM, if it can be read.
+/// cgroup v2's memory limit of this process's container: a number of bytes, or `max`.
+const CGROUP_MEMORY_LIMIT: &str = "/sys/fs/cgroup/memory.max";
+
+/// The memory this process may use: the machine's RAM, or the container's limit when that is
+/// lower; `None` if neither can be read.
 pub fn total_memory() -> Option<u64> {
-    proc_kib("/proc/meminfo", "MemTotal:")
+    let ram = proc_kib("/proc/meminfo", "MemTotal:");
+    let container = std::fs::read_to_string(CGROUP_MEMORY_LIMIT)
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok());
+    match (ram, container) {
+        (Some(r), Some(c)) => Some(r.min(c)),
+        (r, c) => r.or(c),
+    }
 }
 
 /// Total RAM, or a conservative guess when unknown.
@@ -34,14 +45,24 @@ pub fn default_memory_budget() -> u64 {
     (total_memory_or_guess() as f64 * DEFAULT_MEMORY_SHARE) as u64
 }
 
-/// The budget given with `--memory` (`16G`, `512M`, `50%`), or [`default_memory_budget`].
-pub fn memory_budget(option: Option<&str>) -> anyhow::Result<u64> {
-    use anyhow::Context;
-    match option {
-        Some(text) => {
-            Ok(crate::units::parse_size(text, total_memory_or_guess()).context("--memory")?)
-        }
-        None => Ok(default_memory_budget()),
+/// The budget given with `--memory`, or [`default_memory_budget`].
+pub fn memory_budget(option: Option<u64>) -> u64 {
+    option.unwrap_or_else(default_memory_budget)
+}
+
+/// Reads `--memory` (`16G`, `512M`, `50%`): at most the memory this process may use
+/// ([`total_memory`]), since a budget beyond it would let an engine allocate until the
+/// operating system kills it.
+pub fn parse_memory(text: &str) -> Result<u64, String> {
+    let total = total_memory();
+    let bytes = crate::units::parse_size(text, total.unwrap_or(FALLBACK_RAM)).map_err(|e| e.0)?;
+    match total {
+        Some(total) if bytes > total => Err(format!(
+            "{} is more than the {} of memory this machine has (give at most that, or a share such as 50%)",
+            crate::units::format_bytes(bytes as f64),
+            crate::units::format_bytes(total as f64)
+        )),
+        _ => Ok(bytes),
     }
 }
 

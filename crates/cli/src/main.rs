@@ -4,6 +4,7 @@
 mod args;
 mod commands;
 mod errors;
+mod interrupt;
 mod machine;
 mod output;
 mod pdb_cache;
@@ -15,7 +16,10 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return errors::report_usage(&err),
+    };
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => errors::report(&err),

@@ -1,6 +1,11 @@
 //! The table cache: one file per pattern database, named by board, goal and tiles, and one for
 //! the two-phase solver's tables; validated on load. A file that is damaged or belongs to
 //! anything else is rebuilt, never trusted.
+//!
+//! The cache only saves work: a folder that cannot be created or written (read-only, or a file
+//! given as the folder) leaves the freshly built tables in memory, and the caller is told why
+//! they were not saved ([`Origin::Built::not_saved`]). Before saving, temporary files that
+//! killed runs left in the folder are removed once they are [`STALE_TEMP_AGE`] old.
 
 use crate::progress::LevelBar;
 use crate::spaces;
@@ -11,7 +16,11 @@ use godsearch_search::tiles::TableBytes;
 use godsearch_tables::{file, Encoding, TableHeader};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// A temporary table file nobody has written to for this long was left by a killed run (a live
+/// writer touches its file continuously).
+pub const STALE_TEMP_AGE: Duration = Duration::from_secs(15 * 60);
 
 /// Version of the pattern indexing written into cached files; bump when it changes.
 const PDB_PARAMS_VERSION: &str = "v1";
@@ -30,6 +39,8 @@ pub enum Origin {
         seconds: f64,
         /// Why the cached file, if any, was not used.
         replaced: Option<String>,
+        /// Why the build could not be saved to the cache, if it could not.
+        not_saved: Option<String>,
     },
 }
 
@@ -88,20 +99,38 @@ impl PdbCache {
         ))
     }
 
-    /// The valid cached database of `pattern`, or why there is none.
-    fn load(&self, goal: &Board, pattern: &Pattern) -> Result<TableBytes, String> {
+    /// Saves a table into the cache folder (creating it, clearing stale temporary files first);
+    /// the reason, in words, when that fails.
+    fn save(
+        &self,
+        path: &Path,
+        header: &TableHeader,
+        write_payload: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Option<String> {
+        let saved = std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("creating {}", self.dir.display()))
+            .and_then(|()| {
+                // Clearing is housekeeping: a folder we cannot list still gets the save tried.
+                let _ = file::remove_stale_temp_files(&self.dir, STALE_TEMP_AGE);
+                Ok(file::save(path, header, write_payload)?)
+            });
+        saved.err().map(|e| crate::errors::one_line(&e))
+    }
+
+    /// The valid cached database of `pattern`, or why there is none (`None`: no file).
+    fn load(&self, goal: &Board, pattern: &Pattern) -> Result<TableBytes, Option<String>> {
         let path = self.path(goal, pattern);
         if !path.exists() {
-            return Err("not cached".into());
+            return Err(None);
         }
-        let table = file::load(&path).map_err(|e| e.to_string())?;
+        let table = file::load(&path).map_err(|e| Some(e.to_string()))?;
         table
             .header()
             .expect(&path, &spaces::table_identity(goal), &params(pattern))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Some(e.to_string()))?;
         if table.header().encoding != Encoding::Bytes || table.header().entries != pattern.entries()
         {
-            return Err(format!("{}: wrong entry layout", path.display()));
+            return Err(Some(format!("{}: wrong entry layout", path.display())));
         }
         Ok(TableBytes::Mapped(table))
     }
@@ -124,8 +153,7 @@ impl PdbCache {
         } else {
             match self.load(goal, pattern) {
                 Ok(table) => return Ok((table, Origin::Cached)),
-                Err(why) if why == "not cached" => None,
-                Err(why) => Some(why),
+                Err(why) => why,
             }
         };
         let bar = LevelBar::new();
@@ -133,8 +161,6 @@ impl PdbCache {
         let table = pattern_db::build(pattern, memory_bytes, &bar)?;
         let seconds = started.elapsed().as_secs_f64();
         bar.finish();
-        std::fs::create_dir_all(&self.dir)
-            .with_context(|| format!("creating {}", self.dir.display()))?;
         let header = TableHeader {
             puzzle: spaces::table_identity(goal),
             params: params(pattern),
@@ -142,47 +168,46 @@ impl PdbCache {
             entries: pattern.entries(),
             levels: Vec::new(),
         };
-        let path = self.path(goal, pattern);
-        file::save(&path, &header, |out| out.write_all(&table))
-            .with_context(|| format!("saving {}", path.display()))?;
-        Ok((
-            TableBytes::Owned(table),
-            Origin::Built { seconds, replaced },
-        ))
+        let not_saved = self.save(&self.path(goal, pattern), &header, |out| {
+            out.write_all(&table)
+        });
+        let origin = Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        };
+        Ok((TableBytes::Owned(table), origin))
     }
 
     fn twophase_path(&self) -> PathBuf {
         self.dir.join("twophase-3x3x3.tbl")
     }
 
-    /// The valid cached two-phase tables, or why there are none.
-    fn load_twophase(&self) -> Result<Tables, String> {
+    /// The valid cached two-phase tables, or why there are none (`None`: no file).
+    fn load_twophase(&self) -> Result<Tables, Option<String>> {
         let path = self.twophase_path();
         if !path.exists() {
-            return Err("not cached".into());
+            return Err(None);
         }
-        let table = file::load(&path).map_err(|e| e.to_string())?;
+        let table = file::load(&path).map_err(|e| Some(e.to_string()))?;
         table
             .header()
             .expect(&path, TWOPHASE_PUZZLE, TABLES_FORMAT)
-            .map_err(|e| e.to_string())?;
-        Tables::from_loaded(table).map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| Some(e.to_string()))?;
+        Tables::from_loaded(table).map_err(|e| Some(format!("{}: {e}", path.display())))
     }
 
     /// The cached two-phase tables, or a fresh build (with a progress bar) saved to the cache.
     pub fn twophase_tables(&self) -> Result<(Tables, Origin)> {
         let replaced = match self.load_twophase() {
             Ok(tables) => return Ok((tables, Origin::Cached)),
-            Err(why) if why == "not cached" => None,
-            Err(why) => Some(why),
+            Err(why) => why,
         };
         let bar = LevelBar::new();
         let started = Instant::now();
         let tables = Tables::build(&bar);
         let seconds = started.elapsed().as_secs_f64();
         bar.finish();
-        std::fs::create_dir_all(&self.dir)
-            .with_context(|| format!("creating {}", self.dir.display()))?;
         let header = TableHeader {
             puzzle: TWOPHASE_PUZZLE.into(),
             params: TABLES_FORMAT.into(),
@@ -190,10 +215,13 @@ impl PdbCache {
             entries: Tables::byte_len() as u64,
             levels: tables.levels().to_vec(),
         };
-        let path = self.twophase_path();
-        file::save(&path, &header, |out| tables.write_to(out))
-            .with_context(|| format!("saving {}", path.display()))?;
-        Ok((tables, Origin::Built { seconds, replaced }))
+        let not_saved = self.save(&self.twophase_path(), &header, |out| tables.write_to(out));
+        let origin = Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        };
+        Ok((tables, origin))
     }
 }
 

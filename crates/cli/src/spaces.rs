@@ -66,10 +66,9 @@ pub fn tile_goal(shape: Shape, goal: Option<&str>) -> Result<Board> {
 
 /// A board that must reach `goal`.
 pub fn solvable_board(goal: &Board, text: &str) -> Result<Board> {
-    let board = Board::parse(goal.shape(), text).with_context(|| format!("board '{text}'"))?;
-    board
-        .check_solvable(goal)
-        .with_context(|| format!("board '{text}'"))?;
+    let quoted = || format!("board '{}'", godsearch_core::excerpt(text));
+    let board = Board::parse(goal.shape(), text).with_context(quoted)?;
+    board.check_solvable(goal).with_context(quoted)?;
     Ok(board)
 }
 

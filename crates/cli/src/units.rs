@@ -1,6 +1,12 @@
 //! Reading and writing sizes and counts for people.
 
 use crate::errors::InputError;
+use godsearch_core::excerpt;
+use std::time::Duration;
+
+/// The longest `--timeout`: a year. Anything longer is a typo, and a deadline that far ahead
+/// still fits every clock.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 
 const KIB: f64 = 1024.0;
 const SUFFIXES: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
@@ -10,7 +16,8 @@ const SUFFIXES: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
 pub fn parse_size(text: &str, total: u64) -> Result<u64, InputError> {
     let bad = || {
         InputError(format!(
-            "'{text}' is not a memory size (examples: 16G, 512M, 50%)"
+            "'{}' is not a memory size (examples: 16G, 512M, 50%)",
+            excerpt(text)
         ))
     };
     let t = text.trim().to_ascii_uppercase();
@@ -34,6 +41,25 @@ pub fn parse_size(text: &str, total: u64) -> Result<u64, InputError> {
         return Err(bad());
     }
     Ok((value * KIB.powi(power)) as u64)
+}
+
+/// Reads a time limit in seconds (`10`, `0.5`, `1e3`): a positive number of at most
+/// [`MAX_TIMEOUT`].
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number of seconds", excerpt(text)))?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err("it must be a positive number of seconds".into());
+    }
+    if seconds > MAX_TIMEOUT.as_secs_f64() {
+        return Err(format!(
+            "at most {} seconds (a year) can be given",
+            MAX_TIMEOUT.as_secs()
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// `1536` -> `1.5 KiB`.
@@ -87,6 +113,12 @@ mod tests {
         assert_eq!(parse_size("50%", 1000).unwrap(), 500);
         assert!(parse_size("lots", 0).is_err());
         assert!(parse_size("150%", 0).is_err());
+        assert!(parse_size("1e400", 0).is_err());
+        assert!(parse_size("-1G", 0).is_err());
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        for bad in ["0", "-1", "NaN", "inf", "1e300", "", "ten"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
         assert_eq!(format_bytes(1536.0), "1.5 KiB");
         assert_eq!(format_bytes(12.0), "12 B");
         assert_eq!(format_count(1234567u64), "1,234,567");

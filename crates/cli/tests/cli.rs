@@ -174,7 +174,21 @@ fn every_algorithm_and_heuristic_agrees_on_small_boards() {
     assert_eq!(default["length"], 31);
     assert_eq!(default["algorithm"], "astar");
     assert_eq!(default["heuristic"], "pdb 4-4 + reflection");
-    for algorithm in ["table", "ida", "astar", "parallel-ida"] {
+    let table = json(&["solve", "3x3", "--json", "--algorithm", "table", board]);
+    assert_eq!(table["length"], 31);
+    refused(
+        &[
+            "solve",
+            "3x3",
+            "--algorithm",
+            "table",
+            "--heuristic",
+            "pdb",
+            board,
+        ],
+        "--heuristic is used only by IDA* and A*, not by --algorithm table",
+    );
+    for algorithm in ["ida", "astar", "parallel-ida"] {
         for heuristic in ["manhattan", "linear-conflict", "pdb"] {
             let v = json(&[
                 "solve",
@@ -382,7 +396,7 @@ fn bad_options_are_refused() {
         &["bfs", "4x4", "--engine", "table", "--memory", "1G"],
         "--engine frontier",
     );
-    refused(&["--threads", "0", "bfs", "3x3"], "at least 1");
+    refused(&["--threads", "0", "bfs", "3x3"], "0 is not in 1..=1024");
     assert_eq!(
         godsearch(&["bfs"]).status.code(),
         Some(2),
@@ -523,6 +537,6 @@ fn timeout_reports_a_proven_lower_bound_and_goes_on() {
             "--timeout",
             "1",
         ],
-        "--timeout applies to IDA*",
+        "--timeout is used only by IDA*",
     );
 }

@@ -160,7 +160,15 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().to_str().unwrap();
     // The first solve builds the tables into the cache and says so on stderr.
-    let out = godsearch(&["solve", "3x3x3", SUPERFLIP, "--cache", cache, "--json"]);
+    let out = godsearch(&[
+        "solve",
+        "3x3x3",
+        "--facelets",
+        SUPERFLIP,
+        "--cache",
+        cache,
+        "--json",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("built the two-phase tables"));
     let v: serde_json::Value =
@@ -194,6 +202,7 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
         "3x3x3",
         "--file",
         file.to_str().unwrap(),
+        "--facelets",
         "--cache",
         cache,
         "--json",
@@ -277,27 +286,36 @@ fn invalid_cubes_and_options_are_refused_with_the_reason() {
     };
     // Each case is refused before any table is built (no --cache needed).
     refused(&["solve", "3x3x3", "--moves", "R U X"], "unknown move 'X'");
-    refused(
-        &["solve", "3x3x3", "UUUUUUUUURRRRRRRRRFFFFFFFFF"],
-        "this one has 27",
-    );
+    let facelets = |text: &str, needle: &str| {
+        refused(&["solve", "3x3x3", "--facelets", text], needle);
+        // Face-letter stickers are move letters too: without --facelets, a string of 54 of
+        // them in six kinds is refused as ambiguous rather than guessed.
+        if text.chars().count() == 54 {
+            refused(
+                &["solve", "3x3x3", text],
+                "say which with --facelets or --moves",
+            );
+        }
+    };
+    facelets("UUUUUUUUURRRRRRRRRFFFFFFFFF", "this one has 27");
     refused(
         &["solve", "3x3x3", "R U2 Q"],
-        "neither a 54-sticker facelet string nor a move sequence",
+        "neither a facelet string (it has 4 characters, 4 distinct",
     );
-    refused(&["solve", "3x3x3", &format!("{solved}U")], "54 stickers");
-    refused(&["solve", "3x3x3", &with(0, 'R')], "not 9");
-    refused(&["solve", "3x3x3", &swap(&[(8, 9), (9, 20)])], "twisted");
-    refused(&["solve", "3x3x3", &swap(&[(5, 10)])], "flipped");
-    refused(&["solve", "3x3x3", &swap(&[(10, 19)])], "parity");
-    refused(&["solve", "3x3x3", &swap(&[(3, 10)])], "no edge cubie has");
+    facelets(&format!("{solved}U"), "54 stickers");
+    facelets(&with(0, 'R'), "not 9");
+    facelets(&swap(&[(8, 9), (9, 20)]), "twisted");
+    facelets(&swap(&[(5, 10)]), "flipped");
+    facelets(&swap(&[(10, 19)]), "parity");
+    facelets(&swap(&[(3, 10)]), "no edge cubie has");
+    facelets(&swap(&[(8, 35)]), "no corner cubie has");
     refused(
-        &["solve", "3x3x3", &swap(&[(8, 35)])],
-        "no corner cubie has",
+        &["solve", "2x2x2", "--facelets", "UUUURRRRFFFFDDDDLLLLBBBX"],
+        "not a 2x2x2",
     );
     refused(
         &["solve", "2x2x2", "UUUURRRRFFFFDDDDLLLLBBBX"],
-        "not a 2x2x2",
+        "24 characters, 7 distinct",
     );
     refused(&["bfs", "2x2x2", "--metric", "xtm"], "unknown metric");
     refused(&["bfs", "3x3x3", "--symmetry", "12"], "--symmetry is 48");

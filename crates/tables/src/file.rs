@@ -448,13 +448,12 @@ pub fn load(path: &Path) -> Result<LoadedTable, TableError> {
 /// its header and where the payload lies. `path` only names the file in errors. Never panics,
 /// whatever the bytes.
 pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>), TableError> {
-    let map = bytes;
     let p = path.to_path_buf();
-    if map.len() < MAGIC.len() || &map[..MAGIC.len()] != MAGIC {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(TableError::NotATable(p));
     }
     let mut c = Cursor {
-        bytes: &map,
+        bytes,
         at: MAGIC.len(),
         path,
     };
@@ -490,16 +489,16 @@ pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>)
     let expected = (start as u64)
         .saturating_add(payload_len)
         .saturating_add(TRAILER_LEN as u64);
-    if expected != map.len() as u64 {
+    if expected != bytes.len() as u64 {
         return Err(TableError::Length {
             path: p,
             expected,
-            found: map.len() as u64,
+            found: bytes.len() as u64,
         });
     }
     let end = start + payload_len as usize;
-    let stored = u32::from_le_bytes(map[end..end + 4].try_into().expect("4 bytes"));
-    if &map[end + 4..] != END_MARKER || crc32fast::hash(&map[..end]) != stored {
+    let stored = u32::from_le_bytes(bytes[end..end + 4].try_into().expect("4 bytes"));
+    if &bytes[end + 4..] != END_MARKER || crc32fast::hash(&bytes[..end]) != stored {
         return Err(TableError::Checksum(p));
     }
     let header = TableHeader {

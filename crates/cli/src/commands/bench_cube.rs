@@ -170,8 +170,11 @@ fn two_phase(cache: &PdbCache, threads: usize) -> Result<()> {
             "\n== two-phase: tables read from the cache in {load:.2} s ({})",
             format_bytes(Tables::byte_len() as f64)
         ),
-        Origin::Built { seconds, .. } => outln!(
-            "\n== two-phase: tables built in {seconds:.1} s and saved ({})",
+        Origin::Built {
+            seconds, not_saved, ..
+        } => outln!(
+            "\n== two-phase: tables built in {seconds:.1} s and {} ({})",
+            not_saved.map_or("saved".to_string(), |why| format!("not saved: {why}")),
             format_bytes(Tables::byte_len() as f64)
         ),
     }

@@ -54,7 +54,8 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     }
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
+    check_save_target(args)?;
+    let memory_bytes = machine::memory_budget(args.memory);
     let limits = Limits {
         max_depth: args.max_depth,
         memory_bytes,
@@ -72,6 +73,15 @@ pub fn run(args: &BfsArgs) -> Result<()> {
             let board = Board::parse(goal.shape(), text).expect("printed by us");
             board.to_grid().lines().map(str::to_string).collect()
         });
+    }
+    Ok(())
+}
+
+/// Refuses a `--save` target that could not take the table, before any work is done.
+pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
+    if let Some(path) = &args.save {
+        godsearch_tables::file::check_target(path)
+            .with_context(|| format!("--save {}", path.display()))?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! its table can be saved and solved from by descent. The 3x3x3 runs the symmetry-class
 //! frontier engine, which counts positions exactly until --max-depth or the memory budget.
 
-use super::bfs::{print_report, stop_message, BfsReport};
+use super::bfs::{check_save_target, print_report, stop_message, BfsReport};
 use crate::args::{BfsArgs, EngineChoice};
 use crate::errors::bad_input;
 use crate::machine;
@@ -27,9 +27,16 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
         bad_input!("--goal is for sliding-tile boards; a cube is enumerated from solved");
     }
     let metric = spaces::cube_metric(args.metric.as_deref())?;
+    if size == CubeSize::Three && (args.save.is_some() || args.engine == EngineChoice::Table) {
+        bad_input!("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)");
+    }
+    if args.save.is_some() && args.engine == EngineChoice::Frontier {
+        bad_input!("--save needs the table engine (leave out --engine frontier)");
+    }
+    check_save_target(args)?;
     let limits = Limits {
         max_depth: args.max_depth,
-        memory_bytes: machine::memory_budget(args.memory.as_deref())?,
+        memory_bytes: machine::memory_budget(args.memory),
         antipode_cap: args.show_antipodes,
     };
     let bar = LevelBar::new();
@@ -49,9 +56,6 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
             };
             let seconds = started.elapsed().as_secs_f64();
             bar.finish();
-            if args.save.is_some() && built.is_none() {
-                bad_input!("--save needs the table engine (leave out --engine frontier)");
-            }
             if let (Some(path), Some(t)) = (&args.save, &built) {
                 spaces::save_cube2_table(path, &space, t, &enumeration.levels)
                     .with_context(|| format!("saving the table to {}", path.display()))?;
@@ -93,9 +97,6 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
             }
         }
         CubeSize::Three => {
-            if args.save.is_some() || args.engine == EngineChoice::Table {
-                bad_input!("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)");
-            }
             let reduction = match args.symmetry {
                 None | Some(48) => Reduction::Symmetries,
                 Some(96) => Reduction::SymmetriesAndInverse,

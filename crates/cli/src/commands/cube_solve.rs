@@ -8,10 +8,12 @@ use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
+use godsearch_core::excerpt;
 use godsearch_core::RankedPuzzle;
-use godsearch_puzzles::cube::facelet::{FACELETS, POCKET_FACELETS};
-use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
-use godsearch_puzzles::cube::{facelet, Cube2Space, CubeSize, CubieCube, Metric, Move};
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
+use godsearch_puzzles::cube::{
+    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Move, Syntax,
+};
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use godsearch_twophase::{solve, Options, Tables};
@@ -62,39 +64,18 @@ struct CubeSummary {
     threads: usize,
 }
 
-/// Reads a position: a facelet string (54 stickers, or 24 for the 2x2x2), or a move sequence
-/// from solved.
-pub(crate) fn parse_position(size: CubeSize, text: &str) -> Result<CubieCube> {
-    let stickers = match size {
-        CubeSize::Two => POCKET_FACELETS,
-        CubeSize::Three => FACELETS,
-    };
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let looks_like_facelets = compact.chars().count() >= POCKET_FACELETS
-        && compact.chars().all(|c| c.is_ascii_alphabetic())
-        && !text.trim().contains(' ');
-    if looks_like_facelets {
-        return Ok(match size {
-            CubeSize::Two => facelet::parse_pocket(&compact)?,
-            CubeSize::Three => facelet::parse(&compact)?,
-        });
-    }
-    let moves = parse_moves(text).with_context(|| {
-        format!("'{text}' is neither a {stickers}-sticker facelet string nor a move sequence")
-    })?;
-    Ok(apply_moves(&CubieCube::SOLVED, &moves))
-}
-
 fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
-    let mut texts: Vec<String> = args.boards.clone();
-    if let Some(m) = &args.moves {
-        texts.push(m.clone());
-    }
+    let syntax = match (args.moves, args.facelets) {
+        (true, _) => Syntax::Moves,
+        (_, true) => Syntax::Facelets,
+        _ => Syntax::Auto,
+    };
     let mut jobs = Vec::new();
-    for text in &texts {
-        let cube = parse_position(size, text).with_context(|| format!("position '{text}'"))?;
+    for text in &args.boards {
+        let cube = parse_position(size, text, syntax)
+            .with_context(|| format!("position '{}'", excerpt(text)))?;
         jobs.push(CubeJob {
-            text: text.clone(),
+            text: text.to_string(),
             cube,
         });
     }
@@ -106,7 +87,7 @@ fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let cube = parse_position(size, line)
+            let cube = parse_position(size, line, syntax)
                 .with_context(|| format!("{} line {}", path.display(), i + 1))?;
             jobs.push(CubeJob {
                 text: line.to_string(),
@@ -128,6 +109,7 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
         (args.stages.is_some(), "--stages"),
         (args.effort.is_some(), "--effort"),
         (args.no_reflection, "--no-reflection"),
+        (args.memory.is_some(), "--memory"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");
@@ -147,6 +129,9 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             }
             if args.max_length.is_some() || args.timeout.is_some() {
                 bad_input!("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
+            }
+            if args.cache.is_some() {
+                bad_input!("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory");
             }
             solve_cube2(args, metric, &jobs)?
         }
@@ -220,28 +205,38 @@ fn descend_all<T: DistanceMod3>(
 pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables> {
     let cache = PdbCache::new(cache);
     let (tables, origin) = cache.twophase_tables()?;
-    if let Origin::Built { seconds, replaced } = origin {
+    if let Origin::Built {
+        seconds,
+        replaced,
+        not_saved,
+    } = origin
+    {
         let why = replaced.map_or(String::new(), |r| {
             format!(" (replacing a cached file: {r})")
         });
-        eprintln!(
-            "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
-            cache.dir().display()
-        );
+        match not_saved {
+            None => eprintln!(
+                "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
+                cache.dir().display()
+            ),
+            Some(not_saved) => eprintln!(
+                "warning: built the two-phase tables in {seconds:.1} s but could not cache them ({not_saved}); they are built again next time"
+            ),
+        }
     }
     Ok(tables)
 }
 
 fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
     let tables = twophase_tables(args.cache.as_deref())?;
-    let target_length = args.max_length.unwrap_or(DEFAULT_MAX_LENGTH);
-    let timeout = super::solve::timeout(args)?;
+    let target_length = args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize);
+    let timeout = args.timeout;
     jobs.par_iter()
         .map(|job| {
             let started = Instant::now();
             let options = Options {
                 target_length,
-                deadline: timeout.map(|t| started + t),
+                deadline: timeout.and_then(|t| started.checked_add(t)),
             };
             let found = solve(&tables, &job.cube, options)
                 .with_context(|| format!("position '{}'", job.text))?;
@@ -278,7 +273,7 @@ fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Re
             continue;
         }
         outln!("start      {}", s.start);
-        if args.facelets {
+        if args.show_facelets {
             outln!("facelets   {}", s.facelets);
         }
         crate::output::solution_line(&s.solution);

@@ -12,20 +12,28 @@ mod pdb;
 mod scramble;
 mod solve;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
+use crate::errors::bad_input;
+use crate::pdb_cache::PdbCache;
 use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
 
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> Result<()> {
     if let Some(threads) = cli.threads {
-        if threads == 0 {
-            crate::errors::bad_input!("--threads must be at least 1");
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = cores * THREADS_PER_CORE;
+        if threads > most as u64 && !cli.oversubscribe {
+            bad_input!(
+                "--threads {threads} is more than {THREADS_PER_CORE} a core on this {cores}-core machine ({most}); add --oversubscribe to use more"
+            );
         }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+            .num_threads(threads as usize)
             .build_global()
             .context("starting threads")?;
     }
+    crate::interrupt::remove_temp_files_on_signal(folders_written(&cli.command))?;
     match cli.command {
         Command::Bfs(args) => bfs::run(&args),
         Command::Solve(args) => solve::run(&args),
@@ -33,5 +41,24 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Info(args) => info::run(&args),
         Command::Scramble(args) => scramble::run(&args),
         Command::Bench(args) => bench::run(&args),
+    }
+}
+
+/// The folders a command may write table files in: its cache, and the folder of `--save`.
+fn folders_written(command: &Command) -> Vec<PathBuf> {
+    let cache = |dir: &Option<PathBuf>| PdbCache::new(dir.as_deref()).dir().to_path_buf();
+    let folder = |file: &Path| match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match command {
+        Command::Bfs(args) => args.save.iter().map(|p| folder(p)).collect(),
+        Command::Solve(args) => vec![cache(&args.cache)],
+        Command::Pdb(args) => match &args.command {
+            PdbCommand::Build(build) => vec![cache(&build.cache)],
+        },
+        Command::Scramble(args) => vec![cache(&args.cache)],
+        Command::Bench(args) => vec![cache(&args.cache)],
+        Command::Info(_) => Vec::new(),
     }
 }

@@ -20,7 +20,7 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
-    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
+    let memory_bytes = machine::memory_budget(args.memory);
     let cache = PdbCache::new(args.cache.as_deref());
     outln!(
         "pattern databases {} for {shape}, goal {goal}, in {}",
@@ -33,7 +33,15 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
         let (_, origin) = cache.load_or_build(&goal, pattern, memory_bytes, args.force)?;
         let what = match origin {
             Origin::Cached => "already cached".to_string(),
-            Origin::Built { seconds, replaced } => {
+            Origin::Built {
+                seconds,
+                replaced,
+                not_saved,
+            } => {
+                if let Some(why) = not_saved {
+                    // Caching is this command's whole job.
+                    anyhow::bail!("the database was built but could not be cached: {why}");
+                }
                 total_seconds += seconds;
                 let note = replaced.map_or(String::new(), |why| format!(" (replaced: {why})"));
                 format!("built in {seconds:.2} s{note}")

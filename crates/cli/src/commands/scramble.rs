@@ -48,36 +48,55 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => StdRng::from_entropy(),
     };
-    let scrambles = match args.puzzle.parse::<PuzzleName>()? {
-        PuzzleName::Cube(size) => {
-            let metric = spaces::cube_metric(args.metric.as_deref())?;
-            match (size, args.moves) {
-                (_, Some(n)) => (0..args.count)
-                    .map(|_| move_scramble(size, metric, n, &mut rng))
-                    .collect(),
-                (CubeSize::Two, None) => cube2_scrambles(args, metric, &mut rng)?,
-                (CubeSize::Three, None) => cube3_scrambles(args, metric, &mut rng)?,
-            }
-        }
-        PuzzleName::Tiles(shape) => {
-            if args.metric.is_some() {
-                bad_input!("--metric is for cubes");
-            }
-            (0..args.count)
-                .map(|_| tile_scramble(shape, args.moves, &mut rng))
-                .collect::<Result<_>>()?
-        }
-    };
-    for s in &scrambles {
+    // Each scramble is printed as soon as it is made, so `| head` sees output at once and a
+    // count of millions runs in constant memory.
+    let print = |s: Scramble| -> Result<()> {
         if args.json {
-            outln!("{}", serde_json::to_string(s)?);
-            continue;
+            outln!("{}", serde_json::to_string(&s)?);
+            return Ok(());
         }
         match (&s.scramble, &s.position) {
             (Some(moves), Some(position)) => outln!("{moves}\n  {position}"),
             (Some(moves), None) => outln!("{moves}"),
             (None, Some(position)) => outln!("{position}"),
             (None, None) => {}
+        }
+        Ok(())
+    };
+    let walk = args.moves.map(|n| n as usize);
+    match args.puzzle.parse::<PuzzleName>()? {
+        PuzzleName::Cube(size) => {
+            let metric = spaces::cube_metric(args.metric.as_deref())?;
+            match (size, walk) {
+                (_, Some(n)) => {
+                    if args.cache.is_some() {
+                        bad_input!("--cache is for uniform 3x3x3 scrambles (it holds the two-phase tables); --moves needs no tables");
+                    }
+                    for _ in 0..args.count {
+                        print(move_scramble(size, metric, n, &mut rng))?;
+                    }
+                }
+                (CubeSize::Two, None) => {
+                    if args.cache.is_some() {
+                        bad_input!(
+                            "--cache is for the 3x3x3; the 2x2x2's table is built in memory"
+                        );
+                    }
+                    cube2_scrambles(args.count, metric, &mut rng, print)?
+                }
+                (CubeSize::Three, None) => cube3_scrambles(args, metric, &mut rng, print)?,
+            }
+        }
+        PuzzleName::Tiles(shape) => {
+            if args.metric.is_some() {
+                bad_input!("--metric is for cubes");
+            }
+            if args.cache.is_some() {
+                bad_input!("--cache is for the 3x3x3; board scrambles need no tables");
+            }
+            for _ in 0..args.count {
+                print(tile_scramble(shape, walk, &mut rng)?)?;
+            }
         }
     }
     Ok(())
@@ -121,54 +140,62 @@ pub(crate) fn random_cube(rng: &mut StdRng) -> CubieCube {
     c
 }
 
-fn cube3_scrambles(args: &ScrambleArgs, metric: Metric, rng: &mut StdRng) -> Result<Vec<Scramble>> {
+fn cube3_scrambles(
+    args: &ScrambleArgs,
+    metric: Metric,
+    rng: &mut StdRng,
+    mut print: impl FnMut(Scramble) -> Result<()>,
+) -> Result<()> {
     let tables = twophase_tables(args.cache.as_deref())?;
     let options = Options {
         target_length: SCRAMBLE_MAX_LENGTH,
         deadline: None,
     };
-    (0..args.count)
-        .map(|_| {
-            let cube = random_cube(rng);
-            let solution = solve(&tables, &cube, options)?;
-            let scramble = invert_moves(&solution.moves);
-            ensure!(
-                apply_moves(&CubieCube::SOLVED, &scramble) == cube,
-                "internal error: the scramble does not reach the position"
-            );
-            Ok(Scramble {
-                puzzle: CubeSize::Three.to_string(),
-                length: Some(metric.length(&scramble)),
-                scramble: Some(format_moves(&scramble)),
-                metric: Some(metric.name()),
-                position: Some(facelet::format(&cube)),
-            })
-        })
-        .collect()
+    for _ in 0..args.count {
+        let cube = random_cube(rng);
+        let solution = solve(&tables, &cube, options)?;
+        let moves = invert_moves(&solution.moves);
+        ensure!(
+            apply_moves(&CubieCube::SOLVED, &moves) == cube,
+            "internal error: the scramble does not reach the position"
+        );
+        print(Scramble {
+            puzzle: CubeSize::Three.to_string(),
+            length: Some(metric.length(&moves)),
+            scramble: Some(format_moves(&moves)),
+            metric: Some(metric.name()),
+            position: Some(facelet::format(&cube)),
+        })?;
+    }
+    Ok(())
 }
 
-fn cube2_scrambles(args: &ScrambleArgs, metric: Metric, rng: &mut StdRng) -> Result<Vec<Scramble>> {
+fn cube2_scrambles(
+    count: u64,
+    metric: Metric,
+    rng: &mut StdRng,
+    mut print: impl FnMut(Scramble) -> Result<()>,
+) -> Result<()> {
     let space = Cube2Space::new(metric);
     let (table, _) = spaces::table_in_memory(&space)?;
-    (0..args.count)
-        .map(|_| {
-            let rank = rng.gen_range(0..CUBE2_POSITIONS);
-            let path = descend(&space, &table, rank, CUBE2_MAX_DISTANCE)?;
-            let solution: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-            let scramble = invert_moves(&solution);
-            ensure!(
-                space.rank(&apply_moves(&CubieCube::SOLVED, &scramble)) == rank,
-                "internal error: the scramble does not reach the position"
-            );
-            Ok(Scramble {
-                puzzle: CubeSize::Two.to_string(),
-                length: Some(metric.length(&scramble)),
-                scramble: Some(format_moves(&scramble)),
-                metric: Some(metric.name()),
-                position: None,
-            })
-        })
-        .collect()
+    for _ in 0..count {
+        let rank = rng.gen_range(0..CUBE2_POSITIONS);
+        let path = descend(&space, &table, rank, CUBE2_MAX_DISTANCE)?;
+        let solution: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+        let moves = invert_moves(&solution);
+        ensure!(
+            space.rank(&apply_moves(&CubieCube::SOLVED, &moves)) == rank,
+            "internal error: the scramble does not reach the position"
+        );
+        print(Scramble {
+            puzzle: CubeSize::Two.to_string(),
+            length: Some(metric.length(&moves)),
+            scramble: Some(format_moves(&moves)),
+            metric: Some(metric.name()),
+            position: None,
+        })?;
+    }
+    Ok(())
 }
 
 /// A uniform random solvable board (a random arrangement, with two tiles swapped when its

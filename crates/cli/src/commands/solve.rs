@@ -101,10 +101,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return super::cube_solve::run(args, size);
     }
     let cube_only = [
-        (args.moves.is_some(), "--moves"),
+        (args.moves, "--moves"),
         (args.metric.is_some(), "--metric"),
         (args.max_length.is_some(), "--max-length"),
         (args.facelets, "--facelets"),
+        (args.show_facelets, "--show-facelets"),
         (
             args.algorithm == Algorithm::TwoPhase,
             "--algorithm two-phase",
@@ -116,23 +117,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let jobs = jobs(args, &goal)?;
-    let memory_bytes = machine::memory_budget(args.memory.as_deref())?;
+    let memory_bytes = machine::memory_budget(args.memory);
     let algorithm = match (args.algorithm, &args.table) {
         (Algorithm::Auto | Algorithm::Table, Some(_)) => Algorithm::Table,
         (other, Some(_)) => bad_input!(
-            "--table solves by table descent; it cannot be used with --algorithm {other:?}"
+            "--table solves by table descent; it cannot be used with --algorithm {}",
+            algorithm_name(other)
         ),
+        // Only IDA* stops at a deadline and reports what it proved.
+        (Algorithm::Auto, None) if args.timeout.is_some() => Algorithm::ParallelIda,
         (Algorithm::Auto, None) if shape.cells() <= ASTAR_DEFAULT_MAX_CELLS => Algorithm::Astar,
         (Algorithm::Auto, None) => Algorithm::ParallelIda,
         (other, None) => other,
     };
-    let deadline_after = timeout(args)?;
-    if deadline_after.is_some()
-        && !matches!(algorithm, Algorithm::Ida | Algorithm::ParallelIda)
-        && args.algorithm != Algorithm::Auto
-    {
-        bad_input!("--timeout applies to IDA* (--algorithm ida or parallel-ida) and to the 3x3x3");
-    }
+    refuse_unused_options(args, algorithm)?;
+    let deadline_after = args.timeout;
     let solutions = if algorithm == Algorithm::Table {
         solve_by_table(args, &goal, &jobs)?
     } else if matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal) {
@@ -152,6 +151,78 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     };
     report(args, &solutions)
+}
+
+/// The name of an algorithm as `--algorithm` takes it.
+fn algorithm_name(algorithm: Algorithm) -> String {
+    use clap::ValueEnum;
+    algorithm
+        .to_possible_value()
+        .map_or_else(|| format!("{algorithm:?}"), |v| v.get_name().to_string())
+}
+
+/// Refuses options that would do nothing with the algorithm chosen for a board, rather than
+/// ignore them silently.
+fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
+    let searching = matches!(
+        algorithm,
+        Algorithm::Ida | Algorithm::ParallelIda | Algorithm::Astar
+    );
+    let staged = matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal);
+    let chosen = algorithm_name(algorithm);
+    let unused = [
+        (
+            args.timeout.is_some() && !matches!(algorithm, Algorithm::Ida | Algorithm::ParallelIda),
+            "--timeout",
+            "IDA* (--algorithm ida or parallel-ida)",
+        ),
+        (
+            args.heuristic != HeuristicChoice::Auto && !searching,
+            "--heuristic",
+            "IDA* and A*",
+        ),
+        (args.pdb.is_some() && !searching, "--pdb", "IDA* and A*"),
+        (
+            args.no_reflection && !searching,
+            "--no-reflection",
+            "IDA* and A* with pattern databases",
+        ),
+        (
+            args.no_reflection
+                && matches!(
+                    args.heuristic,
+                    HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
+                ),
+            "--no-reflection",
+            "pattern databases (--heuristic pdb)",
+        ),
+        (
+            args.cache.is_some()
+                && !(searching
+                    && matches!(args.heuristic, HeuristicChoice::Auto | HeuristicChoice::Pdb)),
+            "--cache",
+            "pattern databases (--heuristic pdb or auto)",
+        ),
+        (
+            args.stages.is_some() && algorithm != Algorithm::Subgoal,
+            "--stages",
+            "--algorithm subgoal",
+        ),
+        (
+            args.effort.is_some() && !staged,
+            "--effort",
+            "--algorithm subgoal and two-stage",
+        ),
+        (
+            args.memory.is_some() && !(searching),
+            "--memory",
+            "A* and the pattern-database builds of IDA* and A*",
+        ),
+    ];
+    if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {
+        bad_input!("{option} is used only by {used_by}, not by --algorithm {chosen}");
+    }
+    Ok(())
 }
 
 /// The boards from the command line and from --file.
@@ -300,15 +371,23 @@ fn pattern_heuristic(
     let mut tables = Vec::new();
     for pattern in partition.patterns() {
         let (table, origin) = cache.load_or_build(goal, pattern, memory_bytes, false)?;
-        if let Origin::Built { seconds, replaced } = origin {
+        if let Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        } = origin
+        {
             if let Some(why) = replaced {
                 eprintln!("note: rebuilding a cached pattern database ({why})");
             }
+            let kept = match not_saved {
+                None => format!("cached in {}", cache.dir().display()),
+                Some(why) => format!("not cached ({why}), so it is built again next time"),
+            };
             eprintln!(
-                "built pattern database for tiles {:?}: {} entries in {seconds:.2} s, cached in {}",
+                "built pattern database for tiles {:?}: {} entries in {seconds:.2} s, {kept}",
                 pattern.tiles(),
                 format_count(pattern.entries()),
-                cache.dir().display()
             );
         }
         tables.push(table);
@@ -319,17 +398,6 @@ fn pattern_heuristic(
         tables,
         !args.no_reflection,
     )?)
-}
-
-/// The --timeout given, checked.
-pub(crate) fn timeout(args: &SolveArgs) -> Result<Option<Duration>> {
-    match args.timeout {
-        Some(t) if !(t.is_finite() && t > 0.0) => {
-            bad_input!("--timeout must be a positive number of seconds")
-        }
-        Some(t) => Ok(Some(Duration::from_secs_f64(t))),
-        None => Ok(None),
-    }
 }
 
 fn search_all<H: TileHeuristic>(
@@ -349,7 +417,8 @@ fn search_all<H: TileHeuristic>(
     jobs.iter()
         .map(|job| {
             let started = Instant::now();
-            let deadline = deadline_after.map(|d| started + d);
+            // A deadline past what the clock holds is no deadline.
+            let deadline = deadline_after.and_then(|d| started.checked_add(d));
             let outcome = match algorithm {
                 Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
                 Algorithm::Astar => astar(
@@ -453,7 +522,7 @@ fn solve_by_stages(
 ) -> Result<Vec<Solution>> {
     let bad = |e: godsearch_subgoal::PlanError| crate::errors::InputError(e.to_string());
     let cells = goal.shape().cells();
-    let effort = args.effort.unwrap_or(if algorithm == Algorithm::TwoStage {
+    let default_effort = if algorithm == Algorithm::TwoStage {
         1 // the reference method as published: each stage's first optimal path
     } else if cells <= SMALL_BOARD_CELLS {
         DEFAULT_EFFORT
@@ -461,7 +530,8 @@ fn solve_by_stages(
         MEDIUM_BOARD_EFFORT
     } else {
         1
-    });
+    };
+    let effort = args.effort.map_or(default_effort, |n| n as usize);
     let (solver, name) = match (algorithm, &args.stages) {
         (Algorithm::TwoStage, _) => (
             Portfolio::of(vec![Plan::two_stage(goal).map_err(bad)?], effort),

@@ -43,9 +43,9 @@ pub enum Syntax {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PositionError {
     /// Both a facelet string and a move sequence.
-    #[error("'{text}' is both a {stickers}-sticker facelet string and a {moves}-move sequence; say which with --facelets or --moves")]
+    #[error("it is both a {stickers}-sticker facelet string and a {moves}-move sequence; say which with --facelets or --moves")]
     Ambiguous {
-        /// The text, cut for the message.
+        /// The text, cut to an excerpt.
         text: String,
         /// Stickers on this cube.
         stickers: usize,
@@ -53,9 +53,9 @@ pub enum PositionError {
         moves: usize,
     },
     /// A move sequence that looks like a facelet string with the wrong sticker count.
-    #[error("'{text}' reads as {moves} moves, but it is written like a facelet string with {found} stickers, not {stickers}; check the stickers, or give it with --moves if it is a move sequence")]
+    #[error("it reads as {moves} moves, but it is written like a facelet string with {found} stickers, not {stickers}; check the stickers, or give it with --moves if it is a move sequence")]
     LooksLikeFacelets {
-        /// The text, cut for the message.
+        /// The text, cut to an excerpt.
         text: String,
         /// Stickers on this cube.
         stickers: usize,
@@ -65,9 +65,9 @@ pub enum PositionError {
         moves: usize,
     },
     /// Neither shape fits.
-    #[error("'{text}' is neither a facelet string (it has {found} characters, {kinds} distinct, ignoring whitespace; a {cube} facelet string has {stickers}, 6 distinct) nor a move sequence ({reason})")]
+    #[error("it is neither a facelet string (it has {found} characters, {kinds} distinct, ignoring whitespace; a {cube} facelet string has {stickers}, 6 distinct) nor a move sequence ({reason})")]
     Neither {
-        /// The text, cut for the message.
+        /// The text, cut to an excerpt.
         text: String,
         /// `2x2x2` or `3x3x3`.
         cube: CubeSize,

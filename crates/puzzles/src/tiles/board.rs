@@ -32,9 +32,9 @@ pub enum BoardError {
     #[error("an empty entry (entry {0}): separate the tiles by single commas or spaces")]
     EmptyEntry(usize),
     /// A hex string of the wrong length.
-    #[error("the hex string '{text}' has {got} digits but a {shape} board has {expected} cells")]
+    #[error("the hex string has {got} digits but a {shape} board has {expected} cells")]
     WrongHexLength {
-        /// The text given.
+        /// The text given, cut to an excerpt.
         text: String,
         /// The board size.
         shape: Shape,
