@@ -55,7 +55,7 @@ pub fn memory_budget(option: Option<u64>) -> u64 {
 /// operating system kills it.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
     let total = total_memory();
-    let bytes = crate::units::parse_size(text, total.unwrap_or(FALLBACK_RAM)).map_err(|e| e.0)?;
+    let bytes = crate::units::parse_size(text, total.unwrap_or(FALLBACK_RAM))?;
     match total {
         Some(total) if bytes > total => Err(format!(
             "{} is more than the {} of memory this machine has (give at most that, or a share such as 50%)",

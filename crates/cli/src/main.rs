@@ -10,9 +10,9 @@ mod output;
 mod pdb_cache;
 mod progress;
 mod spaces;
-mod units;
 
 use clap::Parser;
+use godsearch::units;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

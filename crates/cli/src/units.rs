@@ -1,24 +1,28 @@
-//! Reading and writing sizes and counts for people.
+//! Reading and writing sizes, times and counts for people. The readers take any text and
+//! never panic (fuzzed: `fuzz/fuzz_targets/memory_size.rs`, `duration.rs`).
 
-use crate::errors::InputError;
 use godsearch_core::excerpt;
 use std::time::Duration;
 
 /// The longest `--timeout`: a year. Anything longer is a typo, and a deadline that far ahead
 /// still fits every clock.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+/// The shortest `--timeout`: a millisecond (shorter ones would round to no time at all; found
+/// by fuzzing `--timeout 1e-110`).
+pub const MIN_TIMEOUT: Duration = Duration::from_millis(1);
 
 const KIB: f64 = 1024.0;
 const SUFFIXES: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
 
 /// Parses a memory size: bytes (`1000000`), with a binary suffix (`512M`, `16G`, `1.5T`, an
-/// optional trailing `B` or `iB`), or a percentage of `total` (`50%`).
-pub fn parse_size(text: &str, total: u64) -> Result<u64, InputError> {
+/// optional trailing `B` or `iB`), or a percentage of `total` (`50%`). Sizes beyond `u64`
+/// saturate at `u64::MAX`; the error is a one-line message.
+pub fn parse_size(text: &str, total: u64) -> Result<u64, String> {
     let bad = || {
-        InputError(format!(
+        format!(
             "'{}' is not a memory size (examples: 16G, 512M, 50%)",
             excerpt(text)
-        ))
+        )
     };
     let t = text.trim().to_ascii_uppercase();
     if let Some(p) = t.strip_suffix('%') {
@@ -43,7 +47,7 @@ pub fn parse_size(text: &str, total: u64) -> Result<u64, InputError> {
     Ok((value * KIB.powi(power)) as u64)
 }
 
-/// Reads a time limit in seconds (`10`, `0.5`, `1e3`): a positive number of at most
+/// Reads a time limit in seconds (`10`, `0.5`, `1e3`): from [`MIN_TIMEOUT`] to
 /// [`MAX_TIMEOUT`].
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
@@ -52,6 +56,12 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("'{}' is not a number of seconds", excerpt(text)))?;
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err("it must be a positive number of seconds".into());
+    }
+    if seconds < MIN_TIMEOUT.as_secs_f64() {
+        return Err(format!(
+            "at least {} seconds (a millisecond) must be given",
+            MIN_TIMEOUT.as_secs_f64()
+        ));
     }
     if seconds > MAX_TIMEOUT.as_secs_f64() {
         return Err(format!(
@@ -116,12 +126,42 @@ mod tests {
         assert!(parse_size("1e400", 0).is_err());
         assert!(parse_size("-1G", 0).is_err());
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
-        for bad in ["0", "-1", "NaN", "inf", "1e300", "", "ten"] {
+        for bad in [
+            "0", "-1", "NaN", "inf", "1e300", "", "ten", "1e-110", "0.0001",
+        ] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
         assert_eq!(format_bytes(1536.0), "1.5 KiB");
         assert_eq!(format_bytes(12.0), "12 B");
         assert_eq!(format_count(1234567u64), "1,234,567");
         assert_eq!(format_count(12u64), "12");
+    }
+
+    mod fuzz {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// Any text is a size or a one-line error; numbers with a suffix scale exactly.
+            #[test]
+            fn sizes(text in "[-+0-9.eEkKmMgGtTiIbB% ]{0,12}", n in 0u64..1_000_000) {
+                if let Err(e) = parse_size(&text, 1 << 34) {
+                    prop_assert!(!e.contains('\n'));
+                }
+                prop_assert_eq!(parse_size(&format!("{n}M"), 0), Ok(n << 20));
+                prop_assert_eq!(parse_size(&format!("{n}"), 0), Ok(n));
+            }
+
+            /// Any text is a time within the limits or a one-line error.
+            #[test]
+            fn durations(text in "[-+0-9.eEnaNifIF ]{0,14}", ms in 1u64..1_000_000_000) {
+                match parse_seconds(&text) {
+                    Ok(d) => prop_assert!(MIN_TIMEOUT <= d && d <= MAX_TIMEOUT),
+                    Err(e) => prop_assert!(!e.contains('\n')),
+                }
+                let secs = ms as f64 / 1000.0;
+                prop_assert!(parse_seconds(&secs.to_string()).is_ok());
+            }
+        }
     }
 }

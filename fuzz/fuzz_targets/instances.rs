@@ -1,0 +1,18 @@
+//! Korf-style instance files: any text is refused with a line number or gives boards.
+#![no_main]
+use godsearch_puzzles::tiles::{parse_instances, Board, Shape};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|text: &str| {
+    for (w, h) in [(3, 3), (4, 4)] {
+        let shape = Shape::new(w, h).expect("a supported size");
+        match parse_instances(shape, text) {
+            Ok(instances) => {
+                for i in instances {
+                    assert_eq!(Board::parse(shape, &i.board.to_list()), Ok(i.board));
+                }
+            }
+            Err((line, _)) => assert!(line >= 1 && line <= text.lines().count()),
+        }
+    }
+});
