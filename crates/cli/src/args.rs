@@ -66,7 +66,7 @@ godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file ../share
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
 godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301\n  \
 godsearch solve 3x3x3 --moves \"R U R' U' F2 D L2 B\"\n  \
-godsearch solve 3x3x3 UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB\n  \
+godsearch solve 3x3x3 --facelets UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB\n  \
 godsearch solve 2x2x2 --moves \"R U F' D L2\"")]
     Solve(SolveArgs),
     /// Pattern databases: build them ahead of a search.

@@ -361,7 +361,7 @@ fn pattern_databases_are_cached_and_stale_files_rebuilt() {
 fn bad_boards_are_refused_with_the_reason() {
     refused(
         &["solve", "3x3", "1,2,3"],
-        "a 3x3 board has 9 cells but 3 were given",
+        "a 3x3 board has 9 cells but the board given has 3",
     );
     refused(
         &["solve", "3x3", "1,2,3,4,5,6,7,8,8"],

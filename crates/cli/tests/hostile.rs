@@ -461,6 +461,12 @@ fn kind7_messages_are_one_line_with_one_exit_code_rule() {
         ],
         "memory limit",
     );
+    // Refused before anything else is said (no note about heuristics first).
+    let big = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24";
+    refused(
+        &["solve", "5x5", "--algorithm", "astar", big],
+        "A* supports boards of at most 20 cells",
+    );
     // An OS error is said once; a directory is called one.
     let out = godsearch(&["solve", "3x3", "--table", "/nonexistent.tbl", "123456780"]);
     assert_eq!(out.status.code(), Some(1));

@@ -50,7 +50,7 @@ impl Plan {
                     .parse()
                     .ok()
                     .filter(|&t| t > 0 && t < n)
-                    .ok_or_else(|| PlanError::NotATile(token.into()))?;
+                    .ok_or_else(|| PlanError::NotATile(godsearch_core::excerpt(token)))?;
                 if std::mem::replace(&mut seen[t as usize], true) {
                     return Err(PlanError::Repeated(t));
                 }

@@ -131,6 +131,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (other, None) => other,
     };
     refuse_unused_options(args, algorithm)?;
+    if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
+        // Refused before any heuristic is built or announced.
+        return Err(SearchError::AStarTooLarge.into());
+    }
     let deadline_after = args.timeout;
     let solutions = if algorithm == Algorithm::Table {
         solve_by_table(args, &goal, &jobs)?

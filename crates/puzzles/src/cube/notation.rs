@@ -81,7 +81,7 @@ impl fmt::Display for Metric {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum NotationError {
     /// A character that starts no move.
-    #[error("unknown move '{found}' at character {at}: moves are U R F D L B, each optionally followed by ', 2, 2' or 3")]
+    #[error("unknown move '{found}' at character {at}: moves are U R F D L B, each optionally followed by ' (counter-clockwise), 2 (half turn), 2' or 3")]
     UnknownMove {
         /// The offending text.
         found: String,

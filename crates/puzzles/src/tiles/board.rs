@@ -44,7 +44,7 @@ pub enum BoardError {
         got: usize,
     },
     /// Too many or too few tiles.
-    #[error("a {shape} board has {expected} cells but {got} were given")]
+    #[error("a {shape} board has {expected} cells but the board given has {got}")]
     WrongCellCount {
         /// The board size.
         shape: Shape,

@@ -127,7 +127,7 @@ impl Partition {
             .iter()
             .find(|n| n.name == text && n.width == shape.width() && n.height == shape.height())
             .ok_or_else(|| PartitionError::Unknown {
-                name: text.to_string(),
+                name: godsearch_core::excerpt(text),
                 shape,
                 known: Self::names(shape).join(", "),
             })?;
@@ -158,7 +158,7 @@ impl Partition {
                 .filter(|t| !t.is_empty())
                 .map(|t| {
                     t.parse::<u16>()
-                        .map_err(|_| PartitionError::BadToken(t.to_string()))
+                        .map_err(|_| PartitionError::BadToken(godsearch_core::excerpt(t)))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let pattern = Pattern::new(goal, &tiles)?;
