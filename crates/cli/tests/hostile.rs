@@ -318,6 +318,56 @@ fn kind5_scrambles_stream_as_they_are_made() {
 }
 
 #[test]
+fn kind5_solutions_stream_as_they_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.txt");
+    // A board one move away, then Korf's instance 17 (66 moves, here for the blank-last goal),
+    // which IDA* with Manhattan distance alone takes minutes over: the first answer must not
+    // wait for the second.
+    std::fs::write(
+        &file,
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n\
+         17 66 4 6 14 13 7 8 11 9 3 10 15 5 12 0 2 1\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args([
+            "solve",
+            "4x4",
+            "--algorithm",
+            "ida",
+            "--heuristic",
+            "manhattan",
+            "--file",
+        ])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let first = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .find(|l| l.starts_with("length"));
+        let _ = sender.send(first);
+    });
+    let first_result = receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the first result was held back")
+        .expect("a length line");
+    assert!(first_result.starts_with("length     1 "), "{first_result}");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the batch ended already"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
 fn kind6_save_targets_are_checked_before_the_work() {
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();

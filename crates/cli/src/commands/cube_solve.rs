@@ -23,6 +23,10 @@ use std::time::Instant;
 
 /// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
 const DEFAULT_MAX_LENGTH: usize = 20;
+/// A batch is solved this many positions a thread at a time, then printed: enough that the
+/// threads rarely wait at a batch's end (a position takes about a millisecond), few enough that
+/// results show as they come.
+const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
 
 /// A cube to solve, with the text it was given as.
 pub(crate) struct CubeJob {
@@ -121,8 +125,8 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     refuse_tile_options(args)?;
     let metric = spaces::cube_metric(args.metric.as_deref())?;
     let jobs = jobs(args, size)?;
-    let wall = Instant::now();
-    let solutions = match size {
+    let mut out = CubePrinter::new(args);
+    match size {
         CubeSize::Two => {
             if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Table) {
                 bad_input!("the 2x2x2 is solved optimally by table descent (--algorithm table, the default)");
@@ -133,7 +137,7 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             if args.cache.is_some() {
                 bad_input!("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory");
             }
-            solve_cube2(args, metric, &jobs)?
+            solve_cube2(args, metric, &jobs, &mut out)?;
         }
         CubeSize::Three => {
             if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
@@ -142,13 +146,18 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             if args.table.is_some() {
                 bad_input!("--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)");
             }
-            solve_cube3(args, metric, &jobs)?
+            solve_cube3(args, metric, &jobs, &mut out)?;
         }
-    };
-    report(args, &solutions, wall.elapsed().as_secs_f64())
+    }
+    out.finish()
 }
 
-fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
+fn solve_cube2(
+    args: &SolveArgs,
+    metric: Metric,
+    jobs: &[CubeJob],
+    out: &mut CubePrinter,
+) -> Result<()> {
     let space = Cube2Space::new(metric);
     match &args.table {
         Some(path) => {
@@ -156,9 +165,9 @@ fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec
             let entries = loaded.header().entries as usize;
             let view =
                 TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
-            descend_all(&space, &view, jobs)
+            descend_all(&space, &view, jobs, out)
         }
-        None => descend_all(&space, &spaces::table_in_memory(&space)?.0, jobs),
+        None => descend_all(&space, &spaces::table_in_memory(&space)?.0, jobs, out),
     }
 }
 
@@ -166,38 +175,38 @@ fn descend_all<T: DistanceMod3>(
     space: &Cube2Space,
     table: &T,
     jobs: &[CubeJob],
-) -> Result<Vec<CubeSolution>> {
-    jobs.iter()
-        .map(|job| {
-            let started = Instant::now();
-            let (_, rotation) = space.canonical(&job.cube);
-            let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
-            let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-            let moves = space.reorient(&found, rotation);
-            let seconds = started.elapsed().as_secs_f64();
-            ensure!(
-                space.rank(&apply_moves(&job.cube, &moves)) == space.goal_rank(),
-                "internal error: the 2x2x2 solution did not solve the cube on replay"
-            );
-            Ok(CubeSolution {
-                puzzle: CubeSize::Two.to_string(),
-                start: job.text.clone(),
-                facelets: facelet::format_pocket(&job.cube),
-                solution: format_moves(&moves),
-                length: space.metric().length(&moves),
-                metric: space.metric().name(),
-                optimal: true,
-                algorithm: "table",
-                phase1_length: None,
-                max_length: None,
-                nodes_expanded: path.len() as u64,
-                phase2_nodes: None,
-                phase2_searches: None,
-                timed_out: false,
-                seconds,
-            })
-        })
-        .collect()
+    out: &mut CubePrinter,
+) -> Result<()> {
+    for job in jobs {
+        let started = Instant::now();
+        let (_, rotation) = space.canonical(&job.cube);
+        let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
+        let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+        let moves = space.reorient(&found, rotation);
+        let seconds = started.elapsed().as_secs_f64();
+        ensure!(
+            space.rank(&apply_moves(&job.cube, &moves)) == space.goal_rank(),
+            "internal error: the 2x2x2 solution did not solve the cube on replay"
+        );
+        out.emit(CubeSolution {
+            puzzle: CubeSize::Two.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format_pocket(&job.cube),
+            solution: format_moves(&moves),
+            length: space.metric().length(&moves),
+            metric: space.metric().name(),
+            optimal: true,
+            algorithm: "table",
+            phase1_length: None,
+            max_length: None,
+            nodes_expanded: path.len() as u64,
+            phase2_nodes: None,
+            phase2_searches: None,
+            timed_out: false,
+            seconds,
+        })?;
+    }
+    Ok(())
 }
 
 /// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when
@@ -227,53 +236,92 @@ pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables>
     Ok(tables)
 }
 
-fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: &[CubeJob]) -> Result<Vec<CubeSolution>> {
+fn solve_cube3(
+    args: &SolveArgs,
+    metric: Metric,
+    jobs: &[CubeJob],
+    out: &mut CubePrinter,
+) -> Result<()> {
     let tables = twophase_tables(args.cache.as_deref())?;
     let target_length = args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize);
     let timeout = args.timeout;
-    jobs.par_iter()
-        .map(|job| {
-            let started = Instant::now();
-            let options = Options {
-                target_length,
-                deadline: timeout.and_then(|t| started.checked_add(t)),
-            };
-            let found = solve(&tables, &job.cube, options)
-                .with_context(|| format!("position '{}'", job.text))?;
-            let seconds = started.elapsed().as_secs_f64();
-            ensure!(
-                apply_moves(&job.cube, &found.moves).is_solved(),
-                "internal error: the two-phase solution did not solve the cube on replay"
-            );
-            Ok(CubeSolution {
-                puzzle: CubeSize::Three.to_string(),
-                start: job.text.clone(),
-                facelets: facelet::format(&job.cube),
-                solution: format_moves(&found.moves),
-                length: metric.length(&found.moves),
-                metric: metric.name(),
-                optimal: found.moves.is_empty(),
-                algorithm: "two-phase",
-                phase1_length: Some(found.phase1_length),
-                max_length: Some(target_length),
-                nodes_expanded: found.nodes,
-                phase2_nodes: Some(found.phase2_nodes),
-                phase2_searches: Some(found.phase2_searches),
-                timed_out: found.timed_out,
-                seconds,
-            })
+    let solve_one = |job: &CubeJob| {
+        let started = Instant::now();
+        let options = Options {
+            target_length,
+            deadline: timeout.and_then(|t| started.checked_add(t)),
+        };
+        let found = solve(&tables, &job.cube, options)
+            .with_context(|| format!("position '{}'", excerpt(&job.text)))?;
+        let seconds = started.elapsed().as_secs_f64();
+        ensure!(
+            apply_moves(&job.cube, &found.moves).is_solved(),
+            "internal error: the two-phase solution did not solve the cube on replay"
+        );
+        Ok(CubeSolution {
+            puzzle: CubeSize::Three.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format(&job.cube),
+            solution: format_moves(&found.moves),
+            length: metric.length(&found.moves),
+            metric: metric.name(),
+            optimal: found.moves.is_empty(),
+            algorithm: "two-phase",
+            phase1_length: Some(found.phase1_length),
+            max_length: Some(target_length),
+            nodes_expanded: found.nodes,
+            phase2_nodes: Some(found.phase2_nodes),
+            phase2_searches: Some(found.phase2_searches),
+            timed_out: found.timed_out,
+            seconds,
         })
-        .collect()
+    };
+    // Solved on every core a chunk at a time, printed in input order as each chunk ends.
+    let chunk = rayon::current_num_threads() * POSITIONS_PER_THREAD_IN_FLIGHT;
+    for batch in jobs.chunks(chunk) {
+        let solved: Vec<Result<CubeSolution>> = batch.par_iter().map(solve_one).collect();
+        for solution in solved {
+            out.emit(solution?)?;
+        }
+    }
+    Ok(())
 }
 
-fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Result<()> {
-    for s in solutions {
-        if args.json {
-            outln!("{}", serde_json::to_string(s)?);
-            continue;
+/// Prints each solution as it comes and keeps the totals for the summary.
+struct CubePrinter {
+    json: bool,
+    show_facelets: bool,
+    started: Instant,
+    solved: usize,
+    length_sum: usize,
+    max_length: usize,
+    seconds: f64,
+}
+
+impl CubePrinter {
+    fn new(args: &SolveArgs) -> Self {
+        Self {
+            json: args.json,
+            show_facelets: args.show_facelets,
+            started: Instant::now(),
+            solved: 0,
+            length_sum: 0,
+            max_length: 0,
+            seconds: 0.0,
+        }
+    }
+
+    fn emit(&mut self, s: CubeSolution) -> Result<()> {
+        self.solved += 1;
+        self.length_sum += s.length;
+        self.max_length = self.max_length.max(s.length);
+        self.seconds += s.seconds;
+        if self.json {
+            outln!("{}", serde_json::to_string(&s)?);
+            return Ok(());
         }
         outln!("start      {}", s.start);
-        if args.show_facelets {
+        if self.show_facelets {
             outln!("facelets   {}", s.facelets);
         }
         crate::output::solution_line(&s.solution);
@@ -302,30 +350,35 @@ fn report(args: &SolveArgs, solutions: &[CubeSolution], wall_seconds: f64) -> Re
             s.nodes_expanded
         );
         outln!();
+        Ok(())
     }
-    let count = solutions.len();
-    let summary = CubeSummary {
-        summary: true,
-        solved: count,
-        mean_length: solutions.iter().map(|s| s.length).sum::<usize>() as f64 / count as f64,
-        max_length: solutions.iter().map(|s| s.length).max().unwrap_or(0),
-        seconds: solutions.iter().map(|s| s.seconds).sum(),
-        wall_seconds,
-        solves_per_second: count as f64 / wall_seconds.max(f64::MIN_POSITIVE),
-        threads: rayon::current_num_threads(),
-    };
-    if args.json {
-        outln!("{}", serde_json::to_string(&summary)?);
-    } else if count > 1 {
-        outln!(
-            "solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
-            summary.solved,
-            summary.mean_length,
-            summary.max_length,
-            1e3 * summary.seconds / count as f64,
-            summary.solves_per_second,
-            summary.threads
-        );
+
+    fn finish(self) -> Result<()> {
+        let count = self.solved;
+        let wall_seconds = self.started.elapsed().as_secs_f64();
+        let summary = CubeSummary {
+            summary: true,
+            solved: count,
+            mean_length: self.length_sum as f64 / count as f64,
+            max_length: self.max_length,
+            seconds: self.seconds,
+            wall_seconds,
+            solves_per_second: count as f64 / wall_seconds.max(f64::MIN_POSITIVE),
+            threads: rayon::current_num_threads(),
+        };
+        if self.json {
+            outln!("{}", serde_json::to_string(&summary)?);
+        } else if count > 1 {
+            outln!(
+                "solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
+                summary.solved,
+                summary.mean_length,
+                summary.max_length,
+                1e3 * summary.seconds / count as f64,
+                summary.solves_per_second,
+                summary.threads
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }

@@ -11,6 +11,7 @@ mod info;
 mod pdb;
 mod scramble;
 mod solve;
+mod solve_report;
 
 use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
 use crate::errors::bad_input;

@@ -1,12 +1,12 @@
 //! `godsearch solve`: optimal solutions by IDA*, parallel IDA*, A* or table descent.
 
+use super::solve_report::{Printer, Solution};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::machine;
-use crate::output::outln;
 use crate::pdb_cache::{Origin, PdbCache, QUICK_BUILD_STATES};
 use crate::spaces::{self, AnySpace};
-use crate::units::{format_bytes, format_count, format_rate};
+use crate::units::{format_bytes, format_count};
 use anyhow::{bail, ensure, Context, Result};
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::table;
@@ -20,7 +20,6 @@ use godsearch_search::tiles::{
 };
 use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver, DEFAULT_EFFORT};
 use godsearch_tables::{DistanceMod3, TwoBitView};
-use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Boards with at most this many positions get their distance table built in memory for
@@ -45,48 +44,6 @@ struct Job {
     id: Option<String>,
     expected: Option<usize>,
     board: Board,
-}
-
-/// One solved board, as printed with `--json`.
-#[derive(Debug, Serialize)]
-struct Solution {
-    puzzle: String,
-    id: Option<String>,
-    start: String,
-    solution: String,
-    length: usize,
-    expected_length: Option<usize>,
-    optimal: bool,
-    algorithm: &'static str,
-    heuristic: String,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    thresholds: Vec<u32>,
-    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
-    iteration_expanded: Vec<u64>,
-    seconds: f64,
-    /// The search ran past --timeout: no solution, but a proven lower bound.
-    timed_out: bool,
-    lower_bound: Option<u32>,
-}
-
-/// The batch summary, as printed with `--json`.
-#[derive(Debug, Serialize)]
-struct Summary {
-    summary: bool,
-    solved: usize,
-    mean_length: f64,
-    max_length: usize,
-    /// Mean of the lengths a --file gave, when it gave one for every board.
-    mean_expected_length: Option<f64>,
-    /// Boards that ran past --timeout (not in the means).
-    timed_out: usize,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    mean_nodes_generated: f64,
-    seconds: f64,
-    nodes_per_second: f64,
-    threads: usize,
 }
 
 /// The heuristics `solve` can use, resolved to one type for the engines.
@@ -136,25 +93,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return Err(SearchError::AStarTooLarge.into());
     }
     let deadline_after = args.timeout;
-    let solutions = if algorithm == Algorithm::Table {
-        solve_by_table(args, &goal, &jobs)?
+    let mut out = Printer::new(args.json);
+    if algorithm == Algorithm::Table {
+        solve_by_table(args, &goal, &jobs, &mut out)?;
     } else if matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal) {
-        solve_by_stages(args, algorithm, &goal, &jobs)?
+        solve_by_stages(args, algorithm, &goal, &jobs, &mut out)?;
     } else {
         let heuristic = choose_heuristic(args, &goal, memory_bytes)?;
+        let search = Search {
+            algorithm,
+            goal: &goal,
+            memory_bytes,
+            deadline_after,
+        };
         match &heuristic {
-            AnyHeuristic::Manhattan(h) => {
-                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
-            }
-            AnyHeuristic::Conflict(h) => {
-                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
-            }
-            AnyHeuristic::Pdb(h) => {
-                search_all(h, algorithm, &goal, &jobs, memory_bytes, deadline_after)?
-            }
+            AnyHeuristic::Manhattan(h) => search.all(h, &jobs, &mut out)?,
+            AnyHeuristic::Conflict(h) => search.all(h, &jobs, &mut out)?,
+            AnyHeuristic::Pdb(h) => search.all(h, &jobs, &mut out)?,
         }
-    };
-    report(args, &solutions)
+    }
+    out.finish()
 }
 
 /// The name of an algorithm as `--algorithm` takes it.
@@ -404,63 +362,73 @@ fn pattern_heuristic(
     )?)
 }
 
-fn search_all<H: TileHeuristic>(
-    heuristic: &H,
+/// How the searching algorithms run on each board.
+struct Search<'a> {
     algorithm: Algorithm,
-    goal: &Board,
-    jobs: &[Job],
+    goal: &'a Board,
     memory_bytes: u64,
     deadline_after: Option<Duration>,
-) -> Result<Vec<Solution>> {
-    let threads = rayon::current_num_threads();
-    let name: &'static str = match algorithm {
-        Algorithm::Ida => "ida",
-        Algorithm::Astar => "astar",
-        _ => "parallel-ida",
-    };
-    jobs.iter()
-        .map(|job| {
-            let started = Instant::now();
-            // A deadline past what the clock holds is no deadline.
-            let deadline = deadline_after.and_then(|d| started.checked_add(d));
-            let outcome = match algorithm {
-                Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
-                Algorithm::Astar => astar(
-                    &job.board,
-                    goal,
-                    heuristic,
-                    memory_bytes / ASTAR_BYTES_PER_POSITION,
-                ),
-                _ => ida_star_until(&job.board, goal, heuristic, threads, deadline),
-            };
-            let seconds = started.elapsed().as_secs_f64();
-            match outcome {
-                Ok(outcome) => solution(job, goal, outcome, name, heuristic.describe(), seconds),
-                Err(SearchError::Timeout {
-                    lower_bound,
-                    expanded,
-                }) => Ok(Solution {
-                    puzzle: goal.shape().to_string(),
-                    id: job.id.clone(),
-                    start: job.board.to_string(),
-                    solution: String::new(),
-                    length: 0,
-                    expected_length: job.expected,
-                    optimal: false,
-                    algorithm: name,
-                    heuristic: heuristic.describe(),
-                    nodes_expanded: expanded,
-                    nodes_generated: 0,
-                    thresholds: Vec::new(),
-                    iteration_expanded: Vec::new(),
-                    seconds,
-                    timed_out: true,
-                    lower_bound: Some(lower_bound),
-                }),
-                Err(e) => Err(e.into()),
+}
+
+impl Search<'_> {
+    /// Solves each job in turn, handing each result to `out` as soon as it is found.
+    fn all<H: TileHeuristic>(&self, heuristic: &H, jobs: &[Job], out: &mut Printer) -> Result<()> {
+        for job in jobs {
+            out.emit(self.one(heuristic, job)?)?;
+        }
+        Ok(())
+    }
+
+    fn one<H: TileHeuristic>(&self, heuristic: &H, job: &Job) -> Result<Solution> {
+        let goal = self.goal;
+        let name: &'static str = match self.algorithm {
+            Algorithm::Ida => "ida",
+            Algorithm::Astar => "astar",
+            _ => "parallel-ida",
+        };
+        let started = Instant::now();
+        // A deadline past what the clock holds is no deadline.
+        let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
+        let outcome = match self.algorithm {
+            Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
+            Algorithm::Astar => astar(
+                &job.board,
+                goal,
+                heuristic,
+                self.memory_bytes / ASTAR_BYTES_PER_POSITION,
+            ),
+            _ => {
+                let threads = rayon::current_num_threads();
+                ida_star_until(&job.board, goal, heuristic, threads, deadline)
             }
-        })
-        .collect()
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        match outcome {
+            Ok(outcome) => solution(job, goal, outcome, name, heuristic.describe(), seconds),
+            Err(SearchError::Timeout {
+                lower_bound,
+                expanded,
+            }) => Ok(Solution {
+                puzzle: goal.shape().to_string(),
+                id: job.id.clone(),
+                start: job.board.to_string(),
+                solution: String::new(),
+                length: 0,
+                expected_length: job.expected,
+                optimal: false,
+                algorithm: name,
+                heuristic: heuristic.describe(),
+                nodes_expanded: expanded,
+                nodes_generated: 0,
+                thresholds: Vec::new(),
+                iteration_expanded: Vec::new(),
+                seconds,
+                timed_out: true,
+                lower_bound: Some(lower_bound),
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
 }
 
 /// Replays the moves (refusing a solution that does not reach the goal) and checks the length
@@ -523,7 +491,8 @@ fn solve_by_stages(
     algorithm: Algorithm,
     goal: &Board,
     jobs: &[Job],
-) -> Result<Vec<Solution>> {
+    out: &mut Printer,
+) -> Result<()> {
     let bad = |e: godsearch_subgoal::PlanError| crate::errors::InputError(e.to_string());
     let cells = goal.shape().cells();
     let default_effort = if algorithm == Algorithm::TwoStage {
@@ -552,28 +521,21 @@ fn solve_by_stages(
         ),
     };
     let stages = solver.plans().join(" | ");
-    jobs.iter()
-        .map(|job| {
-            let started = Instant::now();
-            let moves = solver.solve(&job.board)?;
-            let seconds = started.elapsed().as_secs_f64();
-            let outcome = SearchOutcome {
-                moves,
-                stats: SearchStats::default(),
-            };
-            solution(
-                job,
-                goal,
-                outcome,
-                name,
-                format!("stages {stages}"),
-                seconds,
-            )
-        })
-        .collect()
+    for job in jobs {
+        let started = Instant::now();
+        let moves = solver.solve(&job.board)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let outcome = SearchOutcome {
+            moves,
+            stats: SearchStats::default(),
+        };
+        let heuristic = format!("stages {stages}");
+        out.emit(solution(job, goal, outcome, name, heuristic, seconds)?)?;
+    }
+    Ok(())
 }
 
-fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job]) -> Result<Vec<Solution>> {
+fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job], out: &mut Printer) -> Result<()> {
     let space = match AnySpace::new(goal)? {
         AnySpace::Narrow(space) => space,
         AnySpace::Wide(_) => no_table(args, goal)?,
@@ -584,14 +546,14 @@ fn solve_by_table(args: &SolveArgs, goal: &Board, jobs: &[Job]) -> Result<Vec<So
             let entries = loaded.header().entries as usize;
             let view =
                 TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
-            descend_all(&space, &view, loaded.header().levels.len(), goal, jobs)
+            descend_all(&space, &view, loaded.header().levels.len(), goal, jobs, out)
         }
         None => {
             if space.state_count() > IN_MEMORY_TABLE_LIMIT {
                 no_table(args, goal)?;
             }
             let (table, levels) = spaces::table_in_memory(&space)?;
-            descend_all(&space, &table, levels, goal, jobs)
+            descend_all(&space, &table, levels, goal, jobs, out)
         }
     }
 }
@@ -619,129 +581,31 @@ fn descend_all<T: DistanceMod3>(
     max_length: usize,
     goal: &Board,
     jobs: &[Job],
-) -> Result<Vec<Solution>> {
-    jobs.iter()
-        .map(|job| {
-            let started = Instant::now();
-            let moves: Vec<Move> = descend(space, table, space.rank(&job.board), max_length)?
-                .into_iter()
-                .map(Move::from_index)
-                .collect();
-            let seconds = started.elapsed().as_secs_f64();
-            let nodes = moves.len() as u64;
-            let stats = SearchStats {
-                expanded: nodes,
-                generated: nodes,
-                ..SearchStats::default()
-            };
-            solution(
-                job,
-                goal,
-                SearchOutcome { moves, stats },
-                "table",
-                "distance table".into(),
-                seconds,
-            )
-        })
-        .collect()
-}
-
-fn report(args: &SolveArgs, solutions: &[Solution]) -> Result<()> {
-    for s in solutions {
-        if args.json {
-            outln!("{}", serde_json::to_string(s)?);
-            continue;
-        }
-        if let Some(id) = &s.id {
-            outln!("instance   {id}");
-        }
-        outln!("board      {}", s.start);
-        if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
-            outln!(
-                "no solution within --timeout ({:.1} s, {} nodes expanded): every solution has at least {bound} moves",
-                s.seconds,
-                format_count(s.nodes_expanded)
-            );
-            outln!();
-            continue;
-        }
-        crate::output::solution_line(&s.solution);
-        let kind = if s.optimal {
-            "optimal"
-        } else {
-            "not proven optimal"
+    out: &mut Printer,
+) -> Result<()> {
+    for job in jobs {
+        let started = Instant::now();
+        let moves: Vec<Move> = descend(space, table, space.rank(&job.board), max_length)?
+            .into_iter()
+            .map(Move::from_index)
+            .collect();
+        let seconds = started.elapsed().as_secs_f64();
+        let nodes = moves.len() as u64;
+        let stats = SearchStats {
+            expanded: nodes,
+            generated: nodes,
+            ..SearchStats::default()
         };
-        let expected = match s.expected_length {
-            Some(e) if !s.optimal => format!(", optimal {e}"),
-            _ => String::new(),
-        };
-        outln!(
-            "length     {} ({kind}{expected}, replayed to the goal)",
-            s.length
-        );
-        outln!(
-            "nodes      {} expanded, {} generated",
-            format_count(s.nodes_expanded),
-            format_count(s.nodes_generated)
-        );
-        if !s.thresholds.is_empty() {
-            let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
-            outln!("thresholds {}", t.join(" "));
-            let n: Vec<String> = s
-                .iteration_expanded
-                .iter()
-                .map(|&n| format_count(n))
-                .collect();
-            outln!("expanded   {} (each iteration)", n.join(" "));
-        }
-        outln!(
-            "time       {:.6} s ({}, {})",
-            s.seconds,
-            s.algorithm,
-            s.heuristic
-        );
-        outln!();
-    }
-    let boards = solutions.len();
-    let timed_out = solutions.iter().filter(|s| s.timed_out).count();
-    // The summary describes the boards solved; those past --timeout are counted apart.
-    let solved: Vec<&Solution> = solutions.iter().filter(|s| !s.timed_out).collect();
-    let solutions = &solved[..];
-    let seconds = solutions.iter().fold(0.0, |t, s| t + s.seconds);
-    let generated: u64 = solutions.iter().map(|s| s.nodes_generated).sum();
-    let count = solutions.len() as f64;
-    let expected: Option<Vec<usize>> = solutions.iter().map(|s| s.expected_length).collect();
-    let summary = Summary {
-        summary: true,
-        solved: solutions.len(),
-        timed_out,
-        mean_length: solutions.iter().map(|s| s.length).sum::<usize>() as f64 / count,
-        max_length: solutions.iter().map(|s| s.length).max().unwrap_or(0),
-        mean_expected_length: expected.map(|e| e.iter().sum::<usize>() as f64 / count),
-        nodes_expanded: solutions.iter().map(|s| s.nodes_expanded).sum(),
-        nodes_generated: generated,
-        mean_nodes_generated: generated as f64 / solutions.len() as f64,
-        seconds,
-        nodes_per_second: generated as f64 / seconds.max(f64::MIN_POSITIVE),
-        threads: rayon::current_num_threads(),
-    };
-    if args.json {
-        outln!("{}", serde_json::to_string(&summary)?);
-    } else if solutions.len() > 1 {
-        outln!(
-            "solved {} boards: mean length {:.2}{} (longest {}), {} nodes generated ({} a board), {:.3} s, {}nodes/s",
-            summary.solved,
-            summary.mean_length,
-            summary.mean_expected_length.map_or(String::new(), |e| format!(" against the file's {e:.2}")),
-            summary.max_length,
-            format_count(summary.nodes_generated),
-            format_count(summary.mean_nodes_generated.round() as u64),
-            summary.seconds,
-            format_rate(summary.nodes_per_second)
-        );
-    }
-    if timed_out > 0 {
-        bail!("{timed_out} of {boards} boards ran past --timeout (their lower bounds are above)");
+        let outcome = SearchOutcome { moves, stats };
+        let found = solution(
+            job,
+            goal,
+            outcome,
+            "table",
+            "distance table".into(),
+            seconds,
+        )?;
+        out.emit(found)?;
     }
     Ok(())
 }

@@ -1,0 +1,197 @@
+//! What `godsearch solve` prints for boards: each solution as soon as it is found (human text or
+//! one JSON document), then a summary of the batch. Only running totals are kept, so a file of
+//! any length is reported in constant memory.
+
+use crate::output::outln;
+use crate::units::{format_count, format_rate};
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+/// One solved board, as printed with `--json`.
+#[derive(Debug, Serialize)]
+pub struct Solution {
+    pub puzzle: String,
+    pub id: Option<String>,
+    pub start: String,
+    pub solution: String,
+    pub length: usize,
+    pub expected_length: Option<usize>,
+    pub optimal: bool,
+    pub algorithm: &'static str,
+    pub heuristic: String,
+    pub nodes_expanded: u64,
+    pub nodes_generated: u64,
+    pub thresholds: Vec<u32>,
+    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
+    pub iteration_expanded: Vec<u64>,
+    pub seconds: f64,
+    /// The search ran past --timeout: no solution, but a proven lower bound.
+    pub timed_out: bool,
+    pub lower_bound: Option<u32>,
+}
+
+/// The batch summary, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct Summary {
+    summary: bool,
+    solved: usize,
+    mean_length: f64,
+    max_length: usize,
+    /// Mean of the lengths a --file gave, when it gave one for every board.
+    mean_expected_length: Option<f64>,
+    /// Boards that ran past --timeout (not in the means).
+    timed_out: usize,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    mean_nodes_generated: f64,
+    seconds: f64,
+    nodes_per_second: f64,
+    threads: usize,
+}
+
+/// Prints solutions as they come and keeps the totals for the summary.
+pub struct Printer {
+    json: bool,
+    solved: usize,
+    timed_out: usize,
+    length_sum: usize,
+    max_length: usize,
+    /// Sum of the lengths a --file gave, while every solved board had one.
+    expected_sum: Option<usize>,
+    nodes_expanded: u64,
+    nodes_generated: u64,
+    seconds: f64,
+}
+
+impl Printer {
+    /// A printer of human text, or of JSON documents.
+    pub fn new(json: bool) -> Self {
+        Self {
+            json,
+            solved: 0,
+            timed_out: 0,
+            length_sum: 0,
+            max_length: 0,
+            expected_sum: Some(0),
+            nodes_expanded: 0,
+            nodes_generated: 0,
+            seconds: 0.0,
+        }
+    }
+
+    /// Prints one board's result and adds it to the totals (boards past --timeout are counted
+    /// apart: the summary describes the boards solved).
+    pub fn emit(&mut self, s: Solution) -> Result<()> {
+        if s.timed_out {
+            self.timed_out += 1;
+        } else {
+            self.solved += 1;
+            self.length_sum += s.length;
+            self.max_length = self.max_length.max(s.length);
+            self.expected_sum = self.expected_sum.zip(s.expected_length).map(|(a, b)| a + b);
+            self.nodes_expanded += s.nodes_expanded;
+            self.nodes_generated += s.nodes_generated;
+            self.seconds += s.seconds;
+        }
+        if self.json {
+            outln!("{}", serde_json::to_string(&s)?);
+        } else {
+            print_human(&s);
+        }
+        Ok(())
+    }
+
+    /// Prints the summary; an error when boards ran past --timeout (exit code 1).
+    pub fn finish(self) -> Result<()> {
+        let count = self.solved as f64;
+        let summary = Summary {
+            summary: true,
+            solved: self.solved,
+            timed_out: self.timed_out,
+            mean_length: self.length_sum as f64 / count,
+            max_length: self.max_length,
+            mean_expected_length: self.expected_sum.map(|e| e as f64 / count),
+            nodes_expanded: self.nodes_expanded,
+            nodes_generated: self.nodes_generated,
+            mean_nodes_generated: self.nodes_generated as f64 / count,
+            seconds: self.seconds,
+            nodes_per_second: self.nodes_generated as f64 / self.seconds.max(f64::MIN_POSITIVE),
+            threads: rayon::current_num_threads(),
+        };
+        if self.json {
+            outln!("{}", serde_json::to_string(&summary)?);
+        } else if self.solved > 1 {
+            outln!(
+                "solved {} boards: mean length {:.2}{} (longest {}), {} nodes generated ({} a board), {:.3} s, {}nodes/s",
+                summary.solved,
+                summary.mean_length,
+                summary.mean_expected_length.map_or(String::new(), |e| format!(" against the file's {e:.2}")),
+                summary.max_length,
+                format_count(summary.nodes_generated),
+                format_count(summary.mean_nodes_generated.round() as u64),
+                summary.seconds,
+                format_rate(summary.nodes_per_second)
+            );
+        }
+        if self.timed_out > 0 {
+            let boards = self.solved + self.timed_out;
+            bail!(
+                "{} of {boards} boards ran past --timeout (their lower bounds are above)",
+                self.timed_out
+            );
+        }
+        Ok(())
+    }
+}
+
+fn print_human(s: &Solution) {
+    if let Some(id) = &s.id {
+        outln!("instance   {id}");
+    }
+    outln!("board      {}", s.start);
+    if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
+        outln!(
+            "no solution within --timeout ({:.1} s, {} nodes expanded): every solution has at least {bound} moves",
+            s.seconds,
+            format_count(s.nodes_expanded)
+        );
+        outln!();
+        return;
+    }
+    crate::output::solution_line(&s.solution);
+    let kind = if s.optimal {
+        "optimal"
+    } else {
+        "not proven optimal"
+    };
+    let expected = match s.expected_length {
+        Some(e) if !s.optimal => format!(", optimal {e}"),
+        _ => String::new(),
+    };
+    outln!(
+        "length     {} ({kind}{expected}, replayed to the goal)",
+        s.length
+    );
+    outln!(
+        "nodes      {} expanded, {} generated",
+        format_count(s.nodes_expanded),
+        format_count(s.nodes_generated)
+    );
+    if !s.thresholds.is_empty() {
+        let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
+        outln!("thresholds {}", t.join(" "));
+        let n: Vec<String> = s
+            .iteration_expanded
+            .iter()
+            .map(|&n| format_count(n))
+            .collect();
+        outln!("expanded   {} (each iteration)", n.join(" "));
+    }
+    outln!(
+        "time       {:.6} s ({}, {})",
+        s.seconds,
+        s.algorithm,
+        s.heuristic
+    );
+    outln!();
+}
