@@ -4,6 +4,7 @@
 mod args;
 mod commands;
 mod errors;
+mod input;
 mod interrupt;
 mod machine;
 mod output;

@@ -410,6 +410,15 @@ fn kind6_save_targets_are_checked_before_the_work() {
     assert!(stderr(&out).contains("is a FIFO"), "{}", stderr(&out));
     let out = godsearch(&["solve", "3x3", "--table", "/tmp", "123456780"]);
     assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    // So is a file of boards that is endless or never written.
+    for (puzzle, path, what) in [
+        ("3x3", "/dev/zero", "is a device"),
+        ("3x3x3", fifo.to_str().unwrap(), "is a FIFO"),
+    ] {
+        let out = godsearch(&["solve", puzzle, "--file", path]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert!(stderr(&out).contains(what), "{}", stderr(&out));
+    }
 }
 
 #[test]

@@ -265,8 +265,9 @@ fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
         .tempfile_in(dir)
 }
 
-/// What a path that exists but is no regular file is, for messages.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+/// What a path that exists but is no regular file is, for messages ("a directory", "a FIFO",
+/// "a device", "a socket").
+pub fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
     if t.is_dir() {

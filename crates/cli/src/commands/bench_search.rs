@@ -22,8 +22,7 @@ const BUILD_MEMORY: u64 = 8 << 30;
 
 /// Korf's instances with their optimal lengths.
 fn read_korf(path: &Path, goal: &Board) -> Result<Vec<(usize, Board)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::input::read_text_file(path)?;
     let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
         anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
     })?;

@@ -2,7 +2,7 @@
 //! the optimal lengths where they are known (table descent on 3x3, Korf's file on 4x4).
 
 use crate::output::outln;
-use anyhow::{ensure, Context, Result};
+use anyhow::{ensure, Result};
 use godsearch_core::RankedPuzzle;
 use godsearch_enumerate::{table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Shape, TileSpace};
@@ -72,7 +72,7 @@ pub fn run(korf_blank_last: &Path) -> Result<()> {
     // 4x4: Korf's 100 with the default portfolio.
     if korf_blank_last.exists() {
         let goal = Board::goal(Shape::new(4, 4)?);
-        let text = std::fs::read_to_string(korf_blank_last).context("reading Korf's instances")?;
+        let text = crate::input::read_text_file(korf_blank_last)?;
         let instances = parse_instances(goal.shape(), &text).map_err(|(_, e)| e)?;
         let solver = SubgoalSolver::portfolio(&goal, godsearch_subgoal::DEFAULT_EFFORT);
         let started = Instant::now();

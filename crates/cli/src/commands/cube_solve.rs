@@ -84,8 +84,7 @@ fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
         });
     }
     if let Some(path) = &args.file {
-        let content =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let content = crate::input::read_text_file(path)?;
         for (i, line) in content.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

@@ -200,8 +200,7 @@ fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<Job>> {
         })
         .collect::<Result<_>>()?;
     if let Some(path) = &args.file {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::input::read_text_file(path)?;
         let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
             anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
         })?;
