@@ -193,6 +193,28 @@ fn every_subcommand_survives_hostile_option_values() {
 }
 
 #[test]
+fn every_board_size_gets_an_answer_or_a_clear_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+    for size in ["2x2", "2x3", "3x3", "5x2", "6x6", "9x9", "2x2048", "64x64"] {
+        let (out, _) = run_in(dir.path(), &os(&["scramble", size, "--seed", "7"]));
+        check_contract(&os(&["scramble", size]), &out);
+        let board = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        for args in [
+            vec!["solve", size, board.as_str(), "--timeout", "2"],
+            vec!["solve", size, board.as_str(), "--algorithm", "table"],
+            vec!["bfs", size, "--max-depth", "3"],
+            vec!["info", size, "--json"],
+            vec!["scramble", size, "--moves", "50"],
+        ] {
+            let args = os(&args);
+            let (out, _) = run_in(dir.path(), &args);
+            check_contract(&args, &out);
+        }
+    }
+}
+
+#[test]
 fn kind1_a_cube_string_is_solved_only_as_the_user_meant_it() {
     let spaced = "RLBF LDRB DURF FDDL URLU FBUB";
     refused(
@@ -269,6 +291,20 @@ fn kind3_enormous_sizes_are_refused_at_once() {
     refused(&["--threads", &too_many, "info", "3x3"], "--oversubscribe");
     let out = godsearch(&["--threads", &too_many, "--oversubscribe", "info", "3x3"]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // Boards beyond what a search's node holds are refused, whichever heuristic (this one
+    // used to panic building linear conflict for an 81-cell board).
+    let scrambled = godsearch(&["scramble", "9x9", "--seed", "1"]);
+    let board81 = stdout(&scrambled).trim().to_string();
+    for extra in [
+        &[][..],
+        &["--algorithm", "ida"],
+        &["--heuristic", "manhattan"],
+    ] {
+        let mut args = vec!["solve", "9x9", board81.as_str()];
+        args.extend_from_slice(extra);
+        refused(&args, "at most 64 cells");
+    }
+    refused(&["pdb", "build", "9x9", "--pdb", "1,2,3"], "at most");
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 

@@ -112,7 +112,7 @@ fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
         let goal = goal.map_or_else(|| Board::goal(shape), |g| Board::parse(shape, g).unwrap());
         let space = TileSpace::<u64>::new(goal.clone()).unwrap();
         let distances = exact_distances(&space);
-        check_everywhere(&space, &distances, &Manhattan::new(&goal), true);
+        check_everywhere(&space, &distances, &Manhattan::new(&goal).unwrap(), true);
         check_everywhere(
             &space,
             &distances,
@@ -140,7 +140,7 @@ fn every_engine_finds_the_table_distance() {
         let goal = Board::goal(shape);
         let space = TileSpace::<u64>::new(goal.clone()).unwrap();
         let distances = exact_distances(&space);
-        let manhattan = Manhattan::new(&goal);
+        let manhattan = Manhattan::new(&goal).unwrap();
         let conflict = LinearConflict::new(&goal).unwrap();
         let patterns = pdb(&goal, "1,2,3/4,5,6,7", true);
         for _ in 0..40 {
@@ -169,6 +169,6 @@ fn astar_stops_at_its_memory_limit() {
     let shape = Shape::new(3, 3).unwrap();
     let goal = Board::goal(shape);
     let far = Board::parse(shape, "8,6,7,2,5,4,3,0,1").unwrap();
-    let err = astar(&far, &goal, &Manhattan::new(&goal), 100).unwrap_err();
+    let err = astar(&far, &goal, &Manhattan::new(&goal).unwrap(), 100).unwrap_err();
     assert!(err.to_string().contains("memory limit"), "{err}");
 }

@@ -155,7 +155,7 @@ pub fn run(korf: &Path, threads: usize) -> Result<()> {
     );
 
     let easiest = &by_length[..MANHATTAN_INSTANCES.min(by_length.len())];
-    let (seconds, nodes) = solve_all(easiest, &goal, &Manhattan::new(&goal), 1)?;
+    let (seconds, nodes) = solve_all(easiest, &goal, &Manhattan::new(&goal)?, 1)?;
     outln!(
         "\nIDA* with Manhattan, 1 thread, the {} easiest instances: {} nodes in {seconds:.2} s = {}nodes/s",
         easiest.len(),

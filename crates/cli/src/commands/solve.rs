@@ -13,11 +13,11 @@ use godsearch_enumerate::table;
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
-use godsearch_search::tiles::SearchError;
 use godsearch_search::tiles::{
     astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
     TileHeuristic,
 };
+use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
 use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver, DEFAULT_EFFORT};
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use std::time::{Duration, Instant};
@@ -88,8 +88,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (other, None) => other,
     };
     refuse_unused_options(args, algorithm)?;
+    // Boards the searches cannot take are refused before any heuristic is built or announced.
+    let searching = matches!(
+        algorithm,
+        Algorithm::Ida | Algorithm::ParallelIda | Algorithm::Astar
+    );
+    if searching && shape.cells() > MAX_SEARCH_CELLS {
+        return Err(SearchError::BoardTooLarge.into());
+    }
     if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
-        // Refused before any heuristic is built or announced.
         return Err(SearchError::AStarTooLarge.into());
     }
     let deadline_after = args.timeout;
@@ -254,7 +261,7 @@ fn choose_heuristic(args: &SolveArgs, goal: &Board, memory_bytes: u64) -> Result
     };
     let conflict = || LinearConflict::new(goal).map(AnyHeuristic::Conflict);
     match choice {
-        HeuristicChoice::Manhattan => Ok(AnyHeuristic::Manhattan(Manhattan::new(goal))),
+        HeuristicChoice::Manhattan => Ok(AnyHeuristic::Manhattan(Manhattan::new(goal)?)),
         HeuristicChoice::LinearConflict => Ok(conflict()?),
         HeuristicChoice::Pdb => {
             let name = match &args.pdb {
@@ -304,7 +311,7 @@ fn choose_heuristic(args: &SolveArgs, goal: &Board, memory_bytes: u64) -> Result
                     build_command(args, goal, strongest)
                 );
             }
-            conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal))))
+            conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal)?)))
         }
     }
 }

@@ -70,14 +70,18 @@ pub struct Manhattan {
 }
 
 impl Manhattan {
-    /// Manhattan distance to `goal` over every tile.
-    pub fn new(goal: &Board) -> Self {
+    /// Manhattan distance to `goal` over every tile; boards of at most [`MAX_SEARCH_CELLS`]
+    /// cells (the search's node layout).
+    pub fn new(goal: &Board) -> Result<Self, SearchError> {
         Self::for_tiles(goal, |t| t != 0)
     }
 
     /// Manhattan distance over the tiles for which `include` holds.
-    pub fn for_tiles(goal: &Board, include: impl Fn(u16) -> bool) -> Self {
+    pub fn for_tiles(goal: &Board, include: impl Fn(u16) -> bool) -> Result<Self, SearchError> {
         let shape = goal.shape();
+        if shape.cells() > MAX_SEARCH_CELLS {
+            return Err(SearchError::BoardTooLarge);
+        }
         let mut dist = vec![0u8; MAX_SEARCH_CELLS * MAX_SEARCH_CELLS];
         for (home, &t) in goal.cells().iter().enumerate() {
             if !include(t) {
@@ -90,10 +94,10 @@ impl Manhattan {
                     (hr.abs_diff(r) + hc.abs_diff(c)) as u8;
             }
         }
-        Self {
+        Ok(Self {
             dist,
             tiles: shape.cells(),
-        }
+        })
     }
 
     #[inline]
@@ -156,6 +160,7 @@ impl LinearConflict {
     /// Linear conflict for `goal`; boards of at most 16 rows and 16 columns.
     pub fn new(goal: &Board) -> Result<Self, SearchError> {
         let shape = goal.shape();
+        let manhattan = Manhattan::new(goal)?;
         if shape.width() > MAX_LINES || shape.height() > MAX_LINES {
             return Err(SearchError::Heuristic(format!(
                 "linear conflict supports boards of at most {MAX_LINES} rows and columns"
@@ -169,7 +174,7 @@ impl LinearConflict {
             home_col[t as usize] = c as u8;
         }
         Ok(Self {
-            manhattan: Manhattan::new(goal),
+            manhattan,
             width: shape.width(),
             height: shape.height(),
             home_row,
@@ -440,7 +445,7 @@ impl PatternHeuristic {
             name,
             groups,
             group_of,
-            rest: Manhattan::for_tiles(goal, |t| t != 0 && group_of[t as usize] == NO_GROUP),
+            rest: Manhattan::for_tiles(goal, |t| t != 0 && group_of[t as usize] == NO_GROUP)?,
             reflection: reflection.map(|(r, _)| r),
         })
     }

@@ -527,7 +527,7 @@ mod tests {
         for board in 0..4 * sizes.len() {
             let (w, h, walk) = sizes[board % sizes.len()];
             let goal = Board::goal(Shape::new(w, h).unwrap());
-            let manhattan = Manhattan::new(&goal);
+            let manhattan = Manhattan::new(&goal).unwrap();
             let start = random_walk(&goal, walk, &mut rng);
             let (serial, _) =
                 iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT).unwrap();
