@@ -62,7 +62,7 @@ godsearch bfs 3x4 --json\n  godsearch bfs 2x2x2 --metric qtm --save cube2.tbl\n 
     /// The 2x2x2 is solved optimally by table descent; the 3x3x3 by Kociemba's two-phase method
     /// (at most --max-length moves; its tables, 630 MB, build into the cache once, in about 30 s).
     #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
-godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file ../shared/data/korf100.txt --pdb 6-6-3\n  \
+godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file data/korf100.txt --pdb 6-6-3\n  \
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
 godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301\n  \
 godsearch solve 3x3x3 --moves \"R U R' U' F2 D L2 B\"\n  \
@@ -354,11 +354,8 @@ pub struct BenchArgs {
     /// Folder for cached pattern databases (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// Korf's 100 instances (id, length, 16 cells a line; the blank-first goal).
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "../shared/data/korf100.txt"
-    )]
-    pub korf: PathBuf,
+    /// Korf-style instances for the search section (id, length, 16 cells a line; the
+    /// blank-first goal). Default: Korf's 100, data/korf100.txt, built in.
+    #[arg(long, value_name = "FILE")]
+    pub korf: Option<PathBuf>,
 }

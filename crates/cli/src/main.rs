@@ -2,6 +2,7 @@
 //! arguments, file paths, printing, progress bars and exit codes.
 
 mod args;
+mod benchsets;
 mod commands;
 mod errors;
 mod input;

@@ -1,4 +1,4 @@
-//! Level counts of both engines against the published figures in shared/data and against the
+//! Level counts of both engines against the published figures in data/ and against the
 //! plain reference BFS.
 
 use godsearch_core::RankedPuzzle;

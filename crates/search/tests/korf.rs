@@ -1,4 +1,4 @@
-//! Korf's 100 random 15-puzzle instances (shared/data/korf100.txt) solved optimally with
+//! Korf's 100 random 15-puzzle instances (data/korf100.txt) solved optimally with
 //! additive pattern databases: all 100 with 7-8 (its build is about a minute on two cores), all
 //! 100 on the blank-last goal with 6-6-3, and ten with 5-5-5. The 24-puzzle with 6-6-6-6 (a 45 s
 //! build and 1.2 GB) runs when ignored tests are asked for.

@@ -1,14 +1,12 @@
-//! Reads the published reference figures in `shared/data` (beside the repository root) for
-//! the tests of every crate. Test-only: panics with a clear message when a file is missing.
+//! Reads the published reference figures in the repository's `data/` folder (each file names
+//! its source; see `data/README.md`) for the tests of every crate, so that a clone alone
+//! passes its tests. Test-only: panics with a clear message when a file is missing.
 
 use std::path::PathBuf;
 
-/// The `shared/data` folder: `$GODSEARCH_SHARED_DATA` if set, else `../shared/data` from the
-/// repository root.
+/// The repository's `data/` folder.
 pub fn data_dir() -> PathBuf {
-    std::env::var_os("GODSEARCH_SHARED_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 /// The whitespace-separated rows of a data file, `#` comment lines skipped.

@@ -2,6 +2,7 @@
 //! the same run (the machines are shared and noisy, so absolute figures alone mislead).
 
 use crate::args::{BenchArgs, BenchSection};
+use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::machine;
 use crate::output::outln;
 use crate::pdb_cache::PdbCache;
@@ -122,13 +123,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     if matches!(args.section, BenchSection::All | BenchSection::Search) {
         outln!("\n== search");
-        if args.korf.exists() {
-            super::bench_search::run(&args.korf, threads)?;
-        } else {
-            outln!(
-                "skipped: {} not found (give --korf FILE)",
-                args.korf.display()
-            );
+        match &args.korf {
+            Some(path) => {
+                let text = crate::input::read_text_file(path)?;
+                super::bench_search::run(&text, &path.display().to_string(), threads)?;
+            }
+            None => super::bench_search::run(KORF100, KORF100_SOURCE, threads)?,
         }
         if args.large {
             super::bench_search::run_twenty_four(&PdbCache::new(args.cache.as_deref()), threads)?;
@@ -136,7 +136,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     if matches!(args.section, BenchSection::All | BenchSection::Subgoal) {
         outln!("\n== subgoal");
-        super::bench_subgoal::run(&args.korf.with_file_name("korf100-blank-last.txt"))?;
+        super::bench_subgoal::run()?;
     }
     if matches!(args.section, BenchSection::All | BenchSection::Cube) {
         outln!();

@@ -8,7 +8,6 @@ use anyhow::{ensure, Context, Result};
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape};
 use godsearch_search::tiles::{ida_star, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
-use std::path::Path;
 use std::time::Instant;
 
 /// Korf's goal: the blank first.
@@ -20,12 +19,10 @@ const MANHATTAN_INSTANCES: usize = 5;
 const HARDEST: usize = 10;
 const BUILD_MEMORY: u64 = 8 << 30;
 
-/// Korf's instances with their optimal lengths.
-fn read_korf(path: &Path, goal: &Board) -> Result<Vec<(usize, Board)>> {
-    let text = crate::input::read_text_file(path)?;
-    let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
-        anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
-    })?;
+/// Korf's instances with their optimal lengths, from `text` (read from `source`).
+fn read_korf(text: &str, source: &str, goal: &Board) -> Result<Vec<(usize, Board)>> {
+    let instances = parse_instances(goal.shape(), text)
+        .map_err(|(line, e)| anyhow::Error::new(e).context(format!("{source} line {line}")))?;
     instances
         .into_iter()
         .map(|i| {
@@ -83,22 +80,9 @@ fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
     ))
 }
 
-/// 24-puzzle boards made by random walks from the goal (`id length cells`, blank-last goal); the
-/// lengths are the optimal ones this solver found and re-checks. `wNsS` is `godsearch scramble
-/// 5x5 --moves N --seed S`; `wNsSnK` the K-th board of the same with `--count 40`.
-const TWENTY_FOUR: &str = "\
-w100b 66 16,2,3,4,9,8,1,13,14,7,12,21,15,19,5,17,11,18,10,24,22,6,20,23,0
-w200c 72 7,4,20,5,3,1,2,12,14,9,8,15,13,11,19,22,0,6,17,23,21,16,18,10,24
-w140a 74 1,17,6,3,15,12,2,13,8,9,22,7,14,10,19,5,21,24,0,23,4,11,16,20,18
-w140b 78 1,9,0,5,3,2,4,22,14,20,12,8,21,15,24,13,17,7,18,19,10,16,6,11,23
-w260s22 80 4,11,5,2,9,17,7,6,0,8,24,22,10,13,19,16,14,20,18,23,21,3,1,12,15
-w200s27 82 6,5,1,12,9,8,7,14,19,10,23,4,2,11,3,20,0,15,21,17,18,16,22,24,13
-w220s20 82 21,5,0,2,14,11,16,22,9,10,7,17,8,12,15,1,4,18,3,13,6,20,23,19,24
-w300s2026n21 84 11,6,10,16,0,23,21,13,9,8,3,2,18,14,4,19,7,12,1,5,17,22,20,15,24
-w200s2027n9 84 11,3,1,13,15,6,20,24,23,10,7,14,4,5,2,12,0,17,16,19,8,21,22,18,9
-w300s2026n31 86 8,9,2,24,3,16,4,6,1,14,21,7,15,22,11,18,19,10,23,12,0,17,13,5,20
-w300s2026n7 86 6,23,5,18,1,3,7,22,9,8,11,4,24,21,14,2,16,15,20,12,0,17,13,19,10
-w200s2027n4 88 2,5,17,8,1,12,11,9,0,7,6,18,23,13,10,22,24,19,15,3,14,21,20,4,16";
+/// 24-puzzle boards made by random walks from the goal, with their optimal lengths (this solver
+/// found them and re-checks them): `data/bench-24puzzle.txt`, built into the binary.
+const TWENTY_FOUR: &str = crate::benchsets::BENCH_24_PUZZLE;
 
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
 /// on first use: about 45 s and 1.2 GB).
@@ -136,9 +120,11 @@ pub fn run_twenty_four(cache: &PdbCache, threads: usize) -> Result<()> {
     Ok(())
 }
 
-pub fn run(korf: &Path, threads: usize) -> Result<()> {
+/// The search section on Korf's 100 instances given as `korf` (the text of a file named
+/// `source`).
+pub fn run(korf: &str, source: &str, threads: usize) -> Result<()> {
     let goal = Board::parse(Shape::new(4, 4)?, KORF_GOAL)?;
-    let instances = read_korf(korf, &goal)?;
+    let instances = read_korf(korf, source, &goal)?;
     let mut by_length: Vec<&(usize, Board)> = instances.iter().collect();
     by_length.sort_by_key(|(length, _)| *length);
 

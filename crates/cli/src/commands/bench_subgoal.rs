@@ -9,7 +9,6 @@ use godsearch_puzzles::tiles::{parse_instances, Board, Move, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver};
 use rand::{Rng, SeedableRng};
-use std::path::Path;
 use std::time::Instant;
 
 /// Seed for the random boards.
@@ -31,7 +30,7 @@ fn replayed(start: &Board, goal: &Board, moves: &[Move]) -> bool {
     moves.iter().all(|&m| b.apply(m)) && &b == goal
 }
 
-pub fn run(korf_blank_last: &Path) -> Result<()> {
+pub fn run() -> Result<()> {
     // 3x3: the two-stage method on every board, against the optimal lengths.
     let goal = Board::goal(Shape::new(3, 3)?);
     let space = TileSpace::<u64>::new(goal.clone())?;
@@ -70,10 +69,10 @@ pub fn run(korf_blank_last: &Path) -> Result<()> {
     }
 
     // 4x4: Korf's 100 with the default portfolio.
-    if korf_blank_last.exists() {
+    {
         let goal = Board::goal(Shape::new(4, 4)?);
-        let text = crate::input::read_text_file(korf_blank_last)?;
-        let instances = parse_instances(goal.shape(), &text).map_err(|(_, e)| e)?;
+        let text = crate::benchsets::KORF100_BLANK_LAST;
+        let instances = parse_instances(goal.shape(), text).map_err(|(_, e)| e)?;
         let solver = SubgoalSolver::portfolio(&goal, godsearch_subgoal::DEFAULT_EFFORT);
         let started = Instant::now();
         let mut total = 0;

@@ -4,7 +4,7 @@ use super::Shape;
 
 /// Diameters with the goal's blank in a corner, for `(min side, max side)`. A board and its
 /// transpose have the same diameter. Sources: OEIS A089473 (3x3), A090035 (2x4), A090166 (3x4),
-/// A089484 (4x4, Korf and Schultze's complete BFS), shared/data for 2x5; 2x2 and 2x3 are small
+/// A089484 (4x4, Korf and Schultze's complete BFS), data/ for 2x5; 2x2 and 2x3 are small
 /// enough that the tests recompute them.
 const KNOWN: [((usize, usize), u32); 7] = [
     ((2, 2), 6),
