@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{godsearch, json, json_lines, levels_of, refused, stderr};
+use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
 use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
 use godsearch_puzzles::cube::{facelet, Cube2Space, CubieCube, Metric};
 use godsearch_testdata::{levels, rows};
@@ -352,4 +352,16 @@ fn invalid_cubes_and_options_are_refused_with_the_reason() {
         &["pdb", "build", "3x3x3", "--pdb", "7-8"],
         "3x3x3 is a cube",
     );
+}
+
+#[test]
+fn the_class_column_names_the_symmetries_used() {
+    for (symmetry, header) in [
+        ("48", "classes (48 symmetries)"),
+        ("96", "classes (96 symmetries)"),
+    ] {
+        let out = godsearch(&["bfs", "3x3x3", "--symmetry", symmetry, "--max-depth", "3"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains(header), "{}", stdout(&out));
+    }
 }

@@ -8,7 +8,7 @@
 //!
 //! This crate composes the cube model (puzzles) with its own search, one floor above both
 //! (DESIGN.md); it reads and writes no files: the front end saves [`Tables`] with
-//! [`Tables::write_to`] and reads them back with [`Tables::from_bytes`].
+//! [`Tables::write_to`] and reads them back with [`Tables::from_loaded`].
 //!
 //! ```
 //! use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};

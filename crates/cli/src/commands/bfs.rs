@@ -188,12 +188,8 @@ pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> 
             outln!("{:>8}  {:>20}", "total", format_count(r.total));
         }
         Some(classes) => {
-            outln!(
-                "{:>8}  {:>26}  {:>22}",
-                "distance",
-                "positions",
-                "classes (48 symmetries)"
-            );
+            let header = format!("classes ({} symmetries)", r.class_group.unwrap_or(1));
+            outln!("{:>8}  {:>26}  {:>22}", "distance", "positions", header);
             for (d, (n, c)) in r.levels.iter().zip(classes).enumerate() {
                 outln!("{d:>8}  {:>26}  {:>26}", format_count(*n), format_count(*c));
             }

@@ -410,7 +410,14 @@ impl Search<'_> {
         };
         let seconds = started.elapsed().as_secs_f64();
         match outcome {
-            Ok(outcome) => solution(job, goal, outcome, name, heuristic.describe(), seconds),
+            Ok(outcome) => {
+                let method = Method {
+                    algorithm: name,
+                    heuristic: heuristic.describe(),
+                    optimal: true,
+                };
+                solution(job, goal, outcome, method, seconds)
+            }
             Err(SearchError::Timeout {
                 lower_bound,
                 expanded,
@@ -437,17 +444,28 @@ impl Search<'_> {
     }
 }
 
+/// What found a solution, as reported.
+struct Method {
+    algorithm: &'static str,
+    heuristic: String,
+    /// Whether the method proves its solutions shortest.
+    optimal: bool,
+}
+
 /// Replays the moves (refusing a solution that does not reach the goal) and checks the length
 /// a `--file` line gave.
 fn solution(
     job: &Job,
     goal: &Board,
     outcome: SearchOutcome,
-    algorithm: &'static str,
-    heuristic: String,
+    method: Method,
     seconds: f64,
 ) -> Result<Solution> {
-    let optimal = !matches!(algorithm, "two-stage" | "subgoal");
+    let Method {
+        algorithm,
+        heuristic,
+        optimal,
+    } = method;
     let mut replay = job.board.clone();
     for (i, &m) in outcome.moves.iter().enumerate() {
         ensure!(
@@ -535,8 +553,12 @@ fn solve_by_stages(
             moves,
             stats: SearchStats::default(),
         };
-        let heuristic = format!("stages {stages}");
-        out.emit(solution(job, goal, outcome, name, heuristic, seconds)?)?;
+        let method = Method {
+            algorithm: name,
+            heuristic: format!("stages {stages}"),
+            optimal: false,
+        };
+        out.emit(solution(job, goal, outcome, method, seconds)?)?;
     }
     Ok(())
 }
@@ -603,15 +625,12 @@ fn descend_all<T: DistanceMod3>(
             ..SearchStats::default()
         };
         let outcome = SearchOutcome { moves, stats };
-        let found = solution(
-            job,
-            goal,
-            outcome,
-            "table",
-            "distance table".into(),
-            seconds,
-        )?;
-        out.emit(found)?;
+        let method = Method {
+            algorithm: "table",
+            heuristic: "distance table".into(),
+            optimal: true,
+        };
+        out.emit(solution(job, goal, outcome, method, seconds)?)?;
     }
     Ok(())
 }

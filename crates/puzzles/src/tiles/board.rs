@@ -73,9 +73,9 @@ pub enum BoardError {
         /// The smallest tile not given.
         missing: usize,
     },
-    /// The board cannot reach the goal.
+    /// The board cannot reach the goal: their solvability invariants differ.
     #[error("unsolvable: {0}")]
-    Unsolvable(String),
+    Unsolvable(Unsolvability),
     /// Board and goal are of different sizes.
     #[error("the board is {board} but the goal is {goal}")]
     ShapeMismatch {
@@ -84,6 +84,56 @@ pub enum BoardError {
         /// The goal's size.
         goal: Shape,
     },
+}
+
+/// The parts of a board's solvability invariant ([`Board::parity_invariant`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parity {
+    /// Inversions among the tiles read row by row, skipping the blank.
+    pub inversions: usize,
+    /// The blank's row, which counts only on boards of even width.
+    pub blank_row: Option<usize>,
+}
+
+impl Parity {
+    /// Whether the invariant is odd.
+    pub fn odd(self) -> bool {
+        (self.inversions + self.blank_row.unwrap_or(0)) % 2 == 1
+    }
+}
+
+/// Why a board cannot reach a goal: the invariants of the two, which differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unsolvability {
+    /// The board's invariant.
+    pub board: Parity,
+    /// The goal's invariant.
+    pub goal: Parity,
+}
+
+impl fmt::Display for Unsolvability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parity = |p: Parity| if p.odd() { "odd" } else { "even" };
+        let (b, g) = (self.board, self.goal);
+        match (b.blank_row, g.blank_row) {
+            (Some(row), Some(goal_row)) => write!(
+                f,
+                "inversions plus the blank's row is {} + {row} ({}) here but {} + {goal_row} ({}) in the goal; on a board of even width every move keeps that parity",
+                b.inversions,
+                parity(b),
+                g.inversions,
+                parity(g)
+            ),
+            _ => write!(
+                f,
+                "the tiles, read row by row without the blank, have {} inversions ({}) but the goal has {} ({}); on a board of odd width every move keeps that parity",
+                b.inversions,
+                parity(b),
+                g.inversions,
+                parity(g)
+            ),
+        }
+    }
 }
 
 /// A move of the blank. `U` moves the blank up (the tile above it slides down).
@@ -325,31 +375,18 @@ impl Board {
         if self.parity_invariant() == goal.parity_invariant() {
             return Ok(());
         }
-        let parity = |odd: bool| if odd { "odd" } else { "even" };
-        let reason = if self.shape.width() % 2 == 1 {
-            format!(
-                "the tiles, read row by row without the blank, have {} inversions ({}) but the goal has {} ({}); on a board of odd width every move keeps that parity",
-                self.inversions(),
-                parity(self.inversions_odd()),
-                goal.inversions(),
-                parity(goal.inversions_odd()),
-            )
-        } else {
-            let (row, goal_row) = (
-                self.shape.row_col(self.blank).0,
-                goal.shape.row_col(goal.blank).0,
-            );
-            format!(
-                "inversions plus the blank's row is {} + {} ({}) here but {} + {} ({}) in the goal; on a board of even width every move keeps that parity",
-                self.inversions(),
-                row,
-                parity(self.parity_invariant()),
-                goal.inversions(),
-                goal_row,
-                parity(goal.parity_invariant()),
-            )
-        };
-        Err(BoardError::Unsolvable(reason))
+        Err(BoardError::Unsolvable(Unsolvability {
+            board: self.parity(),
+            goal: goal.parity(),
+        }))
+    }
+
+    /// The parts of the solvability invariant, for messages.
+    fn parity(&self) -> Parity {
+        Parity {
+            inversions: self.inversions(),
+            blank_row: (self.shape.width() % 2 == 0).then(|| self.shape.row_col(self.blank).0),
+        }
     }
 
     /// The board as a comma-separated list (`1,2,3,4,5,6,7,8,0`).

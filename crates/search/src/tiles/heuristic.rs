@@ -162,9 +162,7 @@ impl LinearConflict {
         let shape = goal.shape();
         let manhattan = Manhattan::new(goal)?;
         if shape.width() > MAX_LINES || shape.height() > MAX_LINES {
-            return Err(SearchError::Heuristic(format!(
-                "linear conflict supports boards of at most {MAX_LINES} rows and columns"
-            )));
+            return Err(SearchError::TooManyLines(MAX_LINES));
         }
         let mut home_row = [0u8; MAX_SEARCH_CELLS];
         let mut home_col = [0u8; MAX_SEARCH_CELLS];
@@ -362,10 +360,14 @@ impl PatternHeuristic {
     ) -> Result<Self, SearchError> {
         let shape = goal.shape();
         let patterns = partition.patterns();
-        if patterns.len() > MAX_GROUPS || tables.len() != patterns.len() {
-            return Err(SearchError::Heuristic(format!(
-                "a partition may have at most {MAX_GROUPS} groups"
-            )));
+        if patterns.len() > MAX_GROUPS {
+            return Err(SearchError::TooManyGroups {
+                groups: patterns.len(),
+                most: MAX_GROUPS,
+            });
+        }
+        if tables.len() != patterns.len() {
+            return Err(SearchError::DatabasesMismatch("one database a group"));
         }
         let mut group_of = [NO_GROUP; MAX_SEARCH_CELLS];
         for (g, p) in patterns.iter().enumerate() {
@@ -409,8 +411,8 @@ impl PatternHeuristic {
         let mut groups = Vec::new();
         for (p, table) in patterns.iter().zip(tables) {
             if table.as_slice().len() as u64 != p.entries() {
-                return Err(SearchError::Heuristic(
-                    "a pattern database has the wrong size".into(),
+                return Err(SearchError::DatabasesMismatch(
+                    "a database of the wrong size",
                 ));
             }
             let reflected_sources = match &reflection {

@@ -24,9 +24,21 @@ pub enum SearchError {
     /// The board is larger than the engines' fixed arrays.
     #[error("optimal search supports boards of at most {MAX_SEARCH_CELLS} cells")]
     BoardTooLarge,
-    /// A heuristic cannot be used on this board.
-    #[error("{0}")]
-    Heuristic(String),
+    /// Linear conflict keeps a fixed number of lines.
+    #[error("linear conflict supports boards of at most {0} rows and columns")]
+    TooManyLines(usize),
+    /// A partition with more groups than the pattern heuristic holds.
+    #[error("a partition may have at most {most} groups, this one has {groups}")]
+    TooManyGroups {
+        /// Groups in the partition.
+        groups: usize,
+        /// The most the heuristic holds.
+        most: usize,
+    },
+    /// The pattern heuristic was given another number of databases than the partition has
+    /// groups, or a database of the wrong size (a caller's mistake, not a user's).
+    #[error("internal error: the pattern databases do not match the partition ({0})")]
+    DatabasesMismatch(&'static str),
     /// A* reached its memory limit before finding a solution.
     #[error("A* stopped at its memory limit after storing {0} positions; use IDA* (--algorithm ida) for this board")]
     OutOfMemory(u64),
