@@ -14,10 +14,9 @@ use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpac
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchOutcome, SearchStats,
-    TileHeuristic,
+    astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
+    SearchStats, TileHeuristic, MAX_SEARCH_CELLS,
 };
-use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
 use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver, DEFAULT_EFFORT};
 use godsearch_tables::{DistanceMod3, TwoBitView};
 use std::time::{Duration, Instant};
