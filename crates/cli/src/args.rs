@@ -138,7 +138,8 @@ pub struct BfsArgs {
 /// Search algorithms for `solve`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Algorithm {
-    /// A* on 3x3 and smaller, parallel IDA* above; table descent with --table.
+    /// A* on 3x3 and smaller, parallel IDA* above (and with --timeout); table descent with
+    /// --table.
     Auto,
     /// Descend a distance table (--table, or built in memory for small boards).
     Table,
