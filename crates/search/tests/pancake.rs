@@ -1,0 +1,118 @@
+//! The seam test: a puzzle defined outside `godsearch-puzzles` (the pancake puzzle: n
+//! pancakes, a move flips the top k, k = 2..n) runs on the generic engines through
+//! `RankedPuzzle` alone: both enumeration engines count its levels, which must equal the
+//! published figures (data/pancake.txt), and table descent solves it optimally.
+
+use godsearch_core::perm::placement_index;
+use godsearch_core::{MoveIdx, RankedPuzzle};
+use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
+use godsearch_search::descend;
+use godsearch_testdata::rows;
+
+/// Stacks of `n` pancakes ranked by their Lehmer code (0 = sorted); move `k - 2` flips the top
+/// `k`.
+struct Pancakes {
+    n: usize,
+}
+
+impl Pancakes {
+    fn rank(&self, stack: &[u8]) -> u64 {
+        placement_index(stack.iter().map(|&p| p as u32), self.n as u64)
+    }
+
+    /// The stack of a rank: Lehmer code digits, most significant first.
+    fn unrank(&self, mut rank: u64) -> Vec<u8> {
+        let n = self.n;
+        let mut digits = vec![0usize; n];
+        for (i, d) in digits.iter_mut().enumerate().rev() {
+            let base = (n - i) as u64;
+            *d = (rank % base) as usize;
+            rank /= base;
+        }
+        let mut left: Vec<u8> = (0..n as u8).collect();
+        digits.iter().map(|&d| left.remove(d)).collect()
+    }
+
+    fn flip(stack: &[u8], k: usize) -> Vec<u8> {
+        let mut out = stack.to_vec();
+        out[..k].reverse();
+        out
+    }
+}
+
+impl RankedPuzzle for Pancakes {
+    type Rank = u64;
+
+    fn state_count(&self) -> u128 {
+        (1..=self.n as u128).product()
+    }
+
+    fn goal_rank(&self) -> u64 {
+        0
+    }
+
+    fn for_each_move(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
+        let stack = self.unrank(rank);
+        for k in 2..=self.n {
+            f((k - 2) as MoveIdx, self.rank(&Self::flip(&stack, k)));
+        }
+    }
+
+    fn max_degree(&self) -> usize {
+        self.n.saturating_sub(1)
+    }
+}
+
+fn unlimited() -> Limits {
+    Limits {
+        max_depth: None,
+        memory_bytes: 1 << 30,
+        antipode_cap: 0,
+    }
+}
+
+#[test]
+fn pancake_levels_match_the_published_counts() {
+    for row in rows("pancake.txt") {
+        let n: usize = row[0].parse().unwrap();
+        let space = Pancakes { n };
+        let built = table::enumerate(&space, &unlimited(), &NoProgress).unwrap();
+        assert_eq!(built.enumeration.stop, Stop::Complete, "n = {n}");
+        let levels = &built.enumeration.levels;
+        if n == 10 {
+            let (total, diameter): (u64, u32) = (row[1].parse().unwrap(), row[2].parse().unwrap());
+            assert_eq!(built.enumeration.total(), total);
+            assert_eq!(built.enumeration.diameter(), Some(diameter));
+            continue;
+        }
+        let published: Vec<u64> = row[1..].iter().map(|c| c.parse().unwrap()).collect();
+        assert_eq!(levels, &published, "n = {n}");
+        if n <= 8 {
+            let by_frontier = frontier::enumerate(&space, &unlimited(), &NoProgress);
+            assert_eq!(&by_frontier.levels, levels, "frontier engine, n = {n}");
+            let plain = reference::bfs_levels(space.unrank(0), None, |s| {
+                (2..=n).map(|k| Pancakes::flip(s, k)).collect::<Vec<_>>()
+            });
+            assert_eq!(&plain, levels, "reference BFS, n = {n}");
+        }
+    }
+}
+
+#[test]
+fn pancakes_are_solved_optimally_by_table_descent() {
+    let space = Pancakes { n: 8 };
+    let built = table::enumerate(&space, &unlimited(), &NoProgress).unwrap();
+    let diameter = built.enumeration.diameter().unwrap() as usize;
+    // Every stack's descent replays to sorted, in as many flips as its level says.
+    let mut at_distance = vec![0u64; diameter + 1];
+    for rank in 0..space.state_count() as u64 {
+        let moves = descend(&space, &built.table, rank, diameter).unwrap();
+        let mut stack = space.unrank(rank);
+        for &m in &moves {
+            stack = Pancakes::flip(&stack, m as usize + 2);
+        }
+        assert!(stack.windows(2).all(|w| w[0] < w[1]), "rank {rank}");
+        at_distance[moves.len()] += 1;
+    }
+    assert_eq!(at_distance, built.enumeration.levels);
+}
