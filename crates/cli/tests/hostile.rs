@@ -473,7 +473,26 @@ fn kind6_an_interrupted_save_leaves_no_temporary_file() {
         .path()
         .join(format!(".godsearch-{}-abc123.tmp", child.id()));
     std::fs::write(&partial, vec![0u8; 4096]).unwrap();
-    std::thread::sleep(Duration::from_millis(300));
+    // Signal only once the program catches SIGTERM (bit 15 of SigCgt in /proc), so that a slow
+    // start on a busy machine cannot make the test fail.
+    let status_file = format!("/proc/{}/status", child.id());
+    let catches_term = || {
+        std::fs::read_to_string(&status_file)
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("SigCgt:"))?.to_string();
+                u64::from_str_radix(line["SigCgt:".len()..].trim(), 16).ok()
+            })
+            .is_some_and(|mask| mask & (1 << (15 - 1)) != 0)
+    };
+    let started = Instant::now();
+    while !catches_term() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no SIGTERM handler"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
