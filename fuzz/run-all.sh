@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS each (default 600), JOBS at a time (default 1), and prints
-# one line a target: executions, and whether it found a crash (kept under fuzz/artifacts/).
+# Runs every fuzz target (or the TARGETs named) for SECONDS each (default 600), JOBS at a time
+# (default 1), and prints one line a target: executions, and whether it found a crash (kept
+# under fuzz/artifacts/).
+#   fuzz/run-all.sh [SECONDS [JOBS [TARGET...]]]
 # Works on stable Rust: RUSTC_BOOTSTRAP lets cargo-fuzz pass its instrumentation flags, and
 # `-s none` leaves out the sanitizer (safe Rust needs none to find panics).
 #   cargo install cargo-fuzz && fuzz/run-all.sh 600
@@ -8,6 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-600}
 jobs=${2:-1}
+shift 2 2>/dev/null || shift $#
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -s none -O >/dev/null || exit 1
 mkdir -p logs
@@ -29,5 +32,5 @@ run_one() {
 }
 export -f run_one
 export seconds
-targets=$(cargo fuzz list)
+targets=${*:-$(cargo fuzz list)}
 printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one {}'
