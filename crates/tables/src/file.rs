@@ -250,8 +250,8 @@ pub fn save(
     Ok(())
 }
 
-/// The folder `path` is in (`.` for a bare file name).
-fn folder_of(path: &Path) -> &Path {
+/// The folder `path` is in (`.` for a bare file name): where its temporary file is written.
+pub fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -17,7 +17,7 @@ use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
 use crate::errors::bad_input;
 use crate::pdb_cache::PdbCache;
 use anyhow::{Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> Result<()> {
@@ -48,12 +48,12 @@ pub fn run(cli: Cli) -> Result<()> {
 /// The folders a command may write table files in: its cache, and the folder of `--save`.
 fn folders_written(command: &Command) -> Vec<PathBuf> {
     let cache = |dir: &Option<PathBuf>| PdbCache::new(dir.as_deref()).dir().to_path_buf();
-    let folder = |file: &Path| match file.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     match command {
-        Command::Bfs(args) => args.save.iter().map(|p| folder(p)).collect(),
+        Command::Bfs(args) => args
+            .save
+            .iter()
+            .map(|p| godsearch_tables::file::folder_of(p).to_path_buf())
+            .collect(),
         Command::Solve(args) => vec![cache(&args.cache)],
         Command::Pdb(args) => match &args.command {
             PdbCommand::Build(build) => vec![cache(&build.cache)],

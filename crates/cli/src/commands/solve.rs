@@ -88,10 +88,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     refuse_unused_options(args, algorithm)?;
     // Boards the searches cannot take are refused before any heuristic is built or announced.
-    let searching = matches!(
-        algorithm,
-        Algorithm::Ida | Algorithm::ParallelIda | Algorithm::Astar
-    );
+    let searching = is_search(algorithm);
     if searching && shape.cells() > MAX_SEARCH_CELLS {
         return Err(SearchError::BoardTooLarge.into());
     }
@@ -121,6 +118,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     out.finish()
 }
 
+/// Whether `algorithm` searches with a heuristic (IDA*, parallel IDA*, A*).
+fn is_search(algorithm: Algorithm) -> bool {
+    matches!(
+        algorithm,
+        Algorithm::Ida | Algorithm::ParallelIda | Algorithm::Astar
+    )
+}
+
 /// The name of an algorithm as `--algorithm` takes it.
 fn algorithm_name(algorithm: Algorithm) -> String {
     use clap::ValueEnum;
@@ -132,10 +137,7 @@ fn algorithm_name(algorithm: Algorithm) -> String {
 /// Refuses options that would do nothing with the algorithm chosen for a board, rather than
 /// ignore them silently.
 fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
-    let searching = matches!(
-        algorithm,
-        Algorithm::Ida | Algorithm::ParallelIda | Algorithm::Astar
-    );
+    let searching = is_search(algorithm);
     let staged = matches!(algorithm, Algorithm::TwoStage | Algorithm::Subgoal);
     let chosen = algorithm_name(algorithm);
     let unused = [
