@@ -3,7 +3,7 @@
 
 use crate::errors::bad_input;
 use anyhow::{Context, Result};
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Metric};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
@@ -144,7 +144,7 @@ fn load_distance_table(path: &Path, puzzle: &str, ranking: &str) -> Result<Loade
 
 /// The complete distance table of a small space, built in memory (no progress bar: callers use
 /// it for spaces that take well under a second), with its number of levels (diameter + 1).
-pub fn table_in_memory<P: RankedPuzzle>(space: &P) -> Result<(TwoBitTable, usize)> {
+pub fn table_in_memory<P: RankedSpace>(space: &P) -> Result<(TwoBitTable, usize)> {
     let limits = Limits {
         max_depth: None,
         memory_bytes: u64::MAX,

@@ -1,5 +1,14 @@
-//! The ground floor of godsearch: permutations, perfect ranking, and the traits that let the
-//! enumeration and search engines work on any puzzle through dense integer ranks.
+//! The ground floor of godsearch: the state-space family every engine is written against,
+//! permutations and perfect ranking.
+//!
+//! - [`StateSpace`] / [`RankedSpace`] ([`space`]): a puzzle as packed states, named moves with
+//!   inverses, a goal, neighbours, optional symmetry classes; ranked spaces number their states
+//!   densely. A new puzzle implements these (see the pancake puzzle in
+//!   `crates/search/tests/pancake.rs`, written outside the puzzles crate).
+//! - [`SequenceAutomaton`] ([`sequence`]): which move sequences are canonical.
+//! - [`Heuristic`] ([`heuristic`]): a lower bound with its contract (admissible, consistent).
+//! - [`Progress`] ([`progress`]): the sink long runs report to; front ends decide what to show.
+//! - [`perm`], [`rank`]: permutation ranking and the integer types of ranks.
 //!
 //! Nothing here does I/O, allocates in a hot path, or knows about a particular puzzle.
 //!
@@ -17,11 +26,17 @@
 //! lexicographic order and have opposite parities, so `lexicographic rank / 2` is a bijection
 //! from either class onto `0..n!/2`.
 
+pub mod heuristic;
 pub mod perm;
+pub mod progress;
 pub mod rank;
+pub mod sequence;
 pub mod space;
 pub mod text;
 
+pub use heuristic::{Heuristic, NoEstimate};
+pub use progress::{NoProgress, Progress};
 pub use rank::RankInt;
-pub use space::{MoveIdx, RankedPuzzle};
+pub use sequence::{AutomatonState, SequenceAutomaton};
+pub use space::{MoveIdx, RankedSpace, StateSpace};
 pub use text::excerpt;

@@ -1,46 +1,101 @@
-//! The view of a puzzle that the enumeration and search engines see: dense ranks and moves.
+//! The state-space family: the view of a puzzle that every engine sees.
+//!
+//! - [`StateSpace`]: packed states, moves with names and inverses, the goal, neighbours, the
+//!   canonical-sequence automaton, and optional symmetry (a stored state may stand for a class
+//!   of positions, with its exact size).
+//! - [`RankedSpace`]: a space whose states are dense ranks `0..state_count()`, so a table
+//!   indexed by state holds one entry per position.
+//!
+//! A new puzzle implements these and gets every engine: the frontier and table enumerations,
+//! table descent, IDA* and A*.
 
 use crate::rank::RankInt;
+use crate::sequence::SequenceAutomaton;
+use std::fmt::Debug;
+use std::hash::Hash;
 
-/// Index of a move in a puzzle's fixed move list (for tiles: `U D L R`, the blank's direction).
+/// Index of a move in a space's fixed move list (for tiles: `U D L R`, the blank's direction;
+/// for cubes: `U U2 U' R ...` in the metric's order).
 pub type MoveIdx = u8;
 
-/// A puzzle whose reachable positions are numbered densely `0..state_count()` by a perfect
-/// ranking, with moves given as rank-to-rank steps.
+/// A puzzle as a graph of packed states, moves between them, and a goal.
 ///
-/// This is the "coordinate as a small puzzle" of DESIGN.md: engines never see boards or cubes,
-/// only ranks, so one BFS serves every puzzle that implements it.
-///
-/// Contract: `for_each_move` reports every position one move away, exactly once per move, and
-/// the move graph is undirected (every move has an inverse move).
-pub trait RankedPuzzle: Sync {
-    /// The integer type of ranks; wide enough for `state_count()`.
-    type Rank: RankInt;
+/// Contract:
+/// - [`for_each_neighbour`](Self::for_each_neighbour) reports every state one move away,
+///   exactly once per legal move, at most [`max_degree`](Self::max_degree) of them;
+/// - the move graph is undirected: every move has an inverse
+///   ([`inverse_move`](Self::inverse_move)) that leads back;
+/// - with symmetry, a state stands for a whole class of positions at the same distance from
+///   the goal, [`class_size`](Self::class_size) of them exactly, and its neighbours are the
+///   classes of the neighbours of the class's members.
+pub trait StateSpace: Sync {
+    /// A position (or a class representative) packed into a small value. Engines sort, compare
+    /// and store it; they never look inside.
+    type State: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static;
 
-    /// Exact number of reachable positions.
-    fn state_count(&self) -> u128;
+    /// The goal (distance 0).
+    fn goal_state(&self) -> Self::State;
 
-    /// The rank of the goal position (distance 0).
-    fn goal_rank(&self) -> Self::Rank;
+    /// Number of moves in the move list; move indices are `0..move_count()`.
+    fn move_count(&self) -> usize;
 
-    /// Calls `f(move, neighbour_rank)` for every move legal in the position `rank`.
-    fn for_each_move(&self, rank: Self::Rank, f: impl FnMut(MoveIdx, Self::Rank));
+    /// The name of a move, as users write it (`U`, `R2`, `flip 3`).
+    fn move_name(&self, m: MoveIdx) -> String;
 
-    /// The largest number of moves legal in any position.
-    fn max_degree(&self) -> usize;
+    /// The move that undoes `m`.
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx;
 
-    /// `true` when `pred` holds for some neighbour of `rank`. Implementations may stop at the
+    /// Calls `f(move, neighbour)` for every move legal in `state`.
+    fn for_each_neighbour(&self, state: Self::State, f: impl FnMut(MoveIdx, Self::State));
+
+    /// The largest number of neighbours any state reports (sizes buffers).
+    fn max_degree(&self) -> usize {
+        self.move_count()
+    }
+
+    /// Number of neighbours `state` reports (sizes buffers exactly).
+    fn degree(&self, state: Self::State) -> usize {
+        let mut n = 0;
+        self.for_each_neighbour(state, |_, _| n += 1);
+        n
+    }
+
+    /// `true` when `pred` holds for some neighbour of `state`. Implementations may stop at the
     /// first such neighbour and try cheap neighbours first.
-    fn any_neighbour(&self, rank: Self::Rank, mut pred: impl FnMut(Self::Rank) -> bool) -> bool {
+    fn any_neighbour(&self, state: Self::State, mut pred: impl FnMut(Self::State) -> bool) -> bool {
         let mut found = false;
-        self.for_each_move(rank, |_, nb| found = found || pred(nb));
+        self.for_each_neighbour(state, |_, nb| found = found || pred(nb));
         found
     }
 
-    /// Number of moves legal in the position `rank` (used to size buffers exactly).
-    fn degree(&self, rank: Self::Rank) -> usize {
-        let mut n = 0;
-        self.for_each_move(rank, |_, _| n += 1);
-        n
+    /// Exact number of positions `state` stands for: 1 without symmetry.
+    fn class_size(&self, state: Self::State) -> u64 {
+        let _ = state;
+        1
     }
+
+    /// `false` when no move keeps the distance to the goal (a bipartite move graph, e.g. every
+    /// move changes a parity), so a neighbour of level `d` is at `d - 1` or `d + 1` only.
+    fn same_level_possible(&self) -> bool {
+        true
+    }
+
+    /// The canonical-sequence automaton: which move sequences a search need not try because a
+    /// shorter or earlier-ordered one reaches the same state. The default refuses only a move
+    /// right after its inverse.
+    fn sequence_automaton(&self) -> SequenceAutomaton {
+        SequenceAutomaton::from_last_move(self.move_count(), |last, next| {
+            next != self.inverse_move(last)
+        })
+    }
+}
+
+/// A space whose states are their own perfect ranks: every state is a distinct integer in
+/// `0..state_count()`, so a rank-indexed table holds one entry per position.
+///
+/// Converting between a puzzle's positions (boards, cubes) and ranks is the puzzle's own
+/// `rank` / `unrank`; engines see ranks only.
+pub trait RankedSpace: StateSpace<State: RankInt> {
+    /// Exact number of reachable positions (and the bound on every rank).
+    fn state_count(&self) -> u128;
 }

@@ -10,7 +10,7 @@
 //! 15-puzzle, no per-entry overhead, and sequential memory traffic.
 
 use crate::{Enumeration, Limits, Progress, Stop};
-use godsearch_core::{RankInt, RankedPuzzle};
+use godsearch_core::{RankInt, RankedSpace};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -21,14 +21,14 @@ const POSITIONS_PER_TASK: usize = 1 << 14;
 /// reached, or the next level would not fit in `limits.memory_bytes`.
 ///
 /// Exact: every level reported is the true number of positions at that distance.
-pub fn enumerate<P: RankedPuzzle>(
+pub fn enumerate<P: RankedSpace>(
     puzzle: &P,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Enumeration<P::Rank> {
-    let bytes = P::Rank::BYTES as u64;
-    let mut previous: Vec<P::Rank> = Vec::new();
-    let mut current = vec![puzzle.goal_rank()];
+) -> Enumeration<P::State> {
+    let bytes = P::State::BYTES as u64;
+    let mut previous: Vec<P::State> = Vec::new();
+    let mut current = vec![puzzle.goal_state()];
     let mut levels = vec![1u64];
     let mut peak_bytes = bytes;
     let stop = loop {
@@ -73,14 +73,14 @@ pub fn enumerate<P: RankedPuzzle>(
 }
 
 /// All neighbours of `current`, with repeats, in one array of exactly `candidates` ranks.
-fn expand<P: RankedPuzzle>(
+fn expand<P: RankedSpace>(
     puzzle: &P,
-    current: &[P::Rank],
+    current: &[P::State],
     degrees: &[usize],
     candidates: usize,
     progress: &dyn Progress,
-) -> Vec<P::Rank> {
-    let mut out = vec![P::Rank::default(); candidates];
+) -> Vec<P::State> {
+    let mut out = vec![P::State::default(); candidates];
     let mut slices = Vec::with_capacity(degrees.len());
     let mut rest = out.as_mut_slice();
     for &d in degrees {
@@ -94,7 +94,7 @@ fn expand<P: RankedPuzzle>(
         .for_each(|(chunk, slot)| {
             let mut at = 0;
             for &r in chunk {
-                puzzle.for_each_move(r, |_, nb| {
+                puzzle.for_each_neighbour(r, |_, nb| {
                     slot[at] = nb;
                     at += 1;
                 });

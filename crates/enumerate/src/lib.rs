@@ -1,6 +1,6 @@
 //! God's algorithm: breadth-first enumeration of a whole state space from its goal.
 //!
-//! Two engines over any [`RankedPuzzle`], both multi-threaded with rayon:
+//! Two engines over any [`RankedSpace`], both multi-threaded with rayon:
 //!
 //! - [`table`]: a rank-indexed 2-bit table of distance mod 3 for every position; the result is
 //!   also a distance table from which any position is solved by descent. Needs
@@ -19,12 +19,11 @@
 pub mod cube3;
 pub mod frontier;
 pub mod pattern_db;
-pub mod progress;
 pub mod reference;
 pub mod table;
 
-use godsearch_core::RankedPuzzle;
-pub use progress::{NoProgress, Progress};
+use godsearch_core::RankedSpace;
+pub use godsearch_core::{NoProgress, Progress};
 use thiserror::Error;
 
 /// Limits an enumeration must respect.
@@ -108,7 +107,7 @@ pub enum Engine {
 }
 
 /// The table engine when its table fits in `memory_bytes`, the frontier engine otherwise.
-pub fn choose_engine<P: RankedPuzzle>(puzzle: &P, memory_bytes: u64) -> Engine {
+pub fn choose_engine<P: RankedSpace>(puzzle: &P, memory_bytes: u64) -> Engine {
     if table::table_bytes(puzzle.state_count()) <= memory_bytes as u128 {
         Engine::Table
     } else {

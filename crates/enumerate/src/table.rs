@@ -17,7 +17,7 @@
 //! cheap and the time goes into generating neighbours.
 
 use crate::{EnumerateError, Enumeration, Limits, Progress, Stop};
-use godsearch_core::{RankInt, RankedPuzzle};
+use godsearch_core::{RankInt, RankedSpace};
 use godsearch_tables::{DistanceMod3, TwoBitTable, UNREACHED};
 use rayon::prelude::*;
 
@@ -103,11 +103,11 @@ fn mark_batch<R: RankInt>(
 /// assert_eq!(result.total(), 360);
 /// assert_eq!(result.diameter(), Some(21));
 /// ```
-pub fn enumerate<P: RankedPuzzle>(
+pub fn enumerate<P: RankedSpace>(
     puzzle: &P,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Result<TableEnumeration<P::Rank>, EnumerateError> {
+) -> Result<TableEnumeration<P::State>, EnumerateError> {
     let states = puzzle.state_count();
     let needed = table_bytes(states);
     let too_large = EnumerateError::TableTooLarge {
@@ -120,9 +120,9 @@ pub fn enumerate<P: RankedPuzzle>(
     }
     let n = states as usize;
     let table = TwoBitTable::new(n);
-    table.try_set(puzzle.goal_rank().to_usize(), 0);
+    table.try_set(puzzle.goal_state().to_usize(), 0);
     let mut levels = vec![1u64];
-    let mut last_level = Some(vec![puzzle.goal_rank()]);
+    let mut last_level = Some(vec![puzzle.goal_state()]);
     let mut reached = 1u64;
     let stop = loop {
         let depth = levels.len() as u32 - 1;
@@ -159,14 +159,14 @@ pub fn enumerate<P: RankedPuzzle>(
     Ok(TableEnumeration { enumeration, table })
 }
 
-fn run_pass<P: RankedPuzzle>(
+fn run_pass<P: RankedSpace>(
     puzzle: &P,
     table: &TwoBitTable,
     depth: u32,
     backward: bool,
     cap: usize,
     progress: &dyn Progress,
-) -> PassResult<P::Rank> {
+) -> PassResult<P::State> {
     let current = (depth % 3) as u8;
     let next = ((depth + 1) % 3) as u8;
     let n = table.len();
@@ -190,7 +190,7 @@ fn run_pass<P: RankedPuzzle>(
                     if i >= n {
                         break;
                     }
-                    let rank = P::Rank::from_u64(i as u64);
+                    let rank = P::State::from_u64(i as u64);
                     if backward {
                         if puzzle.any_neighbour(rank, |nb| table.get(nb.to_usize()) == current)
                             && table.try_set(i, next)
@@ -198,7 +198,7 @@ fn run_pass<P: RankedPuzzle>(
                             result.record(rank, cap);
                         }
                     } else {
-                        puzzle.for_each_move(rank, |_, nb| batch.push(nb));
+                        puzzle.for_each_neighbour(rank, |_, nb| batch.push(nb));
                         if batch.len() >= NEIGHBOUR_BATCH {
                             mark_batch(table, &mut batch, next, cap, &mut result);
                         }

@@ -1,7 +1,7 @@
 //! Level counts of both engines against the published figures in data/ and against the
 //! plain reference BFS.
 
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::levels;

@@ -3,7 +3,7 @@
 //! must give an error or a value that round-trips; never a panic. (The same contracts run for
 //! much longer under `cargo fuzz`: see `fuzz/`.)
 
-use godsearch_core::RankedPuzzle;
+use godsearch_core::StateSpace;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
 use godsearch_puzzles::cube::{
     facelet, parse_position, CubeSize, CubieCube, Move, PositionError, Syntax,
@@ -101,7 +101,7 @@ proptest! {
         m in proptest::collection::vec(0usize..4, 0..30),
     ) {
         let space = TileSpace::<u64>::new(goal.clone()).unwrap();
-        prop_assert_eq!(space.rank(&goal), space.goal_rank());
+        prop_assert_eq!(space.rank(&goal), space.goal_state());
         // Any walk from the goal stays solvable; a swap of two tiles never is.
         let mut walked = goal.clone();
         for k in m {

@@ -5,7 +5,7 @@
 //! residues of `d` and `d + 1`. Stepping to such a neighbour until the goal is reached gives a
 //! shortest solution, one table lookup per neighbour, with no search at all.
 
-use godsearch_core::{MoveIdx, RankInt, RankedPuzzle};
+use godsearch_core::{MoveIdx, RankInt, RankedSpace};
 use godsearch_tables::{DistanceMod3, UNREACHED};
 use thiserror::Error;
 
@@ -53,10 +53,10 @@ pub enum DescentError {
 /// moves.iter().for_each(|&m| assert!(board.apply(Move::from_index(m))));
 /// assert_eq!(&board, space.goal());
 /// ```
-pub fn descend<P: RankedPuzzle, T: DistanceMod3>(
+pub fn descend<P: RankedSpace, T: DistanceMod3>(
     puzzle: &P,
     table: &T,
-    start: P::Rank,
+    start: P::State,
     max_length: usize,
 ) -> Result<Vec<MoveIdx>, DescentError> {
     if table.len() as u128 != puzzle.state_count() {
@@ -65,7 +65,7 @@ pub fn descend<P: RankedPuzzle, T: DistanceMod3>(
             puzzle: puzzle.state_count(),
         });
     }
-    let goal = puzzle.goal_rank();
+    let goal = puzzle.goal_state();
     let mut at = start;
     let mut moves = Vec::new();
     while at != goal {
@@ -78,7 +78,7 @@ pub fn descend<P: RankedPuzzle, T: DistanceMod3>(
         }
         let closer = (here + 2) % 3;
         let mut step = None;
-        puzzle.for_each_move(at, |mv, next| {
+        puzzle.for_each_neighbour(at, |mv, next| {
             if step.is_none() && table.get(next.to_usize()) == closer {
                 step = Some((mv, next));
             }

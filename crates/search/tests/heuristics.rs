@@ -1,7 +1,7 @@
 //! Every heuristic against exact BFS distances on whole small spaces, and every engine against
 //! table descent.
 
-use godsearch_core::RankedPuzzle;
+use godsearch_core::{RankedSpace, StateSpace};
 use godsearch_enumerate::{pattern_db, table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{Board, Partition, Shape, TileSpace};
 use godsearch_search::descend;
@@ -56,7 +56,7 @@ fn check_everywhere<H: TileHeuristic>(
             h.describe(),
             distances[r as usize]
         );
-        at_goal |= r == space.goal_rank() && value == 0;
+        at_goal |= r == space.goal_state() && value == 0;
         for (_, child) in board.successors() {
             let child_node = Node::from_board(&child);
             let tile = board.cells()[child.blank()] as u8;

@@ -1,10 +1,10 @@
 //! The seam test: a puzzle defined outside `godsearch-puzzles` (the pancake puzzle: n
 //! pancakes, a move flips the top k, k = 2..n) runs on the generic engines through
-//! `RankedPuzzle` alone: both enumeration engines count its levels, which must equal the
+//! `RankedSpace` alone: both enumeration engines count its levels, which must equal the
 //! published figures (data/pancake.txt), and table descent solves it optimally.
 
 use godsearch_core::perm::placement_index;
-use godsearch_core::{MoveIdx, RankedPuzzle};
+use godsearch_core::{MoveIdx, RankedSpace, StateSpace};
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
 use godsearch_search::descend;
 use godsearch_testdata::rows;
@@ -40,26 +40,37 @@ impl Pancakes {
     }
 }
 
-impl RankedPuzzle for Pancakes {
-    type Rank = u64;
-
+impl RankedSpace for Pancakes {
     fn state_count(&self) -> u128 {
         (1..=self.n as u128).product()
     }
+}
 
-    fn goal_rank(&self) -> u64 {
+/// Move `k - 2` flips the top `k` pancakes; every flip is its own inverse.
+impl StateSpace for Pancakes {
+    type State = u64;
+
+    fn goal_state(&self) -> u64 {
         0
     }
 
-    fn for_each_move(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
+    fn move_count(&self) -> usize {
+        self.n.saturating_sub(1)
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        format!("flip {}", m + 2)
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        m
+    }
+
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
         let stack = self.unrank(rank);
         for k in 2..=self.n {
             f((k - 2) as MoveIdx, self.rank(&Self::flip(&stack, k)));
         }
-    }
-
-    fn max_degree(&self) -> usize {
-        self.n.saturating_sub(1)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Subgoal solvers: every solution replays to the goal, on boards from 2x2 to 30x30.
 
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::{table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;

@@ -8,7 +8,7 @@ use crate::output::outln;
 use crate::pdb_cache::PdbCache;
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;

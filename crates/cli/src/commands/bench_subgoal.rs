@@ -3,7 +3,7 @@
 
 use crate::output::outln;
 use anyhow::{ensure, Result};
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::{table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Shape, TileSpace};
 use godsearch_search::descend;

@@ -8,7 +8,7 @@ use crate::progress::LevelBar;
 use crate::spaces::{self, AnySpace};
 use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{Context, Result};
-use godsearch_core::{RankInt, RankedPuzzle};
+use godsearch_core::{RankInt, RankedSpace};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
 use godsearch_puzzles::tiles::{Board, TileSpace};
 use godsearch_puzzles::PuzzleName;

@@ -9,7 +9,7 @@ use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
 use godsearch_core::excerpt;
-use godsearch_core::RankedPuzzle;
+use godsearch_core::StateSpace;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Move, Syntax,
@@ -184,7 +184,7 @@ fn descend_all<T: DistanceMod3>(
         let moves = space.reorient(&found, rotation);
         let seconds = started.elapsed().as_secs_f64();
         ensure!(
-            space.rank(&apply_moves(&job.cube, &moves)) == space.goal_rank(),
+            space.rank(&apply_moves(&job.cube, &moves)) == space.goal_state(),
             "internal error: the 2x2x2 solution did not solve the cube on replay"
         );
         out.emit(CubeSolution {

@@ -8,7 +8,7 @@ use crate::pdb_cache::{Origin, PdbCache, QUICK_BUILD_STATES};
 use crate::spaces::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use anyhow::{bail, ensure, Context, Result};
-use godsearch_core::RankedPuzzle;
+use godsearch_core::RankedSpace;
 use godsearch_enumerate::table;
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Partition, TileSpace};
 use godsearch_puzzles::PuzzleName;

@@ -9,7 +9,7 @@ use super::coord::perm_rank;
 use super::cubie::{CubieCube, CORNERS};
 use super::notation::{Metric, Move};
 use super::symmetry::{Symmetries, SYMMETRIES};
-use godsearch_core::{MoveIdx, RankedPuzzle};
+use godsearch_core::{MoveIdx, RankedSpace, SequenceAutomaton, StateSpace};
 
 /// Positions of the 2x2x2 with one corner fixed.
 pub const CUBE2_POSITIONS: u64 = 3_674_160;
@@ -168,19 +168,45 @@ fn from_parts(perm: u32, mut twist: u32) -> CubieCube {
     c
 }
 
-impl RankedPuzzle for Cube2Space {
-    type Rank = u64;
-
+impl RankedSpace for Cube2Space {
     fn state_count(&self) -> u128 {
         CUBE2_POSITIONS as u128
     }
+}
 
-    fn goal_rank(&self) -> u64 {
+impl StateSpace for Cube2Space {
+    type State = u64;
+
+    fn goal_state(&self) -> u64 {
         self.rank(&CubieCube::SOLVED)
     }
 
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        self.moves[m as usize].to_string()
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        let inverse = self.moves[m as usize].inverse();
+        self.metric
+            .index_of(inverse)
+            .expect("the inverse of a move is a move of the same metric")
+    }
+
+    /// In the quarter-turn metric every move is an odd permutation of the corners.
+    fn same_level_possible(&self) -> bool {
+        self.metric == Metric::Htm
+    }
+
+    fn sequence_automaton(&self) -> SequenceAutomaton {
+        self.metric.sequence_automaton()
+    }
+
     #[inline]
-    fn for_each_move(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
         let n = self.moves.len();
         let (p, t) = (
             (rank / TWISTS as u64) as usize,
@@ -193,7 +219,4 @@ impl RankedPuzzle for Cube2Space {
         }
     }
 
-    fn max_degree(&self) -> usize {
-        self.moves.len()
-    }
 }

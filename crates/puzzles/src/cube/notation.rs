@@ -2,6 +2,7 @@
 //! (half turn), `2'` and `3` (read as `2` and `'`), and the two metrics that count them.
 
 use super::cubie::{CubieCube, FACES};
+use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -56,6 +57,48 @@ impl Metric {
         (0..6u8)
             .flat_map(|face| turns.iter().map(move |&t| Move { face, turns: t }))
             .collect()
+    }
+
+    /// The index of `m` in [`moves`](Self::moves), `None` for a half turn in the quarter-turn
+    /// metric (which is two moves there).
+    pub fn index_of(self, m: Move) -> Option<MoveIdx> {
+        self.moves()
+            .iter()
+            .position(|&x| x == m)
+            .map(|i| i as MoveIdx)
+    }
+
+    /// Canonical sequences of this metric's [`moves`](Self::moves): no face turned twice in a
+    /// row (in the quarter-turn metric `U U` is the one way to write a half turn: not `U' U'`,
+    /// never three), and two opposite faces, which commute, only in the order `U D`, `R L`,
+    /// `F B`. Every position has a shortest solution of this form.
+    pub fn sequence_automaton(self) -> SequenceAutomaton {
+        let moves = self.moves();
+        let faces = FACES.len();
+        // State 0: start; 1 + f: face f is done; 1 + faces + f: face f was turned one
+        // clockwise quarter turn in the quarter-turn metric (one more may follow).
+        let last_of = |state: AutomatonState| -> Option<(usize, bool)> {
+            match state as usize {
+                0 => None,
+                s if s <= faces => Some((s - 1, false)),
+                s => Some((s - 1 - faces, true)),
+            }
+        };
+        let done = |face: usize| 1 + face;
+        let open = |face: usize| 1 + faces + face;
+        SequenceAutomaton::new(moves.len(), 1 + 2 * faces, |state, k| {
+            let m = moves[k];
+            let face = m.face as usize;
+            match last_of(state) {
+                Some((last, may_repeat)) if last == face => {
+                    (may_repeat && m.turns == 1).then_some(done(face))
+                }
+                Some((last, _)) if last == (face + faces / 2) % faces && face < last => None,
+                _ if self == Metric::Qtm && m.turns == 1 => Some(open(face)),
+                _ => Some(done(face)),
+            }
+        })
+        .expect("13 states over at most 18 moves")
     }
 }
 

@@ -4,7 +4,7 @@ use super::facelet::{self, FaceletError};
 use super::notation::{apply_moves, format_moves, invert_moves, parse_moves, Metric, Move};
 use super::symmetry::{Symmetries, SYMMETRIES, UD_SYMMETRIES};
 use super::Cube2Space;
-use godsearch_core::RankedPuzzle;
+use godsearch_core::{RankedSpace, StateSpace};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -257,7 +257,7 @@ fn permutation_ranks_are_a_bijection() {
 #[test]
 fn cube2_ranks_round_trip_and_moves_match_cubie_moves() {
     let space = Cube2Space::new(Metric::Htm);
-    assert_eq!(space.goal_rank(), space.rank(&CubieCube::SOLVED));
+    assert_eq!(space.goal_state(), space.rank(&CubieCube::SOLVED));
     let mut rng = StdRng::seed_from_u64(6);
     for _ in 0..300 {
         let moves = random_moves(&mut rng, 20);
@@ -267,7 +267,7 @@ fn cube2_ranks_round_trip_and_moves_match_cubie_moves() {
         let canon = space.unrank(rank);
         assert_eq!(space.rank(&canon), rank);
         let mut next = Vec::new();
-        space.for_each_move(rank, |k, r| next.push((k, r)));
+        space.for_each_neighbour(rank, |k, r| next.push((k, r)));
         for (k, r) in next {
             let m = space.moves()[k as usize];
             assert_eq!(space.rank(&canon.then(&m.cubie())), r);
@@ -280,7 +280,7 @@ fn cube2_ranks_round_trip_and_moves_match_cubie_moves() {
 #[test]
 fn cube2_reoriented_solutions_solve_the_cube_as_held() {
     let space = Cube2Space::new(Metric::Htm);
-    let goal = space.goal_rank();
+    let goal = space.goal_state();
     for scramble in ["D L B D'", "L2 B", "D' L' B2", "B D"] {
         let c = cube_of(scramble);
         let (_, rot) = space.canonical(&c);
@@ -305,7 +305,7 @@ fn search(space: &Cube2Space, at: u64, depth: usize, goal: u64, path: &mut Vec<u
         return at == goal;
     }
     let mut next = Vec::new();
-    space.for_each_move(at, |k, r| next.push((k as usize, r)));
+    space.for_each_neighbour(at, |k, r| next.push((k as usize, r)));
     next.into_iter().any(|(k, r)| {
         path.push(k);
         let found = search(space, r, depth - 1, goal, path);

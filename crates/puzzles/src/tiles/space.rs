@@ -9,7 +9,7 @@
 use super::board::{Board, Move};
 use super::shape::Shape;
 use godsearch_core::perm::{HalfRanker, RankError, MAX_RANKED};
-use godsearch_core::{MoveIdx, RankInt, RankedPuzzle};
+use godsearch_core::{MoveIdx, RankInt, RankedSpace, StateSpace};
 use thiserror::Error;
 
 /// The largest board that can be ranked: its tile sequence has at most [`MAX_RANKED`] items.
@@ -33,7 +33,7 @@ pub enum SpaceError {
 /// The positions that reach a goal board, perfectly ranked onto `0..N!/2`.
 ///
 /// ```
-/// use godsearch_core::RankedPuzzle;
+/// use godsearch_core::RankedSpace;
 /// use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 /// let shape = Shape::new(3, 3).unwrap();
 /// let space = TileSpace::<u64>::new(Board::goal(shape)).unwrap();
@@ -41,7 +41,7 @@ pub enum SpaceError {
 /// let board = Board::parse(shape, "2,4,0,1,8,5,3,6,7").unwrap();
 /// assert_eq!(space.unrank(space.rank(&board)), board);
 /// let mut neighbours = 0;
-/// space.for_each_move(space.rank(&board), |_, _| neighbours += 1);
+/// space.for_each_neighbour(space.rank(&board), |_, _| neighbours += 1);
 /// assert_eq!(neighbours, 2); // the blank is in a corner
 /// ```
 #[derive(Debug, Clone)]
@@ -93,7 +93,7 @@ impl<R: RankInt> TileSpace<R> {
         self.shape
     }
 
-    /// The goal board (rank [`goal_rank`](RankedPuzzle::goal_rank)).
+    /// The goal board (rank [`goal_state`](godsearch_core::StateSpace::goal_state)).
     pub fn goal(&self) -> &Board {
         &self.goal
     }
@@ -191,23 +191,38 @@ impl<R: RankInt> TileSpace<R> {
     }
 }
 
-impl<R: RankInt> RankedPuzzle for TileSpace<R> {
-    type Rank = R;
-
+impl<R: RankInt> RankedSpace for TileSpace<R> {
     fn state_count(&self) -> u128 {
         self.shape.cells() as u128 * self.block.to_u128()
     }
+}
 
-    fn goal_rank(&self) -> R {
+impl<R: RankInt> StateSpace for TileSpace<R> {
+    type State = R;
+
+    fn goal_state(&self) -> R {
         self.goal_rank
     }
 
-    fn max_degree(&self) -> usize {
+    fn move_count(&self) -> usize {
         Move::ALL.len()
     }
 
+    fn move_name(&self, m: MoveIdx) -> String {
+        Move::from_index(m).letter().to_string()
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        Move::from_index(m).inverse().index()
+    }
+
+    /// Every move changes the blank's row plus column parity.
+    fn same_level_possible(&self) -> bool {
+        false
+    }
+
     #[inline]
-    fn for_each_move(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
+    fn for_each_neighbour(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
         let at = self.locate(rank);
         if at.row > 0 || at.row + 1 < self.shape.height() {
             let seq = self.sequence(at);
@@ -309,7 +324,7 @@ mod tests {
                 let board = wide.unrank(r);
                 assert_eq!(wide.rank(&board), r);
                 let mut seen = 0;
-                wide.for_each_move(r, |mv, next| {
+                wide.for_each_neighbour(r, |mv, next| {
                     let mut moved = board.clone();
                     assert!(moved.apply(Move::from_index(mv)));
                     assert_eq!(wide.unrank(next), moved);
@@ -318,7 +333,7 @@ mod tests {
                 assert_eq!(seen, wide.degree(r));
                 for target in 0..4 {
                     let mut expected = false;
-                    wide.for_each_move(r, |mv, _| expected |= mv == target);
+                    wide.for_each_neighbour(r, |mv, _| expected |= mv == target);
                     let found = wide.any_neighbour(r, |nb| {
                         let mut moved = board.clone();
                         moved.apply(Move::from_index(target)) && wide.unrank(nb) == moved
@@ -334,7 +349,7 @@ mod tests {
         let shape = Shape::new(4, 4).unwrap();
         let blank_first = Board::parse(shape, "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15").unwrap();
         let sp = TileSpace::<u64>::new(blank_first.clone()).unwrap();
-        assert_eq!(sp.unrank(sp.goal_rank()), blank_first);
+        assert_eq!(sp.unrank(sp.goal_state()), blank_first);
         assert_eq!(sp.state_count(), 10_461_394_944_000);
     }
 

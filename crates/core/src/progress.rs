@@ -1,4 +1,7 @@
 //! Progress reporting: the engines call a sink, the front end decides what to show.
+//!
+//! Every long-running engine (enumeration, table builds, searches) reports through [`Progress`];
+//! nothing below the front ends prints.
 
 /// Receives progress from a running enumeration. All methods may be called from any thread.
 pub trait Progress: Sync {
