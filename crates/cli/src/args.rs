@@ -1,8 +1,8 @@
 //! Command-line arguments.
 
 use crate::machine::parse_memory;
-use crate::units::parse_seconds;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use godsearch_app::units::parse_seconds;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -135,41 +135,7 @@ pub struct BfsArgs {
     pub json: bool,
 }
 
-/// Search algorithms for `solve`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Algorithm {
-    /// A* on 3x3 and smaller, parallel IDA* above (and with --timeout); table descent with
-    /// --table.
-    Auto,
-    /// Descend a distance table (--table, or built in memory for small boards).
-    Table,
-    /// IDA* on one thread.
-    Ida,
-    /// A* with a closed set (boards of at most 20 cells), bounded by --memory.
-    Astar,
-    /// IDA* with the tree split among --threads threads.
-    ParallelIda,
-    /// Not optimal: the reference two-stage method for the 8-puzzle (tiles 1, 2, 3 first, then
-    /// the 2x3 sub-board), each stage by table.
-    TwoStage,
-    /// Not optimal, any board size: stages of tiles placed in turn (--stages, --effort).
-    Subgoal,
-    /// Not optimal: Kociemba's two-phase method for the 3x3x3 (the default there).
-    TwoPhase,
-}
-
-/// Heuristics for the searching algorithms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HeuristicChoice {
-    /// The strongest that is cached or builds in a few seconds.
-    Auto,
-    /// Manhattan distance.
-    Manhattan,
-    /// Manhattan distance plus linear conflicts.
-    LinearConflict,
-    /// Additive pattern databases (--pdb).
-    Pdb,
-}
+pub use godsearch_app::choice::{Algorithm, HeuristicChoice};
 
 /// `godsearch solve`.
 #[derive(Debug, Args)]

@@ -13,6 +13,7 @@
 //! cause already said by the message before it is not repeated, line breaks are escaped and a
 //! message is cut at [`MAX_MESSAGE_CHARS`].
 
+use godsearch_app::AppError;
 use godsearch_enumerate::pattern_db::PatternDbError;
 use godsearch_enumerate::EnumerateError;
 use godsearch_puzzles::cube::{CubieError, FaceletError, NotationError, PositionError};
@@ -41,7 +42,9 @@ pub const MAX_MESSAGE_CHARS: usize = 1000;
 
 fn is_bad_input(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.is::<InputError>()
+        e.downcast_ref::<AppError>()
+            .is_some_and(AppError::is_bad_input)
+            || e.is::<InputError>()
             || e.is::<BoardError>()
             || e.is::<ShapeError>()
             || e.is::<SpaceError>()

@@ -55,12 +55,12 @@ pub fn memory_budget(option: Option<u64>) -> u64 {
 /// operating system kills it.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
     let total = total_memory();
-    let bytes = crate::units::parse_size(text, total.unwrap_or(FALLBACK_RAM))?;
+    let bytes = godsearch_app::units::parse_size(text, total.unwrap_or(FALLBACK_RAM))?;
     match total {
         Some(total) if bytes > total => Err(format!(
             "{} is more than the {} of memory this machine has (give at most that, or a share such as 50%)",
-            crate::units::format_bytes(bytes as f64),
-            crate::units::format_bytes(total as f64)
+            godsearch_app::units::format_bytes(bytes as f64),
+            godsearch_app::units::format_bytes(total as f64)
         )),
         _ => Ok(bytes),
     }

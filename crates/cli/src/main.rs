@@ -3,18 +3,17 @@
 
 mod args;
 mod benchsets;
+mod cache;
 mod commands;
 mod errors;
 mod input;
 mod interrupt;
 mod machine;
 mod output;
-mod pdb_cache;
 mod progress;
 mod spaces;
 
 use clap::Parser;
-use godsearch::units;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

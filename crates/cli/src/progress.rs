@@ -44,6 +44,11 @@ impl LevelBar {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    /// Runs `f` (which prints to stderr) with the bar cleared, then draws it again.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        self.bar.suspend(f)
+    }
 }
 
 impl Progress for LevelBar {

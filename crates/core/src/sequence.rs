@@ -92,8 +92,8 @@ impl SequenceAutomaton {
         allowed: impl Fn(crate::MoveIdx, crate::MoveIdx) -> bool,
     ) -> Self {
         Self::new(moves, moves + 1, |state, m| {
-            let fine = state == Self::START
-                || allowed(state as crate::MoveIdx - 1, m as crate::MoveIdx);
+            let fine =
+                state == Self::START || allowed(state as crate::MoveIdx - 1, m as crate::MoveIdx);
             fine.then_some(m + 1)
         })
         .expect("fewer than 255 moves")

@@ -33,6 +33,11 @@ pub trait StateSpace: Sync {
     /// and store it; they never look inside.
     type State: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static;
 
+    /// `true` when a state may stand for more than one position
+    /// ([`class_size`](Self::class_size) above 1); engines then count positions by summing
+    /// class sizes, and classes separately.
+    const HAS_CLASSES: bool = false;
+
     /// The goal (distance 0).
     fn goal_state(&self) -> Self::State;
 
@@ -94,7 +99,8 @@ pub trait StateSpace: Sync {
 /// `0..state_count()`, so a rank-indexed table holds one entry per position.
 ///
 /// Converting between a puzzle's positions (boards, cubes) and ranks is the puzzle's own
-/// `rank` / `unrank`; engines see ranks only.
+/// `rank` / `unrank`; engines see ranks only. A ranked space has no symmetry classes: its
+/// table engine counts one position per rank.
 pub trait RankedSpace: StateSpace<State: RankInt> {
     /// Exact number of reachable positions (and the bound on every rank).
     fn state_count(&self) -> u128;

@@ -1,16 +1,21 @@
-//! Frontier enumeration: only the last two levels are kept, as sorted arrays of ranks.
+//! Frontier enumeration over any [`StateSpace`]: only the last two levels are kept, as sorted
+//! arrays of states.
 //!
-//! Level `d + 1` is made from level `d` by listing every neighbour of every position (threads
-//! write into one array at offsets known in advance from each position's number of moves),
+//! Level `d + 1` is made from level `d` by listing every neighbour of every state (threads
+//! write into one array at offsets known in advance from each state's number of moves),
 //! sorting it in parallel, removing repeats, and removing what is already in levels `d - 1` or
-//! `d` (the only levels a neighbour of level `d` can be in) by a linear merge. Memory per level
-//! is therefore `(|L(d-1)| + |L(d)| + candidates) * rank bytes`, and it is checked against the
-//! budget before anything is allocated, so the run stops with exact counts instead of being
-//! killed. Sorted arrays beat a hash set here by a wide margin: 8 bytes a position for the
-//! 15-puzzle, no per-entry overhead, and sequential memory traffic.
+//! `d` (the only levels a neighbour of level `d` can be in; only `d - 1` when the space says no
+//! move keeps the distance) by a linear merge. Memory per level is therefore
+//! `(|L(d-1)| + |L(d)| + candidates) * state bytes`, and it is checked against the budget
+//! before anything is allocated, so the run stops with exact counts instead of being killed.
+//! Sorted arrays beat a hash set here by a wide margin: 8 bytes a position for the 15-puzzle,
+//! no per-entry overhead, and sequential memory traffic.
+//!
+//! The same loop serves spaces of symmetry classes (the 3x3x3 under its 48 symmetries): a
+//! level holds one state per class and counts positions by summing the exact class sizes.
 
 use crate::{Enumeration, Limits, Progress, Stop};
-use godsearch_core::{RankInt, RankedSpace};
+use godsearch_core::StateSpace;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -20,16 +25,19 @@ const POSITIONS_PER_TASK: usize = 1 << 14;
 /// Enumerates level by level from the goal until the space is exhausted, `limits.max_depth` is
 /// reached, or the next level would not fit in `limits.memory_bytes`.
 ///
-/// Exact: every level reported is the true number of positions at that distance.
-pub fn enumerate<P: RankedSpace>(
+/// Exact: every level reported is the true number of positions at that distance (and of
+/// classes, for a space with symmetry classes).
+pub fn enumerate<P: StateSpace>(
     puzzle: &P,
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Enumeration<P::State> {
-    let bytes = P::State::BYTES as u64;
+    let bytes = std::mem::size_of::<P::State>() as u64;
+    let goal = puzzle.goal_state();
     let mut previous: Vec<P::State> = Vec::new();
-    let mut current = vec![puzzle.goal_state()];
-    let mut levels = vec![1u64];
+    let mut current = vec![goal];
+    let mut levels = vec![puzzle.class_size(goal)];
+    let mut classes = vec![1u64];
     let mut peak_bytes = bytes;
     let stop = loop {
         let depth = levels.len() as u32 - 1;
@@ -54,26 +62,43 @@ pub fn enumerate<P: RankedSpace>(
         let mut next = expand(puzzle, &current, &degrees, candidates, progress);
         next.par_sort_unstable();
         next.dedup();
-        remove_known(&mut next, &previous, &current);
+        let same: &[P::State] = if puzzle.same_level_possible() {
+            &current
+        } else {
+            &[]
+        };
+        remove_known(&mut next, &previous, same);
         next.shrink_to_fit();
         if next.is_empty() {
             break Stop::Complete;
         }
-        levels.push(next.len() as u64);
-        progress.level_finished(depth + 1, next.len() as u64);
+        let count = positions_in(puzzle, &next);
+        levels.push(count);
+        classes.push(next.len() as u64);
+        progress.level_finished(depth + 1, count);
         previous = std::mem::replace(&mut current, next);
     };
     let last_level = (current.len() <= limits.antipode_cap).then_some(current);
     Enumeration {
         levels,
+        classes,
         stop,
         last_level,
         peak_bytes,
     }
 }
 
-/// All neighbours of `current`, with repeats, in one array of exactly `candidates` ranks.
-fn expand<P: RankedSpace>(
+/// Positions the states of a level stand for: its length, or the sum of class sizes.
+fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64 {
+    if P::HAS_CLASSES {
+        level.par_iter().map(|&s| puzzle.class_size(s)).sum()
+    } else {
+        level.len() as u64
+    }
+}
+
+/// All neighbours of `current`, with repeats, in one array of exactly `candidates` states.
+fn expand<P: StateSpace>(
     puzzle: &P,
     current: &[P::State],
     degrees: &[usize],
@@ -106,7 +131,7 @@ fn expand<P: RankedSpace>(
 }
 
 /// Keeps only the ranks of sorted `next` that are in neither sorted `a` nor sorted `b`.
-pub(crate) fn remove_known<R: Ord + Copy>(next: &mut Vec<R>, a: &[R], b: &[R]) {
+fn remove_known<R: Ord + Copy>(next: &mut Vec<R>, a: &[R], b: &[R]) {
     let (mut i, mut j) = (0, 0);
     next.retain(|x| !(advance_to(a, &mut i, x) || advance_to(b, &mut j, x)));
 }

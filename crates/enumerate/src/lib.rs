@@ -1,14 +1,14 @@
 //! God's algorithm: breadth-first enumeration of a whole state space from its goal.
 //!
-//! Two engines over any [`RankedSpace`], both multi-threaded with rayon:
+//! Two engines, each written once, both multi-threaded with rayon:
 //!
-//! - [`table`]: a rank-indexed 2-bit table of distance mod 3 for every position; the result is
-//!   also a distance table from which any position is solved by descent. Needs
-//!   `state_count / 4` bytes.
-//! - [`frontier`]: only the levels needed to make the next one, as sorted rank arrays; for spaces
-//!   whose table would not fit (the 15- and 24-puzzle). Stops cleanly at a depth or memory limit.
-//!
-//! [`cube3`] enumerates the 3x3x3 by levels of symmetry classes, counting positions exactly.
+//! - [`table`], over any [`RankedSpace`]: a rank-indexed 2-bit table of distance mod 3 for
+//!   every position; the result is also a distance table from which any position is solved by
+//!   descent. Needs `state_count / 4` bytes.
+//! - [`frontier`], over any [`StateSpace`](godsearch_core::StateSpace): only the levels needed
+//!   to make the next one, as sorted state arrays; for spaces whose table would not fit (the 15-
+//!   and 24-puzzle) and for spaces of symmetry classes (the 3x3x3, counting positions exactly).
+//!   Stops cleanly at a depth or memory limit.
 //!
 //! [`pattern_db`] builds pattern databases for additive heuristics with a 0/1 BFS.
 //!
@@ -16,7 +16,6 @@
 //! the tests compare the engines with, and the baseline the benchmark measures them against.
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
-pub mod cube3;
 pub mod frontier;
 pub mod pattern_db;
 pub mod reference;
@@ -61,6 +60,9 @@ pub enum Stop {
 pub struct Enumeration<R> {
     /// `levels[d]` = exact number of positions at distance `d` from the goal.
     pub levels: Vec<u64>,
+    /// `classes[d]` = exact number of states stored at distance `d`: symmetry classes for a
+    /// space that has them, otherwise equal to `levels[d]`.
+    pub classes: Vec<u64>,
     /// Why it ended.
     pub stop: Stop,
     /// The positions of the last level (the antipodes when complete), when there were at most

@@ -151,6 +151,7 @@ pub fn enumerate<P: RankedSpace>(
         progress.level_finished(depth + 1, pass.found);
     };
     let enumeration = Enumeration {
+        classes: levels.clone(),
         levels,
         stop,
         last_level,

@@ -1,15 +1,15 @@
 //! `godsearch bench`: the engines' speed, as ratios against a plain hash-set BFS measured in
 //! the same run (the machines are shared and noisy, so absolute figures alone mislead).
 
+use super::measure::{best_of, limits, Row};
 use crate::args::{BenchArgs, BenchSection};
 use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::machine;
 use crate::output::outln;
-use crate::pdb_cache::PdbCache;
-use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
+use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_core::RankedSpace;
-use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
+use godsearch_enumerate::{frontier, reference, table, Enumeration, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
 use rand::{Rng, SeedableRng};
@@ -22,39 +22,8 @@ const DESCENT_BOARDS: usize = 10_000;
 /// Seed for the random boards, so every run solves the same ones.
 const SEED: u64 = 2026;
 
-/// One measured enumeration.
-pub(crate) struct Row {
-    pub case: String,
-    pub engine: &'static str,
-    pub positions: u64,
-    pub seconds: f64,
-    pub engine_bytes: u64,
-}
-
 fn space(w: usize, h: usize) -> Result<TileSpace<u64>> {
     Ok(TileSpace::new(Board::goal(Shape::new(w, h)?))?)
-}
-
-pub(crate) fn limits(max_depth: Option<u32>) -> Limits {
-    Limits {
-        max_depth,
-        memory_bytes: machine::default_memory_budget(),
-        antipode_cap: 0,
-    }
-}
-
-/// Runs `f` `repeats` times and keeps the fastest run.
-pub(crate) fn best_of<T>(repeats: usize, mut f: impl FnMut() -> Result<T>) -> Result<(T, f64)> {
-    let mut best: Option<(T, f64)> = None;
-    for _ in 0..repeats {
-        let started = Instant::now();
-        let value = f()?;
-        let seconds = started.elapsed().as_secs_f64();
-        if best.as_ref().is_none_or(|(_, b)| seconds < *b) {
-            best = Some((value, seconds));
-        }
-    }
-    Ok(best.expect("at least one repeat"))
 }
 
 fn complete_row(
@@ -131,7 +100,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             None => super::bench_search::run(KORF100, KORF100_SOURCE, threads)?,
         }
         if args.large {
-            super::bench_search::run_twenty_four(&PdbCache::new(args.cache.as_deref()), threads)?;
+            super::bench_search::run_twenty_four(
+                &crate::cache::open(args.cache.as_deref()),
+                threads,
+            )?;
         }
     }
     if matches!(args.section, BenchSection::All | BenchSection::Subgoal) {
@@ -140,7 +112,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     if matches!(args.section, BenchSection::All | BenchSection::Cube) {
         outln!();
-        super::bench_cube::run(&PdbCache::new(args.cache.as_deref()), args.large, threads)?;
+        super::bench_cube::run(
+            &crate::cache::open(args.cache.as_deref()),
+            args.large,
+            threads,
+        )?;
     }
     Ok(())
 }

@@ -1,16 +1,16 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
-use super::bench::{best_of, limits, Row};
-use super::scramble::random_cube;
+use super::measure::{best_of, limits, Row};
 use crate::output::outln;
-use crate::pdb_cache::{Origin, PdbCache};
-use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Result};
-use godsearch_enumerate::cube3::{self, Reduction};
-use godsearch_enumerate::{reference, table, NoProgress, Stop};
+use godsearch_app::cache::{Origin, TableCache};
+use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_enumerate::{frontier, reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
-use godsearch_puzzles::cube::{Cube2Space, CubieCube, Metric};
+use godsearch_puzzles::cube::{
+    random_cube, Cube2Space, Cube3Classes, CubieCube, Metric, Reduction,
+};
 use godsearch_twophase::{solve, Options, Tables};
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -45,9 +45,9 @@ fn cube2_row(metric: Metric) -> Result<Row> {
 
 fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
     let (e, seconds) = best_of(repeats, || {
-        Ok(cube3::enumerate(
-            metric,
-            Reduction::Symmetries,
+        let space = Cube3Classes::new(metric, Reduction::Symmetries);
+        Ok(frontier::enumerate(
+            &space,
             &limits(Some(depth)),
             &NoProgress,
         ))
@@ -60,7 +60,7 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
     Ok(Row {
         case: format!("3x3x3 {metric} 0..{depth}"),
         engine: "symmetry classes",
-        positions: e.positions.iter().sum(),
+        positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
     })
@@ -114,7 +114,7 @@ fn baseline_rows() -> Result<Vec<Row>> {
     ])
 }
 
-pub fn run(cache: &PdbCache, large: bool, threads: usize) -> Result<()> {
+pub fn run(cache: &TableCache, large: bool, threads: usize) -> Result<()> {
     outln!("== cube enumeration: {threads} threads; 'vs base' compares positions/s with the hash-set BFS of the same cube\n");
     let baselines = baseline_rows()?;
     let mut rows = vec![cube2_row(Metric::Htm)?, cube2_row(Metric::Qtm)?];
@@ -161,9 +161,11 @@ pub fn run(cache: &PdbCache, large: bool, threads: usize) -> Result<()> {
     two_phase(cache, threads)
 }
 
-fn two_phase(cache: &PdbCache, threads: usize) -> Result<()> {
+fn two_phase(cache: &TableCache, threads: usize) -> Result<()> {
     let started = Instant::now();
-    let (tables, origin) = cache.twophase_tables()?;
+    let bar = crate::progress::LevelBar::new();
+    let (tables, origin) = cache.twophase_tables(&bar);
+    bar.finish();
     let load = started.elapsed().as_secs_f64();
     match origin {
         Origin::Cached => outln!(

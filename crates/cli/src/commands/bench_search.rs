@@ -2,9 +2,9 @@
 //! 15-puzzle instances, with the single-thread run as the baseline for parallel IDA*.
 
 use crate::output::outln;
-use crate::pdb_cache::PdbCache;
-use crate::units::{format_bytes, format_count, format_rate};
 use anyhow::{ensure, Context, Result};
+use godsearch_app::cache::TableCache;
+use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape};
 use godsearch_search::tiles::{ida_star, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
@@ -86,15 +86,18 @@ const TWENTY_FOUR: &str = crate::benchsets::BENCH_24_PUZZLE;
 
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
 /// on first use: about 45 s and 1.2 GB).
-pub fn run_twenty_four(cache: &PdbCache, threads: usize) -> Result<()> {
+pub fn run_twenty_four(cache: &TableCache, threads: usize) -> Result<()> {
     let goal = Board::goal(Shape::new(5, 5)?);
     let partition = Partition::parse("6-6-6-6", &goal)?;
     let started = Instant::now();
+    let bar = crate::progress::LevelBar::new();
     let tables = partition
         .patterns()
         .iter()
-        .map(|p| Ok(cache.load_or_build(&goal, p, BUILD_MEMORY, false)?.0))
-        .collect::<Result<Vec<_>>>()?;
+        .map(|p| Ok(cache.load_or_build(&goal, p, BUILD_MEMORY, false, &bar)?.0))
+        .collect::<Result<Vec<_>>>();
+    bar.finish();
+    let tables = tables?;
     let h = PatternHeuristic::new(&goal, &partition, tables, true)?;
     outln!(
         "\n24-puzzle, 6-6-6-6 + reflection ({:.1} s to load or build), {threads} threads:",

@@ -4,7 +4,7 @@
 //! its table can be saved and solved from by descent. The 3x3x3 runs the symmetry-class
 //! frontier engine, which counts positions exactly until --max-depth or the memory budget.
 
-use super::bfs::{check_save_target, print_report, stop_message, BfsReport};
+use super::bfs_output::{check_save_target, print_report, stop_message};
 use crate::args::{BfsArgs, EngineChoice};
 use crate::errors::bad_input;
 use crate::machine;
@@ -12,15 +12,13 @@ use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::{Context, Result};
-use godsearch_enumerate::cube3::{self, Reduction};
+use godsearch_app::report::BfsReport;
+use godsearch_app::tables;
 use godsearch_enumerate::{frontier, table, Limits, Stop};
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
-use godsearch_puzzles::cube::{Cube2Space, CubeSize};
+use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Reduction, CUBE2_MAX_DISTANCE};
 use godsearch_search::descend;
 use std::time::Instant;
-
-/// Longest 2x2x2 solution in either metric (14 quarter turns); bounds table descent.
-pub const CUBE2_MAX_DISTANCE: usize = 14;
 
 pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     if args.goal.is_some() {
@@ -57,7 +55,7 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
             let seconds = started.elapsed().as_secs_f64();
             bar.finish();
             if let (Some(path), Some(t)) = (&args.save, &built) {
-                spaces::save_cube2_table(path, &space, t, &enumeration.levels)
+                tables::save_cube2_table(path, &space, t, &enumeration.levels)
                     .with_context(|| format!("saving the table to {}", path.display()))?;
             }
             let complete = enumeration.stop == Stop::Complete;
@@ -104,10 +102,11 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
                     "--symmetry is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
                 ),
             };
-            let e = cube3::enumerate(metric, reduction, &limits, &bar);
+            let space = Cube3Classes::new(metric, reduction);
+            let e = frontier::enumerate(&space, &limits, &bar);
             let seconds = started.elapsed().as_secs_f64();
             bar.finish();
-            let total: u64 = e.positions.iter().sum();
+            let total = e.total();
             BfsReport {
                 puzzle: size.to_string(),
                 goal: "solved".into(),
@@ -123,9 +122,9 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
                 seconds,
                 positions_per_second: total as f64 / seconds.max(f64::MIN_POSITIVE),
                 peak_bytes: e.peak_bytes,
-                levels: e.positions,
+                levels: e.levels,
                 classes: Some(e.classes),
-                class_group: Some(e.reduction.order()),
+                class_group: Some(reduction.order()),
             }
         }
     };

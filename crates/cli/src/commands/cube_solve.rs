@@ -1,24 +1,24 @@
 //! `godsearch solve 2x2x2|3x3x3`: optimal 2x2x2 solutions by table descent, 3x3x3 solutions
 //! by Kociemba's two-phase method. Every solution is replayed on its start before printing.
 
-use super::cube_bfs::CUBE2_MAX_DISTANCE;
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::output::outln;
-use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
+use godsearch_app::report::{CubeSolution, CubeSummary};
+use godsearch_app::tables;
 use godsearch_core::excerpt;
 use godsearch_core::StateSpace;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Move, Syntax,
+    CUBE2_MAX_DISTANCE,
 };
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, TwoBitView};
-use godsearch_twophase::{solve, Options, Tables};
+use godsearch_twophase::{solve, Options};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::time::Instant;
 
 /// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
@@ -32,40 +32,6 @@ const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
 pub(crate) struct CubeJob {
     pub text: String,
     pub cube: CubieCube,
-}
-
-/// One solved cube, as printed with `--json`.
-#[derive(Debug, Serialize)]
-struct CubeSolution {
-    puzzle: String,
-    start: String,
-    facelets: String,
-    solution: String,
-    length: usize,
-    metric: &'static str,
-    optimal: bool,
-    algorithm: &'static str,
-    phase1_length: Option<usize>,
-    /// The --max-length the two-phase search aimed at.
-    max_length: Option<usize>,
-    nodes_expanded: u64,
-    phase2_nodes: Option<u64>,
-    phase2_searches: Option<u64>,
-    timed_out: bool,
-    seconds: f64,
-}
-
-/// The batch summary, as printed with `--json`.
-#[derive(Debug, Serialize)]
-struct CubeSummary {
-    summary: bool,
-    solved: usize,
-    mean_length: f64,
-    max_length: usize,
-    seconds: f64,
-    wall_seconds: f64,
-    solves_per_second: f64,
-    threads: usize,
 }
 
 fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
@@ -160,13 +126,13 @@ fn solve_cube2(
     let space = Cube2Space::new(metric);
     match &args.table {
         Some(path) => {
-            let loaded = spaces::load_cube2_table(path, &space)?;
+            let loaded = tables::load_cube2_table(path, &space)?;
             let entries = loaded.header().entries as usize;
             let view =
                 TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
             descend_all(&space, &view, jobs, out)
         }
-        None => descend_all(&space, &spaces::table_in_memory(&space)?.0, jobs, out),
+        None => descend_all(&space, &tables::table_in_memory(&space)?.0, jobs, out),
     }
 }
 
@@ -208,40 +174,13 @@ fn descend_all<T: DistanceMod3>(
     Ok(())
 }
 
-/// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when
-/// missing or stale; says so on stderr.
-pub(crate) fn twophase_tables(cache: Option<&std::path::Path>) -> Result<Tables> {
-    let cache = PdbCache::new(cache);
-    let (tables, origin) = cache.twophase_tables()?;
-    if let Origin::Built {
-        seconds,
-        replaced,
-        not_saved,
-    } = origin
-    {
-        let why = replaced.map_or(String::new(), |r| {
-            format!(" (replacing a cached file: {r})")
-        });
-        match not_saved {
-            None => eprintln!(
-                "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
-                cache.dir().display()
-            ),
-            Some(not_saved) => eprintln!(
-                "warning: built the two-phase tables in {seconds:.1} s but could not cache them ({not_saved}); they are built again next time"
-            ),
-        }
-    }
-    Ok(tables)
-}
-
 fn solve_cube3(
     args: &SolveArgs,
     metric: Metric,
     jobs: &[CubeJob],
     out: &mut CubePrinter,
 ) -> Result<()> {
-    let tables = twophase_tables(args.cache.as_deref())?;
+    let tables = crate::cache::twophase_tables(args.cache.as_deref());
     let target_length = args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize);
     let timeout = args.timeout;
     let solve_one = |job: &CubeJob| {

@@ -3,9 +3,10 @@
 use crate::args::InfoArgs;
 use crate::machine;
 use crate::output::outln;
-use crate::spaces::{self, AnySpace};
-use crate::units::{format_bytes, format_count};
+use crate::spaces;
 use anyhow::Result;
+use godsearch_app::tables::AnySpace;
+use godsearch_app::units::{format_bytes, format_count};
 use godsearch_puzzles::tiles::{known_diameter, Board, Shape};
 use num_bigint::BigUint;
 use serde::Serialize;

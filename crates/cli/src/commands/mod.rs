@@ -5,9 +5,11 @@ mod bench_cube;
 mod bench_search;
 mod bench_subgoal;
 mod bfs;
+mod bfs_output;
 mod cube_bfs;
 mod cube_solve;
 mod info;
+mod measure;
 mod pdb;
 mod scramble;
 mod solve;
@@ -15,7 +17,6 @@ mod solve_report;
 
 use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
 use crate::errors::bad_input;
-use crate::pdb_cache::PdbCache;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -47,7 +48,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// The folders a command may write table files in: its cache, and the folder of `--save`.
 fn folders_written(command: &Command) -> Vec<PathBuf> {
-    let cache = |dir: &Option<PathBuf>| PdbCache::new(dir.as_deref()).dir().to_path_buf();
+    let cache = |dir: &Option<PathBuf>| crate::cache::open(dir.as_deref()).dir().to_path_buf();
     match command {
         Command::Bfs(args) => args
             .save

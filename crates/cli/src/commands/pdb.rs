@@ -4,10 +4,10 @@ use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
 use crate::errors::InputError;
 use crate::machine;
 use crate::output::outln;
-use crate::pdb_cache::{Origin, PdbCache};
 use crate::spaces;
-use crate::units::{format_bytes, format_count};
 use anyhow::Result;
+use godsearch_app::cache::Origin;
+use godsearch_app::units::{format_bytes, format_count};
 use godsearch_puzzles::tiles::Partition;
 
 pub fn run(args: &PdbArgs) -> Result<()> {
@@ -21,7 +21,7 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
     let memory_bytes = machine::memory_budget(args.memory);
-    let cache = PdbCache::new(args.cache.as_deref());
+    let cache = crate::cache::open(args.cache.as_deref());
     outln!(
         "pattern databases {} for {shape}, goal {goal}, in {}",
         partition.name(),
@@ -30,7 +30,10 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     let mut total_seconds = 0.0;
     let mut total_bytes = 0;
     for pattern in partition.patterns() {
-        let (_, origin) = cache.load_or_build(&goal, pattern, memory_bytes, args.force)?;
+        let bar = crate::progress::LevelBar::new();
+        let built = cache.load_or_build(&goal, pattern, memory_bytes, args.force, &bar);
+        bar.finish();
+        let (_, origin) = built?;
         let what = match origin {
             Origin::Cached => "already cached".to_string(),
             Origin::Built {

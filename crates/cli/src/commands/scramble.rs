@@ -6,17 +6,17 @@
 //! uniform random rank, printed as the inverse of its optimal solution. A board is a uniform
 //! random solvable arrangement.
 
-use super::cube_bfs::CUBE2_MAX_DISTANCE;
-use super::cube_solve::twophase_tables;
 use crate::args::ScrambleArgs;
 use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
 use anyhow::{ensure, Context, Result};
-use godsearch_puzzles::cube::coord::{self, CORNER_PERMS, FLIPS, TWISTS};
+use godsearch_app::tables;
 use godsearch_puzzles::cube::cube2::CUBE2_POSITIONS;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, invert_moves};
-use godsearch_puzzles::cube::{facelet, Cube2Space, CubeSize, CubieCube, Metric, Move};
+use godsearch_puzzles::cube::{
+    facelet, random_cube, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
+};
 use godsearch_puzzles::tiles::{Board, Move as TileMove, Shape};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::descend;
@@ -28,7 +28,6 @@ use serde::Serialize;
 
 /// Two-phase scrambles are at most this long (every position has a solution this short).
 const SCRAMBLE_MAX_LENGTH: usize = 20;
-const EDGE_PERMS: u32 = 479_001_600;
 
 /// One scramble, as printed with `--json`.
 #[derive(Debug, Serialize)]
@@ -127,26 +126,13 @@ fn move_scramble(size: CubeSize, metric: Metric, n: usize, rng: &mut StdRng) -> 
     }
 }
 
-/// A uniformly random 3x3x3 position.
-pub(crate) fn random_cube(rng: &mut StdRng) -> CubieCube {
-    let mut c = CubieCube::SOLVED;
-    coord::set_corner_perm(&mut c, rng.gen_range(0..CORNER_PERMS) as u16);
-    coord::set_twist(&mut c, rng.gen_range(0..TWISTS) as u16);
-    coord::perm_unrank(rng.gen_range(0..EDGE_PERMS), &mut c.ep);
-    if c.corner_parity_odd() != c.edge_parity_odd() {
-        c.ep.swap(0, 1);
-    }
-    coord::set_flip(&mut c, rng.gen_range(0..FLIPS) as u16);
-    c
-}
-
 fn cube3_scrambles(
     args: &ScrambleArgs,
     metric: Metric,
     rng: &mut StdRng,
     mut print: impl FnMut(Scramble) -> Result<()>,
 ) -> Result<()> {
-    let tables = twophase_tables(args.cache.as_deref())?;
+    let tables = crate::cache::twophase_tables(args.cache.as_deref());
     let options = Options {
         target_length: SCRAMBLE_MAX_LENGTH,
         deadline: None,
@@ -177,7 +163,7 @@ fn cube2_scrambles(
     mut print: impl FnMut(Scramble) -> Result<()>,
 ) -> Result<()> {
     let space = Cube2Space::new(metric);
-    let (table, _) = spaces::table_in_memory(&space)?;
+    let (table, _) = tables::table_in_memory(&space)?;
     for _ in 0..count {
         let rank = rng.gen_range(0..CUBE2_POSITIONS);
         let path = descend(&space, &table, rank, CUBE2_MAX_DISTANCE)?;

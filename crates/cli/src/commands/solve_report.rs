@@ -3,51 +3,9 @@
 //! any length is reported in constant memory.
 
 use crate::output::outln;
-use crate::units::{format_count, format_rate};
 use anyhow::{bail, Result};
-use serde::Serialize;
-
-/// One solved board, as printed with `--json`.
-#[derive(Debug, Serialize)]
-pub struct Solution {
-    pub puzzle: String,
-    pub id: Option<String>,
-    pub start: String,
-    pub solution: String,
-    pub length: usize,
-    pub expected_length: Option<usize>,
-    pub optimal: bool,
-    pub algorithm: &'static str,
-    pub heuristic: String,
-    pub nodes_expanded: u64,
-    pub nodes_generated: u64,
-    pub thresholds: Vec<u32>,
-    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
-    pub iteration_expanded: Vec<u64>,
-    pub seconds: f64,
-    /// The search ran past --timeout: no solution, but a proven lower bound.
-    pub timed_out: bool,
-    pub lower_bound: Option<u32>,
-}
-
-/// The batch summary, as printed with `--json`.
-#[derive(Debug, Serialize)]
-struct Summary {
-    summary: bool,
-    solved: usize,
-    mean_length: f64,
-    max_length: usize,
-    /// Mean of the lengths a --file gave, when it gave one for every board.
-    mean_expected_length: Option<f64>,
-    /// Boards that ran past --timeout (not in the means).
-    timed_out: usize,
-    nodes_expanded: u64,
-    nodes_generated: u64,
-    mean_nodes_generated: f64,
-    seconds: f64,
-    nodes_per_second: f64,
-    threads: usize,
-}
+use godsearch_app::report::{Solution, SolveSummary};
+use godsearch_app::units::{format_count, format_rate};
 
 /// Prints solutions as they come and keeps the totals for the summary.
 pub struct Printer {
@@ -104,7 +62,7 @@ impl Printer {
     /// Prints the summary; an error when boards ran past --timeout (exit code 1).
     pub fn finish(self) -> Result<()> {
         let count = self.solved as f64;
-        let summary = Summary {
+        let summary = SolveSummary {
             summary: true,
             solved: self.solved,
             timed_out: self.timed_out,

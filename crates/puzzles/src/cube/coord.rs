@@ -9,6 +9,8 @@ pub const TWISTS: usize = 2187;
 pub const FLIPS: usize = 2048;
 /// Corner permutations: `8!`.
 pub const CORNER_PERMS: usize = 40320;
+/// Permutations of the 12 edges: 12!.
+pub const EDGE_PERMS: u32 = 479_001_600;
 
 /// Lexicographic (Lehmer) rank of a permutation of `0..p.len()`, `p.len() <= 12`.
 #[inline]

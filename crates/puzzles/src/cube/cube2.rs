@@ -30,6 +30,12 @@ pub struct Cube2Space {
     rotations: Vec<CubieCube>,
 }
 
+/// How 2x2x2 positions are ranked ([`Cube2Space::rank`]), written into table headers.
+pub const CUBE2_RANKING: &str = "cube2 DBL fixed rank=perm7*729+twist6 v1";
+
+/// Longest 2x2x2 solution in either metric (11 face turns, 14 quarter turns); bounds descent.
+pub const CUBE2_MAX_DISTANCE: usize = 14;
+
 impl Cube2Space {
     /// Builds the move tables (a few milliseconds).
     pub fn new(metric: Metric) -> Self {
@@ -218,5 +224,4 @@ impl StateSpace for Cube2Space {
             f(k as MoveIdx, next);
         }
     }
-
 }

@@ -4,21 +4,26 @@
 //!
 //! [`notation`] reads and writes Singmaster move sequences and counts them in either metric;
 //! [`position`] decides whether a typed text is stickers or moves;
-//! [`symmetry`] holds the 48 symmetries; [`cube2`] is the 2x2x2 as a ranked puzzle.
+//! [`symmetry`] holds the 48 symmetries; [`cube2`] is the 2x2x2 as a ranked space;
+//! [`classes`] is the 3x3x3 as a space of symmetry classes.
 
+pub mod classes;
 pub mod coord;
 pub mod cube2;
 pub mod cubie;
 pub mod facelet;
 pub mod notation;
 pub mod position;
+pub mod random;
 pub mod symmetry;
 
-pub use cube2::Cube2Space;
+pub use classes::{Cube3Classes, Reduction};
+pub use cube2::{Cube2Space, CUBE2_MAX_DISTANCE, CUBE2_RANKING};
 pub use cubie::{CubieCube, CubieError};
 pub use facelet::FaceletError;
 pub use notation::{Metric, Move, NotationError};
 pub use position::{parse_position, PositionError, Syntax};
+pub use random::random_cube;
 pub use symmetry::Symmetries;
 
 /// The cubes godsearch knows.

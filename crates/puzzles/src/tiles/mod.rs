@@ -20,6 +20,6 @@ pub use board::{Board, BoardError, Move, MoveParseError, Parity, Unsolvability};
 pub use instances::{parse_instance, parse_instances, Instance};
 pub use known::known_diameter;
 pub use partition::{Partition, PartitionError};
-pub use pattern::{Pattern, PatternError, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
+pub use pattern::{Pattern, PatternError, MAX_PATTERN_CELLS, MAX_PATTERN_TILES, PATTERN_INDEXING};
 pub use shape::{Shape, ShapeError, MAX_CELLS};
-pub use space::{SpaceError, TileSpace};
+pub use space::{SpaceError, TileSpace, TILE_RANKING};

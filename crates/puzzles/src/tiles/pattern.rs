@@ -54,7 +54,17 @@ pub struct Pattern {
     entries: u64,
 }
 
+/// Version of the pattern indexing ([`Pattern::index`]-style k-permutation ranks); stored in
+/// database file headers. Change it whenever the indexing changes.
+pub const PATTERN_INDEXING: &str = "index k-permutation v1";
+
 impl Pattern {
+    /// The parameters a database file of this pattern carries: its tiles and the indexing.
+    pub fn table_params(&self) -> String {
+        let tiles: Vec<String> = self.tiles.iter().map(|t| t.to_string()).collect();
+        format!("pdb tiles {} {PATTERN_INDEXING}", tiles.join(","))
+    }
+
     /// The pattern of `tiles` (in this order) for boards with goal `goal`.
     pub fn new(goal: &Board, tiles: &[u16]) -> Result<Self, PatternError> {
         let shape = goal.shape();

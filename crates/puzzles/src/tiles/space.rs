@@ -33,7 +33,7 @@ pub enum SpaceError {
 /// The positions that reach a goal board, perfectly ranked onto `0..N!/2`.
 ///
 /// ```
-/// use godsearch_core::RankedSpace;
+/// use godsearch_core::{RankedSpace, StateSpace};
 /// use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 /// let shape = Shape::new(3, 3).unwrap();
 /// let space = TileSpace::<u64>::new(Board::goal(shape)).unwrap();
@@ -54,6 +54,10 @@ pub struct TileSpace<R: RankInt> {
     goal_invariant: bool,
     goal_rank: R,
 }
+
+/// How tile positions are ranked, written into table headers so that a table is never read
+/// with another ranking. Change it whenever [`TileSpace`]'s ranking changes.
+pub const TILE_RANKING: &str = "tiles rank=blank-cell*(N-1)!/2+lehmer-half v1";
 
 impl<R: RankInt> TileSpace<R> {
     /// The space of boards that reach `goal` (any arrangement may be a goal).

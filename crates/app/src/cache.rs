@@ -6,10 +6,13 @@
 //! given as the folder) leaves the freshly built tables in memory, and the caller is told why
 //! they were not saved ([`Origin::Built::not_saved`]). Before saving, temporary files that
 //! killed runs left in the folder are removed once they are [`STALE_TEMP_AGE`] old.
+//!
+//! The folder is the caller's choice: front ends pick it (the CLI: `--cache` or the user's
+//! cache folder).
 
-use crate::progress::LevelBar;
-use crate::spaces;
-use anyhow::{Context, Result};
+use crate::tables::tile_identity;
+use crate::AppResult;
+use godsearch_core::Progress;
 use godsearch_enumerate::pattern_db;
 use godsearch_puzzles::tiles::{Board, Pattern};
 use godsearch_search::tiles::TableBytes;
@@ -21,15 +24,15 @@ use std::time::{Duration, Instant};
 /// A temporary table file nobody has written to for this long was left by a killed run (a live
 /// writer touches its file continuously).
 pub const STALE_TEMP_AGE: Duration = Duration::from_secs(15 * 60);
-
-/// Version of the pattern indexing written into cached files; bump when it changes.
-const PDB_PARAMS_VERSION: &str = "v1";
 /// A group whose build visits at most this many (placement, blank) states builds in a few
 /// seconds at most (the 6-tile groups of 6-6-3 on 4x4: 57.7 million, all of 6-6-3 in about
 /// 1.5 s on two cores), so `auto` may build it on the spot.
 pub const QUICK_BUILD_STATES: u64 = 60_000_000;
+/// The puzzle identity of the two-phase tables file.
+const TWOPHASE_PUZZLE: &str = "cube 3x3x3 two-phase";
 
-/// How a database was obtained.
+/// How a table was obtained.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Origin {
     /// Read from a valid cached file.
     Cached,
@@ -45,19 +48,9 @@ pub enum Origin {
 }
 
 /// The cache folder.
-pub struct PdbCache {
+#[derive(Debug, Clone)]
+pub struct TableCache {
     dir: PathBuf,
-}
-
-/// `$XDG_CACHE_HOME/godsearch`, else `~/.cache/godsearch`, else `.godsearch-cache`.
-fn default_dir() -> PathBuf {
-    if let Some(xdg) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(xdg).join("godsearch");
-    }
-    match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home).join(".cache").join("godsearch"),
-        None => PathBuf::from(".godsearch-cache"),
-    }
 }
 
 /// FNV-1a, for short stable file names (the file's header holds the full identity).
@@ -68,20 +61,10 @@ fn fnv1a(text: &str) -> u32 {
         .fold(OFFSET, |h, b| (h ^ b as u32).wrapping_mul(PRIME))
 }
 
-fn params(pattern: &Pattern) -> String {
-    let tiles: Vec<String> = pattern.tiles().iter().map(|t| t.to_string()).collect();
-    format!(
-        "pdb tiles {} index k-permutation {PDB_PARAMS_VERSION}",
-        tiles.join(",")
-    )
-}
-
-impl PdbCache {
-    /// The cache in `dir`, or in the default folder.
-    pub fn new(dir: Option<&Path>) -> Self {
-        Self {
-            dir: dir.map_or_else(default_dir, Path::to_path_buf),
-        }
+impl TableCache {
+    /// The cache in `dir` (created when something is first saved).
+    pub fn new(dir: PathBuf) -> Self {
+        Self { dir }
     }
 
     /// The folder.
@@ -107,14 +90,14 @@ impl PdbCache {
         header: &TableHeader,
         write_payload: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
     ) -> Option<String> {
-        let saved = std::fs::create_dir_all(&self.dir)
-            .with_context(|| format!("creating {}", self.dir.display()))
-            .and_then(|()| {
-                // Clearing is housekeeping: a folder we cannot list still gets the save tried.
-                let _ = file::remove_stale_temp_files(&self.dir, STALE_TEMP_AGE);
-                Ok(file::save(path, header, write_payload)?)
-            });
-        saved.err().map(|e| crate::errors::one_line(&e))
+        if let Err(e) = std::fs::create_dir_all(&self.dir) {
+            return Some(format!("creating {}: {e}", self.dir.display()));
+        }
+        // Clearing is housekeeping: a folder we cannot list still gets the save tried.
+        let _ = file::remove_stale_temp_files(&self.dir, STALE_TEMP_AGE);
+        file::save(path, header, write_payload)
+            .err()
+            .map(|e| e.to_string())
     }
 
     /// The valid cached database of `pattern`, or why there is none (`None`: no file).
@@ -126,7 +109,7 @@ impl PdbCache {
         let table = file::load(&path).map_err(|e| Some(e.to_string()))?;
         table
             .header()
-            .expect(&path, &spaces::table_identity(goal), &params(pattern))
+            .expect(&path, &tile_identity(goal), &pattern.table_params())
             .map_err(|e| Some(e.to_string()))?;
         if table.header().encoding != Encoding::Bytes || table.header().entries != pattern.entries()
         {
@@ -147,7 +130,8 @@ impl PdbCache {
         pattern: &Pattern,
         memory_bytes: u64,
         force: bool,
-    ) -> Result<(TableBytes, Origin)> {
+        progress: &dyn Progress,
+    ) -> AppResult<(TableBytes, Origin)> {
         let replaced = if force {
             None
         } else {
@@ -156,14 +140,12 @@ impl PdbCache {
                 Err(why) => why,
             }
         };
-        let bar = LevelBar::new();
         let started = Instant::now();
-        let table = pattern_db::build(pattern, memory_bytes, &bar)?;
+        let table = pattern_db::build(pattern, memory_bytes, progress)?;
         let seconds = started.elapsed().as_secs_f64();
-        bar.finish();
         let header = TableHeader {
-            puzzle: spaces::table_identity(goal),
-            params: params(pattern),
+            puzzle: tile_identity(goal),
+            params: pattern.table_params(),
             encoding: Encoding::Bytes,
             entries: pattern.entries(),
             levels: Vec::new(),
@@ -197,17 +179,15 @@ impl PdbCache {
         Tables::from_loaded(table).map_err(|e| Some(format!("{}: {e}", path.display())))
     }
 
-    /// The cached two-phase tables, or a fresh build (with a progress bar) saved to the cache.
-    pub fn twophase_tables(&self) -> Result<(Tables, Origin)> {
+    /// The cached two-phase tables, or a fresh build saved to the cache.
+    pub fn twophase_tables(&self, progress: &dyn Progress) -> (Tables, Origin) {
         let replaced = match self.load_twophase() {
-            Ok(tables) => return Ok((tables, Origin::Cached)),
+            Ok(tables) => return (tables, Origin::Cached),
             Err(why) => why,
         };
-        let bar = LevelBar::new();
         let started = Instant::now();
-        let tables = Tables::build(&bar);
+        let tables = Tables::build(progress);
         let seconds = started.elapsed().as_secs_f64();
-        bar.finish();
         let header = TableHeader {
             puzzle: TWOPHASE_PUZZLE.into(),
             params: TABLES_FORMAT.into(),
@@ -221,9 +201,6 @@ impl PdbCache {
             replaced,
             not_saved,
         };
-        Ok((tables, origin))
+        (tables, origin)
     }
 }
-
-/// The puzzle identity of the two-phase tables file.
-const TWOPHASE_PUZZLE: &str = "cube 3x3x3 two-phase";

@@ -1,0 +1,94 @@
+//! What can go wrong in the application layer, typed, with the one rule front ends need: was it
+//! the request (bad input) or the work?
+
+use godsearch_enumerate::pattern_db::PatternDbError;
+use godsearch_enumerate::EnumerateError;
+use godsearch_puzzles::tiles::{BoardError, PartitionError, SpaceError};
+use godsearch_search::tiles::SearchError;
+use godsearch_search::DescentError;
+use godsearch_subgoal::{PlanError, SubgoalError};
+use godsearch_tables::TableError;
+use thiserror::Error;
+
+/// An application-layer failure.
+#[derive(Debug, Error)]
+pub enum AppError {
+    /// The request cannot be done as given (an option combination, a size no engine takes).
+    #[error("{0}")]
+    Input(String),
+    /// A board that cannot be read or cannot reach the goal, quoted.
+    #[error("board '{text}': {source}")]
+    Board {
+        /// The board as given (cut to a readable length).
+        text: String,
+        /// What is wrong with it.
+        source: BoardError,
+    },
+    /// A board size that cannot be ranked.
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    /// A partition that cannot be used for this goal.
+    #[error(transparent)]
+    Partition(#[from] PartitionError),
+    /// A subgoal plan that cannot be used.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A search that failed or was refused.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// A staged solver whose plan does not fit the board.
+    #[error(transparent)]
+    Subgoal(#[from] SubgoalError),
+    /// A table descent that failed.
+    #[error(transparent)]
+    Descent(#[from] DescentError),
+    /// An enumeration that could not start.
+    #[error(transparent)]
+    Enumerate(#[from] EnumerateError),
+    /// A pattern database that could not be built.
+    #[error(transparent)]
+    PatternDb(#[from] PatternDbError),
+    /// A table file that could not be read or written, or belongs to something else.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A solution that does not pass its replay, or an engine that broke its promise: a bug.
+    #[error("internal error: {0}")]
+    Check(String),
+    /// An optimal solution whose length differs from the one an input file gave.
+    #[error("board {id}: found an optimal solution of {found} moves but the file says {expected}")]
+    LengthMismatch {
+        /// The board's id in the file.
+        id: String,
+        /// The optimal length found.
+        found: usize,
+        /// The length the file gave.
+        expected: usize,
+    },
+}
+
+impl AppError {
+    /// `true` when the request itself is at fault (front ends answer "bad input": exit code 2,
+    /// HTTP 400); `false` when the work failed (exit code 1, HTTP 500).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            AppError::Input(_)
+            | AppError::Board { .. }
+            | AppError::Space(_)
+            | AppError::Partition(_)
+            | AppError::Plan(_)
+            | AppError::Enumerate(_)
+            | AppError::PatternDb(_) => true,
+            AppError::Search(e) => {
+                !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)
+            }
+            AppError::Descent(_)
+            | AppError::Subgoal(_)
+            | AppError::Table(_)
+            | AppError::Check(_)
+            | AppError::LengthMismatch { .. } => false,
+        }
+    }
+}
+
+/// Shorthand for the results of this crate.
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,168 @@
+//! The results front ends print or send, as serde types. Their JSON (field names as written
+//! here, one document per result) is the schema of `--json` and of the HTTP API; a field's doc
+//! comment is its definition. Add fields, never rename or remove them.
+
+use serde::Serialize;
+
+/// One solved sliding-tile board.
+#[derive(Debug, Clone, Serialize)]
+pub struct Solution {
+    /// The board size, e.g. `4x4`.
+    pub puzzle: String,
+    /// The board's id in an input file, if it had one.
+    pub id: Option<String>,
+    /// The start board, as a tile list.
+    pub start: String,
+    /// The blank's moves (`U D L R`), space-separated; empty when timed out.
+    pub solution: String,
+    /// Number of moves.
+    pub length: usize,
+    /// The length an input file gave for this board.
+    pub expected_length: Option<usize>,
+    /// Whether the method proves the solution shortest.
+    pub optimal: bool,
+    /// The algorithm's name as `--algorithm` takes it.
+    pub algorithm: &'static str,
+    /// The heuristic (or for staged solvers, the stages) used.
+    pub heuristic: String,
+    /// Nodes expanded (positions whose moves were generated).
+    pub nodes_expanded: u64,
+    /// Nodes generated.
+    pub nodes_generated: u64,
+    /// IDA* thresholds, in order.
+    pub thresholds: Vec<u32>,
+    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
+    pub iteration_expanded: Vec<u64>,
+    /// Seconds spent on this board.
+    pub seconds: f64,
+    /// The search ran past its deadline: no solution, but a proven lower bound.
+    pub timed_out: bool,
+    /// With `timed_out`: every solution has at least this many moves.
+    pub lower_bound: Option<u32>,
+}
+
+/// The summary after a batch of tile boards.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolveSummary {
+    /// Always `true`: tells a summary from a solution in a stream of documents.
+    pub summary: bool,
+    /// Boards solved.
+    pub solved: usize,
+    /// Mean solution length of the boards solved.
+    pub mean_length: f64,
+    /// Longest solution.
+    pub max_length: usize,
+    /// Mean of the lengths an input file gave, when it gave one for every board.
+    pub mean_expected_length: Option<f64>,
+    /// Boards that ran past the deadline (not in the means).
+    pub timed_out: usize,
+    /// Nodes expanded, all boards.
+    pub nodes_expanded: u64,
+    /// Nodes generated, all boards.
+    pub nodes_generated: u64,
+    /// Mean nodes generated a board.
+    pub mean_nodes_generated: f64,
+    /// Seconds spent solving, all boards.
+    pub seconds: f64,
+    /// Nodes generated a second.
+    pub nodes_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One solved cube.
+#[derive(Debug, Clone, Serialize)]
+pub struct CubeSolution {
+    /// `2x2x2` or `3x3x3`.
+    pub puzzle: String,
+    /// The position as given.
+    pub start: String,
+    /// The position as a facelet string.
+    pub facelets: String,
+    /// The moves, in Singmaster notation.
+    pub solution: String,
+    /// Length in `metric`.
+    pub length: usize,
+    /// `htm` or `qtm`.
+    pub metric: &'static str,
+    /// Whether the method proves the solution shortest.
+    pub optimal: bool,
+    /// `table` or `two-phase`.
+    pub algorithm: &'static str,
+    /// Two-phase: the length of the phase-1 part.
+    pub phase1_length: Option<usize>,
+    /// Two-phase: the length the search aimed at.
+    pub max_length: Option<usize>,
+    /// Nodes expanded.
+    pub nodes_expanded: u64,
+    /// Two-phase: nodes of phase 2.
+    pub phase2_nodes: Option<u64>,
+    /// Two-phase: phase-2 searches started.
+    pub phase2_searches: Option<u64>,
+    /// The search ran past its deadline (the best solution found is given).
+    pub timed_out: bool,
+    /// Seconds spent on this position.
+    pub seconds: f64,
+}
+
+/// The summary after a batch of cubes.
+#[derive(Debug, Clone, Serialize)]
+pub struct CubeSummary {
+    /// Always `true`.
+    pub summary: bool,
+    /// Positions solved.
+    pub solved: usize,
+    /// Mean solution length.
+    pub mean_length: f64,
+    /// Longest solution.
+    pub max_length: usize,
+    /// Seconds spent solving, summed over threads.
+    pub seconds: f64,
+    /// Seconds from the first position to the last.
+    pub wall_seconds: f64,
+    /// Positions solved a second of wall time.
+    pub solves_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// An enumeration (`bfs`).
+#[derive(Debug, Clone, Serialize)]
+pub struct BfsReport {
+    /// The puzzle, e.g. `4x4` or `3x3x3`.
+    pub puzzle: String,
+    /// The goal: a tile list, or `solved`.
+    pub goal: String,
+    /// The metric moves are counted in (`htm`, `qtm`; `moves` for tiles).
+    pub metric: &'static str,
+    /// The engine that ran.
+    pub engine: &'static str,
+    /// Worker threads.
+    pub threads: usize,
+    /// `levels[d]`: exact number of positions at distance `d`.
+    pub levels: Vec<u64>,
+    /// Symmetry classes at each distance, where the engine counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classes: Option<Vec<u64>>,
+    /// Maps a class is closed under: 48 symmetries, or 96 with inversion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_group: Option<u64>,
+    /// Positions counted, all levels.
+    pub total: u64,
+    /// The largest distance, when the enumeration is complete.
+    pub diameter: Option<u32>,
+    /// Whether every reachable position was counted.
+    pub complete: bool,
+    /// Why it stopped early, in words.
+    pub stopped: Option<String>,
+    /// Positions at the largest distance, when complete.
+    pub antipode_count: Option<u64>,
+    /// Those positions, when few enough to list.
+    pub antipodes: Option<Vec<String>>,
+    /// Seconds the enumeration took.
+    pub seconds: f64,
+    /// Positions counted a second.
+    pub positions_per_second: f64,
+    /// The most bytes the engine held at once.
+    pub peak_bytes: u64,
+}

@@ -1,0 +1,123 @@
+//! Distance tables as files: the identity a table carries (puzzle, goal, ranking), saving
+//! atomically and loading only what matches; and small tables built in memory.
+
+use crate::AppResult;
+use godsearch_core::RankedSpace;
+use godsearch_enumerate::{table, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::{Cube2Space, CUBE2_RANKING};
+use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
+use godsearch_tables::{file, DistanceMod3, Encoding, LoadedTable, TableHeader, TwoBitTable};
+use std::path::Path;
+
+/// A tile space with the narrowest rank type that holds it.
+pub enum AnySpace {
+    /// Up to 20 cells: 64-bit ranks.
+    Narrow(TileSpace<u64>),
+    /// 21 to 34 cells: 128-bit ranks.
+    Wide(TileSpace<u128>),
+}
+
+impl AnySpace {
+    /// The space of boards that reach `goal`; a board too large for 128-bit ranks is refused.
+    pub fn new(goal: &Board) -> AppResult<Self> {
+        if let Ok(narrow) = TileSpace::<u64>::new(goal.clone()) {
+            return Ok(AnySpace::Narrow(narrow));
+        }
+        match TileSpace::<u128>::new(goal.clone()) {
+            Ok(wide) => Ok(AnySpace::Wide(wide)),
+            Err(e) => Err(crate::AppError::Input(format!(
+                "{e}; enumeration and tables need positions ranked in at most 128 bits (34 cells)"
+            ))),
+        }
+    }
+
+    /// Exact number of positions.
+    pub fn state_count(&self) -> u128 {
+        match self {
+            AnySpace::Narrow(s) => s.state_count(),
+            AnySpace::Wide(s) => s.state_count(),
+        }
+    }
+}
+
+/// The puzzle identity written into (and required of) a tile table or database file.
+pub fn tile_identity(goal: &Board) -> String {
+    format!("tiles {} goal {}", goal.shape(), goal.to_list())
+}
+
+/// The puzzle identity written into (and required of) a 2x2x2 table file.
+fn cube2_identity(space: &Cube2Space) -> String {
+    format!("cube 2x2x2 metric {}", space.metric())
+}
+
+/// Saves a tile distance table for `goal` atomically (temp file, fsync, rename).
+pub fn save_tile_table(
+    path: &Path,
+    goal: &Board,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> AppResult<()> {
+    save(path, tile_identity(goal), TILE_RANKING, table, levels)
+}
+
+/// Loads a tile distance table, refused unless it was made for `goal` with this ranking.
+pub fn load_tile_table(path: &Path, goal: &Board) -> AppResult<LoadedTable> {
+    load(path, &tile_identity(goal), TILE_RANKING)
+}
+
+/// Saves a 2x2x2 distance table atomically.
+pub fn save_cube2_table(
+    path: &Path,
+    space: &Cube2Space,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> AppResult<()> {
+    save(path, cube2_identity(space), CUBE2_RANKING, table, levels)
+}
+
+/// Loads a 2x2x2 distance table, refused unless it was made for this metric and ranking.
+pub fn load_cube2_table(path: &Path, space: &Cube2Space) -> AppResult<LoadedTable> {
+    load(path, &cube2_identity(space), CUBE2_RANKING)
+}
+
+fn save(
+    path: &Path,
+    puzzle: String,
+    ranking: &str,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> AppResult<()> {
+    let header = TableHeader {
+        puzzle,
+        params: ranking.to_string(),
+        encoding: Encoding::DistanceMod3,
+        entries: DistanceMod3::len(table) as u64,
+        levels: levels.to_vec(),
+    };
+    file::save(path, &header, |out| table.write_to(out))?;
+    Ok(())
+}
+
+fn load(path: &Path, puzzle: &str, ranking: &str) -> AppResult<LoadedTable> {
+    let table = file::load(path)?;
+    table.header().expect(path, puzzle, ranking)?;
+    Ok(table)
+}
+
+/// The complete distance table of a small space, built in memory without progress (callers
+/// use it for spaces that take well under a second), with its number of levels
+/// (diameter + 1).
+pub fn table_in_memory<P: RankedSpace>(space: &P) -> AppResult<(TwoBitTable, usize)> {
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: u64::MAX,
+        antipode_cap: 0,
+    };
+    let built = table::enumerate(space, &limits, &NoProgress)?;
+    if built.enumeration.stop != Stop::Complete {
+        return Err(crate::AppError::Check(
+            "an unlimited in-memory table stopped early".into(),
+        ));
+    }
+    Ok((built.table, built.enumeration.levels.len()))
+}

@@ -1,0 +1,483 @@
+//! Solving sliding-tile boards the way every front end offers it: reading a board against a
+//! goal, choosing and loading the heuristic, running the chosen algorithm, and turning the
+//! outcome into a checked [`Solution`] (replayed to the goal before it is returned).
+
+use crate::cache::{Origin, TableCache, QUICK_BUILD_STATES};
+use crate::choice::{
+    self, Algorithm, HeuristicChoice, ASTAR_BYTES_PER_POSITION, IN_MEMORY_TABLE_LIMIT,
+};
+use crate::report::Solution;
+use crate::tables::{self, AnySpace};
+use crate::units::{format_bytes, format_count};
+use crate::{AppError, AppResult};
+use godsearch_core::{excerpt, Progress, RankedSpace};
+use godsearch_enumerate::table::table_bytes;
+use godsearch_puzzles::tiles::{Board, Move, Partition, TileSpace};
+use godsearch_search::descend;
+use godsearch_search::tiles::{
+    astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
+    SearchStats, TileHeuristic,
+};
+use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver};
+use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A board to solve, with what an input file said about it.
+#[derive(Debug, Clone)]
+pub struct TileJob {
+    /// The board's id in the file.
+    pub id: Option<String>,
+    /// The optimal length the file gave.
+    pub expected: Option<usize>,
+    /// The board.
+    pub board: Board,
+}
+
+/// Reads a board that must reach `goal`; the error quotes it.
+pub fn solvable_board(goal: &Board, text: &str) -> AppResult<Board> {
+    let quoted = |source| AppError::Board {
+        text: excerpt(text).to_string(),
+        source,
+    };
+    let board = Board::parse(goal.shape(), text).map_err(quoted)?;
+    board.check_solvable(goal).map_err(quoted)?;
+    Ok(board)
+}
+
+/// What a heuristic choice did that the user should hear about.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A cached database was unusable and is rebuilt.
+    Rebuilding {
+        /// Why the cached file was not used.
+        why: String,
+    },
+    /// A pattern database was built.
+    Built {
+        /// The group's tiles.
+        tiles: Vec<u16>,
+        /// Its entries.
+        entries: u64,
+        /// Seconds the build took.
+        seconds: f64,
+        /// The folder it was saved in, or why it was not saved.
+        saved: Result<PathBuf, String>,
+    },
+    /// Nothing strong enough is cached: `auto` fell back to a weaker heuristic, and caching
+    /// `partition` once would make long boards far faster.
+    NothingCached {
+        /// The strongest named partition for this board.
+        partition: &'static str,
+    },
+}
+
+/// A heuristic `solve` can use, resolved to one type for the engines.
+pub enum AnyHeuristic {
+    /// Manhattan distance.
+    Manhattan(Manhattan),
+    /// Manhattan distance plus linear conflicts.
+    Conflict(LinearConflict),
+    /// Additive pattern databases.
+    Pdb(PatternHeuristic),
+}
+
+/// How to choose a heuristic.
+pub struct HeuristicRequest<'a> {
+    /// The user's choice.
+    pub choice: HeuristicChoice,
+    /// A partition given by name or tile groups (implies [`HeuristicChoice::Pdb`]).
+    pub partition: Option<&'a str>,
+    /// Whether pattern databases are also read through the board's reflection.
+    pub reflection: bool,
+    /// Where databases are cached.
+    pub cache: &'a TableCache,
+    /// Bytes a database build may use.
+    pub memory_bytes: u64,
+}
+
+impl HeuristicRequest<'_> {
+    /// The heuristic for `goal`: the one asked for, or for `auto` the strongest named partition
+    /// whose databases are cached or build in seconds, else linear conflict, else Manhattan.
+    /// Database builds report to `progress`; `notify` hears of builds and fallbacks.
+    pub fn resolve(
+        &self,
+        goal: &Board,
+        progress: &dyn Progress,
+        notify: &mut dyn FnMut(Notice),
+    ) -> AppResult<AnyHeuristic> {
+        let choice = if self.partition.is_some() {
+            HeuristicChoice::Pdb
+        } else {
+            self.choice
+        };
+        let conflict = || -> AppResult<AnyHeuristic> {
+            Ok(AnyHeuristic::Conflict(LinearConflict::new(goal)?))
+        };
+        match choice {
+            HeuristicChoice::Manhattan => Ok(AnyHeuristic::Manhattan(Manhattan::new(goal)?)),
+            HeuristicChoice::LinearConflict => conflict(),
+            HeuristicChoice::Pdb => {
+                let name = match self.partition {
+                    Some(name) => name.to_string(),
+                    None => match choice::preferred_partitions(goal).last() {
+                        Some(name) => name.to_string(),
+                        None => {
+                            return Err(AppError::Input(format!(
+                                "no named partition for {}: give one with --pdb 1,2,3/4,5,6",
+                                goal.shape()
+                            )))
+                        }
+                    },
+                };
+                let partition = Partition::parse(&name, goal)?;
+                self.databases(goal, &partition, progress, notify)
+            }
+            HeuristicChoice::Auto => {
+                for name in choice::preferred_partitions(goal) {
+                    let Ok(partition) = Partition::parse(name, goal) else {
+                        continue;
+                    };
+                    let usable = partition.patterns().iter().all(|p| {
+                        self.cache.is_cached(goal, p)
+                            || p.entries().saturating_mul(p.free_cells()) <= QUICK_BUILD_STATES
+                    });
+                    if usable {
+                        return self.databases(goal, &partition, progress, notify);
+                    }
+                }
+                if let Some(&partition) = choice::preferred_partitions(goal).first() {
+                    notify(Notice::NothingCached { partition });
+                }
+                conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal)?)))
+            }
+        }
+    }
+
+    /// Loads (or builds and caches) every group's database.
+    fn databases(
+        &self,
+        goal: &Board,
+        partition: &Partition,
+        progress: &dyn Progress,
+        notify: &mut dyn FnMut(Notice),
+    ) -> AppResult<AnyHeuristic> {
+        let mut tables = Vec::new();
+        for pattern in partition.patterns() {
+            let (table, origin) =
+                self.cache
+                    .load_or_build(goal, pattern, self.memory_bytes, false, progress)?;
+            if let Origin::Built {
+                seconds,
+                replaced,
+                not_saved,
+            } = origin
+            {
+                if let Some(why) = replaced {
+                    notify(Notice::Rebuilding { why });
+                }
+                notify(Notice::Built {
+                    tiles: pattern.tiles().to_vec(),
+                    entries: pattern.entries(),
+                    seconds,
+                    saved: not_saved.map_or_else(|| Ok(self.cache.dir().to_path_buf()), Err),
+                });
+            }
+            tables.push(table);
+        }
+        let heuristic = PatternHeuristic::new(goal, partition, tables, self.reflection)?;
+        Ok(AnyHeuristic::Pdb(heuristic))
+    }
+}
+
+/// IDA*, parallel IDA* or A* on one board after another.
+pub struct Search<'a> {
+    /// [`Algorithm::Ida`], [`Algorithm::ParallelIda`] or [`Algorithm::Astar`].
+    pub algorithm: Algorithm,
+    /// The goal.
+    pub goal: &'a Board,
+    /// Bytes A* may hold.
+    pub memory_bytes: u64,
+    /// IDA* gives up this long after it starts a board, with a proven lower bound.
+    pub deadline_after: Option<Duration>,
+}
+
+impl Search<'_> {
+    /// Solves one board: an optimal, replayed solution, or at the deadline a report with the
+    /// proven lower bound (`timed_out`).
+    pub fn solve(&self, heuristic: &AnyHeuristic, job: &TileJob) -> AppResult<Solution> {
+        match heuristic {
+            AnyHeuristic::Manhattan(h) => self.solve_with(h, job),
+            AnyHeuristic::Conflict(h) => self.solve_with(h, job),
+            AnyHeuristic::Pdb(h) => self.solve_with(h, job),
+        }
+    }
+
+    fn solve_with<H: TileHeuristic>(&self, heuristic: &H, job: &TileJob) -> AppResult<Solution> {
+        let goal = self.goal;
+        let started = Instant::now();
+        // A deadline past what the clock holds is no deadline.
+        let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
+        let outcome = match self.algorithm {
+            Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
+            Algorithm::Astar => astar(
+                &job.board,
+                goal,
+                heuristic,
+                self.memory_bytes / ASTAR_BYTES_PER_POSITION,
+            ),
+            _ => {
+                let threads = rayon::current_num_threads();
+                ida_star_until(&job.board, goal, heuristic, threads, deadline)
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let method = Method {
+            algorithm: self.algorithm.name(),
+            heuristic: heuristic.describe(),
+            optimal: true,
+        };
+        match outcome {
+            Ok(outcome) => checked_solution(job, goal, outcome, method, seconds),
+            Err(SearchError::Timeout {
+                lower_bound,
+                expanded,
+            }) => Ok(Solution {
+                puzzle: goal.shape().to_string(),
+                id: job.id.clone(),
+                start: job.board.to_string(),
+                solution: String::new(),
+                length: 0,
+                expected_length: job.expected,
+                optimal: false,
+                algorithm: method.algorithm,
+                heuristic: method.heuristic,
+                nodes_expanded: expanded,
+                nodes_generated: 0,
+                thresholds: Vec::new(),
+                iteration_expanded: Vec::new(),
+                seconds,
+                timed_out: true,
+                lower_bound: Some(lower_bound),
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// What found a solution, as reported.
+struct Method {
+    algorithm: &'static str,
+    heuristic: String,
+    /// Whether the method proves its solutions shortest.
+    optimal: bool,
+}
+
+/// Replays the moves (refusing a solution that does not reach the goal) and checks the length
+/// an input file gave.
+fn checked_solution(
+    job: &TileJob,
+    goal: &Board,
+    outcome: SearchOutcome,
+    method: Method,
+    seconds: f64,
+) -> AppResult<Solution> {
+    let mut replay = job.board.clone();
+    for (i, &m) in outcome.moves.iter().enumerate() {
+        if !replay.apply(m) {
+            return Err(AppError::Check(format!(
+                "move {} ({}) of the solution leaves the board",
+                i + 1,
+                m.letter()
+            )));
+        }
+    }
+    if &replay != goal {
+        return Err(AppError::Check(
+            "the solution does not reach the goal".into(),
+        ));
+    }
+    if let (Some(expected), true) = (job.expected, method.optimal) {
+        if expected != outcome.moves.len() {
+            return Err(AppError::LengthMismatch {
+                id: job.id.clone().unwrap_or_else(|| "?".into()),
+                found: outcome.moves.len(),
+                expected,
+            });
+        }
+    }
+    Ok(Solution {
+        puzzle: goal.shape().to_string(),
+        id: job.id.clone(),
+        start: job.board.to_string(),
+        solution: Move::format_sequence(&outcome.moves),
+        length: outcome.moves.len(),
+        expected_length: job.expected,
+        optimal: method.optimal,
+        algorithm: method.algorithm,
+        heuristic: method.heuristic,
+        nodes_expanded: outcome.stats.expanded,
+        nodes_generated: outcome.stats.generated,
+        thresholds: outcome.stats.thresholds,
+        iteration_expanded: outcome.stats.iteration_expanded,
+        seconds,
+        timed_out: false,
+        lower_bound: None,
+    })
+}
+
+/// Two-stage or subgoal solving (not optimal).
+pub struct StagedSolver {
+    solver: Portfolio,
+    algorithm: Algorithm,
+    stages: String,
+}
+
+impl StagedSolver {
+    /// The solver for `goal`: the published two-stage method, the plan `stages`, or the
+    /// default plans. Without `stages`, an effort above 1 also tries every peeling order of
+    /// [`Plan::variants`] and keeps the shortest solution. `effort` defaults by board size
+    /// ([`choice::default_effort`]).
+    pub fn new(
+        algorithm: Algorithm,
+        goal: &Board,
+        stages: Option<&str>,
+        effort: Option<usize>,
+    ) -> AppResult<Self> {
+        let effort = effort.unwrap_or_else(|| choice::default_effort(algorithm, goal.shape()));
+        let solver = match (algorithm, stages) {
+            (Algorithm::TwoStage, _) => Portfolio::of(vec![Plan::two_stage(goal)?], effort),
+            (_, Some(text)) => Portfolio::of(vec![Plan::parse(text, goal)?], effort),
+            (_, None) if effort > 1 => SubgoalSolver::portfolio(goal, effort),
+            (_, None) => Portfolio::of(vec![Plan::default_for(goal)], effort),
+        };
+        let stages = solver.plans().join(" | ");
+        Ok(StagedSolver {
+            solver,
+            algorithm,
+            stages,
+        })
+    }
+
+    /// Solves one board; the solution is replayed to the goal.
+    pub fn solve(&self, goal: &Board, job: &TileJob) -> AppResult<Solution> {
+        let started = Instant::now();
+        let moves = self.solver.solve(&job.board)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let outcome = SearchOutcome {
+            moves,
+            stats: SearchStats::default(),
+        };
+        let method = Method {
+            algorithm: self.algorithm.name(),
+            heuristic: format!("stages {}", self.stages),
+            optimal: false,
+        };
+        checked_solution(job, goal, outcome, method, seconds)
+    }
+}
+
+/// A distance table to descend.
+enum Table {
+    Loaded(LoadedTable),
+    Built(TwoBitTable),
+}
+
+/// Optimal solving by descent of a complete distance table (loaded, or built in memory for
+/// boards of at most [`IN_MEMORY_TABLE_LIMIT`] positions).
+pub struct TableSolver {
+    space: TileSpace<u64>,
+    table: Table,
+    levels: usize,
+}
+
+impl TableSolver {
+    /// The solver for `goal`, from the table file at `path` (checked to belong to `goal`) or,
+    /// without one, from a table built now for a small board.
+    pub fn new(goal: &Board, path: Option<&Path>) -> AppResult<Self> {
+        let space = match AnySpace::new(goal)? {
+            AnySpace::Narrow(space) => space,
+            AnySpace::Wide(_) => return Err(no_table(goal, path.is_some())?),
+        };
+        match path {
+            Some(path) => {
+                let loaded = tables::load_tile_table(path, goal)?;
+                let levels = loaded.header().levels.len();
+                Ok(TableSolver {
+                    space,
+                    table: Table::Loaded(loaded),
+                    levels,
+                })
+            }
+            None => {
+                if space.state_count() > IN_MEMORY_TABLE_LIMIT {
+                    return Err(no_table(goal, false)?);
+                }
+                let (table, levels) = tables::table_in_memory(&space)?;
+                Ok(TableSolver {
+                    space,
+                    table: Table::Built(table),
+                    levels,
+                })
+            }
+        }
+    }
+
+    /// Solves one board by descent; the solution is replayed to the goal.
+    pub fn solve(&self, goal: &Board, job: &TileJob) -> AppResult<Solution> {
+        match &self.table {
+            Table::Built(t) => self.descend(t, goal, job),
+            Table::Loaded(loaded) => {
+                let entries = loaded.header().entries as usize;
+                let view = TwoBitView::new(loaded.payload(), entries).ok_or_else(|| {
+                    AppError::Check("the table payload is shorter than its header says".into())
+                })?;
+                self.descend(&view, goal, job)
+            }
+        }
+    }
+
+    fn descend<T: DistanceMod3>(
+        &self,
+        table: &T,
+        goal: &Board,
+        job: &TileJob,
+    ) -> AppResult<Solution> {
+        let started = Instant::now();
+        let moves: Vec<Move> =
+            descend(&self.space, table, self.space.rank(&job.board), self.levels)?
+                .into_iter()
+                .map(Move::from_index)
+                .collect();
+        let seconds = started.elapsed().as_secs_f64();
+        let nodes = moves.len() as u64;
+        let stats = SearchStats {
+            expanded: nodes,
+            generated: nodes,
+            ..SearchStats::default()
+        };
+        let method = Method {
+            algorithm: Algorithm::Table.name(),
+            heuristic: "distance table".into(),
+            optimal: true,
+        };
+        checked_solution(job, goal, SearchOutcome { moves, stats }, method, seconds)
+    }
+}
+
+/// The error for a board whose table is not at hand (or too large to build here).
+fn no_table(goal: &Board, table_given: bool) -> AppResult<AppError> {
+    let space = AnySpace::new(goal)?;
+    let hint = if table_given {
+        ""
+    } else {
+        "no --table was given; "
+    };
+    Ok(AppError::Input(format!(
+        "{hint}solving a {} board by table needs its distance table ({} positions, {}); tables that fit are made with `godsearch bfs {} --save FILE`, other boards are solved by search (--algorithm ida)",
+        goal.shape(),
+        format_count(space.state_count()),
+        format_bytes(table_bytes(space.state_count()) as f64),
+        goal.shape()
+    )))
+}

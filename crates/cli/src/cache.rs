@@ -1,0 +1,94 @@
+//! Where the command keeps its table cache (`--cache`, else the user's cache folder), and the
+//! cached tables loaded with a progress bar and a line on stderr when something was built.
+
+use crate::progress::LevelBar;
+use godsearch_app::cache::{Origin, TableCache};
+use godsearch_app::tiles::Notice;
+use godsearch_app::units::format_count;
+use godsearch_puzzles::tiles::Board;
+use godsearch_twophase::Tables;
+use std::path::{Path, PathBuf};
+
+/// `$XDG_CACHE_HOME/godsearch`, else `~/.cache/godsearch`, else `.godsearch-cache`.
+fn default_dir() -> PathBuf {
+    if let Some(xdg) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(xdg).join("godsearch");
+    }
+    match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        Some(home) => PathBuf::from(home).join(".cache").join("godsearch"),
+        None => PathBuf::from(".godsearch-cache"),
+    }
+}
+
+/// The cache in `dir` (`--cache`), or in the default folder.
+pub fn open(dir: Option<&Path>) -> TableCache {
+    TableCache::new(dir.map_or_else(default_dir, Path::to_path_buf))
+}
+
+/// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when
+/// missing or stale; says so on stderr.
+pub fn twophase_tables(dir: Option<&Path>) -> Tables {
+    let cache = open(dir);
+    let bar = LevelBar::new();
+    let (tables, origin) = cache.twophase_tables(&bar);
+    bar.finish();
+    if let Origin::Built {
+        seconds,
+        replaced,
+        not_saved,
+    } = origin
+    {
+        let why = replaced.map_or(String::new(), |r| {
+            format!(" (replacing a cached file: {r})")
+        });
+        match not_saved {
+            None => eprintln!(
+                "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
+                cache.dir().display()
+            ),
+            Some(not_saved) => eprintln!(
+                "warning: built the two-phase tables in {seconds:.1} s but could not cache them ({not_saved}); they are built again next time"
+            ),
+        }
+    }
+    tables
+}
+
+/// Tells stderr what a heuristic choice did: databases built (and cached or not), or the
+/// `godsearch pdb build` command that would make long boards far faster.
+pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
+    match notice {
+        Notice::Rebuilding { why } => {
+            eprintln!("note: rebuilding a cached pattern database ({why})")
+        }
+        Notice::Built {
+            tiles,
+            entries,
+            seconds,
+            saved,
+        } => {
+            let kept = match saved {
+                Ok(dir) => format!("cached in {}", dir.display()),
+                Err(why) => format!("not cached ({why}), so it is built again next time"),
+            };
+            eprintln!(
+                "built pattern database for tiles {tiles:?}: {} entries in {seconds:.2} s, {kept}",
+                format_count(entries),
+            );
+        }
+        Notice::NothingCached { partition } => {
+            let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
+            if *goal != Board::goal(goal.shape()) {
+                command += &format!(" --goal {}", goal.to_list());
+            }
+            if let Some(dir) = cache_flag {
+                command += &format!(" --cache {}", dir.display());
+            }
+            eprintln!(
+                "note: no pattern database is cached for this board size and goal; \
+                 `{command}` builds {partition} once (under a minute here), after which long \
+                 boards solve far faster"
+            );
+        }
+    }
+}

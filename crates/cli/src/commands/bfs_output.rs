@@ -1,0 +1,92 @@
+//! What both `bfs` commands (tiles and cubes) share: checking the --save target before any
+//! work, the stop reason in words, and the report printed as a table.
+
+use crate::args::BfsArgs;
+use crate::machine;
+use crate::output::outln;
+use anyhow::{Context, Result};
+use godsearch_app::report::BfsReport;
+use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_enumerate::Stop;
+
+/// Refuses a `--save` target that could not take the table, before any work is done.
+pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
+    if let Some(path) = &args.save {
+        godsearch_tables::file::check_target(path)
+            .with_context(|| format!("--save {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Why a run ended early, in words; `None` when it is complete.
+pub(crate) fn stop_message(stop: Stop) -> Option<String> {
+    match stop {
+        Stop::Complete => None,
+        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::Memory { depth, needed, budget } => Some(format!(
+            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
+            format_bytes(needed as f64),
+            format_bytes(budget as f64)
+        )),
+    }
+}
+
+/// Prints a report as a table; `render` gives extra lines to show under each antipode.
+pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>) {
+    outln!("{title}: {} engine, {} threads", r.engine, r.threads);
+    match &r.classes {
+        None => {
+            outln!("{:>8}  {:>20}", "distance", "positions");
+            for (d, n) in r.levels.iter().enumerate() {
+                outln!("{d:>8}  {:>20}", format_count(*n));
+            }
+            outln!("{:>8}  {:>20}", "total", format_count(r.total));
+        }
+        Some(classes) => {
+            let header = format!("classes ({} symmetries)", r.class_group.unwrap_or(1));
+            outln!("{:>8}  {:>26}  {:>22}", "distance", "positions", header);
+            for (d, (n, c)) in r.levels.iter().zip(classes).enumerate() {
+                outln!("{d:>8}  {:>26}  {:>26}", format_count(*n), format_count(*c));
+            }
+            outln!(
+                "{:>8}  {:>26}  {:>26}",
+                "total",
+                format_count(r.total),
+                format_count(classes.iter().sum::<u64>())
+            );
+        }
+    }
+    match (&r.stopped, r.diameter) {
+        (None, Some(d)) => outln!("diameter {d}: the farthest positions need {d} moves"),
+        (Some(why), _) => outln!("stopped: {why}; the counts above are exact"),
+        (None, None) => {}
+    }
+    if let Some(count) = r.antipode_count {
+        match &r.antipodes {
+            Some(boards) => {
+                outln!("antipodes ({count}):");
+                for text in boards {
+                    outln!("  {text}");
+                    for line in render(text) {
+                        outln!("    {line}");
+                    }
+                }
+            }
+            None => outln!(
+                "antipodes: {} (too many to print; see --show-antipodes)",
+                format_count(count)
+            ),
+        }
+    }
+    let per_thread = r.positions_per_second / r.threads as f64;
+    let peak = machine::peak_rss().map_or(String::new(), |b| {
+        format!(", process peak {}", format_bytes(b as f64))
+    });
+    outln!(
+        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {}{peak}",
+        r.seconds,
+        format_rate(r.positions_per_second),
+        format_rate(per_thread),
+        format_bytes(r.peak_bytes as f64),
+    );
+}

@@ -1,0 +1,65 @@
+//! The frontier engine over the 3x3x3's symmetry classes against the published position and
+//! class counts.
+
+use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::{Cube3Classes, Metric, Reduction};
+use godsearch_testdata::rows;
+
+/// Positions (column 1) and classes (column `classes_column`) against `file`.
+fn check_classes(
+    metric: Metric,
+    reduction: Reduction,
+    file: &str,
+    classes_column: usize,
+    depth: u32,
+) {
+    let limits = Limits {
+        max_depth: Some(depth),
+        memory_bytes: 8 << 30,
+        antipode_cap: 0,
+    };
+    let e = frontier::enumerate(&Cube3Classes::new(metric, reduction), &limits, &NoProgress);
+    assert_eq!(e.stop, Stop::MaxDepth(depth));
+    let data = rows(file);
+    assert_eq!(e.levels.len(), depth as usize + 1);
+    for (d, row) in data.iter().enumerate().take(e.levels.len()) {
+        assert_eq!(e.levels[d].to_string(), row[1], "{file} positions at {d}");
+        assert_eq!(
+            e.classes[d].to_string(),
+            row[classes_column],
+            "{file} classes at {d}"
+        );
+    }
+}
+
+fn check_against_data(metric: Metric, file: &str, depth: u32) {
+    check_classes(metric, Reduction::Symmetries, file, 2, depth);
+}
+
+#[test]
+fn htm_levels_match_the_published_counts_through_depth_7() {
+    check_against_data(Metric::Htm, "cube3x3x3-htm.txt", 7);
+}
+
+#[test]
+fn qtm_levels_match_the_published_counts_through_depth_8() {
+    check_against_data(Metric::Qtm, "cube3x3x3-qtm.txt", 8);
+}
+
+#[test]
+fn classes_with_inversion_match_the_published_counts() {
+    check_classes(
+        Metric::Qtm,
+        Reduction::SymmetriesAndInverse,
+        "cube3x3x3-qtm.txt",
+        3,
+        8,
+    );
+}
+
+#[test]
+#[ignore = "HTM depth 8 and QTM depth 10: tens of seconds and several GB"]
+fn deeper_levels_match_the_published_counts() {
+    check_against_data(Metric::Htm, "cube3x3x3-htm.txt", 8);
+    check_against_data(Metric::Qtm, "cube3x3x3-qtm.txt", 10);
+}
