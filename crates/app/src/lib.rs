@@ -11,6 +11,45 @@
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
 //! - [`units`]: sizes, times and counts read and written for people.
 //!
+//! # Using the library
+//!
+//! Solve a 3x3x3 given as 54 stickers (order U R F D L B, nine each) by Kociemba's two-phase
+//! method and print the moves. Building the two-phase tables takes about half a minute on two
+//! cores; front ends cache them ([`cache::TableCache::twophase_tables`]).
+//!
+//! ```
+//! use godsearch_core::NoProgress;
+//! use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
+//! use godsearch_puzzles::cube::{parse_position, CubeSize, CubieCube, Syntax};
+//! use godsearch_twophase::{solve, Options, Tables};
+//!
+//! let stickers = "BFLRUUBUFULFDRFDDRUBRFFLDUBLRRBDRRFFLBLDLDBLFURDUBBDLU";
+//! let cube = parse_position(CubeSize::Three, stickers, Syntax::Facelets)?;
+//! let tables = Tables::build(&NoProgress);
+//! let options = Options { target_length: 20, deadline: None };
+//! let solution = solve(&tables, &cube, options)?;
+//! println!("{}", format_moves(&solution.moves));
+//! assert!(solution.moves.len() <= 20);
+//! assert_eq!(apply_moves(&cube, &solution.moves), CubieCube::SOLVED);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Count the 8-puzzle's positions at every distance from its goal (God's algorithm):
+//!
+//! ```
+//! use godsearch_core::NoProgress;
+//! use godsearch_enumerate::{frontier, Limits};
+//! use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+//!
+//! let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3)?))?;
+//! let limits = Limits { max_depth: None, memory_bytes: 1 << 30, antipode_cap: 2 };
+//! let levels = frontier::enumerate(&space, &limits, &NoProgress);
+//! println!("{:?}", levels.levels); // [1, 2, 4, 8, 16, 20, 39, ...]
+//! assert_eq!(levels.total(), 181_440);
+//! assert_eq!(levels.diameter(), Some(31));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Nothing here prints, reads environment variables or picks a path: progress goes to a
 //! [`Progress`](godsearch_core::Progress) sink, notices to a callback, errors are typed
 //! ([`AppError`], with [`AppError::is_bad_input`] deciding "your request" from "our work").
