@@ -14,10 +14,10 @@
 //! The same loop serves spaces of symmetry classes (the 3x3x3 under its 48 symmetries): a
 //! level holds one state per class and counts positions by summing the exact class sizes.
 
+use crate::level_store::{LevelStore, SortedLevels};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
-use std::cmp::Ordering;
 
 /// Positions a rayon task expands; a task writes its neighbours into its own slice.
 const POSITIONS_PER_TASK: usize = 1 << 14;
@@ -32,10 +32,19 @@ pub fn enumerate<P: StateSpace>(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Enumeration<P::State> {
+    enumerate_in(puzzle, SortedLevels::default(), limits, progress)
+}
+
+/// [`enumerate`] with its levels kept in `store`.
+pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
+    puzzle: &P,
+    mut store: L,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Enumeration<P::State> {
     let bytes = std::mem::size_of::<P::State>() as u64;
     let goal = puzzle.goal_state();
-    let mut previous: Vec<P::State> = Vec::new();
-    let mut current = vec![goal];
+    store.start(vec![goal]);
     let mut levels = vec![puzzle.class_size(goal)];
     let mut classes = vec![1u64];
     let mut peak_bytes = bytes;
@@ -44,12 +53,13 @@ pub fn enumerate<P: StateSpace>(
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
+        let current = store.newest();
         let degrees: Vec<usize> = current
             .par_chunks(POSITIONS_PER_TASK)
             .map(|c| c.iter().map(|&r| puzzle.degree(r)).sum())
             .collect();
         let candidates: usize = degrees.iter().sum();
-        let needed = (previous.len() + current.len() + candidates) as u64 * bytes;
+        let needed = (store.held() + candidates as u64) * bytes;
         if needed > limits.memory_bytes {
             break Stop::Memory {
                 depth: depth + 1,
@@ -59,15 +69,10 @@ pub fn enumerate<P: StateSpace>(
         }
         peak_bytes = peak_bytes.max(needed);
         progress.level_started(depth + 1, current.len() as u64);
-        let mut next = expand(puzzle, &current, &degrees, candidates, progress);
+        let mut next = expand(puzzle, current, &degrees, candidates, progress);
         next.par_sort_unstable();
         next.dedup();
-        let same: &[P::State] = if puzzle.same_level_possible() {
-            &current
-        } else {
-            &[]
-        };
-        remove_known(&mut next, &previous, same);
+        store.remove_known(&mut next, puzzle.same_level_possible());
         next.shrink_to_fit();
         if next.is_empty() {
             break Stop::Complete;
@@ -76,9 +81,10 @@ pub fn enumerate<P: StateSpace>(
         levels.push(count);
         classes.push(next.len() as u64);
         progress.level_finished(depth + 1, count);
-        previous = std::mem::replace(&mut current, next);
+        store.push(next);
     };
-    let last_level = (current.len() <= limits.antipode_cap).then_some(current);
+    let newest = store.into_newest();
+    let last_level = (newest.len() <= limits.antipode_cap).then_some(newest);
     Enumeration {
         levels,
         classes,
@@ -128,31 +134,4 @@ fn expand<P: StateSpace>(
             progress.advanced(chunk.len() as u64);
         });
     out
-}
-
-/// Keeps only the ranks of sorted `next` that are in neither sorted `a` nor sorted `b`.
-fn remove_known<R: Ord + Copy>(next: &mut Vec<R>, a: &[R], b: &[R]) {
-    let (mut i, mut j) = (0, 0);
-    next.retain(|x| !(advance_to(a, &mut i, x) || advance_to(b, &mut j, x)));
-}
-
-/// Moves `*at` forward in sorted `s` to the first item not below `x`; `true` if it equals `x`.
-#[inline]
-fn advance_to<R: Ord>(s: &[R], at: &mut usize, x: &R) -> bool {
-    while *at < s.len() && s[*at].cmp(x) == Ordering::Less {
-        *at += 1;
-    }
-    *at < s.len() && s[*at] == *x
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn remove_known_is_a_sorted_difference() {
-        let mut next = vec![1, 3, 4, 6, 8, 9];
-        remove_known(&mut next, &[0, 3, 9], &[4, 5]);
-        assert_eq!(next, vec![1, 6, 8]);
-    }
 }

@@ -8,7 +8,8 @@
 //! - [`frontier`], over any [`StateSpace`](godsearch_core::StateSpace): only the levels needed
 //!   to make the next one, as sorted state arrays; for spaces whose table would not fit (the 15-
 //!   and 24-puzzle) and for spaces of symmetry classes (the 3x3x3, counting positions exactly).
-//!   Stops cleanly at a depth or memory limit.
+//!   Stops cleanly at a depth or memory limit. Its levels live in a
+//!   [`LevelStore`](level_store::LevelStore) (sorted arrays in memory today).
 //!
 //! [`pattern_db`] builds pattern databases for additive heuristics with a 0/1 BFS.
 //!
@@ -17,6 +18,7 @@
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
 pub mod frontier;
+pub mod level_store;
 pub mod pattern_db;
 pub mod reference;
 pub mod table;
