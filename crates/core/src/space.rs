@@ -41,6 +41,18 @@ pub trait StateSpace: Sync {
     /// The goal (distance 0).
     fn goal_state(&self) -> Self::State;
 
+    /// Whether `state` is a goal. The default: it is [`goal_state`](Self::goal_state). A space
+    /// with several goals (a subgoal stage: its tiles home, the blank anywhere) overrides this
+    /// and [`for_each_goal`](Self::for_each_goal) together.
+    fn is_goal(&self, state: Self::State) -> bool {
+        state == self.goal_state()
+    }
+
+    /// Calls `f` for every goal (distance 0). The default: the one [`goal_state`](Self::goal_state).
+    fn for_each_goal(&self, mut f: impl FnMut(Self::State)) {
+        f(self.goal_state())
+    }
+
     /// Number of moves in the move list; move indices are `0..move_count()`.
     fn move_count(&self) -> usize;
 

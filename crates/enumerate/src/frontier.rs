@@ -43,11 +43,14 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
     progress: &dyn Progress,
 ) -> Enumeration<P::State> {
     let bytes = std::mem::size_of::<P::State>() as u64;
-    let goal = puzzle.goal_state();
-    store.start(vec![goal]);
-    let mut levels = vec![puzzle.class_size(goal)];
-    let mut classes = vec![1u64];
-    let mut peak_bytes = bytes;
+    let mut goals = Vec::new();
+    puzzle.for_each_goal(|g| goals.push(g));
+    goals.sort_unstable();
+    goals.dedup();
+    let mut levels = vec![positions_in(puzzle, &goals)];
+    let mut classes = vec![goals.len() as u64];
+    store.start(goals);
+    let mut peak_bytes = store.held() * bytes;
     let stop = loop {
         let depth = levels.len() as u32 - 1;
         if limits.max_depth.is_some_and(|m| depth >= m) {

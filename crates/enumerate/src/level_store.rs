@@ -63,9 +63,8 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
     fn remove_known(&self, candidates: &mut Vec<S>, same_level: bool) {
         let same: &[S] = if same_level { &self.current } else { &[] };
         let (mut i, mut j) = (0, 0);
-        candidates.retain(|x| {
-            !(advance_to(&self.previous, &mut i, x) || advance_to(same, &mut j, x))
-        });
+        candidates
+            .retain(|x| !(advance_to(&self.previous, &mut i, x) || advance_to(same, &mut j, x)));
     }
 
     fn push(&mut self, level: Vec<S>) {

@@ -120,10 +120,15 @@ pub fn enumerate<P: RankedSpace>(
     }
     let n = states as usize;
     let table = TwoBitTable::new(n);
-    table.try_set(puzzle.goal_state().to_usize(), 0);
-    let mut levels = vec![1u64];
-    let mut last_level = Some(vec![puzzle.goal_state()]);
-    let mut reached = 1u64;
+    let mut goals = Vec::new();
+    puzzle.for_each_goal(|g| {
+        if table.try_set(g.to_usize(), 0) {
+            goals.push(g);
+        }
+    });
+    let mut reached = goals.len() as u64;
+    let mut levels = vec![reached];
+    let mut last_level = (goals.len() <= limits.antipode_cap).then_some(goals);
     let stop = loop {
         let depth = levels.len() as u32 - 1;
         if limits.max_depth.is_some_and(|m| depth >= m) {

@@ -1,10 +1,22 @@
 //! Solvers. They read tables built elsewhere (by `godsearch-enumerate`) and never build them.
 //!
-//! - [`descent`]: optimal solving by walking down a complete distance table.
-//! - [`tiles`]: optimal search for sliding boards: Manhattan, linear conflict and additive
-//!   pattern-database heuristics; IDA*, parallel IDA* and A*.
+//! Written once, over any [`StateSpace`](godsearch_core::StateSpace):
+//! - [`descent`]: optimal solving by walking down a complete distance table;
+//! - [`ida`]: IDA* with any admissible [`Heuristic`](godsearch_core::Heuristic), following the
+//!   space's canonical move sequences;
+//! - [`astar`]: A* with a closed set.
+//!
+//! Specialised, with the measured reason in their module docs:
+//! - [`tiles`]: sliding boards: Manhattan, linear conflict and additive pattern-database
+//!   heuristics updated incrementally per move; IDA*, parallel IDA* and A* on them.
 
+pub mod astar;
 pub mod descent;
+pub mod ida;
+pub mod stats;
 pub mod tiles;
 
+pub use astar::{astar, AStarError};
 pub use descent::{descend, DescentError};
+pub use ida::{ida_star, IdaError, Path};
+pub use stats::SearchStats;

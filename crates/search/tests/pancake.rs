@@ -1,12 +1,14 @@
 //! The seam test: a puzzle defined outside `godsearch-puzzles` (the pancake puzzle: n
 //! pancakes, a move flips the top k, k = 2..n) runs on the generic engines through
-//! `RankedSpace` alone: both enumeration engines count its levels, which must equal the
-//! published figures (data/pancake.txt), and table descent solves it optimally.
+//! `StateSpace` / `RankedSpace` alone: both enumeration engines count its levels, which must
+//! equal the published figures (data/pancake.txt); table descent solves it optimally, and so
+//! do IDA* and A* with the gap heuristic (Helmert 2010), whose admissibility is checked
+//! against the exact distances.
 
 use godsearch_core::perm::placement_index;
-use godsearch_core::{MoveIdx, RankedSpace, StateSpace};
+use godsearch_core::{Heuristic, MoveIdx, RankedSpace, StateSpace};
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
-use godsearch_search::descend;
+use godsearch_search::{astar, descend, ida_star};
 use godsearch_testdata::rows;
 
 /// Stacks of `n` pancakes ranked by their Lehmer code (0 = sorted); move `k - 2` flips the top
@@ -126,4 +128,81 @@ fn pancakes_are_solved_optimally_by_table_descent() {
         at_distance[moves.len()] += 1;
     }
     assert_eq!(at_distance, built.enumeration.levels);
+}
+
+/// The gap heuristic: the number of neighbouring pancakes (the plate counting as pancake `n`
+/// under the stack) whose sizes differ by more than one. A flip changes one neighbour pair,
+/// so it closes at most one gap: admissible, and consistent.
+struct Gaps<'a>(&'a Pancakes);
+
+impl Heuristic<u64> for Gaps<'_> {
+    const CONSISTENT: bool = true;
+
+    fn lower_bound(&self, rank: u64) -> u32 {
+        let mut stack = self.0.unrank(rank);
+        stack.push(self.0.n as u8);
+        stack.windows(2).filter(|w| w[0].abs_diff(w[1]) > 1).count() as u32
+    }
+}
+
+/// Exact distances of every stack, by walking down the table.
+fn distances(space: &Pancakes) -> Vec<u32> {
+    let built = table::enumerate(space, &unlimited(), &NoProgress).unwrap();
+    let diameter = built.enumeration.diameter().unwrap() as usize;
+    (0..space.state_count() as u64)
+        .map(|r| descend(space, &built.table, r, diameter).unwrap().len() as u32)
+        .collect()
+}
+
+fn replays_to_sorted(space: &Pancakes, rank: u64, moves: &[MoveIdx]) -> bool {
+    let mut stack = space.unrank(rank);
+    for &m in moves {
+        stack = Pancakes::flip(&stack, m as usize + 2);
+    }
+    stack.windows(2).all(|w| w[0] < w[1])
+}
+
+#[test]
+fn the_gap_heuristic_is_admissible_and_consistent() {
+    let space = Pancakes { n: 8 };
+    let gaps = Gaps(&space);
+    let exact = distances(&space);
+    for rank in 0..space.state_count() as u64 {
+        let h = gaps.lower_bound(rank);
+        assert!(h <= exact[rank as usize], "rank {rank}");
+        space.for_each_neighbour(rank, |_, nb| {
+            assert!(
+                h.abs_diff(gaps.lower_bound(nb)) <= 1,
+                "ranks {rank} and {nb}"
+            );
+        });
+    }
+}
+
+#[test]
+fn ida_star_and_astar_with_gaps_find_shortest_flips() {
+    let space = Pancakes { n: 9 };
+    let exact = distances(&space);
+    let gaps = Gaps(&space);
+    // Every 997th stack: a spread over all distances, in well under a second.
+    for rank in (0..space.state_count() as u64).step_by(997) {
+        let by_ida = ida_star(&space, &gaps, rank, None).unwrap();
+        assert!(
+            replays_to_sorted(&space, rank, &by_ida.moves),
+            "rank {rank}"
+        );
+        assert_eq!(
+            by_ida.moves.len() as u32,
+            exact[rank as usize],
+            "rank {rank}"
+        );
+        let by_astar = astar(&space, &gaps, rank, 1 << 20).unwrap();
+        assert!(
+            replays_to_sorted(&space, rank, &by_astar.moves),
+            "rank {rank}"
+        );
+        assert_eq!(by_astar.moves.len(), by_ida.moves.len(), "rank {rank}");
+    }
+    // The goal itself needs nothing.
+    assert!(ida_star(&space, &gaps, 0, None).unwrap().moves.is_empty());
 }

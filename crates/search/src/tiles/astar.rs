@@ -6,9 +6,10 @@
 //! [`SearchError::OutOfMemory`] once it has stored `max_positions` positions.
 
 use super::heuristic::TileHeuristic;
-use super::ida::{SearchOutcome, SearchStats};
+use super::ida::SearchOutcome;
 use super::node::Node;
 use super::SearchError;
+use crate::stats::SearchStats;
 use godsearch_puzzles::tiles::{Board, Move, TileSpace};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};

@@ -15,6 +15,7 @@
 use super::heuristic::TileHeuristic;
 use super::node::{Geometry, Node};
 use super::SearchError;
+use crate::stats::SearchStats;
 use godsearch_puzzles::tiles::{Board, Move};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -34,20 +35,6 @@ const MIN_SHARED_SLACK: u32 = 8;
 const NO_MOVE: u8 = 4;
 /// A search looks at the clock once every this many expansions (a power of two).
 const CLOCK_EVERY: u64 = 1 << 16;
-
-/// Counts that let searches be compared.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchStats {
-    /// Nodes whose children were generated.
-    pub expanded: u64,
-    /// Children generated (each costs one heuristic update).
-    pub generated: u64,
-    /// The cost bound of each iteration, in order (IDA*); empty for A*.
-    pub thresholds: Vec<u32>,
-    /// Nodes expanded in each iteration, in the order of `thresholds` (IDA*; the last iteration
-    /// stops at the first solution); empty for A*.
-    pub iteration_expanded: Vec<u64>,
-}
 
 /// An optimal solution and how it was found.
 #[derive(Debug, Clone)]

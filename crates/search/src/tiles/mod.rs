@@ -11,9 +11,10 @@ mod heuristic;
 mod ida;
 mod node;
 
+pub use crate::stats::SearchStats;
 pub use astar::astar;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
-pub use ida::{ida_star, ida_star_until, SearchOutcome, SearchStats};
+pub use ida::{ida_star, ida_star_until, SearchOutcome};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
 use thiserror::Error;

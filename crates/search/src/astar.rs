@@ -1,0 +1,103 @@
+//! A* over any [`StateSpace`] and [`Heuristic`]: best-first search with a closed set, for
+//! spaces small enough to store what it visits.
+//!
+//! States are numbered as they are first seen (a hash map from state to number, the one
+//! per-node hash here); the open list is a binary heap on `f = g + h`, deeper nodes first on
+//! ties, with stale entries skipped when popped. With a consistent heuristic no state is
+//! expanded twice; with an admissible one a state reached more cheaply later is reopened, so
+//! the result is optimal either way.
+//!
+//! The 15-puzzle's A* ([`crate::tiles::astar`]) keeps its own engine: it updates the heuristic
+//! incrementally from the tile that moved and indexes states by their perfect rank.
+
+use crate::ida::Path;
+use crate::stats::SearchStats;
+use godsearch_core::{Heuristic, MoveIdx, StateSpace};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// Why A* returned no path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AStarError {
+    /// It stored `limit` states without reaching a goal.
+    #[error("A* stopped at its limit of {0} stored states")]
+    OutOfMemory(u64),
+    /// No goal is reachable from the start.
+    #[error("the search space was exhausted without reaching a goal")]
+    Exhausted,
+}
+
+struct Seen<S> {
+    state: S,
+    g: u32,
+    parent: usize,
+    via: Option<MoveIdx>,
+}
+
+/// A shortest path from `start` to a goal of `space`, storing at most `max_states` states.
+///
+/// Optimal when `heuristic` is admissible (its contract).
+pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    max_states: u64,
+) -> Result<Path, AStarError> {
+    let mut stats = SearchStats::default();
+    let mut seen = vec![Seen {
+        state: start,
+        g: 0,
+        parent: 0,
+        via: None,
+    }];
+    let mut ids: HashMap<P::State, usize> = HashMap::from([(start, 0)]);
+    let mut open = BinaryHeap::from([(Reverse(heuristic.lower_bound(start)), 0u32, 0usize)]);
+    while let Some((_, g, id)) = open.pop() {
+        if seen[id].g != g {
+            continue;
+        }
+        let state = seen[id].state;
+        if space.is_goal(state) {
+            let mut moves = Vec::new();
+            let mut at = id;
+            while let Some(m) = seen[at].via {
+                moves.push(m);
+                at = seen[at].parent;
+            }
+            moves.reverse();
+            return Ok(Path { moves, stats });
+        }
+        stats.expanded += 1;
+        let mut full = false;
+        space.for_each_neighbour(state, |m, next| {
+            stats.generated += 1;
+            let g = g + 1;
+            let j = match ids.get(&next) {
+                Some(&j) if seen[j].g <= g => return,
+                Some(&j) => j,
+                None if seen.len() as u64 >= max_states => {
+                    full = true;
+                    return;
+                }
+                None => {
+                    seen.push(Seen {
+                        state: next,
+                        g,
+                        parent: id,
+                        via: Some(m),
+                    });
+                    ids.insert(next, seen.len() - 1);
+                    seen.len() - 1
+                }
+            };
+            seen[j].g = g;
+            seen[j].parent = id;
+            seen[j].via = Some(m);
+            open.push((Reverse(g + heuristic.lower_bound(next)), g, j));
+        });
+        if full {
+            return Err(AStarError::OutOfMemory(max_states));
+        }
+    }
+    Err(AStarError::Exhausted)
+}
