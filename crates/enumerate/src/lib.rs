@@ -99,6 +99,14 @@ pub enum EnumerateError {
         /// The memory limit.
         budget: u64,
     },
+    /// A level deeper than the table's entries can hold.
+    #[error("level {depth} is deeper than this table's entries hold (at most {most})")]
+    TooDeep {
+        /// The level that did not fit.
+        depth: u32,
+        /// The deepest level the encoding holds.
+        most: u32,
+    },
 }
 
 /// Which engine to run.

@@ -1,11 +1,17 @@
-//! Full enumeration over a rank-indexed 2-bit table (distance mod 3).
+//! Full enumeration over a rank-indexed table, in any entry encoding ([`LevelTable`]): 2 bits
+//! of distance mod 3 ([`TwoBitTable`], the default) or a byte of exact distance
+//! ([`ByteTable`]).
 //!
-//! Each level is one pass over the table, split into blocks that rayon hands to the threads:
+//! Each level is one pass, split into blocks that rayon hands to the threads:
 //!
-//! - **forward** while few positions are reached: every position whose entry equals `d mod 3`
-//!   marks its unreached neighbours `d + 1` (an atomic set-once, so a position reached from two
-//!   threads is counted once). Two bits cannot tell level `d` from `d - 3`, `d - 6`, ..., so
-//!   those older levels are expanded again, uselessly;
+//! - **forward from a list** while a level is small (at most [`list_cap`] positions, so the
+//!   list never takes more than half the table's memory): the level's positions were recorded
+//!   when they were found, and only they mark their unreached neighbours `d + 1` (an atomic
+//!   set-once, so a position reached from two threads is counted once). Deep, narrow spaces
+//!   (a subgoal stage: a hundred levels of a few thousand positions) cost what a queue costs;
+//! - **forward by scanning** once levels are larger: every position whose entry equals `d`'s
+//!   value marks its neighbours. Two bits cannot tell level `d` from `d - 3`, `d - 6`, ..., so
+//!   a 2-bit scan expands those older levels again, uselessly;
 //! - **backward** once fewer positions are unreached than a forward pass would expand (on the
 //!   3x4 board this cuts the positions examined from 3.3 to 2.1 times the space, against
 //!   switching when the frontier exceeds the unreached part): every unreached position looks
@@ -13,42 +19,42 @@
 //!   An unreached position is at least `d + 1` away, so a neighbour whose entry is `d mod 3` is at
 //!   distance `d` exactly, never `d - 3`.
 //!
-//! Entries equal to a value are found 32 at a time with word-wide bit tricks, so scanning is
-//! cheap and the time goes into generating neighbours.
+//! Entries equal to a value are found a word at a time with bit tricks, so scanning is cheap
+//! and the time goes into generating neighbours. Spaces with several goals start from all of
+//! them.
 
 use crate::{EnumerateError, Enumeration, Limits, Progress, Stop};
 use godsearch_core::{RankInt, RankedSpace};
-use godsearch_tables::{DistanceMod3, TwoBitTable, UNREACHED};
+use godsearch_tables::{entries_per_word, ByteTable, LevelTable, TwoBitTable};
 use rayon::prelude::*;
 
-const ENTRIES_PER_WORD: usize = 32;
-/// Words a rayon task scans: 2^12 words = 131,072 positions, small enough to balance two cores
-/// to the end of a pass, large enough that task overhead is invisible.
+/// Words a rayon task scans: 2^12 words = 131,072 2-bit positions, small enough to balance two
+/// cores to the end of a pass, large enough that task overhead is invisible.
 const WORDS_PER_TASK: usize = 1 << 12;
-const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+/// Positions of a listed level a rayon task expands.
+const LISTED_PER_TASK: usize = 1 << 12;
 /// Neighbours gathered before they are marked (see [`mark_batch`]).
 const NEIGHBOUR_BATCH: usize = 1024;
 
 /// Bytes of a 2-bit table for `states` positions.
 pub fn table_bytes(states: u128) -> u128 {
-    states.div_ceil(ENTRIES_PER_WORD as u128) * 8
+    states.div_ceil(entries_per_word::<TwoBitTable>() as u128) * 8
 }
 
-/// Bit `2k` set for every entry `k` of `word` equal to `value`.
-#[inline]
-fn entries_equal(word: u64, value: u8) -> u64 {
-    let diff = word ^ (LOW_BITS * value as u64);
-    !(diff | (diff >> 1)) & LOW_BITS
+/// The most positions of a level kept as a list to expand: a list takes at most half the
+/// table's bytes.
+pub fn list_cap<T: LevelTable, R: RankInt>(table: &T) -> usize {
+    table.bytes() / (2 * R::BYTES)
 }
 
 /// The table engine's result: the counts, and the table itself for descent or saving.
 #[derive(Debug)]
-pub struct TableEnumeration<R> {
+pub struct TableEnumeration<R, T = TwoBitTable> {
     /// Counts and stop reason.
     pub enumeration: Enumeration<R>,
-    /// Distance mod 3 of every position reached (unreached ones beyond a depth limit stay
-    /// [`UNREACHED`]).
-    pub table: TwoBitTable,
+    /// The distance (mod 3, or exact, by encoding) of every position reached; unreached ones
+    /// beyond a depth limit stay unreached.
+    pub table: T,
 }
 
 struct PassResult<R> {
@@ -57,12 +63,26 @@ struct PassResult<R> {
 }
 
 impl<R> PassResult<R> {
+    fn empty() -> Self {
+        PassResult {
+            found: 0,
+            recorded: Vec::new(),
+        }
+    }
+
     #[inline]
     fn record(&mut self, rank: R, cap: usize) {
         self.found += 1;
         if self.recorded.len() < cap {
             self.recorded.push(rank);
         }
+    }
+
+    fn merge(mut self, mut other: Self, cap: usize) -> Self {
+        self.found += other.found;
+        self.recorded.append(&mut other.recorded);
+        self.recorded.truncate(cap);
+        self
     }
 }
 
@@ -72,15 +92,15 @@ impl<R> PassResult<R> {
 /// accesses into a table far larger than the caches: issued back to back, the loads overlap in
 /// the memory system instead of each waiting behind the ranking arithmetic of the next position.
 #[inline]
-fn mark_batch<R: RankInt>(
-    table: &TwoBitTable,
+fn mark_batch<R: RankInt, T: LevelTable>(
+    table: &T,
     batch: &mut Vec<R>,
     next: u8,
     cap: usize,
     result: &mut PassResult<R>,
 ) {
     // Plain loads first: a locked read-modify-write between them would stop them overlapping.
-    batch.retain(|nb| table.get(nb.to_usize()) == UNREACHED);
+    batch.retain(|nb| table.raw(nb.to_usize()) == T::UNREACHED);
     for &nb in batch.iter() {
         if table.try_set(nb.to_usize(), next) {
             result.record(nb, cap);
@@ -108,8 +128,28 @@ pub fn enumerate<P: RankedSpace>(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<TableEnumeration<P::State>, EnumerateError> {
+    enumerate_into(puzzle, limits, progress)
+}
+
+/// [`enumerate`] into a table of exact distances, one byte each (spaces of diameter at most
+/// 254; a deeper level is an error).
+pub fn enumerate_exact<P: RankedSpace>(
+    puzzle: &P,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<TableEnumeration<P::State, ByteTable>, EnumerateError> {
+    enumerate_into(puzzle, limits, progress)
+}
+
+/// [`enumerate`] into a table of any encoding `T`.
+pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
+    puzzle: &P,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<TableEnumeration<P::State, T>, EnumerateError> {
     let states = puzzle.state_count();
-    let needed = table_bytes(states);
+    let per_word = entries_per_word::<T>() as u128;
+    let needed = states.div_ceil(per_word) * 8;
     let too_large = EnumerateError::TableTooLarge {
         states,
         needed,
@@ -119,40 +159,62 @@ pub fn enumerate<P: RankedSpace>(
         return Err(too_large);
     }
     let n = states as usize;
-    let table = TwoBitTable::new(n);
+    let table = T::with_len(n);
+    let listing = list_cap::<T, P::State>(&table);
     let mut goals = Vec::new();
     puzzle.for_each_goal(|g| {
-        if table.try_set(g.to_usize(), 0) {
+        if table.try_set(g.to_usize(), T::value_of(0)) {
             goals.push(g);
         }
     });
     let mut reached = goals.len() as u64;
     let mut levels = vec![reached];
-    let mut last_level = (goals.len() <= limits.antipode_cap).then_some(goals);
+    let mut last_level = (goals.len() <= limits.antipode_cap).then(|| goals.clone());
+    let mut peak_listed = goals.len();
+    let mut listed = (goals.len() <= listing).then_some(goals);
     let stop = loop {
         let depth = levels.len() as u32 - 1;
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
-        // Forward expands every entry equal to d mod 3: levels d, d-3, d-6, ... (2 bits cannot
-        // tell them apart). Backward examines every unreached entry. Pick the smaller.
-        let forward_work: u64 = levels.iter().skip(depth as usize % 3).step_by(3).sum();
+        if depth >= T::MAX_LEVEL {
+            return Err(EnumerateError::TooDeep {
+                depth: depth + 1,
+                most: T::MAX_LEVEL,
+            });
+        }
+        // Forward from a list expands level d; by scanning, every entry with d's value (levels
+        // d, d-3, d-6, ... with 2 bits). Backward examines every unreached entry. Pick the least.
+        let forward_work: u64 = match (&listed, T::MOD3) {
+            (Some(list), _) => list.len() as u64,
+            (None, true) => levels.iter().skip(depth as usize % 3).step_by(3).sum(),
+            (None, false) => levels[depth as usize],
+        };
         let backward = n as u64 - reached < forward_work;
-        progress.level_started(depth + 1, n as u64);
-        let pass = run_pass(
-            puzzle,
-            &table,
-            depth,
-            backward,
-            limits.antipode_cap,
-            progress,
-        );
+        let cap = limits.antipode_cap.max(listing);
+        let pass = match (&listed, backward) {
+            (Some(list), false) => {
+                progress.level_started(depth + 1, list.len() as u64);
+                expand_list(puzzle, &table, list, depth, cap, progress)
+            }
+            _ => {
+                progress.level_started(depth + 1, n as u64);
+                run_pass(puzzle, &table, depth, backward, cap, progress)
+            }
+        };
         if pass.found == 0 {
             break Stop::Complete;
         }
         reached += pass.found;
         levels.push(pass.found);
-        last_level = (pass.found as usize <= limits.antipode_cap).then_some(pass.recorded);
+        let found = pass.found as usize;
+        let mut recorded = pass.recorded;
+        peak_listed = peak_listed.max(recorded.len());
+        last_level = (found <= limits.antipode_cap).then(|| recorded.clone());
+        listed = (found <= listing).then(|| {
+            recorded.truncate(found);
+            recorded
+        });
         progress.level_finished(depth + 1, pass.found);
     };
     let enumeration = Enumeration {
@@ -160,45 +222,72 @@ pub fn enumerate<P: RankedSpace>(
         levels,
         stop,
         last_level,
-        peak_bytes: table.bytes() as u64,
+        peak_bytes: (table.bytes() + peak_listed * P::State::BYTES) as u64,
     };
     Ok(TableEnumeration { enumeration, table })
 }
 
-fn run_pass<P: RankedSpace>(
+/// The forward pass from the listed positions of level `depth`.
+fn expand_list<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
-    table: &TwoBitTable,
+    table: &T,
+    list: &[P::State],
+    depth: u32,
+    cap: usize,
+    progress: &dyn Progress,
+) -> PassResult<P::State> {
+    let next = T::value_of(depth + 1);
+    list.par_chunks(LISTED_PER_TASK)
+        .map(|chunk| {
+            let mut result = PassResult::empty();
+            let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
+            for &rank in chunk {
+                puzzle.for_each_neighbour(rank, |_, nb| batch.push(nb));
+                if batch.len() >= NEIGHBOUR_BATCH {
+                    mark_batch(table, &mut batch, next, cap, &mut result);
+                }
+            }
+            mark_batch(table, &mut batch, next, cap, &mut result);
+            progress.advanced(chunk.len() as u64);
+            result
+        })
+        .reduce(PassResult::empty, |a, b| a.merge(b, cap))
+}
+
+/// A forward pass that scans for level `depth`'s entries, or a backward pass over the
+/// unreached ones.
+fn run_pass<P: RankedSpace, T: LevelTable>(
+    puzzle: &P,
+    table: &T,
     depth: u32,
     backward: bool,
     cap: usize,
     progress: &dyn Progress,
 ) -> PassResult<P::State> {
-    let current = (depth % 3) as u8;
-    let next = ((depth + 1) % 3) as u8;
+    let current = T::value_of(depth);
+    let next = T::value_of(depth + 1);
     let n = table.len();
+    let per_word = entries_per_word::<T>();
     let tasks = table.word_count().div_ceil(WORDS_PER_TASK);
     (0..tasks)
         .into_par_iter()
         .map(|task| {
-            let mut result = PassResult {
-                found: 0,
-                recorded: Vec::new(),
-            };
+            let mut result = PassResult::empty();
             let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
             let words =
                 task * WORDS_PER_TASK..((task + 1) * WORDS_PER_TASK).min(table.word_count());
-            let wanted = if backward { UNREACHED } else { current };
+            let wanted = if backward { T::UNREACHED } else { current };
             for w in words.clone() {
-                let mut hits = entries_equal(table.word(w), wanted);
+                let mut hits = table.matching(w, wanted);
                 while hits != 0 {
-                    let i = w * ENTRIES_PER_WORD + hits.trailing_zeros() as usize / 2;
+                    let i = w * per_word + hits.trailing_zeros() as usize / T::BITS;
                     hits &= hits - 1;
                     if i >= n {
                         break;
                     }
                     let rank = P::State::from_u64(i as u64);
                     if backward {
-                        if puzzle.any_neighbour(rank, |nb| table.get(nb.to_usize()) == current)
+                        if puzzle.any_neighbour(rank, |nb| table.raw(nb.to_usize()) == current)
                             && table.try_set(i, next)
                         {
                             result.record(rank, cap);
@@ -212,34 +301,8 @@ fn run_pass<P: RankedSpace>(
                 }
             }
             mark_batch(table, &mut batch, next, cap, &mut result);
-            progress.advanced((words.len() * ENTRIES_PER_WORD) as u64);
+            progress.advanced((words.len() * per_word) as u64);
             result
         })
-        .reduce(
-            || PassResult {
-                found: 0,
-                recorded: Vec::new(),
-            },
-            |mut a, mut b| {
-                a.found += b.found;
-                a.recorded.append(&mut b.recorded);
-                a.recorded.truncate(cap);
-                a
-            },
-        )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entries_equal_finds_each_value() {
-        // entries 0..4 hold 0, 1, 2, 3; the rest 3.
-        let word = !0b11_11_11_11u64 | 0b11_10_01_00;
-        assert_eq!(entries_equal(word, 0), 1);
-        assert_eq!(entries_equal(word, 1), 1 << 2);
-        assert_eq!(entries_equal(word, 2), 1 << 4);
-        assert_eq!(entries_equal(word, 3).count_ones(), 29);
-    }
+        .reduce(PassResult::empty, |a, b| a.merge(b, cap))
 }

@@ -6,7 +6,9 @@
 //!   checksum; written atomically, validated completely on load.
 
 pub mod file;
+pub mod level;
 pub mod packed;
 
 pub use file::{Encoding, LoadedTable, TableError, TableHeader};
+pub use level::{entries_per_word, ByteTable, LevelTable};
 pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};

@@ -1,0 +1,261 @@
+//! Tables a breadth-first search fills level by level, many threads at once: the entry
+//! encodings the one table engine (`godsearch_enumerate::table`) works over.
+//!
+//! - [`TwoBitTable`]: distance mod 3 in 2 bits (any depth; a walk to the goal needs no more);
+//! - [`ByteTable`]: the distance itself in a byte (depths up to 254), for tables read as exact
+//!   distances (the subgoal stages' scores, pruning tables).
+//!
+//! Both pack their entries into 64-bit words so that entries equal to a value are found a word
+//! at a time, and both set an entry only once, atomically.
+
+use crate::packed::{DistanceMod3, TwoBitTable, UNREACHED as TWO_BIT_UNREACHED};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A rank-indexed table that a level-by-level search fills.
+pub trait LevelTable: DistanceMod3 + Sync + Sized {
+    /// Bits of one entry; entry `k` of a word is bits `k * BITS..(k + 1) * BITS`.
+    const BITS: usize;
+    /// `true` when an entry holds the distance mod 3 (levels `d`, `d - 3`, ... look alike);
+    /// `false` when it holds the distance itself.
+    const MOD3: bool;
+    /// The deepest level an entry can hold.
+    const MAX_LEVEL: u32;
+    /// The raw value of an unreached entry.
+    const UNREACHED: u8;
+
+    /// A table of `len` entries, all unreached.
+    fn with_len(len: usize) -> Self;
+
+    /// Bytes the entries occupy.
+    fn bytes(&self) -> usize;
+
+    /// Number of 64-bit words.
+    fn word_count(&self) -> usize;
+
+    /// The raw value stored for a position at distance `level` (`level <= MAX_LEVEL`).
+    fn value_of(level: u32) -> u8;
+
+    /// The raw value of entry `i`.
+    fn raw(&self, i: usize) -> u8;
+
+    /// Sets entry `i` to raw `value` if it is still unreached; returns whether it was.
+    fn try_set(&self, i: usize, value: u8) -> bool;
+
+    /// A mask of the entries of word `w` whose raw value is `value`: for matching entry `k`
+    /// one bit among bits `k * BITS..(k + 1) * BITS` is set, and no other.
+    fn matching(&self, w: usize, value: u8) -> u64;
+}
+
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
+
+impl LevelTable for TwoBitTable {
+    const BITS: usize = 2;
+    const MOD3: bool = true;
+    const MAX_LEVEL: u32 = u32::MAX;
+    const UNREACHED: u8 = TWO_BIT_UNREACHED;
+
+    fn with_len(len: usize) -> Self {
+        TwoBitTable::new(len)
+    }
+
+    fn bytes(&self) -> usize {
+        TwoBitTable::bytes(self)
+    }
+
+    fn word_count(&self) -> usize {
+        TwoBitTable::word_count(self)
+    }
+
+    #[inline]
+    fn value_of(level: u32) -> u8 {
+        (level % 3) as u8
+    }
+
+    #[inline]
+    fn raw(&self, i: usize) -> u8 {
+        DistanceMod3::get(self, i)
+    }
+
+    #[inline]
+    fn try_set(&self, i: usize, value: u8) -> bool {
+        TwoBitTable::try_set(self, i, value)
+    }
+
+    #[inline]
+    fn matching(&self, w: usize, value: u8) -> u64 {
+        let diff = self.word(w) ^ (LOW_BITS * value as u64);
+        !(diff | (diff >> 1)) & LOW_BITS
+    }
+}
+
+const ENTRIES_PER_BYTE_WORD: usize = 8;
+const BYTE_LOW: u64 = 0x0101_0101_0101_0101;
+const BYTE_SEVEN_BITS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
+/// One byte an entry: the exact distance (0..=254), or [`ByteTable::UNREACHED`] (255).
+///
+/// Layout (also the file payload): entry `i` is byte `i`, whole words little-endian.
+#[derive(Debug)]
+pub struct ByteTable {
+    words: Vec<AtomicU64>,
+    len: usize,
+}
+
+impl ByteTable {
+    /// The raw value of an unreached entry.
+    pub const UNREACHED: u8 = u8::MAX;
+
+    /// The exact distance of entry `i`, or `None` when unreached.
+    #[inline]
+    pub fn distance(&self, i: usize) -> Option<u8> {
+        let v = self.raw(i);
+        (v != Self::UNREACHED).then_some(v)
+    }
+
+    /// The entries as bytes (entry `i` is byte `i`), for saving.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.words.len() * 8);
+        for w in &self.words {
+            out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        out.truncate(self.len);
+        out
+    }
+
+    /// A table holding `bytes` (entry `i` is byte `i`), for loading.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let words = bytes
+            .chunks(ENTRIES_PER_BYTE_WORD)
+            .map(|c| {
+                let mut w = [Self::UNREACHED; ENTRIES_PER_BYTE_WORD];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU64::new(u64::from_le_bytes(w))
+            })
+            .collect();
+        ByteTable {
+            words,
+            len: bytes.len(),
+        }
+    }
+}
+
+impl DistanceMod3 for ByteTable {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u8 {
+        match self.raw(i) {
+            Self::UNREACHED => TWO_BIT_UNREACHED,
+            d => d % 3,
+        }
+    }
+}
+
+impl LevelTable for ByteTable {
+    const BITS: usize = 8;
+    const MOD3: bool = false;
+    const MAX_LEVEL: u32 = Self::UNREACHED as u32 - 1;
+    const UNREACHED: u8 = Self::UNREACHED;
+
+    fn with_len(len: usize) -> Self {
+        let words = (0..len.div_ceil(ENTRIES_PER_BYTE_WORD))
+            .map(|_| AtomicU64::new(u64::MAX))
+            .collect();
+        ByteTable { words, len }
+    }
+
+    fn bytes(&self) -> usize {
+        self.words.len() * std::mem::size_of::<u64>()
+    }
+
+    fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
+    #[inline]
+    fn value_of(level: u32) -> u8 {
+        level as u8
+    }
+
+    #[inline]
+    fn raw(&self, i: usize) -> u8 {
+        let word = self.words[i / ENTRIES_PER_BYTE_WORD].load(Ordering::Relaxed);
+        (word >> (8 * (i % ENTRIES_PER_BYTE_WORD))) as u8
+    }
+
+    #[inline]
+    fn try_set(&self, i: usize, value: u8) -> bool {
+        let shift = 8 * (i % ENTRIES_PER_BYTE_WORD);
+        let word = &self.words[i / ENTRIES_PER_BYTE_WORD];
+        if (word.load(Ordering::Relaxed) >> shift) as u8 != Self::UNREACHED {
+            return false;
+        }
+        // Unreached is all ones: clearing the bits that `value` lacks writes it.
+        let keep = !(0xFFu64 << shift) | ((value as u64) << shift);
+        let old = word.fetch_and(keep, Ordering::Relaxed);
+        (old >> shift) as u8 == Self::UNREACHED
+    }
+
+    /// The high bit of every byte equal to `value` (exact: no borrow crosses bytes).
+    #[inline]
+    fn matching(&self, w: usize, value: u8) -> u64 {
+        let x = self.words[w].load(Ordering::Relaxed) ^ (BYTE_LOW * value as u64);
+        !(((x & BYTE_SEVEN_BITS) + BYTE_SEVEN_BITS) | x | BYTE_SEVEN_BITS)
+    }
+}
+
+/// Entries a word of `T` holds.
+pub const fn entries_per_word<T: LevelTable>() -> usize {
+    64 / T::BITS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_matching<T: LevelTable>() {
+        let t = T::with_len(100);
+        let per_word = entries_per_word::<T>();
+        for i in (0..100).step_by(7) {
+            assert!(t.try_set(i, T::value_of((i % 5) as u32)));
+        }
+        for value in 0..5u32 {
+            let v = T::value_of(value);
+            let mut found = Vec::new();
+            for w in 0..t.word_count() {
+                let mut hits = t.matching(w, v);
+                while hits != 0 {
+                    let i = w * per_word + hits.trailing_zeros() as usize / T::BITS;
+                    hits &= hits - 1;
+                    if i < 100 {
+                        found.push(i);
+                    }
+                }
+            }
+            let expected: Vec<usize> = (0..100).filter(|&i| t.raw(i) == v).collect();
+            assert_eq!(found, expected, "value {value}");
+        }
+        assert!(!t.try_set(0, T::value_of(1)), "set once");
+    }
+
+    #[test]
+    fn matching_finds_exactly_the_equal_entries() {
+        check_matching::<TwoBitTable>();
+        check_matching::<ByteTable>();
+    }
+
+    #[test]
+    fn byte_tables_read_mod_3_and_exact_and_round_trip() {
+        let t = ByteTable::with_len(20);
+        assert!(t.try_set(3, 7));
+        assert_eq!(DistanceMod3::get(&t, 3), 1);
+        assert_eq!(t.distance(3), Some(7));
+        assert_eq!(t.distance(4), None);
+        assert_eq!(DistanceMod3::get(&t, 4), TWO_BIT_UNREACHED);
+        let back = ByteTable::from_bytes(&t.to_bytes());
+        assert_eq!(back.len(), 20);
+        assert!((0..20).all(|i| back.raw(i) == t.raw(i)));
+    }
+}
