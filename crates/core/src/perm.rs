@@ -84,6 +84,29 @@ pub fn placement_index(cells: impl IntoIterator<Item = u32>, n: u64) -> u64 {
     index
 }
 
+/// The cells of the placement with index `index` of `cells.len()` items on `n` cells (`n` at
+/// most 64): the inverse of [`placement_index`].
+#[inline]
+pub fn placement_cells(mut index: u64, n: u64, cells: &mut [u32]) {
+    let k = cells.len();
+    // Digits from the last (radix n-k+1) to the first (radix n).
+    for (i, cell) in cells.iter_mut().enumerate().rev() {
+        let radix = n - i as u64;
+        *cell = (index % radix) as u32;
+        index /= radix;
+    }
+    let mut used = 0u64;
+    for cell in cells.iter_mut().take(k) {
+        // The digit counts the unused cells below this one: take the digit-th unused cell.
+        let mut free = !used;
+        for _ in 0..*cell {
+            free &= free - 1;
+        }
+        *cell = free.trailing_zeros();
+        used |= 1u64 << *cell;
+    }
+}
+
 /// Dense ranking of one parity class of the permutations of `n` items onto `0..n!/2`.
 ///
 /// Built once per space (it holds the mixed-radix weights `(n-1-i)!/2`); [`rank`](Self::rank)
@@ -242,6 +265,24 @@ const NIBBLE_IDENTITY: u64 = 0xFEDC_BA98_7654_3210;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placement_cells_inverts_placement_index() {
+        let n = 7u64;
+        let count = 7 * 6 * 5;
+        let mut seen = vec![false; count];
+        let mut cells = [0u32; 3];
+        for index in 0..count as u64 {
+            placement_cells(index, n, &mut cells);
+            assert!(cells.iter().all(|&c| (c as u64) < n));
+            assert_eq!(placement_index(cells, n), index);
+            seen[index as usize] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        let mut wide = [0u32; 2];
+        placement_cells(placement_index([63, 0], 64), 64, &mut wide);
+        assert_eq!(wide, [63, 0]);
+    }
 
     #[test]
     fn compose_applies_left_first() {

@@ -9,7 +9,6 @@
 //! A new puzzle implements these and gets every engine: the frontier and table enumerations,
 //! table descent, IDA* and A*.
 
-use crate::rank::RankInt;
 use crate::sequence::SequenceAutomaton;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -107,13 +106,21 @@ pub trait StateSpace: Sync {
     }
 }
 
-/// A space whose states are their own perfect ranks: every state is a distinct integer in
-/// `0..state_count()`, so a rank-indexed table holds one entry per position.
+/// A space whose states are numbered densely by a perfect ranking `0..state_count()`, so a
+/// table indexed by rank holds one entry per position.
 ///
-/// Converting between a puzzle's positions (boards, cubes) and ranks is the puzzle's own
-/// `rank` / `unrank`; engines see ranks only. A ranked space has no symmetry classes: its
-/// table engine counts one position per rank.
-pub trait RankedSpace: StateSpace<State: RankInt> {
+/// Many spaces pack a state as its rank (tiles, the 2x2x2): their `rank_of` and `state_at`
+/// are the identity and cost nothing. Others keep a handier packed state and rank it on the
+/// way into a table (a subgoal stage: its cells, ranked as a placement). Converting between a
+/// puzzle's positions (boards, cubes) and states is the puzzle's own business. A ranked space
+/// has no symmetry classes: the table engine counts one position per rank.
+pub trait RankedSpace: StateSpace {
     /// Exact number of reachable positions (and the bound on every rank).
     fn state_count(&self) -> u128;
+
+    /// The rank of `state`, below [`state_count`](Self::state_count).
+    fn rank_of(&self, state: Self::State) -> usize;
+
+    /// The state of rank `rank` (below [`state_count`](Self::state_count)).
+    fn state_at(&self, rank: usize) -> Self::State;
 }

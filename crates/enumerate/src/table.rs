@@ -24,7 +24,7 @@
 //! them.
 
 use crate::{EnumerateError, Enumeration, Limits, Progress, Stop};
-use godsearch_core::{RankInt, RankedSpace};
+use godsearch_core::RankedSpace;
 use godsearch_tables::{entries_per_word, ByteTable, LevelTable, TwoBitTable};
 use rayon::prelude::*;
 
@@ -43,8 +43,8 @@ pub fn table_bytes(states: u128) -> u128 {
 
 /// The most positions of a level kept as a list to expand: a list takes at most half the
 /// table's bytes.
-pub fn list_cap<T: LevelTable, R: RankInt>(table: &T) -> usize {
-    table.bytes() / (2 * R::BYTES)
+pub fn list_cap<T: LevelTable, S>(table: &T) -> usize {
+    table.bytes() / (2 * std::mem::size_of::<S>())
 }
 
 /// The table engine's result: the counts, and the table itself for descent or saving.
@@ -86,23 +86,23 @@ impl<R> PassResult<R> {
     }
 }
 
-/// Marks every unreached rank in `batch` as `next` and empties the batch.
+/// Marks every unreached `(rank, state)` of `batch` as `next` and empties the batch.
 ///
 /// Neighbours are gathered in batches first and marked afterwards because the marks are random
 /// accesses into a table far larger than the caches: issued back to back, the loads overlap in
 /// the memory system instead of each waiting behind the ranking arithmetic of the next position.
 #[inline]
-fn mark_batch<R: RankInt, T: LevelTable>(
+fn mark_batch<S: Copy, T: LevelTable>(
     table: &T,
-    batch: &mut Vec<R>,
+    batch: &mut Vec<(usize, S)>,
     next: u8,
     cap: usize,
-    result: &mut PassResult<R>,
+    result: &mut PassResult<S>,
 ) {
     // Plain loads first: a locked read-modify-write between them would stop them overlapping.
-    batch.retain(|nb| table.raw(nb.to_usize()) == T::UNREACHED);
-    for &nb in batch.iter() {
-        if table.try_set(nb.to_usize(), next) {
+    batch.retain(|&(rank, _)| table.raw(rank) == T::UNREACHED);
+    for &(rank, nb) in batch.iter() {
+        if table.try_set(rank, next) {
             result.record(nb, cap);
         }
     }
@@ -163,7 +163,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
     let listing = list_cap::<T, P::State>(&table);
     let mut goals = Vec::new();
     puzzle.for_each_goal(|g| {
-        if table.try_set(g.to_usize(), T::value_of(0)) {
+        if table.try_set(puzzle.rank_of(g), T::value_of(0)) {
             goals.push(g);
         }
     });
@@ -222,7 +222,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         levels,
         stop,
         last_level,
-        peak_bytes: (table.bytes() + peak_listed * P::State::BYTES) as u64,
+        peak_bytes: (table.bytes() + peak_listed * std::mem::size_of::<P::State>()) as u64,
     };
     Ok(TableEnumeration { enumeration, table })
 }
@@ -241,8 +241,8 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
         .map(|chunk| {
             let mut result = PassResult::empty();
             let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
-            for &rank in chunk {
-                puzzle.for_each_neighbour(rank, |_, nb| batch.push(nb));
+            for &state in chunk {
+                puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
                 if batch.len() >= NEIGHBOUR_BATCH {
                     mark_batch(table, &mut batch, next, cap, &mut result);
                 }
@@ -285,15 +285,18 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
                     if i >= n {
                         break;
                     }
-                    let rank = P::State::from_u64(i as u64);
+                    let state = puzzle.state_at(i);
                     if backward {
-                        if puzzle.any_neighbour(rank, |nb| table.raw(nb.to_usize()) == current)
+                        if puzzle
+                            .any_neighbour(state, |nb| table.raw(puzzle.rank_of(nb)) == current)
                             && table.try_set(i, next)
                         {
-                            result.record(rank, cap);
+                            result.record(state, cap);
                         }
                     } else {
-                        puzzle.for_each_neighbour(rank, |_, nb| batch.push(nb));
+                        puzzle.for_each_neighbour(state, |_, nb| {
+                            batch.push((puzzle.rank_of(nb), nb))
+                        });
                         if batch.len() >= NEIGHBOUR_BATCH {
                             mark_batch(table, &mut batch, next, cap, &mut result);
                         }

@@ -5,7 +5,7 @@
 //! residues of `d` and `d + 1`. Stepping to such a neighbour until the goal is reached gives a
 //! shortest solution, one table lookup per neighbour, with no search at all.
 
-use godsearch_core::{MoveIdx, RankInt, RankedSpace};
+use godsearch_core::{MoveIdx, RankedSpace};
 use godsearch_tables::{DistanceMod3, UNREACHED};
 use thiserror::Error;
 
@@ -32,7 +32,7 @@ pub enum DescentError {
     TooLong(usize),
 }
 
-/// A shortest move sequence from `start` to the goal, read off a complete distance table.
+/// A shortest move sequence from `start` to a goal, read off a complete distance table.
 ///
 /// Exact: the result has the length of the true distance, provided `table` holds the distance
 /// mod 3 of every position of `puzzle` (as built by a complete enumeration from its goal).
@@ -65,27 +65,28 @@ pub fn descend<P: RankedSpace, T: DistanceMod3>(
             puzzle: puzzle.state_count(),
         });
     }
-    let goal = puzzle.goal_state();
     let mut at = start;
     let mut moves = Vec::new();
-    while at != goal {
-        let here = table.get(at.to_usize());
-        if here == UNREACHED {
-            return Err(DescentError::Unreached);
-        }
+    // The entry of each position on the way is known from the step that reached it.
+    let mut here = table.get(puzzle.rank_of(at));
+    if here == UNREACHED {
+        return Err(DescentError::Unreached);
+    }
+    while !puzzle.is_goal(at) {
         if moves.len() >= max_length {
             return Err(DescentError::TooLong(max_length));
         }
         let closer = (here + 2) % 3;
         let mut step = None;
         puzzle.for_each_neighbour(at, |mv, next| {
-            if step.is_none() && table.get(next.to_usize()) == closer {
+            if step.is_none() && table.get(puzzle.rank_of(next)) == closer {
                 step = Some((mv, next));
             }
         });
         let (mv, next) = step.ok_or(DescentError::Stuck(moves.len()))?;
         moves.push(mv);
         at = next;
+        here = closer;
     }
     Ok(moves)
 }

@@ -46,6 +46,16 @@ impl RankedSpace for Pancakes {
     fn state_count(&self) -> u128 {
         (1..=self.n as u128).product()
     }
+
+    #[inline]
+    fn rank_of(&self, state: u64) -> usize {
+        state as usize
+    }
+
+    #[inline]
+    fn state_at(&self, rank: usize) -> u64 {
+        rank as u64
+    }
 }
 
 /// Move `k - 2` flips the top `k` pancakes; every flip is its own inverse.

@@ -1,13 +1,23 @@
 //! One stage: a small puzzle over the positions of its tiles and the blank among the free cells.
+//!
+//! A stage is a state space ([`StageSpace`]: positions as cell arrays, every position with its
+//! tiles home a goal), and uses the generic engines through it: on regions of at most 64 cells
+//! the space is ranked (placements of the tiles and the blank), so the table engine builds its
+//! exact distance table (one byte a position, from all goals at once) and table descent walks
+//! it; larger stages are searched by A* with [`StageEstimate`], the blank kept inside a window
+//! of the region.
 
-use godsearch_core::perm::placement_index;
+use godsearch_core::perm::{placement_cells, placement_index};
+use godsearch_core::{Heuristic, MoveIdx, NoProgress, RankedSpace, StateSpace};
+use godsearch_enumerate::{table, Limits, Stop};
 use godsearch_puzzles::tiles::{Board, Move, Shape};
-use std::collections::{BinaryHeap, HashMap};
+use godsearch_search::{astar, descend};
+use godsearch_tables::ByteView;
 
 /// Marks a cell outside the stage's region.
 const OUTSIDE: u16 = u16::MAX;
-/// Distance not yet known while a table is built.
-const UNSEEN: u8 = u8::MAX;
+/// No stage distance exceeds what a table byte holds.
+const MAX_STAGE_DISTANCE: usize = u8::MAX as usize;
 /// The most tiles one stage places.
 pub const MAX_STAGE_TILES: usize = 8;
 /// Margins (in cells) of the windows A* tries before the whole region.
@@ -17,16 +27,17 @@ const SEARCH_MARGINS: [usize; 2] = [1, 3];
 pub(crate) const TABLE_MAX_STATES: u64 = 4_000_000;
 
 /// How a stage finds its moves.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum StageMethod {
-    /// Descent of an exact distance table of the stage space.
+    /// Descent of an exact distance table of the stage space: one byte a ranked position, as
+    /// [`ByteView`] reads it.
     Table(Vec<u8>),
     /// A* over the stage space, per board.
     Search,
 }
 
 /// A stage: the tiles it brings home and the free cells it may use (the rest are fixed).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Stage {
     shape: Shape,
     tiles: Vec<u16>,
@@ -46,8 +57,8 @@ pub struct Stage {
 
 /// A stage position: local cells of the stage's tiles, then the blank's. A fixed array, so the
 /// searches copy positions instead of allocating them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct State {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct State {
     cells: [u16; MAX_STAGE_TILES + 1],
     len: u8,
 }
@@ -77,8 +88,21 @@ impl std::ops::DerefMut for State {
 }
 
 impl Stage {
-    /// The stage placing `tiles` (home as in `goal`) using only the cells in `free`.
+    /// The stage placing `tiles` (home as in `goal`) using only the cells in `free`; small
+    /// stages get their distance table built now.
     pub fn new(goal: &Board, tiles: &[u16], free: &[u16]) -> Self {
+        Self::without_table(goal, tiles, free).with_built_table()
+    }
+
+    /// A stage bringing `tiles` to the cells `targets` (an intermediate subgoal, not their homes)
+    /// using only the cells in `free`.
+    pub fn with_targets(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
+        Self::regions(shape, tiles, targets, free).with_built_table()
+    }
+
+    /// [`new`](Self::new) without building the table: the stage searches until it is given
+    /// one with [`with_table`](Self::with_table) (a cached table, for example).
+    pub fn without_table(goal: &Board, tiles: &[u16], free: &[u16]) -> Self {
         let home = |t: u16| {
             goal.cells()
                 .iter()
@@ -86,12 +110,24 @@ impl Stage {
                 .expect("a tile of the board") as u16
         };
         let targets: Vec<u16> = tiles.iter().map(|&t| home(t)).collect();
-        Self::with_targets(goal.shape(), tiles, &targets, free)
+        Self::regions(goal.shape(), tiles, &targets, free)
     }
 
-    /// A stage bringing `tiles` to the cells `targets` (an intermediate subgoal, not their homes)
-    /// using only the cells in `free`.
-    pub fn with_targets(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
+    /// Whether the stage is small enough for a distance table.
+    pub fn takes_table(&self) -> bool {
+        self.table_states().is_some_and(|n| n <= TABLE_MAX_STATES)
+    }
+
+    /// Builds the distance table when the stage takes one.
+    fn with_built_table(mut self) -> Self {
+        if self.takes_table() {
+            self.method = StageMethod::Table(self.build_table());
+        }
+        self
+    }
+
+    /// The stage's cells and moves, with no table yet.
+    fn regions(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
         let mut local = vec![OUTSIDE; shape.cells()];
         for (i, &c) in free.iter().enumerate() {
             local[c as usize] = i as u16;
@@ -107,7 +143,7 @@ impl Stage {
                     .collect()
             })
             .collect();
-        let mut stage = Stage {
+        Stage {
             shape,
             tiles: tiles.to_vec(),
             homes: targets.iter().map(|&c| local[c as usize]).collect(),
@@ -116,13 +152,19 @@ impl Stage {
             neighbours,
             method: StageMethod::Search,
             optional: false,
-        };
-        if let Some(states) = stage.table_states() {
-            if states <= TABLE_MAX_STATES {
-                stage.method = StageMethod::Table(stage.build_table(states as usize));
-            }
         }
-        stage
+    }
+
+    /// The stage with the table `bytes` (as [`StageMethod::Table`] holds it, one byte a ranked
+    /// position) instead of building it; `None` when the stage takes no table or `bytes` has
+    /// the wrong length.
+    pub fn with_table(mut self, bytes: &[u8]) -> Option<Self> {
+        let states = self.table_states().filter(|&n| n <= TABLE_MAX_STATES)?;
+        if bytes.len() as u64 != states {
+            return None;
+        }
+        self.method = StageMethod::Table(bytes.to_vec());
+        Some(self)
     }
 
     /// Marks the stage as a helping step the solver may skip (see [`Stage::is_optional`]).
@@ -138,7 +180,7 @@ impl Stage {
 
     /// Whether the stage is searched (A*) rather than read from a table.
     pub fn is_search(&self) -> bool {
-        self.method == StageMethod::Search
+        matches!(self.method, StageMethod::Search)
     }
 
     /// The tiles this stage places.
@@ -151,6 +193,14 @@ impl Stage {
         &self.method
     }
 
+    /// The stage's distance table as bytes (one a ranked position), for saving.
+    pub fn table_bytes(&self) -> Option<&[u8]> {
+        match &self.method {
+            StageMethod::Table(t) => Some(t),
+            StageMethod::Search => None,
+        }
+    }
+
     /// Number of states `R!/(R-k-1)!`, when the region is small enough to index (64 cells).
     fn table_states(&self) -> Option<u64> {
         let r = self.cells.len() as u64;
@@ -160,16 +210,16 @@ impl Stage {
         (0..=self.tiles.len() as u64).try_fold(1u64, |acc, i| acc.checked_mul(r - i))
     }
 
-    fn index(&self, state: &[u16]) -> usize {
-        placement_index(state.iter().map(|&c| c as u32), self.cells.len() as u64) as usize
-    }
-
+    /// Whether the stage's tiles are at their targets (compared in a loop: a call to `memcmp`
+    /// for a few cells costs more than the cells).
+    #[inline]
     fn is_goal(&self, state: &[u16]) -> bool {
-        state[..self.tiles.len()] == self.homes[..]
+        state.iter().zip(&self.homes).all(|(a, b)| a == b)
     }
 
     /// Calls `f(next_state, move)` for every move of the blank within the region.
-    fn for_each_move(&self, state: &[u16], mut f: impl FnMut(&State, Move)) {
+    #[inline]
+    fn for_each_move(&self, state: &[u16], mut f: impl FnMut(State, Move)) {
         let k = self.tiles.len();
         let blank = state[k];
         for &(to, mv) in &self.neighbours[blank as usize] {
@@ -178,41 +228,22 @@ impl Stage {
                 next[t] = blank;
             }
             next[k] = to;
-            f(&next, mv);
+            f(next, mv);
         }
     }
 
-    /// Exact distances of every stage state to the stage's goals, by BFS from all of them.
-    fn build_table(&self, states: usize) -> Vec<u8> {
-        let k = self.tiles.len();
-        let mut dist = vec![UNSEEN; states];
-        let mut frontier: Vec<State> = Vec::new();
-        for blank in 0..self.cells.len() as u16 {
-            if !self.homes.contains(&blank) {
-                let mut cells = self.homes.clone();
-                cells.push(blank);
-                let s = State::from_slice(&cells);
-                dist[self.index(&s)] = 0;
-                frontier.push(s);
-            }
-        }
-        let mut depth = 0u8;
-        while !frontier.is_empty() && depth < UNSEEN - 1 {
-            let mut next = Vec::new();
-            for s in &frontier {
-                self.for_each_move(s, |n, _| {
-                    let i = self.index(n);
-                    if dist[i] == UNSEEN {
-                        dist[i] = depth + 1;
-                        next.push(*n);
-                    }
-                });
-            }
-            frontier = next;
-            depth += 1;
-        }
-        debug_assert!(frontier.iter().all(|s| s.len() == k + 1));
-        dist
+    /// Exact distances of every ranked stage position to the stage's goals, by the table
+    /// engine from all of them at once.
+    fn build_table(&self) -> Vec<u8> {
+        let limits = Limits {
+            max_depth: None,
+            memory_bytes: u64::MAX,
+            antipode_cap: 0,
+        };
+        let built = table::enumerate_exact(&StageSpace::whole(self), &limits, &NoProgress)
+            .expect("a stage table has at most TABLE_MAX_STATES entries and a short diameter");
+        debug_assert_eq!(built.enumeration.stop, Stop::Complete);
+        built.table.to_bytes()
     }
 
     /// The stage's position on `board`, or `None` if a stage tile or the blank is on a fixed cell.
@@ -238,7 +269,11 @@ impl Stage {
     pub fn solve(&self, board: &Board) -> Option<Vec<Move>> {
         let start = self.state_of(board)?;
         match &self.method {
-            StageMethod::Table(dist) => self.descend(dist, start),
+            StageMethod::Table(bytes) => {
+                let (space, table) = (StageSpace::whole(self), ByteView::new(bytes));
+                let moves = descend(&space, &table, start, MAX_STAGE_DISTANCE).ok()?;
+                Some(moves.into_iter().map(Move::from_index).collect())
+            }
             StageMethod::Search => self.search(start),
         }
     }
@@ -246,9 +281,9 @@ impl Stage {
     /// The exact stage distance of `board`, for table stages.
     pub fn distance(&self, board: &Board) -> Option<u32> {
         match &self.method {
-            StageMethod::Table(dist) => {
-                let d = dist[self.index(&self.state_of(board)?)];
-                (d != UNSEEN).then_some(d as u32)
+            StageMethod::Table(bytes) => {
+                let rank = StageSpace::whole(self).rank_of(self.state_of(board)?);
+                ByteView::new(bytes).distance(rank).map(u32::from)
             }
             StageMethod::Search => None,
         }
@@ -258,32 +293,31 @@ impl Stage {
     /// stages follow every optimal path, level by level, keeping at most `cap` positions a
     /// level; search stages give their one solution).
     pub fn solve_options(&self, board: &Board, cap: usize) -> Option<Vec<Vec<Move>>> {
-        let StageMethod::Table(dist) = &self.method else {
+        let StageMethod::Table(bytes) = &self.method else {
             return self.solve(board).map(|m| vec![m]);
         };
         if cap <= 1 {
             return self.solve(board).map(|m| vec![m]);
         }
+        let (space, table) = (StageSpace::whole(self), ByteView::new(bytes));
         let start = self.state_of(board)?;
-        let mut d = dist[self.index(&start)];
-        if d == UNSEEN {
-            return None;
-        }
-        // Each level: stage states with the whole board and the moves so far. Paths are told
+        let mut d = table.distance(space.rank_of(start))?;
+        // Each level: stage positions with the whole board and the moves so far. Paths are told
         // apart by the whole board, since where the other tiles end up matters to later stages.
         let mut level: Vec<(State, Board, Vec<Move>)> = vec![(start, board.clone(), Vec::new())];
         while d > 0 {
             let mut next: Vec<(State, Board, Vec<Move>)> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for (s, b, path) in &level {
-                self.for_each_move(s, |n, mv| {
-                    if next.len() < cap && dist[self.index(n)] == d - 1 {
+                space.for_each_neighbour(*s, |m, n| {
+                    if next.len() < cap && table.distance(space.rank_of(n)) == Some(d - 1) {
+                        let mv = Move::from_index(m);
                         let mut moved = b.clone();
                         moved.apply(mv);
                         if seen.insert(moved.clone()) {
                             let mut p = path.clone();
                             p.push(mv);
-                            next.push((*n, moved, p));
+                            next.push((n, moved, p));
                         }
                     }
                 });
@@ -294,28 +328,6 @@ impl Stage {
         Some(level.into_iter().map(|(_, _, p)| p).collect())
     }
 
-    fn descend(&self, dist: &[u8], start: State) -> Option<Vec<Move>> {
-        let mut at = start;
-        let mut moves = Vec::new();
-        let mut d = dist[self.index(&at)];
-        if d == UNSEEN {
-            return None;
-        }
-        while d > 0 {
-            let mut step = None;
-            self.for_each_move(&at, |n, mv| {
-                if step.is_none() && dist[self.index(n)] == d - 1 {
-                    step = Some((*n, mv));
-                }
-            });
-            let (n, mv) = step?;
-            moves.push(mv);
-            at = n;
-            d -= 1;
-        }
-        Some(moves)
-    }
-
     fn manhattan(&self, a: u16, b: u16) -> u32 {
         let (ra, ca) = self.shape.row_col(self.cells[a as usize] as usize);
         let (rb, cb) = self.shape.row_col(self.cells[b as usize] as usize);
@@ -324,7 +336,7 @@ impl Stage {
 
     /// Admissible: each move slides one tile one cell, and before the first tile that is not home
     /// can move, the blank must walk next to it.
-    fn heuristic(&self, s: &[u16]) -> u32 {
+    fn estimate(&self, s: &[u16]) -> u32 {
         let k = self.tiles.len();
         let tiles: u32 = (0..k).map(|i| self.manhattan(s[i], self.homes[i])).sum();
         let approach = (0..k)
@@ -363,12 +375,12 @@ impl Stage {
             let Some((mut walk, entered)) = self.walk_blank_into(&start, &inside) else {
                 continue;
             };
-            if let Some(moves) = self.astar(&entered, &inside) {
+            if let Some(moves) = self.astar(entered, &inside) {
                 walk.extend(moves);
                 return Some(walk);
             }
         }
-        self.astar(&start, &vec![true; self.cells.len()])
+        self.astar(start, &vec![true; self.cells.len()])
     }
 
     /// The blank's shortest walk into `inside` that slides no stage tile, and the position after
@@ -407,65 +419,132 @@ impl Stage {
         None
     }
 
-    fn astar(&self, start: &State, inside: &[bool]) -> Option<Vec<Move>> {
-        let start = *start;
-        struct Seen {
-            g: u32,
-            parent: usize,
-            via: Option<Move>,
+    /// A* with [`StageEstimate`] over the stage positions whose blank stays `inside`.
+    fn astar(&self, start: State, inside: &[bool]) -> Option<Vec<Move>> {
+        let window = StageSpace {
+            stage: self,
+            window: Some(inside),
+        };
+        let path = astar(&window, &StageEstimate(self), start, u64::MAX).ok()?;
+        Some(path.moves.into_iter().map(Move::from_index).collect())
+    }
+}
+
+/// A stage's positions as a space: cell arrays, goals where the stage's tiles are at their
+/// targets (the blank anywhere else), and the blank kept inside a window of the region when
+/// one is given. Ranked as placements (the tiles, then the blank) on regions of at most 64
+/// cells, so the table engine can index it.
+struct StageSpace<'a> {
+    stage: &'a Stage,
+    window: Option<&'a [bool]>,
+}
+
+impl<'a> StageSpace<'a> {
+    /// The whole region.
+    fn whole(stage: &'a Stage) -> Self {
+        StageSpace {
+            stage,
+            window: None,
         }
-        let mut states: Vec<State> = vec![start];
-        let mut seen: Vec<Seen> = vec![Seen {
-            g: 0,
-            parent: 0,
-            via: None,
-        }];
-        let mut ids: HashMap<State, usize> = HashMap::from([(start, 0)]);
-        // Max-heap on (-f, g): smallest f first, deeper first on ties.
-        let mut open =
-            BinaryHeap::from([(std::cmp::Reverse(self.heuristic(&start)), 0u32, 0usize)]);
-        while let Some((_, g, id)) = open.pop() {
-            if seen[id].g != g {
-                continue;
+    }
+}
+
+impl StateSpace for StageSpace<'_> {
+    type State = State;
+
+    fn goal_state(&self) -> State {
+        let stage = self.stage;
+        let mut cells = stage.homes.clone();
+        let blank = (0..stage.cells.len() as u16)
+            .find(|c| !stage.homes.contains(c))
+            .expect("a free cell for the blank");
+        cells.push(blank);
+        State::from_slice(&cells)
+    }
+
+    fn is_goal(&self, state: State) -> bool {
+        self.stage.is_goal(&state)
+    }
+
+    fn for_each_goal(&self, mut f: impl FnMut(State)) {
+        let stage = self.stage;
+        let mut cells = stage.homes.clone();
+        cells.push(0);
+        for blank in 0..stage.cells.len() as u16 {
+            if !stage.homes.contains(&blank) {
+                *cells.last_mut().expect("the blank") = blank;
+                f(State::from_slice(&cells));
             }
-            if self.is_goal(&states[id]) {
-                let mut moves = Vec::new();
-                let mut at = id;
-                while let Some(mv) = seen[at].via {
-                    moves.push(mv);
-                    at = seen[at].parent;
-                }
-                moves.reverse();
-                return Some(moves);
-            }
-            let current = states[id];
-            self.for_each_move(&current, |n, mv| {
-                if !inside[n[n.len() - 1] as usize] {
-                    return;
-                }
-                let g = g + 1;
-                let known = ids.get(n).copied();
-                if known.is_some_and(|j| seen[j].g <= g) {
-                    return;
-                }
-                let j = known.unwrap_or_else(|| {
-                    states.push(*n);
-                    seen.push(Seen {
-                        g,
-                        parent: id,
-                        via: Some(mv),
-                    });
-                    ids.insert(*n, states.len() - 1);
-                    states.len() - 1
-                });
-                seen[j] = Seen {
-                    g,
-                    parent: id,
-                    via: Some(mv),
-                };
-                open.push((std::cmp::Reverse(g + self.heuristic(n)), g, j));
-            });
         }
-        None
+    }
+
+    fn move_count(&self) -> usize {
+        Move::ALL.len()
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        Move::from_index(m).letter().to_string()
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        Move::from_index(m).inverse().index()
+    }
+
+    /// Every move takes the blank to a cell of the other colour of the board's chequering.
+    fn same_level_possible(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn for_each_neighbour(&self, state: State, mut f: impl FnMut(MoveIdx, State)) {
+        self.stage.for_each_move(&state, |next, mv| {
+            if self
+                .window
+                .is_none_or(|inside| inside[next[next.len() - 1] as usize])
+            {
+                f(mv.index(), next);
+            }
+        });
+    }
+}
+
+impl RankedSpace for StageSpace<'_> {
+    fn state_count(&self) -> u128 {
+        self.stage.table_states().unwrap_or(0) as u128
+    }
+
+    #[inline]
+    fn rank_of(&self, state: State) -> usize {
+        placement_index(
+            state.iter().map(|&c| c as u32),
+            self.stage.cells.len() as u64,
+        ) as usize
+    }
+
+    #[inline]
+    fn state_at(&self, rank: usize) -> State {
+        let n = self.stage.tiles.len() + 1;
+        let mut cells = [0u32; MAX_STAGE_TILES + 1];
+        placement_cells(rank as u64, self.stage.cells.len() as u64, &mut cells[..n]);
+        let mut state = State {
+            cells: [0; MAX_STAGE_TILES + 1],
+            len: n as u8,
+        };
+        for (s, &c) in state.cells.iter_mut().zip(&cells[..n]) {
+            *s = c as u16;
+        }
+        state
+    }
+}
+
+/// The stage's A* heuristic: Manhattan distance of its tiles to their targets, plus the
+/// blank's walk to the nearest tile not yet placed. Admissible (see [`Stage::estimate`]).
+struct StageEstimate<'a>(&'a Stage);
+
+impl Heuristic<State> for StageEstimate<'_> {
+    const CONSISTENT: bool = false;
+
+    fn lower_bound(&self, state: State) -> u32 {
+        self.0.estimate(&state)
     }
 }

@@ -139,6 +139,41 @@ impl ByteTable {
     }
 }
 
+/// A read-only table of exact distances over bytes in [`ByteTable`]'s layout (a finished
+/// table kept as plain bytes, or a memory-mapped file): reads are plain loads.
+#[derive(Debug, Clone, Copy)]
+pub struct ByteView<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> ByteView<'a> {
+    /// A view of one entry a byte.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        ByteView { bytes }
+    }
+
+    /// The exact distance of entry `i`, or `None` when unreached.
+    #[inline]
+    pub fn distance(&self, i: usize) -> Option<u8> {
+        let v = self.bytes[i];
+        (v != ByteTable::UNREACHED).then_some(v)
+    }
+}
+
+impl DistanceMod3 for ByteView<'_> {
+    fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u8 {
+        match self.bytes[i] {
+            ByteTable::UNREACHED => TWO_BIT_UNREACHED,
+            d => d % 3,
+        }
+    }
+}
+
 impl DistanceMod3 for ByteTable {
     fn len(&self) -> usize {
         self.len
@@ -254,8 +289,11 @@ mod tests {
         assert_eq!(t.distance(3), Some(7));
         assert_eq!(t.distance(4), None);
         assert_eq!(DistanceMod3::get(&t, 4), TWO_BIT_UNREACHED);
-        let back = ByteTable::from_bytes(&t.to_bytes());
+        let bytes = t.to_bytes();
+        let back = ByteTable::from_bytes(&bytes);
         assert_eq!(back.len(), 20);
         assert!((0..20).all(|i| back.raw(i) == t.raw(i)));
+        let view = ByteView::new(&bytes);
+        assert!((0..20).all(|i| view.get(i) == t.get(i) && view.distance(i) == t.distance(i)));
     }
 }

@@ -10,5 +10,5 @@ pub mod level;
 pub mod packed;
 
 pub use file::{Encoding, LoadedTable, TableError, TableHeader};
-pub use level::{entries_per_word, ByteTable, LevelTable};
+pub use level::{entries_per_word, ByteTable, ByteView, LevelTable};
 pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};

@@ -178,6 +178,16 @@ impl RankedSpace for Cube2Space {
     fn state_count(&self) -> u128 {
         CUBE2_POSITIONS as u128
     }
+
+    #[inline]
+    fn rank_of(&self, state: u64) -> usize {
+        state as usize
+    }
+
+    #[inline]
+    fn state_at(&self, rank: usize) -> u64 {
+        rank as u64
+    }
 }
 
 impl StateSpace for Cube2Space {

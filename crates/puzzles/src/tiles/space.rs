@@ -199,6 +199,16 @@ impl<R: RankInt> RankedSpace for TileSpace<R> {
     fn state_count(&self) -> u128 {
         self.shape.cells() as u128 * self.block.to_u128()
     }
+
+    #[inline]
+    fn rank_of(&self, state: Self::State) -> usize {
+        state.to_usize()
+    }
+
+    #[inline]
+    fn state_at(&self, rank: usize) -> Self::State {
+        Self::State::from_u64(rank as u64)
+    }
 }
 
 impl<R: RankInt> StateSpace for TileSpace<R> {
