@@ -16,6 +16,7 @@ use godsearch_core::Progress;
 use godsearch_enumerate::pattern_db;
 use godsearch_puzzles::tiles::{Board, Pattern};
 use godsearch_search::tiles::TableBytes;
+use godsearch_subgoal::{Plan, SubgoalSolver};
 use godsearch_tables::{file, Encoding, TableHeader};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::path::{Path, PathBuf};
@@ -28,6 +29,12 @@ pub const STALE_TEMP_AGE: Duration = Duration::from_secs(15 * 60);
 /// seconds at most (the 6-tile groups of 6-6-3 on 4x4: 57.7 million, all of 6-6-3 in about
 /// 1.5 s on two cores), so `auto` may build it on the spot.
 pub const QUICK_BUILD_STATES: u64 = 60_000_000;
+/// Version of the subgoal stage tables' layout (stage order, placement ranks, a byte each);
+/// change it whenever either changes.
+const STAGE_TABLES_FORMAT: &str = "subgoal stage tables placement-rank bytes v1";
+/// Plans whose stage tables have fewer entries build in well under a tenth of a second (about
+/// 20 ns an entry): faster than reading a file, so they are not cached.
+pub const MIN_CACHED_STAGE_ENTRIES: u64 = 1 << 22;
 /// The puzzle identity of the two-phase tables file.
 const TWOPHASE_PUZZLE: &str = "cube 3x3x3 two-phase";
 
@@ -202,5 +209,121 @@ impl TableCache {
             not_saved,
         };
         (tables, origin)
+    }
+
+    fn stages_path(&self, plan: &Plan) -> PathBuf {
+        let goal = plan.goal();
+        self.dir.join(format!(
+            "subgoal-{}-{:08x}-{:08x}.tbl",
+            goal.shape(),
+            fnv1a(&goal.to_list()),
+            fnv1a(&plan.to_text())
+        ))
+    }
+
+    fn stages_params(plan: &Plan) -> String {
+        format!("{STAGE_TABLES_FORMAT} plan {}", plan.to_text())
+    }
+
+    /// The solver of `plan` with its stage tables from the cache, or built and saved to the
+    /// cache. Plans of fewer than [`MIN_CACHED_STAGE_ENTRIES`] table entries are built and
+    /// never cached, which is faster than a file: their origin is `None`.
+    pub fn subgoal_solver(&self, plan: Plan) -> (SubgoalSolver, Option<Origin>) {
+        if SubgoalSolver::table_entries(&plan) < MIN_CACHED_STAGE_ENTRIES {
+            return (SubgoalSolver::new(plan), None);
+        }
+        let path = self.stages_path(&plan);
+        let identity = tile_identity(plan.goal());
+        let params = Self::stages_params(&plan);
+        let replaced = if path.exists() {
+            let loaded = file::load(&path).map_err(|e| e.to_string()).and_then(|t| {
+                t.header()
+                    .expect(&path, &identity, &params)
+                    .map_err(|e| e.to_string())?;
+                Ok(t)
+            });
+            match loaded {
+                Ok(table) => match SubgoalSolver::with_tables(plan.clone(), table.payload()) {
+                    Some(solver) => return (solver, Some(Origin::Cached)),
+                    None => Some(format!(
+                        "{}: the tables do not fit the plan",
+                        path.display()
+                    )),
+                },
+                Err(why) => Some(why),
+            }
+        } else {
+            None
+        };
+        let started = Instant::now();
+        let solver = SubgoalSolver::new(plan);
+        let seconds = started.elapsed().as_secs_f64();
+        let tables = solver.tables();
+        let header = TableHeader {
+            puzzle: identity,
+            params,
+            encoding: Encoding::Bytes,
+            entries: tables.len() as u64,
+            levels: Vec::new(),
+        };
+        let not_saved = self.save(&path, &header, |out| out.write_all(&tables));
+        let origin = Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        };
+        (solver, Some(origin))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_puzzles::tiles::Shape;
+
+    #[test]
+    fn stage_tables_are_cached_validated_and_rebuilt_when_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(dir.path().to_path_buf());
+        let goal = Board::goal(Shape::new(10, 10).unwrap());
+        let plan = Plan::default_for(&goal);
+        assert!(SubgoalSolver::table_entries(&plan) >= MIN_CACHED_STAGE_ENTRIES);
+        let (built, origin) = cache.subgoal_solver(plan.clone());
+        assert!(matches!(
+            origin,
+            Some(Origin::Built {
+                replaced: None,
+                not_saved: None,
+                ..
+            })
+        ));
+        let (cached, origin) = cache.subgoal_solver(plan.clone());
+        assert_eq!(origin, Some(Origin::Cached));
+        assert_eq!(cached.tables(), built.tables());
+        // One byte changed: the checksum refuses the file and the tables are built again.
+        let path = cache.stages_path(&plan);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        std::fs::write(&path, bytes).unwrap();
+        let (rebuilt, origin) = cache.subgoal_solver(plan);
+        assert!(matches!(
+            origin,
+            Some(Origin::Built {
+                replaced: Some(_),
+                ..
+            })
+        ));
+        assert_eq!(rebuilt.tables(), built.tables());
+    }
+
+    #[test]
+    fn small_plans_are_built_not_cached() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(dir.path().to_path_buf());
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let (_, origin) = cache.subgoal_solver(Plan::two_stage(&goal).unwrap());
+        assert_eq!(origin, None);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -18,7 +18,7 @@ use godsearch_search::tiles::{
     astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
     SearchStats, TileHeuristic,
 };
-use godsearch_subgoal::{Plan, Portfolio, SubgoalSolver};
+use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -62,6 +62,15 @@ pub enum Notice {
         /// Seconds the build took.
         seconds: f64,
         /// The folder it was saved in, or why it was not saved.
+        saved: Result<PathBuf, String>,
+    },
+    /// Subgoal stage tables were built.
+    StagesBuilt {
+        /// The plan, as `--stages` writes it.
+        plan: String,
+        /// Seconds the build took.
+        seconds: f64,
+        /// The folder they were saved in, or why they were not saved.
         saved: Result<PathBuf, String>,
     },
     /// Nothing strong enough is cached: `auto` fell back to a weaker heuristic, and caching
@@ -337,20 +346,45 @@ impl StagedSolver {
     /// The solver for `goal`: the published two-stage method, the plan `stages`, or the
     /// default plans. Without `stages`, an effort above 1 also tries every peeling order of
     /// [`Plan::variants`] and keeps the shortest solution. `effort` defaults by board size
-    /// ([`choice::default_effort`]).
+    /// ([`choice::default_effort`]). Stage tables come from `cache` when it has them, and
+    /// large ones built now are saved there; `notify` hears of builds.
     pub fn new(
         algorithm: Algorithm,
         goal: &Board,
         stages: Option<&str>,
         effort: Option<usize>,
+        cache: &TableCache,
+        notify: &mut dyn FnMut(Notice),
     ) -> AppResult<Self> {
         let effort = effort.unwrap_or_else(|| choice::default_effort(algorithm, goal.shape()));
-        let solver = match (algorithm, stages) {
-            (Algorithm::TwoStage, _) => Portfolio::of(vec![Plan::two_stage(goal)?], effort),
-            (_, Some(text)) => Portfolio::of(vec![Plan::parse(text, goal)?], effort),
-            (_, None) if effort > 1 => SubgoalSolver::portfolio(goal, effort),
-            (_, None) => Portfolio::of(vec![Plan::default_for(goal)], effort),
+        let plans = match (algorithm, stages) {
+            (Algorithm::TwoStage, _) => vec![Plan::two_stage(goal)?],
+            (_, Some(text)) => vec![Plan::parse(text, goal)?],
+            (_, None) if effort > 1 => Plan::variants(goal),
+            (_, None) => vec![Plan::default_for(goal)],
         };
+        let mut solvers = Vec::with_capacity(plans.len());
+        for plan in plans {
+            let text = plan.to_text();
+            let (solver, origin) = cache.subgoal_solver(plan);
+            if let Some(Origin::Built {
+                seconds,
+                replaced,
+                not_saved,
+            }) = origin
+            {
+                if let Some(why) = replaced {
+                    notify(Notice::Rebuilding { why });
+                }
+                notify(Notice::StagesBuilt {
+                    plan: text,
+                    seconds,
+                    saved: not_saved.map_or_else(|| Ok(cache.dir().to_path_buf()), Err),
+                });
+            }
+            solvers.push(solver.with_effort(effort));
+        }
+        let solver = Portfolio::of_solvers(solvers);
         let stages = solver.plans().join(" | ");
         Ok(StagedSolver {
             solver,

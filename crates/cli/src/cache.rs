@@ -76,6 +76,18 @@ pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
                 format_count(entries),
             );
         }
+        Notice::StagesBuilt {
+            plan,
+            seconds,
+            saved,
+        } => {
+            let kept = match saved {
+                Ok(dir) => format!("cached in {}", dir.display()),
+                Err(why) => format!("not cached ({why}), so they are built again next time"),
+            };
+            let plan = godsearch_core::excerpt(&plan);
+            eprintln!("built the subgoal stage tables of plan {plan} in {seconds:.2} s, {kept}");
+        }
         Notice::NothingCached { partition } => {
             let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
             if *goal != Board::goal(goal.shape()) {

@@ -2,7 +2,7 @@
 //! spaces small enough to store what it visits.
 //!
 //! States are numbered as they are first seen (a hash map from state to number, the one
-//! per-node hash here); the open list is a binary heap on `f = g + h`, deeper nodes first on
+//! per-node hash here, with the Fx hash: SipHash took a fifth of a 20x20 subgoal solve); the open list is a binary heap on `f = g + h`, deeper nodes first on
 //! ties, with stale entries skipped when popped. With a consistent heuristic no state is
 //! expanded twice; with an admissible one a state reached more cheaply later is reopened, so
 //! the result is optimal either way.
@@ -13,8 +13,9 @@
 use crate::ida::Path;
 use crate::stats::SearchStats;
 use godsearch_core::{Heuristic, MoveIdx, StateSpace};
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// Why A* returned no path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,7 +51,8 @@ pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
         parent: 0,
         via: None,
     }];
-    let mut ids: HashMap<P::State, usize> = HashMap::from([(start, 0)]);
+    let mut ids: FxHashMap<P::State, usize> = FxHashMap::default();
+    ids.insert(start, 0);
     let mut open = BinaryHeap::from([(Reverse(heuristic.lower_bound(start)), 0u32, 0usize)]);
     while let Some((_, g, id)) = open.pop() {
         if seen[id].g != g {

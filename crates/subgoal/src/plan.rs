@@ -2,6 +2,7 @@
 
 use crate::stage::{Stage, MAX_STAGE_TILES, TABLE_MAX_STATES};
 use godsearch_puzzles::tiles::{Board, Move, Shape};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use thiserror::Error;
@@ -36,6 +37,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The goal the plan's stages lead to.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
     /// Stages written as tile groups separated by `/` (`1,2,3/4,7/5,6,8`).
     pub fn parse(text: &str, goal: &Board) -> Result<Self, PlanError> {
         let n = goal.shape().cells() as u16;
@@ -271,8 +277,59 @@ pub struct SubgoalSolver {
 pub const DEFAULT_EFFORT: usize = 8;
 
 impl SubgoalSolver {
-    /// Builds the stages of `plan` (tables for the small ones).
+    /// Builds the stages of `plan` (tables for the small ones, several at once).
     pub fn new(plan: Plan) -> Self {
+        let mut stages = Self::stages_of(&plan);
+        stages.par_iter_mut().for_each(Stage::build_table_if_small);
+        Self {
+            plan,
+            stages,
+            effort: DEFAULT_EFFORT,
+        }
+    }
+
+    /// The stages of `plan` with the tables `tables` (as [`tables`](Self::tables) gave them
+    /// for the same plan) instead of building them; `None` when they do not fit the plan.
+    pub fn with_tables(plan: Plan, tables: &[u8]) -> Option<Self> {
+        let mut stages = Self::stages_of(&plan);
+        let mut rest = tables;
+        for stage in &mut stages {
+            if let Some(size) = stage.table_size() {
+                let (bytes, tail) = rest.split_at_checked(size)?;
+                stage.set_table(bytes)?;
+                rest = tail;
+            }
+        }
+        rest.is_empty().then_some(Self {
+            plan,
+            stages,
+            effort: DEFAULT_EFFORT,
+        })
+    }
+
+    /// Every stage table, one after another in stage order: what
+    /// [`with_tables`](Self::with_tables) takes back.
+    pub fn tables(&self) -> Vec<u8> {
+        self.stages
+            .iter()
+            .filter_map(Stage::table_bytes)
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// Entries of all the plan's stage tables (what building them costs, about 20 ns each).
+    pub fn table_entries(plan: &Plan) -> u64 {
+        Self::stages_of(plan)
+            .iter()
+            .filter_map(Stage::table_size)
+            .map(|n| n as u64)
+            .sum()
+    }
+
+    /// The stages of `plan`, tables not built: each group of tiles on the cells left free by
+    /// the groups before it, with a pair's set-up stages before a searched pair.
+    fn stages_of(plan: &Plan) -> Vec<Stage> {
         let goal = &plan.goal;
         let mut fixed = vec![false; goal.shape().cells()];
         let mut stages = Vec::new();
@@ -280,8 +337,8 @@ impl SubgoalSolver {
             let free: Vec<u16> = (0..fixed.len() as u16)
                 .filter(|&c| !fixed[c as usize])
                 .collect();
-            let stage = Stage::new(goal, tiles, &free);
-            if stage.is_search() {
+            let stage = Stage::without_table(goal, tiles, &free);
+            if !stage.takes_table() {
                 stages.extend(pair_setup(goal, tiles, &free));
             }
             stages.push(stage);
@@ -289,11 +346,7 @@ impl SubgoalSolver {
                 fixed[goal.cells().iter().position(|&x| x == t).expect("a tile")] = true;
             }
         }
-        Self {
-            plan,
-            stages,
-            effort: DEFAULT_EFFORT,
-        }
+        stages
     }
 
     /// Keeps up to `effort` partial solutions after each stage (a beam), each table stage
@@ -302,6 +355,11 @@ impl SubgoalSolver {
     pub fn with_effort(mut self, effort: usize) -> Self {
         self.effort = effort.max(1);
         self
+    }
+
+    /// The effort (see [`with_effort`](Self::with_effort)).
+    pub fn effort(&self) -> usize {
+        self.effort
     }
 
     /// The plan.
@@ -387,8 +445,8 @@ fn pair_setup(goal: &Board, tiles: &[u16], free: &[u16]) -> Vec<Stage> {
     };
     let without_hb: Vec<u16> = free.iter().copied().filter(|&c| c as usize != hb).collect();
     vec![
-        Stage::with_targets(shape, &[*a], &[hb as u16], free).optional(),
-        Stage::with_targets(shape, &[*b], &[inward as u16], &without_hb).optional(),
+        Stage::to_targets(shape, &[*a], &[hb as u16], free).optional(),
+        Stage::to_targets(shape, &[*b], &[inward as u16], &without_hb).optional(),
     ]
 }
 
@@ -414,6 +472,11 @@ impl Portfolio {
                 .map(|p| SubgoalSolver::new(p).with_effort(effort))
                 .collect(),
         }
+    }
+
+    /// A portfolio of solvers made elsewhere (for example with cached tables).
+    pub fn of_solvers(solvers: Vec<SubgoalSolver>) -> Self {
+        Portfolio { solvers }
     }
 
     /// The plans tried, written as [`Plan::parse`] reads them.

@@ -91,17 +91,21 @@ impl Stage {
     /// The stage placing `tiles` (home as in `goal`) using only the cells in `free`; small
     /// stages get their distance table built now.
     pub fn new(goal: &Board, tiles: &[u16], free: &[u16]) -> Self {
-        Self::without_table(goal, tiles, free).with_built_table()
+        let mut stage = Self::without_table(goal, tiles, free);
+        stage.build_table_if_small();
+        stage
     }
 
     /// A stage bringing `tiles` to the cells `targets` (an intermediate subgoal, not their homes)
-    /// using only the cells in `free`.
+    /// using only the cells in `free`; small stages get their distance table built now.
     pub fn with_targets(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
-        Self::regions(shape, tiles, targets, free).with_built_table()
+        let mut stage = Self::to_targets(shape, tiles, targets, free);
+        stage.build_table_if_small();
+        stage
     }
 
-    /// [`new`](Self::new) without building the table: the stage searches until it is given
-    /// one with [`with_table`](Self::with_table) (a cached table, for example).
+    /// [`new`](Self::new) without building the table: the stage searches until it gets one
+    /// ([`build_table_if_small`](Self::build_table_if_small), [`set_table`](Self::set_table)).
     pub fn without_table(goal: &Board, tiles: &[u16], free: &[u16]) -> Self {
         let home = |t: u16| {
             goal.cells()
@@ -110,24 +114,38 @@ impl Stage {
                 .expect("a tile of the board") as u16
         };
         let targets: Vec<u16> = tiles.iter().map(|&t| home(t)).collect();
-        Self::regions(goal.shape(), tiles, &targets, free)
+        Self::to_targets(goal.shape(), tiles, &targets, free)
     }
 
     /// Whether the stage is small enough for a distance table.
     pub fn takes_table(&self) -> bool {
-        self.table_states().is_some_and(|n| n <= TABLE_MAX_STATES)
+        self.table_size().is_some()
+    }
+
+    /// Bytes of the stage's distance table (one a position), when it takes one.
+    pub fn table_size(&self) -> Option<usize> {
+        self.table_states()
+            .filter(|&n| n <= TABLE_MAX_STATES)
+            .map(|n| n as usize)
     }
 
     /// Builds the distance table when the stage takes one.
-    fn with_built_table(mut self) -> Self {
+    pub fn build_table_if_small(&mut self) {
         if self.takes_table() {
             self.method = StageMethod::Table(self.build_table());
         }
-        self
     }
 
-    /// The stage's cells and moves, with no table yet.
-    fn regions(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
+    /// Gives the stage the table `bytes` (as [`table_bytes`](Self::table_bytes) gave it);
+    /// `None` when the stage takes no table or `bytes` has the wrong length.
+    pub fn set_table(&mut self, bytes: &[u8]) -> Option<()> {
+        (self.table_size()? == bytes.len()).then(|| {
+            self.method = StageMethod::Table(bytes.to_vec());
+        })
+    }
+
+    /// The stage bringing `tiles` to `targets` on the cells `free`, with no table yet.
+    pub fn to_targets(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
         let mut local = vec![OUTSIDE; shape.cells()];
         for (i, &c) in free.iter().enumerate() {
             local[c as usize] = i as u16;
@@ -153,18 +171,6 @@ impl Stage {
             method: StageMethod::Search,
             optional: false,
         }
-    }
-
-    /// The stage with the table `bytes` (as [`StageMethod::Table`] holds it, one byte a ranked
-    /// position) instead of building it; `None` when the stage takes no table or `bytes` has
-    /// the wrong length.
-    pub fn with_table(mut self, bytes: &[u8]) -> Option<Self> {
-        let states = self.table_states().filter(|&n| n <= TABLE_MAX_STATES)?;
-        if bytes.len() as u64 != states {
-            return None;
-        }
-        self.method = StageMethod::Table(bytes.to_vec());
-        Some(self)
     }
 
     /// Marks the stage as a helping step the solver may skip (see [`Stage::is_optional`]).

@@ -41,6 +41,10 @@ pub trait LevelTable: DistanceMod3 + Sync + Sized {
     /// Sets entry `i` to raw `value` if it is still unreached; returns whether it was.
     fn try_set(&self, i: usize, value: u8) -> bool;
 
+    /// [`try_set`](Self::try_set) for a caller that holds the table alone: plain loads and
+    /// stores, no locked instruction (a deep, narrow search marks most entries this way).
+    fn try_set_alone(&mut self, i: usize, value: u8) -> bool;
+
     /// A mask of the entries of word `w` whose raw value is `value`: for matching entry `k`
     /// one bit among bits `k * BITS..(k + 1) * BITS` is set, and no other.
     fn matching(&self, w: usize, value: u8) -> u64;
@@ -79,6 +83,11 @@ impl LevelTable for TwoBitTable {
     #[inline]
     fn try_set(&self, i: usize, value: u8) -> bool {
         TwoBitTable::try_set(self, i, value)
+    }
+
+    #[inline]
+    fn try_set_alone(&mut self, i: usize, value: u8) -> bool {
+        TwoBitTable::try_set_alone(self, i, value)
     }
 
     #[inline]
@@ -221,6 +230,17 @@ impl LevelTable for ByteTable {
     }
 
     #[inline]
+    fn try_set_alone(&mut self, i: usize, value: u8) -> bool {
+        let shift = 8 * (i % ENTRIES_PER_BYTE_WORD);
+        let word = self.words[i / ENTRIES_PER_BYTE_WORD].get_mut();
+        if (*word >> shift) as u8 != Self::UNREACHED {
+            return false;
+        }
+        *word &= !(0xFFu64 << shift) | ((value as u64) << shift);
+        true
+    }
+
+    #[inline]
     fn try_set(&self, i: usize, value: u8) -> bool {
         let shift = 8 * (i % ENTRIES_PER_BYTE_WORD);
         let word = &self.words[i / ENTRIES_PER_BYTE_WORD];
@@ -273,6 +293,14 @@ mod tests {
             assert_eq!(found, expected, "value {value}");
         }
         assert!(!t.try_set(0, T::value_of(1)), "set once");
+        let mut alone = T::with_len(10);
+        assert!(alone.try_set_alone(9, T::value_of(2)));
+        assert!(
+            !alone.try_set_alone(9, T::value_of(1)),
+            "set once, alone too"
+        );
+        assert!(!alone.try_set(9, T::value_of(1)));
+        assert_eq!(alone.raw(9), T::value_of(2));
     }
 
     #[test]

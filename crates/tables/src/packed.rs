@@ -66,6 +66,18 @@ impl TwoBitTable {
         (old >> shift) & ENTRY_MASK == UNREACHED as u64
     }
 
+    /// [`try_set`](Self::try_set) through exclusive access: a plain load and store.
+    #[inline]
+    pub fn try_set_alone(&mut self, i: usize, value: u8) -> bool {
+        let shift = 2 * (i % ENTRIES_PER_WORD);
+        let word = self.words[i / ENTRIES_PER_WORD].get_mut();
+        if (*word >> shift) & ENTRY_MASK != UNREACHED as u64 {
+            return false;
+        }
+        *word &= !(ENTRY_MASK << shift) | ((value as u64) << shift);
+        true
+    }
+
     /// The 32 entries of word `w`, two bits each, entry `32*w + k` at bits `2k..2k+2`.
     #[inline]
     pub fn word(&self, w: usize) -> u64 {

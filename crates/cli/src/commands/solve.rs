@@ -60,7 +60,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     } else if algorithm.is_staged() {
         let effort = args.effort.map(|n| n as usize);
-        let solver = StagedSolver::new(algorithm, &goal, args.stages.as_deref(), effort)?;
+        let cache = cache::open(args.cache.as_deref());
+        let solver = StagedSolver::new(
+            algorithm,
+            &goal,
+            args.stages.as_deref(),
+            effort,
+            &cache,
+            &mut |notice| cache::print_notice(notice, &goal, args.cache.as_deref()),
+        )?;
         for job in &jobs {
             out.emit(solver.solve(&goal, job)?)?;
         }
@@ -126,10 +134,11 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
         ),
         (
             args.cache.is_some()
+                && !staged
                 && !(searching
                     && matches!(args.heuristic, HeuristicChoice::Auto | HeuristicChoice::Pdb)),
             "--cache",
-            "pattern databases (--heuristic pdb or auto)",
+            "pattern databases (--heuristic pdb or auto) and subgoal stage tables",
         ),
         (
             args.stages.is_some() && algorithm != Algorithm::Subgoal,
