@@ -189,7 +189,8 @@ pub struct SolveArgs {
     /// Do not add the reflected pattern-database lookup.
     #[arg(long)]
     pub no_reflection: bool,
-    /// Folder for cached pattern databases (default: the user's cache folder).
+    /// Folder for cached pattern databases, subgoal stage tables and the two-phase tables
+    /// (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
     /// Distance table made by `godsearch bfs PUZZLE --save FILE` (implies --algorithm table).
