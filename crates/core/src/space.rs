@@ -84,6 +84,13 @@ pub trait StateSpace: Sync {
         found
     }
 
+    /// Calls `f` with every other state that names the same position as `state` (a table
+    /// indexed by a symmetry-reduced coordinate may hold a position under several entries).
+    /// The table engine gives them the distance of `state` when it sets it. The default: none.
+    fn for_each_alias(&self, state: Self::State, f: impl FnMut(Self::State)) {
+        let _ = (state, f);
+    }
+
     /// Exact number of positions `state` stands for: 1 without symmetry.
     fn class_size(&self, state: Self::State) -> u64 {
         let _ = state;

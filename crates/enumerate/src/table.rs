@@ -5,7 +5,7 @@
 //! Each level is one pass, split into blocks that rayon hands to the threads:
 //!
 //! - **forward from a list** while a level is small (at most [`list_cap`] positions, so the
-//!   list never takes more than half the table's memory): the level's positions were recorded
+//!   list never takes more than an eighth of the table's memory): the level's positions were recorded
 //!   when they were found, and only they mark their unreached neighbours `d + 1` (an atomic
 //!   set-once, so a position reached from two threads is counted once). Deep, narrow spaces
 //!   (a subgoal stage: a hundred levels of a few thousand positions) cost what a queue costs;
@@ -21,12 +21,14 @@
 //!
 //! Entries equal to a value are found a word at a time with bit tricks, so scanning is cheap
 //! and the time goes into generating neighbours. Spaces with several goals start from all of
-//! them.
+//! them; a position named by several states (aliases) gets its distance under all of them the
+//! moment one is set.
 
 use crate::{EnumerateError, Enumeration, Limits, Progress, Stop};
 use godsearch_core::RankedSpace;
 use godsearch_tables::{entries_per_word, ByteTable, LevelTable, TwoBitTable};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Words a rayon task scans: 2^12 words = 131,072 2-bit positions, small enough to balance two
 /// cores to the end of a pass, large enough that task overhead is invisible.
@@ -45,11 +47,15 @@ pub fn table_bytes(states: u128) -> u128 {
 /// megabytes at most).
 const LIST_FLOOR: usize = 1 << 16;
 
-/// The most positions of a level kept as a list to expand: a list takes at most half the
-/// table's bytes, or [`LIST_FLOOR`] positions for small tables, which then never scan until
-/// their levels grow (a subgoal stage's table of 160,000 bytes holds 20-byte states).
+/// Share of the table's bytes a list may take: lists are the engine's only memory besides
+/// the table (the two-phase tables peaked 13% higher with lists of half the table's size).
+const LIST_SHARE: usize = 8;
+
+/// The most positions of a level kept as a list to expand: a list takes at most an eighth of
+/// the table's bytes, or [`LIST_FLOOR`] positions for small tables, which then never scan
+/// until their levels grow (a subgoal stage's table of 160,000 bytes holds 20-byte states).
 pub fn list_cap<T: LevelTable, S>(table: &T) -> usize {
-    (table.bytes() / (2 * std::mem::size_of::<S>())).max(LIST_FLOOR)
+    (table.bytes() / (LIST_SHARE * std::mem::size_of::<S>())).max(LIST_FLOOR)
 }
 
 /// The table engine's result: the counts, and the table itself for descent or saving.
@@ -62,9 +68,30 @@ pub struct TableEnumeration<R, T = TwoBitTable> {
     pub table: T,
 }
 
+/// How many positions a pass may record, shared by its tasks, so that together they hold
+/// about `cap` at most however large the level (each task alone could hold `cap` otherwise).
+struct Budget {
+    cap: usize,
+    claimed: AtomicUsize,
+}
+
+/// Positions a task claims from the [`Budget`] at a time.
+const RECORD_CHUNK: usize = 1024;
+
+impl Budget {
+    fn new(cap: usize) -> Self {
+        Budget {
+            cap,
+            claimed: AtomicUsize::new(0),
+        }
+    }
+}
+
 struct PassResult<R> {
     found: u64,
     recorded: Vec<R>,
+    /// `false` once a task stopped recording: `recorded` then misses positions.
+    complete: bool,
 }
 
 impl<R> PassResult<R> {
@@ -72,22 +99,41 @@ impl<R> PassResult<R> {
         PassResult {
             found: 0,
             recorded: Vec::new(),
+            complete: true,
         }
     }
 
     #[inline]
-    fn record(&mut self, rank: R, cap: usize) {
+    fn record(&mut self, state: R, budget: &Budget) {
         self.found += 1;
-        if self.recorded.len() < cap {
-            self.recorded.push(rank);
+        if !self.complete {
+            return;
         }
+        if self.recorded.len() % RECORD_CHUNK == 0
+            && budget.claimed.fetch_add(RECORD_CHUNK, Ordering::Relaxed) >= budget.cap
+        {
+            self.complete = false;
+            self.recorded = Vec::new();
+            return;
+        }
+        self.recorded.push(state);
     }
 
-    fn merge(mut self, mut other: Self, cap: usize) -> Self {
+    fn merge(mut self, mut other: Self, budget: &Budget) -> Self {
         self.found += other.found;
-        self.recorded.append(&mut other.recorded);
-        self.recorded.truncate(cap);
+        self.complete &= other.complete;
+        if self.complete {
+            self.recorded.append(&mut other.recorded);
+            self.recorded.truncate(budget.cap);
+        } else {
+            self.recorded = Vec::new();
+        }
         self
+    }
+
+    /// The recorded positions when they are the whole level.
+    fn level(self) -> Option<Vec<R>> {
+        (self.complete && self.recorded.len() as u64 == self.found).then_some(self.recorded)
     }
 }
 
@@ -97,18 +143,24 @@ impl<R> PassResult<R> {
 /// accesses into a table far larger than the caches: issued back to back, the loads overlap in
 /// the memory system instead of each waiting behind the ranking arithmetic of the next position.
 #[inline]
-fn mark_batch<S: Copy, T: LevelTable>(
+fn mark_batch<P: RankedSpace, T: LevelTable>(
+    puzzle: &P,
     table: &T,
-    batch: &mut Vec<(usize, S)>,
+    batch: &mut Vec<(usize, P::State)>,
     next: u8,
-    cap: usize,
-    result: &mut PassResult<S>,
+    budget: &Budget,
+    result: &mut PassResult<P::State>,
 ) {
     // Plain loads first: a locked read-modify-write between them would stop them overlapping.
     batch.retain(|&(rank, _)| table.raw(rank) == T::UNREACHED);
     for &(rank, nb) in batch.iter() {
         if table.try_set(rank, next) {
-            result.record(nb, cap);
+            result.record(nb, budget);
+            puzzle.for_each_alias(nb, |alias| {
+                if table.try_set(puzzle.rank_of(alias), next) {
+                    result.record(alias, budget);
+                }
+            });
         }
     }
     batch.clear();
@@ -171,6 +223,11 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         if table.try_set(puzzle.rank_of(g), T::value_of(0)) {
             goals.push(g);
         }
+        puzzle.for_each_alias(g, |alias| {
+            if table.try_set(puzzle.rank_of(alias), T::value_of(0)) {
+                goals.push(alias);
+            }
+        });
     });
     let mut reached = goals.len() as u64;
     let mut levels = vec![reached];
@@ -196,19 +253,19 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
             (None, false) => levels[depth as usize],
         };
         let backward = n as u64 - reached < forward_work;
-        let cap = limits.antipode_cap.max(listing);
+        let budget = Budget::new(limits.antipode_cap.max(listing));
         let pass = match (&listed, backward) {
             (Some(list), false) if list.len() <= LISTED_PER_TASK => {
                 progress.level_started(depth + 1, list.len() as u64);
-                expand_alone(puzzle, &mut table, list, depth, cap, progress)
+                expand_alone(puzzle, &mut table, list, depth, &budget, progress)
             }
             (Some(list), false) => {
                 progress.level_started(depth + 1, list.len() as u64);
-                expand_list(puzzle, &table, list, depth, cap, progress)
+                expand_list(puzzle, &table, list, depth, &budget, progress)
             }
             _ => {
                 progress.level_started(depth + 1, n as u64);
-                run_pass(puzzle, &table, depth, backward, cap, progress)
+                run_pass(puzzle, &table, depth, backward, &budget, progress)
             }
         };
         if pass.found == 0 {
@@ -217,14 +274,14 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         reached += pass.found;
         levels.push(pass.found);
         let found = pass.found as usize;
-        let mut recorded = pass.recorded;
-        peak_listed = peak_listed.max(recorded.len());
-        last_level = (found <= limits.antipode_cap).then(|| recorded.clone());
-        listed = (found <= listing).then(|| {
-            recorded.truncate(found);
-            recorded
-        });
-        progress.level_finished(depth + 1, pass.found);
+        let recorded = pass.level();
+        peak_listed = peak_listed.max(recorded.as_ref().map_or(0, Vec::len));
+        last_level = recorded
+            .as_ref()
+            .filter(|_| found <= limits.antipode_cap)
+            .cloned();
+        listed = recorded.filter(|_| found <= listing);
+        progress.level_finished(depth + 1, found as u64);
     };
     let enumeration = Enumeration {
         classes: levels.clone(),
@@ -242,7 +299,7 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
     table: &T,
     list: &[P::State],
     depth: u32,
-    cap: usize,
+    budget: &Budget,
     progress: &dyn Progress,
 ) -> PassResult<P::State> {
     let next = T::value_of(depth + 1);
@@ -252,16 +309,16 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
         for &state in chunk {
             puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
             if batch.len() >= NEIGHBOUR_BATCH {
-                mark_batch(table, &mut batch, next, cap, &mut result);
+                mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
             }
         }
-        mark_batch(table, &mut batch, next, cap, &mut result);
+        mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
         progress.advanced(chunk.len() as u64);
         result
     };
     list.par_chunks(LISTED_PER_TASK)
         .map(expand)
-        .reduce(PassResult::empty, |a, b| a.merge(b, cap))
+        .reduce(PassResult::empty, |a, b| a.merge(b, budget))
 }
 
 /// The forward pass from a listed level of at most one task's size, on this thread: handing
@@ -273,7 +330,7 @@ fn expand_alone<P: RankedSpace, T: LevelTable>(
     table: &mut T,
     list: &[P::State],
     depth: u32,
-    cap: usize,
+    budget: &Budget,
     progress: &dyn Progress,
 ) -> PassResult<P::State> {
     let next = T::value_of(depth + 1);
@@ -281,7 +338,12 @@ fn expand_alone<P: RankedSpace, T: LevelTable>(
     for &state in list {
         puzzle.for_each_neighbour(state, |_, nb| {
             if table.try_set_alone(puzzle.rank_of(nb), next) {
-                result.record(nb, cap);
+                result.record(nb, budget);
+                puzzle.for_each_alias(nb, |alias| {
+                    if table.try_set_alone(puzzle.rank_of(alias), next) {
+                        result.record(alias, budget);
+                    }
+                });
             }
         });
     }
@@ -296,7 +358,7 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
     table: &T,
     depth: u32,
     backward: bool,
-    cap: usize,
+    budget: &Budget,
     progress: &dyn Progress,
 ) -> PassResult<P::State> {
     let current = T::value_of(depth);
@@ -322,17 +384,17 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
                     if puzzle.any_neighbour(state, |nb| table.raw(puzzle.rank_of(nb)) == current)
                         && table.try_set(i, next)
                     {
-                        result.record(state, cap);
+                        result.record(state, budget);
                     }
                 } else {
                     puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
                     if batch.len() >= NEIGHBOUR_BATCH {
-                        mark_batch(table, &mut batch, next, cap, &mut result);
+                        mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
                     }
                 }
             }
         }
-        mark_batch(table, &mut batch, next, cap, &mut result);
+        mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
         progress.advanced((words.len() * per_word) as u64);
         result
     };
@@ -343,5 +405,5 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
     (0..tasks)
         .into_par_iter()
         .map(scan)
-        .reduce(PassResult::empty, |a, b| a.merge(b, cap))
+        .reduce(PassResult::empty, |a, b| a.merge(b, budget))
 }

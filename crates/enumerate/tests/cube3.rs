@@ -1,5 +1,5 @@
-//! The frontier engine over the 3x3x3's symmetry classes against the published position and
-//! class counts.
+//! The cubes at library level: the frontier engine over the 3x3x3's symmetry classes, and
+//! both engines over the 2x2x2, against the published position and class counts.
 
 use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube3Classes, Metric, Reduction};
@@ -62,4 +62,30 @@ fn classes_with_inversion_match_the_published_counts() {
 fn deeper_levels_match_the_published_counts() {
     check_against_data(Metric::Htm, "cube3x3x3-htm.txt", 8);
     check_against_data(Metric::Qtm, "cube3x3x3-qtm.txt", 10);
+}
+
+#[test]
+fn the_2x2x2_levels_match_the_published_counts_with_both_engines() {
+    use godsearch_puzzles::cube::Cube2Space;
+    use godsearch_testdata::levels;
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: 1 << 30,
+        antipode_cap: 0,
+    };
+    for (metric, file) in [
+        (Metric::Htm, "cube2x2x2-htm.txt"),
+        (Metric::Qtm, "cube2x2x2-qtm.txt"),
+    ] {
+        let space = Cube2Space::new(metric);
+        let by_table = godsearch_enumerate::table::enumerate(&space, &limits, &NoProgress).unwrap();
+        assert_eq!(by_table.enumeration.stop, Stop::Complete);
+        assert_eq!(
+            by_table.enumeration.levels,
+            levels(file),
+            "{file}, table engine"
+        );
+        let by_frontier = frontier::enumerate(&space, &limits, &NoProgress);
+        assert_eq!(by_frontier.levels, levels(file), "{file}, frontier engine");
+    }
 }

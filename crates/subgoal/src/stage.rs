@@ -249,7 +249,7 @@ impl Stage {
         let built = table::enumerate_exact(&StageSpace::whole(self), &limits, &NoProgress)
             .expect("a stage table has at most TABLE_MAX_STATES entries and a short diameter");
         debug_assert_eq!(built.enumeration.stop, Stop::Complete);
-        built.table.to_bytes()
+        built.table.into_bytes()
     }
 
     /// The stage's position on `board`, or `None` if a stage tile or the blank is on a fixed cell.

@@ -9,7 +9,7 @@
 //! at a time, and both set an entry only once, atomically.
 
 use crate::packed::{DistanceMod3, TwoBitTable, UNREACHED as TWO_BIT_UNREACHED};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// A rank-indexed table that a level-by-level search fills.
 pub trait LevelTable: DistanceMod3 + Sync + Sized {
@@ -103,11 +103,12 @@ const BYTE_SEVEN_BITS: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// One byte an entry: the exact distance (0..=254), or [`ByteTable::UNREACHED`] (255).
 ///
-/// Layout (also the file payload): entry `i` is byte `i`, whole words little-endian.
+/// Entry `i` is byte `i`. The bytes are kept as they will be stored, so a finished table
+/// becomes its plain bytes ([`into_bytes`](Self::into_bytes)) without a copy: the two-phase
+/// tables' 170 million entries would otherwise be held twice at the end of the build.
 #[derive(Debug)]
 pub struct ByteTable {
-    words: Vec<AtomicU64>,
-    len: usize,
+    bytes: Vec<AtomicU8>,
 }
 
 impl ByteTable {
@@ -121,29 +122,15 @@ impl ByteTable {
         (v != Self::UNREACHED).then_some(v)
     }
 
-    /// The entries as bytes (entry `i` is byte `i`), for saving.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.words.len() * 8);
-        for w in &self.words {
-            out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
-        }
-        out.truncate(self.len);
-        out
+    /// The entries as plain bytes (entry `i` is byte `i`), reusing the table's memory.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes.into_iter().map(AtomicU8::into_inner).collect()
     }
 
-    /// A table holding `bytes` (entry `i` is byte `i`), for loading.
+    /// A table holding `bytes` (entry `i` is byte `i`).
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let words = bytes
-            .chunks(ENTRIES_PER_BYTE_WORD)
-            .map(|c| {
-                let mut w = [Self::UNREACHED; ENTRIES_PER_BYTE_WORD];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU64::new(u64::from_le_bytes(w))
-            })
-            .collect();
         ByteTable {
-            words,
-            len: bytes.len(),
+            bytes: bytes.iter().map(|&b| AtomicU8::new(b)).collect(),
         }
     }
 }
@@ -185,7 +172,7 @@ impl DistanceMod3 for ByteView<'_> {
 
 impl DistanceMod3 for ByteTable {
     fn len(&self) -> usize {
-        self.len
+        self.bytes.len()
     }
 
     #[inline]
@@ -204,18 +191,17 @@ impl LevelTable for ByteTable {
     const UNREACHED: u8 = Self::UNREACHED;
 
     fn with_len(len: usize) -> Self {
-        let words = (0..len.div_ceil(ENTRIES_PER_BYTE_WORD))
-            .map(|_| AtomicU64::new(u64::MAX))
-            .collect();
-        ByteTable { words, len }
+        ByteTable {
+            bytes: (0..len).map(|_| AtomicU8::new(Self::UNREACHED)).collect(),
+        }
     }
 
     fn bytes(&self) -> usize {
-        self.words.len() * std::mem::size_of::<u64>()
+        self.bytes.len()
     }
 
     fn word_count(&self) -> usize {
-        self.words.len()
+        self.bytes.len().div_ceil(ENTRIES_PER_BYTE_WORD)
     }
 
     #[inline]
@@ -225,38 +211,41 @@ impl LevelTable for ByteTable {
 
     #[inline]
     fn raw(&self, i: usize) -> u8 {
-        let word = self.words[i / ENTRIES_PER_BYTE_WORD].load(Ordering::Relaxed);
-        (word >> (8 * (i % ENTRIES_PER_BYTE_WORD))) as u8
+        self.bytes[i].load(Ordering::Relaxed)
     }
 
     #[inline]
     fn try_set_alone(&mut self, i: usize, value: u8) -> bool {
-        let shift = 8 * (i % ENTRIES_PER_BYTE_WORD);
-        let word = self.words[i / ENTRIES_PER_BYTE_WORD].get_mut();
-        if (*word >> shift) as u8 != Self::UNREACHED {
-            return false;
+        let entry = self.bytes[i].get_mut();
+        let unreached = *entry == Self::UNREACHED;
+        if unreached {
+            *entry = value;
         }
-        *word &= !(0xFFu64 << shift) | ((value as u64) << shift);
-        true
+        unreached
     }
 
     #[inline]
     fn try_set(&self, i: usize, value: u8) -> bool {
-        let shift = 8 * (i % ENTRIES_PER_BYTE_WORD);
-        let word = &self.words[i / ENTRIES_PER_BYTE_WORD];
-        if (word.load(Ordering::Relaxed) >> shift) as u8 != Self::UNREACHED {
-            return false;
-        }
-        // Unreached is all ones: clearing the bits that `value` lacks writes it.
-        let keep = !(0xFFu64 << shift) | ((value as u64) << shift);
-        let old = word.fetch_and(keep, Ordering::Relaxed);
-        (old >> shift) as u8 == Self::UNREACHED
+        let entry = &self.bytes[i];
+        entry.load(Ordering::Relaxed) == Self::UNREACHED
+            && entry
+                .compare_exchange(Self::UNREACHED, value, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
     }
 
-    /// The high bit of every byte equal to `value` (exact: no borrow crosses bytes).
+    /// The high bit of every byte equal to `value` (exact: no borrow crosses bytes). Entries
+    /// past the end read as unreached.
     #[inline]
     fn matching(&self, w: usize, value: u8) -> u64 {
-        let x = self.words[w].load(Ordering::Relaxed) ^ (BYTE_LOW * value as u64);
+        let start = w * ENTRIES_PER_BYTE_WORD;
+        let mut word = [Self::UNREACHED; ENTRIES_PER_BYTE_WORD];
+        for (k, b) in self.bytes[start..(start + ENTRIES_PER_BYTE_WORD).min(self.bytes.len())]
+            .iter()
+            .enumerate()
+        {
+            word[k] = b.load(Ordering::Relaxed);
+        }
+        let x = u64::from_le_bytes(word) ^ (BYTE_LOW * value as u64);
         !(((x & BYTE_SEVEN_BITS) + BYTE_SEVEN_BITS) | x | BYTE_SEVEN_BITS)
     }
 }
@@ -317,11 +306,13 @@ mod tests {
         assert_eq!(t.distance(3), Some(7));
         assert_eq!(t.distance(4), None);
         assert_eq!(DistanceMod3::get(&t, 4), TWO_BIT_UNREACHED);
-        let bytes = t.to_bytes();
-        let back = ByteTable::from_bytes(&bytes);
-        assert_eq!(back.len(), 20);
-        assert!((0..20).all(|i| back.raw(i) == t.raw(i)));
+        let back = ByteTable::from_bytes(&ByteTable::from_bytes(&[1, 2, 255]).into_bytes());
+        assert_eq!(back.len(), 3);
+        assert_eq!(back.distance(2), None);
+        let mods: Vec<u8> = (0..20).map(|i| t.get(i)).collect();
+        let exact: Vec<Option<u8>> = (0..20).map(|i| t.distance(i)).collect();
+        let bytes = t.into_bytes();
         let view = ByteView::new(&bytes);
-        assert!((0..20).all(|i| view.get(i) == t.get(i) && view.distance(i) == t.distance(i)));
+        assert!((0..20).all(|i| view.get(i) == mods[i] && view.distance(i) == exact[i]));
     }
 }

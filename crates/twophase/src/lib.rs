@@ -7,7 +7,10 @@
 //! length, or at the deadline with the best found.
 //!
 //! This crate composes the cube model (puzzles) with its own search, one floor above both
-//! (DESIGN.md); it reads and writes no files: the front end saves [`Tables`] with
+//! (DESIGN.md); its distance tables are built by the one table engine of `godsearch-enumerate`
+//! (the coordinate pairs as ranked spaces). The phase searches stay specialised: phase 1 reads
+//! a packed table of move masks and both phases run on coordinates with symmetry lookups that
+//! the generic IDA* cannot express at this speed (about 0.1 ms a cube within 21 moves); it reads and writes no files: the front end saves [`Tables`] with
 //! [`Tables::write_to`] and reads them back with [`Tables::from_loaded`].
 //!
 //! ```

@@ -25,7 +25,8 @@
 use crate::classes::{conjugation_table, Classes};
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
 use crate::pruning::{self, PairGraph};
-use godsearch_enumerate::Progress;
+use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
+use godsearch_enumerate::{table, Limits, Progress};
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::Metric;
 use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
@@ -384,6 +385,10 @@ impl PairGraph for Phase1Graph<'_> {
         phase1_entries()
     }
 
+    fn max_degree(&self) -> usize {
+        MOVES
+    }
+
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
         let (row, flip) = (entry / FLIPS, entry % FLIPS);
         (0..MOVES).any(|m| f(self.flip_move(self.row_move(row, m), flip, m)))
@@ -412,6 +417,10 @@ struct Phase2Graph<'a>(&'a Small);
 impl PairGraph for Phase2Graph<'_> {
     fn entries(&self) -> usize {
         phase2_entries()
+    }
+
+    fn max_degree(&self) -> usize {
+        PHASE2_COUNT
     }
 
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
@@ -446,38 +455,83 @@ impl PairGraph for Phase2Graph<'_> {
     }
 }
 
-/// Exact distances of `(a, b)` pairs (entry `a * b_count + b`) from entry `goal` in the moves
-/// of two move tables.
-fn pair_distances(
-    a_move: &[u16],
-    b_move: &[u16],
+/// Pairs `(a, b)` of two coordinates (rank `a * b_count + b`) moved together by two move
+/// tables: a small space for the table engine.
+struct PairSpace<'a> {
+    a_move: &'a [u16],
+    b_move: &'a [u16],
     b_count: usize,
     moves: usize,
-    goal: usize,
-) -> Vec<u8> {
-    let a_count = a_move.len() / moves;
-    let mut table = vec![pruning::UNREACHED; a_count * b_count];
-    table[goal] = 0;
-    let mut depth = 0u8;
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 0..table.len() {
-            if table[i] != depth {
-                continue;
-            }
-            let (a, b) = (i / b_count, i % b_count);
-            for k in 0..moves {
-                let j = a_move[a * moves + k] as usize * b_count + b_move[b * moves + k] as usize;
-                if table[j] == pruning::UNREACHED {
-                    table[j] = depth + 1;
-                    changed = true;
-                }
-            }
-        }
-        depth += 1;
+}
+
+impl StateSpace for PairSpace<'_> {
+    type State = u64;
+
+    fn goal_state(&self) -> u64 {
+        0
     }
-    table
+
+    fn move_count(&self) -> usize {
+        self.moves
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        format!("phase-2 move {m}")
+    }
+
+    /// Phase-2 moves are a subset of the half-turn moves `face * 3 + turns - 1`; the inverse
+    /// turns the same face `4 - turns` times.
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        let htm = PHASE2_MOVES[m as usize];
+        let inverse = htm / 3 * 3 + (2 - htm % 3);
+        PHASE2_MOVES
+            .iter()
+            .position(|&x| x == inverse)
+            .expect("phase 2 holds every inverse") as MoveIdx
+    }
+
+    #[inline]
+    fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
+        let (a, b) = (rank as usize / self.b_count, rank as usize % self.b_count);
+        for k in 0..self.moves {
+            let next = self.a_move[a * self.moves + k] as usize * self.b_count
+                + self.b_move[b * self.moves + k] as usize;
+            f(k as MoveIdx, next as u64);
+        }
+    }
+}
+
+impl RankedSpace for PairSpace<'_> {
+    fn state_count(&self) -> u128 {
+        (self.a_move.len() / self.moves * self.b_count) as u128
+    }
+
+    fn rank_of(&self, state: u64) -> usize {
+        state as usize
+    }
+
+    fn state_at(&self, rank: usize) -> u64 {
+        rank as u64
+    }
+}
+
+/// Exact distances of `(a, b)` pairs (entry `a * b_count + b`) from entry 0 (solved) in the
+/// moves of two move tables, by the table engine.
+fn pair_distances(a_move: &[u16], b_move: &[u16], b_count: usize, moves: usize) -> Vec<u8> {
+    let space = PairSpace {
+        a_move,
+        b_move,
+        b_count,
+        moves,
+    };
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: u64::MAX,
+        antipode_cap: 0,
+    };
+    let built = table::enumerate_exact(&space, &limits, &NoProgress)
+        .expect("phase-2 pair tables are small and shallow");
+    built.table.into_bytes()
 }
 
 impl Tables {
@@ -506,14 +560,12 @@ impl Tables {
             &small.slice_perm_move,
             SLICE_PERMS,
             PHASE2_COUNT,
-            0,
         );
         let ud_slice_perm = pair_distances(
             &small.ud_edge_move,
             &small.slice_perm_move,
             SLICE_PERMS,
             PHASE2_COUNT,
-            0,
         );
         Self::assemble(
             small,

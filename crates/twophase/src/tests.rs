@@ -206,3 +206,63 @@ fn an_unreachable_target_gives_the_shortest_two_phase_solution_and_a_deadline_th
     assert!(rushed.timed_out);
     assert!(apply_moves(&hard, &rushed.moves).is_solved());
 }
+
+/// Entries of the symmetry-reduced pruning tables at each distance: phase 1 (depths 0..=12),
+/// then phase 2 (0..=18), as the independent BFS that built them before the table engine did
+/// (`pruning.rs` at commit 9ef8137; the tables built both ways are byte-identical).
+const PRUNING_LEVELS: [u64; 32] = [
+    1, 1, 8, 65, 587, 6984, 80397, 917722, 9507369, 62763602, 92316099, 4718709, 136, 1, 3, 10, 52,
+    285, 1318, 5671, 26502, 115467, 470846, 1853056, 6535823, 18349792, 32843350, 34118883,
+    15974563, 1290346, 19777, 15,
+];
+
+#[test]
+fn pruning_levels_equal_the_independent_build_level_by_level() {
+    assert_eq!(tables().levels(), PRUNING_LEVELS);
+}
+
+/// Entries of an exact pair table at each distance.
+fn levels_of(table: &[u8]) -> Vec<u64> {
+    let deepest = *table.iter().max().unwrap() as usize;
+    let mut levels = vec![0u64; deepest + 1];
+    for &d in table {
+        levels[d as usize] += 1;
+    }
+    levels
+}
+
+#[test]
+fn pair_tables_match_a_plain_breadth_first_search() {
+    use crate::coords::{PHASE2_MOVES, SLICE_PERMS};
+    use godsearch_enumerate::reference;
+    let t = tables();
+    let moves = PHASE2_MOVES.len();
+    let corner = |cp: usize, k: usize| t.corner_move[cp * crate::coords::MOVES + PHASE2_MOVES[k]];
+    let by_hash_set = reference::bfs_levels((0u16, 0u16), None, |&(cp, sp)| {
+        (0..moves)
+            .map(|k| {
+                (
+                    corner(cp as usize, k),
+                    t.slice_perm_move[sp as usize * moves + k],
+                )
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(levels_of(&t.corner_slice_perm), by_hash_set);
+    assert_eq!(
+        t.corner_slice_perm.len(),
+        by_hash_set.iter().sum::<u64>() as usize
+    );
+    let by_hash_set = reference::bfs_levels((0u16, 0u16), None, |&(ud, sp)| {
+        (0..moves)
+            .map(|k| {
+                (
+                    t.ud_edge_move[ud as usize * moves + k],
+                    t.slice_perm_move[sp as usize * moves + k],
+                )
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(levels_of(&t.ud_slice_perm), by_hash_set);
+    assert_eq!(t.ud_slice_perm.len(), 40320 * SLICE_PERMS);
+}
