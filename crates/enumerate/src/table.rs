@@ -293,6 +293,23 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
     Ok(TableEnumeration { enumeration, table })
 }
 
+/// Adds the neighbours of `state` to `batch`, marking the batch once it is full.
+#[inline]
+fn expand_into<P: RankedSpace, T: LevelTable>(
+    puzzle: &P,
+    table: &T,
+    state: P::State,
+    batch: &mut Vec<(usize, P::State)>,
+    next: u8,
+    budget: &Budget,
+    result: &mut PassResult<P::State>,
+) {
+    puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
+    if batch.len() >= NEIGHBOUR_BATCH {
+        mark_batch(puzzle, table, batch, next, budget, result);
+    }
+}
+
 /// The forward pass from the listed positions of level `depth`.
 fn expand_list<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
@@ -307,10 +324,7 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
         let mut result = PassResult::empty();
         let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
         for &state in chunk {
-            puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
-            if batch.len() >= NEIGHBOUR_BATCH {
-                mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
-            }
+            expand_into(puzzle, table, state, &mut batch, next, budget, &mut result);
         }
         mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
         progress.advanced(chunk.len() as u64);
@@ -322,9 +336,8 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
 }
 
 /// The forward pass from a listed level of at most one task's size, on this thread: handing
-/// it to the pool costs more than it saves, and holding the table alone, marks need no locked
-/// instruction (on a 20x20 board's subgoal stages, a hundred levels of a few thousand
-/// positions each, that halves the time of the whole build).
+/// it to the pool costs more than it saves (a subgoal stage's table has a hundred levels of a
+/// few thousand positions), and holding the table alone, marks need no locked instruction.
 fn expand_alone<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
     table: &mut T,
@@ -387,10 +400,7 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
                         result.record(state, budget);
                     }
                 } else {
-                    puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
-                    if batch.len() >= NEIGHBOUR_BATCH {
-                        mark_batch(puzzle, table, &mut batch, next, budget, &mut result);
-                    }
+                    expand_into(puzzle, table, state, &mut batch, next, budget, &mut result);
                 }
             }
         }

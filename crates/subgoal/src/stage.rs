@@ -489,11 +489,11 @@ impl StateSpace for StageSpace<'_> {
     }
 
     fn move_name(&self, m: MoveIdx) -> String {
-        Move::from_index(m).letter().to_string()
+        Move::name_of(m)
     }
 
     fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
-        Move::from_index(m).inverse().index()
+        Move::inverse_of(m)
     }
 
     /// Every move takes the blank to a cell of the other colour of the board's chequering.

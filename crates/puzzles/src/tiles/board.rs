@@ -168,6 +168,16 @@ impl Move {
         Move::ALL[i as usize]
     }
 
+    /// The letter of the move with index `i`, as a space names it.
+    pub fn name_of(i: MoveIdx) -> String {
+        Move::from_index(i).letter().to_string()
+    }
+
+    /// The index of the move that undoes the move with index `i`.
+    pub fn inverse_of(i: MoveIdx) -> MoveIdx {
+        Move::from_index(i).inverse().index()
+    }
+
     /// The move that undoes this one.
     pub fn inverse(self) -> Move {
         match self {

@@ -223,11 +223,11 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
     }
 
     fn move_name(&self, m: MoveIdx) -> String {
-        Move::from_index(m).letter().to_string()
+        Move::name_of(m)
     }
 
     fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
-        Move::from_index(m).inverse().index()
+        Move::inverse_of(m)
     }
 
     /// Every move changes the blank's row plus column parity.
