@@ -33,8 +33,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Words a rayon task scans: 2^12 words = 131,072 2-bit positions, small enough to balance two
 /// cores to the end of a pass, large enough that task overhead is invisible.
 const WORDS_PER_TASK: usize = 1 << 12;
-/// Positions of a listed level a rayon task expands.
-const LISTED_PER_TASK: usize = 1 << 12;
+/// Positions of a listed level a rayon task expands: small, so that a level of a few
+/// thousand positions still keeps both cores busy to its end.
+const LISTED_PER_TASK: usize = 1 << 10;
+/// Listed levels of at most this many positions are expanded on the calling thread.
+const LISTED_ALONE: usize = 1 << 12;
 /// Neighbours gathered before they are marked (see [`mark_batch`]).
 const NEIGHBOUR_BATCH: usize = 1024;
 
@@ -137,24 +140,26 @@ impl<R> PassResult<R> {
     }
 }
 
-/// Marks every unreached `(rank, state)` of `batch` as `next` and empties the batch.
+/// Marks every unreached state of `batch` as `next` and empties the batch.
 ///
 /// Neighbours are gathered in batches first and marked afterwards because the marks are random
 /// accesses into a table far larger than the caches: issued back to back, the loads overlap in
 /// the memory system instead of each waiting behind the ranking arithmetic of the next position.
-#[inline]
+#[inline(always)]
 fn mark_batch<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
     table: &T,
-    batch: &mut Vec<(usize, P::State)>,
+    batch: &mut Vec<P::State>,
     next: u8,
     budget: &Budget,
     result: &mut PassResult<P::State>,
 ) {
     // Plain loads first: a locked read-modify-write between them would stop them overlapping.
-    batch.retain(|&(rank, _)| table.raw(rank) == T::UNREACHED);
-    for &(rank, nb) in batch.iter() {
-        if table.try_set(rank, next) {
+    // Ranks are computed again rather than kept beside the states: for the spaces whose state
+    // is its rank that costs nothing, and a batch of states alone is half the memory traffic.
+    batch.retain(|&nb| table.raw(puzzle.rank_of(nb)) == T::UNREACHED);
+    for &nb in batch.iter() {
+        if table.try_set(puzzle.rank_of(nb), next) {
             result.record(nb, budget);
             puzzle.for_each_alias(nb, |alias| {
                 if table.try_set(puzzle.rank_of(alias), next) {
@@ -255,7 +260,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         let backward = n as u64 - reached < forward_work;
         let budget = Budget::new(limits.antipode_cap.max(listing));
         let pass = match (&listed, backward) {
-            (Some(list), false) if list.len() <= LISTED_PER_TASK => {
+            (Some(list), false) if list.len() <= LISTED_ALONE => {
                 progress.level_started(depth + 1, list.len() as u64);
                 expand_alone(puzzle, &mut table, list, depth, &budget, progress)
             }
@@ -299,12 +304,12 @@ fn expand_into<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
     table: &T,
     state: P::State,
-    batch: &mut Vec<(usize, P::State)>,
+    batch: &mut Vec<P::State>,
     next: u8,
     budget: &Budget,
     result: &mut PassResult<P::State>,
 ) {
-    puzzle.for_each_neighbour(state, |_, nb| batch.push((puzzle.rank_of(nb), nb)));
+    puzzle.for_each_neighbour(state, |_, nb| batch.push(nb));
     if batch.len() >= NEIGHBOUR_BATCH {
         mark_batch(puzzle, table, batch, next, budget, result);
     }
