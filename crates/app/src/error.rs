@@ -24,6 +24,14 @@ pub enum AppError {
         /// What is wrong with it.
         source: BoardError,
     },
+    /// A cube the two-phase search could not solve, quoted.
+    #[error("position '{text}': {source}")]
+    Cube {
+        /// The position as given (cut to a readable length).
+        text: String,
+        /// What went wrong.
+        source: godsearch_twophase::SolveError,
+    },
     /// A board size that cannot be ranked.
     #[error(transparent)]
     Space(#[from] SpaceError),
@@ -81,6 +89,7 @@ impl AppError {
             AppError::Search(e) => {
                 !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)
             }
+            AppError::Cube { source, .. } => crate::cubes::is_invalid_cube(source),
             AppError::Descent(_)
             | AppError::Subgoal(_)
             | AppError::Table(_)

@@ -6,6 +6,7 @@
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
+//! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
@@ -56,6 +57,7 @@
 
 pub mod cache;
 pub mod choice;
+pub mod cubes;
 pub mod error;
 pub mod report;
 pub mod tables;

@@ -1,38 +1,23 @@
 //! `godsearch solve 2x2x2|3x3x3`: optimal 2x2x2 solutions by table descent, 3x3x3 solutions
-//! by Kociemba's two-phase method. Every solution is replayed on its start before printing.
+//! by Kociemba's two-phase method ([`godsearch_app::cubes`], which replays every solution);
+//! this file reads the positions, checks the options and prints.
 
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
-use anyhow::{ensure, Context, Result};
+use anyhow::{Context, Result};
+use godsearch_app::cubes::{Cube2Solver, CubeJob, TwoPhaseSolver, DEFAULT_MAX_LENGTH};
 use godsearch_app::report::{CubeSolution, CubeSummary};
-use godsearch_app::tables;
 use godsearch_core::excerpt;
-use godsearch_core::StateSpace;
-use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
-use godsearch_puzzles::cube::{
-    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Move, Syntax,
-    CUBE2_MAX_DISTANCE,
-};
-use godsearch_search::descend;
-use godsearch_tables::{DistanceMod3, TwoBitView};
-use godsearch_twophase::{solve, Options};
+use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// Default for --max-length on the 3x3x3: every position has a solution of 20 moves or fewer.
-const DEFAULT_MAX_LENGTH: usize = 20;
 /// A batch is solved this many positions a thread at a time, then printed: enough that the
 /// threads rarely wait at a batch's end (a position takes about a millisecond), few enough that
 /// results show as they come.
 const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
-
-/// A cube to solve, with the text it was given as.
-pub(crate) struct CubeJob {
-    pub text: String,
-    pub cube: CubieCube,
-}
 
 fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
     let syntax = match (args.moves, args.facelets) {
@@ -123,53 +108,9 @@ fn solve_cube2(
     jobs: &[CubeJob],
     out: &mut CubePrinter,
 ) -> Result<()> {
-    let space = Cube2Space::new(metric);
-    match &args.table {
-        Some(path) => {
-            let loaded = tables::load_cube2_table(path, &space)?;
-            let entries = loaded.header().entries as usize;
-            let view =
-                TwoBitView::new(loaded.payload(), entries).context("table payload too short")?;
-            descend_all(&space, &view, jobs, out)
-        }
-        None => descend_all(&space, &tables::table_in_memory(&space)?.0, jobs, out),
-    }
-}
-
-fn descend_all<T: DistanceMod3>(
-    space: &Cube2Space,
-    table: &T,
-    jobs: &[CubeJob],
-    out: &mut CubePrinter,
-) -> Result<()> {
+    let solver = Cube2Solver::new(metric, args.table.as_deref())?;
     for job in jobs {
-        let started = Instant::now();
-        let (_, rotation) = space.canonical(&job.cube);
-        let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
-        let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-        let moves = space.reorient(&found, rotation);
-        let seconds = started.elapsed().as_secs_f64();
-        ensure!(
-            space.rank(&apply_moves(&job.cube, &moves)) == space.goal_state(),
-            "internal error: the 2x2x2 solution did not solve the cube on replay"
-        );
-        out.emit(CubeSolution {
-            puzzle: CubeSize::Two.to_string(),
-            start: job.text.clone(),
-            facelets: facelet::format_pocket(&job.cube),
-            solution: format_moves(&moves),
-            length: space.metric().length(&moves),
-            metric: space.metric().name(),
-            optimal: true,
-            algorithm: "table",
-            phase1_length: None,
-            max_length: None,
-            nodes_expanded: path.len() as u64,
-            phase2_nodes: None,
-            phase2_searches: None,
-            timed_out: false,
-            seconds,
-        })?;
+        out.emit(solver.solve(job)?)?;
     }
     Ok(())
 }
@@ -181,43 +122,16 @@ fn solve_cube3(
     out: &mut CubePrinter,
 ) -> Result<()> {
     let tables = crate::cache::twophase_tables(args.cache.as_deref());
-    let target_length = args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize);
-    let timeout = args.timeout;
-    let solve_one = |job: &CubeJob| {
-        let started = Instant::now();
-        let options = Options {
-            target_length,
-            deadline: timeout.and_then(|t| started.checked_add(t)),
-        };
-        let found = solve(&tables, &job.cube, options)
-            .with_context(|| format!("position '{}'", excerpt(&job.text)))?;
-        let seconds = started.elapsed().as_secs_f64();
-        ensure!(
-            apply_moves(&job.cube, &found.moves).is_solved(),
-            "internal error: the two-phase solution did not solve the cube on replay"
-        );
-        Ok(CubeSolution {
-            puzzle: CubeSize::Three.to_string(),
-            start: job.text.clone(),
-            facelets: facelet::format(&job.cube),
-            solution: format_moves(&found.moves),
-            length: metric.length(&found.moves),
-            metric: metric.name(),
-            optimal: found.moves.is_empty(),
-            algorithm: "two-phase",
-            phase1_length: Some(found.phase1_length),
-            max_length: Some(target_length),
-            nodes_expanded: found.nodes,
-            phase2_nodes: Some(found.phase2_nodes),
-            phase2_searches: Some(found.phase2_searches),
-            timed_out: found.timed_out,
-            seconds,
-        })
+    let solver = TwoPhaseSolver {
+        tables: &tables,
+        metric,
+        max_length: args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize),
+        timeout: args.timeout,
     };
     // Solved on every core a chunk at a time, printed in input order as each chunk ends.
     let chunk = rayon::current_num_threads() * POSITIONS_PER_THREAD_IN_FLIGHT;
     for batch in jobs.chunks(chunk) {
-        let solved: Vec<Result<CubeSolution>> = batch.par_iter().map(solve_one).collect();
+        let solved: Vec<_> = batch.par_iter().map(|job| solver.solve(job)).collect();
         for solution in solved {
             out.emit(solution?)?;
         }

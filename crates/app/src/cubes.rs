@@ -1,0 +1,157 @@
+//! Solving cubes the way every front end offers it: the 2x2x2 optimally by descent of its
+//! distance table, the 3x3x3 by Kociemba's two-phase method; every solution replayed on its
+//! start before it is returned.
+
+use crate::report::CubeSolution;
+use crate::tables;
+use crate::{AppError, AppResult};
+use godsearch_core::{excerpt, StateSpace};
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
+use godsearch_puzzles::cube::{
+    facelet, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
+};
+use godsearch_search::descend;
+use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
+use godsearch_twophase::{solve, Options, SolveError, Tables};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Every 3x3x3 position has a solution of 20 face turns or fewer: the two-phase search aims
+/// there unless told otherwise.
+pub const DEFAULT_MAX_LENGTH: usize = 20;
+
+/// A cube to solve, with the text it was given as.
+#[derive(Debug, Clone)]
+pub struct CubeJob {
+    /// The position as the user wrote it (stickers or moves).
+    pub text: String,
+    /// The position.
+    pub cube: CubieCube,
+}
+
+enum Cube2Table {
+    Loaded(LoadedTable),
+    Built(TwoBitTable),
+}
+
+/// The 2x2x2 solved optimally by descent, in one metric.
+pub struct Cube2Solver {
+    space: Cube2Space,
+    table: Cube2Table,
+}
+
+impl Cube2Solver {
+    /// The solver from the table file at `path` (checked to be a 2x2x2 table of this metric),
+    /// or from a table built now (3,674,160 positions: a few hundredths of a second).
+    pub fn new(metric: Metric, path: Option<&Path>) -> AppResult<Self> {
+        let space = Cube2Space::new(metric);
+        let table = match path {
+            Some(path) => Cube2Table::Loaded(tables::load_cube2_table(path, &space)?),
+            None => Cube2Table::Built(tables::table_in_memory(&space)?.0),
+        };
+        Ok(Cube2Solver { space, table })
+    }
+
+    /// An optimal solution in the faces as held (the table fixes one corner; the moves are
+    /// turned back to the cube's orientation), replayed before it is returned.
+    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        match &self.table {
+            Cube2Table::Built(table) => self.solve_with(table, job),
+            Cube2Table::Loaded(loaded) => {
+                let entries = loaded.header().entries as usize;
+                let view = TwoBitView::new(loaded.payload(), entries).ok_or_else(|| {
+                    AppError::Check("the table payload is shorter than its header says".into())
+                })?;
+                self.solve_with(&view, job)
+            }
+        }
+    }
+
+    fn solve_with<T: DistanceMod3>(&self, table: &T, job: &CubeJob) -> AppResult<CubeSolution> {
+        let space = &self.space;
+        let started = Instant::now();
+        let (_, rotation) = space.canonical(&job.cube);
+        let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
+        let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+        let moves = space.reorient(&found, rotation);
+        let seconds = started.elapsed().as_secs_f64();
+        if space.rank(&apply_moves(&job.cube, &moves)) != space.goal_state() {
+            return Err(AppError::Check(
+                "the 2x2x2 solution did not solve the cube on replay".into(),
+            ));
+        }
+        Ok(CubeSolution {
+            puzzle: CubeSize::Two.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format_pocket(&job.cube),
+            solution: format_moves(&moves),
+            length: space.metric().length(&moves),
+            metric: space.metric().name(),
+            optimal: true,
+            algorithm: "table",
+            phase1_length: None,
+            max_length: None,
+            nodes_expanded: path.len() as u64,
+            phase2_nodes: None,
+            phase2_searches: None,
+            timed_out: false,
+            seconds,
+        })
+    }
+}
+
+/// The 3x3x3 by the two-phase method.
+pub struct TwoPhaseSolver<'a> {
+    /// The two-phase tables (built once, cached: see [`crate::cache::TableCache`]).
+    pub tables: &'a Tables,
+    /// The metric lengths are reported in.
+    pub metric: Metric,
+    /// Stop at the first solution of at most this many face turns.
+    pub max_length: usize,
+    /// Give up improving this long after a position starts, with the best found.
+    pub timeout: Option<Duration>,
+}
+
+impl TwoPhaseSolver<'_> {
+    /// A solution of at most `max_length` face turns when the search finds one before the
+    /// timeout (else the best found), replayed before it is returned.
+    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        let started = Instant::now();
+        let options = Options {
+            target_length: self.max_length,
+            deadline: self.timeout.and_then(|t| started.checked_add(t)),
+        };
+        let found = solve(self.tables, &job.cube, options).map_err(|source| AppError::Cube {
+            text: excerpt(&job.text),
+            source,
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        if !apply_moves(&job.cube, &found.moves).is_solved() {
+            return Err(AppError::Check(
+                "the two-phase solution did not solve the cube on replay".into(),
+            ));
+        }
+        Ok(CubeSolution {
+            puzzle: CubeSize::Three.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format(&job.cube),
+            solution: format_moves(&found.moves),
+            length: self.metric.length(&found.moves),
+            metric: self.metric.name(),
+            optimal: found.moves.is_empty(),
+            algorithm: "two-phase",
+            phase1_length: Some(found.phase1_length),
+            max_length: Some(self.max_length),
+            nodes_expanded: found.nodes,
+            phase2_nodes: Some(found.phase2_nodes),
+            phase2_searches: Some(found.phase2_searches),
+            timed_out: found.timed_out,
+            seconds,
+        })
+    }
+}
+
+/// Whether a two-phase failure is the cube's fault (an impossible cube) rather than ours.
+pub(crate) fn is_invalid_cube(error: &SolveError) -> bool {
+    matches!(error, SolveError::Invalid(_))
+}
