@@ -1,6 +1,7 @@
 //! The application layer every godsearch front end shares (the CLI today; an HTTP server and
 //! Python bindings next), so that none of them copies a rule:
 //!
+//! - [`bfs`]: God's algorithm with the engine chosen by size, tables saved, antipodes written;
 //! - [`choice`]: the algorithm and heuristic enums and the rules that pick them when the user
 //!   leaves it to godsearch (with the measurements behind each rule);
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
@@ -55,6 +56,7 @@
 //! [`Progress`](godsearch_core::Progress) sink, notices to a callback, errors are typed
 //! ([`AppError`], with [`AppError::is_bad_input`] deciding "your request" from "our work").
 
+pub mod bfs;
 pub mod cache;
 pub mod choice;
 pub mod cubes;

@@ -88,16 +88,7 @@ godsearch scramble 2x2x2 --count 3\n  godsearch scramble 3x3x3 --moves 25\n  god
     Bench(BenchArgs),
 }
 
-/// Which BFS engine to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// The table engine when its table fits in --memory, else the frontier engine.
-    Auto,
-    /// A 2-bit table of every position (distance mod 3).
-    Table,
-    /// Sorted arrays of the last levels only.
-    Frontier,
-}
+pub use godsearch_app::bfs::EngineChoice;
 
 /// `godsearch bfs`.
 #[derive(Debug, Args)]

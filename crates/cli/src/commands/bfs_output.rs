@@ -1,5 +1,5 @@
 //! What both `bfs` commands (tiles and cubes) share: checking the --save target before any
-//! work, the stop reason in words, and the report printed as a table.
+//! work, and the report printed as a table.
 
 use crate::args::BfsArgs;
 use crate::machine;
@@ -7,7 +7,6 @@ use crate::output::outln;
 use anyhow::{Context, Result};
 use godsearch_app::report::BfsReport;
 use godsearch_app::units::{format_bytes, format_count, format_rate};
-use godsearch_enumerate::Stop;
 
 /// Refuses a `--save` target that could not take the table, before any work is done.
 pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
@@ -16,19 +15,6 @@ pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
             .with_context(|| format!("--save {}", path.display()))?;
     }
     Ok(())
-}
-
-/// Why a run ended early, in words; `None` when it is complete.
-pub(crate) fn stop_message(stop: Stop) -> Option<String> {
-    match stop {
-        Stop::Complete => None,
-        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
-        Stop::Memory { depth, needed, budget } => Some(format!(
-            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
-            format_bytes(needed as f64),
-            format_bytes(budget as f64)
-        )),
-    }
 }
 
 /// Prints a report as a table; `render` gives extra lines to show under each antipode.

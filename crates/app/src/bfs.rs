@@ -1,0 +1,238 @@
+//! God's algorithm as every front end offers it: the engine chosen by size, the run, the table
+//! saved when asked, and the [`BfsReport`] with antipodes written the way users read them.
+
+use crate::report::BfsReport;
+use crate::tables::{self, AnySpace};
+use crate::units::{format_bytes, format_count};
+use crate::{AppError, AppResult};
+use godsearch_core::{Progress, RankInt, RankedSpace};
+use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
+use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
+use godsearch_puzzles::cube::CUBE2_MAX_DISTANCE;
+use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Metric, Reduction};
+use godsearch_puzzles::tiles::{Board, TileSpace};
+use godsearch_search::descend;
+use godsearch_tables::TwoBitTable;
+use std::path::Path;
+use std::time::Instant;
+
+/// Which engine enumerates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum EngineChoice {
+    /// The table engine when its table fits in --memory, else the frontier engine.
+    Auto,
+    /// A 2-bit table of every position (distance mod 3).
+    Table,
+    /// Sorted arrays of the last levels only.
+    Frontier,
+}
+
+/// What to enumerate with.
+#[derive(Debug, Clone, Copy)]
+pub struct BfsRequest<'a> {
+    /// Depth, memory and antipode limits.
+    pub limits: Limits,
+    /// The engine.
+    pub engine: EngineChoice,
+    /// Save the distance table here (table engine only).
+    pub save: Option<&'a Path>,
+}
+
+/// Why a run ended early, in words; `None` when it is complete.
+pub fn stop_message(stop: Stop) -> Option<String> {
+    match stop {
+        Stop::Complete => None,
+        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::Memory { depth, needed, budget } => Some(format!(
+            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
+            format_bytes(needed as f64),
+            format_bytes(budget as f64)
+        )),
+    }
+}
+
+/// The sliding-tile board of `goal`'s size, enumerated from `goal`.
+pub fn tiles(goal: &Board, request: &BfsRequest, progress: &dyn Progress) -> AppResult<BfsReport> {
+    match AnySpace::new(goal)? {
+        AnySpace::Narrow(space) => enumerate_tiles(&space, request, progress),
+        AnySpace::Wide(space) => enumerate_tiles(&space, request, progress),
+    }
+}
+
+fn enumerate_tiles<R: RankInt>(
+    space: &TileSpace<R>,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let limits = &request.limits;
+    let engine = match request.engine {
+        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
+        EngineChoice::Table => Engine::Table,
+        EngineChoice::Frontier => Engine::Frontier,
+    };
+    if request.save.is_some() && engine != Engine::Table {
+        return Err(AppError::Input(format!(
+            "--save needs the table engine, and a {} table of {} positions would need {}, more than the --memory budget of {}",
+            space.shape(),
+            format_count(space.state_count()),
+            format_bytes(table::table_bytes(space.state_count()) as f64),
+            format_bytes(limits.memory_bytes as f64)
+        )));
+    }
+    let started = Instant::now();
+    let (enumeration, built): (Enumeration<R>, Option<TwoBitTable>) = match engine {
+        Engine::Table => {
+            let built = table::enumerate(space, limits, progress).map_err(|e| {
+                AppError::Input(format!(
+                    "{e}; use --engine frontier with --max-depth, or raise --memory"
+                ))
+            })?;
+            (built.enumeration, Some(built.table))
+        }
+        Engine::Frontier => (frontier::enumerate(space, limits, progress), None),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if let (Some(path), Some(t)) = (request.save, &built) {
+        tables::save_tile_table(path, space.goal(), t, &enumeration.levels)?;
+    }
+    let complete = enumeration.stop == Stop::Complete;
+    let antipodes = enumeration
+        .last_level
+        .as_ref()
+        .filter(|_| complete)
+        .map(|ranks| {
+            let mut boards: Vec<Board> = ranks.iter().map(|&r| space.unrank(r)).collect();
+            boards.sort_by(|a, b| a.cells().cmp(b.cells()));
+            boards.iter().map(Board::to_string).collect()
+        });
+    let engine = match engine {
+        Engine::Table => "table",
+        Engine::Frontier => "frontier",
+    };
+    Ok(report(
+        space.shape().to_string(),
+        space.goal().to_string(),
+        "tile moves",
+        engine,
+        &enumeration,
+        antipodes,
+        seconds,
+    ))
+}
+
+/// The 2x2x2 in `metric`, from solved; antipodes are written as scrambles (the inverse of an
+/// optimal solution by descent).
+pub fn cube2(
+    metric: Metric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    if request.save.is_some() && request.engine == EngineChoice::Frontier {
+        return Err(AppError::Input(
+            "--save needs the table engine (leave out --engine frontier)".into(),
+        ));
+    }
+    let space = Cube2Space::new(metric);
+    let limits = &request.limits;
+    let started = Instant::now();
+    let (enumeration, built) = match request.engine {
+        EngineChoice::Frontier => (frontier::enumerate(&space, limits, progress), None),
+        _ => {
+            let built = table::enumerate(&space, limits, progress)?;
+            (built.enumeration, Some(built.table))
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    if let (Some(path), Some(t)) = (request.save, &built) {
+        tables::save_cube2_table(path, &space, t, &enumeration.levels)?;
+    }
+    let complete = enumeration.stop == Stop::Complete;
+    let antipodes = match (&enumeration.last_level, &built) {
+        (Some(ranks), Some(t)) if complete => Some(
+            ranks
+                .iter()
+                .map(|&r| {
+                    let path = descend(&space, t, r, CUBE2_MAX_DISTANCE)?;
+                    let moves: Vec<_> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+                    Ok(format_moves(&invert_moves(&moves)))
+                })
+                .collect::<AppResult<Vec<String>>>()?,
+        ),
+        _ => None,
+    };
+    let engine = if built.is_some() { "table" } else { "frontier" };
+    Ok(report(
+        CubeSize::Two.to_string(),
+        "solved".into(),
+        metric.name(),
+        engine,
+        &enumeration,
+        antipodes,
+        seconds,
+    ))
+}
+
+/// The 3x3x3 in `metric`, from solved, as classes under `reduction`: exact position and class
+/// counts until the depth or memory limit.
+pub fn cube3(
+    metric: Metric,
+    reduction: Reduction,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    if request.save.is_some() || request.engine == EngineChoice::Table {
+        return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)".into()));
+    }
+    let started = Instant::now();
+    let space = Cube3Classes::new(metric, reduction);
+    let enumeration = frontier::enumerate(&space, &request.limits, progress);
+    let seconds = started.elapsed().as_secs_f64();
+    let mut report = report(
+        CubeSize::Three.to_string(),
+        "solved".into(),
+        metric.name(),
+        "frontier of symmetry classes",
+        &enumeration,
+        None,
+        seconds,
+    );
+    // The cube is never exhausted within memory: no diameter, no antipodes.
+    report.diameter = None;
+    report.complete = false;
+    report.antipode_count = None;
+    report.classes = Some(enumeration.classes.clone());
+    report.class_group = Some(reduction.order());
+    Ok(report)
+}
+
+fn report<S>(
+    puzzle: String,
+    goal: String,
+    metric: &'static str,
+    engine: &'static str,
+    e: &Enumeration<S>,
+    antipodes: Option<Vec<String>>,
+    seconds: f64,
+) -> BfsReport {
+    let complete = e.stop == Stop::Complete;
+    BfsReport {
+        puzzle,
+        goal,
+        metric,
+        engine,
+        threads: rayon::current_num_threads(),
+        total: e.total(),
+        diameter: e.diameter(),
+        complete,
+        stopped: stop_message(e.stop),
+        antipode_count: complete.then(|| *e.levels.last().expect("level 0 exists")),
+        antipodes,
+        seconds,
+        positions_per_second: e.total() as f64 / seconds.max(f64::MIN_POSITIVE),
+        peak_bytes: e.peak_bytes,
+        levels: e.levels.clone(),
+        classes: None,
+        class_group: None,
+    }
+}
