@@ -1,16 +1,14 @@
 //! `godsearch bfs`: God's algorithm from the goal, with the engine chosen by size
 //! ([`godsearch_app::bfs`]); this file reads the arguments and prints.
 
-use super::bfs_output::{check_save_target, print_report};
+use super::bfs_output::{bfs_request, check_save_target, print_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
-use crate::machine;
 use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::Result;
-use godsearch_app::bfs::{self, BfsRequest};
-use godsearch_enumerate::Limits;
+use godsearch_app::bfs;
 use godsearch_puzzles::tiles::Board;
 use godsearch_puzzles::PuzzleName;
 
@@ -27,15 +25,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     check_save_target(args)?;
-    let request = BfsRequest {
-        limits: Limits {
-            max_depth: args.max_depth,
-            memory_bytes: machine::memory_budget(args.memory),
-            antipode_cap: args.show_antipodes,
-        },
-        engine: args.engine,
-        save: args.save.as_deref(),
-    };
+    let request = bfs_request(args);
     let bar = LevelBar::new();
     let report = bfs::tiles(&goal, &request, &bar);
     bar.finish();

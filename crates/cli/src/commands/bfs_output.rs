@@ -1,12 +1,14 @@
 //! What both `bfs` commands (tiles and cubes) share: checking the --save target before any
-//! work, and the report printed as a table.
+//! work, the request the arguments make, and the report printed as a table.
 
 use crate::args::BfsArgs;
 use crate::machine;
 use crate::output::outln;
 use anyhow::{Context, Result};
+use godsearch_app::bfs::BfsRequest;
 use godsearch_app::report::BfsReport;
 use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_enumerate::Limits;
 
 /// Refuses a `--save` target that could not take the table, before any work is done.
 pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
@@ -15,6 +17,19 @@ pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
             .with_context(|| format!("--save {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The enumeration the arguments ask for.
+pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
+    BfsRequest {
+        limits: Limits {
+            max_depth: args.max_depth,
+            memory_bytes: machine::memory_budget(args.memory),
+            antipode_cap: args.show_antipodes,
+        },
+        engine: args.engine,
+        save: args.save.as_deref(),
+    }
 }
 
 /// Prints a report as a table; `render` gives extra lines to show under each antipode.

@@ -4,16 +4,14 @@
 //! can be saved and solved from by descent. The 3x3x3 runs the frontier engine over symmetry
 //! classes, which counts positions exactly until --max-depth or the memory budget.
 
-use super::bfs_output::{check_save_target, print_report};
+use super::bfs_output::{bfs_request, check_save_target, print_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
-use crate::machine;
 use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::Result;
-use godsearch_app::bfs::{self, BfsRequest};
-use godsearch_enumerate::Limits;
+use godsearch_app::bfs;
 use godsearch_puzzles::cube::{CubeSize, Reduction};
 
 pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
@@ -34,15 +32,7 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     if size == CubeSize::Two {
         check_save_target(args)?;
     }
-    let request = BfsRequest {
-        limits: Limits {
-            max_depth: args.max_depth,
-            memory_bytes: machine::memory_budget(args.memory),
-            antipode_cap: args.show_antipodes,
-        },
-        engine: args.engine,
-        save: args.save.as_deref(),
-    };
+    let request = bfs_request(args);
     let bar = LevelBar::new();
     let report = match size {
         CubeSize::Two => bfs::cube2(metric, &request, &bar),
