@@ -155,3 +155,54 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_core::NoEstimate;
+    use godsearch_puzzles::tiles::{Board, Move, Shape, TileSpace};
+
+    fn space(w: usize, h: usize) -> TileSpace<u64> {
+        TileSpace::new(Board::goal(Shape::new(w, h).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn iterative_deepening_finds_a_shortest_path() {
+        let space = space(3, 3);
+        // A board six moves from the goal; with no estimate each bound is searched whole.
+        let start = Board::parse(Shape::new(3, 3).unwrap(), "4,1,3,7,2,6,0,5,8").unwrap();
+        let path = ida_star(&space, &NoEstimate, space.rank(&start), None).unwrap();
+        let mut board = start;
+        for &m in &path.moves {
+            assert!(board.apply(Move::from_index(m)));
+        }
+        assert_eq!(&board, space.goal());
+        assert_eq!(path.moves.len(), 6);
+        assert_eq!(path.stats.thresholds, (0..=6).collect::<Vec<u32>>());
+        assert_eq!(
+            path.stats.iteration_expanded.iter().sum::<u64>(),
+            path.stats.expanded
+        );
+    }
+
+    #[test]
+    fn a_passed_deadline_gives_the_bound_searched() {
+        let space = space(4, 4);
+        let far = Board::parse(
+            Shape::new(4, 4).unwrap(),
+            "15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0",
+        )
+        .unwrap();
+        let result = ida_star(&space, &NoEstimate, space.rank(&far), Some(Instant::now()));
+        match result {
+            Err(IdaError::Timeout {
+                lower_bound,
+                expanded,
+            }) => {
+                assert!(expanded >= CLOCK_EVERY);
+                assert!(lower_bound >= 1);
+            }
+            other => panic!("expected a timeout, got {other:?}"),
+        }
+    }
+}
