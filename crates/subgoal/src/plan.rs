@@ -357,11 +357,6 @@ impl SubgoalSolver {
         self
     }
 
-    /// The effort (see [`with_effort`](Self::with_effort)).
-    pub fn effort(&self) -> usize {
-        self.effort
-    }
-
     /// The plan.
     pub fn plan(&self) -> &Plan {
         &self.plan

@@ -96,14 +96,6 @@ impl Stage {
         stage
     }
 
-    /// A stage bringing `tiles` to the cells `targets` (an intermediate subgoal, not their homes)
-    /// using only the cells in `free`; small stages get their distance table built now.
-    pub fn with_targets(shape: Shape, tiles: &[u16], targets: &[u16], free: &[u16]) -> Self {
-        let mut stage = Self::to_targets(shape, tiles, targets, free);
-        stage.build_table_if_small();
-        stage
-    }
-
     /// [`new`](Self::new) without building the table: the stage searches until it gets one
     /// ([`build_table_if_small`](Self::build_table_if_small), [`set_table`](Self::set_table)).
     pub fn without_table(goal: &Board, tiles: &[u16], free: &[u16]) -> Self {
