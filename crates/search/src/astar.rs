@@ -7,8 +7,7 @@
 //! expanded twice; with an admissible one a state reached more cheaply later is reopened, so
 //! the result is optimal either way.
 //!
-//! The 15-puzzle's A* ([`crate::tiles::astar`]) keeps its own engine: it updates the heuristic
-//! incrementally from the tile that moved and indexes states by their perfect rank.
+//! Sliding boards use it too ([`crate::tiles::astar()`]), on their perfect ranks.
 
 use crate::ida::Path;
 use crate::stats::SearchStats;

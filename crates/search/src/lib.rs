@@ -8,7 +8,8 @@
 //!
 //! Specialised, with the measured reason in their module docs:
 //! - [`tiles`]: sliding boards: Manhattan, linear conflict and additive pattern-database
-//!   heuristics updated incrementally per move; IDA*, parallel IDA* and A* on them.
+//!   heuristics updated incrementally per move; IDA* and parallel IDA* on them. Their A* is
+//!   the generic one over ranks ([`tiles::RankedEstimate`]).
 
 pub mod astar;
 pub mod descent;

@@ -1,7 +1,7 @@
-//! Optimal search for sliding-tile boards: heuristics and the IDA*, parallel IDA* and A*
-//! engines that use them.
+//! Optimal search for sliding-tile boards: heuristics and the IDA* and parallel IDA* engines
+//! that use them, and A* (the generic engine, over ranks).
 //!
-//! The engines work on a [`Node`]: fixed-size arrays of the tiles by cell and the cells by
+//! The IDA* engines work on a [`Node`]: fixed-size arrays of the tiles by cell and the cells by
 //! tile, changed in place by one slide and undone the same way, so the depth-first searches
 //! neither allocate nor hash per node. Heuristics are updated incrementally from the one tile
 //! that moved ([`TileHeuristic::update`]).
@@ -12,7 +12,7 @@ mod ida;
 mod node;
 
 pub use crate::stats::SearchStats;
-pub use astar::astar;
+pub use astar::{astar, RankedEstimate};
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
 pub use ida::{ida_star, ida_star_until, SearchOutcome};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
