@@ -121,6 +121,15 @@ impl SequenceAutomaton {
         (to != REFUSED).then_some(to)
     }
 
+    /// The moves canonical from `state` as a mask (bit `m` for move `m`), for searches that
+    /// pick children by bit operations. Panics if the automaton reads more than 64 moves.
+    pub fn allowed_mask(&self, state: AutomatonState) -> u64 {
+        assert!(self.moves <= 64, "a mask holds at most 64 moves");
+        (0..self.moves)
+            .filter(|&m| self.next(state, m as crate::MoveIdx).is_some())
+            .fold(0, |mask, m| mask | 1 << m)
+    }
+
     /// Number of canonical sequences of each length `0..=max_length` (exact, by dynamic
     /// programming over the automaton's states; saturates at `u128::MAX`).
     pub fn sequence_counts(&self, max_length: usize) -> Vec<u128> {

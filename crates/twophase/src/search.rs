@@ -17,10 +17,11 @@
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_ENTRY_BYTES, URF3_SYMMETRY};
+use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use godsearch_puzzles::cube::coord::perm_rank;
 use godsearch_puzzles::cube::coord::FLIPS;
 use godsearch_puzzles::cube::cubie::CORNERS;
-use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use std::time::Instant;
@@ -31,7 +32,6 @@ pub const LONGEST: usize = 30;
 /// Longest phase 2 searched.
 pub const PHASE2_MAX: usize = 12;
 const PHASE2_COUNT: usize = PHASE2_MOVES.len();
-const NO_FACE: usize = 6;
 const UD_EDGE_PERMS: usize = coords::UD_EDGE_PERMS;
 /// Inside G1 with fewer moves than this left, phase 1 makes no G1 moves.
 const IN_G1_SKIP_BELOW: usize = 5;
@@ -79,30 +79,40 @@ pub enum SolveError {
     ReplayFailed,
 }
 
-/// `true` when move `m` may follow a move of face `last`: never the same face twice, and of two
-/// opposite faces only the order `U D`, `R L`, `F B`.
-#[inline]
-const fn allowed(m: usize, last: usize) -> bool {
-    let face = m / 3;
-    last == NO_FACE || (face != last && face + 3 != last)
+/// The canonical order of face turns: the cube's sequence automaton in the half-turn metric
+/// ([`Metric::sequence_automaton`]: never a face twice in a row, and of two opposite faces only
+/// `U D`, `R L`, `F B`), tabulated as masks for the searches' bit loops.
+#[derive(Debug, Clone)]
+pub(crate) struct MoveOrder {
+    automaton: SequenceAutomaton,
+    /// `allowed[state]`: the moves canonical after the sequence that led to `state`.
+    allowed: Vec<u32>,
 }
 
-/// `ALLOWED_AFTER[face]`: the moves [`allowed`] after a move of `face` (or of [`NO_FACE`]).
-const ALLOWED_AFTER: [u32; NO_FACE + 1] = {
-    let mut table = [0u32; NO_FACE + 1];
-    let mut last = 0;
-    while last <= NO_FACE {
-        let mut m = 0;
-        while m < MOVES {
-            if allowed(m, last) {
-                table[last] |= 1 << m;
-            }
-            m += 1;
-        }
-        last += 1;
+impl MoveOrder {
+    pub(crate) fn new() -> Self {
+        let automaton = Metric::Htm.sequence_automaton();
+        debug_assert_eq!(automaton.move_count(), MOVES);
+        let allowed = (0..automaton.state_count())
+            .map(|s| automaton.allowed_mask(s as AutomatonState) as u32)
+            .collect();
+        MoveOrder { automaton, allowed }
     }
-    table
-};
+
+    /// The moves canonical from `state`, as a mask.
+    #[inline]
+    fn allowed(&self, state: AutomatonState) -> u32 {
+        self.allowed[state as usize]
+    }
+
+    /// The state after move `m`, which [`allowed`](Self::allowed) lists.
+    #[inline]
+    fn after(&self, state: AutomatonState, m: usize) -> AutomatonState {
+        self.automaton
+            .next(state, m as MoveIdx)
+            .expect("only allowed moves are made")
+    }
+}
 
 /// The moves of `G1`, as a mask.
 const PHASE2_MASK: u32 = {
@@ -183,6 +193,7 @@ struct Run<'t> {
     /// The cube of the direction being searched.
     start: CubieCube,
     move_cubes: &'t [CubieCube; MOVES],
+    order: &'t MoveOrder,
     options: Options,
     path: [usize; LONGEST],
     /// The best solution: moves of the direction that found it, phase-1 length, direction.
@@ -304,6 +315,7 @@ impl<'t> Run<'t> {
             slice_goal: coords::slice(&CubieCube::SOLVED),
             start,
             move_cubes: &tables.move_cubes,
+            order: &tables.order,
             options,
             path: [0; LONGEST],
             best: None,
@@ -330,7 +342,7 @@ impl<'t> Run<'t> {
                 }
                 self.start = d.start;
                 self.direction = k;
-                self.phase1_search(d.root, 0, depth, NO_FACE);
+                self.phase1_search(d.root, 0, depth, SequenceAutomaton::START);
             }
             depth += 1;
         }
@@ -405,14 +417,15 @@ impl<'t> Run<'t> {
         steps
     }
 
-    /// Phase-1 IDA* with exactly `depth` moves; `last` is the face of the previous move.
-    fn phase1_search(&mut self, p: Phase1, done: usize, depth: usize, last: usize) {
+    /// Phase-1 IDA* with exactly `depth` moves; `at` is the move order's state after the
+    /// moves so far.
+    fn phase1_search(&mut self, p: Phase1, done: usize, depth: usize, at: AutomatonState) {
         if done == depth {
             // In G1 (the distance is 0 exactly there). A last move inside G1 would mean G1 was
             // reached one move earlier, which the shorter depth already covered.
             let last_move_in_g1 = done > 0 && PHASE2_MOVES.contains(&self.path[done - 1]);
             if !last_move_in_g1 {
-                self.enter_phase2(&p, done);
+                self.enter_phase2(&p, done, at);
             }
             return;
         }
@@ -421,7 +434,7 @@ impl<'t> Run<'t> {
         // ends with a G1 move (refused above) or leaves and re-enters, which a shorter phase 1
         // and phase 2 cover (Kociemba's solver skips them the same way).
         let skip_g1_moves = p.distance == 0 && left < IN_G1_SKIP_BELOW;
-        let mut within = p.moves_within(left) & ALLOWED_AFTER[last];
+        let mut within = p.moves_within(left) & self.order.allowed(at);
         if skip_g1_moves {
             within &= !PHASE2_MASK;
         }
@@ -448,14 +461,14 @@ impl<'t> Run<'t> {
         for (&m, &next) in moves[..count].iter().zip(&children[..count]) {
             self.tick();
             self.path[done] = m;
-            self.phase1_search(next, done + 1, depth, m / 3);
+            self.phase1_search(next, done + 1, depth, self.order.after(at, m));
             if self.done() {
                 return;
             }
         }
     }
 
-    fn enter_phase2(&mut self, p: &Phase1, phase1: usize) {
+    fn enter_phase2(&mut self, p: &Phase1, phase1: usize, at: AutomatonState) {
         let room = (self.best_length - 1 - phase1).min(PHASE2_MAX);
         let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
         let tb = self.tables;
@@ -473,14 +486,9 @@ impl<'t> Run<'t> {
             c = next;
         }
         let ud = coords::ud_edges(&c);
-        let last = if phase1 > 0 {
-            self.path[phase1 - 1] / 3
-        } else {
-            NO_FACE
-        };
         let mut depth = self.phase2_bound(corners, ud, slice_perm, room) as usize;
         while depth <= room {
-            if self.phase2_search(corners, ud, slice_perm, phase1, phase1 + depth, last) {
+            if self.phase2_search(corners, ud, slice_perm, phase1, phase1 + depth, at) {
                 self.best = Some((self.path[..phase1 + depth].to_vec(), phase1, self.direction));
                 self.best_length = phase1 + depth;
                 return;
@@ -514,13 +522,14 @@ impl<'t> Run<'t> {
         sp: u16,
         done: usize,
         depth: usize,
-        last: usize,
+        at: AutomatonState,
     ) -> bool {
         if done == depth {
             return cp == 0 && ud == 0 && sp == 0;
         }
+        let allowed = self.order.allowed(at);
         for (k, &m) in PHASE2_MOVES.iter().enumerate() {
-            if !allowed(m, last) {
+            if allowed >> m & 1 == 0 {
                 continue;
             }
             let tb = self.tables;
@@ -535,7 +544,7 @@ impl<'t> Run<'t> {
             self.tick();
             self.phase2_nodes += 1;
             self.path[done] = m;
-            if self.phase2_search(ncp, nud, nsp, done + 1, depth, m / 3) {
+            if self.phase2_search(ncp, nud, nsp, done + 1, depth, self.order.after(at, m)) {
                 return true;
             }
         }

@@ -25,6 +25,7 @@
 use crate::classes::{conjugation_table, Classes};
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
 use crate::pruning::{self, PairGraph};
+use crate::search::MoveOrder;
 use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits, Progress};
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
@@ -104,6 +105,8 @@ pub struct Tables {
     /// The cube's symmetries and the 18 moves as cubie cubes, made once rather than per solve.
     pub(crate) symmetries: Symmetries,
     pub(crate) move_cubes: [CubieCube; MOVES],
+    /// The canonical order of face turns the searches follow.
+    pub(crate) order: MoveOrder,
     pruning: PruningBytes,
     levels: Vec<u64>,
 }
@@ -607,6 +610,7 @@ impl Tables {
             move_back: move_back(),
             symmetries,
             move_cubes,
+            order: MoveOrder::new(),
         }
     }
 
@@ -765,6 +769,7 @@ impl Tables {
             move_back: move_back(),
             symmetries,
             move_cubes,
+            order: MoveOrder::new(),
         })
     }
 }
