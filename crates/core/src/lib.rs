@@ -21,7 +21,7 @@
 //! # Ranking
 //!
 //! [`perm`] ranks permutations in lexicographic order through their Lehmer code, and ranks a
-//! parity class (exactly half of all permutations) densely with [`perm::rank_half`]: two
+//! parity class (exactly half of all permutations) densely with [`perm::HalfRanker`]: two
 //! permutations that differ only by a swap of their last two items are neighbours in
 //! lexicographic order and have opposite parities, so `lexicographic rank / 2` is a bijection
 //! from either class onto `0..n!/2`.

@@ -18,7 +18,7 @@
 //! cannot express, and its region flood fill is what makes the 7-8 databases build in 51 s
 //! rather than the 224 s of a queue (README, Performance).
 //!
-//! [`reference`] is a deliberately plain hash-set BFS over any state type: the independent check
+//! [`reference`](mod@reference) is a deliberately plain hash-set BFS over any state type: the independent check
 //! the tests compare the engines with, and the baseline the benchmark measures them against.
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 

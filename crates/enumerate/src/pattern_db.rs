@@ -17,7 +17,7 @@
 //! 5 bytes a placement for the 8-tile half of 7-8 (2.6 GB), where a byte per (placement, blank
 //! cell) alone would be 4.2 GB. Masks of the free cells alone would take 3 bytes a placement
 //! there, but ranking cells among the free ones (and back) on every test and claim made the
-//! build 9% slower. Each level scans the placements in index order (see [`Scan`]), which keeps
+//! build 9% slower. Each level scans the placements in index order (see `Scan`), which keeps
 //! most of its memory accesses in cache.
 
 use crate::Progress;

@@ -55,7 +55,7 @@ const LIST_FLOOR: usize = 1 << 16;
 const LIST_SHARE: usize = 8;
 
 /// The most positions of a level kept as a list to expand: a list takes at most an eighth of
-/// the table's bytes, or [`LIST_FLOOR`] positions for small tables, which then never scan
+/// the table's bytes, or `LIST_FLOOR` (65,536) positions for small tables, which then never scan
 /// until their levels grow (a subgoal stage's table of 160,000 bytes holds 20-byte states).
 pub fn list_cap<T: LevelTable, S>(table: &T) -> usize {
     (table.bytes() / (LIST_SHARE * std::mem::size_of::<S>())).max(LIST_FLOOR)

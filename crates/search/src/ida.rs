@@ -8,7 +8,10 @@
 //! The sliding-tile searches keep their own engine ([`crate::tiles`]): it updates its
 //! heuristics incrementally from the one tile that moved (this engine computes the heuristic
 //! afresh at every node) and splits iterations among threads; that is how it reaches about
-//! 110 M nodes/s with Manhattan distance on one thread (`godsearch bench --section search`).
+//! 100 M nodes/s with Manhattan distance on one thread. This engine on the same instance, over
+//! [`TileSpace`](godsearch_puzzles::tiles::TileSpace) ranks with
+//! [`RankedEstimate`](crate::tiles::RankedEstimate), makes 5-8 M nodes/s: 9-14x slower
+//! (`godsearch bench --section search` prints both).
 
 use crate::stats::SearchStats;
 use godsearch_core::{AutomatonState, Heuristic, MoveIdx, SequenceAutomaton, StateSpace};

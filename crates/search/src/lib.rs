@@ -1,10 +1,10 @@
 //! Solvers. They read tables built elsewhere (by `godsearch-enumerate`) and never build them.
 //!
 //! Written once, over any [`StateSpace`](godsearch_core::StateSpace):
-//! - [`descent`]: optimal solving by walking down a complete distance table;
-//! - [`ida`]: IDA* with any admissible [`Heuristic`](godsearch_core::Heuristic), following the
+//! - [`descent`](mod@descent): optimal solving by walking down a complete distance table;
+//! - [`ida`](mod@ida): IDA* with any admissible [`Heuristic`](godsearch_core::Heuristic), following the
 //!   space's canonical move sequences;
-//! - [`astar`]: A* with a closed set.
+//! - [`astar`](mod@astar): A* with a closed set.
 //!
 //! Specialised, with the measured reason in their module docs:
 //! - [`tiles`]: sliding boards: Manhattan, linear conflict and additive pattern-database

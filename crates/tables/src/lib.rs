@@ -4,7 +4,7 @@
 //!   fills it, and a read-only view of the same layout over any bytes (a memory-mapped file).
 //! - [`level`]: the entry encodings the table engine fills ([`LevelTable`]: 2-bit mod 3, or a
 //!   byte of exact distance with its read-only [`ByteView`]).
-//! - [`file`]: the table file: a header naming the puzzle and parameters, the payload, and a
+//! - [`file`](mod@file): the table file: a header naming the puzzle and parameters, the payload, and a
 //!   checksum; written atomically, validated completely on load.
 
 pub mod file;

@@ -29,7 +29,7 @@ impl<'a, H: TileHeuristic> RankedEstimate<'a, H> {
 }
 
 impl<H: TileHeuristic> Heuristic<u64> for RankedEstimate<'_, H> {
-    /// Pattern databases are admissible only (see [`super::heuristic`]).
+    /// Pattern databases are admissible only (see [`PatternHeuristic`](super::PatternHeuristic)).
     const CONSISTENT: bool = false;
 
     fn lower_bound(&self, rank: u64) -> u32 {
