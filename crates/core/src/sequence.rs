@@ -121,6 +121,13 @@ impl SequenceAutomaton {
         (to != REFUSED).then_some(to)
     }
 
+    /// The state after `moves` from the start, or `None` when they are not canonical.
+    pub fn state_after(&self, moves: &[crate::MoveIdx]) -> Option<AutomatonState> {
+        moves
+            .iter()
+            .try_fold(Self::START, |state, &m| self.next(state, m))
+    }
+
     /// The moves canonical from `state` as a mask (bit `m` for move `m`), for searches that
     /// pick children by bit operations. Panics if the automaton reads more than 64 moves.
     pub fn allowed_mask(&self, state: AutomatonState) -> u64 {

@@ -1,7 +1,7 @@
 //! Boards: reading, writing, moving, and the solvability test.
 
 use super::shape::Shape;
-use godsearch_core::{perm, MoveIdx};
+use godsearch_core::{perm, MoveIdx, SequenceAutomaton};
 use std::fmt;
 use thiserror::Error;
 
@@ -166,6 +166,14 @@ impl Move {
     /// The move with index `i` (`i < 4`).
     pub fn from_index(i: MoveIdx) -> Move {
         Move::ALL[i as usize]
+    }
+
+    /// The canonical move sequences of every board: no move right after its inverse (the one
+    /// redundant pair of moves on a board; no two different moves of the blank commute).
+    pub fn sequence_automaton() -> SequenceAutomaton {
+        SequenceAutomaton::from_last_move(Move::ALL.len(), |last, next| {
+            next != Move::inverse_of(last)
+        })
     }
 
     /// The letter of the move with index `i`, as a space names it.

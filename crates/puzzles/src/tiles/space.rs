@@ -9,7 +9,7 @@
 use super::board::{Board, Move};
 use super::shape::Shape;
 use godsearch_core::perm::{HalfRanker, RankError, MAX_RANKED};
-use godsearch_core::{MoveIdx, RankInt, RankedSpace, StateSpace};
+use godsearch_core::{MoveIdx, RankInt, RankedSpace, SequenceAutomaton, StateSpace};
 use thiserror::Error;
 
 /// The largest board that can be ranked: its tile sequence has at most [`MAX_RANKED`] items.
@@ -233,6 +233,10 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
     /// Every move changes the blank's row plus column parity.
     fn same_level_possible(&self) -> bool {
         false
+    }
+
+    fn sequence_automaton(&self) -> SequenceAutomaton {
+        Move::sequence_automaton()
     }
 
     #[inline]

@@ -1,7 +1,7 @@
 //! IDA* (Korf 1985), serial and parallel.
 //!
-//! The depth-first search changes one [`Node`] in place (slide, recurse, slide back), never
-//! undoes the previous move, tries children in the fixed order `U D L R`, and keeps the
+//! The depth-first search changes one [`Node`] in place (slide, recurse, slide back), follows
+//! the boards' canonical sequences ([`Move::sequence_automaton`]: never undo the last move), tries children in the fixed order `U D L R`, and keeps the
 //! heuristic's cache on the stack: no allocation and no hashing per node.
 //!
 //! The parallel version splits each iteration below the root: the tree is expanded breadth-first
@@ -16,6 +16,7 @@ use super::heuristic::TileHeuristic;
 use super::node::{Geometry, Node};
 use super::SearchError;
 use crate::stats::SearchStats;
+use godsearch_core::{AutomatonState, SequenceAutomaton};
 use godsearch_puzzles::tiles::{Board, Move};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -31,8 +32,6 @@ const MAX_SPLIT_DEPTH: usize = 12;
 /// the threshold (the subtree below grows about 2.4 times with each unit of this slack): smaller
 /// subtrees cost less to finish than to pass on.
 const MIN_SHARED_SLACK: u32 = 8;
-/// "No previous move".
-const NO_MOVE: u8 = 4;
 /// A search looks at the clock once every this many expansions (a power of two).
 const CLOCK_EVERY: u64 = 1 << 16;
 
@@ -47,6 +46,8 @@ pub struct SearchOutcome {
 
 struct Dfs<'a, H: TileHeuristic> {
     heuristic: &'a H,
+    /// The canonical move sequences ([`Move::sequence_automaton`]: no move undoes the last).
+    order: &'a SequenceAutomaton,
     geometry: &'a Geometry,
     goal: &'a Node,
     cells: usize,
@@ -92,7 +93,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
 
     /// Depth-first below the current node; `true` with `path` holding the moves when the goal
     /// is reached within the threshold.
-    fn search(&mut self, g: u32, h: u32, cache: H::Cache, previous: u8) -> bool {
+    fn search(&mut self, g: u32, h: u32, cache: H::Cache, at: AutomatonState) -> bool {
         let f = g + h;
         if f > self.threshold {
             self.next_threshold = self.next_threshold.min(f);
@@ -118,10 +119,9 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         }
         let blank = self.node.blank();
         for mv in 0..4u8 {
-            // Moves come in inverse pairs U/D (0/1) and L/R (2/3).
-            if mv ^ 1 == previous {
+            let Some(after) = self.order.next(at, mv) else {
                 continue;
-            }
+            };
             let Some(to) = self.geometry.step(blank, mv as usize) else {
                 continue;
             };
@@ -133,7 +133,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
                 .heuristic
                 .update_within(&cache, &self.node, tile, to, blank, bound);
             self.path.push(mv);
-            if self.search(g + 1, h, child, mv) {
+            if self.search(g + 1, h, child, after) {
                 return true;
             }
             self.path.pop();
@@ -165,9 +165,9 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         out: &mut Vec<Subtree<H::Cache>>,
     ) {
         let blank = node.blank();
-        let previous = path.last().copied().unwrap_or(NO_MOVE);
+        let at = self.order.state_after(path).expect("paths are canonical");
         for mv in 0..4u8 {
-            if mv ^ 1 == previous {
+            if self.order.next(at, mv).is_none() {
                 continue;
             }
             let Some(to) = self.geometry.step(blank, mv as usize) else {
@@ -332,6 +332,7 @@ fn iterate<H: TileHeuristic>(
     let goal_node = Node::from_board(goal);
     let root = Node::from_board(start);
     let (root_cache, root_h) = heuristic.evaluate(&root);
+    let order = Move::sequence_automaton();
     let mut stats = SearchStats::default();
     let mut handovers = 0;
     let mut threshold = root_h;
@@ -342,6 +343,7 @@ fn iterate<H: TileHeuristic>(
         let expanded_before = stats.expanded;
         let mut first = Dfs {
             heuristic,
+            order: &order,
             geometry: &geometry,
             goal: &goal_node,
             cells: start.shape().cells(),
@@ -359,7 +361,7 @@ fn iterate<H: TileHeuristic>(
             handovers: 0,
         };
         let found = if threads <= 1 {
-            let found = first.search(0, root_h, root_cache, NO_MOVE);
+            let found = first.search(0, root_h, root_cache, SequenceAutomaton::START);
             stats.expanded += first.expanded;
             stats.generated += first.generated;
             found.then_some(first.path).ok_or(first.next_threshold)
@@ -451,8 +453,8 @@ fn run_parallel<H: TileHeuristic>(
                         dfs.node = s.node;
                         dfs.path.clear();
                         dfs.path.extend_from_slice(&s.path);
-                        let previous = s.path.last().copied().unwrap_or(NO_MOVE);
-                        if dfs.search(s.path.len() as u32, s.h, s.cache, previous) {
+                        let at = dfs.order.state_after(&s.path).expect("paths are canonical");
+                        if dfs.search(s.path.len() as u32, s.h, s.cache, at) {
                             template.stop.store(true, Ordering::Relaxed);
                             *solution.lock().expect("no thread panics holding it") =
                                 Some(dfs.path.clone());
