@@ -11,6 +11,7 @@
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
+//! - [`scramble`]: uniform random positions and random canonical move sequences;
 //! - [`units`]: sizes, times and counts read and written for people.
 //!
 //! # Using the library
@@ -62,6 +63,7 @@ pub mod choice;
 pub mod cubes;
 pub mod error;
 pub mod report;
+pub mod scramble;
 pub mod tables;
 pub mod tiles;
 pub mod units;

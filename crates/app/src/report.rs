@@ -166,3 +166,19 @@ pub struct BfsReport {
     /// The most bytes the engine held at once.
     pub peak_bytes: u64,
 }
+
+/// One scramble: a random position, the moves that reach it, or both.
+#[derive(Debug, Clone, Serialize)]
+pub struct Scramble {
+    /// The puzzle, e.g. `3x3x3` or `4x4`.
+    pub puzzle: String,
+    /// The moves that reach the position from solved (cubes: face turns; boards: the blank's
+    /// moves from the goal), when there are any.
+    pub scramble: Option<String>,
+    /// Number of moves in `metric` (boards: moves of the blank).
+    pub length: Option<usize>,
+    /// The metric `length` counts in (cubes only).
+    pub metric: Option<&'static str>,
+    /// The position: facelets for the 3x3x3, the board for tiles.
+    pub position: Option<String>,
+}

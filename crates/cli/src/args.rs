@@ -219,8 +219,9 @@ pub struct ScrambleArgs {
     /// Seed for the random numbers (the same seed gives the same scrambles).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Random move sequences of this many moves (no move undoing or merging with the one
-    /// before), instead of uniform random positions.
+    /// Random move sequences of this many moves (canonical, as the searches see them: no move
+    /// undone or merged with the one before; in QTM a face may turn twice, written U2),
+    /// instead of uniform random positions.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(0..=MAX_SCRAMBLE_MOVES))]
     pub moves: Option<u64>,

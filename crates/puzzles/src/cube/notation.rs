@@ -228,6 +228,25 @@ pub fn format_moves(moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// The same turns with consecutive turns of one face written as one, as cubers write them:
+/// `U U` becomes `U2` and `U U'` nothing. The cube reached is the same; in the quarter-turn
+/// metric so is the length ([`Metric::length`] counts `U2` as two).
+pub fn merge_same_face(moves: &[Move]) -> Vec<Move> {
+    let mut merged: Vec<Move> = Vec::with_capacity(moves.len());
+    for &m in moves {
+        match merged.last_mut() {
+            Some(last) if last.face == m.face => {
+                last.turns = (last.turns + m.turns) % 4;
+                if last.turns == 0 {
+                    merged.pop();
+                }
+            }
+            _ => merged.push(m),
+        }
+    }
+    merged
+}
+
 /// The cube reached from solved by `moves`.
 pub fn apply_moves(start: &CubieCube, moves: &[Move]) -> CubieCube {
     moves.iter().fold(*start, |c, m| c.then(&m.cubie()))

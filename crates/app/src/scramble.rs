@@ -1,0 +1,263 @@
+//! Scrambles: uniform random positions, or random canonical move sequences, of every puzzle.
+//!
+//! - A uniform random 3x3x3 is drawn coordinate by coordinate ([`random_cube`]), solved by the
+//!   two-phase method and given as the inverse of that solution: a scramble of at most
+//!   [`SCRAMBLE_MAX_LENGTH`] moves that reaches it.
+//! - A uniform random 2x2x2 is a uniform rank, given as the inverse of its optimal solution.
+//! - A uniform random board is a random arrangement, with two tiles swapped when its parity is
+//!   wrong.
+//! - A random move sequence ([`random_sequence`]) follows the puzzle's canonical-sequence
+//!   automaton, the rule the searches follow: each move is drawn uniformly among those it allows
+//!   after the moves before, so nothing cancels or merges trivially (no face twice in a row and
+//!   opposite faces in one order on cubes, no step straight back on boards). In the quarter-turn
+//!   metric the automaton allows `U U`, which is written `U2` (two quarter turns).
+//!
+//! Every scramble is checked against the position it claims to reach.
+
+use crate::report::Scramble;
+use crate::{AppError, AppResult};
+use godsearch_core::{MoveIdx, SequenceAutomaton};
+use godsearch_puzzles::cube::cube2::CUBE2_POSITIONS;
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves, invert_moves, merge_same_face};
+use godsearch_puzzles::cube::{
+    facelet, random_cube, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
+};
+use godsearch_puzzles::tiles::{Board, Move as TileMove, Shape};
+use godsearch_search::descend;
+use godsearch_tables::TwoBitTable;
+use godsearch_twophase::{solve, Options, Tables};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// Two-phase scrambles are at most this long (every position has a solution this short).
+pub const SCRAMBLE_MAX_LENGTH: usize = 20;
+
+/// `n` moves drawn one at a time from `position`, each uniformly among the moves that `order`
+/// keeps canonical after the ones before and that `applicable` allows in the position reached
+/// (`apply` makes each move drawn). Fails only if some position has no such move.
+pub fn random_sequence<S>(
+    order: &SequenceAutomaton,
+    position: &mut S,
+    n: usize,
+    rng: &mut impl Rng,
+    applicable: impl Fn(&S, MoveIdx) -> bool,
+    mut apply: impl FnMut(&mut S, MoveIdx),
+) -> AppResult<Vec<MoveIdx>> {
+    let mut at = SequenceAutomaton::START;
+    let mut moves = Vec::with_capacity(n);
+    let mut options = Vec::with_capacity(order.move_count());
+    while moves.len() < n {
+        options.clear();
+        for m in 0..order.move_count() as MoveIdx {
+            if let Some(to) = order.next(at, m).filter(|_| applicable(position, m)) {
+                options.push((m, to));
+            }
+        }
+        let &(m, to) = options.choose(rng).ok_or_else(|| {
+            AppError::Check(format!("no canonical move after {} moves", moves.len()))
+        })?;
+        apply(position, m);
+        moves.push(m);
+        at = to;
+    }
+    Ok(moves)
+}
+
+/// `n` random face turns of `metric` (a canonical sequence; see the module doc).
+pub fn cube_moves(size: CubeSize, metric: Metric, n: usize, rng: &mut impl Rng) -> Scramble {
+    let generators = metric.moves();
+    let mut cube = CubieCube::SOLVED;
+    let drawn = random_sequence(
+        &metric.sequence_automaton(),
+        &mut cube,
+        n,
+        rng,
+        |_, _| true,
+        |cube, k| *cube = cube.then(&generators[k as usize].cubie()),
+    )
+    .expect("every face turn applies to every cube");
+    let turns: Vec<Move> = drawn.iter().map(|&k| generators[k as usize]).collect();
+    let moves = merge_same_face(&turns);
+    debug_assert_eq!(apply_moves(&CubieCube::SOLVED, &moves), cube);
+    Scramble {
+        puzzle: size.to_string(),
+        scramble: Some(format_moves(&moves)),
+        length: Some(metric.length(&moves)),
+        metric: Some(metric.name()),
+        position: (size == CubeSize::Three).then(|| facelet::format(&cube)),
+    }
+}
+
+/// A uniform random 3x3x3 with a two-phase scramble of at most [`SCRAMBLE_MAX_LENGTH`] moves
+/// (counted in `metric`).
+pub fn cube3_uniform(tables: &Tables, metric: Metric, rng: &mut impl Rng) -> AppResult<Scramble> {
+    let cube = random_cube(rng);
+    let options = Options {
+        target_length: SCRAMBLE_MAX_LENGTH,
+        deadline: None,
+    };
+    let solution = solve(tables, &cube, options).map_err(|source| AppError::Cube {
+        text: facelet::format(&cube),
+        source,
+    })?;
+    let moves = invert_moves(&solution.moves);
+    if apply_moves(&CubieCube::SOLVED, &moves) != cube {
+        return Err(AppError::Check(
+            "the scramble does not reach the position".into(),
+        ));
+    }
+    Ok(Scramble {
+        puzzle: CubeSize::Three.to_string(),
+        length: Some(metric.length(&moves)),
+        scramble: Some(format_moves(&moves)),
+        metric: Some(metric.name()),
+        position: Some(facelet::format(&cube)),
+    })
+}
+
+/// A uniform random 2x2x2 with an optimal scramble in the metric of `space`, read from its
+/// complete distance `table`.
+pub fn cube2_uniform(
+    space: &Cube2Space,
+    table: &TwoBitTable,
+    rng: &mut impl Rng,
+) -> AppResult<Scramble> {
+    let rank = rng.gen_range(0..CUBE2_POSITIONS);
+    let path = descend(space, table, rank, CUBE2_MAX_DISTANCE)?;
+    let solution: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+    let moves = invert_moves(&solution);
+    if space.rank(&apply_moves(&CubieCube::SOLVED, &moves)) != rank {
+        return Err(AppError::Check(
+            "the scramble does not reach the position".into(),
+        ));
+    }
+    let metric = space.metric();
+    Ok(Scramble {
+        puzzle: CubeSize::Two.to_string(),
+        length: Some(metric.length(&moves)),
+        scramble: Some(format_moves(&moves)),
+        metric: Some(metric.name()),
+        position: None,
+    })
+}
+
+/// A uniform random solvable board of `shape`, or with `walk`, a random canonical walk of the
+/// blank of that many moves from the goal (the moves are then the scramble).
+pub fn board(shape: Shape, walk: Option<usize>, rng: &mut impl Rng) -> AppResult<Scramble> {
+    let goal = Board::goal(shape);
+    let (board, moves) = match walk {
+        Some(n) => {
+            let mut board = goal.clone();
+            let drawn = random_sequence(
+                &TileMove::sequence_automaton(),
+                &mut board,
+                n,
+                rng,
+                |board, m| shape.step(board.blank(), TileMove::from_index(m)).is_some(),
+                |board, m| {
+                    board.apply(TileMove::from_index(m));
+                },
+            );
+            let moves: Vec<TileMove> = drawn?.into_iter().map(TileMove::from_index).collect();
+            (board, Some(TileMove::format_sequence(&moves)))
+        }
+        None => {
+            let mut cells: Vec<u16> = goal.cells().to_vec();
+            cells.shuffle(rng);
+            let mut board = Board::from_cells(shape, cells.clone()).map_err(checked)?;
+            if board.check_solvable(&goal).is_err() {
+                let tiles: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] != 0).collect();
+                cells.swap(tiles[0], tiles[1]);
+                board = Board::from_cells(shape, cells).map_err(checked)?;
+            }
+            board.check_solvable(&goal).map_err(checked)?;
+            (board, None)
+        }
+    };
+    Ok(Scramble {
+        puzzle: shape.to_string(),
+        length: walk,
+        scramble: moves,
+        metric: None,
+        position: Some(board.to_string()),
+    })
+}
+
+/// A board this module made that fails its own checks: a bug, not the caller's input.
+fn checked(e: impl std::fmt::Display) -> AppError {
+    AppError::Check(format!("a random board failed its check: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_puzzles::cube::notation::parse_moves;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    #[test]
+    fn move_scrambles_are_canonical_and_reach_their_position() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let order = metric.sequence_automaton();
+            for _ in 0..50 {
+                let s = cube_moves(CubeSize::Three, metric, 30, &mut rng);
+                assert_eq!(s.length, Some(30), "{metric:?}: {s:?}");
+                let moves = parse_moves(s.scramble.as_deref().unwrap()).unwrap();
+                // Written with U2 for two quarter turns; as quarter turns it is canonical.
+                let turns: Vec<MoveIdx> = moves
+                    .iter()
+                    .flat_map(|&m| match metric.index_of(m) {
+                        Some(k) => vec![k],
+                        None => vec![metric.index_of(Move { turns: 1, ..m }).unwrap(); 2],
+                    })
+                    .collect();
+                assert!(order.state_after(&turns).is_some(), "{s:?}");
+                let cube = apply_moves(&CubieCube::SOLVED, &moves);
+                assert_eq!(s.position.unwrap(), facelet::format(&cube));
+            }
+        }
+    }
+
+    #[test]
+    fn quarter_turn_scrambles_merge_a_face_turned_twice() {
+        let mut rng = StdRng::seed_from_u64(1);
+        let merged = (0..200)
+            .map(|_| cube_moves(CubeSize::Two, Metric::Qtm, 20, &mut rng))
+            .filter(|s| s.scramble.as_deref().unwrap().contains('2'))
+            .count();
+        assert!(merged > 0, "U U should come up and be written U2");
+    }
+
+    #[test]
+    fn board_walks_never_step_back_and_reach_their_board() {
+        let shape = Shape::new(3, 4).unwrap();
+        let mut rng = StdRng::seed_from_u64(3);
+        for _ in 0..50 {
+            let s = board(shape, Some(40), &mut rng).unwrap();
+            let moves = TileMove::parse_sequence(s.scramble.as_deref().unwrap()).unwrap();
+            assert_eq!(moves.len(), 40);
+            assert!(moves.windows(2).all(|w| w[1] != w[0].inverse()));
+            let mut b = Board::goal(shape);
+            assert!(moves.iter().all(|&m| b.apply(m)));
+            assert_eq!(s.position.unwrap(), b.to_string());
+        }
+    }
+
+    #[test]
+    fn uniform_boards_are_solvable_and_cube2_scrambles_reach_their_rank() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let shape = Shape::new(4, 4).unwrap();
+        for _ in 0..100 {
+            let s = board(shape, None, &mut rng).unwrap();
+            let b = Board::parse(shape, s.position.as_deref().unwrap()).unwrap();
+            assert!(b.check_solvable(&Board::goal(shape)).is_ok());
+        }
+        let space = Cube2Space::new(Metric::Htm);
+        let (table, _) = crate::tables::table_in_memory(&space).unwrap();
+        for _ in 0..20 {
+            let s = cube2_uniform(&space, &table, &mut rng).unwrap();
+            assert!(s.length.unwrap() <= 11);
+        }
+    }
+}
