@@ -14,6 +14,14 @@
 //! Kociemba's solver, phase 2 is kept short, to at most [`PHASE2_MAX`] moves: a longer phase 1
 //! finds the same totals faster. (On 1,000 random cubes at 20 moves or fewer: 38,000 nodes a
 //! cube with at most 8 phase-2 moves, 6,200 with 10, 5,300 with 12, 5,300 with 14.)
+//!
+//! Both phases keep their own depth-first loops rather than the generic IDA*
+//! (`godsearch_search::ida`), and follow the same canonical sequences as every search
+//! ([`MoveOrder`], from the cube's sequence automaton). Phase 1 picks its children by the move
+//! masks above. Phase 2 is entered about 320 times a cube and expands 0.08 nodes an entry
+//! (1,000 random cubes, at most 20 moves): it is nearly all set-up, and the generic engine's
+//! set-up alone (its automaton, built per call in 0.9 microseconds, and its buffers) would add
+//! about 0.3 ms to a solve of about 1 ms.
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS};
 use crate::tables::{Tables, AXES, PHASE1_ENTRY_BYTES, URF3_SYMMETRY};
