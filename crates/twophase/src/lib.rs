@@ -26,7 +26,6 @@
 //! assert!(apply_moves(&cube, &found.moves).is_solved());
 //! ```
 
-mod classes;
 pub mod coords;
 mod pruning;
 mod search;

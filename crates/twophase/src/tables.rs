@@ -22,7 +22,6 @@
 //! one move apart from each other, so their distances differ by at most one: they never both
 //! shorten and lengthen it.
 
-use crate::classes::{conjugation_table, Classes};
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
 use crate::pruning::{self, PairGraph};
 use crate::search::MoveOrder;
@@ -30,7 +29,9 @@ use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits, Progress};
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::Metric;
-use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
+use godsearch_puzzles::cube::symmetry::{
+    conjugation_table, CoordinateClasses, Symmetries, UD_SYMMETRIES,
+};
 use godsearch_puzzles::cube::CubieCube;
 use godsearch_tables::LoadedTable;
 use rayon::prelude::*;
@@ -212,9 +213,9 @@ struct Small {
     corner_move: Vec<u16>,
     ud_edge_move: Vec<u16>,
     slice_perm_move: Vec<u16>,
-    twists: Classes,
+    twists: CoordinateClasses,
     flip_slice: FlipSliceConjugates,
-    corners: Classes,
+    corners: CoordinateClasses,
     ud_edge_conj: Vec<u16>,
 }
 
@@ -222,13 +223,14 @@ fn build_small() -> Small {
     let all: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     let phase2: Vec<CubieCube> = PHASE2_MOVES.iter().map(|&k| all[k]).collect();
     let syms = Symmetries::new();
-    let corners = Classes::new(CORNER_PERMS, &syms, |v, s| {
+    let corners = CoordinateClasses::new(CORNER_PERMS, UD_SYMMETRIES, &syms, |v, s| {
         let mut c = CubieCube::SOLVED;
         cube_coord::set_corner_perm(&mut c, v as u16);
         coords::corner_perm(&syms.conjugate(&c, s)) as usize
     });
     let twist_conj = conjugation_table(
         TWISTS,
+        UD_SYMMETRIES,
         &syms,
         |t| {
             let mut c = CubieCube::SOLVED;
@@ -237,11 +239,12 @@ fn build_small() -> Small {
         },
         coords::twist,
     );
-    let twists = Classes::new(TWISTS, &syms, |t, s| {
+    let twists = CoordinateClasses::new(TWISTS, UD_SYMMETRIES, &syms, |t, s| {
         twist_conj[t * UD_SYMMETRIES + s] as usize
     });
     let ud_edge_conj = conjugation_table(
         UD_EDGE_PERMS,
+        UD_SYMMETRIES,
         &syms,
         |u| {
             let mut c = CubieCube::SOLVED;

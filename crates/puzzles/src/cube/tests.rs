@@ -216,6 +216,46 @@ fn every_invalid_cube_is_refused_with_its_reason() {
 }
 
 #[test]
+fn coordinate_classes_match_kociemba_and_partition_the_values() {
+    use super::coord::{self, CORNER_PERMS, TWISTS};
+    use super::symmetry::CoordinateClasses;
+    let syms = Symmetries::new();
+    let corner_classes = CoordinateClasses::new(CORNER_PERMS, UD_SYMMETRIES, &syms, |v, s| {
+        let mut c = CubieCube::SOLVED;
+        coord::set_corner_perm(&mut c, v as u16);
+        coord::corner_perm(&syms.conjugate(&c, s)) as usize
+    });
+    let twist_classes = CoordinateClasses::new(TWISTS, UD_SYMMETRIES, &syms, |v, s| {
+        let mut c = CubieCube::SOLVED;
+        coord::set_twist(&mut c, v as u16);
+        coord::twist(&syms.conjugate(&c, s)) as usize
+    });
+    // Under the 16 symmetries that keep the U-D axis: 2,768 corner-permutation classes (as in
+    // Kociemba's solver) and 168 twist classes (the two-phase tables' rows).
+    for (classes, count, expected) in [
+        (&corner_classes, CORNER_PERMS, 2768),
+        (&twist_classes, TWISTS, 168),
+    ] {
+        assert_eq!(classes.len(), expected);
+        // Orbit-stabiliser: the class sizes add up to every value.
+        let sizes: usize = classes
+            .stabiliser
+            .iter()
+            .map(|m| UD_SYMMETRIES / m.count_ones() as usize)
+            .sum();
+        assert_eq!(sizes, count);
+    }
+    // Every value's recorded symmetry takes it to its representative.
+    for v in (0..CORNER_PERMS).step_by(97) {
+        let mut c = CubieCube::SOLVED;
+        coord::set_corner_perm(&mut c, v as u16);
+        let s = corner_classes.to_rep[v] as usize;
+        let rep = corner_classes.rep[corner_classes.class[v] as usize];
+        assert_eq!(coord::corner_perm(&syms.conjugate(&c, s)) as u32, rep);
+    }
+}
+
+#[test]
 fn the_48_symmetries_form_a_group_that_maps_face_turns_to_face_turns() {
     let syms = Symmetries::new();
     let quarter_turns: Vec<CubieCube> = (0..6).map(CubieCube::face_turn).collect();
