@@ -8,6 +8,7 @@
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
 //! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
+//! - [`info`]: the size of a board's state space and what storing it costs;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
@@ -62,6 +63,7 @@ pub mod cache;
 pub mod choice;
 pub mod cubes;
 pub mod error;
+pub mod info;
 pub mod report;
 pub mod scramble;
 pub mod tables;

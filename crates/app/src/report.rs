@@ -182,3 +182,46 @@ pub struct Scramble {
     /// The position: facelets for the 3x3x3, the board for tiles.
     pub position: Option<String>,
 }
+
+/// What a sliding-tile state space holds and what storing it costs (`info --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct InfoReport {
+    /// The board size, e.g. `4x4`.
+    pub puzzle: String,
+    /// Cells on the board.
+    pub cells: usize,
+    /// Positions that reach a goal (`N!/2`), as a decimal string: it can exceed any integer
+    /// type.
+    pub positions: String,
+    /// The base-10 logarithm of `positions`.
+    pub log10_positions: f64,
+    /// Bits in a perfect rank of a position.
+    pub rank_bits: u64,
+    /// The diameter from a blank-corner goal, where a complete enumeration has been published.
+    pub diameter: Option<u32>,
+    /// Whether `bfs` can enumerate this board (positions ranked in at most 128 bits).
+    pub bfs_supported: bool,
+    /// Ways of storing every position, with their cost.
+    pub representations: Vec<RepresentationReport>,
+    /// The machine's memory, when the front end knows it.
+    pub ram_bytes: Option<u64>,
+    /// Free disk in the working folder, when the front end knows it.
+    pub free_disk_bytes: Option<u64>,
+}
+
+/// One way of storing every position of a space, and whether it fits.
+#[derive(Debug, Clone, Serialize)]
+pub struct RepresentationReport {
+    /// What is stored per position.
+    pub name: String,
+    /// Bits a position.
+    pub bits_per_position: f64,
+    /// The base-10 logarithm of the bytes for every position.
+    pub log10_bytes: f64,
+    /// Whether that fits in the machine's memory (unknown: absent).
+    pub fits_ram: Option<bool>,
+    /// Whether that fits on the free disk (unknown: absent).
+    pub fits_disk: Option<bool>,
+    /// The `bfs` engine that stores positions this way, if one does for this board.
+    pub engine: Option<&'static str>,
+}
