@@ -1,11 +1,17 @@
 //! The results front ends print or send, as serde types. Their JSON (field names as written
 //! here, one document per result) is the schema of `--json` and of the HTTP API; a field's doc
 //! comment is its definition. Add fields, never rename or remove them.
+//!
+//! [`json_schema`] derives a JSON Schema (draft 2020-12) from these types and their doc
+//! comments; the repository keeps it as `docs/report.schema.json`, which a test holds equal to
+//! what the types say.
 
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// One solved sliding-tile board.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Solution {
     /// The board size, e.g. `4x4`.
     pub puzzle: String,
@@ -42,7 +48,7 @@ pub struct Solution {
 }
 
 /// The summary after a batch of tile boards.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SolveSummary {
     /// Always `true`: tells a summary from a solution in a stream of documents.
     pub summary: bool,
@@ -71,7 +77,7 @@ pub struct SolveSummary {
 }
 
 /// One solved cube.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CubeSolution {
     /// `2x2x2` or `3x3x3`.
     pub puzzle: String,
@@ -106,7 +112,7 @@ pub struct CubeSolution {
 }
 
 /// The summary after a batch of cubes.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CubeSummary {
     /// Always `true`.
     pub summary: bool,
@@ -127,7 +133,7 @@ pub struct CubeSummary {
 }
 
 /// An enumeration (`bfs`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BfsReport {
     /// The puzzle, e.g. `4x4` or `3x3x3`.
     pub puzzle: String,
@@ -168,7 +174,7 @@ pub struct BfsReport {
 }
 
 /// One scramble: a random position, the moves that reach it, or both.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Scramble {
     /// The puzzle, e.g. `3x3x3` or `4x4`.
     pub puzzle: String,
@@ -184,7 +190,7 @@ pub struct Scramble {
 }
 
 /// What a sliding-tile state space holds and what storing it costs (`info --json`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct InfoReport {
     /// The board size, e.g. `4x4`.
     pub puzzle: String,
@@ -210,7 +216,7 @@ pub struct InfoReport {
 }
 
 /// One way of storing every position of a space, and whether it fits.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RepresentationReport {
     /// What is stored per position.
     pub name: String,
@@ -224,4 +230,26 @@ pub struct RepresentationReport {
     pub fits_disk: Option<bool>,
     /// The `bfs` engine that stores positions this way, if one does for this board.
     pub engine: Option<&'static str>,
+}
+
+/// The JSON Schema of every document the front ends write: any one of the report types above,
+/// each defined under `$defs` with its fields' doc comments as descriptions.
+pub fn json_schema() -> serde_json::Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let documents = [
+        generator.subschema_for::<Solution>(),
+        generator.subschema_for::<SolveSummary>(),
+        generator.subschema_for::<CubeSolution>(),
+        generator.subschema_for::<CubeSummary>(),
+        generator.subschema_for::<BfsReport>(),
+        generator.subschema_for::<Scramble>(),
+        generator.subschema_for::<InfoReport>(),
+    ];
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "godsearch reports",
+        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble or a space's size.",
+        "anyOf": documents,
+        "$defs": generator.take_definitions(true),
+    })
 }

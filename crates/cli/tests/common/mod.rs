@@ -19,14 +19,56 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Every JSON document the command printed, one a line.
+/// Every JSON document the command printed, one a line, each checked against the schema.
 pub fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
     let out = godsearch(args);
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let schema = godsearch_app::report::json_schema();
     stdout(&out)
         .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON document a line"))
+        .map(|l| {
+            let doc = serde_json::from_str(l).expect("a JSON document a line");
+            assert!(
+                fits_schema(&doc, &schema),
+                "{args:?}: not in the schema: {l}"
+            );
+            doc
+        })
         .collect()
+}
+
+/// Whether `doc` is one of the report types of `schema` (docs/report.schema.json): every
+/// field one of its properties (nested objects alike), every required field there.
+pub fn fits_schema(doc: &serde_json::Value, schema: &serde_json::Value) -> bool {
+    let defs = schema["$defs"].as_object().expect("definitions");
+    defs.values().any(|def| fits(doc, def, schema))
+}
+
+fn fits(doc: &serde_json::Value, def: &serde_json::Value, schema: &serde_json::Value) -> bool {
+    let (Some(fields), Some(properties)) = (doc.as_object(), def["properties"].as_object()) else {
+        return false;
+    };
+    let required_there = def["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .all(|k| fields.contains_key(k.as_str().unwrap_or_default()));
+    required_there
+        && fields.iter().all(|(key, value)| {
+            let Some(property) = properties.get(key) else {
+                return false;
+            };
+            // A list of objects refers to another definition: its items must fit it.
+            match (value.as_array(), property["items"]["$ref"].as_str()) {
+                (Some(items), Some(reference)) => {
+                    let name = reference.trim_start_matches("#/$defs/");
+                    items
+                        .iter()
+                        .all(|i| fits(i, &schema["$defs"][name], schema))
+                }
+                _ => true,
+            }
+        })
 }
 
 /// The first JSON document the command printed.
