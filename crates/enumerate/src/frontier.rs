@@ -13,6 +13,10 @@
 //!
 //! The same loop serves spaces of symmetry classes (the 3x3x3 under its 48 symmetries): a
 //! level holds one state per class and counts positions by summing the exact class sizes.
+//! A space whose positions have several names ([`StateSpace::for_each_alias`]) gets every
+//! name of each new position into its level, as the table engine sets them all: aliases are
+//! at the same distance, so they are new exactly when the state is (their memory is not in
+//! the budget check; only small table graphs have them).
 
 use crate::level_store::{LevelStore, SortedLevels};
 use crate::{Enumeration, Limits, Progress, Stop};
@@ -47,6 +51,8 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
     puzzle.for_each_goal(|g| goals.push(g));
     goals.sort_unstable();
     goals.dedup();
+    let aliases = aliases_of(puzzle, &goals);
+    merge_sorted(&mut goals, aliases);
     let mut levels = vec![positions_in(puzzle, &goals)];
     let mut classes = vec![goals.len() as u64];
     store.start(goals);
@@ -76,6 +82,8 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
         next.par_sort_unstable();
         next.dedup();
         store.remove_known(&mut next, puzzle.same_level_possible());
+        let aliases = aliases_of(puzzle, &next);
+        merge_sorted(&mut next, aliases);
         next.shrink_to_fit();
         if next.is_empty() {
             break Stop::Complete;
@@ -95,6 +103,31 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
         last_level,
         peak_bytes,
     }
+}
+
+/// Every other name of the states of `level` (none for most spaces: the default
+/// `for_each_alias` is empty, and the loop then does nothing).
+fn aliases_of<P: StateSpace>(puzzle: &P, level: &[P::State]) -> Vec<P::State> {
+    level
+        .par_iter()
+        .fold(Vec::new, |mut found, &s| {
+            puzzle.for_each_alias(s, |a| found.push(a));
+            found
+        })
+        .reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        })
+}
+
+/// Adds `more` to the sorted, repeat-free `level`, keeping it so.
+fn merge_sorted<S: Ord + Copy + Send>(level: &mut Vec<S>, more: Vec<S>) {
+    if more.is_empty() {
+        return;
+    }
+    level.extend(more);
+    level.par_sort_unstable();
+    level.dedup();
 }
 
 /// Positions the states of a level stand for: its length, or the sum of class sizes.

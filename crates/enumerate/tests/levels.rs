@@ -1,7 +1,7 @@
 //! Level counts of both engines against the published figures in data/ and against the
 //! plain reference BFS.
 
-use godsearch_core::RankedSpace;
+use godsearch_core::{MoveIdx, RankedSpace, StateSpace};
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::levels;
@@ -190,4 +190,67 @@ fn wide_ranks_give_the_same_counts() {
         result.levels,
         reference::bfs_levels(five.goal().clone(), Some(depth), neighbours)
     );
+}
+
+/// A cycle of `N` positions, each named twice: states `i` and `i + N` are the same position.
+/// Moves step one way or the other along the cycle; the second names are reached only as
+/// aliases, so an engine that forgot them would count half.
+struct TwinCycle;
+
+const CYCLE: u64 = 25;
+
+impl StateSpace for TwinCycle {
+    type State = u64;
+
+    fn goal_state(&self) -> u64 {
+        0
+    }
+
+    fn move_count(&self) -> usize {
+        2
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        ["+", "-"][m as usize].into()
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        1 - m
+    }
+
+    fn for_each_neighbour(&self, s: u64, mut f: impl FnMut(MoveIdx, u64)) {
+        let (copy, i) = (s / CYCLE, s % CYCLE);
+        f(0, copy * CYCLE + (i + 1) % CYCLE);
+        f(1, copy * CYCLE + (i + CYCLE - 1) % CYCLE);
+    }
+
+    fn for_each_alias(&self, s: u64, mut f: impl FnMut(u64)) {
+        f((s + CYCLE) % (2 * CYCLE));
+    }
+}
+
+impl RankedSpace for TwinCycle {
+    fn state_count(&self) -> u128 {
+        2 * CYCLE as u128
+    }
+
+    fn rank_of(&self, s: u64) -> usize {
+        s as usize
+    }
+
+    fn state_at(&self, rank: usize) -> u64 {
+        rank as u64
+    }
+}
+
+#[test]
+fn both_engines_give_every_name_of_a_position_its_distance() {
+    // Distances 0..=12 on a cycle of 25: one position at 0, two at each other distance; each
+    // position has two names.
+    let expected: Vec<u64> = (0..=12).map(|d| if d == 0 { 2 } else { 4 }).collect();
+    let by_table = table::enumerate(&TwinCycle, &limits(None), &NoProgress).unwrap();
+    assert_eq!(by_table.enumeration.levels, expected);
+    let by_frontier = frontier::enumerate(&TwinCycle, &limits(None), &NoProgress);
+    assert_eq!(by_frontier.stop, Stop::Complete);
+    assert_eq!(by_frontier.levels, expected);
 }
