@@ -84,6 +84,23 @@ pub trait StateSpace: Sync {
         found
     }
 
+    /// A neighbour of `state` for which `pred` holds, with the move that reaches it, or `None`.
+    /// Implementations may stop at the first one and try cheap neighbours first, so which one
+    /// comes back when several qualify is the space's choice.
+    fn find_neighbour(
+        &self,
+        state: Self::State,
+        mut pred: impl FnMut(Self::State) -> bool,
+    ) -> Option<(MoveIdx, Self::State)> {
+        let mut found = None;
+        self.for_each_neighbour(state, |m, nb| {
+            if found.is_none() && pred(nb) {
+                found = Some((m, nb));
+            }
+        });
+        found
+    }
+
     /// Calls `f` with every other state that names the same position as `state` (a table
     /// indexed by a symmetry-reduced coordinate may hold a position under several entries).
     /// The table engine gives them the distance of `state` when it sets it. The default: none.

@@ -77,13 +77,9 @@ pub fn descend<P: RankedSpace, T: DistanceMod3>(
             return Err(DescentError::TooLong(max_length));
         }
         let closer = (here + 2) % 3;
-        let mut step = None;
-        puzzle.for_each_neighbour(at, |mv, next| {
-            if step.is_none() && table.get(puzzle.rank_of(next)) == closer {
-                step = Some((mv, next));
-            }
-        });
-        let (mv, next) = step.ok_or(DescentError::Stuck(moves.len()))?;
+        let (mv, next) = puzzle
+            .find_neighbour(at, |next| table.get(puzzle.rank_of(next)) == closer)
+            .ok_or(DescentError::Stuck(moves.len()))?;
         moves.push(mv);
         at = next;
         here = closer;

@@ -279,6 +279,31 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
             || (at.row + 1 < self.shape.height() && pred(self.vertical(&seq, at.blank, Move::Down)))
     }
 
+    /// Horizontal neighbours first, as in [`any_neighbour`](Self::any_neighbour).
+    #[inline]
+    fn find_neighbour(&self, rank: R, mut pred: impl FnMut(R) -> bool) -> Option<(MoveIdx, R)> {
+        let at = self.locate(rank);
+        let mut horizontal = [
+            (at.col > 0).then(|| (Move::Left, rank - self.block)),
+            (at.col + 1 < self.shape.width()).then(|| (Move::Right, rank + self.block)),
+        ];
+        if let Some((m, nb)) = horizontal.iter_mut().flatten().find(|(_, nb)| pred(*nb)) {
+            return Some((m.index(), *nb));
+        }
+        if at.row == 0 && at.row + 1 == self.shape.height() {
+            return None;
+        }
+        let seq = self.sequence(at);
+        [
+            (at.row > 0).then_some(Move::Up),
+            (at.row + 1 < self.shape.height()).then_some(Move::Down),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|m| (m.index(), self.vertical(&seq, at.blank, m)))
+        .find(|&(_, nb)| pred(nb))
+    }
+
     #[inline]
     fn degree(&self, rank: R) -> usize {
         let w = self.shape.width();
@@ -357,6 +382,18 @@ mod tests {
                         moved.apply(Move::from_index(target)) && wide.unrank(nb) == moved
                     });
                     assert_eq!(found, expected);
+                    // The neighbour of one move, found with that move.
+                    let hit = wide.find_neighbour(r, |nb| {
+                        let mut moved = board.clone();
+                        moved.apply(Move::from_index(target)) && wide.unrank(nb) == moved
+                    });
+                    assert_eq!(hit.map(|(mv, _)| mv), expected.then_some(target));
+                }
+                // With several qualifying, what is found is a neighbour by its move.
+                if let Some((mv, nb)) = wide.find_neighbour(r, |_| true) {
+                    let mut moved = board.clone();
+                    assert!(moved.apply(Move::from_index(mv)));
+                    assert_eq!(wide.unrank(nb), moved);
                 }
             }
         }
