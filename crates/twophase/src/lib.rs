@@ -8,10 +8,12 @@
 //!
 //! This crate composes the cube model (puzzles) with its own search, one floor above both
 //! (DESIGN.md); its distance tables are built by the one table engine of `godsearch-enumerate`
-//! (the coordinate pairs as ranked spaces). The phase searches stay specialised: phase 1 reads
-//! a packed table of move masks and both phases run on coordinates with symmetry lookups that
-//! the generic IDA* cannot express at this speed (about 0.1 ms a cube within 21 moves); it reads and writes no files: the front end saves [`Tables`] with
-//! [`Tables::write_to`] and reads them back with [`Tables::from_loaded`].
+//! (the coordinate pairs as ranked spaces), and its coordinates' symmetry classes come from the
+//! cube's symmetry module. The phase searches stay specialised (the measured reason is in the
+//! `search` module: phase 1 reads a packed table of move masks, phase 2 is entered hundreds of
+//! times a cube for a fraction of a node each) but follow the cube's canonical-sequence
+//! automaton like every search. It reads and writes no files: the front end saves [`Tables`]
+//! with [`Tables::write_to`] and reads them back with [`Tables::from_loaded`].
 //!
 //! ```
 //! use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};

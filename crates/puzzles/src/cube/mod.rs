@@ -4,7 +4,8 @@
 //!
 //! [`notation`] reads and writes Singmaster move sequences and counts them in either metric;
 //! [`position`] decides whether a typed text is stickers or moves;
-//! [`symmetry`] holds the 48 symmetries; [`cube2`] is the 2x2x2 as a ranked space;
+//! [`symmetry`] holds the 48 symmetries and the symmetry classes of a coordinate (and says how
+//! each cube search reduces by symmetry); [`cube2`] is the 2x2x2 as a ranked space;
 //! [`classes`] is the 3x3x3 as a space of symmetry classes.
 
 pub mod classes;
