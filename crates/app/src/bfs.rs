@@ -39,6 +39,26 @@ pub struct BfsRequest<'a> {
     pub save: Option<&'a Path>,
 }
 
+/// `--count-last` counts a level without storing it, which only the frontier engine does and
+/// which leaves no table to save.
+fn check_count_last(request: &BfsRequest) -> AppResult<()> {
+    if !request.limits.count_last {
+        return Ok(());
+    }
+    if request.save.is_some() {
+        return Err(AppError::Input(
+            "--count-last and --save do not go together: a saved table needs every level stored"
+                .into(),
+        ));
+    }
+    if request.engine == EngineChoice::Table {
+        return Err(AppError::Input(
+            "--count-last counts a level without storing it, which only the frontier engine does (leave out --engine table)".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Why a run ended early, in words; `None` when it is complete.
 pub fn stop_message(stop: Stop) -> Option<String> {
     match stop {
@@ -66,7 +86,9 @@ fn enumerate_tiles<R: RankInt>(
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     let limits = &request.limits;
+    check_count_last(request)?;
     let engine = match request.engine {
+        EngineChoice::Auto if limits.count_last => Engine::Frontier,
         EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
@@ -133,12 +155,14 @@ pub fn cube2(
             "--save needs the table engine (leave out --engine frontier)".into(),
         ));
     }
+    check_count_last(request)?;
     let space = Cube2Space::new(metric);
     let limits = &request.limits;
     let started = Instant::now();
-    let (enumeration, built) = match request.engine {
-        EngineChoice::Frontier => (frontier::enumerate(&space, limits, progress), None),
-        _ => {
+    let frontier_wanted = request.engine == EngineChoice::Frontier || limits.count_last;
+    let (enumeration, built) = match frontier_wanted {
+        true => (frontier::enumerate(&space, limits, progress), None),
+        false => {
             let built = table::enumerate(&space, limits, progress)?;
             (built.enumeration, Some(built.table))
         }
@@ -234,5 +258,6 @@ fn report<S>(
         levels: e.levels.clone(),
         classes: None,
         class_group: None,
+        last_counted_only: e.last_counted_only,
     }
 }

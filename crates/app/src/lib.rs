@@ -46,7 +46,12 @@
 //! use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 //!
 //! let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3)?))?;
-//! let limits = Limits { max_depth: None, memory_bytes: 1 << 30, antipode_cap: 2 };
+//! let limits = Limits {
+//!     max_depth: None,
+//!     memory_bytes: 1 << 30,
+//!     antipode_cap: 2,
+//!     count_last: false,
+//! };
 //! let levels = frontier::enumerate(&space, &limits, &NoProgress);
 //! println!("{:?}", levels.levels); // [1, 2, 4, 8, 16, 20, 39, ...]
 //! assert_eq!(levels.total(), 181_440);

@@ -171,6 +171,8 @@ pub struct BfsReport {
     pub positions_per_second: f64,
     /// The most bytes the engine held at once.
     pub peak_bytes: u64,
+    /// The last level was counted without being stored (`--count-last`, Bryan's method).
+    pub last_counted_only: bool,
 }
 
 /// One scramble: a random position, the moves that reach it, or both.

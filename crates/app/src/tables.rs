@@ -112,6 +112,7 @@ pub fn table_in_memory<P: RankedSpace>(space: &P) -> AppResult<(TwoBitTable, usi
         max_depth: None,
         memory_bytes: u64::MAX,
         antipode_cap: 0,
+        count_last: false,
     };
     let built = table::enumerate(space, &limits, &NoProgress)?;
     if built.enumeration.stop != Stop::Complete {

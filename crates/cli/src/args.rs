@@ -121,6 +121,11 @@ pub struct BfsArgs {
     /// Print the antipodes as boards when there are at most this many.
     #[arg(long, value_name = "N", default_value_t = 48)]
     pub show_antipodes: usize,
+    /// Count one level more than is stored (Bryan's method): the level at --max-depth, or the
+    /// one that would not fit in --memory, is counted exactly without being stored (frontier
+    /// engine; it costs lookups in the two levels held instead of memory for the level)
+    #[arg(long)]
+    pub count_last: bool,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

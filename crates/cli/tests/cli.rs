@@ -26,6 +26,38 @@ fn bfs_json_matches_the_published_eight_puzzle() {
 }
 
 #[test]
+fn bfs_count_last_counts_the_level_it_does_not_store() {
+    let published = levels("sliding-4x4.txt");
+    let v = json(&["bfs", "4x4", "--max-depth", "20", "--count-last", "--json"]);
+    assert_eq!(levels_of(&v), published[..=20]);
+    assert_eq!(v["last_counted_only"], true);
+    assert_eq!(v["engine"], "frontier");
+    // The level that does not fit in memory is counted rather than dropped.
+    let tight = json(&["bfs", "4x4", "--memory", "1M", "--count-last", "--json"]);
+    let n = levels_of(&tight).len();
+    assert_eq!(levels_of(&tight), published[..n]);
+    assert_eq!(tight["last_counted_only"], true);
+    let stored = json(&["bfs", "4x4", "--memory", "1M", "--json"]);
+    assert_eq!(levels_of(&stored).len(), n - 1);
+    let out = godsearch(&["bfs", "3x3", "--max-depth", "9", "--count-last"]);
+    assert!(
+        stdout(&out).contains("level 9 was counted without being stored"),
+        "{}",
+        stdout(&out)
+    );
+    let cube = json(&["bfs", "2x2x2", "--max-depth", "6", "--count-last", "--json"]);
+    assert_eq!(levels_of(&cube), levels("cube2x2x2-htm.txt")[..=6]);
+    refused(
+        &["bfs", "3x3", "--count-last", "--engine", "table"],
+        "only the frontier engine",
+    );
+    refused(
+        &["bfs", "3x3", "--count-last", "--save", "x.tbl"],
+        "do not go together",
+    );
+}
+
+#[test]
 fn bfs_human_output_lists_levels_and_antipodes() {
     let out = godsearch(&["bfs", "8-puzzle"]);
     assert!(out.status.success());

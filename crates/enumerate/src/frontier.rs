@@ -18,6 +18,7 @@
 //! at the same distance, so they are new exactly when the state is (their memory is not in
 //! the budget check; only small table graphs have them).
 
+use crate::count_last::count_next;
 use crate::level_store::{LevelStore, SortedLevels};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
@@ -57,6 +58,7 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
     let mut classes = vec![goals.len() as u64];
     store.start(goals);
     let mut peak_bytes = store.held() * bytes;
+    let mut last_counted_only = false;
     let stop = loop {
         let depth = levels.len() as u32 - 1;
         if limits.max_depth.is_some_and(|m| depth >= m) {
@@ -69,12 +71,30 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
             .collect();
         let candidates: usize = degrees.iter().sum();
         let needed = (store.held() + candidates as u64) * bytes;
-        if needed > limits.memory_bytes {
-            break Stop::Memory {
-                depth: depth + 1,
-                needed,
-                budget: limits.memory_bytes,
+        let last_wanted = limits.max_depth == Some(depth + 1);
+        let memory_stop = Stop::Memory {
+            depth: depth + 1,
+            needed,
+            budget: limits.memory_bytes,
+        };
+        if limits.count_last && (last_wanted || needed > limits.memory_bytes) {
+            progress.level_started(depth + 1, current.len() as u64);
+            let next = count_next(puzzle, store.previous(), current, progress);
+            if next.classes == 0 {
+                break Stop::Complete;
+            }
+            levels.push(next.positions);
+            classes.push(next.classes);
+            progress.level_finished(depth + 1, next.positions);
+            last_counted_only = true;
+            break if last_wanted {
+                Stop::MaxDepth(depth + 1)
+            } else {
+                memory_stop
             };
+        }
+        if needed > limits.memory_bytes {
+            break memory_stop;
         }
         peak_bytes = peak_bytes.max(needed);
         progress.level_started(depth + 1, current.len() as u64);
@@ -95,13 +115,14 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
         store.push(next);
     };
     let newest = store.into_newest();
-    let last_level = (newest.len() <= limits.antipode_cap).then_some(newest);
+    let last_level = (!last_counted_only && newest.len() <= limits.antipode_cap).then_some(newest);
     Enumeration {
         levels,
         classes,
         stop,
         last_level,
         peak_bytes,
+        last_counted_only,
     }
 }
 

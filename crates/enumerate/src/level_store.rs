@@ -14,6 +14,9 @@ pub trait LevelStore<S> {
     /// The newest level, sorted, to expand.
     fn newest(&self) -> &[S];
 
+    /// The level before the newest, sorted (empty at the start).
+    fn previous(&self) -> &[S];
+
     /// States held now, over every level kept.
     fn held(&self) -> u64;
 
@@ -54,6 +57,10 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
 
     fn newest(&self) -> &[S] {
         &self.current
+    }
+
+    fn previous(&self) -> &[S] {
+        &self.previous
     }
 
     fn held(&self) -> u64 {

@@ -10,7 +10,8 @@
 //! - [`frontier`], over any [`StateSpace`](godsearch_core::StateSpace): only the levels needed
 //!   to make the next one, as sorted state arrays; for spaces whose table would not fit (the 15-
 //!   and 24-puzzle) and for spaces of symmetry classes (the 3x3x3, counting positions exactly).
-//!   Stops cleanly at a depth or memory limit. Its levels live in a
+//!   Stops cleanly at a depth or memory limit, optionally after counting one level more than
+//!   it stores ([`count_last`], Bryan's method). Its levels live in a
 //!   [`LevelStore`](level_store::LevelStore) (sorted arrays in memory today).
 //!
 //! [`pattern_db`] builds the sliding tiles' pattern databases, specialised: its moves cost 0
@@ -22,6 +23,7 @@
 //! the tests compare the engines with, and the baseline the benchmark measures them against.
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
+pub mod count_last;
 pub mod frontier;
 pub mod level_store;
 pub mod pattern_db;
@@ -41,6 +43,11 @@ pub struct Limits {
     pub memory_bytes: u64,
     /// Record the positions of the last level when there are at most this many.
     pub antipode_cap: usize,
+    /// Frontier engine: count one level more than is stored ([`count_last`]). The level at
+    /// `max_depth`, or the one that would not fit in `memory_bytes`, is counted exactly
+    /// without being stored, and the run stops after it. The table engine, which stores every
+    /// position anyway, ignores it.
+    pub count_last: bool,
 }
 
 /// Why an enumeration ended.
@@ -51,7 +58,7 @@ pub enum Stop {
     /// The level at `max_depth` was counted and the run stopped there.
     MaxDepth(u32),
     /// The level at `depth` would need `needed` bytes, more than the `budget`; the levels before
-    /// it are exact.
+    /// it are exact, and with [`Limits::count_last`] so is its own count (not stored).
     Memory {
         /// The level that did not fit.
         depth: u32,
@@ -77,6 +84,8 @@ pub struct Enumeration<R> {
     pub last_level: Option<Vec<R>>,
     /// The most bytes the engine's own tables and arrays held at once.
     pub peak_bytes: u64,
+    /// The last level was counted without being stored ([`Limits::count_last`]).
+    pub last_counted_only: bool,
 }
 
 impl<R> Enumeration<R> {

@@ -180,7 +180,12 @@ fn mark_batch<P: RankedSpace, T: LevelTable>(
 /// use godsearch_enumerate::{table, Limits, NoProgress};
 /// use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 /// let space = TileSpace::<u64>::new(Board::goal(Shape::new(2, 3).unwrap())).unwrap();
-/// let limits = Limits { max_depth: None, memory_bytes: 1 << 20, antipode_cap: 10 };
+/// let limits = Limits {
+///     max_depth: None,
+///     memory_bytes: 1 << 20,
+///     antipode_cap: 10,
+///     count_last: false,
+/// };
 /// let result = table::enumerate(&space, &limits, &NoProgress).unwrap().enumeration;
 /// assert_eq!(result.total(), 360);
 /// assert_eq!(result.diameter(), Some(21));
@@ -294,6 +299,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         stop,
         last_level,
         peak_bytes: (table.bytes() + peak_listed * std::mem::size_of::<P::State>()) as u64,
+        last_counted_only: false,
     };
     Ok(TableEnumeration { enumeration, table })
 }

@@ -17,6 +17,7 @@ fn check_classes(
         max_depth: Some(depth),
         memory_bytes: 8 << 30,
         antipode_cap: 0,
+        count_last: false,
     };
     let e = frontier::enumerate(&Cube3Classes::new(metric, reduction), &limits, &NoProgress);
     assert_eq!(e.stop, Stop::MaxDepth(depth));
@@ -72,6 +73,7 @@ fn the_2x2x2_levels_match_the_published_counts_with_both_engines() {
         max_depth: None,
         memory_bytes: 1 << 30,
         antipode_cap: 0,
+        count_last: false,
     };
     for (metric, file) in [
         (Metric::Htm, "cube2x2x2-htm.txt"),

@@ -14,6 +14,7 @@ fn limits(max_depth: Option<u32>) -> Limits {
         max_depth,
         memory_bytes: 8 * GIB,
         antipode_cap: ANTIPODE_CAP,
+        count_last: false,
     }
 }
 
@@ -144,6 +145,7 @@ fn frontier_stops_cleanly_at_the_memory_budget() {
         max_depth: None,
         memory_bytes: budget,
         antipode_cap: 0,
+        count_last: false,
     };
     let result = frontier::enumerate(&space(4, 4), &tight, &NoProgress);
     let Stop::Memory { depth, needed, .. } = result.stop else {
@@ -168,6 +170,7 @@ fn table_engine_honours_depth_and_memory_limits() {
         max_depth: None,
         memory_bytes: 1000,
         antipode_cap: 0,
+        count_last: false,
     };
     assert!(table::enumerate(&sp, &tiny, &NoProgress).is_err());
     assert_eq!(

@@ -44,7 +44,12 @@ pub enum DescentError {
 /// use godsearch_search::descend;
 /// let shape = Shape::new(3, 3).unwrap();
 /// let space = TileSpace::<u64>::new(Board::goal(shape)).unwrap();
-/// let limits = Limits { max_depth: None, memory_bytes: 1 << 20, antipode_cap: 0 };
+/// let limits = Limits {
+///     max_depth: None,
+///     memory_bytes: 1 << 20,
+///     antipode_cap: 0,
+///     count_last: false,
+/// };
 /// let built = table::enumerate(&space, &limits, &NoProgress).unwrap();
 /// let start = Board::parse(shape, "8,6,7,2,5,4,3,0,1").unwrap();
 /// let moves = descend(&space, &built.table, space.rank(&start), 32).unwrap();
@@ -130,6 +135,7 @@ mod tests {
                 max_depth: None,
                 memory_bytes: 1 << 30,
                 antipode_cap: 0,
+                count_last: false,
             };
             let built = table::enumerate(&sp, &limits, &NoProgress).unwrap();
             let diameter = built.enumeration.levels.len();
@@ -156,6 +162,7 @@ mod tests {
             max_depth: Some(5),
             memory_bytes: 1 << 30,
             antipode_cap: 0,
+            count_last: false,
         };
         let built = table::enumerate(&sp, &shallow, &NoProgress).unwrap();
         let far = sp.rank(&Board::parse(Shape::new(3, 3).unwrap(), "8,6,7,2,5,4,3,0,1").unwrap());

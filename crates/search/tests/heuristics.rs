@@ -18,6 +18,7 @@ fn exact_distances(space: &TileSpace<u64>) -> Vec<u8> {
         max_depth: None,
         memory_bytes: GIB,
         antipode_cap: 0,
+        count_last: false,
     };
     let built = table::enumerate(space, &limits, &NoProgress).unwrap();
     let diameter = built.enumeration.levels.len();

@@ -91,6 +91,7 @@ fn unlimited() -> Limits {
         max_depth: None,
         memory_bytes: 1 << 30,
         antipode_cap: 0,
+        count_last: false,
     }
 }
 

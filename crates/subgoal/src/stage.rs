@@ -237,6 +237,7 @@ impl Stage {
             max_depth: None,
             memory_bytes: u64::MAX,
             antipode_cap: 0,
+            count_last: false,
         };
         let built = table::enumerate_exact(&StageSpace::whole(self), &limits, &NoProgress)
             .expect("a stage table has at most TABLE_MAX_STATES entries and a short diameter");

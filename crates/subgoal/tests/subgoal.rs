@@ -100,6 +100,7 @@ fn two_stage_eight_puzzle_on_every_board() {
         max_depth: None,
         memory_bytes: 1 << 30,
         antipode_cap: 0,
+        count_last: false,
     };
     let optimal = table::enumerate(&space, &limits, &NoProgress).unwrap();
     let (mut total, mut optimal_total, mut longest) = (0usize, 0usize, 0usize);

@@ -104,6 +104,7 @@ pub fn distances(
         max_depth: None,
         memory_bytes: u64::MAX,
         antipode_cap: 0,
+        count_last: false,
     };
     let built = table::enumerate_exact(&GraphSpace { graph, goal }, &limits, progress)
         .expect("two-phase distances are at most 18");

@@ -534,6 +534,7 @@ fn pair_distances(a_move: &[u16], b_move: &[u16], b_count: usize, moves: usize) 
         max_depth: None,
         memory_bytes: u64::MAX,
         antipode_cap: 0,
+        count_last: false,
     };
     let built = table::enumerate_exact(&space, &limits, &NoProgress)
         .expect("phase-2 pair tables are small and shallow");

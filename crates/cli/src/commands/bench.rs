@@ -9,7 +9,7 @@ use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_core::RankedSpace;
-use godsearch_enumerate::{frontier, reference, table, Enumeration, NoProgress, Stop};
+use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
 use rand::{Rng, SeedableRng};
@@ -54,16 +54,29 @@ fn table_row(case: &str, w: usize, h: usize, repeats: usize) -> Result<Row> {
     complete_row(case, "table", &sp, run)
 }
 
+/// How the frontier engine ends a run to a depth.
+#[derive(Clone, Copy, PartialEq)]
+enum LastLevel {
+    Stored,
+    /// Counted without being stored (`--count-last`).
+    Counted,
+}
+
 fn frontier_row(
     case: &str,
     w: usize,
     h: usize,
     max_depth: Option<u32>,
+    last: LastLevel,
     repeats: usize,
 ) -> Result<Row> {
     let sp = space(w, h)?;
+    let run_limits = Limits {
+        count_last: last == LastLevel::Counted,
+        ..limits(max_depth)
+    };
     let (e, seconds) = best_of(repeats, || {
-        Ok(frontier::enumerate(&sp, &limits(max_depth), &NoProgress))
+        Ok(frontier::enumerate(&sp, &run_limits, &NoProgress))
     })?;
     if max_depth.is_none() {
         return complete_row(case, "frontier", &sp, (e, seconds));
@@ -75,7 +88,10 @@ fn frontier_row(
     );
     Ok(Row {
         case: case.into(),
-        engine: "frontier",
+        engine: match last {
+            LastLevel::Stored => "frontier",
+            LastLevel::Counted => "frontier, last level counted",
+        },
         positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
@@ -140,13 +156,29 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
     let mut rows = vec![
         baseline,
         table_row("3x3 complete", 3, 3, REPEATS_FAST)?,
-        frontier_row("3x3 complete", 3, 3, None, REPEATS_FAST)?,
+        frontier_row("3x3 complete", 3, 3, None, LastLevel::Stored, REPEATS_FAST)?,
         table_row("2x5 complete", 2, 5, 3)?,
-        frontier_row("4x4 depth 0..22", 4, 4, Some(22), 3)?,
+        frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Stored, 3)?,
+        frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Counted, 3)?,
     ];
     if args.large {
         rows.push(table_row("3x4 complete", 3, 4, 1)?);
-        rows.push(frontier_row("4x4 depth 0..28", 4, 4, Some(28), 1)?);
+        rows.push(frontier_row(
+            "4x4 depth 0..28",
+            4,
+            4,
+            Some(28),
+            LastLevel::Stored,
+            1,
+        )?);
+        rows.push(frontier_row(
+            "4x4 depth 0..28",
+            4,
+            4,
+            Some(28),
+            LastLevel::Counted,
+            1,
+        )?);
     }
     let baseline_rate = rows[0].positions as f64 / rows[0].seconds;
     outln!(

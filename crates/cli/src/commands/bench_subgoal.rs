@@ -38,6 +38,7 @@ pub fn run() -> Result<()> {
         max_depth: None,
         memory_bytes: 1 << 30,
         antipode_cap: 0,
+        count_last: false,
     };
     let optimal = table::enumerate(&space, &limits, &NoProgress)?;
     for effort in [1, godsearch_subgoal::DEFAULT_EFFORT] {

@@ -26,6 +26,7 @@ pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
             max_depth: args.max_depth,
             memory_bytes: machine::memory_budget(args.memory),
             antipode_cap: args.show_antipodes,
+            count_last: args.count_last,
         },
         engine: args.engine,
         save: args.save.as_deref(),
@@ -56,6 +57,12 @@ pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> 
                 format_count(classes.iter().sum::<u64>())
             );
         }
+    }
+    if r.last_counted_only {
+        outln!(
+            "level {} was counted without being stored (--count-last)",
+            r.levels.len() - 1
+        );
     }
     match (&r.stopped, r.diameter) {
         (None, Some(d)) => outln!("diameter {d}: the farthest positions need {d} moves"),

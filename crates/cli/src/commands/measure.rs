@@ -20,6 +20,7 @@ pub(crate) fn limits(max_depth: Option<u32>) -> Limits {
         max_depth,
         memory_bytes: machine::default_memory_budget(),
         antipode_cap: 0,
+        count_last: false,
     }
 }
 
