@@ -384,11 +384,12 @@ fn kind5_solutions_stream_as_they_are_found() {
     let stdout = child.stdout.take().unwrap();
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let first = BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .find(|l| l.starts_with("length"));
+        let mut lines = BufReader::new(stdout).lines().map_while(Result::ok);
+        let first = lines.by_ref().find(|l| l.starts_with("length"));
         let _ = sender.send(first);
+        // Keep reading: a pipe closed here would end the child with a write error when it
+        // prints the rest of its first result, and the test would blame the batch.
+        lines.for_each(drop);
     });
     let first_result = receiver
         .recv_timeout(Duration::from_secs(30))
