@@ -128,15 +128,15 @@ fn enumerate_tiles<R: RankInt>(
             boards.sort_by(|a, b| a.cells().cmp(b.cells()));
             boards.iter().map(Board::to_string).collect()
         });
-    let engine = match engine {
-        Engine::Table => "table",
-        Engine::Frontier => "frontier",
+    let (engine, bytes_per_state) = match engine {
+        Engine::Table => ("table", table_entry_bytes(space.state_count())),
+        Engine::Frontier => ("frontier", std::mem::size_of::<R>() as f64),
     };
     Ok(report(
         space.shape().to_string(),
         space.goal().to_string(),
         "tile moves",
-        engine,
+        (engine, bytes_per_state),
         &enumeration,
         antipodes,
         seconds,
@@ -185,7 +185,10 @@ pub fn cube2(
         ),
         _ => None,
     };
-    let engine = if built.is_some() { "table" } else { "frontier" };
+    let engine = match built {
+        Some(_) => ("table", table_entry_bytes(space.state_count())),
+        None => ("frontier", std::mem::size_of::<u64>() as f64),
+    };
     Ok(report(
         CubeSize::Two.to_string(),
         "solved".into(),
@@ -216,7 +219,10 @@ pub fn cube3(
         CubeSize::Three.to_string(),
         "solved".into(),
         metric.name(),
-        "frontier of symmetry classes",
+        (
+            "frontier of symmetry classes",
+            std::mem::size_of::<u128>() as f64,
+        ),
         &enumeration,
         None,
         seconds,
@@ -230,11 +236,17 @@ pub fn cube3(
     Ok(report)
 }
 
+/// Bytes of a distance table (2 bits an entry, in whole words) per position it holds.
+fn table_entry_bytes(states: u128) -> f64 {
+    table::table_bytes(states) as f64 / states as f64
+}
+
+/// `engine`: its name and the bytes it keeps per stored state.
 fn report<S>(
     puzzle: String,
     goal: String,
     metric: &'static str,
-    engine: &'static str,
+    (engine, bytes_per_state): (&'static str, f64),
     e: &Enumeration<S>,
     antipodes: Option<Vec<String>>,
     seconds: f64,
@@ -259,5 +271,7 @@ fn report<S>(
         classes: None,
         class_group: None,
         last_counted_only: e.last_counted_only,
+        bytes_per_state,
+        process_peak_bytes: None,
     }
 }

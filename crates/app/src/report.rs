@@ -173,6 +173,11 @@ pub struct BfsReport {
     pub peak_bytes: u64,
     /// The last level was counted without being stored (`--count-last`, Bryan's method).
     pub last_counted_only: bool,
+    /// Bytes the engine keeps per stored state: a table entry (0.25 at 2 bits a position), or a
+    /// listed rank or class key (8 or 16).
+    pub bytes_per_state: f64,
+    /// The whole process's peak resident memory, where the front end can read it.
+    pub process_peak_bytes: Option<u64>,
 }
 
 /// One scramble: a random position, the moves that reach it, or both.

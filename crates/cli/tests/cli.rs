@@ -13,6 +13,7 @@ fn bfs_json_matches_the_published_eight_puzzle() {
     assert_eq!(levels_of(&v), levels("sliding-3x3.txt"));
     assert_eq!(v["total"], 181_440);
     assert_eq!(v["diameter"], 31);
+    assert_eq!(v["bytes_per_state"], 0.25, "2 bits a position");
     assert_eq!(v["complete"], true);
     assert_eq!(
         v["antipodes"],
@@ -32,6 +33,7 @@ fn bfs_count_last_counts_the_level_it_does_not_store() {
     assert_eq!(levels_of(&v), published[..=20]);
     assert_eq!(v["last_counted_only"], true);
     assert_eq!(v["engine"], "frontier");
+    assert_eq!(v["bytes_per_state"], 8.0, "a 64-bit rank a state");
     // The level that does not fit in memory is counted rather than dropped.
     let tight = json(&["bfs", "4x4", "--memory", "1M", "--count-last", "--json"]);
     let n = levels_of(&tight).len();

@@ -1,10 +1,9 @@
 //! `godsearch bfs`: God's algorithm from the goal, with the engine chosen by size
 //! ([`godsearch_app::bfs`]); this file reads the arguments and prints.
 
-use super::bfs_output::{bfs_request, check_save_target, print_report};
+use super::bfs_output::{bfs_request, check_save_target, emit_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
-use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::Result;
@@ -30,14 +29,9 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     let report = bfs::tiles(&goal, &request, &bar);
     bar.finish();
     let report = report?;
-    if args.json {
-        outln!("{}", serde_json::to_string(&report)?);
-    } else {
-        let title = format!("{} sliding puzzle, goal {}", report.puzzle, report.goal);
-        print_report(&report, &title, |text| {
-            let board = Board::parse(goal.shape(), text).expect("printed by us");
-            board.to_grid().lines().map(str::to_string).collect()
-        });
-    }
-    Ok(())
+    let title = format!("{} sliding puzzle, goal {}", report.puzzle, report.goal);
+    emit_report(args, report, &title, |text| {
+        let board = Board::parse(goal.shape(), text).expect("printed by us");
+        board.to_grid().lines().map(str::to_string).collect()
+    })
 }

@@ -33,8 +33,25 @@ pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
     }
 }
 
+/// Prints a report, as JSON with `--json`, else as a table under `title`, with the process's
+/// peak memory added.
+pub(crate) fn emit_report(
+    args: &BfsArgs,
+    mut report: BfsReport,
+    title: &str,
+    render: impl Fn(&str) -> Vec<String>,
+) -> Result<()> {
+    report.process_peak_bytes = machine::peak_rss();
+    if args.json {
+        outln!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_report(&report, title, render);
+    }
+    Ok(())
+}
+
 /// Prints a report as a table; `render` gives extra lines to show under each antipode.
-pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>) {
+fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>) {
     outln!("{title}: {} engine, {} threads", r.engine, r.threads);
     match &r.classes {
         None => {
@@ -87,14 +104,15 @@ pub(crate) fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> 
         }
     }
     let per_thread = r.positions_per_second / r.threads as f64;
-    let peak = machine::peak_rss().map_or(String::new(), |b| {
+    let peak = r.process_peak_bytes.map_or(String::new(), |b| {
         format!(", process peak {}", format_bytes(b as f64))
     });
     outln!(
-        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {}{peak}",
+        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {} ({} bytes a stored state){peak}",
         r.seconds,
         format_rate(r.positions_per_second),
         format_rate(per_thread),
         format_bytes(r.peak_bytes as f64),
+        r.bytes_per_state,
     );
 }

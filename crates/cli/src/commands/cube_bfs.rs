@@ -4,10 +4,9 @@
 //! can be saved and solved from by descent. The 3x3x3 runs the frontier engine over symmetry
 //! classes, which counts positions exactly until --max-depth or the memory budget.
 
-use super::bfs_output::{bfs_request, check_save_target, print_report};
+use super::bfs_output::{bfs_request, check_save_target, emit_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
-use crate::output::outln;
 use crate::progress::LevelBar;
 use crate::spaces;
 use anyhow::Result;
@@ -40,11 +39,6 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     };
     bar.finish();
     let report = report?;
-    if args.json {
-        outln!("{}", serde_json::to_string(&report)?);
-    } else {
-        let title = format!("{} cube, {} metric", report.puzzle, report.metric);
-        print_report(&report, &title, |_| Vec::new());
-    }
-    Ok(())
+    let title = format!("{} cube, {} metric", report.puzzle, report.metric);
+    emit_report(args, report, &title, |_| Vec::new())
 }
