@@ -13,6 +13,7 @@
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
 //! - [`scramble`]: uniform random positions and random canonical move sequences;
+//! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
 //! - [`units`]: sizes, times and counts read and written for people.
 //!
 //! # Using the library
@@ -74,5 +75,6 @@ pub mod scramble;
 pub mod tables;
 pub mod tiles;
 pub mod units;
+pub mod verify;
 
 pub use error::{AppError, AppResult};

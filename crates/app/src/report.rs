@@ -251,12 +251,42 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<BfsReport>(),
         generator.subschema_for::<Scramble>(),
         generator.subschema_for::<InfoReport>(),
+        generator.subschema_for::<VerifyReport>(),
     ];
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "godsearch reports",
-        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble or a space's size.",
+        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble, a space's size or a checked solution.",
         "anyOf": documents,
         "$defs": generator.take_definitions(true),
     })
+}
+
+/// A move sequence checked from its start (`verify`, `apply`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct VerifyReport {
+    /// The puzzle, e.g. `4x4` or `3x3x3`.
+    pub puzzle: String,
+    /// The start: a tile list, or stickers.
+    pub start: String,
+    /// The moves, as read (boards: the blank's moves; cubes: face turns).
+    pub moves: String,
+    /// The position the moves reach (as far as they could be made).
+    pub end: String,
+    /// Whether that is the goal (a cube: solved).
+    pub reaches_goal: bool,
+    /// What is wrong when it does not.
+    pub problem: Option<String>,
+    /// Number of moves, in `metric`.
+    pub length: usize,
+    /// The metric `length` counts in (`moves` for boards).
+    pub metric: &'static str,
+    /// Cubes: the length in face turns.
+    pub htm: Option<usize>,
+    /// Cubes: the length in quarter turns.
+    pub qtm: Option<usize>,
+    /// Whether no shorter solution exists; absent when nothing here can tell (no table).
+    pub optimal: Option<bool>,
+    /// The true distance of the start, where a table gives it.
+    pub shortest: Option<usize>,
 }

@@ -86,6 +86,24 @@ godsearch scramble 2x2x2 --count 3\n  godsearch scramble 3x3x3 --moves 25\n  god
         after_help = "Examples:\n  godsearch bench\n  godsearch bench --section search\n  godsearch bench --large"
     )]
     Bench(BenchArgs),
+    /// Check move sequences, such as another solver's: replay each from its start, say whether
+    /// it reaches the goal, its length in each metric, and whether it is shortest where a
+    /// distance table can tell (boards of up to 20 million positions, the 2x2x2).
+    ///
+    /// Exit code 0 when every sequence reaches the goal, 1 when one does not, 2 for input that
+    /// cannot be read. Cube starts are stickers or a move sequence from solved, read as `solve`
+    /// reads them; cubes are solved with the centres as held (U up, F front).
+    #[command(after_help = "Examples:
+  godsearch verify 3x3 8,6,7,2,5,4,3,0,1 LURDRUULDLDRRUULLDDRRULULDDRURD
+  godsearch verify 3x3x3 \"R U R' U'\" \"U R U' R'\"
+  godsearch verify 4x4 --file solutions.txt
+  godsearch verify 2x2x2 \"R U F\" \"F' U' R'\" --json")]
+    Verify(VerifyArgs),
+    /// Make moves from a start and print the position reached (board, grid or stickers).
+    #[command(after_help = "Examples:
+  godsearch apply 3x3 1,2,3,4,5,6,7,8,0 ULDR
+  godsearch apply 3x3x3 \"R U\" \"U' R'\"")]
+    Apply(VerifyArgs),
 }
 
 pub use godsearch_app::bfs::EngineChoice;
@@ -285,6 +303,39 @@ pub struct InfoArgs {
     /// The puzzle.
     pub puzzle: String,
     /// One JSON document instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `godsearch verify` and `godsearch apply`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The puzzle: a board size such as 3x3 or 4x4, or 2x2x2 or 3x3x3
+    pub puzzle: String,
+    /// The start: a board (tile list or hex), or a cube as stickers or moves from solved
+    #[arg(required_unless_present = "file")]
+    pub start: Option<String>,
+    /// The moves: the blank's moves (U D L R) for boards, face turns for cubes
+    #[arg(required_unless_present = "file")]
+    pub moves: Option<String>,
+    /// Check every line of FILE instead: the start and the moves separated by `|` or a tab (or
+    /// by the first space, when the start has none); blank lines and `#` comments are skipped
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["start", "moves"])]
+    pub file: Option<PathBuf>,
+    /// Boards: the goal (default: tiles in order, blank last)
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Boards: a distance table made by `bfs --save`, to tell whether a solution is shortest on
+    /// a board too large for a table built in memory
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<PathBuf>,
+    /// Cubes: the metric `length` counts in (htm or qtm; both are printed). Default htm
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
+    /// Cubes: read starts as stickers (needed when 54 letters of URFDLB could also be moves)
+    #[arg(long)]
+    pub facelets: bool,
+    /// One JSON document per sequence
     #[arg(long)]
     pub json: bool,
 }

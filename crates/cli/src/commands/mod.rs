@@ -14,6 +14,7 @@ mod pdb;
 mod scramble;
 mod solve;
 mod solve_report;
+mod verify;
 
 use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
 use crate::errors::bad_input;
@@ -43,6 +44,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Info(args) => info::run(&args),
         Command::Scramble(args) => scramble::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Verify(args) => verify::run(&args, verify::Mode::Verify),
+        Command::Apply(args) => verify::run(&args, verify::Mode::Apply),
     }
 }
 
@@ -61,6 +64,6 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         },
         Command::Scramble(args) => vec![cache(&args.cache)],
         Command::Bench(args) => vec![cache(&args.cache)],
-        Command::Info(_) => Vec::new(),
+        Command::Info(_) | Command::Verify(_) | Command::Apply(_) => Vec::new(),
     }
 }

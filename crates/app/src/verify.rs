@@ -1,0 +1,152 @@
+//! Checking move sequences, such as another solver's answers: each is replayed from its start,
+//! and the report says where it ends, whether that is the goal, its length in every metric, and
+//! whether it is shortest where a complete distance table can tell (boards of up to 20 million
+//! positions, the 2x2x2). `apply` is the same replay, read for the position it reaches.
+
+use crate::cubes::{Cube2Solver, CubeJob};
+use crate::report::VerifyReport;
+use crate::tiles::{TableSolver, TileJob};
+use crate::{AppError, AppResult};
+use godsearch_core::excerpt;
+use godsearch_puzzles::cube::notation::{format_moves, parse_moves};
+use godsearch_puzzles::cube::{facelet, parse_position, CubeSize, CubieCube, Metric, Syntax};
+use godsearch_puzzles::tiles::{Board, Move as TileMove};
+
+/// A start and the moves to check, as the user wrote them.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    /// The start position.
+    pub start: &'a str,
+    /// The moves from it.
+    pub moves: &'a str,
+}
+
+impl<'a> Claim<'a> {
+    /// A line of a file of claims: the start and the moves separated by `|` or a tab, or else
+    /// by the first run of spaces (so a start written as moves needs `|` or a tab). `None` for
+    /// a line with no moves part.
+    pub fn from_line(line: &'a str) -> Option<Self> {
+        let (start, moves) = line
+            .split_once(['|', '\t'])
+            .or_else(|| line.trim().split_once(char::is_whitespace))?;
+        Some(Claim {
+            start: start.trim(),
+            moves: moves.trim(),
+        })
+    }
+}
+
+/// Replays `claim` on a board of `goal`'s size and checks it against `goal`; `prover`, a
+/// complete distance table of `goal`, says whether a solution is shortest.
+pub fn board(goal: &Board, claim: Claim, prover: Option<&TableSolver>) -> AppResult<VerifyReport> {
+    let shape = goal.shape();
+    let start = Board::parse(shape, claim.start).map_err(|source| AppError::Board {
+        text: excerpt(claim.start).to_string(),
+        source,
+    })?;
+    let moves = TileMove::parse_sequence(claim.moves)
+        .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(claim.moves))))?;
+    let mut end = start.clone();
+    let mut problem = None;
+    for (k, &m) in moves.iter().enumerate() {
+        if !end.apply(m) {
+            problem = Some(format!(
+                "move {} ({}) would take the blank off the board",
+                k + 1,
+                m.letter()
+            ));
+            break;
+        }
+    }
+    let reaches_goal = problem.is_none() && &end == goal;
+    let shortest = match prover {
+        Some(p) if start.check_solvable(goal).is_ok() => {
+            let job = TileJob {
+                id: None,
+                expected: None,
+                board: start.clone(),
+            };
+            Some(p.solve(goal, &job)?.length)
+        }
+        _ => None,
+    };
+    Ok(VerifyReport {
+        puzzle: shape.to_string(),
+        start: start.to_string(),
+        moves: TileMove::format_sequence(&moves),
+        end: end.to_string(),
+        reaches_goal,
+        problem: problem.or_else(|| (!reaches_goal).then(|| "it ends elsewhere".to_string())),
+        length: moves.len(),
+        metric: "moves",
+        htm: None,
+        qtm: None,
+        optimal: shortest.map(|s| reaches_goal && moves.len() == s),
+        shortest,
+    })
+}
+
+/// Replays `claim` on a cube of `size` from its start (stickers or moves, read by `syntax`) and
+/// checks it reaches solved; lengths in both metrics, `length` in `metric`. `prover` (2x2x2 in
+/// `metric`) says whether a solution is shortest; no 3x3x3 solver here proves that yet.
+pub fn cube(
+    size: CubeSize,
+    metric: Metric,
+    syntax: Syntax,
+    claim: Claim,
+    prover: Option<&Cube2Solver>,
+) -> AppResult<VerifyReport> {
+    let start = parse_position(size, claim.start, syntax)
+        .map_err(|e| AppError::Input(format!("start '{}': {e}", excerpt(claim.start))))?;
+    let moves = parse_moves(claim.moves)
+        .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(claim.moves))))?;
+    let end = moves.iter().fold(start, |c, m| c.then(&m.cubie()));
+    let reaches_goal = match size {
+        CubeSize::Three => end.is_solved(),
+        // A 2x2x2 has no centres: solved in any orientation, each face one colour.
+        CubeSize::Two => one_colour_a_face(&facelet::format_pocket(&end)),
+    };
+    let shortest = match (prover, size) {
+        (Some(p), CubeSize::Two) => {
+            let job = CubeJob {
+                text: claim.start.to_string(),
+                cube: start,
+            };
+            Some(p.solve(&job)?.length)
+        }
+        _ => None,
+    };
+    let length = metric.length(&moves);
+    Ok(VerifyReport {
+        puzzle: size.to_string(),
+        start: facelets_of(size, &start),
+        moves: format_moves(&moves),
+        end: facelets_of(size, &end),
+        reaches_goal,
+        problem: (!reaches_goal).then(|| "the cube is not solved at the end".to_string()),
+        length,
+        metric: metric.name(),
+        htm: Some(Metric::Htm.length(&moves)),
+        qtm: Some(Metric::Qtm.length(&moves)),
+        optimal: shortest.map(|s| reaches_goal && length == s),
+        shortest,
+    })
+}
+
+fn facelets_of(size: CubeSize, c: &CubieCube) -> String {
+    match size {
+        CubeSize::Three => facelet::format(c),
+        CubeSize::Two => facelet::format_pocket(c),
+    }
+}
+
+/// Whether each face of a 2x2x2 facelet string (four stickers a face) has one colour.
+fn one_colour_a_face(stickers: &str) -> bool {
+    let bytes = stickers.as_bytes();
+    bytes
+        .chunks(STICKERS_A_POCKET_FACE)
+        .all(|face| face.iter().all(|&s| s == face[0]))
+}
+
+/// Stickers on a face of the 2x2x2.
+const STICKERS_A_POCKET_FACE: usize = 4;

@@ -1,0 +1,145 @@
+//! `godsearch verify` and `godsearch apply`: replay move sequences with
+//! [`godsearch_app::verify`] and print what they reach.
+
+use crate::args::VerifyArgs;
+use crate::errors::{bad_input, InputError};
+use crate::output::outln;
+use crate::spaces;
+use anyhow::{bail, Context, Result};
+use godsearch_app::cubes::Cube2Solver;
+use godsearch_app::report::VerifyReport;
+use godsearch_app::tiles::TableSolver;
+use godsearch_app::verify::{self, Claim};
+use godsearch_puzzles::cube::{CubeSize, Syntax};
+use godsearch_puzzles::tiles::Board;
+use godsearch_puzzles::PuzzleName;
+
+/// What the command prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Whether each sequence solves its start, its lengths, whether it is shortest.
+    Verify,
+    /// The position each sequence reaches.
+    Apply,
+}
+
+pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
+    let text;
+    let claims: Vec<(String, Claim)> = match &args.file {
+        Some(path) => {
+            text = crate::input::read_text_file(path)?;
+            let mut claims = Vec::new();
+            for (k, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let where_ = format!("{} line {}", path.display(), k + 1);
+                let claim = Claim::from_line(line).ok_or_else(|| {
+                    InputError(format!("{where_}: a start and its moves are needed"))
+                })?;
+                claims.push((where_, claim));
+            }
+            claims
+        }
+        None => {
+            let (Some(start), Some(moves)) = (&args.start, &args.moves) else {
+                bad_input!("give a start and its moves, or --file");
+            };
+            vec![(String::new(), Claim { start, moves })]
+        }
+    };
+    let check = checker(args)?;
+    let mut failed = 0;
+    for (k, (where_, claim)) in claims.iter().enumerate() {
+        let report = check(*claim).with_context(|| where_.clone())?;
+        failed += usize::from(!report.reaches_goal);
+        if k > 0 && !args.json {
+            outln!();
+        }
+        print(args, mode, &report)?;
+    }
+    if mode == Mode::Verify && failed > 0 {
+        bail!(
+            "{failed} of {} move sequences do not reach the goal",
+            claims.len()
+        );
+    }
+    Ok(())
+}
+
+type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
+
+/// The check for the puzzle named, with the prover that tells shortest solutions where one is
+/// at hand.
+fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
+    match args.puzzle.parse::<PuzzleName>()? {
+        PuzzleName::Tiles(shape) => {
+            if args.metric.is_some() || args.facelets {
+                bad_input!("--metric and --facelets are for cubes");
+            }
+            let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
+            // A table proves optimality: the one given, or one built now for a small board.
+            let prover = match &args.table {
+                Some(path) => Some(TableSolver::new(&goal, Some(path))?),
+                None => TableSolver::new(&goal, None).ok(),
+            };
+            Ok(Box::new(move |claim| {
+                Ok(verify::board(&goal, claim, prover.as_ref())?)
+            }))
+        }
+        PuzzleName::Cube(size) => {
+            if args.goal.is_some() || args.table.is_some() {
+                bad_input!("--goal and --table are for boards; a cube's goal is solved");
+            }
+            let metric = spaces::cube_metric(args.metric.as_deref())?;
+            let syntax = if args.facelets {
+                Syntax::Facelets
+            } else {
+                Syntax::Auto
+            };
+            let prover = match size {
+                CubeSize::Two => Some(Cube2Solver::new(metric, None)?),
+                CubeSize::Three => None,
+            };
+            Ok(Box::new(move |claim| {
+                Ok(verify::cube(size, metric, syntax, claim, prover.as_ref())?)
+            }))
+        }
+    }
+}
+
+fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
+    if args.json {
+        outln!("{}", serde_json::to_string(r)?);
+        return Ok(());
+    }
+    outln!("start      {}", r.start);
+    outln!("moves      {}", r.moves);
+    if mode == Mode::Apply {
+        outln!("end        {}", r.end);
+        if let Ok(PuzzleName::Tiles(shape)) = args.puzzle.parse::<PuzzleName>() {
+            let board = Board::parse(shape, &r.end).context("the board reached")?;
+            for line in board.to_grid().lines() {
+                outln!("           {line}");
+            }
+        }
+        return Ok(());
+    }
+    match &r.problem {
+        None => outln!("result     reaches the goal"),
+        Some(why) => outln!("result     does not reach the goal: {why} ({})", r.end),
+    }
+    match (r.htm, r.qtm) {
+        (Some(htm), Some(qtm)) => outln!("length     {htm} htm, {qtm} qtm"),
+        _ => outln!("length     {} {}", r.length, r.metric),
+    }
+    match (r.optimal, r.shortest) {
+        (Some(true), _) => outln!("optimal    yes"),
+        (Some(false), Some(s)) => {
+            outln!("optimal    no: the shortest solution has {s} {}", r.metric)
+        }
+        _ => outln!("optimal    not known (no distance table for this puzzle here)"),
+    }
+    Ok(())
+}

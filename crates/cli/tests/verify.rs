@@ -1,0 +1,115 @@
+//! `verify` and `apply`: replay agrees with the solvers, broken solutions are caught with exit
+//! code 1, unreadable input gets exit code 2, and files of claims are checked line by line.
+
+mod common;
+
+use common::{godsearch, json, json_lines, refused, stdout};
+
+#[test]
+fn a_solvers_answer_verifies_and_a_broken_one_does_not() {
+    let start = "8,6,7,2,5,4,3,0,1";
+    let solved = json(&["solve", "3x3", start, "--json"]);
+    let moves = solved["solution"].as_str().unwrap().replace(' ', "");
+    let ok = json(&["verify", "3x3", start, &moves, "--json"]);
+    assert_eq!(ok["reaches_goal"], true);
+    assert_eq!(ok["optimal"], true);
+    assert_eq!(ok["shortest"], 31);
+    assert_eq!(ok["length"], solved["length"]);
+
+    // One move dropped: the replay ends elsewhere; exit code 1.
+    let broken = &moves[..moves.len() - 1];
+    let out = godsearch(&["verify", "3x3", start, broken]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("does not reach the goal"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A move off the board is named.
+    let out = godsearch(&["verify", "3x3", "1,2,3,4,5,6,7,8,0", "RR", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("off the board"), "{}", stdout(&out));
+
+    // A solution longer than the shortest reaches the goal but is not optimal.
+    let long = json(&["verify", "3x3", "1,2,3,4,5,6,7,0,8", "RLR", "--json"]);
+    assert_eq!(long["reaches_goal"], true);
+    assert_eq!(long["optimal"], false);
+    assert_eq!(long["shortest"], 1);
+}
+
+#[test]
+fn cubes_verify_in_both_metrics_and_the_pocket_cube_in_any_orientation() {
+    let v = json(&["verify", "3x3x3", "R U R' U'", "U R U' R'", "--json"]);
+    assert_eq!(v["reaches_goal"], true);
+    assert_eq!((v["htm"].as_u64(), v["qtm"].as_u64()), (Some(4), Some(4)));
+    assert!(v["optimal"].is_null(), "no 3x3x3 prover yet");
+    let half = json(&["verify", "3x3x3", "R2", "R2", "--metric", "qtm", "--json"]);
+    assert_eq!(
+        (half["length"].as_u64(), half["htm"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // R then L' turns a 2x2x2 as a whole: solved as held.
+    let turned = json(&["verify", "2x2x2", "R", "L'", "--json"]);
+    assert_eq!(turned["reaches_goal"], true);
+    assert_eq!(turned["optimal"], true);
+    let out = godsearch(&["verify", "2x2x2", "R", "U"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn files_of_claims_are_checked_line_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("claims.txt");
+    std::fs::write(
+        &file,
+        "# start | moves\n1,2,3,4,5,6,7,0,8 R\n\n1,2,3,4,5,6,7,0,8|L\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = godsearch(&["verify", "3x3", "--file", path, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "one of the two does not solve");
+    let docs: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[0]["reaches_goal"], true);
+    assert_eq!(docs[1]["reaches_goal"], false);
+    std::fs::write(&file, "1,2,3,4,5,6,7,0,8\n").unwrap();
+    refused(&["verify", "3x3", "--file", path], "line 1");
+}
+
+#[test]
+fn apply_prints_the_position_reached() {
+    let v = json_lines(&["apply", "3x3", "1,2,3,4,5,6,7,8,0", "ULDR", "--json"]);
+    assert_eq!(v[0]["end"], "123485760");
+    let out = godsearch(&["apply", "3x3", "1,2,3,4,5,6,7,8,0", "ULDR"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "apply does not judge the result"
+    );
+    assert!(stdout(&out).contains("4 8 5"), "{}", stdout(&out));
+    let cube = json(&["apply", "3x3x3", "R", "R'", "--json"]);
+    assert_eq!(
+        cube["end"],
+        "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+    );
+}
+
+#[test]
+fn unreadable_input_is_refused() {
+    refused(&["verify", "3x3", "1,2,3,4,5,6,7,8,0", "X"], "unknown move");
+    refused(&["verify", "3x3", "1,2,3", "U"], "board");
+    refused(&["verify", "3x3x3", "R U", "Q"], "moves 'Q'");
+    refused(&["verify", "3x3"], "required");
+    refused(
+        &["verify", "3x3", "1,2,3,4,5,6,7,8,0", "U", "--metric", "qtm"],
+        "for cubes",
+    );
+    refused(
+        &["verify", "3x3x3", "R", "R'", "--goal", "1,2"],
+        "for boards",
+    );
+}
