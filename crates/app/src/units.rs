@@ -110,9 +110,38 @@ pub fn format_rate(per_second: f64) -> String {
     }
 }
 
+/// A duration in the unit that reads best, to three significant digits: `0.000140` ->
+/// `140 µs`, `0.0123` -> `12.3 ms`, `1.5` -> `1.50 s`; a thousand seconds and more in whole
+/// seconds.
+pub fn format_seconds(seconds: f64) -> String {
+    let three_digits = |value: f64, unit: &str| match value {
+        v if v >= 100.0 => format!("{v:.0} {unit}"),
+        v if v >= 10.0 => format!("{v:.1} {unit}"),
+        v => format!("{v:.2} {unit}"),
+    };
+    match seconds {
+        s if s >= 1000.0 => format!("{s:.0} s"),
+        s if s >= 1.0 => three_digits(s, "s"),
+        s if s >= 1e-3 => three_digits(s * 1e3, "ms"),
+        s => three_digits(s * 1e6, "µs"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_in_the_unit_that_reads_best() {
+        assert_eq!(format_seconds(0.000_140), "140 µs");
+        assert_eq!(format_seconds(0.000_001_5), "1.50 µs");
+        assert_eq!(format_seconds(0.0123), "12.3 ms");
+        assert_eq!(format_seconds(0.999), "999 ms");
+        assert_eq!(format_seconds(1.5), "1.50 s");
+        assert_eq!(format_seconds(181.0), "181 s");
+        assert_eq!(format_seconds(7200.4), "7200 s");
+        assert_eq!(format_seconds(0.0), "0.00 µs");
+    }
 
     #[test]
     fn sizes() {

@@ -9,6 +9,7 @@ use crate::spaces;
 use anyhow::{Context, Result};
 use godsearch_app::cubes::{Cube2Solver, CubeJob, TwoPhaseSolver, DEFAULT_MAX_LENGTH};
 use godsearch_app::report::{CubeSolution, CubeSummary};
+use godsearch_app::units::format_seconds;
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
 use rayon::prelude::*;
@@ -196,8 +197,8 @@ impl CubePrinter {
             .phase1_length
             .map_or(String::new(), |p| format!(", phase 1 {p} moves"));
         outln!(
-            "time       {:.6} s ({}{phases}, {} nodes)",
-            s.seconds,
+            "time       {} ({}{phases}, {} nodes)",
+            format_seconds(s.seconds),
             s.algorithm,
             s.nodes_expanded
         );

@@ -5,7 +5,7 @@
 use crate::output::outln;
 use anyhow::{bail, Result};
 use godsearch_app::report::{Solution, SolveSummary};
-use godsearch_app::units::{format_count, format_rate};
+use godsearch_app::units::{format_count, format_rate, format_seconds};
 
 /// Prints solutions as they come and keeps the totals for the summary.
 pub struct Printer {
@@ -79,16 +79,25 @@ impl Printer {
         if self.json {
             outln!("{}", serde_json::to_string(&summary)?);
         } else if self.solved > 1 {
+            // Methods that count no nodes (staged solvers) get no node figures.
+            let nodes = match summary.nodes_generated {
+                0 => String::new(),
+                n => format!(
+                    ", {} nodes generated ({} a board), {}nodes/s",
+                    format_count(n),
+                    format_count(summary.mean_nodes_generated.round() as u64),
+                    format_rate(summary.nodes_per_second)
+                ),
+            };
             outln!(
-                "solved {} boards: mean length {:.2}{} (longest {}), {} nodes generated ({} a board), {:.3} s, {}nodes/s",
+                "solved {} boards: mean length {:.2}{} (longest {}) in {}{nodes}",
                 summary.solved,
                 summary.mean_length,
-                summary.mean_expected_length.map_or(String::new(), |e| format!(" against the file's {e:.2}")),
+                summary
+                    .mean_expected_length
+                    .map_or(String::new(), |e| format!(" against the file's {e:.2}")),
                 summary.max_length,
-                format_count(summary.nodes_generated),
-                format_count(summary.mean_nodes_generated.round() as u64),
-                summary.seconds,
-                format_rate(summary.nodes_per_second)
+                format_seconds(summary.seconds),
             );
         }
         if self.timed_out > 0 {
@@ -109,8 +118,8 @@ fn print_human(s: &Solution) {
     outln!("board      {}", s.start);
     if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
         outln!(
-            "no solution within --timeout ({:.1} s, {} nodes expanded): every solution has at least {bound} moves",
-            s.seconds,
+            "no solution within --timeout ({}, {} nodes expanded): every solution has at least {bound} moves",
+            format_seconds(s.seconds),
             format_count(s.nodes_expanded)
         );
         outln!();
@@ -130,11 +139,13 @@ fn print_human(s: &Solution) {
         "length     {} ({kind}{expected}, replayed to the goal)",
         s.length
     );
-    outln!(
-        "nodes      {} expanded, {} generated",
-        format_count(s.nodes_expanded),
-        format_count(s.nodes_generated)
-    );
+    if s.nodes_generated > 0 {
+        outln!(
+            "nodes      {} expanded, {} generated",
+            format_count(s.nodes_expanded),
+            format_count(s.nodes_generated)
+        );
+    }
     if !s.thresholds.is_empty() {
         let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
         outln!("thresholds {}", t.join(" "));
@@ -146,8 +157,8 @@ fn print_human(s: &Solution) {
         outln!("expanded   {} (each iteration)", n.join(" "));
     }
     outln!(
-        "time       {:.6} s ({}, {})",
-        s.seconds,
+        "time       {} ({}, {})",
+        format_seconds(s.seconds),
         s.algorithm,
         s.heuristic
     );
