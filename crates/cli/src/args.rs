@@ -186,8 +186,8 @@ pub struct SolveArgs {
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
     pub show_facelets: bool,
-    /// Read boards from a file, one a line; lines `id length tiles...` (as in korf100.txt) also
-    /// check the length found against the one given.
+    /// Read boards from a file (`-` for standard input), one a line; lines `id length tiles...`
+    /// (as in korf100.txt) also check the length found against the one given.
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// Search algorithm.
@@ -318,8 +318,9 @@ pub struct VerifyArgs {
     /// The moves: the blank's moves (U D L R) for boards, face turns for cubes
     #[arg(required_unless_present = "file")]
     pub moves: Option<String>,
-    /// Check every line of FILE instead: the start and the moves separated by `|` or a tab (or
-    /// by the first space, when the start has none); blank lines and `#` comments are skipped
+    /// Check every line of FILE (`-` for standard input) instead: the start and the moves
+    /// separated by `|` or a tab (or by the first space, when the start has none); blank lines
+    /// and `#` comments are skipped
     #[arg(long, value_name = "FILE", conflicts_with_all = ["start", "moves"])]
     pub file: Option<PathBuf>,
     /// Boards: the goal (default: tiles in order, blank last)

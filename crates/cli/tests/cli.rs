@@ -574,3 +574,33 @@ fn timeout_reports_a_proven_lower_bound_and_goes_on() {
         "--timeout is used only by IDA*",
     );
 }
+
+#[test]
+fn boards_come_from_standard_input_and_as_json_arrays() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["solve", "3x3", "--file", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"8,6,7,2,5,4,3,0,1\n[1,2,3,4,5,6,7,0,8]\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lengths: Vec<u64> = stdout(&out)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["length"].as_u64())
+        .collect();
+    assert_eq!(lengths, [31, 1]);
+    let v = json(&["solve", "3x3", "[2,4,0,1,8,5,3,6,7]", "--json"]);
+    assert_eq!(v["start"], "240185367");
+    refused(&["solve", "3x3", "[2,4,0,1"], "not a tile number");
+}

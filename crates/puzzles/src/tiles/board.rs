@@ -470,6 +470,13 @@ fn is_hex_cell(c: char) -> bool {
 /// comma with whitespace around it counting as one separator. An entry left empty between two
 /// commas, or by a comma at either end, is refused (`1,,2` is not two tiles).
 pub(crate) fn split_entries(text: &str) -> Result<Vec<&str>, BoardError> {
+    // A JSON array of numbers (`[2,4,0,1,8,5,3,6,7]`), as notebooks and other tools write
+    // boards, is the list inside its brackets.
+    let trimmed = text.trim();
+    let text = trimmed
+        .strip_prefix('[')
+        .and_then(|inner| inner.strip_suffix(']'))
+        .unwrap_or(text);
     let pieces: Vec<&str> = text.split(',').collect();
     let mut entries = Vec::new();
     for piece in &pieces {
