@@ -99,6 +99,18 @@ godsearch scramble 2x2x2 --count 3\n  godsearch scramble 3x3x3 --moves 25\n  god
   godsearch verify 4x4 --file solutions.txt
   godsearch verify 2x2x2 \"R U F\" \"F' U' R'\" --json")]
     Verify(VerifyArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    #[command(
+        after_help = "Examples:\n  godsearch completions bash > ~/.local/share/bash-completion/completions/godsearch\n  \
+godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > ~/.config/fish/completions/godsearch.fish"
+    )]
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), from the same definitions as --help.
+    #[command(after_help = "Examples:\n  godsearch man > godsearch.1 && man ./godsearch.1")]
+    Man,
     /// Make moves from a start and print the position reached (board, grid or stickers).
     #[command(after_help = "Examples:
   godsearch apply 3x3 1,2,3,4,5,6,7,8,0 ULDR

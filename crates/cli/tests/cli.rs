@@ -604,3 +604,33 @@ fn boards_come_from_standard_input_and_as_json_arrays() {
     assert_eq!(v["start"], "240185367");
     refused(&["solve", "3x3", "[2,4,0,1"], "not a tile number");
 }
+
+#[test]
+fn completions_and_the_manual_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = godsearch(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        assert!(script.contains("godsearch"), "{shell}");
+        assert!(
+            script.contains("verify"),
+            "{shell}: every subcommand completes"
+        );
+    }
+    // The bash script parses, where bash is installed.
+    let script = stdout(&godsearch(&["completions", "bash"]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("godsearch.bash");
+    std::fs::write(&path, script).unwrap();
+    if let Ok(check) = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+    {
+        assert!(check.status.success(), "{}", stderr(&check));
+    }
+    let page = stdout(&godsearch(&["man"]));
+    assert!(page.contains(".TH godsearch 1"), "{page}");
+    assert!(page.contains("verify"), "the subcommands are listed");
+    refused(&["completions", "tcsh"], "invalid value");
+}

@@ -8,6 +8,7 @@ mod bfs;
 mod bfs_output;
 mod cube_bfs;
 mod cube_solve;
+mod docs;
 mod info;
 mod measure;
 mod pdb;
@@ -45,6 +46,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Scramble(args) => scramble::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Verify(args) => verify::run(&args, verify::Mode::Verify),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man => docs::man(),
         Command::Apply(args) => verify::run(&args, verify::Mode::Apply),
     }
 }
@@ -64,6 +67,10 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         },
         Command::Scramble(args) => vec![cache(&args.cache)],
         Command::Bench(args) => vec![cache(&args.cache)],
-        Command::Info(_) | Command::Verify(_) | Command::Apply(_) => Vec::new(),
+        Command::Info(_)
+        | Command::Verify(_)
+        | Command::Apply(_)
+        | Command::Completions { .. }
+        | Command::Man => Vec::new(),
     }
 }
