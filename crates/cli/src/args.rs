@@ -314,6 +314,9 @@ pub struct PdbBuildArgs {
 pub struct InfoArgs {
     /// The puzzle.
     pub puzzle: String,
+    /// Print the number of positions in full, however many digits it has.
+    #[arg(long)]
+    pub exact: bool,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -449,6 +449,12 @@ fn info_computes_the_storage_table() {
     assert!(text.contains("2.4 TiB"), "{text}");
     let big = stdout(&godsearch(&["info", "30x30"]));
     assert!(big.contains("not known"), "{big}");
+    // Counts of more than 30 digits as a power of ten, in full with --exact.
+    let ten = stdout(&godsearch(&["info", "10x10"]));
+    assert!(ten.contains("4.66e157 (158 digits"), "{ten}");
+    let exact = stdout(&godsearch(&["info", "10x10", "--exact"]));
+    assert!(exact.contains("46,663,107,721,972,076,340"), "{exact}");
+    assert!(exact.contains(",000,000 = 100!/2"), "{exact}");
 }
 
 #[test]

@@ -14,6 +14,26 @@ use std::path::Path;
 
 /// Sizes above this many bytes are printed as powers of ten.
 const PLAIN_LIMIT_LOG10: f64 = 18.0;
+/// Counts of more digits than this are printed as `1.23e45` unless --exact.
+const PLAIN_COUNT_DIGITS: usize = 30;
+/// Digits after the point of a count printed as a power of ten.
+const MANTISSA_DIGITS: usize = 2;
+
+/// `count` with thousands separators, or, past [`PLAIN_COUNT_DIGITS`] digits and unless
+/// `exact`, as `4.66e157` (the digits are the count's own, cut, not rounded).
+fn positions_text(count: &BigUint, exact: bool) -> String {
+    let digits = count.to_string();
+    if exact || digits.len() <= PLAIN_COUNT_DIGITS {
+        return format_count(count);
+    }
+    format!(
+        "{}.{}e{} ({} digits; --exact prints them)",
+        &digits[..1],
+        &digits[1..=MANTISSA_DIGITS],
+        digits.len() - 1,
+        digits.len()
+    )
+}
 
 pub fn run(args: &InfoArgs) -> Result<()> {
     let shape = spaces::tile_shape(&args.puzzle)?;
@@ -25,12 +45,12 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
     } else {
-        print(&report, &info::position_count(shape));
+        print(&report, &info::position_count(shape), args.exact);
     }
     Ok(())
 }
 
-fn print(r: &InfoReport, count: &BigUint) {
+fn print(r: &InfoReport, count: &BigUint, exact: bool) {
     let n = r.cells;
     outln!(
         "{} sliding puzzle: {n} cells, {} tiles and the blank",
@@ -39,7 +59,7 @@ fn print(r: &InfoReport, count: &BigUint) {
     );
     outln!(
         "positions that reach a goal   {} = {n}!/2",
-        format_count(count)
+        positions_text(count, exact)
     );
     outln!("bits in a perfect rank        {}", r.rank_bits);
     match r.diameter {
