@@ -23,6 +23,19 @@ const MEDIUM_BOARD_EFFORT: usize = 4;
 /// Named partitions, strongest first.
 const PARTITIONS_BY_STRENGTH: [&str; 5] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6", "4-4"];
 
+/// How a board's solution is written (`--as`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum SolutionNotation {
+    /// The directions the blank moves (U D L R).
+    #[default]
+    Blank,
+    /// The tiles that slide, in order (12 8 4 3 ...).
+    Tiles,
+    /// The directions the tiles move, each the opposite of the blank's.
+    TileDirections,
+}
+
 /// The solving algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]

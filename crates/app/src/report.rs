@@ -45,6 +45,9 @@ pub struct Solution {
     pub timed_out: bool,
     /// With `timed_out`: every solution has at least this many moves.
     pub lower_bound: Option<u32>,
+    /// The solution as asked for (`--as`, `--runs`), when that is not the blank's moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
 }
 
 /// The summary after a batch of tile boards.

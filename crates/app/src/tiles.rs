@@ -4,7 +4,8 @@
 
 use crate::cache::{Origin, TableCache, QUICK_BUILD_STATES};
 use crate::choice::{
-    self, Algorithm, HeuristicChoice, ASTAR_BYTES_PER_POSITION, IN_MEMORY_TABLE_LIMIT,
+    self, Algorithm, HeuristicChoice, SolutionNotation, ASTAR_BYTES_PER_POSITION,
+    IN_MEMORY_TABLE_LIMIT,
 };
 use crate::report::Solution;
 use crate::tables::{self, AnySpace};
@@ -12,7 +13,7 @@ use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, Progress, RankedSpace};
 use godsearch_enumerate::table::table_bytes;
-use godsearch_puzzles::tiles::{Board, Move, Partition, TileSpace};
+use godsearch_puzzles::tiles::{notation, Board, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
@@ -268,6 +269,7 @@ impl Search<'_> {
                 seconds,
                 timed_out: true,
                 lower_bound: Some(lower_bound),
+                written: None,
             }),
             Err(e) => Err(e.into()),
         }
@@ -332,6 +334,7 @@ fn checked_solution(
         seconds,
         timed_out: false,
         lower_bound: None,
+        written: None,
     })
 }
 
@@ -514,4 +517,39 @@ fn no_table(goal: &Board, table_given: bool) -> AppResult<AppError> {
         format_bytes(table_bytes(space.state_count()) as f64),
         goal.shape()
     )))
+}
+
+/// `solution` (the blank's moves from the board `start`, as a [`Solution`] holds them) written
+/// in `notation`, with run lengths (`R3`) when `runs` (directions only).
+pub fn write_solution(
+    shape: Shape,
+    start: &str,
+    solution: &str,
+    notation: SolutionNotation,
+    runs: bool,
+) -> AppResult<String> {
+    let moves = Move::parse_sequence(solution)
+        .map_err(|e| AppError::Check(format!("a solution of ours does not parse: {e}")))?;
+    let directions = |moves: &[Move]| match runs {
+        true => notation::with_run_lengths(moves),
+        false => Move::format_sequence(moves),
+    };
+    match notation {
+        SolutionNotation::Blank => Ok(directions(&moves)),
+        SolutionNotation::TileDirections => Ok(directions(&notation::tile_directions(&moves))),
+        SolutionNotation::Tiles if runs => Err(AppError::Input(
+            "run lengths are for directions; --as tiles lists each tile moved".into(),
+        )),
+        SolutionNotation::Tiles => {
+            let board = Board::parse(shape, start)
+                .map_err(|e| AppError::Check(format!("a board of ours does not parse: {e}")))?;
+            let tiles = notation::tiles_moved(&board, &moves)
+                .ok_or_else(|| AppError::Check("a solution of ours leaves the board".into()))?;
+            Ok(tiles
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(" "))
+        }
+    }
 }

@@ -161,7 +161,7 @@ pub struct BfsArgs {
     pub json: bool,
 }
 
-pub use godsearch_app::choice::{Algorithm, HeuristicChoice};
+pub use godsearch_app::choice::{Algorithm, HeuristicChoice, SolutionNotation};
 
 /// `godsearch solve`.
 #[derive(Debug, Args)]
@@ -174,6 +174,14 @@ pub struct SolveArgs {
     /// and a text that could be either is refused (say which with --facelets or --moves).
     #[arg(value_name = "BOARD", required_unless_present = "file")]
     pub boards: Vec<String>,
+    /// Boards: how to write each solution: the blank's moves (default), the tiles that slide,
+    /// or the directions the tiles move. The JSON keeps the blank's moves in `solution` and
+    /// adds `written`
+    #[arg(long = "as", value_enum, value_name = "NOTATION", default_value_t = SolutionNotation::Blank)]
+    pub notation: SolutionNotation,
+    /// Boards: write runs of one direction with their length (RRRU as R3 U)
+    #[arg(long)]
+    pub runs: bool,
     /// Cubes: read every position (arguments and --file lines) as a move sequence from
     /// solved, e.g. --moves "R U R' U'".
     #[arg(long, conflicts_with = "facelets")]

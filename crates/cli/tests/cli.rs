@@ -640,3 +640,54 @@ fn completions_and_the_manual_page_are_generated() {
     assert!(page.contains("verify"), "the subcommands are listed");
     refused(&["completions", "tcsh"], "invalid value");
 }
+
+#[test]
+fn solutions_written_as_tiles_or_tile_directions_with_run_lengths() {
+    let start = "8,6,7,2,5,4,3,0,1";
+    let plain = json(&["solve", "3x3", start, "--json"]);
+    let blank = plain["solution"].as_str().unwrap().to_string();
+    assert!(plain.get("written").is_none(), "only when asked for");
+    let tiles = json(&["solve", "3x3", start, "--as", "tiles", "--json"]);
+    assert_eq!(
+        tiles["solution"],
+        blank.as_str(),
+        "the JSON keeps the blank's moves"
+    );
+    let moved: Vec<&str> = tiles["written"].as_str().unwrap().split(' ').collect();
+    assert_eq!(moved.len(), 31);
+    assert_eq!(
+        moved[0], "3",
+        "the blank goes left first: tile 3 slides right"
+    );
+    let directions = json(&["solve", "3x3", start, "--as", "tile-directions", "--json"]);
+    let flipped: String = blank
+        .chars()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            _ => 'L',
+        })
+        .collect();
+    assert_eq!(directions["written"], flipped.as_str());
+    // Run lengths expand back to the same letters.
+    let runs = json(&["solve", "3x3", start, "--runs", "--json"]);
+    let expanded: String = runs["written"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .map(|run| {
+            let (letter, count) = run.split_at(1);
+            letter.repeat(count.parse().unwrap_or(1))
+        })
+        .collect();
+    assert_eq!(expanded, blank);
+    refused(
+        &["solve", "3x3", start, "--as", "tiles", "--runs"],
+        "--runs",
+    );
+    refused(
+        &["solve", "3x3x3", "--moves", "R U", "--as", "tiles"],
+        "--as",
+    );
+}

@@ -2,7 +2,7 @@
 //! by Kociemba's two-phase method ([`godsearch_app::cubes`], which replays every solution);
 //! this file reads the positions, checks the options and prints.
 
-use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
+use crate::args::{Algorithm, HeuristicChoice, SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
@@ -65,6 +65,8 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
         (args.effort.is_some(), "--effort"),
         (args.no_reflection, "--no-reflection"),
         (args.memory.is_some(), "--memory"),
+        (args.notation != SolutionNotation::Blank, "--as"),
+        (args.runs, "--runs"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");

@@ -3,6 +3,7 @@
 //! ([`godsearch_app::tiles`]); this file turns arguments into its calls and prints.
 
 use super::solve_report::Printer;
+use crate::args::SolutionNotation;
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
@@ -34,6 +35,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for cubes, not sliding-tile boards");
     }
+    if args.runs && args.notation == SolutionNotation::Tiles {
+        bad_input!("--runs is for directions; --as tiles lists each tile moved");
+    }
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let jobs = jobs(args, &goal)?;
@@ -52,7 +56,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
         return Err(SearchError::AStarTooLarge.into());
     }
-    let mut out = Printer::new(args.json);
+    let mut out = Printer::new(args.json, shape, args.notation, args.runs);
     if algorithm == Algorithm::Table {
         let solver = TableSolver::new(&goal, args.table.as_deref())?;
         for job in &jobs {

@@ -4,12 +4,19 @@
 
 use crate::output::outln;
 use anyhow::{bail, Result};
+use godsearch_app::choice::SolutionNotation;
 use godsearch_app::report::{Solution, SolveSummary};
+use godsearch_app::tiles::write_solution;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
+use godsearch_puzzles::tiles::Shape;
 
 /// Prints solutions as they come and keeps the totals for the summary.
 pub struct Printer {
     json: bool,
+    /// How solutions are written, for boards of `shape`.
+    shape: Shape,
+    notation: SolutionNotation,
+    runs: bool,
     solved: usize,
     timed_out: usize,
     length_sum: usize,
@@ -22,10 +29,14 @@ pub struct Printer {
 }
 
 impl Printer {
-    /// A printer of human text, or of JSON documents.
-    pub fn new(json: bool) -> Self {
+    /// A printer of human text, or of JSON documents, writing solutions of boards of `shape`
+    /// in `notation` (with run lengths when `runs`).
+    pub fn new(json: bool, shape: Shape, notation: SolutionNotation, runs: bool) -> Self {
         Self {
             json,
+            shape,
+            notation,
+            runs,
             solved: 0,
             timed_out: 0,
             length_sum: 0,
@@ -39,7 +50,16 @@ impl Printer {
 
     /// Prints one board's result and adds it to the totals (boards past --timeout are counted
     /// apart: the summary describes the boards solved).
-    pub fn emit(&mut self, s: Solution) -> Result<()> {
+    pub fn emit(&mut self, mut s: Solution) -> Result<()> {
+        if (self.notation != SolutionNotation::Blank || self.runs) && !s.timed_out {
+            s.written = Some(write_solution(
+                self.shape,
+                &s.start,
+                &s.solution,
+                self.notation,
+                self.runs,
+            )?);
+        }
         if s.timed_out {
             self.timed_out += 1;
         } else {
@@ -125,7 +145,7 @@ fn print_human(s: &Solution) {
         outln!();
         return;
     }
-    crate::output::solution_line(&s.solution);
+    crate::output::solution_line(s.written.as_deref().unwrap_or(&s.solution));
     let kind = if s.optimal {
         "optimal"
     } else {

@@ -11,6 +11,7 @@
 mod board;
 mod instances;
 mod known;
+pub mod notation;
 mod partition;
 mod pattern;
 mod shape;
