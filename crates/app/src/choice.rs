@@ -36,6 +36,18 @@ pub enum SolutionNotation {
     TileDirections,
 }
 
+impl SolutionNotation {
+    /// Refuses run lengths with [`SolutionNotation::Tiles`]: they are for directions.
+    pub fn check_runs(self, runs: bool) -> crate::AppResult<()> {
+        if runs && self == SolutionNotation::Tiles {
+            return Err(crate::AppError::Input(
+                "--runs is for directions; --as tiles lists each tile moved".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The solving algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]

@@ -528,6 +528,7 @@ pub fn write_solution(
     notation: SolutionNotation,
     runs: bool,
 ) -> AppResult<String> {
+    notation.check_runs(runs)?;
     let moves = Move::parse_sequence(solution)
         .map_err(|e| AppError::Check(format!("a solution of ours does not parse: {e}")))?;
     let directions = |moves: &[Move]| match runs {
@@ -537,9 +538,6 @@ pub fn write_solution(
     match notation {
         SolutionNotation::Blank => Ok(directions(&moves)),
         SolutionNotation::TileDirections => Ok(directions(&notation::tile_directions(&moves))),
-        SolutionNotation::Tiles if runs => Err(AppError::Input(
-            "run lengths are for directions; --as tiles lists each tile moved".into(),
-        )),
         SolutionNotation::Tiles => {
             let board = Board::parse(shape, start)
                 .map_err(|e| AppError::Check(format!("a board of ours does not parse: {e}")))?;

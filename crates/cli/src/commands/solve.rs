@@ -3,7 +3,6 @@
 //! ([`godsearch_app::tiles`]); this file turns arguments into its calls and prints.
 
 use super::solve_report::Printer;
-use crate::args::SolutionNotation;
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
@@ -35,9 +34,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for cubes, not sliding-tile boards");
     }
-    if args.runs && args.notation == SolutionNotation::Tiles {
-        bad_input!("--runs is for directions; --as tiles lists each tile moved");
-    }
+    args.notation.check_runs(args.runs)?;
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let jobs = jobs(args, &goal)?;
