@@ -1,16 +1,19 @@
 //! God's algorithm as every front end offers it: the engine chosen by size, the run, the table
 //! saved when asked, and the [`BfsReport`] with antipodes written the way users read them.
 
-use crate::report::BfsReport;
+use crate::report::{BfsReport, LevelCostReport};
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
-use godsearch_core::{Progress, RankInt, RankedSpace};
+use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
+use godsearch_enumerate::disk::codec::KeyState;
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
+use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
-use godsearch_puzzles::cube::CUBE2_MAX_DISTANCE;
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Metric, Reduction};
-use godsearch_puzzles::tiles::{Board, TileSpace};
+use godsearch_puzzles::cube::{CUBE2_MAX_DISTANCE, CUBE2_RANKING};
+use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_search::descend;
 use godsearch_tables::TwoBitTable;
 use std::path::Path;
@@ -37,6 +40,102 @@ pub struct BfsRequest<'a> {
     pub engine: EngineChoice,
     /// Save the distance table here (table engine only).
     pub save: Option<&'a Path>,
+    /// Keep the levels on disk in a run folder (the frontier engine, durable and resumable).
+    pub disk: Option<DiskRequest<'a>>,
+}
+
+/// Levels on disk (`--workdir`): where, and whether to continue a run found there.
+#[derive(Debug, Clone, Copy)]
+pub struct DiskRequest<'a> {
+    /// The run's folder.
+    pub workdir: &'a Path,
+    /// Continue the run the folder holds.
+    pub resume: bool,
+    /// Keep every level's files.
+    pub keep_levels: bool,
+    /// States a bucket file aims at.
+    pub bucket_states: u64,
+}
+
+/// Levels on disk go with the frontier engine only, and leave no table to save.
+fn check_disk(request: &BfsRequest) -> AppResult<()> {
+    if request.disk.is_none() {
+        return Ok(());
+    }
+    if request.save.is_some() || request.engine == EngineChoice::Table {
+        return Err(AppError::Input(
+            "--workdir keeps sorted levels on disk (the frontier engine); it makes no table to --save (leave out --save and --engine table)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The frontier engine's counts, and with levels on disk the run's disk figures.
+type FrontierRun<S> = (Enumeration<S>, Option<DiskRun<S>>);
+
+/// Runs the frontier engine, in memory or (with `request.disk`) on disk under the run name
+/// `run` (which must change whenever the states would).
+fn frontier_run<P>(
+    space: &P,
+    run: &str,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<FrontierRun<P::State>>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    let Some(disk) = request.disk else {
+        return Ok((frontier::enumerate(space, &request.limits, progress), None));
+    };
+    let options = DiskOptions {
+        workdir: disk.workdir,
+        run,
+        resume: disk.resume,
+        keep_levels: disk.keep_levels,
+        bucket_states: disk.bucket_states,
+    };
+    let mut run = enumerate_on_disk(space, &options, &request.limits, progress)
+        .map_err(|e| AppError::Input(e.to_string()))?;
+    let enumeration = run.enumeration.clone();
+    run.enumeration.last_level = None;
+    Ok((enumeration, Some(run)))
+}
+
+/// The disk figures of a disk run, added to its report: bytes a state become bytes on disk
+/// over the levels written.
+fn add_disk_figures<S>(report: &mut BfsReport, run: Option<&DiskRun<S>>) {
+    let Some(run) = run else { return };
+    report.engine = "frontier on disk";
+    let stored: u64 = run.costs.iter().map(|c| c.disk_bytes).sum();
+    let states_of = |depth: usize| {
+        report
+            .classes
+            .as_ref()
+            .map_or(report.levels[depth], |k| k[depth])
+    };
+    let written: u64 = run
+        .costs
+        .iter()
+        .filter(|c| c.disk_bytes > 0)
+        .map(|c| states_of(c.depth as usize))
+        .sum();
+    report.bytes_per_state = stored as f64 / written.max(1) as f64;
+    report.peak_disk_bytes = Some(run.peak_disk_bytes);
+    report.resumed_from = run.resumed_from;
+    report.level_costs = Some(
+        run.costs
+            .iter()
+            .map(|c| LevelCostReport {
+                depth: c.depth,
+                seconds: c.seconds,
+                disk_bytes: c.disk_bytes,
+                buckets: c.buckets,
+                spilled_bytes: c.spilled_bytes,
+                resumed: c.resumed,
+            })
+            .collect(),
+    );
 }
 
 /// `--count-last` counts a level without storing it, which only the frontier engine does and
@@ -69,6 +168,12 @@ pub fn stop_message(stop: Stop) -> Option<String> {
             format_bytes(needed as f64),
             format_bytes(budget as f64)
         )),
+        Stop::Disk { depth, needed, available } => Some(format!(
+            "level {depth} did not fit on disk: it needs about {}, and {} is free; free {} more and continue with --resume",
+            format_bytes(needed as f64),
+            format_bytes(available as f64),
+            format_bytes(needed.saturating_sub(available) as f64)
+        )),
     }
 }
 
@@ -80,15 +185,16 @@ pub fn tiles(goal: &Board, request: &BfsRequest, progress: &dyn Progress) -> App
     }
 }
 
-fn enumerate_tiles<R: RankInt>(
+fn enumerate_tiles<R: RankInt + KeyState>(
     space: &TileSpace<R>,
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     let limits = &request.limits;
     check_count_last(request)?;
+    check_disk(request)?;
     let engine = match request.engine {
-        EngineChoice::Auto if limits.count_last => Engine::Frontier,
+        EngineChoice::Auto if limits.count_last || request.disk.is_some() => Engine::Frontier,
         EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
@@ -103,16 +209,23 @@ fn enumerate_tiles<R: RankInt>(
         )));
     }
     let started = Instant::now();
-    let (enumeration, built): (Enumeration<R>, Option<TwoBitTable>) = match engine {
+    let run_name = format!(
+        "{} ranking {TILE_RANKING}",
+        tables::tile_identity(space.goal())
+    );
+    let (enumeration, built, disk): (Enumeration<R>, Option<TwoBitTable>, _) = match engine {
         Engine::Table => {
             let built = table::enumerate(space, limits, progress).map_err(|e| {
                 AppError::Input(format!(
                     "{e}; use --engine frontier with --max-depth, or raise --memory"
                 ))
             })?;
-            (built.enumeration, Some(built.table))
+            (built.enumeration, Some(built.table), None)
         }
-        Engine::Frontier => (frontier::enumerate(space, limits, progress), None),
+        Engine::Frontier => {
+            let (e, disk) = frontier_run(space, &run_name, request, progress)?;
+            (e, None, disk)
+        }
     };
     let seconds = started.elapsed().as_secs_f64();
     if let (Some(path), Some(t)) = (request.save, &built) {
@@ -132,7 +245,7 @@ fn enumerate_tiles<R: RankInt>(
         Engine::Table => ("table", table_entry_bytes(space.state_count())),
         Engine::Frontier => ("frontier", std::mem::size_of::<R>() as f64),
     };
-    Ok(report(
+    let mut report = report(
         space.shape().to_string(),
         space.goal().to_string(),
         "tile moves",
@@ -140,7 +253,9 @@ fn enumerate_tiles<R: RankInt>(
         &enumeration,
         antipodes,
         seconds,
-    ))
+    );
+    add_disk_figures(&mut report, disk.as_ref());
+    Ok(report)
 }
 
 /// The 2x2x2 in `metric`, from solved; antipodes are written as scrambles (the inverse of an
@@ -156,15 +271,21 @@ pub fn cube2(
         ));
     }
     check_count_last(request)?;
+    check_disk(request)?;
     let space = Cube2Space::new(metric);
     let limits = &request.limits;
     let started = Instant::now();
-    let frontier_wanted = request.engine == EngineChoice::Frontier || limits.count_last;
-    let (enumeration, built) = match frontier_wanted {
-        true => (frontier::enumerate(&space, limits, progress), None),
+    let frontier_wanted =
+        request.engine == EngineChoice::Frontier || limits.count_last || request.disk.is_some();
+    let run_name = format!("{} ranking {CUBE2_RANKING}", tables::cube2_identity(&space));
+    let (enumeration, built, disk) = match frontier_wanted {
+        true => {
+            let (e, disk) = frontier_run(&space, &run_name, request, progress)?;
+            (e, None, disk)
+        }
         false => {
             let built = table::enumerate(&space, limits, progress)?;
-            (built.enumeration, Some(built.table))
+            (built.enumeration, Some(built.table), None)
         }
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -189,7 +310,7 @@ pub fn cube2(
         Some(_) => ("table", table_entry_bytes(space.state_count())),
         None => ("frontier", std::mem::size_of::<u64>() as f64),
     };
-    Ok(report(
+    let mut report = report(
         CubeSize::Two.to_string(),
         "solved".into(),
         metric.name(),
@@ -197,7 +318,9 @@ pub fn cube2(
         &enumeration,
         antipodes,
         seconds,
-    ))
+    );
+    add_disk_figures(&mut report, disk.as_ref());
+    Ok(report)
 }
 
 /// The 3x3x3 in `metric`, from solved, as classes under `reduction`: exact position and class
@@ -211,9 +334,14 @@ pub fn cube3(
     if request.save.is_some() || request.engine == EngineChoice::Table {
         return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)".into()));
     }
+    check_count_last(request)?;
     let started = Instant::now();
     let space = Cube3Classes::new(metric, reduction);
-    let enumeration = frontier::enumerate(&space, &request.limits, progress);
+    let run_name = format!(
+        "cube 3x3x3 metric {metric} classes of {} maps key {CLASS_KEY}",
+        reduction.order()
+    );
+    let (enumeration, disk) = frontier_run(&space, &run_name, request, progress)?;
     let seconds = started.elapsed().as_secs_f64();
     let mut report = report(
         CubeSize::Three.to_string(),
@@ -233,6 +361,7 @@ pub fn cube3(
     report.antipode_count = None;
     report.classes = Some(enumeration.classes.clone());
     report.class_group = Some(reduction.order());
+    add_disk_figures(&mut report, disk.as_ref());
     Ok(report)
 }
 
@@ -273,5 +402,8 @@ fn report<S>(
         last_counted_only: e.last_counted_only,
         bytes_per_state,
         process_peak_bytes: None,
+        peak_disk_bytes: None,
+        resumed_from: None,
+        level_costs: None,
     }
 }

@@ -181,6 +181,32 @@ pub struct BfsReport {
     pub bytes_per_state: f64,
     /// The whole process's peak resident memory, where the front end can read it.
     pub process_peak_bytes: Option<u64>,
+    /// Levels on disk (`--workdir`): the most bytes the run's files took at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_disk_bytes: Option<u64>,
+    /// Levels on disk: the newest level an earlier run had finished, when resumed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed_from: Option<u32>,
+    /// Levels on disk: what each level cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level_costs: Option<Vec<LevelCostReport>>,
+}
+
+/// What one level of a run on disk cost.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LevelCostReport {
+    /// Its distance.
+    pub depth: u32,
+    /// Seconds it took to make (by this run, or by the earlier one when `resumed`).
+    pub seconds: f64,
+    /// Bytes of its files (0 when it was counted without being written).
+    pub disk_bytes: u64,
+    /// Bucket files it is split into.
+    pub buckets: usize,
+    /// Bytes of neighbours spilled to disk while it was made.
+    pub spilled_bytes: u64,
+    /// Made by an earlier run of the same folder.
+    pub resumed: bool,
 }
 
 /// One scramble: a random position, the moves that reach it, or both.

@@ -46,7 +46,7 @@ pub fn tile_identity(goal: &Board) -> String {
 }
 
 /// The puzzle identity written into (and required of) a 2x2x2 table file.
-fn cube2_identity(space: &Cube2Space) -> String {
+pub(crate) fn cube2_identity(space: &Cube2Space) -> String {
     format!("cube 2x2x2 metric {}", space.metric())
 }
 

@@ -119,6 +119,7 @@ godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > 
 }
 
 pub use godsearch_app::bfs::EngineChoice;
+use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 
 /// `godsearch bfs`.
 #[derive(Debug, Args)]
@@ -156,6 +157,25 @@ pub struct BfsArgs {
     /// engine; it costs lookups in the two levels held instead of memory for the level)
     #[arg(long)]
     pub count_last: bool,
+    /// Keep the levels on disk in this folder (frontier engine): sorted, compressed bucket
+    /// files (about 2 bytes a 15-puzzle position), every finished level fsynced and listed in
+    /// a manifest, so a killed run continues with --resume. --memory then bounds the
+    /// neighbours held in memory, not the run; three levels stay on disk.
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<PathBuf>,
+    /// Continue the run in --workdir from its last finished level (and the finished buckets
+    /// of the level it was making); damaged files are found and made again.
+    #[arg(long, requires = "workdir")]
+    pub resume: bool,
+    /// Keep every level's files in --workdir (by default each is deleted once the next three
+    /// are written).
+    #[arg(long, requires = "workdir")]
+    pub keep_levels: bool,
+    /// States a bucket file of --workdir aims at (smaller: less memory while merging, more
+    /// files).
+    #[arg(long, value_name = "N", requires = "workdir", default_value_t = DEFAULT_BUCKET_STATES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub bucket_states: u64,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

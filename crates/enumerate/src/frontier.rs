@@ -65,10 +65,7 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
             break Stop::MaxDepth(depth);
         }
         let current = store.newest();
-        let degrees: Vec<usize> = current
-            .par_chunks(POSITIONS_PER_TASK)
-            .map(|c| c.iter().map(|&r| puzzle.degree(r)).sum())
-            .collect();
+        let degrees = degrees_of(puzzle, current);
         let candidates: usize = degrees.iter().sum();
         let needed = (store.held() + candidates as u64) * bytes;
         let last_wanted = limits.max_depth == Some(depth + 1);
@@ -98,7 +95,8 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
         }
         peak_bytes = peak_bytes.max(needed);
         progress.level_started(depth + 1, current.len() as u64);
-        let mut next = expand(puzzle, current, &degrees, candidates, progress);
+        let mut next = Vec::new();
+        expand_into(puzzle, current, &degrees, &mut next, progress);
         next.par_sort_unstable();
         next.dedup();
         store.remove_known(&mut next, puzzle.same_level_possible());
@@ -128,7 +126,7 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
 
 /// Every other name of the states of `level` (none for most spaces: the default
 /// `for_each_alias` is empty, and the loop then does nothing).
-fn aliases_of<P: StateSpace>(puzzle: &P, level: &[P::State]) -> Vec<P::State> {
+pub(crate) fn aliases_of<P: StateSpace>(puzzle: &P, level: &[P::State]) -> Vec<P::State> {
     level
         .par_iter()
         .fold(Vec::new, |mut found, &s| {
@@ -142,7 +140,7 @@ fn aliases_of<P: StateSpace>(puzzle: &P, level: &[P::State]) -> Vec<P::State> {
 }
 
 /// Adds `more` to the sorted, repeat-free `level`, keeping it so.
-fn merge_sorted<S: Ord + Copy + Send>(level: &mut Vec<S>, more: Vec<S>) {
+pub(crate) fn merge_sorted<S: Ord + Copy + Send>(level: &mut Vec<S>, more: Vec<S>) {
     if more.is_empty() {
         return;
     }
@@ -152,7 +150,7 @@ fn merge_sorted<S: Ord + Copy + Send>(level: &mut Vec<S>, more: Vec<S>) {
 }
 
 /// Positions the states of a level stand for: its length, or the sum of class sizes.
-fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64 {
+pub(crate) fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64 {
     if P::HAS_CLASSES {
         level.par_iter().map(|&s| puzzle.class_size(s)).sum()
     } else {
@@ -160,17 +158,33 @@ fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64 {
     }
 }
 
-/// All neighbours of `current`, with repeats, in one array of exactly `candidates` states.
-fn expand<P: StateSpace>(
+/// The number of neighbours of each task's share of `current`: what [`expand_into`] writes.
+pub(crate) fn degrees_of<P: StateSpace>(puzzle: &P, current: &[P::State]) -> Vec<usize> {
+    current
+        .par_chunks(POSITIONS_PER_TASK)
+        .map(|c| c.iter().map(|&r| puzzle.degree(r)).sum())
+        .collect()
+}
+
+/// Appends all neighbours of `current`, with repeats, to `out` (exactly the sum of `degrees`,
+/// as [`degrees_of`] counted them).
+pub(crate) fn expand_into<P: StateSpace>(
     puzzle: &P,
     current: &[P::State],
     degrees: &[usize],
-    candidates: usize,
+    out: &mut Vec<P::State>,
     progress: &dyn Progress,
-) -> Vec<P::State> {
-    let mut out = vec![P::State::default(); candidates];
+) {
+    let start = out.len();
+    let total = start + degrees.iter().sum::<usize>();
+    if out.is_empty() && out.capacity() < total {
+        // Zeroed pages from the allocator, not written: a measurable part of a big level.
+        *out = vec![P::State::default(); total];
+    } else {
+        out.resize(total, P::State::default());
+    }
     let mut slices = Vec::with_capacity(degrees.len());
-    let mut rest = out.as_mut_slice();
+    let mut rest = &mut out[start..];
     for &d in degrees {
         let (head, tail) = rest.split_at_mut(d);
         slices.push(head);
@@ -190,5 +204,4 @@ fn expand<P: StateSpace>(
             debug_assert_eq!(at, slot.len());
             progress.advanced(chunk.len() as u64);
         });
-    out
 }

@@ -24,6 +24,7 @@
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
 pub mod count_last;
+pub mod disk;
 pub mod frontier;
 pub mod level_store;
 pub mod pattern_db;
@@ -66,6 +67,17 @@ pub enum Stop {
         needed: u64,
         /// The memory limit.
         budget: u64,
+    },
+    /// The level at `depth` would need about `needed` bytes of disk, more than the `available`
+    /// (or the disk filled while it was made); the levels before it are exact and durable,
+    /// and with [`Limits::count_last`] its own count is exact (not written).
+    Disk {
+        /// The level that did not fit.
+        depth: u32,
+        /// Bytes it would need, estimated.
+        needed: u64,
+        /// Bytes free when it was to start.
+        available: u64,
     },
 }
 

@@ -53,20 +53,30 @@ pub enum Encoding {
     DistanceMod3 = 1,
     /// A byte an entry (pattern databases: moves of the group's tiles).
     Bytes = 2,
+    /// Sorted, repeat-free keys written as the LEB128 varints of their gaps (the first from
+    /// 0): a level of a disk-backed enumeration. Its length depends on the keys, so it is the
+    /// one encoding whose payload length is not a function of the entry count.
+    SortedDeltas = 3,
 }
 
 impl Encoding {
     fn from_u32(v: u32) -> Option<Self> {
-        [Encoding::DistanceMod3, Encoding::Bytes]
-            .into_iter()
-            .find(|e| *e as u32 == v)
+        [
+            Encoding::DistanceMod3,
+            Encoding::Bytes,
+            Encoding::SortedDeltas,
+        ]
+        .into_iter()
+        .find(|e| *e as u32 == v)
     }
 
-    /// Bytes of payload needed for `entries` entries.
-    pub fn payload_len(self, entries: u64) -> u64 {
+    /// Bytes of payload needed for `entries` entries; `None` for [`Encoding::SortedDeltas`],
+    /// whose length depends on the keys.
+    pub fn payload_len(self, entries: u64) -> Option<u64> {
         match self {
-            Encoding::DistanceMod3 => entries.div_ceil(32) * 8,
-            Encoding::Bytes => entries,
+            Encoding::DistanceMod3 => Some(entries.div_ceil(32) * 8),
+            Encoding::Bytes => Some(entries),
+            Encoding::SortedDeltas => None,
         }
     }
 }
@@ -211,18 +221,53 @@ impl<W: Write> Write for ChecksumWriter<W> {
 
 /// Writes a table atomically: header, the payload produced by `write_payload` (which must
 /// write exactly `header.encoding.payload_len(header.entries)` bytes), checksum; then renames
-/// the finished file onto `path`.
+/// the finished file onto `path`. For an encoding of variable length use [`save_bytes`].
 pub fn save(
     path: &Path,
     header: &TableHeader,
     write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), TableError> {
+    let payload_len =
+        header
+            .encoding
+            .payload_len(header.entries)
+            .ok_or_else(|| TableError::Header {
+                path: path.to_path_buf(),
+                what: "an encoding of variable length is saved from its bytes",
+            })?;
+    write_atomically(path, header, payload_len, write_payload).map(|_| ())
+}
+
+/// Writes a table atomically, as [`save`] does, from a payload already in memory (any
+/// encoding; a fixed-length one must get exactly its length). Returns the file's checksum,
+/// the one [`LoadedTable::checksum`] reads back.
+pub fn save_bytes(path: &Path, header: &TableHeader, payload: &[u8]) -> Result<u32, TableError> {
+    write_atomically(path, header, payload.len() as u64, |out| {
+        out.write_all(payload)
+    })
+}
+
+fn write_atomically(
+    path: &Path,
+    header: &TableHeader,
+    payload_len: u64,
+    write_payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<u32, TableError> {
     let io_err = |error| TableError::Io {
         path: path.to_path_buf(),
         error,
     };
     check_target(path)?;
-    let payload_len = header.encoding.payload_len(header.entries);
+    if header
+        .encoding
+        .payload_len(header.entries)
+        .is_some_and(|fixed| fixed != payload_len)
+    {
+        return Err(io_err(io::Error::other(format!(
+            "a payload of {payload_len} bytes for {} entries of this encoding",
+            header.entries
+        ))));
+    }
     let tmp = temp_file_in(folder_of(path)).map_err(io_err)?;
     let mut out = ChecksumWriter {
         inner: BufWriter::new(tmp.as_file()),
@@ -247,7 +292,7 @@ pub fn save(
     drop(out);
     tmp.as_file().sync_all().map_err(io_err)?;
     tmp.persist(path).map_err(|e| io_err(e.error))?;
-    Ok(())
+    Ok(checksum)
 }
 
 /// The folder `path` is in (`.` for a bare file name): where its temporary file is written.
@@ -382,6 +427,12 @@ impl LoadedTable {
     pub fn payload(&self) -> &[u8] {
         &self.map[self.payload.clone()]
     }
+
+    /// The file's checksum (CRC-32 of every byte before it), as [`save_bytes`] returned it.
+    pub fn checksum(&self) -> u32 {
+        let at = self.payload.end;
+        u32::from_le_bytes(self.map[at..at + 4].try_into().expect("4 bytes"))
+    }
 }
 
 struct Cursor<'a> {
@@ -474,7 +525,10 @@ pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>)
     })?;
     let entries = c.u64("entry count")?;
     let payload_len = c.u64("payload length")?;
-    if payload_len != encoding.payload_len(entries) {
+    if encoding
+        .payload_len(entries)
+        .is_some_and(|fixed| fixed != payload_len)
+    {
         return Err(TableError::Header {
             path: p,
             what: "payload length does not match the entry count",
@@ -524,7 +578,7 @@ mod tests {
             entries: 100,
             levels: vec![1, 2, 3],
         };
-        let payload = (0..Encoding::DistanceMod3.payload_len(100))
+        let payload = (0..Encoding::DistanceMod3.payload_len(100).unwrap())
             .map(|i| i as u8)
             .collect();
         (header, payload)

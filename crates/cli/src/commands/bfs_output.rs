@@ -5,8 +5,8 @@ use crate::args::BfsArgs;
 use crate::machine;
 use crate::output::outln;
 use anyhow::{Context, Result};
-use godsearch_app::bfs::BfsRequest;
-use godsearch_app::report::BfsReport;
+use godsearch_app::bfs::{BfsRequest, DiskRequest};
+use godsearch_app::report::{BfsReport, LevelCostReport};
 use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_enumerate::Limits;
 
@@ -30,6 +30,12 @@ pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
         },
         engine: args.engine,
         save: args.save.as_deref(),
+        disk: args.workdir.as_deref().map(|workdir| DiskRequest {
+            workdir,
+            resume: args.resume,
+            keep_levels: args.keep_levels,
+            bucket_states: args.bucket_states,
+        }),
     }
 }
 
@@ -75,6 +81,9 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
             );
         }
     }
+    if let Some(costs) = &r.level_costs {
+        print_level_costs(r, costs);
+    }
     if r.last_counted_only {
         outln!(
             "level {} was counted without being stored (--count-last)",
@@ -103,16 +112,53 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
             ),
         }
     }
+    if let Some(disk) = r.peak_disk_bytes {
+        outln!("disk peak {}", format_bytes(disk as f64));
+    }
     let per_thread = r.positions_per_second / r.threads as f64;
     let peak = r.process_peak_bytes.map_or(String::new(), |b| {
         format!(", process peak {}", format_bytes(b as f64))
     });
+    let per_state = match r.bytes_per_state {
+        b if b.fract() == 0.0 => format!("{b}"),
+        b => format!("{b:.2}"),
+    };
     outln!(
-        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {} ({} bytes a stored state){peak}",
+        "time {:.3} s: {}positions/s ({}/s per thread); engine memory {} ({per_state} bytes a stored state){peak}",
         r.seconds,
         format_rate(r.positions_per_second),
         format_rate(per_thread),
         format_bytes(r.peak_bytes as f64),
-        r.bytes_per_state,
     );
+}
+
+/// The time and disk of each level of a run on disk.
+fn print_level_costs(r: &BfsReport, costs: &[LevelCostReport]) {
+    if let Some(from) = r.resumed_from {
+        outln!("resumed after level {from}, made by an earlier run (marked *)");
+    }
+    outln!(
+        "{:>8}  {:>10}  {:>10}  {:>8}  {:>12}  {:>10}",
+        "distance",
+        "seconds",
+        "disk",
+        "buckets",
+        "bytes/state",
+        "spilled"
+    );
+    for c in costs {
+        let states = r
+            .classes
+            .as_ref()
+            .map_or(r.levels[c.depth as usize], |k| k[c.depth as usize]);
+        outln!(
+            "{:>8}  {:>10.2}  {:>10}  {:>8}  {:>12.2}  {:>10}",
+            format!("{}{}", c.depth, if c.resumed { "*" } else { "" }),
+            c.seconds,
+            format_bytes(c.disk_bytes as f64),
+            c.buckets,
+            c.disk_bytes as f64 / states.max(1) as f64,
+            format_bytes(c.spilled_bytes as f64),
+        );
+    }
 }

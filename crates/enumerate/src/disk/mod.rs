@@ -1,0 +1,809 @@
+//! Frontier enumeration with its levels on disk, durable level by level, resumable after a
+//! crash: for spaces whose levels outgrow memory (the 15-puzzle past depth 28, the 3x3x3 past
+//! depth 9).
+//!
+//! **Method** (delayed duplicate detection, after Korf and Schultze's complete 15-puzzle run,
+//! with key-range buckets as in Rokicki's cube runs). A level is a set of bucket files, each
+//! the states of one key range, sorted and written as varint gaps ([`codec`]): about 2 bytes a
+//! 15-puzzle position at depth 30 and beyond. Level `d + 1` is made in two passes:
+//!
+//! 1. *Expand.* Level `d` is read bucket by bucket and every neighbour is listed in memory, up
+//!    to the `--memory` budget; when the list is full it is sorted, its repeats removed, and it
+//!    is written out as one sorted run per bucket of level `d + 1`. Runs that all fit in memory
+//!    never touch the disk.
+//! 2. *Merge.* Each bucket of level `d + 1`, in parallel: its candidates (the runs and the part
+//!    of the list in its range) are sorted, repeats removed, and the states of levels `d - 1`
+//!    and `d` in the same key range (only `d - 1` when no move keeps the distance) removed by a
+//!    linear merge; what is left is the bucket, written durably.
+//!
+//! The buckets of a level are planned before it is made, as key quantiles of the neighbours of
+//! a sample of level `d` (ranks of tiles and class keys of cubes are far from uniform), about
+//! [`DiskOptions::bucket_states`] states each, so memory per bucket stays bounded whatever the
+//! space; buckets of different levels need not line up, since a key range is read from
+//! whichever files overlap it.
+//!
+//! **Durability.** Every bucket file is written to a temporary file, fsynced and renamed; a
+//! finished level is listed in the manifest with each file's count and checksum ([`workdir`]).
+//! `resume` continues from the last listed level, keeping the finished buckets of the level in
+//! progress (its bucket plan is in the manifest before its first bucket is written); every file
+//! it reads is checked, and a damaged bucket of the two levels the next is made from is made
+//! again from the two levels before its own. So four levels are kept on disk, and older ones
+//! are deleted unless [`DiskOptions::keep_levels`].
+//!
+//! **Disk space.** Before each level the free space is compared with an estimate of what the
+//! level will take; if it is short, or the disk fills while the level is made, the run stops
+//! with [`Stop::Disk`] and exact counts of every finished level (resume after freeing space).
+//! With [`Limits::count_last`], a level that would not fit is counted without being written.
+
+pub mod codec;
+mod workdir;
+
+use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
+use crate::{Enumeration, Limits, Progress, Stop};
+use codec::KeyState;
+use godsearch_core::StateSpace;
+use godsearch_tables::file::TableError;
+use rayon::prelude::*;
+use std::borrow::Cow;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use thiserror::Error;
+use workdir::{Bounds, BucketRecord, LevelRecord, Manifest, Spill, Workdir};
+
+/// States a bucket aims at by default: 4 Mi states, a few MB on disk and 32-64 MB in memory
+/// while merged, so both threads' buckets fit beside the candidate list.
+pub const DEFAULT_BUCKET_STATES: u64 = 1 << 22;
+/// At most this many buckets a level (file count stays reasonable: 11.7 billion states of the
+/// 15-puzzle's level 36 make 2,800 buckets at the default size).
+const MAX_BUCKETS: u64 = 1 << 16;
+/// Files of level `d` sampled to plan the buckets of level `d + 1`.
+const SAMPLE_FILES: usize = 64;
+/// States of level `d` (at most) whose neighbours plan the buckets of level `d + 1`.
+const SAMPLE_STATES: usize = 1 << 16;
+/// Candidates held in memory however small the budget (a floor, not a target).
+const MIN_CANDIDATES: usize = 1 << 12;
+/// Levels kept on disk: the two the next level is made from, and the two before them, from
+/// which either can be made again if one of its files is found damaged.
+const LEVELS_KEPT: usize = 4;
+/// The newest levels checked when a run resumes: those the next level is made from.
+const LEVELS_READ: usize = 2;
+
+/// Where and how a disk-backed run keeps its levels.
+#[derive(Debug, Clone)]
+pub struct DiskOptions<'a> {
+    /// The run's folder (created if missing; locked while the run works in it).
+    pub workdir: &'a Path,
+    /// What is enumerated, in words that change whenever the states would (puzzle, goal,
+    /// metric, ranking): written into every file, and a resumed run must match it.
+    pub run: &'a str,
+    /// Continue the run in `workdir` instead of refusing a folder that holds one.
+    pub resume: bool,
+    /// Keep every level's files (by default only the last [`LEVELS_KEPT`] are kept).
+    pub keep_levels: bool,
+    /// States a bucket aims at ([`DEFAULT_BUCKET_STATES`]).
+    pub bucket_states: u64,
+}
+
+/// What one level of a disk run cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelCost {
+    /// Its distance.
+    pub depth: u32,
+    /// Seconds it took to make (as recorded when it was made, possibly by an earlier run).
+    pub seconds: f64,
+    /// Bytes of its files (0 for a level counted without being written).
+    pub disk_bytes: u64,
+    /// Its buckets.
+    pub buckets: usize,
+    /// Bytes of candidates spilled to disk while it was made (0 when made by an earlier run).
+    pub spilled_bytes: u64,
+    /// Made by an earlier run of the same folder.
+    pub resumed: bool,
+}
+
+/// The result of a disk-backed enumeration.
+#[derive(Debug, Clone)]
+pub struct DiskRun<S> {
+    /// Exact counts, as every engine reports them (levels made by an earlier run included).
+    pub enumeration: Enumeration<S>,
+    /// Time and disk of each level.
+    pub costs: Vec<LevelCost>,
+    /// The most bytes the run's files took at once (levels kept, the level being made, spilled
+    /// candidates).
+    pub peak_disk_bytes: u64,
+    /// The newest level an earlier run had finished, when resumed.
+    pub resumed_from: Option<u32>,
+}
+
+/// A disk-backed run could not start or go on. Every level it finished stays durable.
+#[derive(Debug, Error)]
+pub enum DiskError {
+    /// The operating system refused.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What went wrong.
+        error: io::Error,
+    },
+    /// A file could not be written.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// Another run holds the folder.
+    #[error("{0}: another godsearch run is working in this folder")]
+    Busy(PathBuf),
+    /// The folder holds files that are not a run's.
+    #[error("{0}: the folder holds other files; give an empty or new folder")]
+    NotEmpty(PathBuf),
+    /// The folder holds a run and `resume` was not asked for.
+    #[error("{0}: the folder holds a run; continue it with --resume, or give another folder")]
+    RunExists(PathBuf),
+    /// The folder holds a run of something else.
+    #[error("{path}: the folder holds a run of {found}, not of {expected}")]
+    OtherRun {
+        /// The folder.
+        path: PathBuf,
+        /// What its run enumerates.
+        found: String,
+        /// What was asked for.
+        expected: String,
+    },
+    /// The manifest is damaged.
+    #[error("{path}: damaged run manifest ({why}); the run cannot be resumed")]
+    Manifest {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A level file is damaged (found while the run reads it; `resume` remakes it).
+    #[error("{path}: damaged level file ({why})")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A damaged file whose level cannot be made again.
+    #[error("level {depth} is damaged and cannot be made again: {why}")]
+    Unrepairable {
+        /// The level.
+        depth: u32,
+        /// Why not.
+        why: String,
+    },
+}
+
+/// Enumerates level by level from the goal with every level on disk in `options.workdir`,
+/// until the space is exhausted, `limits.max_depth` is reached, or the disk is full.
+/// `key_bound` is not needed: buckets are planned from the keys themselves.
+///
+/// Exact: every level reported is the true number of positions (and classes) at its distance,
+/// also when resumed; `limits.memory_bytes` bounds the candidates held in memory, not the run.
+pub fn enumerate_on_disk<P>(
+    space: &P,
+    options: &DiskOptions,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<DiskRun<P::State>, DiskError>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    let (dir, manifest) = Workdir::open(options.workdir, options.run, options.resume)?;
+    let engine = DiskEngine {
+        space,
+        dir,
+        options,
+        limits,
+        progress,
+        state_bytes: std::mem::size_of::<P::State>() as u64,
+    };
+    engine.run(manifest)
+}
+
+struct DiskEngine<'a, P: StateSpace> {
+    space: &'a P,
+    dir: Workdir,
+    options: &'a DiskOptions<'a>,
+    limits: &'a Limits,
+    progress: &'a dyn Progress,
+    state_bytes: u64,
+}
+
+/// What making (part of) a level produced.
+struct Made<S> {
+    /// Records of the buckets made, by bucket (`None` where not asked for or not written).
+    buckets: Vec<Option<BucketRecord>>,
+    positions: u64,
+    classes: u64,
+    spilled_bytes: u64,
+    peak_bytes: u64,
+    /// The states made, when the level is small enough to keep for the antipodes.
+    states: Option<Vec<S>>,
+}
+
+impl<P> DiskEngine<'_, P>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    fn run(&self, found: Option<Manifest>) -> Result<DiskRun<P::State>, DiskError> {
+        let resumed_from = found
+            .as_ref()
+            .and_then(|m| m.levels.len().checked_sub(1))
+            .map(|d| d as u32);
+        let mut manifest = match found {
+            Some(m) if !m.levels.is_empty() => m,
+            _ => self.start()?,
+        };
+        let mut costs: Vec<LevelCost> = manifest
+            .levels
+            .iter()
+            .map(|l| LevelCost {
+                depth: l.depth,
+                seconds: l.seconds,
+                disk_bytes: l.bytes(),
+                buckets: l.bounds.len(),
+                spilled_bytes: 0,
+                resumed: resumed_from.is_some(),
+            })
+            .collect();
+        let newest = manifest.levels.len() as u32 - 1;
+        let in_progress = manifest.plan.as_ref().map(|(d, _)| *d);
+        self.dir
+            .remove_levels_after(in_progress.unwrap_or(newest))?;
+        self.repair(&mut manifest)?;
+        let mut peak_bytes = 0;
+        let mut peak_disk = on_disk_bytes(&manifest);
+        let mut last_counted_only = false;
+        let mut extra_level: Option<(u64, u64)> = None;
+        let mut last_states: Option<Vec<P::State>> = None;
+        let stop = loop {
+            let depth = manifest.levels.len() as u32 - 1;
+            if self.limits.max_depth.is_some_and(|m| depth >= m) {
+                break Stop::MaxDepth(depth);
+            }
+            let newest = manifest.levels.last().expect("level 0 exists");
+            let bounds = match &manifest.plan {
+                Some((d, b)) if *d == depth + 1 => b.clone(),
+                _ => {
+                    let b = self.plan(newest)?;
+                    manifest.plan = Some((depth + 1, b.clone()));
+                    self.dir.write_manifest(&manifest)?;
+                    b
+                }
+            };
+            let (needed, available) = self.disk_needed(newest, &bounds)?;
+            let disk_stop = Stop::Disk {
+                depth: depth + 1,
+                needed,
+                available,
+            };
+            let last_wanted = self.limits.max_depth == Some(depth + 1);
+            let disk_short = needed > available;
+            let count_only = self.limits.count_last && (last_wanted || disk_short);
+            if disk_short && !count_only {
+                break disk_stop;
+            }
+            let started = Instant::now();
+            let wanted = self.unfinished_buckets(depth + 1, &bounds)?;
+            let made = match self.make_level(&manifest, depth + 1, &bounds, &wanted, count_only) {
+                Err(DiskError::Io { error, .. })
+                | Err(DiskError::Table(TableError::Io { error, .. }))
+                    if error.kind() == io::ErrorKind::StorageFull =>
+                {
+                    self.dir.remove_candidates(depth + 1)?;
+                    break disk_stop;
+                }
+                other => other?,
+            };
+            let mut made = self.with_earlier_buckets(made, depth + 1, &bounds, &wanted)?;
+            peak_bytes = peak_bytes.max(made.peak_bytes);
+            if made.classes == 0 {
+                manifest.plan = None;
+                self.dir.write_manifest(&manifest)?;
+                self.dir.remove_level(depth + 1)?;
+                break Stop::Complete;
+            }
+            if count_only {
+                extra_level = Some((made.positions, made.classes));
+                last_counted_only = true;
+                costs.push(LevelCost {
+                    depth: depth + 1,
+                    seconds: started.elapsed().as_secs_f64(),
+                    disk_bytes: 0,
+                    buckets: bounds.len(),
+                    spilled_bytes: made.spilled_bytes,
+                    resumed: false,
+                });
+                self.progress.level_finished(depth + 1, made.positions);
+                break if last_wanted {
+                    Stop::MaxDepth(depth + 1)
+                } else {
+                    disk_stop
+                };
+            }
+            let record = LevelRecord {
+                depth: depth + 1,
+                positions: made.positions,
+                classes: made.classes,
+                seconds: started.elapsed().as_secs_f64(),
+                on_disk: true,
+                bounds,
+                buckets: made
+                    .buckets
+                    .iter()
+                    .map(|b| b.expect("every bucket made"))
+                    .collect(),
+            };
+            peak_disk =
+                peak_disk.max(on_disk_bytes(&manifest) + record.bytes() + made.spilled_bytes);
+            costs.push(LevelCost {
+                depth: depth + 1,
+                seconds: record.seconds,
+                disk_bytes: record.bytes(),
+                buckets: record.bounds.len(),
+                spilled_bytes: made.spilled_bytes,
+                resumed: false,
+            });
+            self.progress.level_finished(depth + 1, made.positions);
+            manifest.levels.push(record);
+            manifest.plan = None;
+            self.dir.write_manifest(&manifest)?;
+            self.dir.remove_candidates(depth + 1)?;
+            self.forget_old_levels(&mut manifest)?;
+            last_states = made.states.take();
+        };
+        let newest = manifest.levels.last().expect("level 0 exists");
+        let last_level = match (last_counted_only, last_states) {
+            (true, _) => None,
+            (false, Some(states)) if states.len() as u64 == newest.classes => Some(states),
+            (false, _) if newest.classes <= self.limits.antipode_cap as u64 => {
+                Some(self.read_level(newest)?)
+            }
+            _ => None,
+        }
+        .filter(|s| s.len() <= self.limits.antipode_cap);
+        let mut levels: Vec<u64> = manifest.levels.iter().map(|l| l.positions).collect();
+        let mut classes: Vec<u64> = manifest.levels.iter().map(|l| l.classes).collect();
+        if let Some((p, c)) = extra_level {
+            levels.push(p);
+            classes.push(c);
+        }
+        Ok(DiskRun {
+            enumeration: Enumeration {
+                levels,
+                classes,
+                stop,
+                last_level,
+                peak_bytes,
+                last_counted_only,
+            },
+            costs,
+            peak_disk_bytes: peak_disk,
+            resumed_from,
+        })
+    }
+
+    /// Level 0 (every goal and its aliases) as one bucket, listed in a new manifest.
+    fn start(&self) -> Result<Manifest, DiskError> {
+        self.dir.remove_levels_after(0)?;
+        self.dir.remove_level(0)?;
+        let mut goals = Vec::new();
+        self.space.for_each_goal(|g| goals.push(g));
+        goals.extend(aliases_of(self.space, &goals));
+        goals.sort_unstable();
+        goals.dedup();
+        let bounds = Bounds::single();
+        let positions = positions_in(self.space, &goals);
+        let bucket = self.dir.write_bucket(0, 0, &bounds, &goals, positions)?;
+        let manifest = Manifest {
+            levels: vec![LevelRecord {
+                depth: 0,
+                positions,
+                classes: goals.len() as u64,
+                seconds: 0.0,
+                on_disk: true,
+                bounds,
+                buckets: vec![bucket],
+            }],
+            plan: None,
+        };
+        self.dir.write_manifest(&manifest)?;
+        Ok(manifest)
+    }
+
+    /// Checks every file of the levels the next one is made from against the manifest, and
+    /// makes damaged buckets again from the two levels before theirs.
+    fn repair(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
+        let read_from = manifest.levels.len().saturating_sub(LEVELS_READ);
+        for depth in 0..manifest.levels.len() {
+            let level = &manifest.levels[depth];
+            if !level.on_disk {
+                self.dir.remove_level(depth as u32)?;
+                continue;
+            }
+            if depth < read_from {
+                continue;
+            }
+            let damaged: Vec<bool> = (0..level.bounds.len())
+                .map(|b| {
+                    self.dir
+                        .read_bucket::<P::State>(
+                            level.depth,
+                            b,
+                            &level.bounds,
+                            Some(&level.buckets[b]),
+                        )
+                        .is_err()
+                })
+                .collect();
+            if !damaged.contains(&true) {
+                continue;
+            }
+            if depth == 0 {
+                let fresh = self.start()?;
+                manifest.levels[0] = fresh.levels[0].clone();
+                continue;
+            }
+            let sources_kept = manifest.levels[depth - 1].on_disk
+                && (depth < 2 || manifest.levels[depth - 2].on_disk);
+            if !sources_kept {
+                return Err(DiskError::Unrepairable {
+                    depth: depth as u32,
+                    why: "the levels it is made from were deleted; start the run again in an empty folder (--keep-levels keeps them)".into(),
+                });
+            }
+            let made = self.make_level(
+                &Manifest {
+                    levels: manifest.levels[..depth].to_vec(),
+                    plan: None,
+                },
+                depth as u32,
+                &manifest.levels[depth].bounds,
+                &damaged,
+                false,
+            )?;
+            for (b, remade) in made.buckets.iter().enumerate() {
+                if let Some(r) = remade {
+                    if *r != manifest.levels[depth].buckets[b] {
+                        return Err(DiskError::Unrepairable {
+                            depth: depth as u32,
+                            why: format!("bucket {b} made again differs from the one listed"),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Which buckets of the level at `depth` still have to be made: those without a valid file
+    /// from an earlier run (whose leftovers are removed).
+    fn unfinished_buckets(&self, depth: u32, bounds: &Bounds) -> Result<Vec<bool>, DiskError> {
+        Ok((0..bounds.len())
+            .map(|b| {
+                self.dir
+                    .read_bucket::<P::State>(depth, b, bounds, None)
+                    .is_err()
+            })
+            .collect())
+    }
+
+    /// Adds the buckets an earlier run finished to `made`.
+    fn with_earlier_buckets(
+        &self,
+        mut made: Made<P::State>,
+        depth: u32,
+        bounds: &Bounds,
+        wanted: &[bool],
+    ) -> Result<Made<P::State>, DiskError> {
+        for b in (0..bounds.len()).filter(|&b| !wanted[b]) {
+            let (states, record) = self.dir.read_bucket::<P::State>(depth, b, bounds, None)?;
+            made.positions += record.positions;
+            made.classes += states.len() as u64;
+            made.buckets[b] = Some(record);
+            made.states = None;
+        }
+        Ok(made)
+    }
+
+    /// The buckets of the level after `newest`: key quantiles of the neighbours of a sample of
+    /// `newest`, about `bucket_states` states a bucket.
+    fn plan(&self, newest: &LevelRecord) -> Result<Bounds, DiskError> {
+        let degree = self.space.max_degree() as u64;
+        if newest.classes * degree <= self.options.bucket_states {
+            return Ok(Bounds::single());
+        }
+        let files = newest.bounds.len();
+        let picked: Vec<usize> = (0..SAMPLE_FILES.min(files))
+            .map(|j| j * files / SAMPLE_FILES.min(files))
+            .collect();
+        let in_picked: u64 = picked.iter().map(|&b| newest.buckets[b].states).sum();
+        let step = (in_picked as usize / SAMPLE_STATES).max(1);
+        let mut sample = Vec::new();
+        for &b in &picked {
+            let (states, _) = self.dir.read_bucket::<P::State>(
+                newest.depth,
+                b,
+                &newest.bounds,
+                Some(&newest.buckets[b]),
+            )?;
+            sample.extend(states.into_iter().step_by(step));
+        }
+        let mut children = Vec::with_capacity(sample.len() * degree as usize);
+        for &s in &sample {
+            self.space
+                .for_each_neighbour(s, |_, n| children.push(n.to_key()));
+        }
+        children.sort_unstable();
+        children.dedup();
+        let estimate = newest.classes * children.len() as u64 / sample.len().max(1) as u64;
+        let buckets = estimate
+            .div_ceil(self.options.bucket_states.max(1))
+            .clamp(1, MAX_BUCKETS) as usize;
+        let mut starts = vec![0];
+        for i in 1..buckets {
+            let key = children[i * children.len() / buckets];
+            if key > *starts.last().expect("not empty") {
+                starts.push(key);
+            }
+        }
+        Ok(Bounds { starts })
+    }
+
+    /// Disk the level after `newest` may need (its files at `newest`'s bytes a state, grown as
+    /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget),
+    /// and the disk free now.
+    fn disk_needed(&self, newest: &LevelRecord, bounds: &Bounds) -> Result<(u64, u64), DiskError> {
+        let available = fs4::available_space(self.dir.path()).map_err(|error| DiskError::Io {
+            path: self.dir.path().to_path_buf(),
+            error,
+        })?;
+        let per_state = newest.bytes() as f64 / newest.classes.max(1) as f64;
+        let growth = bounds.len() as u64 * self.options.bucket_states;
+        let states = growth.min(newest.classes * self.space.max_degree() as u64);
+        let candidates = newest.classes * self.space.max_degree() as u64;
+        let spill = if candidates * self.state_bytes > self.limits.memory_bytes {
+            (candidates as f64 * (per_state + 1.0)) as u64
+        } else {
+            0
+        };
+        Ok(((states as f64 * per_state) as u64 + spill, available))
+    }
+
+    /// Makes the buckets marked in `wanted` of the level at `depth` from the levels listed in
+    /// `manifest` (the one before it, and the one before that to remove repeats). Writes them
+    /// unless `count_only`.
+    fn make_level(
+        &self,
+        manifest: &Manifest,
+        depth: u32,
+        bounds: &Bounds,
+        wanted: &[bool],
+        count_only: bool,
+    ) -> Result<Made<P::State>, DiskError> {
+        let d = depth as usize;
+        let parents = &manifest.levels[d - 1];
+        let mut known: Vec<&LevelRecord> = Vec::new();
+        if d >= 2 {
+            known.push(&manifest.levels[d - 2]);
+        }
+        if self.space.same_level_possible() {
+            known.push(parents);
+        }
+        let all_wanted = !wanted.contains(&false);
+        let spill = Spill::new(self.dir.fresh_candidates_dir(depth)?);
+        let cap = self.candidate_cap();
+        let max_degree = self.space.max_degree().max(1);
+        let slice_len = (cap / 2 / max_degree).max(1);
+        let mut pending: Vec<P::State> =
+            Vec::with_capacity(cap.min((parents.classes as usize).saturating_mul(max_degree)));
+        let mut spilled = false;
+        let mut peak_states = 0usize;
+        self.progress.level_started(depth, parents.classes);
+        for b in 0..parents.bounds.len() {
+            let (states, _) = self.dir.read_bucket::<P::State>(
+                parents.depth,
+                b,
+                &parents.bounds,
+                Some(&parents.buckets[b]),
+            )?;
+            for slice in states.chunks(slice_len) {
+                let degrees = degrees_of(self.space, slice);
+                let n: usize = degrees.iter().sum();
+                if pending.len() + n > cap {
+                    sort_dedup(&mut pending);
+                    if pending.len() + n > cap || pending.len() > cap / 2 {
+                        spill_all(&mut pending, &spill, bounds)?;
+                        spilled = true;
+                    }
+                }
+                let start = pending.len();
+                expand_into(self.space, slice, &degrees, &mut pending, self.progress);
+                let aliases = aliases_of(self.space, &pending[start..]);
+                pending.extend(aliases);
+                if !all_wanted {
+                    keep_wanted(&mut pending, start, bounds, wanted);
+                }
+                peak_states = peak_states.max(pending.len() + states.len());
+            }
+        }
+        sort_dedup(&mut pending);
+        self.progress
+            .level_started(depth, wanted.iter().filter(|&&w| w).count() as u64);
+        let keep_states = all_wanted && pending.len() <= self.limits.antipode_cap;
+        let outcomes = (0..bounds.len())
+            .into_par_iter()
+            .filter(|&b| wanted[b])
+            .map(|b| {
+                let (lo, hi) = bounds.range(b);
+                let in_memory = key_range(&pending, lo, hi);
+                let mut candidates: Cow<[P::State]> = Cow::Borrowed(in_memory);
+                if spilled {
+                    let mut from_disk = spill.read::<P::State>(b)?;
+                    if !from_disk.is_empty() {
+                        from_disk.extend_from_slice(in_memory);
+                        from_disk.sort_unstable();
+                        from_disk.dedup();
+                        candidates = Cow::Owned(from_disk);
+                    }
+                }
+                let mut new = candidates.into_owned();
+                for level in &known {
+                    let old = self.read_range(level, lo, hi)?;
+                    let mut at = 0;
+                    new.retain(|x| {
+                        while at < old.len() && old[at] < *x {
+                            at += 1;
+                        }
+                        at >= old.len() || old[at] != *x
+                    });
+                }
+                let positions = positions_in(self.space, &new);
+                let record = match count_only {
+                    true => None,
+                    false => Some(self.dir.write_bucket(depth, b, bounds, &new, positions)?),
+                };
+                self.progress.advanced(1);
+                let classes = new.len() as u64;
+                let states = keep_states.then_some(new);
+                Ok((b, positions, classes, record, states))
+            })
+            .collect::<Result<Vec<_>, DiskError>>()?;
+        let mut made = Made {
+            buckets: vec![None; bounds.len()],
+            positions: 0,
+            classes: 0,
+            spilled_bytes: spill.bytes(),
+            peak_bytes: peak_states as u64 * self.state_bytes,
+            states: keep_states.then(Vec::new),
+        };
+        for (b, positions, classes, record, states) in outcomes {
+            made.positions += positions;
+            made.classes += classes;
+            made.buckets[b] = record;
+            if let (Some(all), Some(mut these)) = (&mut made.states, states) {
+                all.append(&mut these);
+            }
+        }
+        Ok(made)
+    }
+
+    /// Candidates held in memory at most, from the memory budget (less what the merge of two
+    /// buckets at a time needs).
+    fn candidate_cap(&self) -> usize {
+        let merging =
+            4 * self.options.bucket_states * self.state_bytes * rayon::current_num_threads() as u64;
+        let free = self.limits.memory_bytes.saturating_sub(merging);
+        ((free / self.state_bytes) as usize).max(MIN_CANDIDATES)
+    }
+
+    /// The states of `level` with keys from `lo` up to `hi`, read from the files that overlap.
+    fn read_range(
+        &self,
+        level: &LevelRecord,
+        lo: u128,
+        hi: Option<u128>,
+    ) -> Result<Vec<P::State>, DiskError> {
+        let mut out = Vec::new();
+        for b in 0..level.bounds.len() {
+            let (start, end) = level.bounds.range(b);
+            let overlaps = hi.is_none_or(|h| start < h) && end.is_none_or(|e| e > lo);
+            if overlaps {
+                let (states, _) = self.dir.read_bucket::<P::State>(
+                    level.depth,
+                    b,
+                    &level.bounds,
+                    Some(&level.buckets[b]),
+                )?;
+                out.extend_from_slice(key_range(&states, lo, hi));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every state of `level`, in order.
+    fn read_level(&self, level: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
+        self.read_range(level, 0, None)
+    }
+
+    /// Deletes the files of levels no longer needed (all but the last [`LEVELS_KEPT`]), after
+    /// the manifest says so.
+    fn forget_old_levels(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
+        if self.options.keep_levels {
+            return Ok(());
+        }
+        let keep_from = manifest.levels.len().saturating_sub(LEVELS_KEPT);
+        let old: Vec<u32> = manifest.levels[..keep_from]
+            .iter_mut()
+            .filter(|l| l.on_disk)
+            .map(|l| {
+                l.on_disk = false;
+                l.depth
+            })
+            .collect();
+        if old.is_empty() {
+            return Ok(());
+        }
+        self.dir.write_manifest(manifest)?;
+        for depth in old {
+            self.dir.remove_level(depth)?;
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of the levels kept on disk.
+fn on_disk_bytes(manifest: &Manifest) -> u64 {
+    manifest
+        .levels
+        .iter()
+        .filter(|l| l.on_disk)
+        .map(LevelRecord::bytes)
+        .sum()
+}
+
+fn sort_dedup<S: Ord + Send>(states: &mut Vec<S>) {
+    states.par_sort_unstable();
+    states.dedup();
+}
+
+/// The part of sorted `states` with keys from `lo` up to `hi`.
+fn key_range<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> &[S] {
+    let from = states.partition_point(|s| s.to_key() < lo);
+    let to = match hi {
+        Some(h) => states.partition_point(|s| s.to_key() < h),
+        None => states.len(),
+    };
+    &states[from..to.max(from)]
+}
+
+/// Keeps, of `states[start..]`, those in a wanted bucket.
+fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, bounds: &Bounds, wanted: &[bool]) {
+    let mut kept = start;
+    for i in start..states.len() {
+        if wanted[bounds.bucket_of(states[i].to_key())] {
+            states[kept] = states[i];
+            kept += 1;
+        }
+    }
+    states.truncate(kept);
+}
+
+/// Sorts `pending`, writes it out as one run a bucket, and empties it.
+fn spill_all<S: KeyState>(
+    pending: &mut Vec<S>,
+    spill: &Spill,
+    bounds: &Bounds,
+) -> Result<(), DiskError> {
+    sort_dedup(pending);
+    (0..bounds.len()).into_par_iter().try_for_each(|b| {
+        let (lo, hi) = bounds.range(b);
+        spill.append(b, key_range(pending, lo, hi))
+    })?;
+    pending.clear();
+    Ok(())
+}

@@ -1,0 +1,511 @@
+//! The run's folder: a manifest, one folder a level with one file a bucket, and a lock.
+//!
+//! ```text
+//! DIR/lock                  held (flock) while a run works in DIR
+//! DIR/manifest              the finished levels: counts, bucket bounds, each file's checksum;
+//!                           and the plan (bucket bounds) of the level being made
+//! DIR/level-031/bucket-00017   states of level 31 with keys in bucket 17, sorted, as varint gaps
+//! DIR/level-032/candidates/    neighbours spilled while level 32 is made (never trusted:
+//!                              removed when a level starts)
+//! ```
+//! Every file but the candidates is a table file ([`godsearch_tables::file`]): header, checksum,
+//! written to a temporary file, fsynced and renamed, and the folder fsynced after, so a level
+//! listed in the manifest survives a crash, and a file that is damaged or was never finished is
+//! detected when it is read.
+
+use super::codec::{decode_sorted, encode_sorted, KeyState};
+use super::DiskError;
+use godsearch_tables::file::{self, Encoding, TableHeader};
+use std::fmt::Write as _;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What the manifest's header says it is, so that no other table file is taken for one.
+const MANIFEST_KIND: &str = "disk enumeration manifest v1";
+const MANIFEST: &str = "manifest";
+const LOCK: &str = "lock";
+const CANDIDATES: &str = "candidates";
+
+/// The first key of each bucket of a level, ascending; bucket `i` holds the keys from
+/// `starts[i]` up to `starts[i + 1]` (the last one has no end). `starts[0]` is 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub starts: Vec<u128>,
+}
+
+impl Bounds {
+    /// One bucket for every key.
+    pub fn single() -> Self {
+        Bounds { starts: vec![0] }
+    }
+
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The bucket that holds `key`.
+    pub fn bucket_of(&self, key: u128) -> usize {
+        self.starts.partition_point(|&s| s <= key) - 1
+    }
+
+    /// The keys of bucket `i`: `start..end`, `end` `None` for the last.
+    pub fn range(&self, i: usize) -> (u128, Option<u128>) {
+        (self.starts[i], self.starts.get(i + 1).copied())
+    }
+}
+
+/// One finished bucket file as the manifest lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BucketRecord {
+    pub states: u64,
+    pub positions: u64,
+    pub checksum: u32,
+    pub bytes: u64,
+}
+
+/// A finished level as the manifest lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LevelRecord {
+    pub depth: u32,
+    pub positions: u64,
+    pub classes: u64,
+    pub seconds: f64,
+    /// Its files are still in the folder (levels no longer needed are deleted).
+    pub on_disk: bool,
+    pub bounds: Bounds,
+    pub buckets: Vec<BucketRecord>,
+}
+
+impl LevelRecord {
+    /// Bytes its files take.
+    pub fn bytes(&self) -> u64 {
+        self.buckets.iter().map(|b| b.bytes).sum()
+    }
+}
+
+/// Everything a run has made durable.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Manifest {
+    pub levels: Vec<LevelRecord>,
+    /// The depth and bucket bounds of the level being made, fixed before its first bucket is
+    /// written so that a resumed run makes the same buckets.
+    pub plan: Option<(u32, Bounds)>,
+}
+
+/// The run's folder, locked for as long as this value lives.
+#[derive(Debug)]
+pub(crate) struct Workdir {
+    dir: PathBuf,
+    run: String,
+    _lock: File,
+}
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> DiskError + '_ {
+    move |error| DiskError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+impl Workdir {
+    /// Opens (creating it if needed) and locks `dir` for the run described by `run`, and reads
+    /// its manifest: `None` for a fresh folder. A folder holding another run, or a run when
+    /// `resume` is not set, is refused.
+    pub fn open(
+        dir: &Path,
+        run: &str,
+        resume: bool,
+    ) -> Result<(Workdir, Option<Manifest>), DiskError> {
+        fs::create_dir_all(dir).map_err(io_error(dir))?;
+        let lock_path = dir.join(LOCK);
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error(&lock_path))?;
+        match fs4::FileExt::try_lock(&lock) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => return Err(DiskError::Busy(dir.to_path_buf())),
+            Err(fs4::TryLockError::Error(e)) => return Err(io_error(&lock_path)(e)),
+        }
+        let workdir = Workdir {
+            dir: dir.to_path_buf(),
+            run: run.to_string(),
+            _lock: lock,
+        };
+        let manifest_path = dir.join(MANIFEST);
+        if !manifest_path.exists() {
+            let ours =
+                |name: &str| name == LOCK || name.starts_with('.') || name.starts_with("level-");
+            for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+                let name = entry.map_err(io_error(dir))?.file_name();
+                if !ours(&name.to_string_lossy()) {
+                    return Err(DiskError::NotEmpty(dir.to_path_buf()));
+                }
+            }
+            // Also with --resume: a run killed before level 0 was listed lost nothing.
+            return Ok((workdir, None));
+        }
+        if !resume {
+            return Err(DiskError::RunExists(dir.to_path_buf()));
+        }
+        let manifest = workdir.read_manifest()?;
+        Ok((workdir, Some(manifest)))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    fn level_dir(&self, depth: u32) -> PathBuf {
+        self.dir.join(format!("level-{depth:03}"))
+    }
+
+    fn bucket_path(&self, depth: u32, bucket: usize) -> PathBuf {
+        self.level_dir(depth).join(format!("bucket-{bucket:05}"))
+    }
+
+    /// The folder of level `depth`'s spilled candidates, emptied.
+    pub fn fresh_candidates_dir(&self, depth: u32) -> Result<PathBuf, DiskError> {
+        let dir = self.level_dir(depth).join(CANDIDATES);
+        if dir.exists() {
+            fs::remove_dir_all(&dir).map_err(io_error(&dir))?;
+        }
+        fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        Ok(dir)
+    }
+
+    /// Removes the spilled candidates of level `depth`.
+    pub fn remove_candidates(&self, depth: u32) -> Result<(), DiskError> {
+        let dir = self.level_dir(depth).join(CANDIDATES);
+        match fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&dir)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Deletes level `depth`'s files.
+    pub fn remove_level(&self, depth: u32) -> Result<(), DiskError> {
+        let dir = self.level_dir(depth);
+        match fs::remove_dir_all(&dir) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&dir)(e)),
+            _ => self.sync(),
+        }
+    }
+
+    /// Deletes every level folder deeper than `depth` (left by a run that stopped in them).
+    pub fn remove_levels_after(&self, depth: u32) -> Result<(), DiskError> {
+        for entry in fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let entry = entry.map_err(io_error(&self.dir))?;
+            let name = entry.file_name();
+            let level = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("level-"))
+                .and_then(|d| d.parse::<u32>().ok());
+            if level.is_some_and(|l| l > depth) {
+                let path = entry.path();
+                fs::remove_dir_all(&path).map_err(io_error(&path))?;
+            }
+        }
+        self.sync()
+    }
+
+    /// Flushes the folder's own entries (renames, removals) to disk.
+    fn sync(&self) -> Result<(), DiskError> {
+        File::open(&self.dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_error(&self.dir))
+    }
+
+    fn bucket_params(depth: u32, bucket: usize, bounds: &Bounds) -> String {
+        format!(
+            "level {depth} bucket {bucket} of {} from key {}",
+            bounds.len(),
+            bounds.starts[bucket]
+        )
+    }
+
+    /// Writes bucket `bucket` of level `depth` durably; returns what the manifest lists.
+    pub fn write_bucket<S: KeyState>(
+        &self,
+        depth: u32,
+        bucket: usize,
+        bounds: &Bounds,
+        states: &[S],
+        positions: u64,
+    ) -> Result<BucketRecord, DiskError> {
+        let dir = self.level_dir(depth);
+        fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        let mut payload = Vec::new();
+        encode_sorted(states, &mut payload);
+        let header = TableHeader {
+            puzzle: self.run.clone(),
+            params: Self::bucket_params(depth, bucket, bounds),
+            encoding: Encoding::SortedDeltas,
+            entries: states.len() as u64,
+            levels: vec![positions],
+        };
+        let path = self.bucket_path(depth, bucket);
+        let checksum = file::save_bytes(&path, &header, &payload)?;
+        let bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
+        Ok(BucketRecord {
+            states: states.len() as u64,
+            positions,
+            checksum,
+            bytes,
+        })
+    }
+
+    /// Reads bucket `bucket` of level `depth`, checking its checksum, that it is the file
+    /// asked for, and (when given) that it is the one the manifest lists.
+    pub fn read_bucket<S: KeyState>(
+        &self,
+        depth: u32,
+        bucket: usize,
+        bounds: &Bounds,
+        listed: Option<&BucketRecord>,
+    ) -> Result<(Vec<S>, BucketRecord), DiskError> {
+        let path = self.bucket_path(depth, bucket);
+        let damaged = |why: String| DiskError::Damaged {
+            path: path.clone(),
+            why,
+        };
+        let table = file::load(&path).map_err(|e| damaged(e.to_string()))?;
+        let header = table.header();
+        header
+            .expect(
+                &path,
+                &self.run,
+                &Self::bucket_params(depth, bucket, bounds),
+            )
+            .map_err(|e| damaged(e.to_string()))?;
+        if header.encoding != Encoding::SortedDeltas || header.levels.len() != 1 {
+            return Err(damaged("not a level bucket".into()));
+        }
+        let record = BucketRecord {
+            states: header.entries,
+            positions: header.levels[0],
+            checksum: table.checksum(),
+            bytes: fs::metadata(&path).map_err(io_error(&path))?.len(),
+        };
+        if listed.is_some_and(|l| *l != record) {
+            return Err(damaged("not the file the manifest lists".into()));
+        }
+        let states =
+            decode_sorted(table.payload(), header.entries).map_err(|e| damaged(e.to_string()))?;
+        let (start, end) = bounds.range(bucket);
+        let outside = |s: &S| s.to_key() < start || end.is_some_and(|e| s.to_key() >= e);
+        if states.first().is_some_and(outside) || states.last().is_some_and(outside) {
+            return Err(damaged("keys outside the bucket".into()));
+        }
+        Ok((states, record))
+    }
+
+    /// Saves the manifest durably (temporary file, fsync, rename, folder fsync).
+    pub fn write_manifest(&self, manifest: &Manifest) -> Result<(), DiskError> {
+        let mut text = String::new();
+        let line = |text: &mut String, bounds: &Bounds, records: Option<&[BucketRecord]>| {
+            for (i, start) in bounds.starts.iter().enumerate() {
+                match records.map(|r| r[i]) {
+                    Some(b) => writeln!(
+                        text,
+                        "bucket {start} {} {} {} {}",
+                        b.states, b.positions, b.checksum, b.bytes
+                    ),
+                    None => writeln!(text, "bucket {start}"),
+                }
+                .expect("writing to a String");
+            }
+        };
+        for l in &manifest.levels {
+            writeln!(
+                text,
+                "level {} {} {} {} {}",
+                l.depth, l.positions, l.classes, l.seconds, l.on_disk as u8
+            )
+            .expect("writing to a String");
+            line(&mut text, &l.bounds, Some(&l.buckets));
+        }
+        if let Some((depth, bounds)) = &manifest.plan {
+            writeln!(text, "plan {depth}").expect("writing to a String");
+            line(&mut text, bounds, None);
+        }
+        let header = TableHeader {
+            puzzle: self.run.clone(),
+            params: MANIFEST_KIND.into(),
+            encoding: Encoding::Bytes,
+            entries: text.len() as u64,
+            levels: manifest.levels.iter().map(|l| l.positions).collect(),
+        };
+        let path = self.dir.join(MANIFEST);
+        file::save_bytes(&path, &header, text.as_bytes())?;
+        self.sync()
+    }
+
+    fn read_manifest(&self) -> Result<Manifest, DiskError> {
+        let path = self.dir.join(MANIFEST);
+        let bad = |why: &str| DiskError::Manifest {
+            path: path.clone(),
+            why: why.to_string(),
+        };
+        let table = file::load(&path).map_err(|e| bad(&e.to_string()))?;
+        let header = table.header();
+        if header.params != MANIFEST_KIND {
+            return Err(bad("not a run manifest"));
+        }
+        if header.puzzle != self.run {
+            return Err(DiskError::OtherRun {
+                path: self.dir.clone(),
+                found: header.puzzle.clone(),
+                expected: self.run.clone(),
+            });
+        }
+        let text = std::str::from_utf8(table.payload()).map_err(|_| bad("not text"))?;
+        let mut manifest = Manifest::default();
+        let mut plan_bounds: Option<(u32, Vec<u128>)> = None;
+        for line in text.lines() {
+            let words: Vec<&str> = line.split(' ').collect();
+            let num = |i: usize| -> Result<u128, DiskError> {
+                words
+                    .get(i)
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad("a malformed line"))
+            };
+            match words[0] {
+                "level" if words.len() == 6 => manifest.levels.push(LevelRecord {
+                    depth: num(1)? as u32,
+                    positions: num(2)? as u64,
+                    classes: num(3)? as u64,
+                    seconds: words[4].parse().map_err(|_| bad("a malformed time"))?,
+                    on_disk: num(5)? == 1,
+                    bounds: Bounds { starts: Vec::new() },
+                    buckets: Vec::new(),
+                }),
+                "plan" if words.len() == 2 => plan_bounds = Some((num(1)? as u32, Vec::new())),
+                "bucket" if words.len() == 2 => match &mut plan_bounds {
+                    Some((_, starts)) => starts.push(num(1)?),
+                    None => return Err(bad("a plan bucket outside a plan")),
+                },
+                "bucket" if words.len() == 6 && plan_bounds.is_none() => {
+                    let level = manifest
+                        .levels
+                        .last_mut()
+                        .ok_or_else(|| bad("a bucket before its level"))?;
+                    level.bounds.starts.push(num(1)?);
+                    level.buckets.push(BucketRecord {
+                        states: num(2)? as u64,
+                        positions: num(3)? as u64,
+                        checksum: u32::try_from(num(4)?)
+                            .map_err(|_| bad("a malformed checksum"))?,
+                        bytes: num(5)? as u64,
+                    });
+                }
+                _ => return Err(bad("a malformed line")),
+            }
+        }
+        manifest.plan = plan_bounds.map(|(d, starts)| (d, Bounds { starts }));
+        let well_formed =
+            |b: &Bounds| b.starts.first() == Some(&0) && b.starts.windows(2).all(|w| w[0] < w[1]);
+        let consistent = manifest.levels.iter().enumerate().all(|(d, l)| {
+            l.depth == d as u32
+                && well_formed(&l.bounds)
+                && l.buckets.iter().map(|b| b.positions).sum::<u64>() == l.positions
+                && l.buckets.iter().map(|b| b.states).sum::<u64>() == l.classes
+        }) && manifest
+            .plan
+            .as_ref()
+            .is_none_or(|(d, b)| *d as usize == manifest.levels.len() && well_formed(b))
+            && header.levels
+                == manifest
+                    .levels
+                    .iter()
+                    .map(|l| l.positions)
+                    .collect::<Vec<_>>();
+        if !consistent {
+            return Err(bad("its levels do not add up"));
+        }
+        Ok(manifest)
+    }
+}
+
+/// Spilled candidates of one level: a file a bucket, each a sequence of sorted runs
+/// (`count: u64, bytes: u64, varint gaps`). Temporary: not checksummed, never resumed from.
+#[derive(Debug)]
+pub(crate) struct Spill {
+    dir: PathBuf,
+    bytes: AtomicU64,
+}
+
+impl Spill {
+    pub fn new(dir: PathBuf) -> Self {
+        Spill {
+            dir,
+            bytes: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes written so far, over all buckets.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    fn path(&self, bucket: usize) -> PathBuf {
+        self.dir.join(format!("bucket-{bucket:05}"))
+    }
+
+    /// Appends `states` (sorted, distinct) as one run of bucket `bucket`'s candidates.
+    pub fn append<S: KeyState>(&self, bucket: usize, states: &[S]) -> Result<(), DiskError> {
+        if states.is_empty() {
+            return Ok(());
+        }
+        let mut run = Vec::with_capacity(states.len() * 2 + 16);
+        run.extend_from_slice(&(states.len() as u64).to_le_bytes());
+        run.extend_from_slice(&0u64.to_le_bytes());
+        encode_sorted(states, &mut run);
+        let len = (run.len() - 16) as u64;
+        run[8..16].copy_from_slice(&len.to_le_bytes());
+        let path = self.path(bucket);
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(&run))
+            .map_err(io_error(&path))?;
+        self.bytes.fetch_add(run.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Every candidate spilled to bucket `bucket`, in runs (each sorted).
+    pub fn read<S: KeyState>(&self, bucket: usize) -> Result<Vec<S>, DiskError> {
+        let path = self.path(bucket);
+        let bytes = match fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let damaged = |why: String| DiskError::Damaged {
+            path: path.clone(),
+            why,
+        };
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < bytes.len() {
+            let word = |i: usize| -> Result<u64, DiskError> {
+                bytes
+                    .get(i..i + 8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                    .ok_or_else(|| damaged("a run header is cut short".into()))
+            };
+            let (count, len) = (word(at)?, word(at + 8)? as usize);
+            let body = bytes
+                .get(at + 16..at + 16 + len)
+                .ok_or_else(|| damaged("a run is cut short".into()))?;
+            out.extend(decode_sorted::<S>(body, count).map_err(|e| damaged(e.to_string()))?);
+            at += 16 + len;
+        }
+        Ok(out)
+    }
+}

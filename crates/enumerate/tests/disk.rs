@@ -1,0 +1,324 @@
+//! Levels on disk (`disk::enumerate_on_disk`): the counts equal the published ones with memory
+//! budgets small enough that candidates spill and levels split into many buckets; a run
+//! resumes to the same counts; damaged files are found and made again, never trusted.
+
+use godsearch_core::StateSpace;
+use godsearch_enumerate::disk::codec::KeyState;
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskError, DiskOptions, DiskRun};
+use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+use godsearch_testdata::{levels, rows};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const MIB: u64 = 1 << 20;
+
+fn tiles(w: usize, h: usize) -> TileSpace<u64> {
+    TileSpace::new(Board::goal(Shape::new(w, h).unwrap())).unwrap()
+}
+
+fn limits(max_depth: Option<u32>, memory_bytes: u64) -> Limits {
+    Limits {
+        max_depth,
+        memory_bytes,
+        antipode_cap: 100,
+        count_last: false,
+    }
+}
+
+fn options<'a>(dir: &'a Path, run: &'a str, bucket_states: u64) -> DiskOptions<'a> {
+    DiskOptions {
+        workdir: dir,
+        run,
+        resume: false,
+        keep_levels: false,
+        bucket_states,
+    }
+}
+
+fn run<P>(space: &P, options: &DiskOptions, limits: &Limits) -> DiskRun<P::State>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    enumerate_on_disk(space, options, limits, &NoProgress).expect("the run succeeds")
+}
+
+/// Column `column` of the first `count` rows of `file`, as numbers.
+fn column(file: &str, column: usize, count: usize) -> Vec<u64> {
+    rows(file)
+        .iter()
+        .take(count)
+        .map(|row| row[column].parse().unwrap())
+        .collect()
+}
+
+/// The bucket files of level `depth` in `dir`.
+fn bucket_files(dir: &Path, depth: u32) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir.join(format!("level-{depth:03}")))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn eight_puzzle_complete_with_spilled_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles(3, 3);
+    // 300 states a bucket and a budget of 32 Ki candidates: dozens of buckets and spills.
+    let r = run(
+        &space,
+        &options(dir.path(), "3x3", 300),
+        &limits(None, MIB / 4),
+    );
+    let e = &r.enumeration;
+    assert_eq!(e.stop, Stop::Complete);
+    assert_eq!(e.levels, levels("sliding-3x3.txt"));
+    assert!(
+        r.costs.iter().any(|c| c.spilled_bytes > 0),
+        "candidates spilled"
+    );
+    assert!(r.costs.iter().any(|c| c.buckets > 20), "levels split");
+    let in_memory = frontier::enumerate(&space, &limits(None, 1 << 30), &NoProgress);
+    assert_eq!(e.last_level, in_memory.last_level, "the antipodes");
+    // Levels no longer needed are gone: four are kept.
+    let level_dirs = fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("level-")
+        })
+        .count();
+    assert_eq!(level_dirs, 4);
+}
+
+#[test]
+fn fifteen_puzzle_to_24_in_small_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        &tiles(4, 4),
+        &options(dir.path(), "4x4", 1 << 18),
+        &limits(Some(24), 64 * MIB),
+    );
+    assert_eq!(r.enumeration.stop, Stop::MaxDepth(24));
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=24]);
+    let last = r.costs.last().unwrap();
+    assert!(last.spilled_bytes > 0 && last.buckets > 50);
+    // Delta-coded ranks: well under the 2.5 bytes a position asked of deep levels.
+    assert!((last.disk_bytes as f64) < 1.6 * r.enumeration.levels[24] as f64);
+}
+
+#[test]
+fn pocket_cube_on_disk_in_both_metrics() {
+    for (metric, file) in [
+        (Metric::Htm, "cube2x2x2-htm.txt"),
+        (Metric::Qtm, "cube2x2x2-qtm.txt"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let r = run(
+            &Cube2Space::new(metric),
+            &options(dir.path(), "2x2x2", 20_000),
+            &limits(None, 4 * MIB),
+        );
+        assert_eq!(r.enumeration.stop, Stop::Complete);
+        assert_eq!(r.enumeration.levels, levels(file));
+    }
+}
+
+#[test]
+fn cube_classes_on_disk() {
+    for (metric, file, depth) in [
+        (Metric::Htm, "cube3x3x3-htm.txt", 7),
+        (Metric::Qtm, "cube3x3x3-qtm.txt", 8),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let r = run(
+            &Cube3Classes::new(metric, Reduction::Symmetries),
+            &options(dir.path(), "3x3x3", 50_000),
+            &limits(Some(depth), 16 * MIB),
+        );
+        let rows = depth as usize + 1;
+        assert_eq!(r.enumeration.levels, column(file, 1, rows));
+        assert_eq!(r.enumeration.classes, column(file, 2, rows));
+        assert!(r.costs.last().unwrap().spilled_bytes > 0);
+    }
+}
+
+#[test]
+fn count_last_on_disk_equals_the_stored_count() {
+    let cases: Vec<(Box<dyn Fn(&Path) -> Vec<u64>>, Vec<u64>)> = vec![
+        (
+            Box::new(|dir| counted(&tiles(3, 3), dir, 20)),
+            levels("sliding-3x3.txt")[..=20].to_vec(),
+        ),
+        (
+            Box::new(|dir| counted(&tiles(4, 3), dir, 25)),
+            levels("sliding-3x4.txt")[..=25].to_vec(),
+        ),
+        (
+            Box::new(|dir| counted(&tiles(4, 4), dir, 22)),
+            levels("sliding-4x4.txt")[..=22].to_vec(),
+        ),
+        (
+            Box::new(|dir| counted(&Cube2Space::new(Metric::Htm), dir, 9)),
+            levels("cube2x2x2-htm.txt")[..=9].to_vec(),
+        ),
+        (
+            Box::new(|dir| {
+                counted(
+                    &Cube3Classes::new(Metric::Qtm, Reduction::Symmetries),
+                    dir,
+                    7,
+                )
+            }),
+            column("cube3x3x3-qtm.txt", 1, 8),
+        ),
+    ];
+    for (count, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(count(dir.path()), expected);
+    }
+}
+
+/// Levels to `depth`, the last counted without being written; checks that it was not.
+fn counted<P>(space: &P, dir: &Path, depth: u32) -> Vec<u64>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    let limits = Limits {
+        count_last: true,
+        ..limits(Some(depth), 8 * MIB)
+    };
+    let r = run(space, &options(dir, "counted", 10_000), &limits);
+    assert!(r.enumeration.last_counted_only);
+    assert_eq!(r.enumeration.stop, Stop::MaxDepth(depth));
+    assert_eq!(r.costs.last().unwrap().disk_bytes, 0);
+    assert!(!dir
+        .join(format!("level-{depth:03}"))
+        .join("bucket-00000")
+        .exists());
+    r.enumeration.levels
+}
+
+#[test]
+fn a_run_resumes_to_the_same_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles(4, 3);
+    let opts = options(dir.path(), "3x4", 2_000);
+    let first = run(&space, &opts, &limits(Some(12), 2 * MIB));
+    assert_eq!(first.resumed_from, None);
+    // A folder that holds a run is refused without resume, and so is another puzzle's run.
+    let refused = enumerate_on_disk(&space, &opts, &limits(Some(20), 2 * MIB), &NoProgress);
+    assert!(
+        matches!(refused, Err(DiskError::RunExists(_))),
+        "{refused:?}"
+    );
+    let other = DiskOptions {
+        resume: true,
+        ..options(dir.path(), "4x3", 2_000)
+    };
+    let refused = enumerate_on_disk(&space, &other, &limits(Some(20), 2 * MIB), &NoProgress);
+    assert!(
+        matches!(refused, Err(DiskError::OtherRun { .. })),
+        "{refused:?}"
+    );
+    let resumed = DiskOptions {
+        resume: true,
+        ..opts.clone()
+    };
+    let second = run(&space, &resumed, &limits(Some(20), 2 * MIB));
+    assert_eq!(second.resumed_from, Some(12));
+    assert_eq!(
+        second.enumeration.levels[..],
+        levels("sliding-3x4.txt")[..=20]
+    );
+    assert!(second.costs[..=12].iter().all(|c| c.resumed));
+    assert!(second.costs[13..].iter().all(|c| !c.resumed));
+}
+
+#[test]
+fn damaged_files_are_found_and_made_again() {
+    let space = tiles(4, 3);
+    let expected = &levels("sliding-3x4.txt")[..=18];
+    let damages: [(&str, fn(&Path)); 3] = [
+        ("a flipped byte", |f| {
+            let mut bytes = fs::read(f).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x10;
+            fs::write(f, bytes).unwrap();
+        }),
+        ("a truncated file", |f| {
+            let bytes = fs::read(f).unwrap();
+            fs::write(f, &bytes[..bytes.len() - 7]).unwrap();
+        }),
+        ("a missing file", |f| fs::remove_file(f).unwrap()),
+    ];
+    for (what, damage) in damages {
+        for depth in [17, 18] {
+            let dir = tempfile::tempdir().unwrap();
+            let opts = options(dir.path(), "3x4", 2_000);
+            run(&space, &opts, &limits(Some(18), 2 * MIB));
+            let files = bucket_files(dir.path(), depth);
+            assert!(files.len() > 2);
+            damage(&files[files.len() / 2]);
+            let resumed = DiskOptions {
+                resume: true,
+                ..opts.clone()
+            };
+            // Resume checks the files of the levels it reads and makes the damaged one again.
+            let r = run(&space, &resumed, &limits(Some(18), 2 * MIB));
+            assert_eq!(
+                r.enumeration.levels[..],
+                expected[..],
+                "{what} in level {depth}"
+            );
+            let again = run(&space, &resumed, &limits(Some(18), 2 * MIB));
+            assert_eq!(again.enumeration.levels[..], expected[..]);
+        }
+    }
+    // Damage in a level and in one it would be made again from: refused, naming the file.
+    let dir = tempfile::tempdir().unwrap();
+    let opts = options(dir.path(), "3x4", 2_000);
+    run(&space, &opts, &limits(Some(18), 2 * MIB));
+    fs::remove_file(&bucket_files(dir.path(), 17)[0]).unwrap();
+    let source = &bucket_files(dir.path(), 16)[1];
+    fs::write(source, b"not a level").unwrap();
+    let resumed = DiskOptions {
+        resume: true,
+        ..opts.clone()
+    };
+    let refused = enumerate_on_disk(&space, &resumed, &limits(Some(19), 2 * MIB), &NoProgress);
+    match refused {
+        Err(DiskError::Damaged { path, .. }) => assert_eq!(&path, source),
+        other => panic!("expected the damaged source, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_damaged_manifest_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles(3, 3);
+    let opts = options(dir.path(), "3x3", 1_000);
+    run(&space, &opts, &limits(Some(10), MIB));
+    let manifest = dir.path().join("manifest");
+    let mut bytes = fs::read(&manifest).unwrap();
+    bytes[40] ^= 1;
+    fs::write(&manifest, bytes).unwrap();
+    let resumed = DiskOptions {
+        resume: true,
+        ..opts.clone()
+    };
+    let refused = enumerate_on_disk(&space, &resumed, &limits(Some(12), MIB), &NoProgress);
+    assert!(
+        matches!(refused, Err(DiskError::Manifest { .. })),
+        "{refused:?}"
+    );
+}
