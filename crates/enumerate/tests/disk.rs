@@ -153,7 +153,8 @@ fn cube_classes_on_disk() {
 
 #[test]
 fn count_last_on_disk_equals_the_stored_count() {
-    let cases: Vec<(Box<dyn Fn(&Path) -> Vec<u64>>, Vec<u64>)> = vec![
+    type Counter = Box<dyn Fn(&Path) -> Vec<u64>>;
+    let cases: Vec<(Counter, Vec<u64>)> = vec![
         (
             Box::new(|dir| counted(&tiles(3, 3), dir, 20)),
             levels("sliding-3x3.txt")[..=20].to_vec(),
@@ -248,7 +249,8 @@ fn a_run_resumes_to_the_same_counts() {
 fn damaged_files_are_found_and_made_again() {
     let space = tiles(4, 3);
     let expected = &levels("sliding-3x4.txt")[..=18];
-    let damages: [(&str, fn(&Path)); 3] = [
+    type Damage = fn(&Path);
+    let damages: [(&str, Damage); 3] = [
         ("a flipped byte", |f| {
             let mut bytes = fs::read(f).unwrap();
             let middle = bytes.len() / 2;
