@@ -21,6 +21,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 /// What the manifest's header says it is, so that no other table file is taken for one.
 const MANIFEST_KIND: &str = "disk enumeration manifest v1";
@@ -136,6 +137,7 @@ impl Workdir {
             run: run.to_string(),
             _lock: lock,
         };
+        workdir.remove_temp_files()?;
         let manifest_path = dir.join(MANIFEST);
         if !manifest_path.exists() {
             let ours =
@@ -154,6 +156,21 @@ impl Workdir {
         }
         let manifest = workdir.read_manifest()?;
         Ok((workdir, Some(manifest)))
+    }
+
+    /// Removes the temporary files of killed runs: with the lock held, no one else writes here.
+    fn remove_temp_files(&self) -> Result<(), DiskError> {
+        let mut folders = vec![self.dir.clone()];
+        for entry in fs::read_dir(&self.dir).map_err(io_error(&self.dir))? {
+            let path = entry.map_err(io_error(&self.dir))?.path();
+            if path.is_dir() {
+                folders.push(path);
+            }
+        }
+        for folder in folders {
+            file::remove_stale_temp_files(&folder, Duration::ZERO).map_err(io_error(&folder))?;
+        }
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
