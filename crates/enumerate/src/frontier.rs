@@ -20,7 +20,7 @@
 
 use crate::count_last::count_next;
 use crate::level_store::{LevelStore, SortedLevels};
-use crate::{Enumeration, Limits, Progress, Stop};
+use crate::{Enumeration, KeyState, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
 
@@ -36,7 +36,10 @@ pub fn enumerate<P: StateSpace>(
     puzzle: &P,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Enumeration<P::State> {
+) -> Enumeration<P::State>
+where
+    P::State: KeyState,
+{
     enumerate_in(puzzle, SortedLevels::default(), limits, progress)
 }
 
@@ -46,7 +49,10 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
     mut store: L,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Enumeration<P::State> {
+) -> Enumeration<P::State>
+where
+    P::State: KeyState,
+{
     let bytes = std::mem::size_of::<P::State>() as u64;
     let mut goals = Vec::new();
     puzzle.for_each_goal(|g| goals.push(g));
@@ -97,7 +103,7 @@ pub fn enumerate_in<P: StateSpace, L: LevelStore<P::State>>(
         progress.level_started(depth + 1, current.len() as u64);
         let mut next = Vec::new();
         expand_into(puzzle, current, &degrees, &mut next, progress);
-        next.par_sort_unstable();
+        P::State::sort_all(&mut next);
         next.dedup();
         store.remove_known(&mut next, puzzle.same_level_possible());
         let aliases = aliases_of(puzzle, &next);
@@ -140,12 +146,12 @@ pub(crate) fn aliases_of<P: StateSpace>(puzzle: &P, level: &[P::State]) -> Vec<P
 }
 
 /// Adds `more` to the sorted, repeat-free `level`, keeping it so.
-pub(crate) fn merge_sorted<S: Ord + Copy + Send>(level: &mut Vec<S>, more: Vec<S>) {
+pub(crate) fn merge_sorted<S: KeyState>(level: &mut Vec<S>, more: Vec<S>) {
     if more.is_empty() {
         return;
     }
     level.extend(more);
-    level.par_sort_unstable();
+    S::sort_all(level);
     level.dedup();
 }
 

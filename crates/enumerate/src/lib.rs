@@ -26,6 +26,7 @@
 pub mod count_last;
 pub mod disk;
 pub mod frontier;
+pub mod keys;
 pub mod level_store;
 pub mod pattern_db;
 pub mod reference;
@@ -33,6 +34,7 @@ pub mod table;
 
 use godsearch_core::RankedSpace;
 pub use godsearch_core::{NoProgress, Progress};
+pub use keys::KeyState;
 use thiserror::Error;
 
 /// Limits an enumeration must respect.

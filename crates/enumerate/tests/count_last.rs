@@ -3,7 +3,7 @@
 //! whether the run stops at a depth or at its memory limit.
 
 use godsearch_core::StateSpace;
-use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
+use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::{levels, rows};
@@ -30,7 +30,9 @@ fn check<P: StateSpace>(
     depths: impl IntoIterator<Item = u32>,
     expected: &[u64],
     expected_classes: Option<&[u64]>,
-) {
+) where
+    P::State: KeyState,
+{
     for depth in depths {
         let e = frontier::enumerate(space, &counting_to(depth), &NoProgress);
         let d = depth as usize;

@@ -39,14 +39,15 @@ pub mod codec;
 mod workdir;
 
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
+use crate::keys::KeyState;
 use crate::{Enumeration, Limits, Progress, Stop};
-use codec::KeyState;
 use godsearch_core::StateSpace;
 use godsearch_tables::file::TableError;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 use thiserror::Error;
 use workdir::{Bounds, BucketRecord, LevelRecord, Manifest, Spill, Workdir};
@@ -199,6 +200,7 @@ where
         limits,
         progress,
         state_bytes: std::mem::size_of::<P::State>() as u64,
+        pending: Mutex::new(Vec::new()),
     };
     engine.run(manifest)
 }
@@ -210,6 +212,9 @@ struct DiskEngine<'a, P: StateSpace> {
     limits: &'a Limits,
     progress: &'a dyn Progress,
     state_bytes: u64,
+    /// The candidate list, kept from level to level so that its pages are touched (zeroed by
+    /// the kernel) once, not once a level: that was 8% of a 4x4 run's time.
+    pending: Mutex<Vec<P::State>>,
 }
 
 /// What making (part of) a level produced.
@@ -599,8 +604,10 @@ where
         let cap = self.candidate_cap();
         let max_degree = self.space.max_degree().max(1);
         let slice_len = (cap / 2 / max_degree).max(1);
-        let mut pending: Vec<P::State> =
-            Vec::with_capacity(cap.min((parents.classes as usize).saturating_mul(max_degree)));
+        let mut pending = self.pending.lock().expect("one level at a time");
+        pending.clear();
+        let wanted_capacity = cap.min((parents.classes as usize).saturating_mul(max_degree));
+        pending.reserve(wanted_capacity);
         let mut spilled = false;
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
@@ -766,8 +773,8 @@ fn on_disk_bytes(manifest: &Manifest) -> u64 {
         .sum()
 }
 
-fn sort_dedup<S: Ord + Send>(states: &mut Vec<S>) {
-    states.par_sort_unstable();
+fn sort_dedup<S: KeyState>(states: &mut Vec<S>) {
+    S::sort_all(states);
     states.dedup();
 }
 
