@@ -12,6 +12,7 @@ use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, Progress, RankedSpace};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Board, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
@@ -411,6 +412,93 @@ impl StagedSolver {
             optimal: false,
         };
         checked_solution(job, goal, outcome, method, seconds)
+    }
+}
+
+/// Optimal solving by half-depth search ([`godsearch_enumerate::half_depth`]): every position
+/// within `depth` moves of the goal held, each board met from both sides.
+pub struct HalfDepthSolver {
+    space: TileSpace<u64>,
+    ball: GoalBall<u64>,
+    memory_bytes: u64,
+}
+
+impl HalfDepthSolver {
+    /// Holds the positions within `depth` moves of `goal` (without `depth`: as many levels as
+    /// half of `memory_bytes` holds), leaving the rest of the budget for each board's side.
+    pub fn new(goal: &Board, depth: Option<u32>, memory_bytes: u64) -> AppResult<Self> {
+        let space = match AnySpace::new(goal)? {
+            AnySpace::Narrow(space) => space,
+            AnySpace::Wide(_) => {
+                return Err(AppError::Input(format!(
+                    "half-depth search ranks positions in 64 bits; a {} board needs more",
+                    goal.shape()
+                )))
+            }
+        };
+        let ball = GoalBall::build(&space, depth, memory_bytes / 2)
+            .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
+        Ok(HalfDepthSolver {
+            space,
+            ball,
+            memory_bytes: memory_bytes / 2,
+        })
+    }
+
+    /// The depth held (`n`): boards within `2n` moves are solved.
+    pub fn depth(&self) -> u32 {
+        self.ball.depth()
+    }
+
+    /// Positions held.
+    pub fn positions_held(&self) -> u64 {
+        self.ball.len()
+    }
+
+    /// Whether every position is held (boards are then solved by descent alone).
+    pub fn holds_all(&self) -> bool {
+        self.ball.is_complete()
+    }
+
+    /// Solves one board; the solution is replayed to the goal. A board beyond twice the held
+    /// depth gets no solution but a proven lower bound (as a timed-out search does).
+    pub fn solve(&self, goal: &Board, job: &TileJob) -> AppResult<Solution> {
+        let started = Instant::now();
+        let outcome = self
+            .ball
+            .solve(&self.space, self.space.rank(&job.board), self.memory_bytes);
+        let seconds = started.elapsed().as_secs_f64();
+        let method = Method {
+            algorithm: Algorithm::HalfDepth.name(),
+            heuristic: format!("positions within {} moves held", self.ball.depth()),
+            optimal: true,
+        };
+        match outcome {
+            HalfDepthOutcome::Solved(path) => {
+                let moves: Vec<Move> = path.into_iter().map(Move::from_index).collect();
+                let stats = SearchStats::default();
+                checked_solution(job, goal, SearchOutcome { moves, stats }, method, seconds)
+            }
+            HalfDepthOutcome::Beyond { lower_bound } => Ok(Solution {
+                puzzle: goal.shape().to_string(),
+                id: job.id.clone(),
+                start: job.board.to_string(),
+                solution: String::new(),
+                length: 0,
+                expected_length: job.expected,
+                optimal: false,
+                algorithm: method.algorithm,
+                heuristic: method.heuristic,
+                nodes_expanded: 0,
+                nodes_generated: 0,
+                thresholds: Vec::new(),
+                iteration_expanded: Vec::new(),
+                seconds,
+                timed_out: true,
+                lower_bound: Some(lower_bound),
+                written: None,
+            }),
+        }
     }
 }
 

@@ -254,8 +254,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Memory for A* and for building pattern databases: 16G, 512M, 50% (default: 80% of RAM).
+    /// Half-depth search gives half to the goal's positions and half to each board's.
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub memory: Option<u64>,
+    /// --algorithm half-depth: hold every position within N moves of the goal, so boards within
+    /// 2N moves are solved (default: as many moves as half of --memory holds). Memory: 8 bytes a
+    /// position; 3x3: N = 16 holds the whole space (181,440); 4x4: N = 20 3.3 million (27 MB),
+    /// 24 43 million (343 MB), 26 182 million (1.5 GB), 28 748 million (6 GB); each board's side
+    /// takes up to as much again.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
     /// Stages for --algorithm subgoal: tile groups placed in order, such as 1,2,3,4/5,9,13 (tiles
     /// left out form a last stage). Default: rows and columns peeled off to a 3x3 sub-board.
     #[arg(long, value_name = "GROUPS")]

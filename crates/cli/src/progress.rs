@@ -3,7 +3,7 @@
 
 use godsearch_enumerate::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
@@ -13,6 +13,7 @@ pub struct LevelBar {
     bar: ProgressBar,
     started: Instant,
     visible: AtomicBool,
+    depth: AtomicU32,
 }
 
 impl LevelBar {
@@ -30,6 +31,7 @@ impl LevelBar {
             bar,
             started: Instant::now(),
             visible: AtomicBool::new(false),
+            depth: AtomicU32::new(0),
         }
     }
 
@@ -56,7 +58,13 @@ impl Progress for LevelBar {
         self.bar.set_length(units);
         self.bar.set_position(0);
         self.bar.set_message(format!("depth {depth}"));
+        self.depth.store(depth, Ordering::Relaxed);
         self.reveal_if_slow();
+    }
+
+    fn detail(&self, text: &str) {
+        let depth = self.depth.load(Ordering::Relaxed);
+        self.bar.set_message(format!("depth {depth}: {text}"));
     }
 
     fn advanced(&self, units: u64) {

@@ -691,3 +691,68 @@ fn solutions_written_as_tiles_or_tile_directions_with_run_lengths() {
         "--as",
     );
 }
+
+#[test]
+fn half_depth_agrees_with_ida_on_korf_boards_within_twice_its_depth() {
+    // Korf's boards of at most 42 moves (4 of the 100), met with the positions within 21 moves
+    // of the goal; each length is checked against the file's, and against IDA* here.
+    let dir = tempfile::tempdir().unwrap();
+    let korf = godsearch_testdata::data_dir().join("korf100.txt");
+    let text = std::fs::read_to_string(korf).unwrap();
+    let near: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|n| n.parse::<u32>().unwrap() <= 42)
+        })
+        .collect();
+    assert_eq!(near.len(), 4);
+    let file = dir.path().join("near.txt");
+    std::fs::write(&file, near.join("\n")).unwrap();
+    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    let solve = |extra: &[&str]| -> Vec<u64> {
+        let mut args = vec![
+            "solve",
+            "4x4",
+            "--goal",
+            goal,
+            "--json",
+            "--file",
+            file.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let docs = json_lines(&args);
+        docs[..4]
+            .iter()
+            .map(|d| d["length"].as_u64().unwrap())
+            .collect()
+    };
+    let half = solve(&["--algorithm", "half-depth", "--depth", "21"]);
+    let ida = solve(&["--algorithm", "ida", "--pdb", "5-5-5"]);
+    assert_eq!(half, ida);
+    // Beyond twice the depth: a lower bound, exit code 1.
+    let out = godsearch(&[
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--algorithm",
+        "half-depth",
+        "--depth",
+        "12",
+        "--file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("every solution has at least 25 moves"),
+        "{}",
+        stdout(&out)
+    );
+    refused(
+        &["solve", "3x3", "--depth", "5", "123456780"],
+        "--algorithm half-depth",
+    );
+}

@@ -18,6 +18,11 @@ pub trait Progress: Sync {
     fn level_finished(&self, depth: u32, positions: u64) {
         let _ = (depth, positions);
     }
+    /// Where the current level stands, in words (its phase, the disk used), for a display
+    /// beside the counts.
+    fn detail(&self, text: &str) {
+        let _ = text;
+    }
 }
 
 /// A sink that ignores everything.

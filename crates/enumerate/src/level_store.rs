@@ -85,7 +85,7 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
 
 /// Moves `*at` forward in sorted `s` to the first item not below `x`; `true` if it equals `x`.
 #[inline]
-fn advance_to<S: Ord>(s: &[S], at: &mut usize, x: &S) -> bool {
+pub(crate) fn advance_to<S: Ord>(s: &[S], at: &mut usize, x: &S) -> bool {
     while *at < s.len() && s[*at] < *x {
         *at += 1;
     }

@@ -26,6 +26,7 @@
 pub mod count_last;
 pub mod disk;
 pub mod frontier;
+pub mod half_depth;
 pub mod keys;
 pub mod level_store;
 pub mod pattern_db;

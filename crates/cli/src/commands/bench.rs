@@ -1,14 +1,15 @@
 //! `godsearch bench`: the engines' speed, as ratios against a plain hash-set BFS measured in
 //! the same run (the machines are shared and noisy, so absolute figures alone mislead).
 
-use super::measure::{best_of, limits, Row};
+use super::measure::{best_of, limits, print_rows, Row};
 use crate::args::{BenchArgs, BenchSection};
 use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::machine;
 use crate::output::outln;
 use anyhow::{ensure, Result};
-use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_app::units::{format_bytes, format_count};
 use godsearch_core::RankedSpace;
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DEFAULT_BUCKET_STATES};
 use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
@@ -21,6 +22,8 @@ const REPEATS_FAST: usize = 10;
 const DESCENT_BOARDS: usize = 10_000;
 /// Seed for the random boards, so every run solves the same ones.
 const SEED: u64 = 2026;
+/// Bytes of a listed tile rank.
+const STATE_BYTES: f64 = std::mem::size_of::<u64>() as f64;
 
 fn space(w: usize, h: usize) -> Result<TileSpace<u64>> {
     Ok(TileSpace::new(Board::goal(Shape::new(w, h)?))?)
@@ -43,6 +46,11 @@ fn complete_row(
         positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
+        bytes_per_state: match engine {
+            "table" => table::table_bytes(sp.state_count()) as f64 / sp.state_count() as f64,
+            _ => STATE_BYTES,
+        },
+        disk_bytes: 0,
     })
 }
 
@@ -95,7 +103,32 @@ fn frontier_row(
         positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
+        bytes_per_state: STATE_BYTES,
+        disk_bytes: 0,
     })
+}
+
+/// The frontier engine with its levels on disk, in a temporary folder, to `max_depth`.
+fn disk_row(case: &str, w: usize, h: usize, max_depth: u32, repeats: usize) -> Result<Row> {
+    let sp = space(w, h)?;
+    let run_limits = limits(Some(max_depth));
+    let (run, seconds) = best_of(repeats, || {
+        let dir = tempfile::tempdir()?;
+        let options = DiskOptions {
+            workdir: dir.path(),
+            run: "bench",
+            resume: false,
+            keep_levels: false,
+            bucket_states: DEFAULT_BUCKET_STATES,
+        };
+        Ok(enumerate_on_disk(&sp, &options, &run_limits, &NoProgress)?)
+    })?;
+    ensure!(
+        run.enumeration.stop == Stop::MaxDepth(max_depth),
+        "{case}: stopped early: {:?}",
+        run.enumeration.stop
+    );
+    Ok(Row::on_disk(case.into(), "frontier on disk", &run, seconds))
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -151,7 +184,7 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
         engine: "hash-set BFS, 1 thread (baseline)",
         positions: levels.iter().sum(),
         seconds: baseline_seconds,
-        engine_bytes: 0,
+        ..Row::default()
     };
     let mut rows = vec![
         baseline,
@@ -160,6 +193,7 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
         table_row("2x5 complete", 2, 5, 3)?,
         frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Stored, 3)?,
         frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Counted, 3)?,
+        disk_row("4x4 depth 0..22", 4, 4, 22, 3)?,
     ];
     if args.large {
         rows.push(table_row("3x4 complete", 3, 4, 1)?);
@@ -179,38 +213,10 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
             LastLevel::Counted,
             1,
         )?);
+        rows.push(disk_row("4x4 depth 0..28", 4, 4, 28, 1)?);
     }
     let baseline_rate = rows[0].positions as f64 / rows[0].seconds;
-    outln!(
-        "{:<16} {:<34} {:>14} {:>10} {:>12} {:>12} {:>10} {:>12}",
-        "case",
-        "engine",
-        "positions",
-        "seconds",
-        "pos/s",
-        "pos/s/thread",
-        "vs base",
-        "engine mem"
-    );
-    for (i, r) in rows.iter().enumerate() {
-        let rate = r.positions as f64 / r.seconds;
-        let per_thread = if i == 0 { rate } else { rate / threads as f64 };
-        outln!(
-            "{:<16} {:<34} {:>14} {:>10.4} {:>12} {:>12} {:>9.1}x {:>12}",
-            r.case,
-            r.engine,
-            format_count(r.positions),
-            r.seconds,
-            format_rate(rate),
-            format_rate(per_thread),
-            rate / baseline_rate,
-            if r.engine_bytes == 0 {
-                "-".to_string()
-            } else {
-                format_bytes(r.engine_bytes as f64)
-            },
-        );
-    }
+    print_rows(&rows, threads, |_| baseline_rate);
 
     let sp = space(3, 3)?;
     let built = table::enumerate(&sp, &limits(None), &NoProgress)?;

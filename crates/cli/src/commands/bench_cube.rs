@@ -1,11 +1,13 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
-use super::measure::{best_of, limits, Row};
+use super::measure::{best_of, limits, print_rows, Row};
 use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::cache::{Origin, TableCache};
-use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_app::units::{format_bytes, format_count};
+use godsearch_core::RankedSpace;
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DEFAULT_BUCKET_STATES};
 use godsearch_enumerate::{frontier, reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
 use godsearch_puzzles::cube::{
@@ -40,6 +42,9 @@ fn cube2_row(metric: Metric) -> Result<Row> {
         positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
+        bytes_per_state: table::table_bytes(space.state_count()) as f64
+            / space.state_count() as f64,
+        disk_bytes: 0,
     })
 }
 
@@ -63,7 +68,41 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
         positions: e.total(),
         seconds,
         engine_bytes: e.peak_bytes,
+        bytes_per_state: std::mem::size_of::<u128>() as f64,
+        disk_bytes: 0,
     })
+}
+
+/// The classes with their levels on disk, in a temporary folder.
+fn cube3_disk_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
+    let (run, seconds) = best_of(repeats, || {
+        let dir = tempfile::tempdir()?;
+        let options = DiskOptions {
+            workdir: dir.path(),
+            run: "bench",
+            resume: false,
+            keep_levels: false,
+            bucket_states: DEFAULT_BUCKET_STATES,
+        };
+        let space = Cube3Classes::new(metric, Reduction::Symmetries);
+        Ok(enumerate_on_disk(
+            &space,
+            &options,
+            &limits(Some(depth)),
+            &NoProgress,
+        )?)
+    })?;
+    ensure!(
+        run.enumeration.stop == Stop::MaxDepth(depth),
+        "3x3x3 on disk stopped early: {:?}",
+        run.enumeration.stop
+    );
+    Ok(Row::on_disk(
+        format!("3x3x3 {metric} 0..{depth}"),
+        "symmetry classes on disk",
+        &run,
+        seconds,
+    ))
 }
 
 fn baseline_rows() -> Result<Vec<Row>> {
@@ -102,14 +141,14 @@ fn baseline_rows() -> Result<Vec<Row>> {
             engine: "hash-set BFS, 1 thread (base)",
             positions: pocket.iter().sum(),
             seconds: pocket_seconds,
-            engine_bytes: 0,
+            ..Row::default()
         },
         Row {
             case: format!("3x3x3 htm 0..{BASELINE_DEPTH}"),
             engine: "hash-set BFS, 1 thread (base)",
             positions: levels.iter().sum(),
             seconds,
-            engine_bytes: 0,
+            ..Row::default()
         },
     ])
 }
@@ -120,44 +159,21 @@ pub fn run(cache: &TableCache, large: bool, threads: usize) -> Result<()> {
     let mut rows = vec![cube2_row(Metric::Htm)?, cube2_row(Metric::Qtm)?];
     rows.push(cube3_row(Metric::Htm, 7, REPEATS)?);
     rows.push(cube3_row(Metric::Qtm, 8, REPEATS)?);
+    rows.push(cube3_disk_row(Metric::Htm, 7, REPEATS)?);
     if large {
         rows.push(cube3_row(Metric::Htm, 8, 1)?);
         rows.push(cube3_row(Metric::Qtm, 10, 1)?);
     }
-    outln!(
-        "{:<18} {:<30} {:>16} {:>9} {:>11} {:>9} {:>11}",
-        "case",
-        "engine",
-        "positions",
-        "seconds",
-        "pos/s",
-        "vs base",
-        "engine mem"
-    );
     let pocket_rate = baselines[0].positions as f64 / baselines[0].seconds;
     let cube_rate = baselines[1].positions as f64 / baselines[1].seconds;
-    for r in baselines.iter().chain(&rows) {
-        let rate = r.positions as f64 / r.seconds;
-        let base = if r.case.starts_with("2x2x2") {
+    rows.splice(0..0, baselines);
+    print_rows(&rows, threads, |r| {
+        if r.case.starts_with("2x2x2") {
             pocket_rate
         } else {
             cube_rate
-        };
-        outln!(
-            "{:<18} {:<30} {:>16} {:>9.3} {:>11} {:>8.1}x {:>11}",
-            r.case,
-            r.engine,
-            format_count(r.positions),
-            r.seconds,
-            format_rate(rate),
-            rate / base,
-            if r.engine_bytes == 0 {
-                "-".into()
-            } else {
-                format_bytes(r.engine_bytes as f64)
-            }
-        );
-    }
+        }
+    });
     two_phase(cache, threads)
 }
 

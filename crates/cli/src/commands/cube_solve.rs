@@ -65,6 +65,7 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
         (args.effort.is_some(), "--effort"),
         (args.no_reflection, "--no-reflection"),
         (args.memory.is_some(), "--memory"),
+        (args.depth.is_some(), "--depth"),
         (args.notation != SolutionNotation::Blank, "--as"),
         (args.runs, "--runs"),
     ];

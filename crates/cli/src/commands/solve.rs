@@ -10,7 +10,7 @@ use crate::{cache, machine, spaces};
 use anyhow::{Context, Result};
 use godsearch_app::choice;
 use godsearch_app::tiles::{
-    solvable_board, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
+    solvable_board, HalfDepthSolver, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
 };
 use godsearch_puzzles::tiles::{parse_instances, Board, TileSpace};
 use godsearch_puzzles::PuzzleName;
@@ -54,7 +54,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return Err(SearchError::AStarTooLarge.into());
     }
     let mut out = Printer::new(args.json, shape, args.notation, args.runs);
-    if algorithm == Algorithm::Table {
+    if algorithm == Algorithm::HalfDepth {
+        let solver = HalfDepthSolver::new(&goal, args.depth, memory_bytes)?;
+        if !args.json {
+            let held = godsearch_app::units::format_count(solver.positions_held());
+            match solver.holds_all() {
+                true => eprintln!("holding all {held} positions: every board is solved"),
+                false => eprintln!(
+                    "holding the {held} positions within {} moves of the goal: boards within {} moves are solved",
+                    solver.depth(),
+                    2 * solver.depth()
+                ),
+            }
+        }
+        for job in &jobs {
+            out.emit(solver.solve(&goal, job)?)?;
+        }
+    } else if algorithm == Algorithm::Table {
         let solver = TableSolver::new(&goal, args.table.as_deref())?;
         for job in &jobs {
             out.emit(solver.solve(&goal, job)?)?;
@@ -152,9 +168,14 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
             "--algorithm subgoal and two-stage",
         ),
         (
-            args.memory.is_some() && !(searching),
+            args.memory.is_some() && !searching && algorithm != Algorithm::HalfDepth,
             "--memory",
-            "A* and the pattern-database builds of IDA* and A*",
+            "A*, half-depth search and the pattern-database builds of IDA* and A*",
+        ),
+        (
+            args.depth.is_some() && algorithm != Algorithm::HalfDepth,
+            "--depth",
+            "--algorithm half-depth",
         ),
     ];
     if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {

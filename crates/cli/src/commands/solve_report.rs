@@ -123,7 +123,7 @@ impl Printer {
         if self.timed_out > 0 {
             let boards = self.solved + self.timed_out;
             bail!(
-                "{} of {boards} boards ran past --timeout (their lower bounds are above)",
+                "{} of {boards} boards ran past --timeout or twice --depth (their lower bounds are above)",
                 self.timed_out
             );
         }
@@ -137,11 +137,17 @@ fn print_human(s: &Solution) {
     }
     outln!("board      {}", s.start);
     if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
-        outln!(
-            "no solution within --timeout ({}, {} nodes expanded): every solution has at least {bound} moves",
-            format_seconds(s.seconds),
-            format_count(s.nodes_expanded)
-        );
+        match s.algorithm {
+            "half-depth" => outln!(
+                "no solution: beyond twice the depth held ({}), every solution has at least {bound} moves",
+                format_seconds(s.seconds)
+            ),
+            _ => outln!(
+                "no solution within --timeout ({}, {} nodes expanded): every solution has at least {bound} moves",
+                format_seconds(s.seconds),
+                format_count(s.nodes_expanded)
+            ),
+        }
         outln!();
         return;
     }

@@ -611,6 +611,12 @@ where
         let mut spilled = false;
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
+        let on_disk = on_disk_bytes(manifest);
+        self.progress.detail(&format!(
+            "expanding {} buckets, {:.1} GB on disk",
+            parents.bounds.len(),
+            on_disk as f64 / 1e9
+        ));
         for b in 0..parents.bounds.len() {
             let (states, _) = self.dir.read_bucket::<P::State>(
                 parents.depth,
@@ -626,6 +632,11 @@ where
                     if pending.len() + n > cap || pending.len() > cap / 2 {
                         spill_all(&mut pending, &spill, bounds)?;
                         spilled = true;
+                        self.progress.detail(&format!(
+                            "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
+                            spill.bytes() as f64 / 1e9,
+                            on_disk as f64 / 1e9
+                        ));
                     }
                 }
                 let start = pending.len();

@@ -1,0 +1,122 @@
+//! Half-depth search (`half_depth::GoalBall`): its lengths equal the exact distances of a plain
+//! BFS on every 3x3 board and on 10,000 random 2x2x2 positions, its solutions replay to the
+//! goal, and positions beyond twice the depth held get a proven lower bound.
+
+use godsearch_core::{RankedSpace, StateSpace};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_puzzles::cube::{Cube2Space, Metric};
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+use std::collections::VecDeque;
+
+const BUDGET: u64 = 1 << 30;
+
+/// Every position's distance from the goal by a plain queue BFS over ranks (the independent
+/// check).
+fn distances<P: RankedSpace>(space: &P) -> Vec<u8> {
+    let mut dist = vec![u8::MAX; space.state_count() as usize];
+    let goal = space.goal_state();
+    dist[space.rank_of(goal)] = 0;
+    let mut queue = VecDeque::from([goal]);
+    while let Some(s) = queue.pop_front() {
+        let d = dist[space.rank_of(s)];
+        space.for_each_neighbour(s, |_, n| {
+            let r = space.rank_of(n);
+            if dist[r] == u8::MAX {
+                dist[r] = d + 1;
+                queue.push_back(n);
+            }
+        });
+    }
+    dist
+}
+
+/// Replays `path` from `start` and checks that it ends at the goal.
+fn reaches_goal<P: StateSpace>(space: &P, start: P::State, path: &[u8]) -> bool {
+    let mut s = start;
+    for &m in path {
+        let mut next = None;
+        space.for_each_neighbour(s, |k, n| {
+            if k == m {
+                next = Some(n);
+            }
+        });
+        match next {
+            Some(n) => s = n,
+            None => return false,
+        }
+    }
+    space.is_goal(s)
+}
+
+fn check_all<P: RankedSpace>(space: &P, ball: &GoalBall<P::State>, starts: &[P::State], dist: &[u8])
+where
+    P::State: godsearch_enumerate::KeyState,
+{
+    let n = ball.depth();
+    starts.par_iter().for_each(|&s| {
+        let d = u32::from(dist[space.rank_of(s)]);
+        match ball.solve(space, s, BUDGET) {
+            HalfDepthOutcome::Solved(path) => {
+                assert_eq!(path.len() as u32, d, "{s:?}");
+                assert!(reaches_goal(space, s, &path), "{s:?}");
+            }
+            HalfDepthOutcome::Beyond { lower_bound } => {
+                assert!(
+                    d > 2 * n && lower_bound <= d,
+                    "{s:?}: {d} against {lower_bound}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn every_eight_puzzle_board_at_its_distance() {
+    let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+    let dist = distances(&space);
+    let all: Vec<u64> = (0..space.state_count() as u64).collect();
+    // Depth 16 reaches every board (diameter 31); depth 12 leaves those beyond 24 unsolved.
+    for depth in [16, 12] {
+        let ball = GoalBall::build(&space, Some(depth), BUDGET).unwrap();
+        assert_eq!(ball.depth(), depth);
+        assert!(!ball.is_complete());
+        check_all(&space, &ball, &all, &dist);
+    }
+    let whole = GoalBall::build(&space, None, BUDGET).unwrap();
+    assert!(whole.is_complete() && whole.len() == 181_440 && whole.depth() == 31);
+}
+
+#[test]
+fn ten_thousand_pocket_cubes_at_their_distance() {
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let space = Cube2Space::new(metric);
+        let dist = distances(&space);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+        let starts: Vec<u64> = (0..10_000)
+            .map(|_| space.state_at(rng.gen_range(0..space.state_count() as usize)))
+            .collect();
+        let ball = GoalBall::build(&space, Some(6), BUDGET).unwrap();
+        check_all(&space, &ball, &starts, &dist);
+    }
+}
+
+#[test]
+fn a_small_budget_gives_a_proven_lower_bound() {
+    let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+    let dist = distances(&space);
+    let ball = GoalBall::build(&space, Some(10), BUDGET).unwrap();
+    let far = (0..space.state_count() as u64)
+        .find(|&r| dist[r as usize] == 31)
+        .unwrap();
+    match ball.solve(&space, far, 1 << 10) {
+        HalfDepthOutcome::Beyond { lower_bound } => assert!(lower_bound > 10 && lower_bound <= 31),
+        other => panic!("{other:?}"),
+    }
+    match ball.solve(&space, far, BUDGET) {
+        HalfDepthOutcome::Beyond { lower_bound } => assert_eq!(lower_bound, 21),
+        other => panic!("{other:?}"),
+    }
+    assert!(GoalBall::build(&space, Some(20), 1 << 12).is_err());
+}
