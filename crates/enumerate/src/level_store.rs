@@ -2,9 +2,10 @@
 //!
 //! A level made from level `d` can only repeat states of levels `d - 1` and `d` (and only of
 //! `d - 1` when no move keeps the distance), so a store holds those two and answers one
-//! question: which candidates are new. [`SortedLevels`] keeps them as sorted arrays in memory;
-//! a store that spills sorted runs to disk, or one that only counts, answers the same question
-//! behind the same trait, and the engine does not change.
+//! question: which candidates are new. [`SortedLevels`] keeps them as sorted arrays in memory,
+//! and half-depth search keeps every level behind the same trait. Levels on disk are not a
+//! store: the engine expands [`newest`](LevelStore::newest) as one slice, and a level on disk is
+//! read a bucket at a time ([`crate::disk`], which shares the frontier's expansion).
 
 /// The levels the frontier engine needs to find which candidates are new.
 pub trait LevelStore<S> {

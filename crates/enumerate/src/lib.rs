@@ -12,7 +12,15 @@
 //!   and 24-puzzle) and for spaces of symmetry classes (the 3x3x3, counting positions exactly).
 //!   Stops cleanly at a depth or memory limit, optionally after counting one level more than
 //!   it stores ([`count_last`], Bryan's method). Its levels live in a
-//!   [`LevelStore`](level_store::LevelStore) (sorted arrays in memory today).
+//!   [`LevelStore`](level_store::LevelStore) (sorted arrays in memory).
+//! - [`disk`], the frontier engine's form for levels that do not fit in memory: each level a
+//!   set of bucket files on disk, made bucket by bucket (delayed duplicate detection), durable
+//!   level by level and resumable. A level on disk is never held whole, so this is not a
+//!   `LevelStore` (whose `newest()` is a slice); it shares the frontier's expansion and
+//!   counting code.
+//!
+//! [`half_depth`] solves positions optimally by meeting in the middle over the frontier
+//! engine's levels; [`keys`] is what lets states be sorted by radix and written as key gaps.
 //!
 //! [`pattern_db`] builds the sliding tiles' pattern databases, specialised: its moves cost 0
 //! (the blank passing through cells the group does not hold) or 1, which the unit-cost engines

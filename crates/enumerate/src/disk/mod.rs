@@ -23,7 +23,7 @@
 //! whichever files overlap it.
 //!
 //! **Durability.** Every bucket file is written to a temporary file, fsynced and renamed; a
-//! finished level is listed in the manifest with each file's count and checksum ([`workdir`]).
+//! finished level is listed in the manifest with each file's count and checksum (`workdir.rs`).
 //! `resume` continues from the last listed level, keeping the finished buckets of the level in
 //! progress (its bucket plan is in the manifest before its first bucket is written); every file
 //! it reads is checked, and a damaged bucket of the two levels the next is made from is made
@@ -88,7 +88,7 @@ pub struct DiskOptions<'a> {
     pub run: &'a str,
     /// Continue the run in `workdir` instead of refusing a folder that holds one.
     pub resume: bool,
-    /// Keep every level's files (by default only the last [`LEVELS_KEPT`] are kept).
+    /// Keep every level's files (by default only the last four are kept).
     pub keep_levels: bool,
     /// States a bucket aims at ([`DEFAULT_BUCKET_STATES`]).
     pub bucket_states: u64,

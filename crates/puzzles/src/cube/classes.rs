@@ -117,7 +117,7 @@ impl ClassReducer {
 }
 
 /// How a class key is made, written into files that store keys (levels on disk); change it
-/// whenever [`pack`] or the choice of representative changes.
+/// whenever the packing of a cube into a key or the choice of representative changes.
 pub const CLASS_KEY: &str = "min over maps of packed cp3 co2 ep4 eo1 + stabiliser v1";
 
 /// The cube of a representative key.
