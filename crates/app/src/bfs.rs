@@ -55,6 +55,8 @@ pub struct DiskRequest<'a> {
     pub keep_levels: bool,
     /// States a bucket file aims at.
     pub bucket_states: u64,
+    /// The most disk the run may use (`None`: what the disk has).
+    pub disk_bytes: Option<u64>,
 }
 
 /// Levels on disk go with the frontier engine only, and leave no table to save.
@@ -94,6 +96,7 @@ where
         resume: disk.resume,
         keep_levels: disk.keep_levels,
         bucket_states: disk.bucket_states,
+        disk_bytes: disk.disk_bytes,
     };
     let mut run = enumerate_on_disk(space, &options, &request.limits, progress)
         .map_err(|e| AppError::Input(e.to_string()))?;

@@ -1,6 +1,6 @@
 //! Command-line arguments.
 
-use crate::machine::parse_memory;
+use crate::machine::{parse_disk_size, parse_memory};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use godsearch_app::units::parse_seconds;
 use std::path::PathBuf;
@@ -176,6 +176,11 @@ pub struct BfsArgs {
     #[arg(long, value_name = "N", requires = "workdir", default_value_t = DEFAULT_BUCKET_STATES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub bucket_states: u64,
+    /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level that
+    /// would not fit stops the run with exact counts, as a full disk does; --resume then
+    /// continues (with a larger --disk, or after freeing space).
+    #[arg(long, value_name = "SIZE", requires = "workdir", value_parser = parse_disk_size)]
+    pub disk: Option<u64>,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -66,6 +66,21 @@ pub fn parse_memory(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Parses a disk size for `--disk` (`50G`, `800M`, bytes): no percentages, since the folder
+/// it applies to may not exist yet; at least one byte.
+pub fn parse_disk_size(text: &str) -> Result<u64, String> {
+    if text.trim_end().ends_with('%') {
+        return Err(format!(
+            "'{}': give --disk as a size such as 50G or 800M",
+            godsearch_core::excerpt(text)
+        ));
+    }
+    match godsearch_app::units::parse_size(text, 0)? {
+        0 => Err("--disk must be at least one byte".into()),
+        bytes => Ok(bytes),
+    }
+}
+
 /// Free disk space where `path` lives.
 pub fn free_disk(path: &Path) -> Option<u64> {
     fs4::available_space(path).ok()

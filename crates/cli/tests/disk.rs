@@ -154,4 +154,25 @@ fn the_report_gives_disk_figures() {
         "--workdir",
     );
     refused(&["bfs", "3x3", "--resume"], "--workdir");
+    refused(
+        &["bfs", "3x3", "--workdir", workdir, "--disk", "50%"],
+        "50G",
+    );
+
+    // A disk budget stops the run with exact counts and says what to free.
+    let tight = tempfile::tempdir().unwrap();
+    let out = common::godsearch(&[
+        "bfs",
+        "3x4",
+        "--max-depth",
+        "24",
+        "--workdir",
+        tight.path().to_str().unwrap(),
+        "--disk",
+        "300K",
+    ]);
+    assert!(out.status.success());
+    let text = common::stdout(&out);
+    assert!(text.contains("did not fit on disk"), "{text}");
+    assert!(text.contains("--resume"), "{text}");
 }

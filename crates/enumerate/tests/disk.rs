@@ -34,6 +34,7 @@ fn options<'a>(dir: &'a Path, run: &'a str, bucket_states: u64) -> DiskOptions<'
         resume: false,
         keep_levels: false,
         bucket_states,
+        disk_bytes: None,
     }
 }
 
@@ -124,8 +125,8 @@ fn pocket_cube_on_disk_in_both_metrics() {
         let dir = tempfile::tempdir().unwrap();
         let r = run(
             &Cube2Space::new(metric),
-            &options(dir.path(), "2x2x2", 20_000),
-            &limits(None, 4 * MIB),
+            &options(dir.path(), "2x2x2", 50_000),
+            &limits(None, 16 * MIB),
         );
         assert_eq!(r.enumeration.stop, Stop::Complete);
         assert_eq!(r.enumeration.levels, levels(file));
@@ -164,8 +165,8 @@ fn count_last_on_disk_equals_the_stored_count() {
             levels("sliding-3x4.txt")[..=25].to_vec(),
         ),
         (
-            Box::new(|dir| counted(&tiles(4, 4), dir, 22)),
-            levels("sliding-4x4.txt")[..=22].to_vec(),
+            Box::new(|dir| counted(&tiles(4, 4), dir, 24)),
+            levels("sliding-4x4.txt")[..=24].to_vec(),
         ),
         (
             Box::new(|dir| counted(&Cube2Space::new(Metric::Htm), dir, 9)),
@@ -196,9 +197,9 @@ where
 {
     let limits = Limits {
         count_last: true,
-        ..limits(Some(depth), 8 * MIB)
+        ..limits(Some(depth), 64 * MIB)
     };
-    let r = run(space, &options(dir, "counted", 10_000), &limits);
+    let r = run(space, &options(dir, "counted", 1 << 17), &limits);
     assert!(r.enumeration.last_counted_only);
     assert_eq!(r.enumeration.stop, Stop::MaxDepth(depth));
     assert_eq!(r.costs.last().unwrap().disk_bytes, 0);
@@ -323,4 +324,48 @@ fn a_damaged_manifest_is_refused() {
         matches!(refused, Err(DiskError::Manifest { .. })),
         "{refused:?}"
     );
+}
+
+#[test]
+fn a_run_out_of_disk_stops_with_exact_counts_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles(4, 3);
+    let expected = levels("sliding-3x4.txt");
+    let tight = DiskOptions {
+        disk_bytes: Some(300_000),
+        ..options(dir.path(), "3x4", 20_000)
+    };
+    let stopped = run(&space, &tight, &limits(Some(24), 8 * MIB));
+    let Stop::Disk {
+        depth,
+        needed,
+        available,
+    } = stopped.enumeration.stop
+    else {
+        panic!("expected a disk stop, got {:?}", stopped.enumeration.stop);
+    };
+    assert!(needed > available);
+    assert_eq!(stopped.enumeration.levels.len(), depth as usize);
+    assert_eq!(stopped.enumeration.levels[..], expected[..depth as usize]);
+    assert!(stopped.peak_disk_bytes <= 300_000);
+    // With count_last, the level that does not fit is counted without being written.
+    let counting = Limits {
+        count_last: true,
+        ..limits(Some(24), 8 * MIB)
+    };
+    let resumed_tight = DiskOptions {
+        resume: true,
+        ..tight.clone()
+    };
+    let counted = run(&space, &resumed_tight, &counting);
+    assert!(counted.enumeration.last_counted_only);
+    assert_eq!(counted.enumeration.levels[..], expected[..=depth as usize]);
+    // Room again: the run goes on from where it stopped.
+    let roomy = DiskOptions {
+        disk_bytes: None,
+        ..resumed_tight
+    };
+    let resumed = run(&space, &roomy, &limits(Some(24), 8 * MIB));
+    assert_eq!(resumed.resumed_from, Some(depth - 1));
+    assert_eq!(resumed.enumeration.levels[..], expected[..=24]);
 }

@@ -120,6 +120,7 @@ fn disk_row(case: &str, w: usize, h: usize, max_depth: u32, repeats: usize) -> R
             resume: false,
             keep_levels: false,
             bucket_states: DEFAULT_BUCKET_STATES,
+            disk_bytes: None,
         };
         Ok(enumerate_on_disk(&sp, &options, &run_limits, &NoProgress)?)
     })?;

@@ -83,6 +83,7 @@ fn cube3_disk_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
             resume: false,
             keep_levels: false,
             bucket_states: DEFAULT_BUCKET_STATES,
+            disk_bytes: None,
         };
         let space = Cube3Classes::new(metric, Reduction::Symmetries);
         Ok(enumerate_on_disk(

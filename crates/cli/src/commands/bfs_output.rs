@@ -35,6 +35,7 @@ pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
             resume: args.resume,
             keep_levels: args.keep_levels,
             bucket_states: args.bucket_states,
+            disk_bytes: args.disk,
         }),
     }
 }

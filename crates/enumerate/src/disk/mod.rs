@@ -92,6 +92,10 @@ pub struct DiskOptions<'a> {
     pub keep_levels: bool,
     /// States a bucket aims at ([`DEFAULT_BUCKET_STATES`]).
     pub bucket_states: u64,
+    /// The most bytes the run's files may take (levels kept, the level being made, spilled
+    /// candidates), or `None` for as much as the disk has; a level that would not fit stops
+    /// the run as a full disk does.
+    pub disk_bytes: Option<u64>,
 }
 
 /// What one level of a disk run cost.
@@ -288,7 +292,8 @@ where
                     b
                 }
             };
-            let (needed, available) = self.disk_needed(newest, &bounds)?;
+            let (needed, available) =
+                self.disk_needed(newest, &bounds, on_disk_bytes(&manifest))?;
             let disk_stop = Stop::Disk {
                 depth: depth + 1,
                 needed,
@@ -569,12 +574,23 @@ where
 
     /// Disk the level after `newest` may need (its files at `newest`'s bytes a state, grown as
     /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget),
-    /// and the disk free now.
-    fn disk_needed(&self, newest: &LevelRecord, bounds: &Bounds) -> Result<(u64, u64), DiskError> {
-        let available = fs4::available_space(self.dir.path()).map_err(|error| DiskError::Io {
+    /// and the disk it may have: what is free now, within what [`DiskOptions::disk_bytes`]
+    /// leaves beside the `on_disk` bytes the run holds.
+    fn disk_needed(
+        &self,
+        newest: &LevelRecord,
+        bounds: &Bounds,
+        on_disk: u64,
+    ) -> Result<(u64, u64), DiskError> {
+        let free = fs4::available_space(self.dir.path()).map_err(|error| DiskError::Io {
             path: self.dir.path().to_path_buf(),
             error,
         })?;
+        let allowed = self
+            .options
+            .disk_bytes
+            .map_or(u64::MAX, |budget| budget.saturating_sub(on_disk));
+        let available = free.min(allowed);
         let per_state = newest.bytes() as f64 / newest.classes.max(1) as f64;
         let growth = bounds.len() as u64 * self.options.bucket_states;
         let states = growth.min(newest.classes * self.space.max_degree() as u64);
