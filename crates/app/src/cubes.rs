@@ -6,6 +6,7 @@ use crate::report::CubeSolution;
 use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, StateSpace};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
 use godsearch_puzzles::cube::{
     facelet, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
@@ -68,36 +69,93 @@ impl Cube2Solver {
     }
 
     fn solve_with<T: DistanceMod3>(&self, table: &T, job: &CubeJob) -> AppResult<CubeSolution> {
-        let space = &self.space;
         let started = Instant::now();
-        let (_, rotation) = space.canonical(&job.cube);
-        let path = descend(space, table, space.rank(&job.cube), CUBE2_MAX_DISTANCE)?;
-        let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-        let moves = space.reorient(&found, rotation);
-        let seconds = started.elapsed().as_secs_f64();
-        if space.rank(&apply_moves(&job.cube, &moves)) != space.goal_state() {
-            return Err(AppError::Check(
-                "the 2x2x2 solution did not solve the cube on replay".into(),
-            ));
-        }
-        Ok(CubeSolution {
-            puzzle: CubeSize::Two.to_string(),
-            start: job.text.clone(),
-            facelets: facelet::format_pocket(&job.cube),
-            solution: format_moves(&moves),
-            length: space.metric().length(&moves),
-            metric: space.metric().name(),
-            optimal: true,
-            algorithm: "table",
-            phase1_length: None,
-            max_length: None,
-            nodes_expanded: path.len() as u64,
-            phase2_nodes: None,
-            phase2_searches: None,
-            timed_out: false,
-            seconds,
+        let path = descend(
+            &self.space,
+            table,
+            self.space.rank(&job.cube),
+            CUBE2_MAX_DISTANCE,
+        )?;
+        cube2_solution(&self.space, job, &path, "table", started)
+    }
+}
+
+/// The 2x2x2 by half-depth search ([`godsearch_enumerate::half_depth`]): an optimal solver
+/// independent of the distance table.
+pub struct Cube2HalfDepth {
+    space: Cube2Space,
+    ball: GoalBall<u64>,
+    memory_bytes: u64,
+}
+
+impl Cube2HalfDepth {
+    /// Holds every position within `depth` moves of solved (default: half the largest distance,
+    /// so every cube is met), in half of `memory_bytes`.
+    pub fn new(metric: Metric, depth: Option<u32>, memory_bytes: u64) -> AppResult<Self> {
+        let space = Cube2Space::new(metric);
+        let depth = depth.unwrap_or(CUBE2_MAX_DISTANCE.div_ceil(2) as u32);
+        let ball = GoalBall::build(&space, Some(depth), memory_bytes / 2)
+            .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
+        Ok(Cube2HalfDepth {
+            space,
+            ball,
+            memory_bytes: memory_bytes / 2,
         })
     }
+
+    /// A shortest solution in the faces as held, replayed before it is returned; a cube beyond
+    /// twice the depth held is refused with the lower bound proved.
+    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        let started = Instant::now();
+        let start = self.space.rank(&job.cube);
+        match self.ball.solve(&self.space, start, self.memory_bytes) {
+            HalfDepthOutcome::Solved(path) => {
+                cube2_solution(&self.space, job, &path, "half-depth", started)
+            }
+            HalfDepthOutcome::Beyond { lower_bound } => Err(AppError::Input(format!(
+                "{}: beyond twice --depth {}: every solution has at least {lower_bound} moves",
+                excerpt(&job.text),
+                self.ball.depth()
+            ))),
+        }
+    }
+}
+
+/// The report of an optimal 2x2x2 `path` (moves of the one-frame space), turned back to the
+/// faces as held and replayed.
+fn cube2_solution(
+    space: &Cube2Space,
+    job: &CubeJob,
+    path: &[godsearch_core::MoveIdx],
+    algorithm: &'static str,
+    started: Instant,
+) -> AppResult<CubeSolution> {
+    let (_, rotation) = space.canonical(&job.cube);
+    let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
+    let moves = space.reorient(&found, rotation);
+    let seconds = started.elapsed().as_secs_f64();
+    if space.rank(&apply_moves(&job.cube, &moves)) != space.goal_state() {
+        return Err(AppError::Check(
+            "the 2x2x2 solution did not solve the cube on replay".into(),
+        ));
+    }
+    Ok(CubeSolution {
+        puzzle: CubeSize::Two.to_string(),
+        start: job.text.clone(),
+        facelets: facelet::format_pocket(&job.cube),
+        solution: format_moves(&moves),
+        length: space.metric().length(&moves),
+        metric: space.metric().name(),
+        optimal: true,
+        algorithm,
+        phase1_length: None,
+        max_length: None,
+        nodes_expanded: path.len() as u64,
+        phase2_nodes: None,
+        phase2_searches: None,
+        timed_out: false,
+        seconds,
+    })
 }
 
 /// The 3x3x3 by the two-phase method.

@@ -365,3 +365,49 @@ fn the_class_column_names_the_symmetries_used() {
         assert!(stdout(&out).contains(header), "{}", stdout(&out));
     }
 }
+
+#[test]
+fn pocket_cube_half_depth_equals_the_table() {
+    let scrambles = [
+        "R U F' D L2 B R' U2 F",
+        "F R U R' U' F'",
+        "R2 F2 R2 U2 R2 F2",
+        "U R2 F' D B L' U2 R F2 D'",
+    ];
+    for metric in ["htm", "qtm"] {
+        for s in scrambles {
+            let table = json(&["solve", "2x2x2", "--metric", metric, "--moves", s, "--json"]);
+            let half = json(&[
+                "solve",
+                "2x2x2",
+                "--metric",
+                metric,
+                "--moves",
+                s,
+                "--json",
+                "--algorithm",
+                "half-depth",
+            ]);
+            assert_eq!(half["length"], table["length"], "{metric} {s}");
+            assert_eq!(half["algorithm"], "half-depth");
+            assert_eq!(half["optimal"], true);
+        }
+    }
+    refused(
+        &[
+            "solve",
+            "2x2x2",
+            "--algorithm",
+            "half-depth",
+            "--depth",
+            "2",
+            "--moves",
+            "R U F' D L2 B R' U2 F",
+        ],
+        "at least 5 moves",
+    );
+    refused(
+        &["solve", "3x3x3", "--depth", "3", "--moves", "R"],
+        "--depth",
+    );
+}

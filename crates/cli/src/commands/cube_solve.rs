@@ -7,7 +7,9 @@ use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
 use anyhow::{Context, Result};
-use godsearch_app::cubes::{Cube2Solver, CubeJob, TwoPhaseSolver, DEFAULT_MAX_LENGTH};
+use godsearch_app::cubes::{
+    Cube2HalfDepth, Cube2Solver, CubeJob, TwoPhaseSolver, DEFAULT_MAX_LENGTH,
+};
 use godsearch_app::report::{CubeSolution, CubeSummary};
 use godsearch_app::units::format_seconds;
 use godsearch_core::excerpt;
@@ -64,8 +66,10 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
         (args.stages.is_some(), "--stages"),
         (args.effort.is_some(), "--effort"),
         (args.no_reflection, "--no-reflection"),
-        (args.memory.is_some(), "--memory"),
-        (args.depth.is_some(), "--depth"),
+        (
+            args.memory.is_some() && args.algorithm != Algorithm::HalfDepth,
+            "--memory",
+        ),
         (args.notation != SolutionNotation::Blank, "--as"),
         (args.runs, "--runs"),
     ];
@@ -82,8 +86,17 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     let mut out = CubePrinter::new(args);
     match size {
         CubeSize::Two => {
-            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Table) {
-                bad_input!("the 2x2x2 is solved optimally by table descent (--algorithm table, the default)");
+            if !matches!(
+                args.algorithm,
+                Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
+            ) {
+                bad_input!("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
+            }
+            if args.depth.is_some() && args.algorithm != Algorithm::HalfDepth {
+                bad_input!("--depth is used only by --algorithm half-depth");
+            }
+            if args.table.is_some() && args.algorithm == Algorithm::HalfDepth {
+                bad_input!("--table is for table descent; half-depth search builds its own levels");
             }
             if args.max_length.is_some() || args.timeout.is_some() {
                 bad_input!("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
@@ -100,6 +113,9 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             if args.table.is_some() {
                 bad_input!("--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)");
             }
+            if args.depth.is_some() {
+                bad_input!("--depth is for half-depth search, which the 3x3x3 does not have (two-phase solves it)");
+            }
             solve_cube3(args, metric, &jobs, &mut out)?;
         }
     }
@@ -112,6 +128,14 @@ fn solve_cube2(
     jobs: &[CubeJob],
     out: &mut CubePrinter,
 ) -> Result<()> {
+    if args.algorithm == Algorithm::HalfDepth {
+        let memory = crate::machine::memory_budget(args.memory);
+        let solver = Cube2HalfDepth::new(metric, args.depth, memory)?;
+        for job in jobs {
+            out.emit(solver.solve(job)?)?;
+        }
+        return Ok(());
+    }
     let solver = Cube2Solver::new(metric, args.table.as_deref())?;
     for job in jobs {
         out.emit(solver.solve(job)?)?;
