@@ -253,27 +253,45 @@ impl Search<'_> {
             Err(SearchError::Timeout {
                 lower_bound,
                 expanded,
-            }) => Ok(Solution {
-                puzzle: goal.shape().to_string(),
-                id: job.id.clone(),
-                start: job.board.to_string(),
-                solution: String::new(),
-                length: 0,
-                expected_length: job.expected,
-                optimal: false,
-                algorithm: method.algorithm,
-                heuristic: method.heuristic,
-                nodes_expanded: expanded,
-                nodes_generated: 0,
-                thresholds: Vec::new(),
-                iteration_expanded: Vec::new(),
+            }) => Ok(unsolved(
+                job,
+                goal,
+                method,
+                (lower_bound, expanded),
                 seconds,
-                timed_out: true,
-                lower_bound: Some(lower_bound),
-                written: None,
-            }),
+            )),
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+/// The report of a board left unsolved with a proven `lower_bound` (a search past its deadline,
+/// a board beyond twice the half-depth), after `expanded` nodes.
+fn unsolved(
+    job: &TileJob,
+    goal: &Board,
+    method: Method,
+    (lower_bound, expanded): (u32, u64),
+    seconds: f64,
+) -> Solution {
+    Solution {
+        puzzle: goal.shape().to_string(),
+        id: job.id.clone(),
+        start: job.board.to_string(),
+        solution: String::new(),
+        length: 0,
+        expected_length: job.expected,
+        optimal: false,
+        algorithm: method.algorithm,
+        heuristic: method.heuristic,
+        nodes_expanded: expanded,
+        nodes_generated: 0,
+        thresholds: Vec::new(),
+        iteration_expanded: Vec::new(),
+        seconds,
+        timed_out: true,
+        lower_bound: Some(lower_bound),
+        written: None,
     }
 }
 
@@ -479,25 +497,9 @@ impl HalfDepthSolver {
                 let stats = SearchStats::default();
                 checked_solution(job, goal, SearchOutcome { moves, stats }, method, seconds)
             }
-            HalfDepthOutcome::Beyond { lower_bound } => Ok(Solution {
-                puzzle: goal.shape().to_string(),
-                id: job.id.clone(),
-                start: job.board.to_string(),
-                solution: String::new(),
-                length: 0,
-                expected_length: job.expected,
-                optimal: false,
-                algorithm: method.algorithm,
-                heuristic: method.heuristic,
-                nodes_expanded: 0,
-                nodes_generated: 0,
-                thresholds: Vec::new(),
-                iteration_expanded: Vec::new(),
-                seconds,
-                timed_out: true,
-                lower_bound: Some(lower_bound),
-                written: None,
-            }),
+            HalfDepthOutcome::Beyond { lower_bound } => {
+                Ok(unsolved(job, goal, method, (lower_bound, 0), seconds))
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ use godsearch_core::StateSpace;
 use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
-use godsearch_testdata::{levels, rows};
+use godsearch_testdata::{column, levels};
 
 const GIB: u64 = 1 << 30;
 
@@ -112,15 +112,6 @@ fn pocket_cube_every_level_counted_in_both_metrics() {
         let diameter = expected.len() as u32 - 1;
         check(&Cube2Space::new(metric), 1..=diameter, &expected, None);
     }
-}
-
-/// Column `column` of the first `count` rows of `file`, as numbers.
-fn column(file: &str, column: usize, count: usize) -> Vec<u64> {
-    rows(file)
-        .iter()
-        .take(count)
-        .map(|row| row[column].parse().unwrap())
-        .collect()
 }
 
 #[test]

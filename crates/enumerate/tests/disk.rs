@@ -8,7 +8,7 @@ use godsearch_enumerate::disk::{enumerate_on_disk, DiskError, DiskOptions, DiskR
 use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
-use godsearch_testdata::{levels, rows};
+use godsearch_testdata::{column, levels};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -44,15 +44,6 @@ where
     P::State: KeyState,
 {
     enumerate_on_disk(space, options, limits, &NoProgress).expect("the run succeeds")
-}
-
-/// Column `column` of the first `count` rows of `file`, as numbers.
-fn column(file: &str, column: usize, count: usize) -> Vec<u64> {
-    rows(file)
-        .iter()
-        .take(count)
-        .map(|row| row[column].parse().unwrap())
-        .collect()
 }
 
 /// The bucket files of level `depth` in `dir`.

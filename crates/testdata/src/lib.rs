@@ -37,3 +37,16 @@ pub fn levels(file: &str) -> Vec<u64> {
         })
         .collect()
 }
+
+/// Column `column` of the first `count` rows of `file`, as numbers.
+pub fn column(file: &str, column: usize, count: usize) -> Vec<u64> {
+    rows(file)
+        .iter()
+        .take(count)
+        .map(|row| {
+            row[column]
+                .parse()
+                .unwrap_or_else(|_| panic!("{file}: bad number {}", row[column]))
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! `godsearch bench`: the engines' speed, as ratios against a plain hash-set BFS measured in
 //! the same run (the machines are shared and noisy, so absolute figures alone mislead).
 
-use super::measure::{best_of, limits, print_rows, Row};
+use super::measure::{best_of, limits, on_disk, print_rows, Row};
 use crate::args::{BenchArgs, BenchSection};
 use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::machine;
@@ -9,7 +9,6 @@ use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::units::{format_bytes, format_count};
 use godsearch_core::RankedSpace;
-use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DEFAULT_BUCKET_STATES};
 use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
@@ -112,18 +111,7 @@ fn frontier_row(
 fn disk_row(case: &str, w: usize, h: usize, max_depth: u32, repeats: usize) -> Result<Row> {
     let sp = space(w, h)?;
     let run_limits = limits(Some(max_depth));
-    let (run, seconds) = best_of(repeats, || {
-        let dir = tempfile::tempdir()?;
-        let options = DiskOptions {
-            workdir: dir.path(),
-            run: "bench",
-            resume: false,
-            keep_levels: false,
-            bucket_states: DEFAULT_BUCKET_STATES,
-            disk_bytes: None,
-        };
-        Ok(enumerate_on_disk(&sp, &options, &run_limits, &NoProgress)?)
-    })?;
+    let (run, seconds) = best_of(repeats, || on_disk(&sp, &run_limits))?;
     ensure!(
         run.enumeration.stop == Stop::MaxDepth(max_depth),
         "{case}: stopped early: {:?}",

@@ -1,13 +1,12 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
-use super::measure::{best_of, limits, print_rows, Row};
+use super::measure::{best_of, limits, on_disk, print_rows, Row};
 use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::units::{format_bytes, format_count};
 use godsearch_core::RankedSpace;
-use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DEFAULT_BUCKET_STATES};
 use godsearch_enumerate::{frontier, reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
 use godsearch_puzzles::cube::{
@@ -75,24 +74,8 @@ fn cube3_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
 
 /// The classes with their levels on disk, in a temporary folder.
 fn cube3_disk_row(metric: Metric, depth: u32, repeats: usize) -> Result<Row> {
-    let (run, seconds) = best_of(repeats, || {
-        let dir = tempfile::tempdir()?;
-        let options = DiskOptions {
-            workdir: dir.path(),
-            run: "bench",
-            resume: false,
-            keep_levels: false,
-            bucket_states: DEFAULT_BUCKET_STATES,
-            disk_bytes: None,
-        };
-        let space = Cube3Classes::new(metric, Reduction::Symmetries);
-        Ok(enumerate_on_disk(
-            &space,
-            &options,
-            &limits(Some(depth)),
-            &NoProgress,
-        )?)
-    })?;
+    let space = Cube3Classes::new(metric, Reduction::Symmetries);
+    let (run, seconds) = best_of(repeats, || on_disk(&space, &limits(Some(depth))))?;
     ensure!(
         run.enumeration.stop == Stop::MaxDepth(depth),
         "3x3x3 on disk stopped early: {:?}",

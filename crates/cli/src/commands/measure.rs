@@ -5,8 +5,9 @@ use crate::machine;
 use crate::output::outln;
 use anyhow::Result;
 use godsearch_app::units::{format_bytes, format_count, format_rate};
-use godsearch_enumerate::disk::DiskRun;
-use godsearch_enumerate::Limits;
+use godsearch_core::StateSpace;
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun, DEFAULT_BUCKET_STATES};
+use godsearch_enumerate::{KeyState, Limits, NoProgress};
 use std::time::Instant;
 
 /// One measured enumeration.
@@ -95,6 +96,25 @@ pub(crate) fn limits(max_depth: Option<u32>) -> Limits {
         antipode_cap: 0,
         count_last: false,
     }
+}
+
+/// Enumerates `space` with its levels on disk in a fresh temporary folder (removed after),
+/// with the default bucket size.
+pub(crate) fn on_disk<P>(space: &P, limits: &Limits) -> Result<DiskRun<P::State>>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    let dir = tempfile::tempdir()?;
+    let options = DiskOptions {
+        workdir: dir.path(),
+        run: "bench",
+        resume: false,
+        keep_levels: false,
+        bucket_states: DEFAULT_BUCKET_STATES,
+        disk_bytes: None,
+    };
+    Ok(enumerate_on_disk(space, &options, limits, &NoProgress)?)
 }
 
 /// Runs `f` `repeats` times and keeps the fastest run.
