@@ -22,8 +22,9 @@
 //! space; buckets of different levels need not line up, since a key range is read from
 //! whichever files overlap it.
 //!
-//! **Durability.** Every bucket file is written to a temporary file, fsynced and renamed; a
-//! finished level is listed in the manifest with each file's count and checksum (`workdir.rs`).
+//! **Durability.** Every bucket file is written to a temporary file, fsynced and renamed; once
+//! the level's folder is fsynced, the finished level is listed in the manifest with each file's
+//! count and checksum (`workdir.rs`).
 //! `resume` continues from the last listed level, keeping the finished buckets of the level in
 //! progress (its bucket plan is in the manifest before its first bucket is written); every file
 //! it reads is checked, and a damaged bucket of the two levels the next is made from is made
@@ -367,6 +368,7 @@ where
                 resumed: false,
             });
             self.progress.level_finished(depth + 1, made.positions);
+            self.dir.sync_level(depth + 1)?;
             manifest.levels.push(record);
             manifest.plan = None;
             self.dir.write_manifest(&manifest)?;

@@ -230,6 +230,15 @@ impl Workdir {
         self.sync()
     }
 
+    /// Flushes level `depth`'s folder entries (its buckets' renames) to disk, before the
+    /// manifest lists the level.
+    pub fn sync_level(&self, depth: u32) -> Result<(), DiskError> {
+        let dir = self.level_dir(depth);
+        File::open(&dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_error(&dir))
+    }
+
     /// Flushes the folder's own entries (renames, removals) to disk.
     fn sync(&self) -> Result<(), DiskError> {
         File::open(&self.dir)
