@@ -158,16 +158,16 @@ pub struct BfsArgs {
     #[arg(long)]
     pub count_last: bool,
     /// Keep the levels on disk in this folder (frontier engine): sorted, compressed bucket
-    /// files (about 2 bytes a 15-puzzle position), every finished level fsynced and listed in
+    /// files (1.1-1.5 bytes a 15-puzzle position), every finished level fsynced and listed in
     /// a manifest, so a killed run continues with --resume. --memory then bounds the
-    /// neighbours held in memory, not the run; three levels stay on disk.
+    /// neighbours held in memory, not the run; four levels stay on disk.
     #[arg(long, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
     /// Continue the run in --workdir from its last finished level (and the finished buckets
     /// of the level it was making); damaged files are found and made again.
     #[arg(long, requires = "workdir")]
     pub resume: bool,
-    /// Keep every level's files in --workdir (by default each is deleted once the next three
+    /// Keep every level's files in --workdir (by default each is deleted once the next four
     /// are written).
     #[arg(long, requires = "workdir")]
     pub keep_levels: bool,
