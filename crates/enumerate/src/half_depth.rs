@@ -19,6 +19,7 @@
 //! and about as many again for the levels around the position being solved.
 
 use crate::keys::KeyState;
+use crate::level_store::retain_absent;
 use crate::{frontier, Limits, NoProgress, Stop};
 use godsearch_core::{MoveIdx, StateSpace};
 use rayon::prelude::*;
@@ -246,7 +247,7 @@ impl<S: KeyState> GoalBall<S> {
             k => &around[k - 2],
         };
         let same: &[S] = if same_level { newest } else { &[] };
-        next.retain(|s| previous.binary_search(s).is_err() && same.binary_search(s).is_err());
+        retain_absent(&mut next, previous, same);
         next
     }
 }
@@ -301,11 +302,7 @@ impl<S: Ord + Copy> crate::level_store::LevelStore<S> for KeepAll<'_, S> {
     fn remove_known(&self, candidates: &mut Vec<S>, same_level: bool) {
         let previous = self.previous();
         let same: &[S] = if same_level { self.newest() } else { &[] };
-        let (mut i, mut j) = (0, 0);
-        candidates.retain(|x| {
-            !(crate::level_store::advance_to(previous, &mut i, x)
-                || crate::level_store::advance_to(same, &mut j, x))
-        });
+        retain_absent(candidates, previous, same);
     }
 
     fn push(&mut self, level: Vec<S>) {

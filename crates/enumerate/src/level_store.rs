@@ -70,9 +70,7 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
 
     fn remove_known(&self, candidates: &mut Vec<S>, same_level: bool) {
         let same: &[S] = if same_level { &self.current } else { &[] };
-        let (mut i, mut j) = (0, 0);
-        candidates
-            .retain(|x| !(advance_to(&self.previous, &mut i, x) || advance_to(same, &mut j, x)));
+        retain_absent(candidates, &self.previous, same);
     }
 
     fn push(&mut self, level: Vec<S>) {
@@ -84,9 +82,16 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
     }
 }
 
+/// Keeps the items of sorted `candidates` that are in neither sorted `a` nor sorted `b`, by one
+/// linear merge (the step every engine uses to drop states of levels already known).
+pub(crate) fn retain_absent<S: Ord>(candidates: &mut Vec<S>, a: &[S], b: &[S]) {
+    let (mut i, mut j) = (0, 0);
+    candidates.retain(|x| !(advance_to(a, &mut i, x) || advance_to(b, &mut j, x)));
+}
+
 /// Moves `*at` forward in sorted `s` to the first item not below `x`; `true` if it equals `x`.
 #[inline]
-pub(crate) fn advance_to<S: Ord>(s: &[S], at: &mut usize, x: &S) -> bool {
+fn advance_to<S: Ord>(s: &[S], at: &mut usize, x: &S) -> bool {
     while *at < s.len() && s[*at] < *x {
         *at += 1;
     }

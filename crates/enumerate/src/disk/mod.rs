@@ -41,6 +41,7 @@ mod workdir;
 
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::keys::KeyState;
+use crate::level_store::retain_absent;
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use godsearch_tables::file::TableError;
@@ -698,13 +699,7 @@ where
                 let mut new = candidates.into_owned();
                 for level in &known {
                     let old = self.read_range(level, lo, hi)?;
-                    let mut at = 0;
-                    new.retain(|x| {
-                        while at < old.len() && old[at] < *x {
-                            at += 1;
-                        }
-                        at >= old.len() || old[at] != *x
-                    });
+                    retain_absent(&mut new, &old, &[]);
                 }
                 let positions = positions_in(self.space, &new);
                 let record = match count_only {
