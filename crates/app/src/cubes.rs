@@ -7,7 +7,7 @@ use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
-use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
     facelet, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
 };
@@ -132,7 +132,8 @@ fn cube2_solution(
 ) -> AppResult<CubeSolution> {
     let (_, rotation) = space.canonical(&job.cube);
     let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-    let moves = space.reorient(&found, rotation);
+    // In QTM a half turn is found as two quarter turns; cubers write it once (`F2`).
+    let moves = merge_same_face(&space.reorient(&found, rotation));
     let seconds = started.elapsed().as_secs_f64();
     if space.rank(&apply_moves(&job.cube, &moves)) != space.goal_state() {
         return Err(AppError::Check(

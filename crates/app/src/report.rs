@@ -298,7 +298,8 @@ pub struct VerifyReport {
     pub puzzle: String,
     /// The start: a tile list, or stickers.
     pub start: String,
-    /// The moves, as read (boards: the blank's moves; cubes: face turns).
+    /// The moves, as read and expanded (boards: the blank's moves; cubes: turns, brackets
+    /// expanded).
     pub moves: String,
     /// The position the moves reach (as far as they could be made).
     pub end: String,
@@ -314,6 +315,10 @@ pub struct VerifyReport {
     pub htm: Option<usize>,
     /// Cubes: the length in quarter turns.
     pub qtm: Option<usize>,
+    /// Cubes: the length in slice turns (a slice counts one).
+    pub stm: Option<usize>,
+    /// Cubes: the length in execution turns (rotations count too).
+    pub etm: Option<usize>,
     /// Whether no shorter solution exists; absent when nothing here can tell (no table).
     pub optimal: Option<bool>,
     /// The true distance of the start, where a table gives it.

@@ -125,7 +125,7 @@ pub fn cube2_uniform(
     let rank = rng.gen_range(0..CUBE2_POSITIONS);
     let path = descend(space, table, rank, CUBE2_MAX_DISTANCE)?;
     let solution: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-    let moves = invert_moves(&solution);
+    let moves = merge_same_face(&invert_moves(&solution));
     if space.rank(&apply_moves(&CubieCube::SOLVED, &moves)) != rank {
         return Err(AppError::Check(
             "the scramble does not reach the position".into(),

@@ -8,8 +8,10 @@ use crate::report::VerifyReport;
 use crate::tiles::{TableSolver, TileJob};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
-use godsearch_puzzles::cube::notation::{format_moves, parse_moves};
-use godsearch_puzzles::cube::{facelet, parse_position, CubeSize, CubieCube, Metric, Syntax};
+use godsearch_puzzles::cube::{
+    facelet, parse_position, Algorithm, CubeSize, CubieCube, Metric, Notation, Stickers, Syntax,
+    TurnMetric,
+};
 use godsearch_puzzles::tiles::{Board, Move as TileMove};
 
 /// A start and the moves to check, as the user wrote them.
@@ -81,31 +83,34 @@ pub fn board(goal: &Board, claim: Claim, prover: Option<&TableSolver>) -> AppRes
         metric: "moves",
         htm: None,
         qtm: None,
+        stm: None,
+        etm: None,
         optimal: shortest.map(|s| reaches_goal && moves.len() == s),
         shortest,
     })
 }
 
 /// Replays `claim` on a cube of `size` from its start (stickers or moves, read by `syntax`) and
-/// checks it reaches solved; lengths in both metrics, `length` in `metric`. `prover` (2x2x2 in
-/// `metric`) says whether a solution is shortest; no 3x3x3 solver here proves that yet.
+/// checks it reaches solved, in any orientation (the moves may turn slices and the whole cube:
+/// see [`godsearch_puzzles::cube::algorithm`]); its length in every metric, `length` in
+/// `metric`, the moves written in `notation`. `prover` (a 2x2x2 table in the search metric
+/// whose distances equal `metric`'s) says whether a solution is shortest; no 3x3x3 solver here
+/// proves that yet.
 pub fn cube(
     size: CubeSize,
-    metric: Metric,
+    metric: TurnMetric,
+    notation: Notation,
     syntax: Syntax,
     claim: Claim,
     prover: Option<&Cube2Solver>,
 ) -> AppResult<VerifyReport> {
     let start = parse_position(size, claim.start, syntax)
         .map_err(|e| AppError::Input(format!("start '{}': {e}", excerpt(claim.start))))?;
-    let moves = parse_moves(claim.moves)
+    let moves = Algorithm::parse(claim.moves)
+        .and_then(|a| a.for_size(size))
         .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(claim.moves))))?;
-    let end = moves.iter().fold(start, |c, m| c.then(&m.cubie()));
-    let reaches_goal = match size {
-        CubeSize::Three => end.is_solved(),
-        // A 2x2x2 has no centres: solved in any orientation, each face one colour.
-        CubeSize::Two => one_colour_a_face(&facelet::format_pocket(&end)),
-    };
+    let end = moves.apply_stickers(&Stickers::of(&start));
+    let reaches_goal = end.solved(size);
     let shortest = match (prover, size) {
         (Some(p), CubeSize::Two) => {
             let job = CubeJob {
@@ -116,21 +121,33 @@ pub fn cube(
         }
         _ => None,
     };
-    let length = metric.length(&moves);
+    let length = moves.length(metric);
+    let in_metric = |m| Some(moves.length(m));
     Ok(VerifyReport {
         puzzle: size.to_string(),
         start: facelets_of(size, &start),
-        moves: format_moves(&moves),
-        end: facelets_of(size, &end),
+        moves: moves.format(notation),
+        end: facelets_of(size, &end.held(size)),
         reaches_goal,
         problem: (!reaches_goal).then(|| "the cube is not solved at the end".to_string()),
         length,
         metric: metric.name(),
-        htm: Some(Metric::Htm.length(&moves)),
-        qtm: Some(Metric::Qtm.length(&moves)),
+        htm: in_metric(TurnMetric::Htm),
+        qtm: in_metric(TurnMetric::Qtm),
+        stm: in_metric(TurnMetric::Stm),
+        etm: in_metric(TurnMetric::Etm),
         optimal: shortest.map(|s| reaches_goal && length == s),
         shortest,
     })
+}
+
+/// The search metric whose distances are a 2x2x2's shortest lengths in `metric`: it has no
+/// slices (so STM is HTM) and a shortest solution turns no whole cube (so ETM is HTM).
+pub fn cube2_prover_metric(metric: TurnMetric) -> Metric {
+    match metric {
+        TurnMetric::Qtm => Metric::Qtm,
+        TurnMetric::Htm | TurnMetric::Stm | TurnMetric::Etm => Metric::Htm,
+    }
 }
 
 fn facelets_of(size: CubeSize, c: &CubieCube) -> String {
@@ -139,14 +156,3 @@ fn facelets_of(size: CubeSize, c: &CubieCube) -> String {
         CubeSize::Two => facelet::format_pocket(c),
     }
 }
-
-/// Whether each face of a 2x2x2 facelet string (four stickers a face) has one colour.
-fn one_colour_a_face(stickers: &str) -> bool {
-    let bytes = stickers.as_bytes();
-    bytes
-        .chunks(STICKERS_A_POCKET_FACE)
-        .all(|face| face.iter().all(|&s| s == face[0]))
-}
-
-/// Stickers on a face of the 2x2x2.
-const STICKERS_A_POCKET_FACE: usize = 4;

@@ -3,6 +3,7 @@
 use crate::machine::{parse_disk_size, parse_memory};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use godsearch_app::units::parse_seconds;
+pub use godsearch_puzzles::cube::Notation as CubeNotation;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -61,6 +62,9 @@ godsearch bfs 3x4 --json\n  godsearch bfs 2x2x2 --metric qtm --save cube2.tbl\n 
     /// with --table, the board is solved by descending a distance table made by `bfs --save`.
     /// The 2x2x2 is solved optimally by table descent; the 3x3x3 by Kociemba's two-phase method
     /// (at most --max-length moves; its tables, 630 MB, build into the cache once, in about 30 s).
+    /// A cube given as moves may use wide turns, slices, rotations, brackets and comments; the
+    /// position is the cube as held after them (its centres name the faces), and the solution
+    /// turns the faces of the cube held that way.
     #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
 godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file data/korf100.txt --pdb 6-6-3\n  \
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
@@ -92,7 +96,7 @@ godsearch scramble 2x2x2 --count 3\n  godsearch scramble 3x3x3 --moves 25\n  god
     ///
     /// Exit code 0 when every sequence reaches the goal, 1 when one does not, 2 for input that
     /// cannot be read. Cube starts are stickers or a move sequence from solved, read as `solve`
-    /// reads them; cubes are solved with the centres as held (U up, F front).
+    /// reads them; a cube counts as solved when every face shows one colour, in any orientation.
     #[command(after_help = "Examples:
   godsearch verify 3x3 8,6,7,2,5,4,3,0,1 LURDRUULDLDRRUULLDDRRULULDDRURD
   godsearch verify 3x3x3 \"R U R' U'\" \"U R U' R'\"
@@ -119,6 +123,11 @@ godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > 
 }
 
 pub use godsearch_app::bfs::EngineChoice;
+
+/// Reads `--notation` (singmaster, sign, wca).
+fn parse_notation(text: &str) -> Result<CubeNotation, String> {
+    text.parse()
+}
 use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 
 /// `godsearch bfs`.
@@ -281,6 +290,10 @@ pub struct SolveArgs {
     /// One JSON document per board, then one with the summary.
     #[arg(long)]
     pub json: bool,
+    /// Print each solution's moves alone, one line a position, for piping (an already solved
+    /// start gives an empty line; a board past --timeout prints nothing and says so on stderr)
+    #[arg(long, conflicts_with = "json")]
+    pub moves_only: bool,
 }
 
 /// `godsearch scramble`.
@@ -371,7 +384,9 @@ pub struct VerifyArgs {
     /// The start: a board (tile list or hex), or a cube as stickers or moves from solved
     #[arg(required_unless_present = "file")]
     pub start: Option<String>,
-    /// The moves: the blank's moves (U D L R) for boards, face turns for cubes
+    /// The moves: the blank's moves (U D L R) for boards; for cubes any algorithm: face,
+    /// wide (Rw, r), slice (M E S) turns and rotations (x y z), ( )3 repeats, [A, B]
+    /// commutators, [A: B] conjugates, // comments
     #[arg(required_unless_present = "file")]
     pub moves: Option<String>,
     /// Check every line of FILE (`-` for standard input) instead: the start and the moves
@@ -386,12 +401,17 @@ pub struct VerifyArgs {
     /// a board too large for a table built in memory
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
-    /// Cubes: the metric `length` counts in (htm or qtm; both are printed). Default htm
+    /// Cubes: the metric `length` counts in: htm, qtm, stm (a slice turn is 1) or etm
+    /// (rotations count too); all four are printed. Default htm
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// Cubes: read starts as stickers (needed when 54 letters of URFDLB could also be moves)
     #[arg(long)]
     pub facelets: bool,
+    /// Cubes: how to write the moves back: singmaster (default) and wca write wide turns Rw,
+    /// sign writes them r; face turns, slices and rotations are written alike
+    #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
+    pub notation: Option<CubeNotation>,
     /// One JSON document per sequence
     #[arg(long)]
     pub json: bool,

@@ -411,3 +411,18 @@ fn pocket_cube_half_depth_equals_the_table() {
         "--depth",
     );
 }
+
+#[test]
+fn quarter_turn_solutions_write_half_turns_once_and_moves_only_pipes() {
+    let q = json(&["solve", "2x2x2", "R2 U2 F2", "--metric", "qtm", "--json"]);
+    assert_eq!(
+        (q["solution"].as_str(), q["length"].as_u64()),
+        (Some("F2 U2 R2"), Some(6))
+    );
+    let out = godsearch(&["solve", "2x2x2", "R U", "x y", "--moves-only"]);
+    assert_eq!(stdout(&out), "U' R'\n\n");
+    refused(
+        &["solve", "2x2x2", "R", "--moves-only", "--json"],
+        "cannot be used with",
+    );
+}

@@ -113,3 +113,54 @@ fn unreadable_input_is_refused() {
         "for boards",
     );
 }
+
+#[test]
+fn pasted_algorithms_verify_with_every_metric_and_notation() {
+    // The H permutation in slices, undone by its own inverse written as a commutator-free
+    // group; a rotation at the end still counts as solved (each face one colour).
+    let v = json(&[
+        "verify",
+        "3x3x3",
+        "M2 U M2 U2 M2 U M2",
+        "(M2 U' M2 U2 M2 U' M2) y2 // and a turn of the whole cube",
+        "--json",
+    ]);
+    assert_eq!(v["reaches_goal"], true);
+    let lengths: Vec<u64> = ["htm", "qtm", "stm", "etm"]
+        .iter()
+        .map(|m| v[m].as_u64().unwrap())
+        .collect();
+    assert_eq!(lengths, [11, 20, 7, 8]);
+    let sign = json(&["verify", "3x3x3", "r", "r'", "--notation", "sign", "--json"]);
+    assert_eq!(
+        (sign["moves"].as_str(), sign["reaches_goal"].as_bool()),
+        (Some("r'"), Some(true))
+    );
+    let wca = json(&["verify", "3x3x3", "r", "r'", "--notation", "wca", "--json"]);
+    assert_eq!(wca["moves"], "Rw'");
+    // A commutator against its expansion, and the metric the length counts in.
+    let c = json(&[
+        "verify", "3x3x3", "[R, U]", "[U, R]", "--metric", "etm", "--json",
+    ]);
+    assert_eq!(
+        (c["reaches_goal"].as_bool(), c["length"].as_u64()),
+        (Some(true), Some(4))
+    );
+    assert_eq!(c["moves"], "U R U' R'");
+    let out = godsearch(&["verify", "3x3x3", "[R, U]", "[R, U]"]);
+    assert_eq!(out.status.code(), Some(1));
+    // The 2x2x2's wide turn is a rotation; a slice is refused with its reason.
+    let p = json(&["verify", "2x2x2", "R U", "U' R' Rw", "--json"]);
+    assert_eq!(p["reaches_goal"], true);
+    refused(&["verify", "2x2x2", "R", "M"], "middle layer");
+    refused(&["verify", "3x3x3", "R", "R (U"], "not closed");
+    refused(&["verify", "3x3x3", "R", "R U\n  Q"], "line 2, column 3");
+}
+
+#[test]
+fn apply_reads_the_cube_as_held() {
+    // "U x" as held is B turned: the same stickers as the move B.
+    let held = json(&["apply", "3x3x3", "", "U x", "--json"]);
+    let b = json(&["apply", "3x3x3", "", "B", "--json"]);
+    assert_eq!(held["end"], b["end"]);
+}

@@ -170,6 +170,8 @@ fn solve_cube3(
 /// Prints each solution as it comes and keeps the totals for the summary.
 struct CubePrinter {
     json: bool,
+    /// `--moves-only`: each solution's moves alone, one line a position, no summary.
+    moves_only: bool,
     show_facelets: bool,
     started: Instant,
     solved: usize,
@@ -182,6 +184,7 @@ impl CubePrinter {
     fn new(args: &SolveArgs) -> Self {
         Self {
             json: args.json,
+            moves_only: args.moves_only,
             show_facelets: args.show_facelets,
             started: Instant::now(),
             solved: 0,
@@ -198,6 +201,10 @@ impl CubePrinter {
         self.seconds += s.seconds;
         if self.json {
             outln!("{}", serde_json::to_string(&s)?);
+            return Ok(());
+        }
+        if self.moves_only {
+            outln!("{}", s.solution);
             return Ok(());
         }
         outln!("start      {}", s.start);
@@ -248,7 +255,7 @@ impl CubePrinter {
         };
         if self.json {
             outln!("{}", serde_json::to_string(&summary)?);
-        } else if count > 1 {
+        } else if count > 1 && !self.moves_only {
             outln!(
                 "solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
                 summary.solved,

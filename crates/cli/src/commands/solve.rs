@@ -53,7 +53,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
         return Err(SearchError::AStarTooLarge.into());
     }
-    let mut out = Printer::new(args.json, shape, args.notation, args.runs);
+    let mut out = Printer::new(args.json, args.moves_only, shape, args.notation, args.runs);
     if algorithm == Algorithm::HalfDepth {
         let solver = HalfDepthSolver::new(&goal, args.depth, memory_bytes)?;
         if !args.json {

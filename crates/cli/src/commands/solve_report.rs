@@ -13,6 +13,8 @@ use godsearch_puzzles::tiles::Shape;
 /// Prints solutions as they come and keeps the totals for the summary.
 pub struct Printer {
     json: bool,
+    /// `--moves-only`: each solution's moves alone, one line a board, no summary.
+    moves_only: bool,
     /// How solutions are written, for boards of `shape`.
     shape: Shape,
     notation: SolutionNotation,
@@ -29,11 +31,18 @@ pub struct Printer {
 }
 
 impl Printer {
-    /// A printer of human text, or of JSON documents, writing solutions of boards of `shape`
-    /// in `notation` (with run lengths when `runs`).
-    pub fn new(json: bool, shape: Shape, notation: SolutionNotation, runs: bool) -> Self {
+    /// A printer of human text, of JSON documents, or of the moves alone (`moves_only`),
+    /// writing solutions of boards of `shape` in `notation` (with run lengths when `runs`).
+    pub fn new(
+        json: bool,
+        moves_only: bool,
+        shape: Shape,
+        notation: SolutionNotation,
+        runs: bool,
+    ) -> Self {
         Self {
             json,
+            moves_only,
             shape,
             notation,
             runs,
@@ -73,6 +82,16 @@ impl Printer {
         }
         if self.json {
             outln!("{}", serde_json::to_string(&s)?);
+        } else if self.moves_only {
+            match s.timed_out {
+                // Nothing on stdout is a solution; the exit code and stderr say what happened.
+                true => eprintln!(
+                    "board {}: no solution found (every solution has at least {} moves)",
+                    s.start,
+                    s.lower_bound.unwrap_or(0)
+                ),
+                false => outln!("{}", s.written.as_deref().unwrap_or(&s.solution)),
+            }
         } else {
             print_human(&s);
         }
@@ -98,7 +117,7 @@ impl Printer {
         };
         if self.json {
             outln!("{}", serde_json::to_string(&summary)?);
-        } else if self.solved > 1 {
+        } else if self.solved > 1 && !self.moves_only {
             // Methods that count no nodes (staged solvers) get no node figures.
             let nodes = match summary.nodes_generated {
                 0 => String::new(),

@@ -10,7 +10,7 @@ use godsearch_app::cubes::Cube2Solver;
 use godsearch_app::report::VerifyReport;
 use godsearch_app::tiles::TableSolver;
 use godsearch_app::verify::{self, Claim};
-use godsearch_puzzles::cube::{CubeSize, Syntax};
+use godsearch_puzzles::cube::{CubeSize, Syntax, TurnMetric};
 use godsearch_puzzles::tiles::Board;
 use godsearch_puzzles::PuzzleName;
 
@@ -75,8 +75,8 @@ type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
 fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
     match args.puzzle.parse::<PuzzleName>()? {
         PuzzleName::Tiles(shape) => {
-            if args.metric.is_some() || args.facelets {
-                bad_input!("--metric and --facelets are for cubes");
+            if args.metric.is_some() || args.facelets || args.notation.is_some() {
+                bad_input!("--metric, --facelets and --notation are for cubes");
             }
             let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
             // A table proves optimality: the one given, or one built now for a small board.
@@ -92,18 +92,29 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
             if args.goal.is_some() || args.table.is_some() {
                 bad_input!("--goal and --table are for boards; a cube's goal is solved");
             }
-            let metric = spaces::cube_metric(args.metric.as_deref())?;
+            let metric = match args.metric.as_deref() {
+                Some(text) => text.parse::<TurnMetric>()?,
+                None => TurnMetric::Htm,
+            };
+            let notation = args.notation.unwrap_or_default();
             let syntax = if args.facelets {
                 Syntax::Facelets
             } else {
                 Syntax::Auto
             };
             let prover = match size {
-                CubeSize::Two => Some(Cube2Solver::new(metric, None)?),
+                CubeSize::Two => Some(Cube2Solver::new(verify::cube2_prover_metric(metric), None)?),
                 CubeSize::Three => None,
             };
             Ok(Box::new(move |claim| {
-                Ok(verify::cube(size, metric, syntax, claim, prover.as_ref())?)
+                Ok(verify::cube(
+                    size,
+                    metric,
+                    notation,
+                    syntax,
+                    claim,
+                    prover.as_ref(),
+                )?)
             }))
         }
     }
@@ -130,8 +141,10 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
         None => outln!("result     reaches the goal"),
         Some(why) => outln!("result     does not reach the goal: {why} ({})", r.end),
     }
-    match (r.htm, r.qtm) {
-        (Some(htm), Some(qtm)) => outln!("length     {htm} htm, {qtm} qtm"),
+    match (r.htm, r.qtm, r.stm, r.etm) {
+        (Some(htm), Some(qtm), Some(stm), Some(etm)) => {
+            outln!("length     {htm} htm, {qtm} qtm, {stm} stm, {etm} etm")
+        }
         _ => outln!("length     {} {}", r.length, r.metric),
     }
     match (r.optimal, r.shortest) {

@@ -2,12 +2,15 @@
 //! [`facelet`] (54 stickers, for input and output) -> [`cubie`] (permutations and
 //! orientations, for group operations) -> [`coord`] (integers for search and tables).
 //!
-//! [`notation`] reads and writes Singmaster move sequences and counts them in either metric;
+//! [`notation`] reads and writes face-turn sequences and counts them in either search metric;
+//! [`algorithm`] reads whole algorithms (wide turns, slices, rotations, brackets, comments),
+//! replays them on the stickers and counts them in HTM, QTM, STM or ETM;
 //! [`position`] decides whether a typed text is stickers or moves;
 //! [`symmetry`] holds the 48 symmetries and the symmetry classes of a coordinate (and says how
 //! each cube search reduces by symmetry); [`cube2`] is the 2x2x2 as a ranked space;
 //! [`classes`] is the 3x3x3 as a space of symmetry classes.
 
+pub mod algorithm;
 pub mod classes;
 pub mod coord;
 pub mod cube2;
@@ -18,6 +21,7 @@ pub mod position;
 pub mod random;
 pub mod symmetry;
 
+pub use algorithm::{Algorithm, Notation, Stickers, Turn, TurnMetric};
 pub use classes::{Cube3Classes, Reduction};
 pub use cube2::{Cube2Space, CUBE2_MAX_DISTANCE, CUBE2_RANKING};
 pub use cubie::{CubieCube, CubieError};

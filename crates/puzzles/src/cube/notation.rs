@@ -1,6 +1,8 @@
-//! Singmaster notation: face turns `U R F D L B` with the suffixes `'` (counter-clockwise), `2`
-//! (half turn), `2'` and `3` (read as `2` and `'`), and the two metrics that count them.
+//! Face turns `U R F D L B` with the suffixes `'` (counter-clockwise), `2` (half turn), `2'` and
+//! `3` (read as `2` and `'`), and the two metrics the searches use. Whole algorithms as cubers
+//! paste them (wide turns, slices, rotations, brackets) are read by [`super::algorithm`].
 
+use super::algorithm::Algorithm;
 use super::cubie::{CubieCube, FACES};
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use std::fmt;
@@ -123,16 +125,44 @@ impl fmt::Display for Metric {
 /// Why a move sequence could not be read.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum NotationError {
-    /// A character that starts no move.
-    #[error("unknown move '{found}' at character {at}: moves are U R F D L B, each optionally followed by ' (counter-clockwise), 2 (half turn), 2' or 3")]
+    /// Text that starts no turn.
+    #[error("unknown move '{found}' at line {line}, column {column}: moves are U R F D L B (face turns), Rw or r (wide), M E S (slices) and x y z (rotations), each optionally followed by a count and ' (counter-clockwise); ( ) groups, [A, B] commutators, [A: B] conjugates and // comments")]
     UnknownMove {
         /// The offending text.
         found: String,
-        /// 1-based character position.
-        at: usize,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters) in that line.
+        column: usize,
+    },
+    /// Brackets that do not pair up.
+    #[error("{problem} (line {line}, column {column})")]
+    Structure {
+        /// What is wrong.
+        problem: &'static str,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// Repeats that expand past [`MAX_TURNS`](super::algorithm::MAX_TURNS).
+    #[error("the sequence expands to more than {0} turns")]
+    TooLong(usize),
+    /// A slice on the 2x2x2.
+    #[error("'{0}' turns a middle layer, which the 2x2x2 does not have")]
+    NoSlice(char),
+    /// A wide turn, slice or rotation where only face turns can be used.
+    #[error(
+        "'{turn}' (turn {index}) moves the centres; only face turns U R F D L B can be used here"
+    )]
+    NotFaceTurn {
+        /// The turn as written.
+        turn: String,
+        /// 1-based place in the expanded sequence.
+        index: usize,
     },
     /// Not a metric name.
-    #[error("unknown metric '{0}': expected htm or qtm")]
+    #[error("unknown metric '{0}': expected htm or qtm (stm and etm count sequences in verify)")]
     Metric(String),
 }
 
@@ -172,51 +202,23 @@ impl fmt::Display for Move {
     }
 }
 
-/// Reads a move sequence; whitespace between moves is optional (`RU R'U2`). Consecutive turns
-/// of one face are kept as written.
+/// Reads a sequence of face turns, written as [`Algorithm::parse`] reads algorithms
+/// (whitespace optional, `RU R'U2`; groups, commutators, conjugates and comments expanded).
+/// Wide turns, slices and rotations are refused here, since they move the centres: read those
+/// with [`Algorithm`]. Consecutive turns of one face are kept as written.
 pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_whitespace() || c == ',' {
-            i += 1;
-            continue;
-        }
-        let face =
-            FACES
-                .iter()
-                .position(|&f| f == c)
-                .ok_or_else(|| NotationError::UnknownMove {
-                    found: godsearch_core::excerpt(
-                        &chars[i..]
-                            .iter()
-                            .take_while(|c| !c.is_whitespace())
-                            .collect::<String>(),
-                    ),
-                    at: i + 1,
-                })?;
-        i += 1;
-        let mut turns = 1u8;
-        if let Some(&d) = chars.get(i) {
-            if d == '2' || d == '3' {
-                turns = d.to_digit(10).expect("a digit") as u8;
-                i += 1;
-            }
-        }
-        if let Some(&p) = chars.get(i) {
-            if p == '\'' || p == '’' {
-                turns = 4 - turns;
-                i += 1;
-            }
-        }
-        moves.push(Move {
-            face: face as u8,
-            turns,
-        });
-    }
-    Ok(moves)
+    let algorithm = Algorithm::parse(text)?;
+    algorithm
+        .turns
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            t.face_turn().ok_or_else(|| NotationError::NotFaceTurn {
+                turn: Algorithm { turns: vec![*t] }.to_string(),
+                index: k + 1,
+            })
+        })
+        .collect()
 }
 
 /// A move sequence in notation, moves separated by spaces.

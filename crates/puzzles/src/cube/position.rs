@@ -14,9 +14,10 @@
 //! A caller that knows which is meant (`--facelets`, `--moves`) passes [`Syntax::Facelets`] or
 //! [`Syntax::Moves`] and no guessing happens.
 
+use super::algorithm::Algorithm;
 use super::cubie::{CubieCube, FACES};
 use super::facelet::{self, FaceletError, FACELETS, POCKET_FACELETS};
-use super::notation::{apply_moves, parse_moves, NotationError};
+use super::notation::NotationError;
 use super::CubeSize;
 use godsearch_core::excerpt;
 use thiserror::Error;
@@ -104,16 +105,18 @@ fn parse_facelets(size: CubeSize, text: &str) -> Result<CubieCube, FaceletError>
 }
 
 /// Reads a position of a cube of `size` from `text`, written as `syntax` says (see the module
-/// docs for [`Syntax::Auto`]). A move sequence is applied to the solved cube.
+/// docs for [`Syntax::Auto`]). A move sequence is applied to the solved cube, and the position
+/// is the one the cube shows as held after it (rotations and slices move the centres: see
+/// [`super::algorithm`]).
 pub fn parse_position(
     size: CubeSize,
     text: &str,
     syntax: Syntax,
 ) -> Result<CubieCube, PositionError> {
-    let moves_from_solved = |moves: &[_]| apply_moves(&CubieCube::SOLVED, moves);
+    let moves_from_solved = |moves: &Algorithm| moves.apply_held(size, &CubieCube::SOLVED);
     match syntax {
         Syntax::Facelets => return Ok(parse_facelets(size, text)?),
-        Syntax::Moves => return Ok(moves_from_solved(&parse_moves(text)?)),
+        Syntax::Moves => return Ok(moves_from_solved(&Algorithm::parse(text)?)?),
         Syntax::Auto => {}
     }
     let stickers = sticker_count(size);
@@ -122,12 +125,12 @@ pub fn parse_position(
     kinds.sort_unstable();
     kinds.dedup();
     let facelet_shaped = compact.len() == stickers && kinds.len() == FACE_COUNT;
-    let moves = parse_moves(text);
+    let moves = Algorithm::parse(text);
     match (facelet_shaped, moves) {
         (true, Ok(moves)) => Err(PositionError::Ambiguous {
             text: excerpt(text),
             stickers,
-            moves: moves.len(),
+            moves: moves.turns.len(),
         }),
         (true, Err(_)) => Ok(parse_facelets(size, text)?),
         (false, Ok(moves)) => {
@@ -140,10 +143,10 @@ pub fn parse_position(
                     text: excerpt(text),
                     stickers,
                     found: compact.len(),
-                    moves: moves.len(),
+                    moves: moves.turns.len(),
                 });
             }
-            Ok(moves_from_solved(&moves))
+            Ok(moves_from_solved(&moves)?)
         }
         (false, Err(reason)) => Err(PositionError::Neither {
             text: excerpt(text),
@@ -159,7 +162,7 @@ pub fn parse_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::notation::format_moves;
+    use crate::cube::notation::{apply_moves, format_moves, parse_moves};
 
     fn auto(size: CubeSize, text: &str) -> Result<CubieCube, PositionError> {
         parse_position(size, text, Syntax::Auto)

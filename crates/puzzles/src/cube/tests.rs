@@ -119,7 +119,10 @@ fn notation_accepts_the_usual_spellings() {
     assert_eq!(format_moves(&m("R U2 F'")), "R U2 F'");
     assert!(m("").is_empty());
     let err = parse_moves("R U X").unwrap_err().to_string();
-    assert!(err.contains("unknown move 'X' at character 5"), "{err}");
+    assert!(
+        err.contains("unknown move 'X' at line 1, column 5"),
+        "{err}"
+    );
     assert!(parse_moves("r").is_err());
     assert_eq!(Metric::Qtm.length(&m("R U2 F'")), 4);
     assert_eq!(Metric::Htm.length(&m("R U2 F'")), 3);

