@@ -7,6 +7,15 @@
 //! they were not saved ([`Origin::Built::not_saved`]). Before saving, temporary files that
 //! killed runs left in the folder are removed once they are [`STALE_TEMP_AGE`] old.
 //!
+//! **One build for many runs.** Before building a missing table, a run takes an exclusive lock
+//! (flock) on the table's `.lock` file beside it; a second run that needs the same table waits
+//! for the lock (saying so through [`Progress::detail`]), then finds the file the first one
+//! saved and reads it ([`Origin::Cached`]). Without the lock, two runs each built their own copy
+//! (2.7 GB for 7-8) at the same time.
+//!
+//! [`TableCache::entries`] lists what the folder holds, read from each file's header, and
+//! [`TableCache::remove`] deletes an entry, for `cache list` and `cache clean`.
+//!
 //! The folder is the caller's choice: front ends pick it (the CLI: `--cache` or the user's
 //! cache folder).
 
@@ -19,8 +28,9 @@ use godsearch_search::tiles::TableBytes;
 use godsearch_subgoal::{Plan, SubgoalSolver};
 use godsearch_tables::{file, Encoding, TableHeader};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// A temporary table file nobody has written to for this long was left by a killed run (a live
 /// writer touches its file continuously).
@@ -107,6 +117,29 @@ impl TableCache {
             .map(|e| e.to_string())
     }
 
+    /// The build lock of the table at `path`, held until the value is dropped; `None` when the
+    /// folder or the lock file cannot be made (the table is then built without one, and not
+    /// saved either). Waits, saying so through `progress`, while another run holds it.
+    fn build_lock(&self, path: &Path, progress: &dyn Progress) -> Option<BuildLock> {
+        std::fs::create_dir_all(&self.dir).ok()?;
+        let path = lock_path(path);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                progress.detail("waiting for another godsearch that is building this table");
+                fs4::FileExt::lock(&file).ok()?;
+            }
+            Err(fs4::TryLockError::Error(_)) => return None,
+        }
+        Some(BuildLock { _file: file, path })
+    }
+
     /// The valid cached database of `pattern`, or why there is none (`None`: no file).
     fn load(&self, goal: &Board, pattern: &Pattern) -> Result<TableBytes, Option<String>> {
         let path = self.path(goal, pattern);
@@ -139,6 +172,13 @@ impl TableCache {
         force: bool,
         progress: &dyn Progress,
     ) -> AppResult<(TableBytes, Origin)> {
+        if !force {
+            if let Ok(table) = self.load(goal, pattern) {
+                return Ok((table, Origin::Cached));
+            }
+        }
+        let _lock = self.build_lock(&self.path(goal, pattern), progress);
+        // Another run may have built it while this one waited for the lock.
         let replaced = if force {
             None
         } else {
@@ -188,6 +228,11 @@ impl TableCache {
 
     /// The cached two-phase tables, or a fresh build saved to the cache.
     pub fn twophase_tables(&self, progress: &dyn Progress) -> (Tables, Origin) {
+        if let Ok(tables) = self.load_twophase() {
+            return (tables, Origin::Cached);
+        }
+        let _lock = self.build_lock(&self.twophase_path(), progress);
+        // Another run may have built them while this one waited for the lock.
         let replaced = match self.load_twophase() {
             Ok(tables) => return (tables, Origin::Cached),
             Err(why) => why,
@@ -221,6 +266,31 @@ impl TableCache {
         ))
     }
 
+    /// The solver of `plan` with its cached stage tables, or why there is none (`None`: no
+    /// file).
+    fn load_stages(
+        &self,
+        plan: &Plan,
+        path: &Path,
+        identity: &str,
+        params: &str,
+    ) -> Result<SubgoalSolver, Option<String>> {
+        if !path.exists() {
+            return Err(None);
+        }
+        let table = file::load(path).map_err(|e| Some(e.to_string()))?;
+        table
+            .header()
+            .expect(path, identity, params)
+            .map_err(|e| Some(e.to_string()))?;
+        SubgoalSolver::with_tables(plan.clone(), table.payload()).ok_or_else(|| {
+            Some(format!(
+                "{}: the tables do not fit the plan",
+                path.display()
+            ))
+        })
+    }
+
     fn stages_params(plan: &Plan) -> String {
         format!("{STAGE_TABLES_FORMAT} plan {}", plan.to_text())
     }
@@ -235,25 +305,14 @@ impl TableCache {
         let path = self.stages_path(&plan);
         let identity = tile_identity(plan.goal());
         let params = Self::stages_params(&plan);
-        let replaced = if path.exists() {
-            let loaded = file::load(&path).map_err(|e| e.to_string()).and_then(|t| {
-                t.header()
-                    .expect(&path, &identity, &params)
-                    .map_err(|e| e.to_string())?;
-                Ok(t)
-            });
-            match loaded {
-                Ok(table) => match SubgoalSolver::with_tables(plan.clone(), table.payload()) {
-                    Some(solver) => return (solver, Some(Origin::Cached)),
-                    None => Some(format!(
-                        "{}: the tables do not fit the plan",
-                        path.display()
-                    )),
-                },
-                Err(why) => Some(why),
-            }
-        } else {
-            None
+        if let Ok(solver) = self.load_stages(&plan, &path, &identity, &params) {
+            return (solver, Some(Origin::Cached));
+        }
+        let _lock = self.build_lock(&path, &godsearch_core::NoProgress);
+        // Another run may have built them while this one waited for the lock.
+        let replaced = match self.load_stages(&plan, &path, &identity, &params) {
+            Ok(solver) => return (solver, Some(Origin::Cached)),
+            Err(why) => why,
         };
         let started = Instant::now();
         let solver = SubgoalSolver::new(plan);
@@ -273,6 +332,205 @@ impl TableCache {
             not_saved,
         };
         (solver, Some(origin))
+    }
+}
+
+/// A held build lock. Dropping it deletes the lock file, then lets go: a run that was waiting
+/// on it then finds the saved table (it looks again once it holds the lock), and a run that
+/// comes later finds the table before it looks for a lock. Only a killed run leaves a lock
+/// file behind (`cache clean` removes it).
+struct BuildLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        // A lock file left behind only costs a directory entry.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// The lock file beside the table at `path`, taken while it is built.
+fn lock_path(path: &Path) -> PathBuf {
+    path.with_extension(LOCK_EXTENSION)
+}
+
+/// The extension of table files in the cache, and of their build locks.
+const TABLE_EXTENSION: &str = "tbl";
+const LOCK_EXTENSION: &str = "lock";
+
+/// What a file in the cache folder is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheKind {
+    /// A pattern database.
+    PatternDatabase,
+    /// The stage tables of a subgoal plan.
+    SubgoalStages,
+    /// The two-phase solver's tables.
+    TwoPhase,
+    /// A table file of another kind, or one whose header cannot be read.
+    OtherTable,
+    /// A temporary file: a table being written, or the remains of a killed run.
+    Temporary,
+    /// The build lock of a table.
+    Lock,
+}
+
+impl CacheKind {
+    /// The kind in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheKind::PatternDatabase => "pattern database",
+            CacheKind::SubgoalStages => "subgoal stages",
+            CacheKind::TwoPhase => "two-phase tables",
+            CacheKind::OtherTable => "table",
+            CacheKind::Temporary => "temporary file",
+            CacheKind::Lock => "build lock",
+        }
+    }
+}
+
+/// One file in the cache folder, described from its name and header.
+#[derive(Debug, Clone)]
+pub struct CacheEntry {
+    /// The file.
+    pub path: PathBuf,
+    /// What it is.
+    pub kind: CacheKind,
+    /// Its header, for table files whose header reads (the checksum is not checked here).
+    pub header: Option<TableHeader>,
+    /// Why a table file's header does not read, or its length is wrong.
+    pub problem: Option<String>,
+    /// Its size.
+    pub bytes: u64,
+    /// When it was last written.
+    pub modified: Option<SystemTime>,
+}
+
+impl CacheEntry {
+    /// What the table holds, in a few words: the tiles of a pattern database, the plan of
+    /// subgoal stages, the format of the two-phase tables.
+    pub fn contents(&self) -> Option<String> {
+        let params = &self.header.as_ref()?.params;
+        let text = match self.kind {
+            CacheKind::PatternDatabase => params
+                .strip_prefix("pdb tiles ")
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(|tiles| format!("tiles {tiles}")),
+            CacheKind::SubgoalStages => params
+                .split_once(" plan ")
+                .map(|(_, plan)| format!("plan {plan}")),
+            _ => None,
+        };
+        Some(text.unwrap_or_else(|| params.clone()))
+    }
+}
+
+impl CacheEntry {
+    /// The entry as a report.
+    pub fn report(&self) -> crate::report::CachedFile {
+        crate::report::CachedFile {
+            file: self.path.display().to_string(),
+            kind: self.kind.name(),
+            puzzle: self.header.as_ref().map(|h| h.puzzle.clone()),
+            contents: self.contents(),
+            bytes: self.bytes,
+            modified_unix_seconds: self
+                .modified
+                .and_then(|m| m.duration_since(SystemTime::UNIX_EPOCH).ok())
+                .map(|d| d.as_secs()),
+            problem: self.problem.clone(),
+        }
+    }
+}
+
+impl TableCache {
+    /// Every file in the cache folder that godsearch wrote (tables, temporary files, build
+    /// locks), in name order; none when the folder does not exist.
+    pub fn entries(&self) -> std::io::Result<Vec<CacheEntry>> {
+        let listing = match std::fs::read_dir(&self.dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let mut entries = Vec::new();
+        for dir_entry in listing {
+            let dir_entry = dir_entry?;
+            let path = dir_entry.path();
+            let Ok(meta) = dir_entry.metadata() else {
+                continue;
+            };
+            let name = dir_entry.file_name().to_string_lossy().into_owned();
+            let extension = path.extension().and_then(|e| e.to_str());
+            let kind = if file::is_temp_file_name(&name) {
+                CacheKind::Temporary
+            } else if extension == Some(LOCK_EXTENSION) {
+                CacheKind::Lock
+            } else if extension == Some(TABLE_EXTENSION) {
+                if name.starts_with("pdb-") {
+                    CacheKind::PatternDatabase
+                } else if name.starts_with("subgoal-") {
+                    CacheKind::SubgoalStages
+                } else if path == self.twophase_path() {
+                    CacheKind::TwoPhase
+                } else {
+                    CacheKind::OtherTable
+                }
+            } else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            let (header, problem) = match kind {
+                CacheKind::Temporary | CacheKind::Lock => (None, None),
+                _ => match file::read_header(&path) {
+                    Ok((header, _)) => (Some(header), None),
+                    Err(e) => (None, Some(e.to_string())),
+                },
+            };
+            entries.push(CacheEntry {
+                path,
+                kind,
+                header,
+                problem,
+                bytes: meta.len(),
+                modified: meta.modified().ok(),
+            });
+        }
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(entries)
+    }
+
+    /// Deletes a cache entry. A build lock is deleted only when no run holds it (`Ok(false)`
+    /// otherwise), and a temporary file only when no one has written it for
+    /// [`STALE_TEMP_AGE`], since a run may be writing it.
+    pub fn remove(&self, entry: &CacheEntry) -> std::io::Result<bool> {
+        match entry.kind {
+            CacheKind::Lock => {
+                let lock = File::open(&entry.path)?;
+                match fs4::FileExt::try_lock(&lock) {
+                    Ok(()) => {}
+                    Err(fs4::TryLockError::WouldBlock) => return Ok(false),
+                    Err(fs4::TryLockError::Error(e)) => return Err(e),
+                }
+            }
+            CacheKind::Temporary => {
+                let age = entry
+                    .modified
+                    .and_then(|m| SystemTime::now().duration_since(m).ok());
+                if age.is_none_or(|a| a < STALE_TEMP_AGE) {
+                    return Ok(false);
+                }
+            }
+            _ => {}
+        }
+        match std::fs::remove_file(&entry.path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -315,6 +573,111 @@ mod tests {
             })
         ));
         assert_eq!(rebuilt.tables(), built.tables());
+    }
+
+    /// Records what a build reports, to see a wait announced.
+    #[derive(Default)]
+    struct Details(std::sync::Mutex<Vec<String>>);
+
+    impl Progress for Details {
+        fn detail(&self, text: &str) {
+            self.0.lock().unwrap().push(text.to_string());
+        }
+    }
+
+    #[test]
+    fn a_run_waits_for_another_building_the_same_table_then_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(dir.path().to_path_buf());
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let pattern = Pattern::new(&goal, &[1, 2, 3, 4]).unwrap();
+        // "Another run": holds the build lock, as a building run does.
+        std::fs::create_dir_all(dir.path()).unwrap();
+        let held = File::create(lock_path(&cache.path(&goal, &pattern))).unwrap();
+        fs4::FileExt::lock(&held).unwrap();
+        let details = Details::default();
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| {
+                cache
+                    .load_or_build(&goal, &pattern, 1 << 30, false, &details)
+                    .unwrap()
+            });
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(!waiting.is_finished(), "it must wait for the lock");
+            // The other run saves its table and lets go.
+            let other = TableCache::new(dir.path().to_path_buf());
+            let header = TableHeader {
+                puzzle: tile_identity(&goal),
+                params: pattern.table_params(),
+                encoding: Encoding::Bytes,
+                entries: pattern.entries(),
+                levels: Vec::new(),
+            };
+            let table = pattern_db::build(&pattern, 1 << 30, &godsearch_core::NoProgress).unwrap();
+            assert_eq!(
+                other.save(&other.path(&goal, &pattern), &header, |out| out
+                    .write_all(&table)),
+                None
+            );
+            fs4::FileExt::unlock(&held).unwrap();
+            let (read, origin) = waiting.join().unwrap();
+            assert_eq!(origin, Origin::Cached, "it reads what the other run built");
+            assert_eq!(read.as_slice(), &table[..]);
+        });
+        let said = details.0.lock().unwrap();
+        assert!(
+            said.iter().any(|d| d.contains("waiting for another")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn the_listing_names_each_file_and_clean_spares_what_is_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(dir.path().to_path_buf());
+        assert!(TableCache::new(dir.path().join("none"))
+            .entries()
+            .unwrap()
+            .is_empty());
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let pattern = Pattern::new(&goal, &[5, 6, 7, 8]).unwrap();
+        cache
+            .load_or_build(&goal, &pattern, 1 << 30, false, &godsearch_core::NoProgress)
+            .unwrap();
+        std::fs::write(dir.path().join("pdb-3x3-00000000-1.tbl"), b"not a table").unwrap();
+        // A lock file a killed run left.
+        std::fs::write(lock_path(&cache.path(&goal, &pattern)), b"").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), b"not ours").unwrap();
+        let entries = cache.entries().unwrap();
+        let kinds: Vec<CacheKind> = entries.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                CacheKind::PatternDatabase,
+                CacheKind::Lock,
+                CacheKind::PatternDatabase
+            ],
+            "{entries:?}"
+        );
+        assert!(entries[0]
+            .problem
+            .as_deref()
+            .unwrap()
+            .contains("not a godsearch table"));
+        let good = &entries[2];
+        assert_eq!(good.contents().as_deref(), Some("tiles 5,6,7,8"));
+        assert_eq!(good.header.as_ref().unwrap().puzzle, tile_identity(&goal));
+        // A held lock stays; a free one goes; tables go.
+        let lock = &entries[1];
+        let held = File::open(&lock.path).unwrap();
+        fs4::FileExt::lock(&held).unwrap();
+        assert!(!cache.remove(lock).unwrap());
+        fs4::FileExt::unlock(&held).unwrap();
+        for entry in &entries {
+            assert!(cache.remove(entry).unwrap());
+        }
+        assert!(cache.entries().unwrap().is_empty());
+        assert!(dir.path().join("notes.txt").exists());
     }
 
     #[test]

@@ -268,6 +268,26 @@ pub struct RepresentationReport {
     pub engine: Option<&'static str>,
 }
 
+/// A file in the table cache (`cache list`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CachedFile {
+    /// The file's path.
+    pub file: String,
+    /// What it is: `pattern database`, `subgoal stages`, `two-phase tables`, `table`,
+    /// `temporary file` or `build lock`.
+    pub kind: &'static str,
+    /// The puzzle and goal its header names.
+    pub puzzle: Option<String>,
+    /// What it holds, e.g. `tiles 1,2,3,4,5` or a subgoal plan.
+    pub contents: Option<String>,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When it was last written, in seconds since 1970 (UTC).
+    pub modified_unix_seconds: Option<u64>,
+    /// Why its header does not read, when it does not.
+    pub problem: Option<String>,
+}
+
 /// The JSON Schema of every document the front ends write: any one of the report types above,
 /// each defined under `$defs` with its fields' doc comments as descriptions.
 pub fn json_schema() -> serde_json::Value {
@@ -281,11 +301,12 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<Scramble>(),
         generator.subschema_for::<InfoReport>(),
         generator.subschema_for::<VerifyReport>(),
+        generator.subschema_for::<CachedFile>(),
     ];
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "godsearch reports",
-        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble, a space's size or a checked solution.",
+        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble, a space's size, a checked solution or a cached file.",
         "anyOf": documents,
         "$defs": generator.take_definitions(true),
     })

@@ -33,6 +33,10 @@ pub struct Cli {
     /// Allow --threads above 4 per core (up to 1024).
     #[arg(long, global = true)]
     pub oversubscribe: bool,
+    /// Write tables, cache files and level files readable by you alone (mode 0600; by default
+    /// they are 0644, less what your umask takes away, so a group can share a cache).
+    #[arg(long, global = true)]
+    pub private: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -75,6 +79,9 @@ godsearch solve 2x2x2 --moves \"R U F' D L2\"")]
     Solve(SolveArgs),
     /// Pattern databases: build them ahead of a search.
     Pdb(PdbArgs),
+    /// The table cache: list what it holds (pattern databases, subgoal stage tables, the
+    /// two-phase tables) and remove it.
+    Cache(CacheArgs),
     /// Size of a puzzle's state space and what storing it costs, next to this machine.
     #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle")]
     Info(InfoArgs),
@@ -323,6 +330,62 @@ pub struct ScrambleArgs {
     /// One JSON document per scramble.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `godsearch cache`.
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub command: CacheCommand,
+}
+
+/// `godsearch cache` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// What the cache holds: each file's kind, puzzle and goal, contents (tiles, plan), size and
+    /// date. Headers are read, checksums are not (a damaged file is found and rebuilt when used).
+    #[command(after_help = "Examples:\n  godsearch cache list\n  godsearch cache list --json")]
+    List(CacheListArgs),
+    /// Remove cached files (all of them, or those older than --older-than). Files a run is
+    /// writing or a build lock a run holds are left alone.
+    #[command(after_help = "Examples:\n  godsearch cache clean --older-than 30d\n  \
+godsearch cache clean --dry-run\n  godsearch cache clean")]
+    Clean(CacheCleanArgs),
+}
+
+/// `godsearch cache list`.
+#[derive(Debug, Args)]
+pub struct CacheListArgs {
+    /// The cache folder (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// One JSON document per file.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `godsearch cache clean`.
+#[derive(Debug, Args)]
+pub struct CacheCleanArgs {
+    /// The cache folder (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Only files not written for this long: 30d, 12h, 90min, 2weeks.
+    #[arg(long, value_name = "AGE", value_parser = parse_age)]
+    pub older_than: Option<Duration>,
+    /// Say what would be removed, and remove nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Reads `--older-than` (`30d`, `12h`, `2weeks`).
+fn parse_age(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| {
+        format!(
+            "'{}': {e} (give an age such as 30d, 12h or 90min)",
+            godsearch_core::excerpt(text)
+        )
+    })
 }
 
 /// `godsearch pdb`.

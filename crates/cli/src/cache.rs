@@ -9,15 +9,14 @@ use godsearch_puzzles::tiles::Board;
 use godsearch_twophase::Tables;
 use std::path::{Path, PathBuf};
 
-/// `$XDG_CACHE_HOME/godsearch`, else `~/.cache/godsearch`, else `.godsearch-cache`.
+/// The platform's cache folder plus `godsearch` (the `dirs` crate: `$XDG_CACHE_HOME` or
+/// `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows), else
+/// `.godsearch-cache` in the working folder.
 fn default_dir() -> PathBuf {
-    if let Some(xdg) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
-        return PathBuf::from(xdg).join("godsearch");
-    }
-    match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        Some(home) => PathBuf::from(home).join(".cache").join("godsearch"),
-        None => PathBuf::from(".godsearch-cache"),
-    }
+    dirs::cache_dir().map_or_else(
+        || PathBuf::from(".godsearch-cache"),
+        |d| d.join("godsearch"),
+    )
 }
 
 /// The cache in `dir` (`--cache`), or in the default folder.

@@ -1,4 +1,6 @@
-//! What this machine has: memory, free disk, and this process's peak memory (Linux `/proc`).
+//! What this machine has: memory (with its container's limit), free disk, and this process's
+//! peak memory (Linux `/proc`);
+//! and the one process setting the command makes, the file-creation mask of `--private`.
 
 use std::path::Path;
 
@@ -19,16 +21,14 @@ fn proc_kib(file: &str, field: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// cgroup v2's memory limit of this process's container: a number of bytes, or `max`.
-const CGROUP_MEMORY_LIMIT: &str = "/sys/fs/cgroup/memory.max";
-
-/// The memory this process may use: the machine's RAM, or the container's limit when that is
-/// lower; `None` if neither can be read.
+/// The memory this process may use: the machine's RAM, or its container's limit (cgroup v1 or
+/// v2) when that is lower, as the `sysinfo` crate reads them on each operating system; `None`
+/// if neither can be read.
 pub fn total_memory() -> Option<u64> {
-    let ram = proc_kib("/proc/meminfo", "MemTotal:");
-    let container = std::fs::read_to_string(CGROUP_MEMORY_LIMIT)
-        .ok()
-        .and_then(|t| t.trim().parse::<u64>().ok());
+    let mut system = sysinfo::System::new();
+    system.refresh_memory_specifics(sysinfo::MemoryRefreshKind::nothing().with_ram());
+    let ram = Some(system.total_memory()).filter(|&r| r > 0);
+    let container = system.cgroup_limits().map(|c| c.total_memory);
     match (ram, container) {
         (Some(r), Some(c)) => Some(r.min(c)),
         (r, c) => r.or(c),
@@ -89,4 +89,20 @@ pub fn free_disk(path: &Path) -> Option<u64> {
 /// The most resident memory this process has used so far.
 pub fn peak_rss() -> Option<u64> {
     proc_kib("/proc/self/status", "VmHWM:")
+}
+
+/// The file-creation mask of `--private`: new files get no permissions for group or others.
+const PRIVATE_UMASK: libc::mode_t = 0o077;
+
+/// Makes every file this process creates from now on readable by its owner alone (`--private`):
+/// the libraries create table files 0644 ([`godsearch_tables::file::TABLE_FILE_MODE`]) and the
+/// operating system takes away what the umask says. Called at the start, before any file is
+/// written.
+pub fn keep_new_files_private() {
+    // SAFETY: umask(2) only sets the process's file-creation mask; it touches no memory and
+    // cannot fail.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::umask(PRIVATE_UMASK);
+    }
 }

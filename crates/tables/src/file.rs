@@ -303,10 +303,17 @@ pub fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// The mode table files are created with: readable by everyone, writable by the owner, as
+/// any file a Unix tool writes. The process's umask still applies (so a front end that wants
+/// private files sets the umask to 077).
+pub const TABLE_FILE_MODE: u32 = 0o644;
+
 fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
         .suffix(TEMP_SUFFIX)
+        .permissions(std::fs::Permissions::from_mode(TABLE_FILE_MODE))
         .tempfile_in(dir)
 }
 
@@ -362,6 +369,12 @@ pub fn check_target(path: &Path) -> Result<(), TableError> {
         error,
     })?;
     Ok(())
+}
+
+/// Whether a file name is that of a temporary table file (one being written, or left by a
+/// killed run).
+pub fn is_temp_file_name(name: &str) -> bool {
+    temp_file_owner(name).is_some()
 }
 
 /// The process id a temporary table file's name says wrote it, if it is one of ours.
@@ -501,6 +514,66 @@ pub fn load(path: &Path) -> Result<LoadedTable, TableError> {
 /// whatever the bytes.
 pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>), TableError> {
     let p = path.to_path_buf();
+    let (header, start, payload_len) = decode_header(bytes, path)?;
+    let expected = file_len(start, payload_len);
+    if expected != bytes.len() as u64 {
+        return Err(TableError::Length {
+            path: p,
+            expected,
+            found: bytes.len() as u64,
+        });
+    }
+    let end = start + payload_len as usize;
+    let stored = u32::from_le_bytes(bytes[end..end + 4].try_into().expect("4 bytes"));
+    if &bytes[end + 4..] != END_MARKER || crc32fast::hash(&bytes[..end]) != stored {
+        return Err(TableError::Checksum(p));
+    }
+    Ok((header, start..end))
+}
+
+/// The length of a table file whose payload of `payload_len` bytes starts at `start`.
+fn file_len(start: usize, payload_len: u64) -> u64 {
+    (start as u64)
+        .saturating_add(payload_len)
+        .saturating_add(TRAILER_LEN as u64)
+}
+
+/// Bytes read from the front of a file for [`read_header`]: far more than any header takes.
+const HEADER_READ_LIMIT: u64 = 1 << 20;
+
+/// The header of the table file at `path`, read from its first bytes, and the file's length;
+/// the length is checked against the header, the checksum is not (that needs every byte:
+/// [`load`] checks it). For listing a folder of tables quickly.
+pub fn read_header(path: &Path) -> Result<(TableHeader, u64), TableError> {
+    use std::io::Read;
+    let io_err = |error| TableError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    check_regular(path, &meta)?;
+    let mut front = Vec::new();
+    File::open(path)
+        .map_err(io_err)?
+        .take(HEADER_READ_LIMIT)
+        .read_to_end(&mut front)
+        .map_err(io_err)?;
+    let (header, start, payload_len) = decode_header(&front, path)?;
+    let expected = file_len(start, payload_len);
+    if expected != meta.len() {
+        return Err(TableError::Length {
+            path: path.to_path_buf(),
+            expected,
+            found: meta.len(),
+        });
+    }
+    Ok((header, meta.len()))
+}
+
+/// Decodes the header at the front of `bytes` (the whole file or its first bytes): the header,
+/// where the payload starts, and the payload's length. Never panics, whatever the bytes.
+fn decode_header(bytes: &[u8], path: &Path) -> Result<(TableHeader, usize, u64), TableError> {
+    let p = path.to_path_buf();
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(TableError::NotATable(p));
     }
@@ -541,21 +614,6 @@ pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>)
         .map(|_| c.u64("levels"))
         .collect::<Result<Vec<_>, _>>()?;
     let start = c.at.next_multiple_of(ALIGN);
-    let expected = (start as u64)
-        .saturating_add(payload_len)
-        .saturating_add(TRAILER_LEN as u64);
-    if expected != bytes.len() as u64 {
-        return Err(TableError::Length {
-            path: p,
-            expected,
-            found: bytes.len() as u64,
-        });
-    }
-    let end = start + payload_len as usize;
-    let stored = u32::from_le_bytes(bytes[end..end + 4].try_into().expect("4 bytes"));
-    if &bytes[end + 4..] != END_MARKER || crc32fast::hash(&bytes[..end]) != stored {
-        return Err(TableError::Checksum(p));
-    }
     let header = TableHeader {
         puzzle,
         params,
@@ -563,7 +621,7 @@ pub fn validate(bytes: &[u8], path: &Path) -> Result<(TableHeader, Range<usize>)
         entries,
         levels,
     };
-    Ok((header, start..end))
+    Ok((header, start, payload_len))
 }
 
 #[cfg(test)]

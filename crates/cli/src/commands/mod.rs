@@ -6,6 +6,7 @@ mod bench_search;
 mod bench_subgoal;
 mod bfs;
 mod bfs_output;
+mod cache_files;
 mod cube_bfs;
 mod cube_solve;
 mod docs;
@@ -37,11 +38,15 @@ pub fn run(cli: Cli) -> Result<()> {
             .build_global()
             .context("starting threads")?;
     }
+    if cli.private {
+        crate::machine::keep_new_files_private();
+    }
     crate::interrupt::remove_temp_files_on_signal(folders_written(&cli.command))?;
     match cli.command {
         Command::Bfs(args) => bfs::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Pdb(args) => pdb::run(&args),
+        Command::Cache(args) => cache_files::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Scramble(args) => scramble::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -68,6 +73,7 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         Command::Scramble(args) => vec![cache(&args.cache)],
         Command::Bench(args) => vec![cache(&args.cache)],
         Command::Info(_)
+        | Command::Cache(_)
         | Command::Verify(_)
         | Command::Apply(_)
         | Command::Completions { .. }
