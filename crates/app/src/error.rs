@@ -62,16 +62,6 @@ pub enum AppError {
     /// A solution that does not pass its replay, or an engine that broke its promise: a bug.
     #[error("internal error: {0}")]
     Check(String),
-    /// An optimal solution whose length differs from the one an input file gave.
-    #[error("board {id}: found an optimal solution of {found} moves but the file says {expected}")]
-    LengthMismatch {
-        /// The board's id in the file.
-        id: String,
-        /// The optimal length found.
-        found: usize,
-        /// The length the file gave.
-        expected: usize,
-    },
 }
 
 impl AppError {
@@ -93,8 +83,7 @@ impl AppError {
             AppError::Descent(_)
             | AppError::Subgoal(_)
             | AppError::Table(_)
-            | AppError::Check(_)
-            | AppError::LengthMismatch { .. } => false,
+            | AppError::Check(_) => false,
         }
     }
 }

@@ -65,6 +65,11 @@ pub struct SolveSummary {
     pub mean_expected_length: Option<f64>,
     /// Boards that ran past the deadline (not in the means).
     pub timed_out: usize,
+    /// Boards whose optimal solution's length differs from the one the input file gave.
+    pub length_mismatches: usize,
+    /// Whether the batch was interrupted (Ctrl-C): the figures are those of the boards solved
+    /// before.
+    pub interrupted: bool,
     /// Nodes expanded, all boards.
     pub nodes_expanded: u64,
     /// Nodes generated, all boards.
@@ -133,6 +138,9 @@ pub struct CubeSummary {
     pub solves_per_second: f64,
     /// Worker threads.
     pub threads: usize,
+    /// Whether the batch was interrupted (Ctrl-C): the figures are those of the positions
+    /// solved before.
+    pub interrupted: bool,
 }
 
 /// An enumeration (`bfs`).

@@ -22,7 +22,7 @@ use godsearch_puzzles::cube::notation::{apply_moves, format_moves, invert_moves,
 use godsearch_puzzles::cube::{
     facelet, random_cube, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
 };
-use godsearch_puzzles::tiles::{Board, Move as TileMove, Shape};
+use godsearch_puzzles::tiles::{Board, BoardFormat, Move as TileMove, Shape};
 use godsearch_search::descend;
 use godsearch_tables::TwoBitTable;
 use godsearch_twophase::{solve, Options, Tables};
@@ -142,8 +142,14 @@ pub fn cube2_uniform(
 }
 
 /// A uniform random solvable board of `shape`, or with `walk`, a random canonical walk of the
-/// blank of that many moves from the goal (the moves are then the scramble).
-pub fn board(shape: Shape, walk: Option<usize>, rng: &mut impl Rng) -> AppResult<Scramble> {
+/// blank of that many moves from the goal (the moves are then the scramble); the position
+/// written in `format`.
+pub fn board(
+    shape: Shape,
+    walk: Option<usize>,
+    format: BoardFormat,
+    rng: &mut impl Rng,
+) -> AppResult<Scramble> {
     let goal = Board::goal(shape);
     let (board, moves) = match walk {
         Some(n) => {
@@ -179,7 +185,7 @@ pub fn board(shape: Shape, walk: Option<usize>, rng: &mut impl Rng) -> AppResult
         length: walk,
         scramble: moves,
         metric: None,
-        position: Some(board.to_string()),
+        position: Some(board.format(format)),
     })
 }
 
@@ -234,7 +240,7 @@ mod tests {
         let shape = Shape::new(3, 4).unwrap();
         let mut rng = StdRng::seed_from_u64(3);
         for _ in 0..50 {
-            let s = board(shape, Some(40), &mut rng).unwrap();
+            let s = board(shape, Some(40), BoardFormat::List, &mut rng).unwrap();
             let moves = TileMove::parse_sequence(s.scramble.as_deref().unwrap()).unwrap();
             assert_eq!(moves.len(), 40);
             assert!(moves.windows(2).all(|w| w[1] != w[0].inverse()));
@@ -249,7 +255,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         let shape = Shape::new(4, 4).unwrap();
         for _ in 0..100 {
-            let s = board(shape, None, &mut rng).unwrap();
+            let s = board(shape, None, BoardFormat::List, &mut rng).unwrap();
             let b = Board::parse(shape, s.position.as_deref().unwrap()).unwrap();
             assert!(b.check_solvable(&Board::goal(shape)).is_ok());
         }

@@ -14,7 +14,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, Progress, RankedSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
-use godsearch_puzzles::tiles::{notation, Board, Move, Partition, Shape, TileSpace};
+use godsearch_puzzles::tiles::{notation, Board, BoardFormat, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
@@ -34,6 +34,8 @@ pub struct TileJob {
     pub expected: Option<usize>,
     /// The board.
     pub board: Board,
+    /// How the user wrote it: reports write it back the same way.
+    pub format: BoardFormat,
 }
 
 /// Reads a board that must reach `goal`; the error quotes it.
@@ -277,7 +279,7 @@ fn unsolved(
     Solution {
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
-        start: job.board.to_string(),
+        start: job.board.format(job.format),
         solution: String::new(),
         length: 0,
         expected_length: job.expected,
@@ -303,8 +305,8 @@ struct Method {
     optimal: bool,
 }
 
-/// Replays the moves (refusing a solution that does not reach the goal) and checks the length
-/// an input file gave.
+/// Replays the moves (refusing a solution that does not reach the goal); the length an input
+/// file gave is reported beside it (`expected_length`), for the front end to compare.
 fn checked_solution(
     job: &TileJob,
     goal: &Board,
@@ -327,19 +329,10 @@ fn checked_solution(
             "the solution does not reach the goal".into(),
         ));
     }
-    if let (Some(expected), true) = (job.expected, method.optimal) {
-        if expected != outcome.moves.len() {
-            return Err(AppError::LengthMismatch {
-                id: job.id.clone().unwrap_or_else(|| "?".into()),
-                found: outcome.moves.len(),
-                expected,
-            });
-        }
-    }
     Ok(Solution {
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
-        start: job.board.to_string(),
+        start: job.board.format(job.format),
         solution: Move::format_sequence(&outcome.moves),
         length: outcome.moves.len(),
         expected_length: job.expected,

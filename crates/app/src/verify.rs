@@ -12,7 +12,7 @@ use godsearch_puzzles::cube::{
     facelet, parse_position, Algorithm, CubeSize, CubieCube, Metric, Notation, Stickers, Syntax,
     TurnMetric,
 };
-use godsearch_puzzles::tiles::{Board, Move as TileMove};
+use godsearch_puzzles::tiles::{Board, BoardFormat, Move as TileMove};
 
 /// A start and the moves to check, as the user wrote them.
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +46,7 @@ pub fn board(goal: &Board, claim: Claim, prover: Option<&TableSolver>) -> AppRes
         text: excerpt(claim.start).to_string(),
         source,
     })?;
+    let format = BoardFormat::of_text(shape, claim.start);
     let moves = TileMove::parse_sequence(claim.moves)
         .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(claim.moves))))?;
     let mut end = start.clone();
@@ -67,6 +68,7 @@ pub fn board(goal: &Board, claim: Claim, prover: Option<&TableSolver>) -> AppRes
                 id: None,
                 expected: None,
                 board: start.clone(),
+                format,
             };
             Some(p.solve(goal, &job)?.length)
         }
@@ -74,9 +76,9 @@ pub fn board(goal: &Board, claim: Claim, prover: Option<&TableSolver>) -> AppRes
     };
     Ok(VerifyReport {
         puzzle: shape.to_string(),
-        start: start.to_string(),
+        start: start.format(format),
         moves: TileMove::format_sequence(&moves),
-        end: end.to_string(),
+        end: end.format(format),
         reaches_goal,
         problem: problem.or_else(|| (!reaches_goal).then(|| "it ends elsewhere".to_string())),
         length: moves.len(),

@@ -301,6 +301,9 @@ pub struct SolveArgs {
     /// start gives an empty line; a board past --timeout prints nothing and says so on stderr)
     #[arg(long, conflicts_with = "json")]
     pub moves_only: bool,
+    /// No progress bar over a batch (it is shown only when stderr is a terminal anyway)
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// `godsearch scramble`.
@@ -327,9 +330,27 @@ pub struct ScrambleArgs {
     /// Folder for the cached two-phase tables (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// One JSON document per scramble.
+    /// One JSON document per scramble (the same as --format json).
     #[arg(long)]
     pub json: bool,
+    /// How to print each scramble: list (boards as 1,2,3,...; the default), hex (boards of at
+    /// most 16 cells as 123456789ABCDEF0), grid (one row a line), or json (one document each).
+    /// Cubes print their scramble and stickers, or json.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ScrambleFormat::List)]
+    pub format: ScrambleFormat,
+}
+
+/// How `scramble` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScrambleFormat {
+    /// Boards as comma lists.
+    List,
+    /// Boards of at most 16 cells as hex strings.
+    Hex,
+    /// Boards one row a line.
+    Grid,
+    /// One JSON document a scramble.
+    Json,
 }
 
 /// `godsearch cache`.

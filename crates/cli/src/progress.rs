@@ -72,3 +72,60 @@ impl Progress for LevelBar {
         self.reveal_if_slow();
     }
 }
+
+/// A bar over the items of a batch (boards, cubes): done of total, rate and time left. Drawn
+/// on stderr once the batch has lasted a second, only when stderr is a terminal, never when
+/// `quiet`; one item shows no bar.
+pub struct BatchBar {
+    bar: Option<ProgressBar>,
+    started: Instant,
+    visible: AtomicBool,
+}
+
+impl BatchBar {
+    /// A bar over `total` items called `unit`.
+    pub fn new(unit: &str, total: u64, quiet: bool) -> Self {
+        let bar = (!quiet && total > 1).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{pos}}/{{len}} {unit} [{{bar:40}}] {{per_sec}} {{elapsed_precise}} eta {{eta}}"
+                ))
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        Self {
+            bar,
+            started: Instant::now(),
+            visible: AtomicBool::new(false),
+        }
+    }
+
+    /// One more item is done.
+    pub fn advance(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            if !self.visible.load(Ordering::Relaxed) && self.started.elapsed() >= SHOW_AFTER {
+                self.visible.store(true, Ordering::Relaxed);
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+        }
+    }
+
+    /// Runs `f` (which prints) with the bar cleared, then draws it again.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    /// Removes the bar from the terminal.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -659,3 +659,86 @@ fn kind7_messages_are_one_line_with_one_exit_code_rule() {
     assert_eq!(v["positions"], "10461394944000");
     assert_eq!(v["bfs_supported"], true);
 }
+
+#[test]
+fn kind5_ctrl_c_prints_the_summary_of_what_was_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.txt");
+    // Two quick boards, then one that takes minutes with Manhattan distance alone.
+    std::fs::write(
+        &file,
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n\
+         1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15\n\
+         17 66 4 6 14 13 7 8 11 9 3 10 15 5 12 0 2 1\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args([
+            "solve",
+            "4x4",
+            "--algorithm",
+            "ida",
+            "--heuristic",
+            "manhattan",
+            "--file",
+        ])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with("length     2 ") {
+                let _ = sender.send(());
+            }
+            seen.push(line);
+        }
+        seen
+    });
+    receiver
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the second board's result");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), None, "ended by the signal: {status:?}");
+    let seen = reader.join().unwrap();
+    assert!(
+        seen.iter()
+            .any(|l| l.starts_with("interrupted: solved 2 boards")),
+        "{seen:#?}"
+    );
+}
+
+#[test]
+fn kind5_a_length_that_differs_from_the_file_does_not_stop_the_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.txt");
+    std::fs::write(
+        &file,
+        "a 31 8 6 7 2 5 4 3 0 1\nb 5 8 6 7 2 5 4 3 0 1\nc 26 2 4 0 1 8 5 3 6 7\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["solve", "3x3", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("replayed to the goal").count(), 3, "{text}");
+    assert!(text.contains("BUT THE FILE SAYS 5"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 boards' optimal lengths differ from the file's: b"),
+        "{err}"
+    );
+}

@@ -5,6 +5,7 @@
 use crate::args::{Algorithm, HeuristicChoice, SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::output::outln;
+use crate::progress::BatchBar;
 use crate::spaces;
 use anyhow::{Context, Result};
 use godsearch_app::cubes::{
@@ -15,6 +16,7 @@ use godsearch_app::units::format_seconds;
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// A batch is solved this many positions a thread at a time, then printed: enough that the
@@ -83,7 +85,7 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     refuse_tile_options(args)?;
     let metric = spaces::cube_metric(args.metric.as_deref())?;
     let jobs = jobs(args, size)?;
-    let mut out = CubePrinter::new(args);
+    let mut out = CubePrinter::new(args, jobs.len());
     match size {
         CubeSize::Two => {
             if !matches!(
@@ -167,40 +169,65 @@ fn solve_cube3(
     Ok(())
 }
 
-/// Prints each solution as it comes and keeps the totals for the summary.
-struct CubePrinter {
-    json: bool,
-    /// `--moves-only`: each solution's moves alone, one line a position, no summary.
-    moves_only: bool,
-    show_facelets: bool,
-    started: Instant,
+/// The running totals of a batch of cubes.
+#[derive(Debug, Default)]
+struct CubeTotals {
     solved: usize,
     length_sum: usize,
     max_length: usize,
     seconds: f64,
 }
 
+/// Prints each solution as it comes and keeps the totals for the summary; until
+/// [`finish`](Self::finish), an interrupt prints the summary so far.
+struct CubePrinter {
+    json: bool,
+    /// `--moves-only`: each solution's moves alone, one line a position, no summary.
+    moves_only: bool,
+    show_facelets: bool,
+    started: Instant,
+    totals: Arc<Mutex<CubeTotals>>,
+    bar: BatchBar,
+}
+
 impl CubePrinter {
-    fn new(args: &SolveArgs) -> Self {
+    fn new(args: &SolveArgs, positions: usize) -> Self {
+        let started = Instant::now();
+        let totals = Arc::new(Mutex::new(CubeTotals::default()));
+        if !args.moves_only && positions > 1 {
+            let (shared, json) = (Arc::clone(&totals), args.json);
+            crate::interrupt::on_interrupt(Box::new(move || {
+                let totals = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                // Printing is all an interrupted batch can still do; its errors go nowhere.
+                let _ = print_summary(json, &totals, started, true);
+            }));
+        }
         Self {
             json: args.json,
             moves_only: args.moves_only,
             show_facelets: args.show_facelets,
-            started: Instant::now(),
-            solved: 0,
-            length_sum: 0,
-            max_length: 0,
-            seconds: 0.0,
+            started,
+            totals,
+            bar: BatchBar::new("positions", positions as u64, args.quiet),
         }
     }
 
     fn emit(&mut self, s: CubeSolution) -> Result<()> {
-        self.solved += 1;
-        self.length_sum += s.length;
-        self.max_length = self.max_length.max(s.length);
-        self.seconds += s.seconds;
+        {
+            let mut t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+            t.solved += 1;
+            t.length_sum += s.length;
+            t.max_length = t.max_length.max(s.length);
+            t.seconds += s.seconds;
+        }
+        self.bar.suspend(|| self.print(&s))?;
+        self.bar.advance();
+        Ok(())
+    }
+
+    fn print(&self, s: &CubeSolution) -> Result<()> {
         if self.json {
-            outln!("{}", serde_json::to_string(&s)?);
+            outln!("{}", serde_json::to_string(s)?);
             return Ok(());
         }
         if self.moves_only {
@@ -241,31 +268,45 @@ impl CubePrinter {
     }
 
     fn finish(self) -> Result<()> {
-        let count = self.solved;
-        let wall_seconds = self.started.elapsed().as_secs_f64();
-        let summary = CubeSummary {
-            summary: true,
-            solved: count,
-            mean_length: self.length_sum as f64 / count as f64,
-            max_length: self.max_length,
-            seconds: self.seconds,
-            wall_seconds,
-            solves_per_second: count as f64 / wall_seconds.max(f64::MIN_POSITIVE),
-            threads: rayon::current_num_threads(),
-        };
-        if self.json {
-            outln!("{}", serde_json::to_string(&summary)?);
-        } else if count > 1 && !self.moves_only {
-            outln!(
-                "solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
-                summary.solved,
-                summary.mean_length,
-                summary.max_length,
-                1e3 * summary.seconds / count as f64,
-                summary.solves_per_second,
-                summary.threads
-            );
+        crate::interrupt::clear_on_interrupt();
+        self.bar.finish();
+        if self.moves_only {
+            return Ok(());
         }
-        Ok(())
+        let t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+        print_summary(self.json, &t, self.started, false)
     }
+}
+
+/// The summary of a batch of cubes, as JSON or (for more than one, or an interrupted batch) a
+/// line.
+fn print_summary(json: bool, t: &CubeTotals, started: Instant, interrupted: bool) -> Result<()> {
+    let count = t.solved;
+    let wall_seconds = started.elapsed().as_secs_f64();
+    let summary = CubeSummary {
+        summary: true,
+        solved: count,
+        mean_length: t.length_sum as f64 / count as f64,
+        max_length: t.max_length,
+        seconds: t.seconds,
+        wall_seconds,
+        solves_per_second: count as f64 / wall_seconds.max(f64::MIN_POSITIVE),
+        threads: rayon::current_num_threads(),
+        interrupted,
+    };
+    if json {
+        outln!("{}", serde_json::to_string(&summary)?);
+    } else if count > 1 || interrupted {
+        outln!(
+            "{}solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
+            if interrupted { "interrupted: " } else { "" },
+            summary.solved,
+            summary.mean_length,
+            summary.max_length,
+            1e3 * summary.seconds / count.max(1) as f64,
+            summary.solves_per_second,
+            summary.threads
+        );
+    }
+    Ok(())
 }

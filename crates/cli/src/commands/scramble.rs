@@ -1,7 +1,7 @@
 //! `godsearch scramble`: uniform random positions, or random move sequences, made by
 //! [`godsearch_app::scramble`] and printed as they come.
 
-use crate::args::ScrambleArgs;
+use crate::args::{ScrambleArgs, ScrambleFormat};
 use crate::errors::bad_input;
 use crate::output::outln;
 use crate::spaces;
@@ -9,6 +9,7 @@ use anyhow::Result;
 use godsearch_app::report::Scramble;
 use godsearch_app::{scramble, tables};
 use godsearch_puzzles::cube::{Cube2Space, CubeSize};
+use godsearch_puzzles::tiles::BoardFormat;
 use godsearch_puzzles::PuzzleName;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -20,12 +21,25 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
     };
     // Each scramble is printed as soon as it is made, so `| head` sees output at once and a
     // count of millions runs in constant memory.
+    let json = args.json || args.format == ScrambleFormat::Json;
+    let board_format = match args.format {
+        ScrambleFormat::Hex => BoardFormat::Hex,
+        ScrambleFormat::Grid if !json => BoardFormat::Grid,
+        _ => BoardFormat::List,
+    };
     let print = |s: Scramble| -> Result<()> {
-        if args.json {
+        if json {
             outln!("{}", serde_json::to_string(&s)?);
             return Ok(());
         }
         match (&s.scramble, &s.position) {
+            // A grid takes lines of its own, after a blank line between boards.
+            (_, Some(position)) if board_format == BoardFormat::Grid => {
+                if let Some(moves) = &s.scramble {
+                    outln!("{moves}");
+                }
+                outln!("{position}\n");
+            }
             (Some(moves), Some(position)) => outln!("{moves}\n  {position}"),
             (Some(moves), None) => outln!("{moves}"),
             (None, Some(position)) => outln!("{position}"),
@@ -36,6 +50,9 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
     let walk = args.moves.map(|n| n as usize);
     match args.puzzle.parse::<PuzzleName>()? {
         PuzzleName::Cube(size) => {
+            if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
+                bad_input!("--format hex and grid are for boards; cubes print a scramble and its stickers, or json");
+            }
             let metric = spaces::cube_metric(args.metric.as_deref())?;
             match (size, walk) {
                 (_, Some(n)) => {
@@ -74,7 +91,7 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
                 bad_input!("--cache is for the 3x3x3; board scrambles need no tables");
             }
             for _ in 0..args.count {
-                print(scramble::board(shape, walk, &mut rng)?)?;
+                print(scramble::board(shape, walk, board_format, &mut rng)?)?;
             }
         }
     }

@@ -2,7 +2,7 @@
 //! table descent, fast ones by stages. The work is the application crate's
 //! ([`godsearch_app::tiles`]); this file turns arguments into its calls and prints.
 
-use super::solve_report::Printer;
+use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
@@ -12,7 +12,7 @@ use godsearch_app::choice;
 use godsearch_app::tiles::{
     solvable_board, HalfDepthSolver, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
 };
-use godsearch_puzzles::tiles::{parse_instances, Board, TileSpace};
+use godsearch_puzzles::tiles::{parse_instances, Board, BoardFormat, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
 
@@ -53,7 +53,19 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
         return Err(SearchError::AStarTooLarge.into());
     }
-    let mut out = Printer::new(args.json, args.moves_only, shape, args.notation, args.runs);
+    let style = match (args.json, args.moves_only) {
+        (true, _) => Style::Json,
+        (false, true) => Style::MovesOnly,
+        (false, false) => Style::Human,
+    };
+    let mut out = Printer::new(
+        style,
+        shape,
+        args.notation,
+        args.runs,
+        jobs.len(),
+        args.quiet,
+    );
     if algorithm == Algorithm::HalfDepth {
         let solver = HalfDepthSolver::new(&goal, args.depth, memory_bytes)?;
         if !args.json {
@@ -193,6 +205,7 @@ fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<TileJob>> {
                 id: None,
                 expected: None,
                 board: solvable_board(goal, text)?,
+                format: BoardFormat::of_text(goal.shape(), text),
             })
         })
         .collect::<Result<_>>()?;
@@ -210,6 +223,7 @@ fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<TileJob>> {
                 id: instance.id,
                 expected: instance.length,
                 board: instance.board,
+                format: instance.format,
             });
         }
     }

@@ -1,64 +1,93 @@
 //! What `godsearch solve` prints for boards: each solution as soon as it is found (human text or
 //! one JSON document), then a summary of the batch. Only running totals are kept, so a file of
-//! any length is reported in constant memory.
+//! any length is reported in constant memory. The totals are shared with the interrupt
+//! handler, so Ctrl-C during a batch still prints the summary of the boards solved so far.
 
 use crate::output::outln;
+use crate::progress::BatchBar;
 use anyhow::{bail, Result};
 use godsearch_app::choice::SolutionNotation;
 use godsearch_app::report::{Solution, SolveSummary};
 use godsearch_app::tiles::write_solution;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
 use godsearch_puzzles::tiles::Shape;
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// Prints solutions as they come and keeps the totals for the summary.
-pub struct Printer {
-    json: bool,
+/// How the printer writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// The human report.
+    Human,
+    /// One JSON document a board, then the summary.
+    Json,
     /// `--moves-only`: each solution's moves alone, one line a board, no summary.
-    moves_only: bool,
-    /// How solutions are written, for boards of `shape`.
-    shape: Shape,
-    notation: SolutionNotation,
-    runs: bool,
+    MovesOnly,
+}
+
+/// The running totals of a batch.
+#[derive(Debug, Default)]
+struct Totals {
     solved: usize,
     timed_out: usize,
     length_sum: usize,
     max_length: usize,
     /// Sum of the lengths a --file gave, while every solved board had one.
     expected_sum: Option<usize>,
+    /// Boards whose optimal length differs from the one the file gave.
+    mismatched: Vec<String>,
     nodes_expanded: u64,
     nodes_generated: u64,
     seconds: f64,
 }
 
+/// Prints solutions as they come and keeps the totals for the summary.
+pub struct Printer {
+    style: Style,
+    /// How solutions are written, for boards of `shape`.
+    shape: Shape,
+    notation: SolutionNotation,
+    runs: bool,
+    totals: Arc<Mutex<Totals>>,
+    bar: BatchBar,
+}
+
 impl Printer {
-    /// A printer of human text, of JSON documents, or of the moves alone (`moves_only`),
-    /// writing solutions of boards of `shape` in `notation` (with run lengths when `runs`).
+    /// A printer in `style`, writing solutions of boards of `shape` in `notation` (with run
+    /// lengths when `runs`), for a batch of `boards` (a progress bar on stderr unless `quiet`).
+    /// Until [`finish`](Self::finish), an interrupt prints the summary so far.
     pub fn new(
-        json: bool,
-        moves_only: bool,
+        style: Style,
         shape: Shape,
         notation: SolutionNotation,
         runs: bool,
+        boards: usize,
+        quiet: bool,
     ) -> Self {
+        let totals = Arc::new(Mutex::new(Totals {
+            expected_sum: Some(0),
+            ..Totals::default()
+        }));
+        if style != Style::MovesOnly && boards > 1 {
+            let shared = Arc::clone(&totals);
+            crate::interrupt::on_interrupt(Box::new(move || {
+                let totals = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                // Printing is all an interrupted batch can still do; its errors go nowhere.
+                let _ = print_summary(style, &totals, true);
+            }));
+        }
         Self {
-            json,
-            moves_only,
+            style,
             shape,
             notation,
             runs,
-            solved: 0,
-            timed_out: 0,
-            length_sum: 0,
-            max_length: 0,
-            expected_sum: Some(0),
-            nodes_expanded: 0,
-            nodes_generated: 0,
-            seconds: 0.0,
+            totals,
+            bar: BatchBar::new("boards", boards as u64, quiet),
         }
     }
 
     /// Prints one board's result and adds it to the totals (boards past --timeout are counted
-    /// apart: the summary describes the boards solved).
+    /// apart: the summary describes the boards solved; a length that differs from the file's
+    /// is reported and the batch goes on).
     pub fn emit(&mut self, mut s: Solution) -> Result<()> {
         if (self.notation != SolutionNotation::Blank || self.runs) && !s.timed_out {
             s.written = Some(write_solution(
@@ -69,55 +98,116 @@ impl Printer {
                 self.runs,
             )?);
         }
-        if s.timed_out {
-            self.timed_out += 1;
-        } else {
-            self.solved += 1;
-            self.length_sum += s.length;
-            self.max_length = self.max_length.max(s.length);
-            self.expected_sum = self.expected_sum.zip(s.expected_length).map(|(a, b)| a + b);
-            self.nodes_expanded += s.nodes_expanded;
-            self.nodes_generated += s.nodes_generated;
-            self.seconds += s.seconds;
-        }
-        if self.json {
-            outln!("{}", serde_json::to_string(&s)?);
-        } else if self.moves_only {
-            match s.timed_out {
-                // Nothing on stdout is a solution; the exit code and stderr say what happened.
-                true => eprintln!(
-                    "board {}: no solution found (every solution has at least {} moves)",
-                    s.start,
-                    s.lower_bound.unwrap_or(0)
-                ),
-                false => outln!("{}", s.written.as_deref().unwrap_or(&s.solution)),
+        let mismatch = s
+            .expected_length
+            .filter(|&e| s.optimal && !s.timed_out && e != s.length);
+        {
+            let mut t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+            if s.timed_out {
+                t.timed_out += 1;
+            } else {
+                t.solved += 1;
+                t.length_sum += s.length;
+                t.max_length = t.max_length.max(s.length);
+                t.expected_sum = t.expected_sum.zip(s.expected_length).map(|(a, b)| a + b);
+                t.nodes_expanded += s.nodes_expanded;
+                t.nodes_generated += s.nodes_generated;
+                t.seconds += s.seconds;
             }
-        } else {
-            print_human(&s);
+            if mismatch.is_some() {
+                let id = s.id.clone().unwrap_or_else(|| s.start.clone());
+                t.mismatched.push(id);
+            }
         }
+        self.bar.suspend(|| -> Result<()> {
+            match self.style {
+                Style::Json => outln!("{}", serde_json::to_string(&s)?),
+                Style::MovesOnly => match s.timed_out {
+                    // Nothing on stdout is a solution; the exit code and stderr say what happened.
+                    true => eprintln!(
+                        "board {}: no solution found (every solution has at least {} moves)",
+                        s.start,
+                        s.lower_bound.unwrap_or(0)
+                    ),
+                    false => outln!("{}", s.written.as_deref().unwrap_or(&s.solution)),
+                },
+                Style::Human => print_human(&s),
+            }
+            if let (Some(expected), Style::MovesOnly) = (mismatch, self.style) {
+                eprintln!(
+                    "board {}: the optimal solution has {} moves, the file says {expected}",
+                    s.id.as_deref().unwrap_or(&s.start),
+                    s.length
+                );
+            }
+            Ok(())
+        })?;
+        self.bar.advance();
         Ok(())
     }
 
-    /// Prints the summary; an error when boards ran past --timeout (exit code 1).
+    /// Prints the summary; an error when boards ran past --timeout or their optimal lengths
+    /// differ from the file's (exit code 1).
     pub fn finish(self) -> Result<()> {
-        let count = self.solved as f64;
-        let summary = SolveSummary {
-            summary: true,
-            solved: self.solved,
-            timed_out: self.timed_out,
-            mean_length: self.length_sum as f64 / count,
-            max_length: self.max_length,
-            mean_expected_length: self.expected_sum.map(|e| e as f64 / count),
-            nodes_expanded: self.nodes_expanded,
-            nodes_generated: self.nodes_generated,
-            mean_nodes_generated: self.nodes_generated as f64 / count,
-            seconds: self.seconds,
-            nodes_per_second: self.nodes_generated as f64 / self.seconds.max(f64::MIN_POSITIVE),
-            threads: rayon::current_num_threads(),
-        };
-        if self.json {
-            outln!("{}", serde_json::to_string(&summary)?);
-        } else if self.solved > 1 && !self.moves_only {
+        crate::interrupt::clear_on_interrupt();
+        self.bar.finish();
+        let t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+        print_summary(self.style, &t, false)?;
+        if t.timed_out > 0 {
+            let boards = t.solved + t.timed_out;
+            bail!(
+                "{} of {boards} boards ran past --timeout or twice --depth (their lower bounds are above)",
+                t.timed_out
+            );
+        }
+        if !t.mismatched.is_empty() {
+            let shown: Vec<&str> = t
+                .mismatched
+                .iter()
+                .take(MISMATCHES_NAMED)
+                .map(String::as_str)
+                .collect();
+            let more = t.mismatched.len().saturating_sub(MISMATCHES_NAMED);
+            bail!(
+                "{} boards' optimal lengths differ from the file's: {}{}",
+                t.mismatched.len(),
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Boards named in the closing message about lengths that differ from the file's.
+const MISMATCHES_NAMED: usize = 10;
+
+/// The batch summary, as JSON or a line (`interrupted` says the batch was cut short).
+fn print_summary(style: Style, t: &Totals, interrupted: bool) -> Result<()> {
+    let count = t.solved as f64;
+    let summary = SolveSummary {
+        summary: true,
+        solved: t.solved,
+        timed_out: t.timed_out,
+        length_mismatches: t.mismatched.len(),
+        interrupted,
+        mean_length: t.length_sum as f64 / count,
+        max_length: t.max_length,
+        mean_expected_length: t.expected_sum.map(|e| e as f64 / count),
+        nodes_expanded: t.nodes_expanded,
+        nodes_generated: t.nodes_generated,
+        mean_nodes_generated: t.nodes_generated as f64 / count,
+        seconds: t.seconds,
+        nodes_per_second: t.nodes_generated as f64 / t.seconds.max(f64::MIN_POSITIVE),
+        threads: rayon::current_num_threads(),
+    };
+    match style {
+        Style::Json => outln!("{}", serde_json::to_string(&summary)?),
+        Style::Human if t.solved > 1 || interrupted => {
             // Methods that count no nodes (staged solvers) get no node figures.
             let nodes = match summary.nodes_generated {
                 0 => String::new(),
@@ -129,7 +219,8 @@ impl Printer {
                 ),
             };
             outln!(
-                "solved {} boards: mean length {:.2}{} (longest {}) in {}{nodes}",
+                "{}solved {} boards: mean length {:.2}{} (longest {}) in {}{nodes}",
+                if interrupted { "interrupted: " } else { "" },
                 summary.solved,
                 summary.mean_length,
                 summary
@@ -139,15 +230,9 @@ impl Printer {
                 format_seconds(summary.seconds),
             );
         }
-        if self.timed_out > 0 {
-            let boards = self.solved + self.timed_out;
-            bail!(
-                "{} of {boards} boards ran past --timeout or twice --depth (their lower bounds are above)",
-                self.timed_out
-            );
-        }
-        Ok(())
+        _ => {}
     }
+    Ok(())
 }
 
 fn print_human(s: &Solution) {
@@ -178,6 +263,7 @@ fn print_human(s: &Solution) {
     };
     let expected = match s.expected_length {
         Some(e) if !s.optimal => format!(", optimal {e}"),
+        Some(e) if e != s.length => format!(", BUT THE FILE SAYS {e}"),
         _ => String::new(),
     };
     outln!(

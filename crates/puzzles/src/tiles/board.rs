@@ -289,7 +289,7 @@ impl Board {
         let tokens = split_entries(text)?;
         let cells = match tokens.as_slice() {
             [] => return Err(BoardError::Empty),
-            [one] if n <= HEX_MAX_CELLS && one.len() > 1 && one.chars().all(is_hex_cell) => {
+            [one] if is_hex_board(n, one) => {
                 if one.len() != n {
                     return Err(BoardError::WrongHexLength {
                         text: godsearch_core::excerpt(one),
@@ -453,17 +453,50 @@ impl Board {
 }
 
 impl fmt::Display for Board {
-    /// Hex for boards of up to 16 cells, a comma list otherwise.
+    /// A comma list (`1,2,3,4,5,6,7,8,0`), for boards of every size.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.to_hex() {
-            Some(hex) => f.write_str(&hex),
-            None => f.write_str(&self.to_list()),
+        f.write_str(&self.to_list())
+    }
+}
+
+/// The ways a board is written ([`Board::format`]); each is read back by [`Board::parse`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BoardFormat {
+    /// Tiles separated by commas: `1,2,3,4,5,6,7,8,0`.
+    #[default]
+    List,
+    /// One hex digit a cell, for boards of at most 16 cells: `123456789ABCDEF0` (larger boards
+    /// are written as a list).
+    Hex,
+    /// One row a line, `.` for the blank.
+    Grid,
+}
+
+impl BoardFormat {
+    /// The way `text` writes a board of `shape`: hex when [`Board::parse`] reads it as hex,
+    /// else a list (a grid typed on one line is a list too).
+    pub fn of_text(shape: Shape, text: &str) -> BoardFormat {
+        match split_entries(text).as_deref() {
+            Ok([one]) if is_hex_board(shape.cells(), one) => BoardFormat::Hex,
+            _ => BoardFormat::List,
         }
     }
 }
 
-fn is_hex_cell(c: char) -> bool {
-    c.is_ascii_hexdigit()
+impl Board {
+    /// The board written in `format`.
+    pub fn format(&self, format: BoardFormat) -> String {
+        match format {
+            BoardFormat::List => self.to_list(),
+            BoardFormat::Hex => self.to_hex().unwrap_or_else(|| self.to_list()),
+            BoardFormat::Grid => self.to_grid(),
+        }
+    }
+}
+
+/// Whether one entry is a board of `cells` cells written in hex.
+fn is_hex_board(cells: usize, entry: &str) -> bool {
+    cells <= HEX_MAX_CELLS && entry.len() > 1 && entry.chars().all(|c| c.is_ascii_hexdigit())
 }
 
 /// Splits a board or instance line into its entries: separated by commas or whitespace, a

@@ -1,6 +1,6 @@
 //! Files of boards: one board a line, or `id length tiles...` lines as in Korf's instance files.
 
-use super::board::{is_decimal, split_entries, Board, BoardError};
+use super::board::{is_decimal, split_entries, Board, BoardError, BoardFormat};
 use super::shape::Shape;
 
 /// One line of an instance file: a board, with the id and optimal length when the line gives
@@ -13,6 +13,8 @@ pub struct Instance {
     pub length: Option<usize>,
     /// The board.
     pub board: Board,
+    /// How the line wrote it (to print it back the same way).
+    pub format: BoardFormat,
 }
 
 /// Reads the instances of a text, skipping blank lines and `#` comments. Each error names its
@@ -35,6 +37,7 @@ pub fn parse_instance(shape: Shape, line: &str) -> Result<Instance, BoardError> 
                 id: Some(tokens[0].to_string()),
                 length: Some(length),
                 board,
+                format: BoardFormat::List,
             });
         }
     }
@@ -42,6 +45,7 @@ pub fn parse_instance(shape: Shape, line: &str) -> Result<Instance, BoardError> 
         id: None,
         length: None,
         board: Board::parse(shape, line)?,
+        format: BoardFormat::of_text(shape, line),
     })
 }
 
@@ -58,6 +62,10 @@ mod tests {
         assert_eq!((got[0].id.as_deref(), got[0].length), (Some("1"), Some(20)));
         assert_eq!(got[0].board, got[1].board);
         assert_eq!(got[1].id, None);
+        assert_eq!(
+            (got[0].format, got[1].format),
+            (BoardFormat::List, BoardFormat::Hex)
+        );
         let err = parse_instances(shape, "1 2 3\n").unwrap_err();
         assert_eq!(err.0, 1);
     }

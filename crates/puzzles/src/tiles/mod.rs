@@ -17,7 +17,7 @@ mod pattern;
 mod shape;
 mod space;
 
-pub use board::{Board, BoardError, Move, MoveParseError, Parity, Unsolvability};
+pub use board::{Board, BoardError, BoardFormat, Move, MoveParseError, Parity, Unsolvability};
 pub use instances::{parse_instance, parse_instances, Instance};
 pub use known::known_diameter;
 pub use partition::{Partition, PartitionError};
