@@ -17,7 +17,7 @@ fn bfs_json_matches_the_published_eight_puzzle() {
     assert_eq!(v["complete"], true);
     assert_eq!(
         v["antipodes"],
-        serde_json::json!(["647850321", "867254301"])
+        serde_json::json!(["6,4,7,8,5,0,3,2,1", "8,6,7,2,5,4,3,0,1"])
     );
     for field in [
         "puzzle", "levels", "total", "diameter", "complete", "seconds",
@@ -327,7 +327,7 @@ fn korf_file_lines_are_solved_and_checked() {
     ]));
     assert!(human.contains("solved 3 boards"), "{human}");
 
-    // A wrong length in the file is a failed check: exit 1, naming the instance.
+    // A wrong length in the file is reported and fails the run: exit 1, naming the instance.
     let wrong = dir.path().join("wrong.txt");
     let fifty_five = easy.iter().find(|l| l.starts_with("55 41 ")).unwrap();
     std::fs::write(&wrong, fifty_five.replacen("55 41 ", "55 40 ", 1)).unwrap();
@@ -343,7 +343,12 @@ fn korf_file_lines_are_solved_and_checked() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("the file says 40"),
+        stdout(&out).contains("BUT THE FILE SAYS 40"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("differ from the file's: 55"),
         "{}",
         stderr(&out)
     );
@@ -607,7 +612,9 @@ fn boards_come_from_standard_input_and_as_json_arrays() {
         .collect();
     assert_eq!(lengths, [31, 1]);
     let v = json(&["solve", "3x3", "[2,4,0,1,8,5,3,6,7]", "--json"]);
-    assert_eq!(v["start"], "240185367");
+    assert_eq!(v["start"], "2,4,0,1,8,5,3,6,7", "a list stays a list");
+    let v = json(&["solve", "3x3", "240185367", "--json"]);
+    assert_eq!(v["start"], "240185367", "hex stays hex");
     refused(&["solve", "3x3", "[2,4,0,1"], "not a tile number");
 }
 

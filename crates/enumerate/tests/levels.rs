@@ -59,7 +59,7 @@ fn eight_puzzle_matches_published_counts_with_both_engines() {
         .map(|&r| sp.unrank(r).to_string())
         .collect();
     antipodes.sort();
-    assert_eq!(antipodes, ["647850321", "867254301"]);
+    assert_eq!(antipodes, ["6,4,7,8,5,0,3,2,1", "8,6,7,2,5,4,3,0,1"]);
     assert_eq!(frontier_levels(&sp), expected);
 }
 
