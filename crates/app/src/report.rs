@@ -259,6 +259,44 @@ pub struct InfoReport {
     pub free_disk_bytes: Option<u64>,
 }
 
+/// A cube's state space (`info 2x2x2`, `info 3x3x3`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CubeInfoReport {
+    /// `2x2x2` or `3x3x3`.
+    pub puzzle: String,
+    /// Positions reachable by turning faces, as a decimal string (exact).
+    pub positions: String,
+    /// How that number is made, e.g. `8!·3^7·12!·2^11/2`.
+    pub formula: &'static str,
+    /// The base-10 logarithm of `positions`.
+    pub log10_positions: f64,
+    /// Bits in a perfect rank of a position.
+    pub rank_bits: u64,
+    /// Classes under the cube's 48 symmetries, as published (absent where not given).
+    pub symmetry_classes: Option<String>,
+    /// Classes under the 96 symmetries with inversion, as published.
+    pub classes_with_inversion: Option<String>,
+    /// The diameter in each metric, with its source.
+    pub gods_numbers: Vec<GodsNumber>,
+    /// Ways of storing every position (or every class), with their cost.
+    pub representations: Vec<RepresentationReport>,
+    /// The machine's memory, when the front end knows it.
+    pub ram_bytes: Option<u64>,
+    /// Free disk in the working folder, when the front end knows it.
+    pub free_disk_bytes: Option<u64>,
+}
+
+/// A cube's diameter in one metric.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GodsNumber {
+    /// `htm` or `qtm`.
+    pub metric: &'static str,
+    /// The most moves any position needs.
+    pub moves: u32,
+    /// Who proved it.
+    pub source: &'static str,
+}
+
 /// One way of storing every position of a space, and whether it fits.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RepresentationReport {
@@ -308,6 +346,7 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<BfsReport>(),
         generator.subschema_for::<Scramble>(),
         generator.subschema_for::<InfoReport>(),
+        generator.subschema_for::<CubeInfoReport>(),
         generator.subschema_for::<VerifyReport>(),
         generator.subschema_for::<CachedFile>(),
     ];

@@ -82,8 +82,9 @@ godsearch solve 2x2x2 --moves \"R U F' D L2\"")]
     /// The table cache: list what it holds (pattern databases, subgoal stage tables, the
     /// two-phase tables) and remove it.
     Cache(CacheArgs),
-    /// Size of a puzzle's state space and what storing it costs, next to this machine.
-    #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle")]
+    /// Size of a puzzle's state space and what storing it costs, next to this machine; for the
+    /// cubes also the symmetry classes and God's numbers, as published.
+    #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle\n  godsearch info 3x3x3")]
     Info(InfoArgs),
     /// Random positions to practise on or to test with: uniform random positions (cubes: each
     /// with a scramble that reaches it), or random move sequences with --moves.

@@ -463,6 +463,45 @@ fn info_computes_the_storage_table() {
 }
 
 #[test]
+fn info_describes_the_cubes() {
+    let three = json(&["info", "3x3x3", "--json"]);
+    assert_eq!(three["positions"], "43252003274489856000");
+    assert_eq!(three["rank_bits"], 66);
+    assert_eq!(three["symmetry_classes"], "901083404981813616");
+    let gods: Vec<u64> = three["gods_numbers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["moves"].as_u64().unwrap())
+        .collect();
+    assert_eq!(gods, [20, 26]);
+    // The 2x2x2's figures agree with its published distributions.
+    let two = json(&["info", "2x2x2", "--json"]);
+    for (metric, file) in [("htm", "cube2x2x2-htm.txt"), ("qtm", "cube2x2x2-qtm.txt")] {
+        let published = levels(file);
+        assert_eq!(
+            two["positions"].as_str().unwrap(),
+            published.iter().sum::<u64>().to_string()
+        );
+        let god = two["gods_numbers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["metric"] == metric)
+            .unwrap()["moves"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(god as usize, published.len() - 1, "{metric}");
+    }
+    let text = stdout(&godsearch(&["info", "3x3x3"]));
+    assert!(text.contains("43,252,003,274,489,856,000 = 8!"), "{text}");
+    assert!(
+        text.contains("God's number, qtm             26 moves"),
+        "{text}"
+    );
+}
+
+#[test]
 fn subgoal_solvers_give_checked_non_optimal_solutions() {
     let v = json(&[
         "solve",

@@ -7,8 +7,9 @@ use crate::output::outln;
 use crate::spaces;
 use anyhow::Result;
 use godsearch_app::info;
-use godsearch_app::report::InfoReport;
+use godsearch_app::report::{CubeInfoReport, InfoReport, RepresentationReport};
 use godsearch_app::units::{format_bytes, format_count};
+use godsearch_puzzles::PuzzleName;
 use num_bigint::BigUint;
 use std::path::Path;
 
@@ -36,6 +37,19 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
+    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
+        let report = info::cube_info(
+            size,
+            machine::total_memory(),
+            machine::free_disk(Path::new(".")),
+        );
+        if args.json {
+            outln!("{}", serde_json::to_string(&report)?);
+        } else {
+            print_cube(&report, args.exact);
+        }
+        return Ok(());
+    }
     let shape = spaces::tile_shape(&args.puzzle)?;
     let report = info::space_info(
         shape,
@@ -48,6 +62,41 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         print(&report, &info::position_count(shape), args.exact);
     }
     Ok(())
+}
+
+fn print_cube(r: &CubeInfoReport, exact: bool) {
+    let count = |text: &str| {
+        let n: BigUint = text.parse().expect("a decimal count");
+        positions_text(&n, exact)
+    };
+    let centres = match r.puzzle.as_str() {
+        "2x2x2" => "8 corners, no centres",
+        _ => "8 corners, 12 edges, 6 centres that face turns keep in place",
+    };
+    outln!("{} cube: {centres}", r.puzzle);
+    outln!(
+        "positions                     {} = {}",
+        count(&r.positions),
+        r.formula
+    );
+    if let Some(classes) = &r.symmetry_classes {
+        outln!(
+            "classes under 48 symmetries   {} (published)",
+            count(classes)
+        );
+    }
+    if let Some(classes) = &r.classes_with_inversion {
+        outln!(
+            "classes with inversion (96)   {} (published)",
+            count(classes)
+        );
+    }
+    outln!("bits in a perfect rank        {}", r.rank_bits);
+    for g in &r.gods_numbers {
+        let label = format!("God's number, {}", g.metric);
+        outln!("{label:<29} {} moves ({})", g.moves, g.source);
+    }
+    print_costs(&r.representations, r.ram_bytes, r.free_disk_bytes);
 }
 
 fn print(r: &InfoReport, count: &BigUint, exact: bool) {
@@ -68,6 +117,21 @@ fn print(r: &InfoReport, count: &BigUint, exact: bool) {
         }
         None => outln!("diameter (blank-corner goal)  not known exactly"),
     }
+    if !r.bfs_supported {
+        outln!(
+            "(bfs enumerates boards whose positions rank in at most 128 bits, 34 cells; this one needs {} bits)",
+            r.rank_bits
+        );
+    }
+    print_costs(&r.representations, r.ram_bytes, r.free_disk_bytes);
+}
+
+/// The table of ways to store every position, and the machine's memory and disk.
+fn print_costs(
+    representations: &[RepresentationReport],
+    ram_bytes: Option<u64>,
+    free_disk_bytes: Option<u64>,
+) {
     outln!();
     outln!(
         "{:<42} {:>10} {:>16} {:>6} {:>6}",
@@ -82,7 +146,7 @@ fn print(r: &InfoReport, count: &BigUint, exact: bool) {
         Some(false) => "no",
         None => "?",
     };
-    for rep in &r.representations {
+    for rep in representations {
         outln!(
             "{:<42} {:>10} {:>16} {:>6} {:>6}{}",
             rep.name,
@@ -94,18 +158,12 @@ fn print(r: &InfoReport, count: &BigUint, exact: bool) {
                 .map_or(String::new(), |e| format!("  {e} engine"))
         );
     }
-    if !r.bfs_supported {
-        outln!(
-            "(bfs enumerates boards whose positions rank in at most 128 bits, 34 cells; this one needs {} bits)",
-            r.rank_bits
-        );
-    }
     outln!();
     let show = |v: Option<u64>| v.map_or("unknown".to_string(), |b| format_bytes(b as f64));
     outln!(
         "this machine: {} of RAM, {} free disk in the current folder",
-        show(r.ram_bytes),
-        show(r.free_disk_bytes)
+        show(ram_bytes),
+        show(free_disk_bytes)
     );
 }
 
