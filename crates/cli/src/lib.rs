@@ -1,5 +1,31 @@
-//! The parts of the `godsearch` command that other programs may reuse (and that the fuzz
-//! targets in `fuzz/` reach): reading and writing sizes, times and counts, which live in the
-//! application crate every front end shares.
+//! godsearch as a library (`cargo add godsearch`): the application layer every front end
+//! shares ([`godsearch_app`], re-exported here whole: [`bfs`], [`tiles`], [`cubes`], [`verify`],
+//! [`report`], [`cache`], [`units`], ...) and the crates under it, each under a short name:
+//! [`core`] (state spaces, heuristics, progress), [`puzzles`] (boards and cubes, their notation),
+//! [`table_files`] (the table file format), [`enumerate`] (God's algorithm, pattern databases,
+//! half-depth), [`search`] (IDA*, A*, descent), [`subgoal`] and [`twophase`].
+//!
+//! The `godsearch` command is this crate's binary; nothing here prints or picks a path.
+//!
+//! Read a cube as a cuber pastes it and count its length in every metric:
+//!
+//! ```
+//! use godsearch::puzzles::cube::{Algorithm, CubeSize, CubieCube, TurnMetric};
+//!
+//! let sexy = Algorithm::parse("[R, U] // a commutator")?;
+//! assert_eq!(sexy.to_string(), "R U R' U'");
+//! let wide = Algorithm::parse("r U r' M2")?;
+//! assert_eq!((wide.length(TurnMetric::Htm), wide.length(TurnMetric::Stm)), (5, 4));
+//! let cube = Algorithm::parse("(R U R' U')6")?.apply_held(CubeSize::Three, &CubieCube::SOLVED)?;
+//! assert!(cube.is_solved());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-pub use godsearch_app::units;
+pub use godsearch_app::*;
+pub use godsearch_core as core;
+pub use godsearch_enumerate as enumerate;
+pub use godsearch_puzzles as puzzles;
+pub use godsearch_search as search;
+pub use godsearch_subgoal as subgoal;
+pub use godsearch_tables as table_files;
+pub use godsearch_twophase as twophase;
