@@ -84,7 +84,9 @@ godsearch solve 2x2x2 --moves \"R U F' D L2\"")]
     Cache(CacheArgs),
     /// Size of a puzzle's state space and what storing it costs, next to this machine; for the
     /// cubes also the symmetry classes and God's numbers, as published.
-    #[command(after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle\n  godsearch info 3x3x3")]
+    #[command(
+        after_help = "Examples:\n  godsearch info 4x4\n  godsearch info 24-puzzle\n  godsearch info 3x3x3"
+    )]
     Info(InfoArgs),
     /// Random positions to practise on or to test with: uniform random positions (cubes: each
     /// with a scramble that reaches it), or random move sequences with --moves.
@@ -232,11 +234,13 @@ pub struct SolveArgs {
     #[arg(long)]
     pub facelets: bool,
     /// Cubes: count lengths in htm (half-turn metric) or qtm (quarter-turn metric). The
-    /// 2x2x2 is solved optimally in that metric; the 3x3x3 two-phase search works in htm.
+    /// 2x2x2 is solved optimally in that metric; the 3x3x3's two-phase search aims at the
+    /// fewest moves of that metric (in qtm a half turn costs 2; solutions write it F2).
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
-    /// 3x3x3: stop at the first solution of at most this many moves (htm). Default 20. When the
-    /// two phases find none that short, the shortest they find.
+    /// 3x3x3: stop at the first solution of at most this many moves, in --metric. Default 20
+    /// (htm) or 26 (qtm), God's numbers. When the two phases find none that short, the
+    /// shortest they find.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(0..=MAX_TARGET_LENGTH))]
     pub max_length: Option<u64>,

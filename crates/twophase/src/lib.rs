@@ -33,7 +33,7 @@ mod pruning;
 mod search;
 mod tables;
 
-pub use search::{solve, Options, Solution, SolveError, LONGEST};
+pub use search::{solve, solve_in, Options, Solution, SolveError, LONGEST, LONGEST_QTM};
 pub use tables::{Tables, TablesError, CORNER_CLASSES, TABLES_FORMAT, TWIST_CLASSES};
 
 #[cfg(test)]

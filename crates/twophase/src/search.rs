@@ -39,6 +39,11 @@ use thiserror::Error;
 pub const LONGEST: usize = 30;
 /// Longest phase 2 searched.
 pub const PHASE2_MAX: usize = 12;
+/// What a half turn costs in the quarter-turn metric.
+const HALF_TURN_QUARTERS: usize = 2;
+/// No two-phase solution costs more quarter turns than this: any of at most [`LONGEST`] face
+/// turns costs at most twice as many.
+pub const LONGEST_QTM: usize = HALF_TURN_QUARTERS * LONGEST;
 const PHASE2_COUNT: usize = PHASE2_MOVES.len();
 const UD_EDGE_PERMS: usize = coords::UD_EDGE_PERMS;
 /// Inside G1 with fewer moves than this left, phase 1 makes no G1 moves.
@@ -49,7 +54,8 @@ const CLOCK_EVERY: u64 = 1 << 12;
 /// What to search for.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
-    /// Stop as soon as a solution of at most this many moves (HTM) is found.
+    /// Stop as soon as a solution of at most this many moves (HTM; with [`solve_in`], in its
+    /// metric) is found.
     pub target_length: usize,
     /// Give up improving at this moment and return the best solution so far.
     pub deadline: Option<Instant>,
@@ -142,6 +148,26 @@ fn to_move(k: usize) -> Move {
 
 /// Every one of the 18 moves, as a mask.
 const ALL_MOVES: u32 = (1 << MOVES) - 1;
+/// The half turns (`face * 3 + 1`), as a mask.
+const HALF_TURNS: u32 = {
+    let mut mask = 0;
+    let mut face = 0;
+    while face < MOVES / 3 {
+        mask |= 1 << (face * 3 + 1);
+        face += 1;
+    }
+    mask
+};
+
+/// What move `m` costs: 1, or in the quarter-turn metric (`QTM`) 2 for a half turn.
+#[inline(always)]
+fn cost<const QTM: bool>(m: usize) -> usize {
+    if QTM && HALF_TURNS >> m & 1 == 1 {
+        HALF_TURN_QUARTERS
+    } else {
+        1
+    }
+}
 
 /// The phase-1 coordinates carried down the tree, with the exact distance to `G1` and the
 /// moves that change it (read from the table only for nodes that have children to choose).
@@ -169,6 +195,22 @@ impl Phase1 {
             1 => ALL_MOVES & !self.farther,
             _ => ALL_MOVES,
         }
+    }
+
+    /// The moves whose child still has a way into `G1` with what is left of a budget of `left`
+    /// after the move's cost (`QTM`: a half turn costs 2; the distances are in face turns,
+    /// so a lower bound on quarter turns).
+    #[inline(always)]
+    fn moves_within_budget<const QTM: bool>(&self, left: usize) -> u32 {
+        if !QTM {
+            return self.moves_within(left);
+        }
+        let quarters = self.moves_within(left) & !HALF_TURNS;
+        let halves = match left.checked_sub(1) {
+            Some(l) if l >= self.distance as usize => self.moves_within(l) & HALF_TURNS,
+            _ => 0,
+        };
+        quarters | halves
     }
 
     /// The exact distance after move `m`.
@@ -203,10 +245,11 @@ struct Run<'t> {
     move_cubes: &'t [CubieCube; MOVES],
     order: &'t MoveOrder,
     options: Options,
-    path: [usize; LONGEST],
+    path: [usize; LONGEST_QTM],
     /// The best solution: moves of the direction that found it, phase-1 length, direction.
     best: Option<(Vec<usize>, usize, usize)>,
     direction: usize,
+    /// The best solution's length in the metric searched.
     best_length: usize,
     nodes: u64,
     phase2_nodes: u64,
@@ -222,7 +265,24 @@ struct Run<'t> {
 /// result is the first solution found, of any length.
 /// Every solution is replayed on `cube` before it is returned.
 pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solution, SolveError> {
+    solve_in(tables, cube, options, Metric::Htm)
+}
+
+/// [`solve`], with lengths counted in `metric`: in the quarter-turn metric the target is in
+/// quarter turns (a half turn costs 2) and the search aims at the fewest quarter turns, not
+/// at the fewest face turns converted. The solution is written in face turns either way
+/// (`F2`, never `F F`).
+pub fn solve_in(
+    tables: &Tables,
+    cube: &CubieCube,
+    options: Options,
+    metric: Metric,
+) -> Result<Solution, SolveError> {
     cube.check()?;
+    let longest = match metric {
+        Metric::Htm => LONGEST,
+        Metric::Qtm => LONGEST_QTM,
+    };
     let syms = &tables.symmetries;
     let inverse = cube.inverse();
     let mut directions: Vec<Direction> = [false, true]
@@ -247,12 +307,16 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
     // Only solutions within the target are looked for, so no time goes into finding longer
     // ones on the way. If the two phases find none that short, the target is raised a move at
     // a time; if the deadline passes first, the first solution of any length is taken.
-    let mut target = options.target_length.min(LONGEST);
+    let search = |run: &mut Run| match metric {
+        Metric::Htm => run.search::<false>(&directions),
+        Metric::Qtm => run.search::<true>(&directions),
+    };
+    let mut target = options.target_length.min(longest);
     loop {
         run.best_length = target + 1;
         run.options.target_length = target;
-        run.search(&directions);
-        if run.best.is_some() || run.timed_out || target == LONGEST {
+        search(&mut run);
+        if run.best.is_some() || run.timed_out || target == longest {
             break;
         }
         target += 1;
@@ -260,12 +324,12 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
     let timed_out = run.timed_out;
     if run.best.is_none() {
         run.options = Options {
-            target_length: LONGEST,
+            target_length: longest,
             deadline: None,
         };
         run.timed_out = false;
-        run.best_length = LONGEST + 1;
-        run.search(&directions);
+        run.best_length = longest + 1;
+        search(&mut run);
     }
     let (path, phase1_length, k) = run.best.ok_or(SolveError::NotFound)?;
     let d = &directions[k];
@@ -325,7 +389,7 @@ impl<'t> Run<'t> {
             move_cubes: &tables.move_cubes,
             order: &tables.order,
             options,
-            path: [0; LONGEST],
+            path: [0; LONGEST_QTM],
             best: None,
             direction: 0,
             best_length: LONGEST + 1,
@@ -336,8 +400,9 @@ impl<'t> Run<'t> {
         }
     }
 
-    /// Phase 1 from every direction at each length in turn, until done.
-    fn search(&mut self, directions: &[Direction]) {
+    /// Phase 1 from every direction at each length in turn, until done; lengths in quarter
+    /// turns when `QTM`, else in face turns.
+    fn search<const QTM: bool>(&mut self, directions: &[Direction]) {
         let mut depth = directions
             .iter()
             .map(|d| d.root.distance as usize)
@@ -350,7 +415,7 @@ impl<'t> Run<'t> {
                 }
                 self.start = d.start;
                 self.direction = k;
-                self.phase1_search(d.root, 0, depth, SequenceAutomaton::START);
+                self.phase1_search::<QTM>(d.root, 0, 0, depth, SequenceAutomaton::START);
             }
             depth += 1;
         }
@@ -425,15 +490,23 @@ impl<'t> Run<'t> {
         steps
     }
 
-    /// Phase-1 IDA* with exactly `depth` moves; `at` is the move order's state after the
-    /// moves so far.
-    fn phase1_search(&mut self, p: Phase1, done: usize, depth: usize, at: AutomatonState) {
+    /// Phase-1 IDA* to a length of exactly `depth` (its cost: moves, or quarter turns when
+    /// `QTM`); `len` moves of cost `done` are made so far, and `at` is the move order's state
+    /// after them.
+    fn phase1_search<const QTM: bool>(
+        &mut self,
+        p: Phase1,
+        len: usize,
+        done: usize,
+        depth: usize,
+        at: AutomatonState,
+    ) {
         if done == depth {
             // In G1 (the distance is 0 exactly there). A last move inside G1 would mean G1 was
             // reached one move earlier, which the shorter depth already covered.
-            let last_move_in_g1 = done > 0 && PHASE2_MOVES.contains(&self.path[done - 1]);
+            let last_move_in_g1 = len > 0 && PHASE2_MOVES.contains(&self.path[len - 1]);
             if !last_move_in_g1 {
-                self.enter_phase2(&p, done, at);
+                self.enter_phase2::<QTM>(&p, len, done, at);
             }
             return;
         }
@@ -442,7 +515,7 @@ impl<'t> Run<'t> {
         // ends with a G1 move (refused above) or leaves and re-enters, which a shorter phase 1
         // and phase 2 cover (Kociemba's solver skips them the same way).
         let skip_g1_moves = p.distance == 0 && left < IN_G1_SKIP_BELOW;
-        let mut within = p.moves_within(left) & self.order.allowed(at);
+        let mut within = p.moves_within_budget::<QTM>(left) & self.order.allowed(at);
         if skip_g1_moves {
             within &= !PHASE2_MASK;
         }
@@ -462,22 +535,37 @@ impl<'t> Run<'t> {
         // Children that will choose among their own children read their table entries in one
         // pass: independent memory accesses that the processor overlaps.
         if left > 1 {
-            for child in &mut children[..count] {
-                self.read_changes(child);
+            for (child, &m) in children[..count].iter_mut().zip(&moves[..count]) {
+                if left > cost::<QTM>(m) {
+                    self.read_changes(child);
+                }
             }
         }
         for (&m, &next) in moves[..count].iter().zip(&children[..count]) {
             self.tick();
-            self.path[done] = m;
-            self.phase1_search(next, done + 1, depth, self.order.after(at, m));
+            self.path[len] = m;
+            let after = self.order.after(at, m);
+            self.phase1_search::<QTM>(next, len + 1, done + cost::<QTM>(m), depth, after);
             if self.done() {
                 return;
             }
         }
     }
 
-    fn enter_phase2(&mut self, p: &Phase1, phase1: usize, at: AutomatonState) {
-        let room = (self.best_length - 1 - phase1).min(PHASE2_MAX);
+    /// Phase 2 from the way into `G1` that the `len` moves of cost `phase1` made.
+    fn enter_phase2<const QTM: bool>(
+        &mut self,
+        p: &Phase1,
+        len: usize,
+        phase1: usize,
+        at: AutomatonState,
+    ) {
+        let most = if QTM {
+            HALF_TURN_QUARTERS * PHASE2_MAX
+        } else {
+            PHASE2_MAX
+        };
+        let room = (self.best_length - 1 - phase1).min(most);
         let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
         let tb = self.tables;
         let corners = perm_rank(&p.corners) as u16;
@@ -489,16 +577,18 @@ impl<'t> Run<'t> {
         self.phase2_searches += 1;
         let mut c = self.start;
         let mut next = c;
-        for &k in &self.path[..phase1] {
+        for &k in &self.path[..len] {
             c.edges_then_into(&self.move_cubes[k], &mut next);
             c = next;
         }
         let ud = coords::ud_edges(&c);
         let mut depth = self.phase2_bound(corners, ud, slice_perm, room) as usize;
         while depth <= room {
-            if self.phase2_search(corners, ud, slice_perm, phase1, phase1 + depth, at) {
-                self.best = Some((self.path[..phase1 + depth].to_vec(), phase1, self.direction));
-                self.best_length = phase1 + depth;
+            let end = phase1 + depth;
+            let found = self.phase2_search::<QTM>(corners, ud, slice_perm, len, phase1, end, at);
+            if let Some(total) = found {
+                self.best = Some((self.path[..total].to_vec(), len, self.direction));
+                self.best_length = end;
                 return;
             }
             depth += 1;
@@ -522,22 +612,30 @@ impl<'t> Run<'t> {
         self.phase2[class * UD_EDGE_PERMS + edges].max(small)
     }
 
-    /// Phase-2 IDA* to exactly `depth` total moves; `true` when solved.
-    fn phase2_search(
+    /// Phase-2 IDA* to a total length of exactly `depth` (its cost); `len` moves of cost
+    /// `done` are made. The number of moves of the solution when solved.
+    #[allow(clippy::too_many_arguments)]
+    fn phase2_search<const QTM: bool>(
         &mut self,
         cp: u16,
         ud: u16,
         sp: u16,
+        len: usize,
         done: usize,
         depth: usize,
         at: AutomatonState,
-    ) -> bool {
+    ) -> Option<usize> {
         if done == depth {
-            return cp == 0 && ud == 0 && sp == 0;
+            return (cp == 0 && ud == 0 && sp == 0).then_some(len);
         }
         let allowed = self.order.allowed(at);
         for (k, &m) in PHASE2_MOVES.iter().enumerate() {
             if allowed >> m & 1 == 0 {
+                continue;
+            }
+            let after = done + cost::<QTM>(m);
+            // Face turns all cost 1, and `done < depth` here.
+            if QTM && after > depth {
                 continue;
             }
             let tb = self.tables;
@@ -546,16 +644,25 @@ impl<'t> Run<'t> {
                 tb.ud_edge_move[ud as usize * PHASE2_COUNT + k],
                 tb.slice_perm_move[sp as usize * PHASE2_COUNT + k],
             );
-            if done + 1 + self.phase2_bound(ncp, nud, nsp, depth - done - 1) as usize > depth {
+            if after + self.phase2_bound(ncp, nud, nsp, depth - after) as usize > depth {
                 continue;
             }
             self.tick();
             self.phase2_nodes += 1;
-            self.path[done] = m;
-            if self.phase2_search(ncp, nud, nsp, done + 1, depth, self.order.after(at, m)) {
-                return true;
+            self.path[len] = m;
+            let found = self.phase2_search::<QTM>(
+                ncp,
+                nud,
+                nsp,
+                len + 1,
+                after,
+                depth,
+                self.order.after(at, m),
+            );
+            if found.is_some() {
+                return found;
             }
         }
-        false
+        None
     }
 }

@@ -1,10 +1,11 @@
 use crate::search::phase1_distance;
 use crate::tables::FlipSliceConjugates;
-use crate::{coords, solve, Options, Tables, TABLES_FORMAT};
+use crate::{coords, solve, solve_in, Options, Tables, TABLES_FORMAT};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::symmetry::{Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
+use godsearch_puzzles::cube::Metric;
 use godsearch_tables::{file, Encoding, TableHeader};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -40,6 +41,46 @@ fn a_thousand_random_cubes_are_solved_in_at_most_20_moves() {
         assert!(s.moves.len() <= 20);
         assert!(apply_moves(&cube, &s.moves).is_solved());
     }
+}
+
+#[test]
+fn the_quarter_turn_search_aims_at_quarter_turns() {
+    let tables = tables();
+    let mut rng = StdRng::seed_from_u64(26);
+    let (mut aimed, mut converted) = (0, 0);
+    const CUBES: usize = 20;
+    // God's number in QTM is 26, so a solution of at most 26 quarter turns always exists.
+    let target = 26;
+    for _ in 0..CUBES {
+        let cube = random_cube(&mut rng);
+        let options = Options {
+            target_length: target,
+            deadline: None,
+        };
+        let q = solve_in(tables, &cube, options, Metric::Qtm).unwrap();
+        assert!(apply_moves(&cube, &q.moves).is_solved());
+        let quarters = Metric::Qtm.length(&q.moves);
+        assert!(quarters <= target, "{quarters} quarter turns");
+        // Written in face turns: never the same face twice in a row.
+        assert!(q.moves.windows(2).all(|w| w[0].face != w[1].face));
+        aimed += quarters;
+        let h = solve(
+            tables,
+            &cube,
+            Options {
+                target_length: 20,
+                ..options
+            },
+        )
+        .unwrap();
+        converted += Metric::Qtm.length(&h.moves);
+    }
+    // Face-turn solutions of 20 moves come to about 29 quarter turns (1,000 cubes: 28.8);
+    // the quarter-turn search stops at 26 or fewer.
+    assert!(
+        aimed < converted,
+        "{aimed} against {converted} quarter turns"
+    );
 }
 
 /// Fewest moves from `cube` into `G1`, by trying every sequence (up to `limit` moves).

@@ -9,7 +9,7 @@ use crate::progress::BatchBar;
 use crate::spaces;
 use anyhow::{Context, Result};
 use godsearch_app::cubes::{
-    Cube2HalfDepth, Cube2Solver, CubeJob, TwoPhaseSolver, DEFAULT_MAX_LENGTH,
+    default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, TwoPhaseSolver,
 };
 use godsearch_app::report::{CubeSolution, CubeSummary};
 use godsearch_app::units::format_seconds;
@@ -155,7 +155,9 @@ fn solve_cube3(
     let solver = TwoPhaseSolver {
         tables: &tables,
         metric,
-        max_length: args.max_length.map_or(DEFAULT_MAX_LENGTH, |n| n as usize),
+        max_length: args
+            .max_length
+            .map_or(default_max_length(metric), |n| n as usize),
         timeout: args.timeout,
     };
     // Solved on every core a chunk at a time, printed in input order as each chunk ends.
