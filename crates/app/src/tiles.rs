@@ -17,8 +17,8 @@ use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Board, BoardFormat, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar, ida_star_until, LinearConflict, Manhattan, PatternHeuristic, SearchError, SearchOutcome,
-    SearchStats, TileHeuristic,
+    astar, ida_star_watched, LinearConflict, Manhattan, PatternHeuristic, SearchError,
+    SearchOutcome, SearchStats, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -213,6 +213,8 @@ pub struct Search<'a> {
     pub memory_bytes: u64,
     /// IDA* gives up this long after it starts a board, with a proven lower bound.
     pub deadline_after: Option<Duration>,
+    /// Where IDA* publishes its threshold and node count as it runs, for a front end to show.
+    pub watch: Option<&'a Watch>,
 }
 
 impl Search<'_> {
@@ -232,7 +234,9 @@ impl Search<'_> {
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
         let outcome = match self.algorithm {
-            Algorithm::Ida => ida_star_until(&job.board, goal, heuristic, 1, deadline),
+            Algorithm::Ida => {
+                ida_star_watched(&job.board, goal, heuristic, 1, deadline, self.watch)
+            }
             Algorithm::Astar => astar(
                 &job.board,
                 goal,
@@ -241,7 +245,7 @@ impl Search<'_> {
             ),
             _ => {
                 let threads = rayon::current_num_threads();
-                ida_star_until(&job.board, goal, heuristic, threads, deadline)
+                ida_star_watched(&job.board, goal, heuristic, threads, deadline, self.watch)
             }
         };
         let seconds = started.elapsed().as_secs_f64();

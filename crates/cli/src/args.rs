@@ -306,7 +306,8 @@ pub struct SolveArgs {
     /// start gives an empty line; a board past --timeout prints nothing and says so on stderr)
     #[arg(long, conflicts_with = "json")]
     pub moves_only: bool,
-    /// No progress bar over a batch (it is shown only when stderr is a terminal anyway)
+    /// No progress on stderr: neither the line of a long search (threshold, nodes, rate, time)
+    /// nor the bar over a batch (both are shown only when stderr is a terminal anyway)
     #[arg(long)]
     pub quiet: bool,
 }

@@ -1,7 +1,9 @@
 //! Progress bars on stderr for the library's [`Progress`] sink: shown only when stderr is a
 //! terminal and only once a run has lasted a second.
 
+use godsearch_app::units::{format_count, format_rate, format_seconds};
 use godsearch_enumerate::Progress;
+use godsearch_search::tiles::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -128,4 +130,46 @@ impl BatchBar {
             bar.finish_and_clear();
         }
     }
+}
+
+/// How often the search line is redrawn.
+const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
+
+/// A line on stderr while one IDA* search runs: the threshold, the nodes expanded, the rate and
+/// the time so far, read from the search's [`Watch`]. Shown once the search has lasted a
+/// second, only when stderr is a terminal, never when `quiet`.
+pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T) -> T {
+    if quiet {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let started = Instant::now();
+            let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+            line.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(SEARCH_LINE_EVERY);
+                let elapsed = started.elapsed();
+                if elapsed < SHOW_AFTER {
+                    continue;
+                }
+                if line.is_hidden() {
+                    line.set_draw_target(ProgressDrawTarget::stderr());
+                }
+                let nodes = watch.expanded();
+                line.set_message(format!(
+                    "threshold {}, {} nodes expanded, {}nodes/s, {}",
+                    watch.threshold(),
+                    format_count(nodes),
+                    format_rate(nodes as f64 / elapsed.as_secs_f64()),
+                    format_seconds(elapsed.as_secs_f64())
+                ));
+            }
+            line.finish_and_clear();
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
 }

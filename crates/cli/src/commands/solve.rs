@@ -5,7 +5,7 @@
 use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
-use crate::progress::LevelBar;
+use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::{Context, Result};
 use godsearch_app::choice;
@@ -14,7 +14,7 @@ use godsearch_app::tiles::{
 };
 use godsearch_puzzles::tiles::{parse_instances, Board, BoardFormat, TileSpace};
 use godsearch_puzzles::PuzzleName;
-use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
+use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
@@ -116,14 +116,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         });
         bar.finish();
         let heuristic = heuristic?;
+        // One board gets a line with the search's progress; a batch has its bar.
+        let watch = Watch::default();
+        let single = jobs.len() == 1 && algorithm != Algorithm::Astar;
         let search = Search {
             algorithm,
             goal: &goal,
             memory_bytes,
             deadline_after: args.timeout,
+            watch: single.then_some(&watch),
         };
         for job in &jobs {
-            out.emit(search.solve(&heuristic, job)?)?;
+            let solved = match single {
+                true => with_search_line(&watch, args.quiet, || search.solve(&heuristic, job)),
+                false => search.solve(&heuristic, job),
+            };
+            out.emit(solved?)?;
         }
     }
     out.finish()

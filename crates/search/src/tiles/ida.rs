@@ -20,7 +20,7 @@ use crate::stats::SearchStats;
 use godsearch_core::{MoveIdx, SequenceAutomaton};
 use godsearch_puzzles::tiles::{Board, Move};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -34,7 +34,7 @@ const MAX_SPLIT_DEPTH: usize = 12;
 /// subtrees cost less to finish than to pass on.
 const MIN_SHARED_SLACK: u32 = 8;
 /// A search looks at the clock once every this many expansions (a power of two).
-const CLOCK_EVERY: u64 = 1 << 16;
+pub const CLOCK_EVERY: u64 = 1 << 16;
 
 /// The boards' automaton compiled for the search loop: it refuses at most one move after each
 /// move, and its state depends on the last move alone, so a node carries just the move it may
@@ -99,6 +99,27 @@ pub struct SearchOutcome {
     pub stats: SearchStats,
 }
 
+/// What a running IDA* has done so far, for a front end to show while it runs (read from any
+/// thread): the threshold of the iteration under way, and about how many nodes have been
+/// expanded (counted in blocks of [`CLOCK_EVERY`], when each search thread looks at the clock).
+#[derive(Debug, Default)]
+pub struct Watch {
+    threshold: AtomicU32,
+    expanded: AtomicU64,
+}
+
+impl Watch {
+    /// The threshold of the iteration under way (0 before the first).
+    pub fn threshold(&self) -> u32 {
+        self.threshold.load(Ordering::Relaxed)
+    }
+
+    /// Nodes expanded so far, within [`CLOCK_EVERY`] a thread.
+    pub fn expanded(&self) -> u64 {
+        self.expanded.load(Ordering::Relaxed)
+    }
+}
+
 struct Dfs<'a, H: TileHeuristic> {
     heuristic: &'a H,
     /// The canonical move sequences.
@@ -121,6 +142,8 @@ struct Dfs<'a, H: TileHeuristic> {
     min_shared_slack: u32,
     /// Times this search handed its children over.
     handovers: u64,
+    /// Where the progress is published, if anyone watches.
+    watch: Option<&'a Watch>,
 }
 
 impl<'a, H: TileHeuristic> Dfs<'a, H> {
@@ -139,6 +162,21 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             shared: Some(shared),
             ..*self
         }
+    }
+
+    /// Every [`CLOCK_EVERY`] nodes: publishes the count to the watch and looks at the
+    /// deadline; `true` (with the stop flag set) when it has passed.
+    #[cold]
+    fn clock_says_stop(&self) -> bool {
+        if let (Some(watch), true) = (self.watch, self.expanded > 0) {
+            watch.expanded.fetch_add(CLOCK_EVERY, Ordering::Relaxed);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out.store(true, Ordering::Relaxed);
+            self.stop.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 
     #[inline]
@@ -160,9 +198,7 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         if self.stop.load(Ordering::Relaxed) {
             return false;
         }
-        if self.expanded % CLOCK_EVERY == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.timed_out.store(true, Ordering::Relaxed);
-            self.stop.store(true, Ordering::Relaxed);
+        if self.expanded % CLOCK_EVERY == 0 && self.clock_says_stop() {
             return false;
         }
         self.expanded += 1;
@@ -350,7 +386,20 @@ pub fn ida_star_until<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
 ) -> Result<SearchOutcome, SearchError> {
-    iterate(start, goal, heuristic, threads, deadline, Sharing::DEFAULT).map(|(outcome, _)| outcome)
+    ida_star_watched(start, goal, heuristic, threads, deadline, None)
+}
+
+/// [`ida_star_until`] that publishes its threshold and node count to `watch` as it goes.
+pub fn ida_star_watched<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    threads: usize,
+    deadline: Option<Instant>,
+    watch: Option<&Watch>,
+) -> Result<SearchOutcome, SearchError> {
+    let sharing = Sharing::DEFAULT;
+    iterate(start, goal, heuristic, threads, deadline, sharing, watch).map(|(outcome, _)| outcome)
 }
 
 /// How the parallel search divides an iteration.
@@ -382,6 +431,7 @@ fn iterate<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
     sharing: Sharing,
+    watch: Option<&Watch>,
 ) -> Result<(SearchOutcome, u64), SearchError> {
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
@@ -395,6 +445,9 @@ fn iterate<H: TileHeuristic>(
     let timed_out = AtomicBool::new(false);
     loop {
         stats.thresholds.push(threshold);
+        if let Some(watch) = watch {
+            watch.threshold.store(threshold, Ordering::Relaxed);
+        }
         let expanded_before = stats.expanded;
         let mut first = Dfs {
             heuristic,
@@ -414,6 +467,7 @@ fn iterate<H: TileHeuristic>(
             shared: None,
             min_shared_slack: sharing.min_slack,
             handovers: 0,
+            watch,
         };
         let found = if threads <= 1 {
             let found = first.search(0, root_h, root_cache, order.refused_after_path(&[]));
@@ -574,9 +628,17 @@ mod tests {
             let manhattan = Manhattan::new(&goal).unwrap();
             let start = random_walk(&goal, walk, &mut rng);
             let (serial, _) =
-                iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT).unwrap();
-            let (parallel, handovers) =
-                iterate(&start, &goal, &manhattan, 4, None, HAND_OVER_EVERYWHERE).unwrap();
+                iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT, None).unwrap();
+            let (parallel, handovers) = iterate(
+                &start,
+                &goal,
+                &manhattan,
+                4,
+                None,
+                HAND_OVER_EVERYWHERE,
+                None,
+            )
+            .unwrap();
             assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
             let (serial, parallel_stats) = (&serial.stats, &parallel.stats);
             let complete = serial.iteration_expanded.len() - 1;

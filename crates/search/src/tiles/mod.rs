@@ -14,7 +14,7 @@ mod node;
 pub use crate::stats::SearchStats;
 pub use astar::{astar, RankedEstimate};
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
-pub use ida::{ida_star, ida_star_until, SearchOutcome};
+pub use ida::{ida_star, ida_star_until, ida_star_watched, SearchOutcome, Watch};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
 use thiserror::Error;
