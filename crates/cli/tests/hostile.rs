@@ -353,20 +353,18 @@ fn kind5_scrambles_stream_as_they_are_made() {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
-#[test]
-fn kind5_solutions_stream_as_they_are_found() {
+/// A child solving `quick` boards of the 15-puzzle (one a line), then Korf's instance 17 (66
+/// moves, here for the blank-last goal), which IDA* with Manhattan distance alone takes
+/// minutes over; its stdout is piped. The folder holds the file.
+fn slow_batch(quick: &str) -> (tempfile::TempDir, std::process::Child) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("boards.txt");
-    // A board one move away, then Korf's instance 17 (66 moves, here for the blank-last goal),
-    // which IDA* with Manhattan distance alone takes minutes over: the first answer must not
-    // wait for the second.
     std::fs::write(
         &file,
-        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n\
-         17 66 4 6 14 13 7 8 11 9 3 10 15 5 12 0 2 1\n",
+        format!("{quick}17 66 4 6 14 13 7 8 11 9 3 10 15 5 12 0 2 1\n"),
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+    let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
         .args([
             "solve",
             "4x4",
@@ -381,6 +379,13 @@ fn kind5_solutions_stream_as_they_are_found() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    (dir, child)
+}
+
+#[test]
+fn kind5_solutions_stream_as_they_are_found() {
+    // The first answer must not wait for the second.
+    let (_dir, mut child) = slow_batch("1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n");
     let stdout = child.stdout.take().unwrap();
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -662,31 +667,9 @@ fn kind7_messages_are_one_line_with_one_exit_code_rule() {
 
 #[test]
 fn kind5_ctrl_c_prints_the_summary_of_what_was_solved() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("boards.txt");
-    // Two quick boards, then one that takes minutes with Manhattan distance alone.
-    std::fs::write(
-        &file,
-        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n\
-         1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15\n\
-         17 66 4 6 14 13 7 8 11 9 3 10 15 5 12 0 2 1\n",
-    )
-    .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args([
-            "solve",
-            "4x4",
-            "--algorithm",
-            "ida",
-            "--heuristic",
-            "manhattan",
-            "--file",
-        ])
-        .arg(&file)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (_dir, mut child) = slow_batch(
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15\n1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15\n",
+    );
     let stdout = child.stdout.take().unwrap();
     let (sender, receiver) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
