@@ -164,21 +164,6 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         }
     }
 
-    /// Every [`CLOCK_EVERY`] nodes: publishes the count to the watch and looks at the
-    /// deadline; `true` (with the stop flag set) when it has passed.
-    #[cold]
-    fn clock_says_stop(&self) -> bool {
-        if let (Some(watch), true) = (self.watch, self.expanded > 0) {
-            watch.expanded.fetch_add(CLOCK_EVERY, Ordering::Relaxed);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.timed_out.store(true, Ordering::Relaxed);
-            self.stop.store(true, Ordering::Relaxed);
-            return true;
-        }
-        false
-    }
-
     #[inline]
     fn is_goal(&self, h: u32) -> bool {
         h == 0 && self.node.cells[..self.cells] == self.goal.cells[..self.cells]
@@ -198,8 +183,15 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         if self.stop.load(Ordering::Relaxed) {
             return false;
         }
-        if self.expanded % CLOCK_EVERY == 0 && self.clock_says_stop() {
-            return false;
+        if self.expanded % CLOCK_EVERY == 0 {
+            if let (Some(watch), true) = (self.watch, self.expanded > 0) {
+                watch.expanded.fetch_add(CLOCK_EVERY, Ordering::Relaxed);
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.timed_out.store(true, Ordering::Relaxed);
+                self.stop.store(true, Ordering::Relaxed);
+                return false;
+            }
         }
         self.expanded += 1;
         if let Some(shared) = self.shared {
