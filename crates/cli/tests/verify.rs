@@ -155,6 +155,15 @@ fn pasted_algorithms_verify_with_every_metric_and_notation() {
     refused(&["verify", "2x2x2", "R", "M"], "middle layer");
     refused(&["verify", "3x3x3", "R", "R (U"], "not closed");
     refused(&["verify", "3x3x3", "R", "R U\n  Q"], "line 2, column 3");
+    // The searches say which metrics they take.
+    refused(
+        &["bfs", "3x3x3", "--metric", "stm"],
+        "counts the length of a written sequence",
+    );
+    refused(
+        &["solve", "2x2x2", "R", "--metric", "etm"],
+        "bfs, solve and scramble work in htm or qtm",
+    );
 }
 
 #[test]

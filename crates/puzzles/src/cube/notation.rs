@@ -111,6 +111,9 @@ impl FromStr for Metric {
         match s.to_ascii_lowercase().as_str() {
             "htm" | "ftm" | "half" => Ok(Metric::Htm),
             "qtm" | "quarter" => Ok(Metric::Qtm),
+            "stm" | "slice" | "etm" | "execution" => {
+                Err(NotationError::CountingOnly(s.to_ascii_lowercase()))
+            }
             _ => Err(NotationError::Metric(s.to_string())),
         }
     }
@@ -164,6 +167,9 @@ pub enum NotationError {
     /// Not a metric name.
     #[error("unknown metric '{0}': expected htm or qtm (stm and etm count sequences in verify)")]
     Metric(String),
+    /// A metric that counts written sequences but that no search or enumeration works in.
+    #[error("{0} counts the length of a written sequence (verify --metric {0}); bfs, solve and scramble work in htm or qtm")]
+    CountingOnly(String),
 }
 
 impl Move {
