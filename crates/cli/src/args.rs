@@ -310,6 +310,10 @@ pub struct SolveArgs {
     /// nor the bar over a batch (both are shown only when stderr is a terminal anyway)
     #[arg(long)]
     pub quiet: bool,
+    /// Boards: write the subgoal solvers' stage plans out in full on the time line (they are
+    /// counted otherwise; the JSON always has them)
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// `godsearch scramble`.

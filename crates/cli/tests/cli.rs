@@ -545,6 +545,32 @@ fn subgoal_solvers_give_checked_non_optimal_solutions() {
         "0,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1",
     ]);
     assert_eq!(wide["optimal"], false);
+    // The time line counts the stages; --verbose writes them out.
+    let board = "6,18,24,5,19,14,20,10,0,2,11,12,15,7,8,16,9,1,21,22,13,4,23,3,17";
+    let short = stdout(&godsearch(&[
+        "solve",
+        "5x5",
+        "--algorithm",
+        "subgoal",
+        board,
+    ]));
+    assert!(
+        short.contains("plans of 6 stages; --verbose lists them"),
+        "{short}"
+    );
+    let long = stdout(&godsearch(&[
+        "solve",
+        "5x5",
+        "--algorithm",
+        "subgoal",
+        "--verbose",
+        board,
+    ]));
+    assert!(long.contains("(subgoal, stages 1,"), "{long}");
+    refused(
+        &["solve", "3x3", "--verbose", "867254301"],
+        "--verbose is used only by",
+    );
     refused(
         &[
             "solve",

@@ -74,6 +74,7 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
         ),
         (args.notation != SolutionNotation::Blank, "--as"),
         (args.runs, "--runs"),
+        (args.verbose, "--verbose"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");

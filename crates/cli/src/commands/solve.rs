@@ -63,6 +63,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         shape,
         args.notation,
         args.runs,
+        args.verbose,
         jobs.len(),
         args.quiet,
     );
@@ -185,6 +186,11 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
         (
             args.effort.is_some() && !staged,
             "--effort",
+            "--algorithm subgoal and two-stage",
+        ),
+        (
+            args.verbose && !staged,
+            "--verbose",
             "--algorithm subgoal and two-stage",
         ),
         (

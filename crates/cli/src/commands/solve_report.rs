@@ -47,19 +47,24 @@ pub struct Printer {
     shape: Shape,
     notation: SolutionNotation,
     runs: bool,
+    /// `--verbose`: staged solvers' plans written out.
+    verbose: bool,
     totals: Arc<Mutex<Totals>>,
     bar: BatchBar,
 }
 
 impl Printer {
     /// A printer in `style`, writing solutions of boards of `shape` in `notation` (with run
-    /// lengths when `runs`), for a batch of `boards` (a progress bar on stderr unless `quiet`).
-    /// Until [`finish`](Self::finish), an interrupt prints the summary so far.
+    /// lengths when `runs`; staged solvers' plans in full when `verbose`), for a batch of
+    /// `boards` (a progress bar on stderr unless `quiet`). Until [`finish`](Self::finish), an
+    /// interrupt prints the summary so far.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         style: Style,
         shape: Shape,
         notation: SolutionNotation,
         runs: bool,
+        verbose: bool,
         boards: usize,
         quiet: bool,
     ) -> Self {
@@ -80,6 +85,7 @@ impl Printer {
             shape,
             notation,
             runs,
+            verbose,
             totals,
             bar: BatchBar::new("boards", boards as u64, quiet),
         }
@@ -131,7 +137,7 @@ impl Printer {
                     ),
                     false => outln!("{}", s.written.as_deref().unwrap_or(&s.solution)),
                 },
-                Style::Human => print_human(&s),
+                Style::Human => print_human(&s, self.verbose),
             }
             if let (Some(expected), Style::MovesOnly) = (mismatch, self.style) {
                 eprintln!(
@@ -235,7 +241,40 @@ fn print_summary(style: Style, t: &Totals, interrupted: bool) -> Result<()> {
     Ok(())
 }
 
-fn print_human(s: &Solution) {
+/// What the time line says of the method: the heuristic, or for a staged solver its plan,
+/// which on large boards runs to hundreds of characters, so without `verbose` its stages are
+/// counted rather than listed (the JSON keeps them all).
+fn method_text(s: &Solution, verbose: bool) -> String {
+    match s.heuristic.strip_prefix(STAGES_PREFIX) {
+        Some(plans) if !verbose => {
+            let stages: Vec<usize> = plans
+                .split(PLAN_SEPARATOR)
+                .map(|p| p.split('/').count())
+                .collect();
+            match stages.as_slice() {
+                [one] => format!("{one} stages; --verbose lists them"),
+                many => {
+                    let (least, most) = (many.iter().min(), many.iter().max());
+                    let stages = match (least, most) {
+                        (Some(l), Some(m)) if l < m => format!("{l} to {m}"),
+                        _ => format!("{}", most.expect("plans")),
+                    };
+                    format!(
+                        "the best of {} plans of {stages} stages; --verbose lists them",
+                        many.len()
+                    )
+                }
+            }
+        }
+        _ => s.heuristic.clone(),
+    }
+}
+
+/// How a staged solver's report names its plans: `stages A/B/C | D/E/F`.
+const STAGES_PREFIX: &str = "stages ";
+const PLAN_SEPARATOR: &str = " | ";
+
+fn print_human(s: &Solution, verbose: bool) {
     if let Some(id) = &s.id {
         outln!("instance   {id}");
     }
@@ -291,7 +330,7 @@ fn print_human(s: &Solution) {
         "time       {} ({}, {})",
         format_seconds(s.seconds),
         s.algorithm,
-        s.heuristic
+        method_text(s, verbose)
     );
     outln!();
 }
