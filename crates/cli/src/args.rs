@@ -252,6 +252,11 @@ pub struct SolveArgs {
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
     pub show_facelets: bool,
+    /// Cubes: a shortest solution, proven. The 2x2x2 is always solved optimally (table descent
+    /// or half-depth search); the 3x3x3 has no optimal solver yet (--max-length 0 gives the
+    /// shortest two-phase solution, which is not proven optimal).
+    #[arg(long)]
+    pub optimal: bool,
     /// Read boards from a file (`-` for standard input), one a line; lines `id length tiles...`
     /// (as in korf100.txt) also check the length found against the one given.
     #[arg(long, value_name = "FILE")]

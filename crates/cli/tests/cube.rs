@@ -425,4 +425,14 @@ fn quarter_turn_solutions_write_half_turns_once_and_moves_only_pipes() {
         &["solve", "2x2x2", "R", "--moves-only", "--json"],
         "cannot be used with",
     );
+    // --optimal: the 2x2x2's solutions are optimal already; the 3x3x3 says what it lacks.
+    let o = json(&["solve", "2x2x2", "R U F", "--optimal", "--json"]);
+    assert_eq!(
+        (o["optimal"].as_bool(), o["length"].as_u64()),
+        (Some(true), Some(3))
+    );
+    refused(
+        &["solve", "3x3x3", "R U F", "--optimal"],
+        "no optimal 3x3x3 solver yet",
+    );
 }

@@ -110,6 +110,9 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             solve_cube2(args, metric, &jobs, &mut out)?;
         }
         CubeSize::Three => {
+            if args.optimal {
+                bad_input!("godsearch has no optimal 3x3x3 solver yet; two-phase with --max-length 0 gives the shortest solution the two phases find, without proving it optimal");
+            }
             if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
                 bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default)");
             }

@@ -189,6 +189,11 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
             "--algorithm subgoal and two-stage",
         ),
         (
+            args.optimal,
+            "--optimal",
+            "cubes (every board solver but subgoal and two-stage is optimal already)",
+        ),
+        (
             args.verbose && !staged,
             "--verbose",
             "--algorithm subgoal and two-stage",
