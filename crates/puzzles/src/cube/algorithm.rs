@@ -549,9 +549,15 @@ enum Context {
     BracketSecond,
 }
 
+/// Brackets nested deeper than this are refused (each level is a call of the parser, and a
+/// text of a million `(` must get an error, not exhaust the stack).
+pub const MAX_NESTING: usize = 64;
+
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// Brackets open around the current position.
+    depth: usize,
 }
 
 impl Parser {
@@ -559,6 +565,7 @@ impl Parser {
         Parser {
             chars: text.chars().collect(),
             at: 0,
+            depth: 0,
         }
     }
 
@@ -612,6 +619,25 @@ impl Parser {
     }
 
     fn sequence(&mut self, context: Context) -> Result<Vec<Turn>, NotationError> {
+        if context != Context::Top {
+            self.depth += 1;
+            if self.depth > MAX_NESTING {
+                let (line, column) = self.place(self.at);
+                return Err(NotationError::TooDeep {
+                    limit: MAX_NESTING,
+                    line,
+                    column,
+                });
+            }
+        }
+        let read = self.sequence_inside(context);
+        if context != Context::Top {
+            self.depth -= 1;
+        }
+        read
+    }
+
+    fn sequence_inside(&mut self, context: Context) -> Result<Vec<Turn>, NotationError> {
         let mut turns_out: Vec<Turn> = Vec::new();
         loop {
             self.skip_blank(context);

@@ -152,6 +152,10 @@ fn a_bad_token_is_named_with_its_line_and_column() {
     assert!(err("((R U)1000)1000").contains("more than"));
     assert!(err("R99999999999999999999").contains("more than"));
     assert!(err("Rw w").contains("'w'"));
+    assert!(err(&"(".repeat(1_000_000)).contains("nested more than 64 deep"));
+    assert!(err(&"[R, ".repeat(100_000)).contains("nested more than"));
+    let deep = format!("{}R{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+    assert_eq!(alg(&deep), alg("R"));
 }
 
 #[test]

@@ -148,6 +148,16 @@ pub enum NotationError {
         /// 1-based column.
         column: usize,
     },
+    /// Brackets nested past [`MAX_NESTING`](super::algorithm::MAX_NESTING).
+    #[error("brackets are nested more than {limit} deep (line {line}, column {column})")]
+    TooDeep {
+        /// The most levels read.
+        limit: usize,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
     /// Repeats that expand past [`MAX_TURNS`](super::algorithm::MAX_TURNS).
     #[error("the sequence expands to more than {0} turns")]
     TooLong(usize),
