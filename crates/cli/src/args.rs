@@ -507,8 +507,9 @@ pub struct VerifyArgs {
     /// Cubes: read starts as stickers (needed when 54 letters of URFDLB could also be moves)
     #[arg(long)]
     pub facelets: bool,
-    /// Cubes: how to write the moves back: singmaster (default) and wca write wide turns Rw,
-    /// sign writes them r; face turns, slices and rotations are written alike
+    /// Cubes: how to write the moves back: singmaster (default) writes wide turns Rw and
+    /// slices M; sign writes wide turns r; wca writes wide turns Rw and slices as the wide and
+    /// face turn they are (M as Lw L'), since its notation has none
     #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
     pub notation: Option<CubeNotation>,
     /// One JSON document per sequence

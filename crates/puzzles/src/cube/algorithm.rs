@@ -160,8 +160,8 @@ impl From<Move> for Turn {
 /// Quarter turns in a whole turn.
 const QUARTERS: u8 = 4;
 
-/// How a sequence's turns are written ([`Algorithm::format`]). Face turns, slices and
-/// rotations are written alike in all three (`R U2 F'`, `M`, `x`); they differ in wide turns.
+/// How a sequence's turns are written ([`Algorithm::format`]). Face turns and rotations are
+/// written alike in all three (`R U2 F'`, `x`); they differ in wide turns and slices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Notation {
     /// Singmaster's letters, wide turns with a `w` (`Rw`), as most cubing sites print them.
@@ -169,7 +169,8 @@ pub enum Notation {
     Singmaster,
     /// SiGN (cubing.js, twsearch): wide turns as lowercase letters (`r`).
     Sign,
-    /// The WCA regulations (article 12a): wide turns with a `w` (`Rw`).
+    /// The WCA regulations (article 12a): wide turns with a `w` (`Rw`); slices, which 12a
+    /// does not list, as the wide turn and face turn they are (`M` is `Lw L'`).
     Wca,
 }
 
@@ -380,6 +381,23 @@ fn format_turn(t: Turn, notation: Notation) -> String {
         2 => "2",
         _ => "'",
     };
+    if let (TurnKind::Slice(slice), Notation::Wca) = (t.kind, notation) {
+        let face = slice.follows();
+        let wide = Turn {
+            kind: TurnKind::Wide(face),
+            turns: t.turns,
+        };
+        let undo_face = Turn {
+            kind: TurnKind::Face(face),
+            turns: t.turns,
+        }
+        .inverse();
+        return format!(
+            "{} {}",
+            format_turn(wide, notation),
+            format_turn(undo_face, notation)
+        );
+    }
     let letters = match t.kind {
         TurnKind::Face(f) => FACES[f as usize].to_string(),
         TurnKind::Wide(f) => match notation {
