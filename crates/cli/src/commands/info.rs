@@ -4,7 +4,6 @@
 use crate::args::InfoArgs;
 use crate::machine;
 use crate::output::outln;
-use crate::spaces;
 use anyhow::Result;
 use godsearch_app::info;
 use godsearch_app::report::{CubeInfoReport, InfoReport, RepresentationReport};
@@ -37,29 +36,22 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
-        let report = info::cube_info(
-            size,
-            machine::total_memory(),
-            machine::free_disk(Path::new(".")),
-        );
-        if args.json {
-            outln!("{}", serde_json::to_string(&report)?);
-        } else {
-            print_cube(&report, args.exact);
+    let (ram, disk) = (machine::total_memory(), machine::free_disk(Path::new(".")));
+    match args.puzzle.parse::<PuzzleName>()? {
+        PuzzleName::Cube(size) => {
+            let report = info::cube_info(size, ram, disk);
+            match args.json {
+                true => outln!("{}", serde_json::to_string(&report)?),
+                false => print_cube(&report, args.exact),
+            }
         }
-        return Ok(());
-    }
-    let shape = spaces::tile_shape(&args.puzzle)?;
-    let report = info::space_info(
-        shape,
-        machine::total_memory(),
-        machine::free_disk(Path::new(".")),
-    );
-    if args.json {
-        outln!("{}", serde_json::to_string(&report)?);
-    } else {
-        print(&report, &info::position_count(shape), args.exact);
+        PuzzleName::Tiles(shape) => {
+            let report = info::space_info(shape, ram, disk);
+            match args.json {
+                true => outln!("{}", serde_json::to_string(&report)?),
+                false => print(&report, &info::position_count(shape), args.exact),
+            }
+        }
     }
     Ok(())
 }
