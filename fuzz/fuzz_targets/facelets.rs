@@ -9,6 +9,9 @@ fuzz_target!(|text: &str| {
         assert_eq!(facelet::parse(&facelet::format(&cube)), Ok(cube));
     }
     if let Ok(cube) = parse_position(CubeSize::Two, text, Syntax::Facelets) {
-        assert_eq!(facelet::parse_pocket(&facelet::format_pocket(&cube)), Ok(cube));
+        assert_eq!(
+            facelet::parse_pocket(&facelet::format_pocket(&cube)),
+            Ok(cube)
+        );
     }
 });

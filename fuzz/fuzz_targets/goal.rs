@@ -9,7 +9,8 @@ fuzz_target!(|text: &str| {
     for (w, h) in [(3, 3), (2, 4), (4, 4)] {
         let shape = Shape::new(w, h).expect("a supported size");
         if let Ok(goal) = Board::parse(shape, text) {
-            let space = TileSpace::<u64>::new(goal.clone()).expect("up to 16 cells rank in 64 bits");
+            let space =
+                TileSpace::<u64>::new(goal.clone()).expect("up to 16 cells rank in 64 bits");
             assert_eq!(space.rank(&goal), space.goal_rank());
             assert!(goal.check_solvable(&goal).is_ok());
             let standard = Board::goal(shape);

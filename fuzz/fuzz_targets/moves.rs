@@ -1,8 +1,8 @@
-//! Move sequences and the stickers-or-moves rule: any text is refused or gives a valid cube;
-//! a sequence written back reads as the same moves.
+//! Move sequences, pasted algorithms and the stickers-or-moves rule: any text is refused or
+//! gives a valid cube (a 2x2x2: valid corners); a sequence written back reads as the same moves.
 #![no_main]
 use godsearch_puzzles::cube::notation::{format_moves, parse_moves};
-use godsearch_puzzles::cube::{parse_position, CubeSize, Syntax};
+use godsearch_puzzles::cube::{parse_position, Algorithm, CubeSize, Notation, Syntax};
 use godsearch_puzzles::tiles::Move as TileMove;
 use libfuzzer_sys::fuzz_target;
 
@@ -10,12 +10,32 @@ fuzz_target!(|text: &str| {
     if let Ok(moves) = parse_moves(text) {
         assert_eq!(parse_moves(&format_moves(&moves)), Ok(moves));
     }
+    if let Ok(algorithm) = Algorithm::parse(text) {
+        for notation in [Notation::Singmaster, Notation::Sign] {
+            assert_eq!(
+                Algorithm::parse(&algorithm.format(notation)),
+                Ok(algorithm.clone())
+            );
+        }
+    }
     for size in [CubeSize::Two, CubeSize::Three] {
         if let Ok(cube) = parse_position(size, text, Syntax::Auto) {
-            assert!(cube.check().is_ok());
+            match size {
+                CubeSize::Three => assert!(cube.check().is_ok()),
+                // A 2x2x2 is its corners; its edges are not read.
+                CubeSize::Two => {
+                    let mut seen = cube.cp;
+                    seen.sort_unstable();
+                    assert_eq!(seen, [0, 1, 2, 3, 4, 5, 6, 7]);
+                    assert_eq!(cube.co.iter().map(|&t| u32::from(t)).sum::<u32>() % 3, 0);
+                }
+            }
         }
     }
     if let Ok(moves) = TileMove::parse_sequence(text) {
-        assert_eq!(TileMove::parse_sequence(&TileMove::format_sequence(&moves)), Ok(moves));
+        assert_eq!(
+            TileMove::parse_sequence(&TileMove::format_sequence(&moves)),
+            Ok(moves)
+        );
     }
 });

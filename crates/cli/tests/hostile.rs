@@ -157,7 +157,18 @@ fn cases() -> Vec<Case> {
             vec!["--pdb", "--goal", "--memory", "--cache"],
         ),
         (vec!["info", "3x3"], vec!["--threads"]),
+        (vec!["info", "3x3x3"], vec!["--threads"]),
         (vec!["bench"], vec!["--section"]),
+        (vec!["scramble", "3x3"], vec!["--format"]),
+        (
+            vec!["verify", "3x3x3", "R", "R'"],
+            vec!["--metric", "--notation"],
+        ),
+        (vec!["cache", "list"], vec!["--cache"]),
+        (
+            vec!["cache", "clean", "--dry-run"],
+            vec!["--older-than", "--cache"],
+        ),
     ]
 }
 

@@ -6,7 +6,7 @@
 use godsearch_core::StateSpace;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
 use godsearch_puzzles::cube::{
-    facelet, parse_position, CubeSize, CubieCube, Move, PositionError, Syntax,
+    facelet, parse_position, Algorithm, CubeSize, CubieCube, Move, Notation, PositionError, Syntax,
 };
 use godsearch_puzzles::tiles::{parse_instances, Board, Move as TileMove, Shape, TileSpace};
 use godsearch_puzzles::PuzzleName;
@@ -18,6 +18,15 @@ const ALPHABET: &str = "0123456789abcdefABCDEFxX,. _-+\n\t'2URFDLBwrgyoQ€";
 
 fn text(max: usize) -> impl Strategy<Value = String> {
     let chars: Vec<char> = ALPHABET.chars().collect();
+    proptest::collection::vec(proptest::sample::select(chars), 0..max)
+        .prop_map(|v| v.into_iter().collect())
+}
+
+/// Characters of pasted algorithms: every turn letter, counts, primes, brackets, comments.
+const ALGORITHM_ALPHABET: &str = "URFDLBurfdlbwMESxyz0123' ()[],:/\n Q";
+
+fn algorithm_text(max: usize) -> impl Strategy<Value = String> {
+    let chars: Vec<char> = ALGORITHM_ALPHABET.chars().collect();
     proptest::collection::vec(proptest::sample::select(chars), 0..max)
         .prop_map(|v| v.into_iter().collect())
 }
@@ -145,6 +154,22 @@ proptest! {
         prop_assert_eq!(parse_moves(&compact), Ok(moves.clone()));
         let cube = parse_position(CubeSize::Three, &text, Syntax::Moves).unwrap();
         prop_assert_eq!(cube, apply_moves(&CubieCube::SOLVED, &moves));
+    }
+
+    #[test]
+    fn random_algorithms_never_panic_and_read_back(t in algorithm_text(60)) {
+        if let Ok(a) = Algorithm::parse(&t) {
+            for size in [CubeSize::Two, CubeSize::Three] {
+                if let Ok(cube) = a.apply_held(size, &CubieCube::SOLVED) {
+                    if size == CubeSize::Three {
+                        prop_assert!(cube.check().is_ok());
+                    }
+                }
+            }
+            for notation in [Notation::Singmaster, Notation::Sign] {
+                prop_assert_eq!(Algorithm::parse(&a.format(notation)), Ok(a.clone()));
+            }
+        }
     }
 
     #[test]
