@@ -23,12 +23,7 @@ fuzz_target!(|text: &str| {
             match size {
                 CubeSize::Three => assert!(cube.check().is_ok()),
                 // A 2x2x2 is its corners; its edges are not read.
-                CubeSize::Two => {
-                    let mut seen = cube.cp;
-                    seen.sort_unstable();
-                    assert_eq!(seen, [0, 1, 2, 3, 4, 5, 6, 7]);
-                    assert_eq!(cube.co.iter().map(|&t| u32::from(t)).sum::<u32>() % 3, 0);
-                }
+                CubeSize::Two => assert!(cube.check_corners().is_ok()),
             }
         }
     }

@@ -241,6 +241,22 @@ impl CubieCube {
         Ok(())
     }
 
+    /// Whether the corners alone are those of a reachable cube: each corner cubie once, twists
+    /// adding up to a multiple of 3. All a 2x2x2 has (its edges are not read).
+    pub fn check_corners(&self) -> Result<(), CubieError> {
+        let mut seen = [false; CORNERS];
+        for &c in &self.cp {
+            if std::mem::replace(&mut seen[c as usize], true) {
+                return Err(CubieError::DuplicateCorner(CORNER_NAMES[c as usize]));
+            }
+        }
+        let twist = self.co.iter().map(|&t| t as u32).sum::<u32>() % 3;
+        if twist != 0 {
+            return Err(CubieError::TwistedCorner(twist as u8));
+        }
+        Ok(())
+    }
+
     /// `true` when the corner permutation is odd.
     pub fn corner_parity_odd(&self) -> bool {
         godsearch_core::perm::is_odd(&self.cp)

@@ -287,16 +287,7 @@ pub fn parse_pocket(text: &str) -> Result<CubieCube, FaceletError> {
     }
     let mut cube = CubieCube::SOLVED;
     read_corners(&faces, &mut cube)?;
-    let mut seen = [false; CORNERS];
-    for &c in &cube.cp {
-        if std::mem::replace(&mut seen[c as usize], true) {
-            return Err(CubieError::DuplicateCorner(CORNER_NAMES[c as usize]).into());
-        }
-    }
-    let twist = cube.co.iter().map(|&t| t as u32).sum::<u32>() % 3;
-    if twist != 0 {
-        return Err(CubieError::TwistedCorner(twist as u8).into());
-    }
+    cube.check_corners()?;
     Ok(cube)
 }
 
