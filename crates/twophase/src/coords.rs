@@ -161,3 +161,17 @@ pub fn set_slice(c: &mut CubieCube, rank: u16) {
         }
     }
 }
+
+/// Places the middle edges at the positions and in the order of sorted slice coordinate
+/// `value` (the inverse of [`slice_sorted`] on the edges it describes), the other edges in
+/// order on the remaining positions, all unflipped.
+pub fn set_slice_sorted(c: &mut CubieCube, value: u16) {
+    set_slice(c, value / SLICE_PERMS as u16);
+    let mut order = [0u8; 4];
+    godsearch_puzzles::cube::coord::perm_unrank(u32::from(value) % SLICE_PERMS as u32, &mut order);
+    let mut k = 0;
+    for slot in c.ep.iter_mut().filter(|e| **e >= FIRST_SLICE_EDGE) {
+        *slot = FIRST_SLICE_EDGE + order[k];
+        k += 1;
+    }
+}

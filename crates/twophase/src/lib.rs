@@ -29,6 +29,8 @@
 //! ```
 
 pub mod coords;
+mod flipslice;
+pub mod optimal;
 mod pruning;
 mod search;
 mod tables;

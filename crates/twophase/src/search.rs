@@ -115,13 +115,13 @@ impl MoveOrder {
 
     /// The moves canonical from `state`, as a mask.
     #[inline]
-    fn allowed(&self, state: AutomatonState) -> u32 {
+    pub(crate) fn allowed(&self, state: AutomatonState) -> u32 {
         self.allowed[state as usize]
     }
 
     /// The state after move `m`, which [`allowed`](Self::allowed) lists.
     #[inline]
-    fn after(&self, state: AutomatonState, m: usize) -> AutomatonState {
+    pub(crate) fn after(&self, state: AutomatonState, m: usize) -> AutomatonState {
         self.automaton
             .next(state, m as MoveIdx)
             .expect("only allowed moves are made")
@@ -139,7 +139,7 @@ const PHASE2_MASK: u32 = {
     mask
 };
 
-fn to_move(k: usize) -> Move {
+pub(crate) fn to_move(k: usize) -> Move {
     Move {
         face: (k / 3) as u8,
         turns: (k % 3 + 1) as u8,

@@ -23,6 +23,7 @@
 //! shorten and lengthen it.
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
+use crate::flipslice::{FlipSliceConjugates, FlipSliceGraph, RowMove};
 use crate::pruning::{self, PairGraph};
 use crate::search::MoveOrder;
 use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
@@ -136,7 +137,7 @@ fn phase1_bytes() -> usize {
 /// the exact distances of it and its 18 neighbours.
 /// One (twist class, slice) row at a time: a move sends a whole row to one row, so the
 /// neighbours' distances come from 18 rows of 2 KB that stay in the cache.
-fn encode_phase1(graph: &Phase1Graph, distances: &[u8], out: &mut [u8]) {
+fn encode_phase1(graph: &FlipSliceGraph, distances: &[u8], out: &mut [u8]) {
     out.par_chunks_mut(FLIPS * PHASE1_ENTRY_BYTES)
         .enumerate()
         .for_each(|(row, bytes)| {
@@ -219,6 +220,24 @@ struct Small {
     ud_edge_conj: Vec<u16>,
 }
 
+/// The twist's classes under the 16 symmetries that keep the U-D axis.
+pub(crate) fn twist_classes(syms: &Symmetries) -> CoordinateClasses {
+    let twist_conj = conjugation_table(
+        TWISTS,
+        UD_SYMMETRIES,
+        syms,
+        |t| {
+            let mut c = CubieCube::SOLVED;
+            cube_coord::set_twist(&mut c, t as u16);
+            c
+        },
+        coords::twist,
+    );
+    CoordinateClasses::new(TWISTS, UD_SYMMETRIES, syms, |t, s| {
+        twist_conj[t * UD_SYMMETRIES + s] as usize
+    })
+}
+
 fn build_small() -> Small {
     let all: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     let phase2: Vec<CubieCube> = PHASE2_MOVES.iter().map(|&k| all[k]).collect();
@@ -228,20 +247,7 @@ fn build_small() -> Small {
         cube_coord::set_corner_perm(&mut c, v as u16);
         coords::corner_perm(&syms.conjugate(&c, s)) as usize
     });
-    let twist_conj = conjugation_table(
-        TWISTS,
-        UD_SYMMETRIES,
-        &syms,
-        |t| {
-            let mut c = CubieCube::SOLVED;
-            cube_coord::set_twist(&mut c, t as u16);
-            c
-        },
-        coords::twist,
-    );
-    let twists = CoordinateClasses::new(TWISTS, UD_SYMMETRIES, &syms, |t, s| {
-        twist_conj[t * UD_SYMMETRIES + s] as usize
-    });
+    let twists = twist_classes(&syms);
     let ud_edge_conj = conjugation_table(
         UD_EDGE_PERMS,
         UD_SYMMETRIES,
@@ -293,127 +299,22 @@ fn move_back() -> [[u8; MOVES]; AXES] {
 }
 
 /// The 18 face turns as cubie cubes, in move-index order.
-fn move_cubes() -> [CubieCube; MOVES] {
+pub(crate) fn move_cubes() -> [CubieCube; MOVES] {
     let moves: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     moves.try_into().expect("18 moves")
 }
 
-/// The flip and the slice of `S^-1 C S` for each of the 16 symmetries `S`: the slice depends
-/// on the slice alone, and the flip on the flip and the slice, as the exclusive or of a part
-/// from each (the symmetries that turn the cube a quarter about the U-D axis flip the middle
-/// edges, wherever they are): `flip(f, s) ^ slice_flip(slice, s)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct FlipSliceConjugates {
-    /// `flip[f * 16 + s]`: the flip of the conjugate of a cube of flip `f` and slice 0.
-    pub flip: Vec<u16>,
-    /// `slice_flip[slice * 16 + s]`: what the slice adds to the conjugate's flip.
-    pub slice_flip: Vec<u16>,
-    /// `slice[slice * 16 + s]`: the conjugate's slice.
-    pub slice: Vec<u16>,
-}
-
-impl FlipSliceConjugates {
-    pub fn new(syms: &Symmetries) -> Self {
-        let conjugate = |flip: usize, slice: usize, s: usize| {
-            let mut c = CubieCube::SOLVED;
-            coords::set_slice(&mut c, slice as u16);
-            cube_coord::set_flip(&mut c, flip as u16);
-            let d = syms.conjugate(&c, s);
-            (coords::flip(&d), coords::slice(&d))
-        };
-        let table = |count: usize, f: &dyn Fn(usize, usize) -> u16| -> Vec<u16> {
-            (0..count * UD_SYMMETRIES)
-                .map(|i| f(i / UD_SYMMETRIES, i % UD_SYMMETRIES))
-                .collect()
-        };
-        FlipSliceConjugates {
-            flip: table(FLIPS, &|f, s| conjugate(f, 0, s).0),
-            slice_flip: table(SLICES, &|sl, s| {
-                conjugate(0, sl, s).0 ^ conjugate(0, 0, s).0
-            }),
-            slice: table(SLICES, &|sl, s| conjugate(0, sl, s).1),
-        }
-    }
-
-    /// The flip and slice of the conjugate by `sym` of a cube with this flip and slice.
-    #[inline]
-    pub fn conjugate(&self, flip: usize, slice: usize, sym: usize) -> (usize, usize) {
-        let at = slice * UD_SYMMETRIES + sym;
-        (
-            (self.flip[flip * UD_SYMMETRIES + sym] ^ self.slice_flip[at]) as usize,
-            self.slice[at] as usize,
-        )
-    }
-}
-
-/// Where a move takes a row (twist class, slice) of the phase-1 table: every flip lands in
-/// one row, seen through one symmetry.
-#[derive(Clone, Copy)]
-struct RowMove {
-    /// First entry of the row reached.
-    first: usize,
-    sym: usize,
-    /// What the slice adds to the conjugated flip.
-    slice_flip: u16,
-}
-
-/// Phase 1 as a graph over `twist class x slice x flip` (entry `(class * 495 + slice) * 2048 +
-/// flip`), the twist being its class's representative.
-struct Phase1Graph<'a>(&'a Small);
-
-impl Phase1Graph<'_> {
-    /// Where move `m` takes row `row` (`class * 495 + slice`).
-    fn row_move(&self, row: usize, m: usize) -> RowMove {
-        let s = self.0;
-        let (class, slice) = (row / SLICES, row % SLICES);
-        let twist = s.twists.rep[class] as usize;
-        let t2 = s.twist_move[twist * MOVES + m] as usize;
-        let sl2 = s.slice_move[slice * MOVES + m] as usize;
-        let sym = s.twists.to_rep[t2] as usize;
-        let at = sl2 * UD_SYMMETRIES + sym;
-        RowMove {
-            first: (s.twists.class[t2] as usize * SLICES + s.flip_slice.slice[at] as usize) * FLIPS,
-            sym,
-            slice_flip: s.flip_slice.slice_flip[at],
-        }
-    }
-
-    /// The entry that move `m` reaches from flip `flip` of a row it takes to `to`.
-    fn flip_move(&self, to: RowMove, flip: usize, m: usize) -> usize {
-        let s = self.0;
-        let f2 = s.flip_move[flip * MOVES + m] as usize;
-        to.first + (s.flip_slice.flip[f2 * UD_SYMMETRIES + to.sym] ^ to.slice_flip) as usize
-    }
-}
-
-impl PairGraph for Phase1Graph<'_> {
-    fn entries(&self) -> usize {
-        phase1_entries()
-    }
-
-    fn max_degree(&self) -> usize {
-        MOVES
-    }
-
-    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
-        let (row, flip) = (entry / FLIPS, entry % FLIPS);
-        (0..MOVES).any(|m| f(self.flip_move(self.row_move(row, m), flip, m)))
-    }
-
-    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
-        let s = self.0;
-        let (row, flip) = (entry / FLIPS, entry % FLIPS);
-        let (class, slice) = (row / SLICES, row % SLICES);
-        let mask = s.twists.stabiliser[class];
-        if mask == 1 {
-            return;
-        }
-        for sym in 1..UD_SYMMETRIES {
-            if mask >> sym & 1 == 1 {
-                let (f2, sl2) = s.flip_slice.conjugate(flip, slice, sym);
-                f((class * SLICES + sl2) * FLIPS + f2);
-            }
-        }
+/// Phase 1 as a graph over `twist class x slice x flip`: the middle edges' placement only.
+fn phase1_graph(small: &Small) -> FlipSliceGraph<'_> {
+    FlipSliceGraph {
+        twists: &small.twists,
+        twist_move: &small.twist_move,
+        flip_move: &small.flip_move,
+        conjugates: &small.flip_slice,
+        slice_move: &small.slice_move,
+        slice_conj: &small.flip_slice.slice,
+        slices: SLICES,
+        orders: 1,
     }
 }
 
@@ -550,7 +451,7 @@ impl Tables {
         assert_eq!(small.corners.len(), CORNER_CLASSES);
         let slice_goal = coords::slice(&CubieCube::SOLVED);
         let phase1_goal = slice_goal as usize * FLIPS;
-        let graph = Phase1Graph(&small);
+        let graph = phase1_graph(&small);
         let (phase1, mut levels) = pruning::distances(&graph, phase1_goal, progress);
         let mut bytes = Vec::with_capacity(phase1_bytes() + phase2_entries());
         bytes.resize(phase1_bytes(), 0);

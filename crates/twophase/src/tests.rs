@@ -1,5 +1,5 @@
+use crate::flipslice::FlipSliceConjugates;
 use crate::search::phase1_distance;
-use crate::tables::FlipSliceConjugates;
 use crate::{coords, solve, solve_in, Options, Tables, TABLES_FORMAT};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};

@@ -1,0 +1,413 @@
+//! IDA* over the 3x3x3 with the pruning table read from three axes, on every thread of the
+//! current rayon pool.
+//!
+//! A node carries, for each axis (the cube seen through `URF3^a`), its twist, flip and slice
+//! and the exact distance of that projection, which the 2-bit table gives from the parent's:
+//! a move changes it by at most one, and the three candidates differ mod 3. The corner
+//! permutation rides along for the goal test (the three axes' slices place every edge; only
+//! the corners' places escape them). Children are generated in the cube's canonical order, and
+//! a child is dropped at the first axis that proves it too far, so most cost one table read.
+//!
+//! Each bound is split at depth [`SPLIT_DEPTH`] into a few thousand subtrees that the threads
+//! take in turn. The solution returned is the one a single thread would find first (the
+//! earliest subtree that has one wins; later subtrees stop, earlier ones finish), so the answer
+//! does not depend on the number of threads.
+
+use super::table::OptimalTables;
+use crate::coords::MOVES;
+use crate::flipslice::FlipSliceGraph;
+use crate::search::{to_move, MoveOrder, SolveError};
+use crate::tables::AXES;
+use godsearch_core::{AutomatonState, SequenceAutomaton};
+use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_puzzles::cube::CubieCube;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Bounds are split into the subtrees below every canonical sequence of this many moves that
+/// the table lets through (about 3,000 at depth 3): enough to keep any number of threads busy
+/// to the end of a bound, few enough that setting them up costs nothing.
+const SPLIT_DEPTH: usize = 3;
+/// A thread looks at the clock and at the other threads' findings once every this many nodes.
+const CHECK_EVERY: u64 = 1 << 16;
+/// No position needs more than 20 moves (God's number in the half-turn metric).
+const LONGEST_OPTIMAL: usize = 20;
+
+/// What the optimal search is asked to do.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OptimalOptions {
+    /// Give up at this moment, with the lower bound proven so far.
+    pub deadline: Option<Instant>,
+    /// Find every optimal solution (canonical sequences), not only the first.
+    pub all: bool,
+}
+
+/// The result of an optimal search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptimalSolution {
+    /// Optimal solutions (each replayed), in the order the search meets them: one, or all
+    /// with [`OptimalOptions::all`]; empty when the deadline came first.
+    pub solutions: Vec<Vec<Move>>,
+    /// Every solution has at least this many moves: the optimal length when `solutions` is
+    /// not empty, else the bound that was being searched when the deadline passed.
+    pub lower_bound: usize,
+    /// The largest of the three axes' table distances at the start (the search's first bound).
+    pub start_estimate: usize,
+    /// Children generated (each costs at least one table read).
+    pub nodes: u64,
+    /// Children generated under each bound searched, from the first.
+    pub nodes_per_bound: Vec<u64>,
+    /// `true` when the deadline passed before the search finished.
+    pub timed_out: bool,
+}
+
+/// One axis's projection of a node: its coordinates (the middle edges' sorted slice,
+/// whatever the table's) and exact table distance.
+#[derive(Debug, Clone, Copy, Default)]
+struct Axis {
+    twist: u16,
+    flip: u16,
+    sorted: u16,
+    dist: u8,
+}
+
+/// A node of the search.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    axes: [Axis; AXES],
+    corners: u16,
+}
+
+impl Node {
+    fn estimate(&self) -> usize {
+        self.axes.iter().map(|a| a.dist as usize).max().unwrap_or(0)
+    }
+}
+
+/// The table's lookups, with the graph view made once.
+struct Lookup<'t> {
+    tables: &'t OptimalTables,
+    graph: FlipSliceGraph<'t>,
+    order: MoveOrder,
+    solved_sorted: u16,
+    /// The table's slice of the solved cube.
+    goal_slice: usize,
+}
+
+impl<'t> Lookup<'t> {
+    fn new(tables: &'t OptimalTables) -> Self {
+        Lookup {
+            tables,
+            graph: tables.graph(),
+            order: MoveOrder::new(),
+            solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
+            goal_slice: tables.solved_slice(),
+        }
+    }
+
+    /// The coordinates after move `m` (of the axis's own frame).
+    #[inline]
+    fn turn(&self, a: Axis, m: usize) -> Axis {
+        let t = self.tables;
+        Axis {
+            twist: t.twist_move[a.twist as usize * MOVES + m],
+            flip: t.flip_move[a.flip as usize * MOVES + m],
+            sorted: t.slice_sorted_move[a.sorted as usize * MOVES + m],
+            dist: a.dist,
+        }
+    }
+
+    #[inline]
+    fn mod3(&self, a: &Axis) -> u8 {
+        let slice = self.tables.table_slice(a.sorted as usize);
+        self.tables
+            .mod3(self.graph.entry(a.twist as usize, a.flip as usize, slice))
+    }
+
+    /// The child of `a` by move `m`, with its exact distance from the parent's.
+    #[inline]
+    fn step(&self, a: Axis, m: usize) -> Axis {
+        let mut child = self.turn(a, m);
+        let v = self.mod3(&child);
+        let d = a.dist;
+        child.dist = if v == (d + 1) % 3 {
+            d + 1
+        } else if v == d % 3 {
+            d
+        } else {
+            d - 1
+        };
+        child
+    }
+
+    /// Whether the axis's coordinates are solved.
+    fn is_goal(&self, a: &Axis) -> bool {
+        a.twist == 0 && a.flip == 0 && a.sorted == self.solved_sorted
+    }
+
+    /// Whether the node is the solved cube: every edge placed (the three axes' sorted slices),
+    /// oriented (twist and flip), and the corners placed.
+    fn is_solved(&self, node: &Node) -> bool {
+        node.corners == 0 && node.axes.iter().all(|a| self.is_goal(a))
+    }
+
+    /// The exact distance of an axis's projection, by walking the table down to the goal;
+    /// `None` if the table has no way down (a damaged table).
+    fn exact_distance(&self, mut a: Axis) -> Option<u8> {
+        let mut steps = 0u8;
+        while !(a.twist == 0
+            && a.flip == 0
+            && self.tables.table_slice(a.sorted as usize) == self.goal_slice)
+        {
+            let v = self.mod3(&a);
+            let closer = (v + 2) % 3;
+            a = (0..MOVES)
+                .map(|m| self.turn(a, m))
+                .find(|c| self.mod3(c) == closer)?;
+            steps += 1;
+            if steps as usize > LONGEST_OPTIMAL {
+                return None;
+            }
+        }
+        Some(steps)
+    }
+
+    /// The start node of `cube`.
+    fn root(&self, cube: &CubieCube) -> Option<Node> {
+        let t = self.tables;
+        let mut node = Node {
+            corners: crate::coords::corner_perm(cube),
+            ..Node::default()
+        };
+        for (a, axis) in node.axes.iter_mut().enumerate() {
+            let seen = t
+                .symmetries
+                .conjugate(cube, a * crate::tables::URF3_SYMMETRY);
+            *axis = Axis {
+                twist: crate::coords::twist(&seen),
+                flip: crate::coords::flip(&seen),
+                sorted: crate::coords::slice_sorted(&seen),
+                dist: 0,
+            };
+            axis.dist = self.exact_distance(*axis)?;
+        }
+        Some(node)
+    }
+
+    /// The child of `node` by move `m` if it can still reach the goal in `left` moves.
+    #[inline]
+    fn child(&self, node: &Node, m: usize, left: usize) -> Option<Node> {
+        let t = self.tables;
+        let mut next = Node {
+            corners: t.corner_move[node.corners as usize * MOVES + m],
+            ..*node
+        };
+        for a in 0..AXES {
+            let axis = self.step(node.axes[a], t.axis_move[a][m] as usize);
+            if axis.dist as usize > left {
+                return None;
+            }
+            next.axes[a] = axis;
+        }
+        Some(next)
+    }
+}
+
+/// A subtree to search: the moves that lead to it and where they leave the search.
+struct Subtree {
+    path: Vec<u8>,
+    node: Node,
+    state: AutomatonState,
+}
+
+/// What the threads share while a bound is searched.
+struct Shared {
+    /// Index of the earliest subtree with a solution (`usize::MAX` while none).
+    first_found: AtomicUsize,
+    timed_out: AtomicBool,
+    nodes: AtomicU64,
+    found: Mutex<Vec<(usize, Vec<u8>)>>,
+}
+
+/// One thread's depth-first search of one subtree.
+struct Dfs<'a, 't> {
+    lookup: &'a Lookup<'t>,
+    shared: &'a Shared,
+    options: OptimalOptions,
+    index: usize,
+    path: Vec<u8>,
+    nodes: u64,
+    next_check: u64,
+}
+
+impl Dfs<'_, '_> {
+    /// Searches below `node`, which has `left` moves to reach the goal; `true` to stop.
+    fn search(&mut self, node: &Node, left: usize, state: AutomatonState) -> bool {
+        if left == 0 {
+            if self.lookup.is_solved(node) {
+                self.shared
+                    .found
+                    .lock()
+                    .expect("no thread panics holding it")
+                    .push((self.index, self.path.clone()));
+                if !self.options.all {
+                    self.shared
+                        .first_found
+                        .fetch_min(self.index, Ordering::Relaxed);
+                    return true;
+                }
+            }
+            return false;
+        }
+        let mut allowed = self.lookup.order.allowed(state);
+        while allowed != 0 {
+            let m = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            self.nodes += 1;
+            if self.nodes >= self.next_check && self.check() {
+                return true;
+            }
+            let Some(child) = self.lookup.child(node, m, left - 1) else {
+                continue;
+            };
+            self.path.push(m as u8);
+            let after = self.lookup.order.after(state, m);
+            if self.search(&child, left - 1, after) {
+                return true;
+            }
+            self.path.pop();
+        }
+        false
+    }
+
+    /// Whether to stop: the deadline passed, or an earlier subtree has a solution.
+    #[cold]
+    fn check(&mut self) -> bool {
+        self.next_check = self.nodes + CHECK_EVERY;
+        if self.options.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.shared.timed_out.store(true, Ordering::Relaxed);
+        }
+        self.shared.timed_out.load(Ordering::Relaxed)
+            || self.shared.first_found.load(Ordering::Relaxed) < self.index
+    }
+}
+
+/// The subtrees of a bound: every canonical sequence of `depth` moves whose node the table
+/// lets through, in the search's order.
+fn subtrees(lookup: &Lookup, root: &Node, bound: usize, depth: usize) -> (Vec<Subtree>, u64) {
+    let mut out = vec![Subtree {
+        path: Vec::new(),
+        node: *root,
+        state: SequenceAutomaton::START,
+    }];
+    let mut nodes = 0;
+    for level in 0..depth {
+        let mut next = Vec::new();
+        for tree in &out {
+            let mut allowed = lookup.order.allowed(tree.state);
+            while allowed != 0 {
+                let m = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                nodes += 1;
+                if let Some(node) = lookup.child(&tree.node, m, bound - level - 1) {
+                    let mut path = tree.path.clone();
+                    path.push(m as u8);
+                    next.push(Subtree {
+                        path,
+                        node,
+                        state: lookup.order.after(tree.state, m),
+                    });
+                }
+            }
+        }
+        out = next;
+    }
+    (out, nodes)
+}
+
+/// A shortest solution of `cube` (or all of them), proven: IDA* under bounds rising from the
+/// table's estimate, each searched whole before the next. Uses every thread of the current
+/// rayon pool. Each solution is replayed before it is returned.
+pub fn solve_optimal(
+    tables: &OptimalTables,
+    cube: &CubieCube,
+    options: OptimalOptions,
+) -> Result<OptimalSolution, SolveError> {
+    cube.check()?;
+    let lookup = Lookup::new(tables);
+    let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
+    let mut result = OptimalSolution {
+        solutions: Vec::new(),
+        lower_bound: root.estimate(),
+        start_estimate: root.estimate(),
+        nodes: 0,
+        nodes_per_bound: Vec::new(),
+        timed_out: false,
+    };
+    if cube.is_solved() {
+        result.solutions.push(Vec::new());
+        return Ok(result);
+    }
+    for bound in root.estimate().max(1)..=LONGEST_OPTIMAL {
+        result.lower_bound = bound;
+        let depth = SPLIT_DEPTH.min(bound);
+        let (trees, prefix_nodes) = subtrees(&lookup, &root, bound, depth);
+        let shared = Shared {
+            first_found: AtomicUsize::new(usize::MAX),
+            timed_out: AtomicBool::new(false),
+            nodes: AtomicU64::new(prefix_nodes),
+            found: Mutex::new(Vec::new()),
+        };
+        trees.par_iter().enumerate().for_each(|(index, tree)| {
+            if shared.timed_out.load(Ordering::Relaxed)
+                || shared.first_found.load(Ordering::Relaxed) < index
+            {
+                return;
+            }
+            let mut dfs = Dfs {
+                lookup: &lookup,
+                shared: &shared,
+                options,
+                index,
+                path: tree.path.clone(),
+                nodes: 0,
+                next_check: CHECK_EVERY,
+            };
+            dfs.search(&tree.node, bound - depth, tree.state);
+            shared.nodes.fetch_add(dfs.nodes, Ordering::Relaxed);
+        });
+        let bound_nodes = shared.nodes.load(Ordering::Relaxed);
+        result.nodes += bound_nodes;
+        result.nodes_per_bound.push(bound_nodes);
+        let mut found = shared.found.into_inner().expect("no thread panicked");
+        found.sort_by_key(|(index, _)| *index);
+        if !options.all {
+            found.truncate(1);
+        }
+        for (_, path) in found {
+            let moves: Vec<Move> = path.iter().map(|&m| to_move(m as usize)).collect();
+            if !apply_moves(cube, &moves).is_solved() {
+                return Err(SolveError::ReplayFailed);
+            }
+            result.solutions.push(moves);
+        }
+        if !result.solutions.is_empty() {
+            return Ok(result);
+        }
+        if shared.timed_out.load(Ordering::Relaxed) {
+            result.timed_out = true;
+            return Ok(result);
+        }
+    }
+    Err(SolveError::NotFound)
+}
+
+/// The table's lower bound for `cube`: the largest of its three axes' exact distances in the
+/// table. Admissible: each is the distance of a projection of the cube.
+pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
+    cube.check()?;
+    let lookup = Lookup::new(tables);
+    Ok(lookup.root(cube).ok_or(SolveError::NotFound)?.estimate())
+}

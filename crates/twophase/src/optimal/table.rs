@@ -1,0 +1,254 @@
+//! The optimal solver's pruning table: exact distances of `twist class x slice x flip` (see
+//! [`crate::flipslice`]), kept as distance mod 3 in two bits an entry, and the small tables
+//! that find a position's entry.
+
+use crate::coords::{self, MOVES, SLICES, SLICE_PERMS, SLICE_SORTED};
+use crate::flipslice::{slice_sorted_conjugates, FlipSliceConjugates, FlipSliceGraph};
+use crate::pruning;
+use crate::tables::{move_cubes, twist_classes, TablesError, AXES, URF3_SYMMETRY};
+use godsearch_core::Progress;
+use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
+use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
+use godsearch_puzzles::cube::CubieCube;
+use godsearch_tables::LoadedTable;
+use rayon::prelude::*;
+use std::io::{self, Write};
+
+/// Identity of the table layout, stored in and required of saved files. Change it whenever a
+/// coordinate, a move order, a symmetry or the layout changes.
+pub const OPTIMAL_FORMAT: &str = "optimal sym16 twistclass-slice-flip mod3 v1";
+
+/// Entries a 2-bit byte holds.
+const ENTRIES_PER_BYTE: usize = 4;
+
+/// The pruning tables on offer: the same coordinate with the middle edges' order left out or
+/// kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TableSize {
+    /// Where the middle edges are (phase 1's coordinate): 170,311,680 entries, 43 MB, built in
+    /// seconds; at most 12 moves. For tests and positions of up to about 15 moves.
+    Small,
+    /// Where the middle edges are and in which order (Kociemba's optimal solver's coordinate):
+    /// 4,087,480,320 entries, 1.02 GB.
+    Gigabyte,
+}
+
+impl TableSize {
+    /// Every preset, smallest first.
+    pub const ALL: [TableSize; 2] = [TableSize::Small, TableSize::Gigabyte];
+
+    /// The preset's name as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableSize::Small => "small",
+            TableSize::Gigabyte => "1gb",
+        }
+    }
+
+    /// The preset named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Values of the slice coordinate.
+    fn slices(self) -> usize {
+        match self {
+            TableSize::Small => SLICES,
+            TableSize::Gigabyte => SLICE_SORTED,
+        }
+    }
+
+    /// Slice values per placement of the middle edges.
+    fn orders(self) -> usize {
+        match self {
+            TableSize::Small => 1,
+            TableSize::Gigabyte => SLICE_PERMS,
+        }
+    }
+
+    /// Exact number of entries.
+    pub fn entries(self) -> usize {
+        crate::TWIST_CLASSES * self.slices() * FLIPS
+    }
+
+    /// Bytes of the table (two bits an entry), in memory and on disk.
+    pub fn bytes(self) -> usize {
+        self.entries().div_ceil(ENTRIES_PER_BYTE)
+    }
+
+    /// The identity a saved table of this preset carries.
+    pub fn identity(self) -> String {
+        format!("cube 3x3x3 optimal {}", self.name())
+    }
+}
+
+/// Where the pruning bytes live.
+#[derive(Debug)]
+enum PruningBytes {
+    Owned(Vec<u8>),
+    Mapped(LoadedTable),
+}
+
+/// The optimal solver's tables: the pruning table (built once, saved, memory-mapped) and the
+/// small move and symmetry tables (a fraction of a second, rebuilt at load).
+#[derive(Debug)]
+pub struct OptimalTables {
+    size: TableSize,
+    pub(crate) twists: CoordinateClasses,
+    pub(crate) twist_move: Vec<u16>,
+    pub(crate) flip_move: Vec<u16>,
+    pub(crate) conjugates: FlipSliceConjugates,
+    pub(crate) slice_move: Vec<u16>,
+    pub(crate) slice_conj: Vec<u16>,
+    /// The sorted slice under the 18 moves: the search tracks it on every axis whatever the
+    /// table's slice, since the three axes' sorted slices place every edge.
+    pub(crate) slice_sorted_move: Vec<u16>,
+    /// Corner permutation under the 18 moves: the corners' positions are the one part of a
+    /// cube the three axes' coordinates leave out, so the goal test needs them.
+    pub(crate) corner_move: Vec<u16>,
+    /// `axis_move[a][m]`: move `m` of a cube seen from axis `a` (conjugated by `URF3^a`).
+    pub(crate) axis_move: [[u8; MOVES]; AXES],
+    pub(crate) symmetries: Symmetries,
+    pruning: PruningBytes,
+    levels: Vec<u64>,
+}
+
+impl OptimalTables {
+    /// Builds the tables of `size` (a few seconds for [`TableSize::Small`], minutes for the
+    /// larger ones; the distance levels are reported to `progress`).
+    pub fn build(size: TableSize, progress: &dyn Progress) -> Self {
+        let mut tables = Self::small_tables(size, PruningBytes::Owned(Vec::new()), Vec::new());
+        let graph = tables.graph();
+        let goal = graph.entry(0, 0, tables.solved_slice());
+        let (distances, levels) = pruning::distances(&graph, goal, progress);
+        let mut packed = vec![0u8; size.bytes()];
+        packed
+            .par_chunks_mut(1 << 16)
+            .zip(distances.par_chunks(ENTRIES_PER_BYTE << 16))
+            .for_each(|(bytes, exact)| {
+                for (byte, four) in bytes.iter_mut().zip(exact.chunks(ENTRIES_PER_BYTE)) {
+                    *byte = four
+                        .iter()
+                        .enumerate()
+                        .fold(0, |b, (k, &d)| b | (d % 3) << (2 * k));
+                }
+            });
+        tables.pruning = PruningBytes::Owned(packed);
+        tables.levels = levels;
+        tables
+    }
+
+    fn small_tables(size: TableSize, pruning: PruningBytes, levels: Vec<u64>) -> Self {
+        let symmetries = Symmetries::new();
+        let all = move_cubes();
+        let slice_sorted_move = coords::move_table(SLICE_SORTED, coords::slice_sorted, &all);
+        let (slice_move, slice_conj) = match size {
+            TableSize::Small => (
+                coords::move_table(SLICES, coords::slice, &all),
+                FlipSliceConjugates::new(&symmetries).slice,
+            ),
+            TableSize::Gigabyte => (
+                slice_sorted_move.clone(),
+                slice_sorted_conjugates(&symmetries),
+            ),
+        };
+        let mut axis_move = [[0u8; MOVES]; AXES];
+        for (a, row) in axis_move.iter_mut().enumerate() {
+            for (m, slot) in row.iter_mut().enumerate() {
+                let seen = symmetries.conjugate(&all[m], a * URF3_SYMMETRY);
+                *slot = all.iter().position(|c| *c == seen).expect("a face turn") as u8;
+            }
+        }
+        OptimalTables {
+            size,
+            twists: twist_classes(&symmetries),
+            twist_move: coords::move_table(TWISTS, coords::twist, &all),
+            flip_move: coords::move_table(FLIPS, coords::flip, &all),
+            conjugates: FlipSliceConjugates::new(&symmetries),
+            slice_move,
+            slice_conj,
+            slice_sorted_move,
+            corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &all),
+            axis_move,
+            symmetries,
+            pruning,
+            levels,
+        }
+    }
+
+    /// The table as a graph of entries (how its entries are found and connected).
+    pub(crate) fn graph(&self) -> FlipSliceGraph<'_> {
+        FlipSliceGraph {
+            twists: &self.twists,
+            twist_move: &self.twist_move,
+            flip_move: &self.flip_move,
+            conjugates: &self.conjugates,
+            slice_move: &self.slice_move,
+            slice_conj: &self.slice_conj,
+            slices: self.size.slices(),
+            orders: self.size.orders(),
+        }
+    }
+
+    /// The slice coordinate of the solved cube, in this table's kind of slice.
+    pub(crate) fn solved_slice(&self) -> usize {
+        self.table_slice(coords::slice_sorted(&CubieCube::SOLVED) as usize)
+    }
+
+    /// This table's slice coordinate from the sorted one (`placement * 24 + order`).
+    #[inline]
+    pub(crate) fn table_slice(&self, sorted: usize) -> usize {
+        sorted / (SLICE_PERMS / self.size.orders())
+    }
+
+    /// The preset these tables are.
+    pub fn size(&self) -> TableSize {
+        self.size
+    }
+
+    /// Entries at each distance from solved (index = distance).
+    pub fn levels(&self) -> &[u64] {
+        &self.levels
+    }
+
+    fn pruning_bytes(&self) -> &[u8] {
+        match &self.pruning {
+            PruningBytes::Owned(v) => v,
+            PruningBytes::Mapped(table) => table.payload(),
+        }
+    }
+
+    /// Distance mod 3 of `entry` (3 would be unreached, never left in a finished table).
+    #[inline]
+    pub(crate) fn mod3(&self, entry: usize) -> u8 {
+        (self.pruning_bytes()[entry / ENTRIES_PER_BYTE] >> (2 * (entry % ENTRIES_PER_BYTE))) & 3
+    }
+
+    /// Writes the saved form, [`TableSize::bytes`] long (the 2-bit entries, entry `i` at bits `2*(i%4)` of byte `i/4`).
+    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(self.pruning_bytes())
+    }
+
+    /// Takes a table of `size` from a loaded file's payload, used in place (the file layer has
+    /// verified the checksum); the small tables are rebuilt. Refused when the size is wrong or
+    /// an entry is unreached (a table whose build was cut short).
+    pub fn from_loaded(size: TableSize, table: LoadedTable) -> Result<Self, TablesError> {
+        let found = table.payload().len();
+        if found != size.bytes() {
+            return Err(TablesError::Size {
+                expected: size.bytes(),
+                found,
+            });
+        }
+        let levels = table.header().levels.clone();
+        if levels.iter().sum::<u64>() != size.entries() as u64 {
+            return Err(TablesError::Corrupt);
+        }
+        let tables = Self::small_tables(size, PruningBytes::Mapped(table), levels);
+        let goal = tables.graph().entry(0, 0, tables.solved_slice());
+        if tables.mod3(goal) != 0 {
+            return Err(TablesError::Corrupt);
+        }
+        Ok(tables)
+    }
+}

@@ -1,0 +1,294 @@
+use super::*;
+use crate::coords;
+use crate::{solve, Options, Tables};
+use godsearch_enumerate::NoProgress;
+use godsearch_puzzles::cube::notation::{apply_moves, parse_moves, Metric, Move};
+use godsearch_puzzles::cube::CubieCube;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Positions within this many moves are held by [`ball`]: 621,649 cubes, so exact distances
+/// up to twice as far come from meeting in the middle.
+const BALL_DEPTH: u8 = 5;
+
+fn small() -> &'static OptimalTables {
+    static TABLES: OnceLock<OptimalTables> = OnceLock::new();
+    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, &NoProgress))
+}
+
+fn two_phase() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables::build(&NoProgress))
+}
+
+fn move_cubes() -> Vec<CubieCube> {
+    Metric::Htm.moves().iter().map(|m| m.cubie()).collect()
+}
+
+/// Every cube within [`BALL_DEPTH`] moves of solved with its distance, by breadth-first search.
+fn ball() -> &'static HashMap<CubieCube, u8> {
+    static BALL: OnceLock<HashMap<CubieCube, u8>> = OnceLock::new();
+    BALL.get_or_init(|| {
+        let moves = move_cubes();
+        let mut seen = HashMap::from([(CubieCube::SOLVED, 0u8)]);
+        let mut level = vec![CubieCube::SOLVED];
+        for d in 1..=BALL_DEPTH {
+            let mut next = Vec::new();
+            for c in &level {
+                for m in &moves {
+                    let n = c.then(m);
+                    if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(n) {
+                        e.insert(d);
+                        next.push(n);
+                    }
+                }
+            }
+            level = next;
+        }
+        seen
+    })
+}
+
+/// The exact distance of `cube` when it is at most twice [`BALL_DEPTH`]: every shortest
+/// solution `s` splits as `s1 s2` with both halves in the ball, so it is the least
+/// `|s1| + distance(cube s1)` over the ball.
+fn exact_distance(cube: &CubieCube) -> Option<u8> {
+    ball()
+        .iter()
+        .filter_map(|(x, &dx)| ball().get(&cube.then(x)).map(|&dy| dx + dy))
+        .min()
+}
+
+fn random_walk(rng: &mut StdRng, length: usize) -> CubieCube {
+    let moves: Vec<Move> = (0..length)
+        .map(|_| Move {
+            face: rng.gen_range(0..6),
+            turns: rng.gen_range(1..4),
+        })
+        .collect();
+    apply_moves(&CubieCube::SOLVED, &moves)
+}
+
+#[test]
+fn the_small_table_has_the_phase_1_levels() {
+    let levels = small().levels();
+    assert_eq!(
+        levels.iter().sum::<u64>(),
+        TableSize::Small.entries() as u64
+    );
+    assert_eq!(levels, &two_phase().levels()[..levels.len()]);
+    assert_eq!(levels.len(), 13, "12 moves reach G1 from anywhere");
+}
+
+#[test]
+fn sorted_slices_round_trip_and_conjugate_like_cubes() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for v in 0..coords::SLICE_SORTED as u16 {
+        let mut c = CubieCube::SOLVED;
+        coords::set_slice_sorted(&mut c, v);
+        assert_eq!(coords::slice_sorted(&c), v);
+    }
+    let syms = godsearch_puzzles::cube::Symmetries::new();
+    let conj = crate::flipslice::slice_sorted_conjugates(&syms);
+    for _ in 0..2000 {
+        let c = random_walk(&mut rng, 30);
+        let s = rng.gen_range(0..16);
+        assert_eq!(
+            conj[coords::slice_sorted(&c) as usize * 16 + s],
+            coords::slice_sorted(&syms.conjugate(&c, s))
+        );
+    }
+}
+
+#[test]
+fn the_bound_never_exceeds_the_exact_distance_at_any_depth_to_ten() {
+    let mut rng = StdRng::seed_from_u64(8);
+    for length in 1..=10 {
+        for _ in 0..6 {
+            let cube = random_walk(&mut rng, length);
+            let exact = exact_distance(&cube).expect("within ten moves");
+            let bound = lower_bound(small(), &cube).unwrap();
+            assert!(
+                bound <= exact as usize,
+                "bound {bound} over distance {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn optimal_lengths_are_the_exact_distances() {
+    let mut rng = StdRng::seed_from_u64(12);
+    for length in 0..=10 {
+        let cube = random_walk(&mut rng, length);
+        let exact = exact_distance(&cube).expect("within ten moves") as usize;
+        let found = solve_optimal(small(), &cube, OptimalOptions::default()).unwrap();
+        assert_eq!(found.solutions.len(), 1);
+        assert_eq!(found.solutions[0].len(), exact, "walk of {length}");
+        assert_eq!(found.lower_bound, exact);
+        assert!(apply_moves(&cube, &found.solutions[0]).is_solved());
+        assert!(!found.timed_out);
+    }
+}
+
+#[test]
+fn twelve_move_positions_agree_with_two_phase_when_it_proves_them() {
+    // Two-phase with a target of 0 tries every phase-1 length up to the best total; on these
+    // short scrambles its shortest is optimal, and the optimal solver must not beat it by
+    // more than it can prove (it never returns longer).
+    let mut rng = StdRng::seed_from_u64(13);
+    for _ in 0..4 {
+        let cube = random_walk(&mut rng, 12);
+        let found = solve_optimal(small(), &cube, OptimalOptions::default()).unwrap();
+        let optimal = found.solutions[0].len();
+        let options = Options {
+            target_length: 0,
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(5)),
+        };
+        let shortest = solve(two_phase(), &cube, options).unwrap().moves.len();
+        assert!(
+            optimal <= shortest,
+            "optimal {optimal}, two-phase {shortest}"
+        );
+        assert!(optimal <= 12);
+    }
+}
+
+#[test]
+fn the_answer_does_not_depend_on_the_threads() {
+    let mut rng = StdRng::seed_from_u64(14);
+    let cube = random_walk(&mut rng, 11);
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| solve_optimal(small(), &cube, OptimalOptions::default()).unwrap())
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.solutions, two.solutions);
+}
+
+/// Every canonical sequence of `length` moves that solves `cube`, by brute force.
+fn brute_force_solutions(cube: &CubieCube, length: usize) -> Vec<Vec<Move>> {
+    let automaton = Metric::Htm.sequence_automaton();
+    let moves = Metric::Htm.moves();
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    fn walk(
+        c: &CubieCube,
+        left: usize,
+        state: godsearch_core::AutomatonState,
+        automaton: &godsearch_core::SequenceAutomaton,
+        moves: &[Move],
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) {
+        if left == 0 {
+            if c.is_solved() {
+                out.push(path.clone());
+            }
+            return;
+        }
+        for (k, m) in moves.iter().enumerate() {
+            if let Some(next) = automaton.next(state, k as godsearch_core::MoveIdx) {
+                path.push(*m);
+                walk(
+                    &c.then(&m.cubie()),
+                    left - 1,
+                    next,
+                    automaton,
+                    moves,
+                    path,
+                    out,
+                );
+                path.pop();
+            }
+        }
+    }
+    walk(
+        cube,
+        length,
+        godsearch_core::SequenceAutomaton::START,
+        &automaton,
+        &moves,
+        &mut path,
+        &mut out,
+    );
+    out
+}
+
+#[test]
+fn all_lists_every_canonical_optimal_solution() {
+    let all = OptimalOptions {
+        all: true,
+        ..OptimalOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(15);
+    let mut cubes: Vec<CubieCube> = (0..3).map(|_| random_walk(&mut rng, 5)).collect();
+    // Commuting opposite faces: one canonical order only.
+    cubes.push(apply_moves(
+        &CubieCube::SOLVED,
+        &parse_moves("R L2 U D'").unwrap(),
+    ));
+    for cube in cubes {
+        let found = solve_optimal(small(), &cube, all).unwrap();
+        let length = found.lower_bound;
+        let mut expected = brute_force_solutions(&cube, length);
+        let mut got = found.solutions.clone();
+        expected.sort_by_key(|s| format!("{s:?}"));
+        got.sort_by_key(|s| format!("{s:?}"));
+        assert_eq!(got, expected);
+        assert!(!got.is_empty());
+    }
+}
+
+#[test]
+fn a_passed_deadline_gives_the_bound_searched() {
+    let mut rng = StdRng::seed_from_u64(16);
+    let cube = random_walk(&mut rng, 40);
+    let options = OptimalOptions {
+        deadline: Some(std::time::Instant::now()),
+        all: false,
+    };
+    let found = solve_optimal(small(), &cube, options).unwrap();
+    assert!(found.timed_out);
+    assert!(found.solutions.is_empty());
+    assert!(found.lower_bound >= found.start_estimate);
+}
+
+#[test]
+fn invalid_cubes_are_refused() {
+    let mut cube = CubieCube::SOLVED;
+    cube.co[0] = 1;
+    assert!(solve_optimal(small(), &cube, OptimalOptions::default()).is_err());
+}
+
+#[test]
+fn saved_tables_load_back_and_damaged_ones_are_refused() {
+    use godsearch_tables::{file, Encoding, TableHeader};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("optimal.tbl");
+    let header = TableHeader {
+        puzzle: TableSize::Small.identity(),
+        params: OPTIMAL_FORMAT.to_string(),
+        encoding: Encoding::Bytes,
+        entries: TableSize::Small.bytes() as u64,
+        levels: small().levels().to_vec(),
+    };
+    file::save(&path, &header, |out| small().write_to(out)).unwrap();
+    let loaded = OptimalTables::from_loaded(TableSize::Small, file::load(&path).unwrap()).unwrap();
+    let cube = apply_moves(&CubieCube::SOLVED, &parse_moves("F R' U2 B D'").unwrap());
+    assert_eq!(
+        solve_optimal(&loaded, &cube, OptimalOptions::default())
+            .unwrap()
+            .solutions,
+        solve_optimal(small(), &cube, OptimalOptions::default())
+            .unwrap()
+            .solutions
+    );
+    let wrong = OptimalTables::from_loaded(TableSize::Gigabyte, file::load(&path).unwrap());
+    assert!(wrong.is_err(), "a table of another size is refused");
+}
