@@ -169,9 +169,11 @@ pub fn set_slice_sorted(c: &mut CubieCube, value: u16) {
     set_slice(c, value / SLICE_PERMS as u16);
     let mut order = [0u8; 4];
     godsearch_puzzles::cube::coord::perm_unrank(u32::from(value) % SLICE_PERMS as u32, &mut order);
-    let mut k = 0;
-    for slot in c.ep.iter_mut().filter(|e| **e >= FIRST_SLICE_EDGE) {
-        *slot = FIRST_SLICE_EDGE + order[k];
-        k += 1;
+    for (slot, &o) in
+        c.ep.iter_mut()
+            .filter(|e| **e >= FIRST_SLICE_EDGE)
+            .zip(&order)
+    {
+        *slot = FIRST_SLICE_EDGE + o;
     }
 }
