@@ -27,6 +27,8 @@ use godsearch_puzzles::tiles::{Board, Pattern};
 use godsearch_search::tiles::TableBytes;
 use godsearch_subgoal::{Plan, SubgoalSolver};
 use godsearch_tables::{file, Encoding, TableHeader};
+use godsearch_tables::LoadedTable;
+use godsearch_twophase::optimal::{OptimalTables, TableSize, OPTIMAL_FORMAT};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -62,6 +64,18 @@ pub enum Origin {
         /// Why the build could not be saved to the cache, if it could not.
         not_saved: Option<String>,
     },
+}
+
+/// Writes a table's payload.
+type PayloadWriter<'t> = dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + 't;
+
+/// Where a cube solver's tables are cached and what their header must say.
+struct CubeTable {
+    path: PathBuf,
+    puzzle: String,
+    params: &'static str,
+    /// The header's entry count: bytes of payload.
+    entries: u64,
 }
 
 /// The cache folder.
@@ -212,42 +226,93 @@ impl TableCache {
         self.dir.join("twophase-3x3x3.tbl")
     }
 
-    /// The valid cached two-phase tables, or why there are none (`None`: no file).
-    fn load_twophase(&self) -> Result<Tables, Option<String>> {
-        let path = self.twophase_path();
+    /// The cached two-phase tables, or a fresh build saved to the cache.
+    pub fn twophase_tables(&self, progress: &dyn Progress) -> (Tables, Origin) {
+        let table = CubeTable {
+            path: self.twophase_path(),
+            puzzle: TWOPHASE_PUZZLE.into(),
+            params: TABLES_FORMAT,
+            entries: Tables::byte_len() as u64,
+        };
+        self.cube_tables(
+            &table,
+            progress,
+            |loaded| Tables::from_loaded(loaded).map_err(|e| e.to_string()),
+            || Tables::build(progress),
+            |t| (t.levels().to_vec(), Box::new(|out| t.write_to(out))),
+        )
+    }
+
+    fn optimal_path(&self, size: TableSize) -> PathBuf {
+        self.dir.join(format!("optimal-3x3x3-{}.tbl", size.name()))
+    }
+
+    /// The cached pruning table of the optimal 3x3x3 solver of this size, or a fresh build
+    /// saved to the cache.
+    pub fn optimal_tables(&self, size: TableSize, progress: &dyn Progress) -> (OptimalTables, Origin) {
+        let table = CubeTable {
+            path: self.optimal_path(size),
+            puzzle: size.identity(),
+            params: OPTIMAL_FORMAT,
+            entries: size.bytes() as u64,
+        };
+        self.cube_tables(
+            &table,
+            progress,
+            |loaded| OptimalTables::from_loaded(size, loaded).map_err(|e| e.to_string()),
+            || OptimalTables::build(size, progress),
+            |t| (t.levels().to_vec(), Box::new(|out| t.write_to(out))),
+        )
+    }
+
+    /// The valid cached tables of `table`, or why there are none (`None`: no file).
+    fn load_cube_tables<T>(
+        &self,
+        table: &CubeTable,
+        from_loaded: &impl Fn(LoadedTable) -> Result<T, String>,
+    ) -> Result<T, Option<String>> {
+        let path = &table.path;
         if !path.exists() {
             return Err(None);
         }
-        let table = file::load(&path).map_err(|e| Some(e.to_string()))?;
-        table
+        let loaded = file::load(path).map_err(|e| Some(e.to_string()))?;
+        loaded
             .header()
-            .expect(&path, TWOPHASE_PUZZLE, TABLES_FORMAT)
+            .expect(path, &table.puzzle, table.params)
             .map_err(|e| Some(e.to_string()))?;
-        Tables::from_loaded(table).map_err(|e| Some(format!("{}: {e}", path.display())))
+        from_loaded(loaded).map_err(|e| Some(format!("{}: {e}", path.display())))
     }
 
-    /// The cached two-phase tables, or a fresh build saved to the cache.
-    pub fn twophase_tables(&self, progress: &dyn Progress) -> (Tables, Origin) {
-        if let Ok(tables) = self.load_twophase() {
+    /// A cube solver's tables from the cache, or built (under the build lock) and saved.
+    fn cube_tables<T>(
+        &self,
+        table: &CubeTable,
+        progress: &dyn Progress,
+        from_loaded: impl Fn(LoadedTable) -> Result<T, String>,
+        build: impl FnOnce() -> T,
+        saved_form: impl for<'t> Fn(&'t T) -> (Vec<u64>, Box<PayloadWriter<'t>>),
+    ) -> (T, Origin) {
+        if let Ok(tables) = self.load_cube_tables(table, &from_loaded) {
             return (tables, Origin::Cached);
         }
-        let _lock = self.build_lock(&self.twophase_path(), progress);
+        let _lock = self.build_lock(&table.path, progress);
         // Another run may have built them while this one waited for the lock.
-        let replaced = match self.load_twophase() {
+        let replaced = match self.load_cube_tables(table, &from_loaded) {
             Ok(tables) => return (tables, Origin::Cached),
             Err(why) => why,
         };
         let started = Instant::now();
-        let tables = Tables::build(progress);
+        let tables = build();
         let seconds = started.elapsed().as_secs_f64();
+        let (levels, write) = saved_form(&tables);
         let header = TableHeader {
-            puzzle: TWOPHASE_PUZZLE.into(),
-            params: TABLES_FORMAT.into(),
+            puzzle: table.puzzle.clone(),
+            params: table.params.into(),
             encoding: Encoding::Bytes,
-            entries: Tables::byte_len() as u64,
-            levels: tables.levels().to_vec(),
+            entries: table.entries,
+            levels,
         };
-        let not_saved = self.save(&self.twophase_path(), &header, |out| tables.write_to(out));
+        let not_saved = self.save(&table.path, &header, write);
         let origin = Origin::Built {
             seconds,
             replaced,
@@ -369,6 +434,8 @@ pub enum CacheKind {
     SubgoalStages,
     /// The two-phase solver's tables.
     TwoPhase,
+    /// A pruning table of the optimal 3x3x3 solver.
+    Optimal,
     /// A table file of another kind, or one whose header cannot be read.
     OtherTable,
     /// A temporary file: a table being written, or the remains of a killed run.
@@ -384,6 +451,7 @@ impl CacheKind {
             CacheKind::PatternDatabase => "pattern database",
             CacheKind::SubgoalStages => "subgoal stages",
             CacheKind::TwoPhase => "two-phase tables",
+            CacheKind::Optimal => "optimal-solver table",
             CacheKind::OtherTable => "table",
             CacheKind::Temporary => "temporary file",
             CacheKind::Lock => "build lock",
@@ -474,6 +542,8 @@ impl TableCache {
                     CacheKind::SubgoalStages
                 } else if path == self.twophase_path() {
                     CacheKind::TwoPhase
+                } else if TableSize::ALL.iter().any(|&s| path == self.optimal_path(s)) {
+                    CacheKind::Optimal
                 } else {
                     CacheKind::OtherTable
                 }

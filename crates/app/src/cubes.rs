@@ -1,6 +1,6 @@
 //! Solving cubes the way every front end offers it: the 2x2x2 optimally by descent of its
-//! distance table, the 3x3x3 by Kociemba's two-phase method; every solution replayed on its
-//! start before it is returned.
+//! distance table, the 3x3x3 by Kociemba's two-phase method or optimally by IDA*; every
+//! solution replayed on its start before it is returned.
 
 use crate::report::CubeSolution;
 use crate::tables;
@@ -13,6 +13,7 @@ use godsearch_puzzles::cube::{
 };
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
+use godsearch_twophase::optimal::{solve_optimal, OptimalOptions, OptimalTables};
 use godsearch_twophase::{solve_in, Options, SolveError, Tables};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -162,6 +163,8 @@ fn cube2_solution(
         phase2_nodes: None,
         phase2_searches: None,
         timed_out: false,
+        lower_bound: None,
+        all_solutions: None,
         seconds,
     })
 }
@@ -215,6 +218,81 @@ impl TwoPhaseSolver<'_> {
             phase2_nodes: Some(found.phase2_nodes),
             phase2_searches: Some(found.phase2_searches),
             timed_out: found.timed_out,
+            lower_bound: None,
+            all_solutions: None,
+            seconds,
+        })
+    }
+}
+
+/// The 3x3x3 solved optimally in the half-turn metric: IDA* over the optimal solver's pruning
+/// table ([`godsearch_twophase::optimal`]), on the threads of the current rayon pool.
+pub struct OptimalSolver<'a> {
+    /// The pruning table (built once, cached: see [`crate::cache::TableCache`]).
+    pub tables: &'a OptimalTables,
+    /// The two-phase tables, for the best known solution of a position the search gives up on
+    /// (needed with a timeout).
+    pub fallback: Option<&'a Tables>,
+    /// Give up this long after a position starts, with the proven lower bound.
+    pub timeout: Option<Duration>,
+    /// Return every optimal solution.
+    pub all: bool,
+}
+
+impl OptimalSolver<'_> {
+    /// A shortest solution, proven (or all of them), replayed before it is returned. When the
+    /// timeout passes first: the two-phase solution of at most 20 moves, with the lower bound
+    /// the search proved, marked not optimal and timed out.
+    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        let started = Instant::now();
+        let options = OptimalOptions {
+            deadline: self.timeout.and_then(|t| started.checked_add(t)),
+            all: self.all,
+        };
+        let cube_error = |source| AppError::Cube {
+            text: excerpt(&job.text),
+            source,
+        };
+        let found = solve_optimal(self.tables, &job.cube, options).map_err(cube_error)?;
+        let (moves, optimal) = match found.solutions.first() {
+            Some(moves) => (moves.clone(), true),
+            None => {
+                let tables = self.fallback.ok_or_else(|| {
+                    AppError::Check("a timed-out optimal search has no two-phase tables".into())
+                })?;
+                let options = Options {
+                    target_length: default_max_length(Metric::Htm),
+                    deadline: None,
+                };
+                let best = solve_in(tables, &job.cube, options, Metric::Htm).map_err(cube_error)?;
+                (best.moves, false)
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        if !apply_moves(&job.cube, &moves).is_solved() {
+            return Err(AppError::Check(
+                "the optimal solution did not solve the cube on replay".into(),
+            ));
+        }
+        Ok(CubeSolution {
+            puzzle: CubeSize::Three.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format(&job.cube),
+            solution: format_moves(&moves),
+            length: moves.len(),
+            metric: Metric::Htm.name(),
+            optimal,
+            algorithm: "ida",
+            phase1_length: None,
+            max_length: None,
+            nodes_expanded: found.nodes,
+            phase2_nodes: None,
+            phase2_searches: None,
+            timed_out: found.timed_out,
+            lower_bound: Some(found.lower_bound),
+            all_solutions: self
+                .all
+                .then(|| found.solutions.iter().map(|s| format_moves(s)).collect()),
             seconds,
         })
     }

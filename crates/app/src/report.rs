@@ -101,7 +101,7 @@ pub struct CubeSolution {
     pub metric: &'static str,
     /// Whether the method proves the solution shortest.
     pub optimal: bool,
-    /// `table` or `two-phase`.
+    /// `table`, `half-depth`, `two-phase` or `ida` (the optimal 3x3x3 search).
     pub algorithm: &'static str,
     /// Two-phase: the length of the phase-1 part.
     pub phase1_length: Option<usize>,
@@ -115,6 +115,12 @@ pub struct CubeSolution {
     pub phase2_searches: Option<u64>,
     /// The search ran past its deadline (the best solution found is given).
     pub timed_out: bool,
+    /// Optimal search: every solution has at least this many moves (the length itself when
+    /// `optimal`; the bound being searched when the deadline passed).
+    pub lower_bound: Option<usize>,
+    /// Optimal search with `--all`: every optimal solution (canonical sequences), the first
+    /// being `solution`.
+    pub all_solutions: Option<Vec<String>>,
     /// Seconds spent on this position.
     pub seconds: f64,
 }

@@ -253,10 +253,21 @@ pub struct SolveArgs {
     #[arg(long)]
     pub show_facelets: bool,
     /// Cubes: a shortest solution, proven. The 2x2x2 is always solved optimally (table descent
-    /// or half-depth search); the 3x3x3 has no optimal solver yet (--max-length 0 gives the
-    /// shortest two-phase solution, which is not proven optimal).
+    /// or half-depth search). The 3x3x3 is then solved by IDA* over a pruning table (see
+    /// --table-size; htm only) on every thread: seconds for positions of up to about 16 moves,
+    /// minutes or more for random cubes (18 moves on average). With --timeout, a position the
+    /// search gives up on gets its two-phase solution and the lower bound proven.
     #[arg(long)]
     pub optimal: bool,
+    /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 20 s: positions
+    /// of up to about 15 moves) or 1gb (1.02 GB of memory and disk, built once in several
+    /// minutes, then cached and memory-mapped). Default 1gb.
+    #[arg(long, value_name = "SIZE", requires = "optimal")]
+    pub table_size: Option<String>,
+    /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no face twice in a
+    /// row, opposite faces in one order), not only the first.
+    #[arg(long, requires = "optimal")]
+    pub all: bool,
     /// Read boards from a file (`-` for standard input), one a line; lines `id length tiles...`
     /// (as in korf100.txt) also check the length found against the one given.
     #[arg(long, value_name = "FILE")]
@@ -530,6 +541,9 @@ pub enum BenchSection {
     Subgoal,
     /// Cubes: 2x2x2 and 3x3x3 enumeration, two-phase solving of 1,000 random cubes.
     Cube,
+    /// The optimal 3x3x3 solver: 20 random 13-move sequences (small table), then --cubes
+    /// uniformly random cubes (--table-size, default 1gb). In `all` with --large only.
+    Optimal,
 }
 
 /// `godsearch bench`.
@@ -551,4 +565,10 @@ pub struct BenchArgs {
     /// blank-first goal). Default: Korf's 100, data/korf100.txt, built in.
     #[arg(long, value_name = "FILE")]
     pub korf: Option<PathBuf>,
+    /// Optimal section: uniformly random cubes to solve (0: only the short sequences).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub cubes: usize,
+    /// Optimal section: the table for the random cubes, small or 1gb.
+    #[arg(long, value_name = "SIZE", default_value = "1gb")]
+    pub table_size: String,
 }

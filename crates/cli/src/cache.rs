@@ -6,6 +6,7 @@ use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::tiles::Notice;
 use godsearch_app::units::format_count;
 use godsearch_puzzles::tiles::Board;
+use godsearch_twophase::optimal::{OptimalTables, TableSize};
 use godsearch_twophase::Tables;
 use std::path::{Path, PathBuf};
 
@@ -31,6 +32,24 @@ pub fn twophase_tables(dir: Option<&Path>) -> Tables {
     let bar = LevelBar::new();
     let (tables, origin) = cache.twophase_tables(&bar);
     bar.finish();
+    tell_origin(&cache, "the two-phase tables", origin);
+    tables
+}
+
+/// The optimal solver's pruning table of `size` from the cache, built (a progress bar) and
+/// saved when missing or stale; says so on stderr.
+pub fn optimal_tables(dir: Option<&Path>, size: TableSize) -> OptimalTables {
+    let cache = open(dir);
+    let bar = LevelBar::new();
+    let (tables, origin) = cache.optimal_tables(size, &bar);
+    bar.finish();
+    let what = format!("the optimal solver's {} table", size.name());
+    tell_origin(&cache, &what, origin);
+    tables
+}
+
+/// Tells stderr that `what` was built, and whether it was cached.
+fn tell_origin(cache: &TableCache, what: &str, origin: Origin) {
     if let Origin::Built {
         seconds,
         replaced,
@@ -42,15 +61,14 @@ pub fn twophase_tables(dir: Option<&Path>) -> Tables {
         });
         match not_saved {
             None => eprintln!(
-                "built the two-phase tables in {seconds:.1} s and saved them to {}{why}",
+                "built {what} in {seconds:.1} s and saved it to {}{why}",
                 cache.dir().display()
             ),
             Some(not_saved) => eprintln!(
-                "warning: built the two-phase tables in {seconds:.1} s but could not cache them ({not_saved}); they are built again next time"
+                "warning: built {what} in {seconds:.1} s but could not cache it ({not_saved}); it is built again next time"
             ),
         }
     }
-    tables
 }
 
 /// Tells stderr what a heuristic choice did: databases built (and cached or not), or the

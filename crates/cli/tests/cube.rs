@@ -10,6 +10,8 @@ use godsearch_puzzles::cube::{facelet, Cube2Space, CubieCube, Metric};
 use godsearch_testdata::{levels, rows};
 
 const SUPERFLIP: &str = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB";
+/// The superflip as moves (20, optimal).
+const SUPERFLIP_MOVES: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 
 #[test]
 fn two_by_two_enumeration_matches_the_published_counts_in_both_metrics() {
@@ -425,14 +427,79 @@ fn quarter_turn_solutions_write_half_turns_once_and_moves_only_pipes() {
         &["solve", "2x2x2", "R", "--moves-only", "--json"],
         "cannot be used with",
     );
-    // --optimal: the 2x2x2's solutions are optimal already; the 3x3x3 says what it lacks.
+    // --optimal: the 2x2x2's solutions are optimal already.
     let o = json(&["solve", "2x2x2", "R U F", "--optimal", "--json"]);
     assert_eq!(
         (o["optimal"].as_bool(), o["length"].as_u64()),
         (Some(true), Some(3))
     );
+}
+
+#[test]
+fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let optimal = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "3x3x3",
+            "--optimal",
+            "--table-size",
+            "small",
+            "--cache",
+            cache,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json_lines(&args)
+    };
+    // Ten moves from solved, and shorter than its scramble once two moves cancel.
+    for (scramble, length) in [("R U F' D2 L B' U2 R' F D", 10), ("R U R' R F2", 3)] {
+        let v = &optimal(&[scramble])[0];
+        assert_eq!(v["optimal"], true, "{v}");
+        assert_eq!(v["algorithm"], "ida");
+        assert_eq!(v["length"], length, "{scramble}");
+        assert_eq!(v["lower_bound"], length);
+        assert!(replay(v["facelets"].as_str().unwrap(), v["solution"].as_str().unwrap()).is_solved());
+    }
+    // --all: every canonical optimal solution, each replayed; R and L commute, so R L' and
+    // its inverse have one canonical solution, and a conjugate more.
+    let v = &optimal(&["--all", "R U2 R' F2"])[0];
+    let all = v["all_solutions"].as_array().unwrap();
+    assert_eq!(all[0], v["solution"]);
+    for s in all {
+        let moves = s.as_str().unwrap();
+        assert!(replay(v["facelets"].as_str().unwrap(), moves).is_solved());
+        assert_eq!(parse_moves(moves).unwrap().len(), 4);
+    }
+    // A search cut short by --timeout gives the two-phase solution and the bound it proved.
+    let v = &optimal(&["--timeout", "0.01", "--moves", SUPERFLIP_MOVES])[0];
+    assert_eq!((v["optimal"].as_bool(), v["timed_out"].as_bool()), (Some(false), Some(true)));
+    assert!(v["lower_bound"].as_u64().unwrap() <= 20);
+    assert!(v["length"].as_u64().unwrap() <= 20);
+    assert!(replay(v["facelets"].as_str().unwrap(), v["solution"].as_str().unwrap()).is_solved());
+    // The human form says what was proven.
+    let out = godsearch(&[
+        "solve", "3x3x3", "--optimal", "--table-size", "small", "--cache", cache, "F2 U' R",
+    ]);
+    assert!(stdout(&out).contains("3 htm (proven optimal; replayed to solved)"), "{}", stdout(&out));
+    // The table is cached under its size.
+    let listing = stdout(&godsearch(&["cache", "list", "--cache", cache]));
+    assert!(listing.contains("optimal-3x3x3-small.tbl"), "{listing}");
+    assert!(listing.contains("optimal-solver table"), "{listing}");
+    // What the solver cannot do is refused with the reason.
+    for (args, reason) in [
+        (&["--metric", "qtm", "R"][..], "htm only"),
+        (&["--max-length", "18", "R"][..], "--max-length is for two-phase"),
+        (&["--algorithm", "two-phase", "R"][..], "IDA*"),
+    ] {
+        let mut all = vec!["solve", "3x3x3", "--optimal", "--cache", cache];
+        all.extend_from_slice(args);
+        refused(&all, reason);
+    }
     refused(
-        &["solve", "3x3x3", "R U F", "--optimal"],
-        "no optimal 3x3x3 solver yet",
+        &["solve", "3x3x3", "--optimal", "--table-size", "huge", "R"],
+        "unknown --table-size 'huge': expected small or 1gb",
     );
+    refused(&["solve", "3x3x3", "--all", "R"], "--optimal");
 }

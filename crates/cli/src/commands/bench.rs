@@ -3,6 +3,9 @@
 
 use super::measure::{best_of, limits, on_disk, print_rows, Row};
 use crate::args::{BenchArgs, BenchSection};
+use crate::errors::bad_input;
+use godsearch_core::excerpt;
+use godsearch_twophase::optimal::TableSize;
 use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::machine;
 use crate::output::outln;
@@ -153,6 +156,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         super::bench_cube::run(
             &crate::cache::open(args.cache.as_deref()),
             args.large,
+            threads,
+        )?;
+    }
+    let optimal_in_all = args.section == BenchSection::All && args.large;
+    if args.section == BenchSection::Optimal || optimal_in_all {
+        let Some(size) = TableSize::from_name(&args.table_size) else {
+            bad_input!(
+                "unknown --table-size '{}': expected small or 1gb",
+                excerpt(&args.table_size)
+            );
+        };
+        super::bench_optimal::run(
+            &crate::cache::open(args.cache.as_deref()),
+            size,
+            args.cubes,
             threads,
         )?;
     }

@@ -9,8 +9,9 @@ use crate::progress::BatchBar;
 use crate::spaces;
 use anyhow::{Context, Result};
 use godsearch_app::cubes::{
-    default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, TwoPhaseSolver,
+    default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, OptimalSolver, TwoPhaseSolver,
 };
+use godsearch_twophase::optimal::TableSize;
 use godsearch_app::report::{CubeSolution, CubeSummary};
 use godsearch_app::units::format_seconds;
 use godsearch_core::excerpt;
@@ -111,7 +112,20 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
         }
         CubeSize::Three => {
             if args.optimal {
-                bad_input!("godsearch has no optimal 3x3x3 solver yet; two-phase with --max-length 0 gives the shortest solution the two phases find, without proving it optimal");
+                if metric != Metric::Htm {
+                    bad_input!("the optimal 3x3x3 solver counts face turns (htm) only; in qtm, two-phase aims at the fewest quarter turns without proving them fewest");
+                }
+                if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Ida) {
+                    bad_input!("the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)");
+                }
+                if args.max_length.is_some() {
+                    bad_input!("--max-length is for two-phase; --optimal finds the shortest length itself");
+                }
+                if args.table.is_some() || args.depth.is_some() {
+                    bad_input!("--table and --depth are for the 2x2x2; --optimal on the 3x3x3 uses --table-size");
+                }
+                solve_cube3_optimal(args, &jobs, &mut out)?;
+                return out.finish();
             }
             if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
                 bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default)");
@@ -171,6 +185,31 @@ fn solve_cube3(
         for solution in solved {
             out.emit(solution?)?;
         }
+    }
+    Ok(())
+}
+
+fn solve_cube3_optimal(args: &SolveArgs, jobs: &[CubeJob], out: &mut CubePrinter) -> Result<()> {
+    let size = match args.table_size.as_deref() {
+        None => TableSize::Gigabyte,
+        Some(name) => match TableSize::from_name(name) {
+            Some(size) => size,
+            None => bad_input!("unknown --table-size '{}': expected small or 1gb", excerpt(name)),
+        },
+    };
+    let tables = crate::cache::optimal_tables(args.cache.as_deref(), size);
+    let fallback = args
+        .timeout
+        .map(|_| crate::cache::twophase_tables(args.cache.as_deref()));
+    let solver = OptimalSolver {
+        tables: &tables,
+        fallback: fallback.as_ref(),
+        timeout: args.timeout,
+        all: args.all,
+    };
+    // One position at a time, each on every thread.
+    for job in jobs {
+        out.emit(solver.solve(job)?)?;
     }
     Ok(())
 }
@@ -246,7 +285,12 @@ impl CubePrinter {
         }
         crate::output::solution_line(&s.solution);
         let kind = match s.max_length {
+            _ if s.optimal && s.lower_bound.is_some() => "proven optimal".to_string(),
             _ if s.optimal => "optimal".to_string(),
+            None if s.timed_out => format!(
+                "--timeout passed: the two-phase solution; every solution has at least {} moves",
+                s.lower_bound.unwrap_or(0)
+            ),
             Some(max) if s.timed_out => format!(
                 "--timeout passed before a solution of at most {max} moves: the first one found"
             ),
@@ -263,6 +307,12 @@ impl CubePrinter {
         let phases = s
             .phase1_length
             .map_or(String::new(), |p| format!(", phase 1 {p} moves"));
+        if let Some(all) = s.all_solutions.as_ref().filter(|all| all.len() > 1) {
+            outln!("all        {} optimal solutions:", all.len());
+            for moves in all {
+                outln!("           {moves}");
+            }
+        }
         outln!(
             "time       {} ({}{phases}, {} nodes)",
             format_seconds(s.seconds),

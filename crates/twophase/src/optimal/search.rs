@@ -126,22 +126,6 @@ impl<'t> Lookup<'t> {
             .mod3(self.graph.entry(a.twist as usize, a.flip as usize, slice))
     }
 
-    /// The child of `a` by move `m`, with its exact distance from the parent's.
-    #[inline]
-    fn step(&self, a: Axis, m: usize) -> Axis {
-        let mut child = self.turn(a, m);
-        let v = self.mod3(&child);
-        let d = a.dist;
-        child.dist = if v == (d + 1) % 3 {
-            d + 1
-        } else if v == d % 3 {
-            d
-        } else {
-            d - 1
-        };
-        child
-    }
-
     /// Whether the axis's coordinates are solved.
     fn is_goal(&self, a: &Axis) -> bool {
         a.twist == 0 && a.flip == 0 && a.sorted == self.solved_sorted
@@ -196,22 +180,64 @@ impl<'t> Lookup<'t> {
         Some(node)
     }
 
-    /// The child of `node` by move `m` if it can still reach the goal in `left` moves.
+    /// The children of `node` by the moves in `moves` that can still reach the goal in `left`
+    /// moves, written to `out[m]`; returns their moves as a mask.
+    ///
+    /// One axis at a time for all the moves still in play: the table entries are found first
+    /// and read together, so the reads (each most likely a cache miss) overlap instead of
+    /// waiting on one another.
     #[inline]
-    fn child(&self, node: &Node, m: usize, left: usize) -> Option<Node> {
+    fn children(&self, node: &Node, moves: u32, left: usize, out: &mut [Node; MOVES]) -> u32 {
         let t = self.tables;
-        let mut next = Node {
-            corners: t.corner_move[node.corners as usize * MOVES + m],
-            ..*node
-        };
+        let mut live = moves;
+        let mut entries = [0usize; MOVES];
         for a in 0..AXES {
-            let axis = self.step(node.axes[a], t.axis_move[a][m] as usize);
-            if axis.dist as usize > left {
-                return None;
+            let parent = node.axes[a];
+            let mut bits = live;
+            while bits != 0 {
+                let m = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let axis = self.turn(parent, t.axis_move[a][m] as usize);
+                let slice = t.table_slice(axis.sorted as usize);
+                entries[m] = self
+                    .graph
+                    .entry(axis.twist as usize, axis.flip as usize, slice);
+                out[m].axes[a] = axis;
             }
-            next.axes[a] = axis;
+            let mut bits = live;
+            while bits != 0 {
+                let m = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let dist = next_distance(parent.dist, t.mod3(entries[m]));
+                if dist as usize > left {
+                    live &= !(1 << m);
+                }
+                out[m].axes[a].dist = dist;
+            }
+            if live == 0 {
+                return 0;
+            }
         }
-        Some(next)
+        let mut bits = live;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out[m].corners = t.corner_move[node.corners as usize * MOVES + m];
+        }
+        live
+    }
+}
+
+/// The exact distance of a neighbour of a position at distance `d` whose table entry is `v`
+/// (its distance mod 3): `d - 1`, `d` or `d + 1`, which differ mod 3.
+#[inline]
+fn next_distance(d: u8, v: u8) -> u8 {
+    if v == (d + 1) % 3 {
+        d + 1
+    } else if v == d % 3 {
+        d
+    } else {
+        d - 1
     }
 }
 
@@ -261,20 +287,21 @@ impl Dfs<'_, '_> {
             }
             return false;
         }
-        let mut allowed = self.lookup.order.allowed(state);
-        while allowed != 0 {
-            let m = allowed.trailing_zeros() as usize;
-            allowed &= allowed - 1;
-            self.nodes += 1;
-            if self.nodes >= self.next_check && self.check() {
-                return true;
-            }
-            let Some(child) = self.lookup.child(node, m, left - 1) else {
-                continue;
-            };
+        let allowed = self.lookup.order.allowed(state);
+        self.nodes += u64::from(allowed.count_ones());
+        if self.nodes >= self.next_check && self.check() {
+            return true;
+        }
+        let mut children = [Node::default(); MOVES];
+        let mut live = self
+            .lookup
+            .children(node, allowed, left - 1, &mut children);
+        while live != 0 {
+            let m = live.trailing_zeros() as usize;
+            live &= live - 1;
             self.path.push(m as u8);
             let after = self.lookup.order.after(state, m);
-            if self.search(&child, left - 1, after) {
+            if self.search(&children[m], left - 1, after) {
                 return true;
             }
             self.path.pop();
@@ -306,20 +333,20 @@ fn subtrees(lookup: &Lookup, root: &Node, bound: usize, depth: usize) -> (Vec<Su
     for level in 0..depth {
         let mut next = Vec::new();
         for tree in &out {
-            let mut allowed = lookup.order.allowed(tree.state);
-            while allowed != 0 {
-                let m = allowed.trailing_zeros() as usize;
-                allowed &= allowed - 1;
-                nodes += 1;
-                if let Some(node) = lookup.child(&tree.node, m, bound - level - 1) {
-                    let mut path = tree.path.clone();
-                    path.push(m as u8);
-                    next.push(Subtree {
-                        path,
-                        node,
-                        state: lookup.order.after(tree.state, m),
-                    });
-                }
+            let allowed = lookup.order.allowed(tree.state);
+            nodes += u64::from(allowed.count_ones());
+            let mut children = [Node::default(); MOVES];
+            let mut live = lookup.children(&tree.node, allowed, bound - level - 1, &mut children);
+            while live != 0 {
+                let m = live.trailing_zeros() as usize;
+                live &= live - 1;
+                let mut path = tree.path.clone();
+                path.push(m as u8);
+                next.push(Subtree {
+                    path,
+                    node: children[m],
+                    state: lookup.order.after(tree.state, m),
+                });
             }
         }
         out = next;

@@ -10,7 +10,7 @@ use godsearch_core::Progress;
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
 use godsearch_puzzles::cube::CubieCube;
-use godsearch_tables::LoadedTable;
+use godsearch_tables::{LoadedTable, ResidentBytes};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -82,11 +82,25 @@ impl TableSize {
     }
 }
 
-/// Where the pruning bytes live.
+/// Where the pruning bytes live: in memory advised for huge pages when it can be had (random
+/// reads then cost about half as much: see [`ResidentBytes`]), else as built or mapped.
 #[derive(Debug)]
 enum PruningBytes {
     Owned(Vec<u8>),
     Mapped(LoadedTable),
+    Resident(ResidentBytes),
+}
+
+impl PruningBytes {
+    /// The same bytes moved into huge pages, or left where they are when that fails.
+    fn resident(self) -> Self {
+        let copy = match &self {
+            PruningBytes::Owned(v) => ResidentBytes::copy_of(v),
+            PruningBytes::Mapped(t) => ResidentBytes::copy_of(t.payload()),
+            PruningBytes::Resident(_) => return self,
+        };
+        copy.map_or(self, PruningBytes::Resident)
+    }
 }
 
 /// The optimal solver's tables: the pruning table (built once, saved, memory-mapped) and the
@@ -133,7 +147,7 @@ impl OptimalTables {
                         .fold(0, |b, (k, &d)| b | (d % 3) << (2 * k));
                 }
             });
-        tables.pruning = PruningBytes::Owned(packed);
+        tables.pruning = PruningBytes::Owned(packed).resident();
         tables.levels = levels;
         tables
     }
@@ -215,6 +229,7 @@ impl OptimalTables {
         match &self.pruning {
             PruningBytes::Owned(v) => v,
             PruningBytes::Mapped(table) => table.payload(),
+            PruningBytes::Resident(bytes) => bytes.bytes(),
         }
     }
 
@@ -244,7 +259,7 @@ impl OptimalTables {
         if levels.iter().sum::<u64>() != size.entries() as u64 {
             return Err(TablesError::Corrupt);
         }
-        let tables = Self::small_tables(size, PruningBytes::Mapped(table), levels);
+        let tables = Self::small_tables(size, PruningBytes::Mapped(table).resident(), levels);
         let goal = tables.graph().entry(0, 0, tables.solved_slice());
         if tables.mod3(goal) != 0 {
             return Err(TablesError::Corrupt);
