@@ -1,5 +1,6 @@
-//! The table cache: one file per pattern database, named by board, goal and tiles, and one for
-//! the two-phase solver's tables; validated on load. A file that is damaged or belongs to
+//! The table cache: one file per pattern database, named by board, goal and tiles, one for the
+//! two-phase solver's tables and one for each optimal-solver table (size and metric);
+//! validated on load. A file that is damaged or belongs to
 //! anything else is rebuilt, never trusted.
 //!
 //! The cache only saves work: a folder that cannot be created or written (read-only, or a file
@@ -23,11 +24,12 @@ use crate::tables::tile_identity;
 use crate::AppResult;
 use godsearch_core::Progress;
 use godsearch_enumerate::pattern_db;
+use godsearch_puzzles::cube::Metric;
 use godsearch_puzzles::tiles::{Board, Pattern};
 use godsearch_search::tiles::TableBytes;
 use godsearch_subgoal::{Plan, SubgoalSolver};
-use godsearch_tables::{file, Encoding, TableHeader};
 use godsearch_tables::LoadedTable;
+use godsearch_tables::{file, Encoding, TableHeader};
 use godsearch_twophase::optimal::{OptimalTables, TableSize, OPTIMAL_FORMAT};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::fs::{File, OpenOptions};
@@ -243,24 +245,33 @@ impl TableCache {
         )
     }
 
-    fn optimal_path(&self, size: TableSize) -> PathBuf {
-        self.dir.join(format!("optimal-3x3x3-{}.tbl", size.name()))
+    fn optimal_path(&self, size: TableSize, metric: Metric) -> PathBuf {
+        self.dir.join(format!(
+            "optimal-3x3x3-{}-{}.tbl",
+            metric.name(),
+            size.name()
+        ))
     }
 
-    /// The cached pruning table of the optimal 3x3x3 solver of this size, or a fresh build
-    /// saved to the cache.
-    pub fn optimal_tables(&self, size: TableSize, progress: &dyn Progress) -> (OptimalTables, Origin) {
+    /// The cached pruning table of the optimal 3x3x3 solver of this size and metric, or a
+    /// fresh build saved to the cache.
+    pub fn optimal_tables(
+        &self,
+        size: TableSize,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> (OptimalTables, Origin) {
         let table = CubeTable {
-            path: self.optimal_path(size),
-            puzzle: size.identity(),
+            path: self.optimal_path(size, metric),
+            puzzle: size.identity(metric),
             params: OPTIMAL_FORMAT,
             entries: size.bytes() as u64,
         };
         self.cube_tables(
             &table,
             progress,
-            |loaded| OptimalTables::from_loaded(size, loaded).map_err(|e| e.to_string()),
-            || OptimalTables::build(size, progress),
+            |loaded| OptimalTables::from_loaded(size, metric, loaded).map_err(|e| e.to_string()),
+            || OptimalTables::build(size, metric, progress),
             |t| (t.levels().to_vec(), Box::new(|out| t.write_to(out))),
         )
     }
@@ -451,7 +462,7 @@ impl CacheKind {
             CacheKind::PatternDatabase => "pattern database",
             CacheKind::SubgoalStages => "subgoal stages",
             CacheKind::TwoPhase => "two-phase tables",
-            CacheKind::Optimal => "optimal-solver table",
+            CacheKind::Optimal => "optimal table",
             CacheKind::OtherTable => "table",
             CacheKind::Temporary => "temporary file",
             CacheKind::Lock => "build lock",
@@ -542,7 +553,11 @@ impl TableCache {
                     CacheKind::SubgoalStages
                 } else if path == self.twophase_path() {
                     CacheKind::TwoPhase
-                } else if TableSize::ALL.iter().any(|&s| path == self.optimal_path(s)) {
+                } else if TableSize::ALL.iter().any(|&s| {
+                    [Metric::Htm, Metric::Qtm]
+                        .iter()
+                        .any(|&m| path == self.optimal_path(s, m))
+                }) {
                     CacheKind::Optimal
                 } else {
                     CacheKind::OtherTable

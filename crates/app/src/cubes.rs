@@ -13,7 +13,7 @@ use godsearch_puzzles::cube::{
 };
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
-use godsearch_twophase::optimal::{solve_optimal, OptimalOptions, OptimalTables};
+use godsearch_twophase::optimal::{gods_number, solve_optimal, OptimalOptions, OptimalTables};
 use godsearch_twophase::{solve_in, Options, SolveError, Tables};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -23,10 +23,7 @@ use std::time::{Duration, Instant};
 /// 0.1 s a cube (30 random cubes: mean 25.1 quarter turns, where 20-move face-turn solutions
 /// come to 28.8).
 pub fn default_max_length(metric: Metric) -> usize {
-    match metric {
-        Metric::Htm => 20,
-        Metric::Qtm => 26,
-    }
+    gods_number(metric)
 }
 
 /// A cube to solve, with the text it was given as.
@@ -225,8 +222,8 @@ impl TwoPhaseSolver<'_> {
     }
 }
 
-/// The 3x3x3 solved optimally in the half-turn metric: IDA* over the optimal solver's pruning
-/// table ([`godsearch_twophase::optimal`]), on the threads of the current rayon pool.
+/// The 3x3x3 solved optimally in the metric of its table: IDA* over the optimal solver's
+/// pruning table ([`godsearch_twophase::optimal`]), on the threads of the current rayon pool.
 pub struct OptimalSolver<'a> {
     /// The pruning table (built once, cached: see [`crate::cache::TableCache`]).
     pub tables: &'a OptimalTables,
@@ -254,6 +251,7 @@ impl OptimalSolver<'_> {
             source,
         };
         let found = solve_optimal(self.tables, &job.cube, options).map_err(cube_error)?;
+        let metric = self.tables.metric();
         let (moves, optimal) = match found.solutions.first() {
             Some(moves) => (moves.clone(), true),
             None => {
@@ -261,10 +259,10 @@ impl OptimalSolver<'_> {
                     AppError::Check("a timed-out optimal search has no two-phase tables".into())
                 })?;
                 let options = Options {
-                    target_length: default_max_length(Metric::Htm),
+                    target_length: default_max_length(metric),
                     deadline: None,
                 };
-                let best = solve_in(tables, &job.cube, options, Metric::Htm).map_err(cube_error)?;
+                let best = solve_in(tables, &job.cube, options, metric).map_err(cube_error)?;
                 (best.moves, false)
             }
         };
@@ -278,9 +276,9 @@ impl OptimalSolver<'_> {
             puzzle: CubeSize::Three.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
-            solution: format_moves(&moves),
-            length: moves.len(),
-            metric: Metric::Htm.name(),
+            solution: format_moves(&merge_same_face(&moves)),
+            length: metric.length(&moves),
+            metric: metric.name(),
             optimal,
             algorithm: "ida",
             phase1_length: None,
@@ -290,9 +288,11 @@ impl OptimalSolver<'_> {
             phase2_searches: None,
             timed_out: found.timed_out,
             lower_bound: Some(found.lower_bound),
-            all_solutions: self
-                .all
-                .then(|| found.solutions.iter().map(|s| format_moves(s)).collect()),
+            all_solutions: self.all.then(|| {
+                (found.solutions.iter())
+                    .map(|s| format_moves(&merge_same_face(s)))
+                    .collect()
+            }),
             seconds,
         })
     }

@@ -254,9 +254,10 @@ pub struct SolveArgs {
     pub show_facelets: bool,
     /// Cubes: a shortest solution, proven. The 2x2x2 is always solved optimally (table descent
     /// or half-depth search). The 3x3x3 is then solved by IDA* over a pruning table (see
-    /// --table-size; htm only) on every thread: seconds for positions of up to about 16 moves,
-    /// minutes or more for random cubes (18 moves on average). With --timeout, a position the
-    /// search gives up on gets its two-phase solution and the lower bound proven.
+    /// --table-size; one for each --metric) on every thread: seconds for positions of up to
+    /// about 16 moves, tens of seconds or more for random cubes (18 moves on average). With
+    /// --timeout, a position the search gives up on gets its two-phase solution and the lower
+    /// bound proven.
     #[arg(long)]
     pub optimal: bool,
     /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 20 s: positions

@@ -5,6 +5,7 @@ use crate::progress::LevelBar;
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::tiles::Notice;
 use godsearch_app::units::format_count;
+use godsearch_puzzles::cube::Metric;
 use godsearch_puzzles::tiles::Board;
 use godsearch_twophase::optimal::{OptimalTables, TableSize};
 use godsearch_twophase::Tables;
@@ -36,14 +37,18 @@ pub fn twophase_tables(dir: Option<&Path>) -> Tables {
     tables
 }
 
-/// The optimal solver's pruning table of `size` from the cache, built (a progress bar) and
-/// saved when missing or stale; says so on stderr.
-pub fn optimal_tables(dir: Option<&Path>, size: TableSize) -> OptimalTables {
+/// The optimal solver's pruning table of `size` in `metric` from the cache, built (a progress
+/// bar) and saved when missing or stale; says so on stderr.
+pub fn optimal_tables(dir: Option<&Path>, size: TableSize, metric: Metric) -> OptimalTables {
     let cache = open(dir);
     let bar = LevelBar::new();
-    let (tables, origin) = cache.optimal_tables(size, &bar);
+    let (tables, origin) = cache.optimal_tables(size, metric, &bar);
     bar.finish();
-    let what = format!("the optimal solver's {} table", size.name());
+    let what = format!(
+        "the optimal solver's {} {} table",
+        metric.name(),
+        size.name()
+    );
     tell_origin(&cache, &what, origin);
     tables
 }

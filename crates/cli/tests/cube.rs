@@ -460,7 +460,11 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         assert_eq!(v["algorithm"], "ida");
         assert_eq!(v["length"], length, "{scramble}");
         assert_eq!(v["lower_bound"], length);
-        assert!(replay(v["facelets"].as_str().unwrap(), v["solution"].as_str().unwrap()).is_solved());
+        assert!(replay(
+            v["facelets"].as_str().unwrap(),
+            v["solution"].as_str().unwrap()
+        )
+        .is_solved());
     }
     // --all: every canonical optimal solution, each replayed; R and L commute, so R L' and
     // its inverse have one canonical solution, and a conjugate more.
@@ -474,23 +478,61 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
     }
     // A search cut short by --timeout gives the two-phase solution and the bound it proved.
     let v = &optimal(&["--timeout", "0.01", "--moves", SUPERFLIP_MOVES])[0];
-    assert_eq!((v["optimal"].as_bool(), v["timed_out"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(
+        (v["optimal"].as_bool(), v["timed_out"].as_bool()),
+        (Some(false), Some(true))
+    );
     assert!(v["lower_bound"].as_u64().unwrap() <= 20);
     assert!(v["length"].as_u64().unwrap() <= 20);
-    assert!(replay(v["facelets"].as_str().unwrap(), v["solution"].as_str().unwrap()).is_solved());
+    assert!(replay(
+        v["facelets"].as_str().unwrap(),
+        v["solution"].as_str().unwrap()
+    )
+    .is_solved());
     // The human form says what was proven.
     let out = godsearch(&[
-        "solve", "3x3x3", "--optimal", "--table-size", "small", "--cache", cache, "F2 U' R",
+        "solve",
+        "3x3x3",
+        "--optimal",
+        "--table-size",
+        "small",
+        "--cache",
+        cache,
+        "F2 U' R",
     ]);
-    assert!(stdout(&out).contains("3 htm (proven optimal; replayed to solved)"), "{}", stdout(&out));
-    // The table is cached under its size.
+    assert!(
+        stdout(&out).contains("3 htm (proven optimal; replayed to solved)"),
+        "{}",
+        stdout(&out)
+    );
+    // In quarter turns: a half turn counts two and is written once.
+    let q = &optimal(&["--metric", "qtm", "F2 U"])[0];
+    assert_eq!(
+        (
+            q["solution"].as_str(),
+            q["length"].as_u64(),
+            q["metric"].as_str()
+        ),
+        (Some("U' F2"), Some(3), Some("qtm"))
+    );
+    assert_eq!(q["optimal"], true);
+    // The tables are cached under their size and metric.
     let listing = stdout(&godsearch(&["cache", "list", "--cache", cache]));
-    assert!(listing.contains("optimal-3x3x3-small.tbl"), "{listing}");
-    assert!(listing.contains("optimal-solver table"), "{listing}");
+    for metric in ["htm", "qtm"] {
+        let identity = format!("cube 3x3x3 optimal {metric} small");
+        assert!(
+            listing
+                .lines()
+                .any(|l| l.starts_with("optimal table") && l.contains(&identity)),
+            "{listing}"
+        );
+    }
     // What the solver cannot do is refused with the reason.
     for (args, reason) in [
-        (&["--metric", "qtm", "R"][..], "htm only"),
-        (&["--max-length", "18", "R"][..], "--max-length is for two-phase"),
+        (
+            &["--max-length", "18", "R"][..],
+            "--max-length is for two-phase",
+        ),
         (&["--algorithm", "two-phase", "R"][..], "IDA*"),
     ] {
         let mut all = vec!["solve", "3x3x3", "--optimal", "--cache", cache];

@@ -10,6 +10,17 @@
 //! positions alone.
 
 use crate::coords::{self, MOVES, SLICES};
+
+/// The 18 face turns, as the moves of a graph in the half-turn metric.
+pub(crate) const ALL_MOVES: [u8; MOVES] = {
+    let mut all = [0u8; MOVES];
+    let mut m = 0;
+    while m < MOVES {
+        all[m] = m as u8;
+        m += 1;
+    }
+    all
+};
 use godsearch_puzzles::cube::coord::{self as cube_coord, FLIPS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
@@ -100,6 +111,9 @@ pub(crate) struct FlipSliceGraph<'a> {
     pub slices: usize,
     /// Slice values per placement of the middle edges: 1, or 24 orders when sorted.
     pub orders: usize,
+    /// The moves of the graph (indices among the 18 face turns): all of them in the half-turn
+    /// metric, the quarter turns in the quarter-turn metric.
+    pub moves: &'a [u8],
 }
 
 impl FlipSliceGraph<'_> {
@@ -152,12 +166,15 @@ impl crate::pruning::PairGraph for FlipSliceGraph<'_> {
     }
 
     fn max_degree(&self) -> usize {
-        MOVES
+        self.moves.len()
     }
 
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
         let (row, flip) = (entry / FLIPS, entry % FLIPS);
-        (0..MOVES).any(|m| f(self.flip_move(self.row_move(row, m), flip, m)))
+        self.moves.iter().any(|&m| {
+            let m = m as usize;
+            f(self.flip_move(self.row_move(row, m), flip, m))
+        })
     }
 
     fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {

@@ -23,7 +23,7 @@
 //! shorten and lengthen it.
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
-use crate::flipslice::{FlipSliceConjugates, FlipSliceGraph, RowMove};
+use crate::flipslice::{FlipSliceConjugates, FlipSliceGraph, RowMove, ALL_MOVES};
 use crate::pruning::{self, PairGraph};
 use crate::search::MoveOrder;
 use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
@@ -220,9 +220,19 @@ struct Small {
     ud_edge_conj: Vec<u16>,
 }
 
-/// The twist's classes under the 16 symmetries that keep the U-D axis.
-pub(crate) fn twist_classes(syms: &Symmetries) -> CoordinateClasses {
-    let twist_conj = conjugation_table(
+/// The corner permutation's classes under the 16 symmetries that keep the U-D axis.
+fn corner_classes(syms: &Symmetries) -> CoordinateClasses {
+    CoordinateClasses::new(CORNER_PERMS, UD_SYMMETRIES, syms, |v, s| {
+        let mut c = CubieCube::SOLVED;
+        cube_coord::set_corner_perm(&mut c, v as u16);
+        coords::corner_perm(&syms.conjugate(&c, s)) as usize
+    })
+}
+
+/// The twist of `S^-1 C S` for each twist of `C` and each of the 16 symmetries that keep the
+/// U-D axis: entry `twist * 16 + s`.
+fn twist_conjugates(syms: &Symmetries) -> Vec<u16> {
+    conjugation_table(
         TWISTS,
         UD_SYMMETRIES,
         syms,
@@ -232,7 +242,12 @@ pub(crate) fn twist_classes(syms: &Symmetries) -> CoordinateClasses {
             c
         },
         coords::twist,
-    );
+    )
+}
+
+/// The twist's classes under the 16 symmetries that keep the U-D axis.
+pub(crate) fn twist_classes(syms: &Symmetries) -> CoordinateClasses {
+    let twist_conj = twist_conjugates(syms);
     CoordinateClasses::new(TWISTS, UD_SYMMETRIES, syms, |t, s| {
         twist_conj[t * UD_SYMMETRIES + s] as usize
     })
@@ -242,11 +257,7 @@ fn build_small() -> Small {
     let all: Vec<CubieCube> = Metric::Htm.moves().iter().map(|m| m.cubie()).collect();
     let phase2: Vec<CubieCube> = PHASE2_MOVES.iter().map(|&k| all[k]).collect();
     let syms = Symmetries::new();
-    let corners = CoordinateClasses::new(CORNER_PERMS, UD_SYMMETRIES, &syms, |v, s| {
-        let mut c = CubieCube::SOLVED;
-        cube_coord::set_corner_perm(&mut c, v as u16);
-        coords::corner_perm(&syms.conjugate(&c, s)) as usize
-    });
+    let corners = corner_classes(&syms);
     let twists = twist_classes(&syms);
     let ud_edge_conj = conjugation_table(
         UD_EDGE_PERMS,
@@ -315,6 +326,7 @@ fn phase1_graph(small: &Small) -> FlipSliceGraph<'_> {
         slice_conj: &small.flip_slice.slice,
         slices: SLICES,
         orders: 1,
+        moves: &ALL_MOVES,
     }
 }
 

@@ -3,18 +3,18 @@
 
 use super::measure::{best_of, limits, on_disk, print_rows, Row};
 use crate::args::{BenchArgs, BenchSection};
-use crate::errors::bad_input;
-use godsearch_core::excerpt;
-use godsearch_twophase::optimal::TableSize;
 use crate::benchsets::{KORF100, KORF100_SOURCE};
+use crate::errors::bad_input;
 use crate::machine;
 use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::units::{format_bytes, format_count};
+use godsearch_core::excerpt;
 use godsearch_core::RankedSpace;
 use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
+use godsearch_twophase::optimal::TableSize;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 

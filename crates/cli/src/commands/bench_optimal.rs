@@ -8,7 +8,7 @@ use anyhow::{ensure, Result};
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::units::{format_bytes, format_count, format_seconds};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
-use godsearch_puzzles::cube::{random_cube, CubieCube};
+use godsearch_puzzles::cube::{random_cube, CubieCube, Metric};
 use godsearch_twophase::optimal::{solve_optimal, OptimalOptions, OptimalTables, TableSize};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -23,7 +23,7 @@ const SHORT_LENGTH: usize = 13;
 fn tables(cache: &TableCache, size: TableSize) -> OptimalTables {
     let bar = crate::progress::LevelBar::new();
     let started = Instant::now();
-    let (tables, origin) = cache.optimal_tables(size, &bar);
+    let (tables, origin) = cache.optimal_tables(size, Metric::Htm, &bar);
     bar.finish();
     let bytes = format_bytes(size.bytes() as f64);
     match origin {
@@ -100,7 +100,7 @@ pub fn run(cache: &TableCache, size: TableSize, random: usize, threads: usize) -
     let mut rng = StdRng::seed_from_u64(SEED);
     outln!("\n== optimal 3x3x3: {SHORT_POSITIONS} random sequences of {SHORT_LENGTH} moves");
     let small = tables(cache, TableSize::Small);
-    let moves = godsearch_puzzles::cube::Metric::Htm.moves();
+    let moves = Metric::Htm.moves();
     let short: Vec<CubieCube> = (0..SHORT_POSITIONS)
         .map(|_| {
             let walk: Vec<Move> = (0..SHORT_LENGTH)

@@ -11,11 +11,11 @@ use anyhow::{Context, Result};
 use godsearch_app::cubes::{
     default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, OptimalSolver, TwoPhaseSolver,
 };
-use godsearch_twophase::optimal::TableSize;
 use godsearch_app::report::{CubeSolution, CubeSummary};
 use godsearch_app::units::format_seconds;
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
+use godsearch_twophase::optimal::TableSize;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -112,19 +112,20 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
         }
         CubeSize::Three => {
             if args.optimal {
-                if metric != Metric::Htm {
-                    bad_input!("the optimal 3x3x3 solver counts face turns (htm) only; in qtm, two-phase aims at the fewest quarter turns without proving them fewest");
-                }
                 if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Ida) {
-                    bad_input!("the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)");
+                    bad_input!(
+                        "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)"
+                    );
                 }
                 if args.max_length.is_some() {
-                    bad_input!("--max-length is for two-phase; --optimal finds the shortest length itself");
+                    bad_input!(
+                        "--max-length is for two-phase; --optimal finds the shortest length itself"
+                    );
                 }
                 if args.table.is_some() || args.depth.is_some() {
                     bad_input!("--table and --depth are for the 2x2x2; --optimal on the 3x3x3 uses --table-size");
                 }
-                solve_cube3_optimal(args, &jobs, &mut out)?;
+                solve_cube3_optimal(args, metric, &jobs, &mut out)?;
                 return out.finish();
             }
             if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
@@ -189,15 +190,23 @@ fn solve_cube3(
     Ok(())
 }
 
-fn solve_cube3_optimal(args: &SolveArgs, jobs: &[CubeJob], out: &mut CubePrinter) -> Result<()> {
+fn solve_cube3_optimal(
+    args: &SolveArgs,
+    metric: Metric,
+    jobs: &[CubeJob],
+    out: &mut CubePrinter,
+) -> Result<()> {
     let size = match args.table_size.as_deref() {
         None => TableSize::Gigabyte,
         Some(name) => match TableSize::from_name(name) {
             Some(size) => size,
-            None => bad_input!("unknown --table-size '{}': expected small or 1gb", excerpt(name)),
+            None => bad_input!(
+                "unknown --table-size '{}': expected small or 1gb",
+                excerpt(name)
+            ),
         },
     };
-    let tables = crate::cache::optimal_tables(args.cache.as_deref(), size);
+    let tables = crate::cache::optimal_tables(args.cache.as_deref(), size, metric);
     let fallback = args
         .timeout
         .map(|_| crate::cache::twophase_tables(args.cache.as_deref()));

@@ -17,7 +17,7 @@
 mod search;
 mod table;
 
-pub use search::{lower_bound, solve_optimal, OptimalOptions, OptimalSolution};
+pub use search::{gods_number, lower_bound, solve_optimal, OptimalOptions, OptimalSolution};
 pub use table::{OptimalTables, TableSize, OPTIMAL_FORMAT};
 
 #[cfg(test)]

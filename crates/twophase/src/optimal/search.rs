@@ -16,10 +16,10 @@
 use super::table::OptimalTables;
 use crate::coords::MOVES;
 use crate::flipslice::FlipSliceGraph;
-use crate::search::{to_move, MoveOrder, SolveError};
+use crate::search::{to_move, SolveError};
 use crate::tables::AXES;
-use godsearch_core::{AutomatonState, SequenceAutomaton};
-use godsearch_puzzles::cube::notation::{apply_moves, Move};
+use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
+use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
 use godsearch_puzzles::cube::CubieCube;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -32,8 +32,53 @@ use std::time::Instant;
 const SPLIT_DEPTH: usize = 3;
 /// A thread looks at the clock and at the other threads' findings once every this many nodes.
 const CHECK_EVERY: u64 = 1 << 16;
-/// No position needs more than 20 moves (God's number in the half-turn metric).
-const LONGEST_OPTIMAL: usize = 20;
+/// No 3x3x3 position needs more than this many moves: God's number in `metric` (20 face
+/// turns: Rokicki, Kociemba, Davidson and Dethridge 2010; 26 quarter turns: Rokicki and
+/// Davidson 2014).
+pub fn gods_number(metric: Metric) -> usize {
+    match metric {
+        Metric::Htm => 20,
+        Metric::Qtm => 26,
+    }
+}
+
+/// The metric's canonical sequences (its sequence automaton) over the 18 face turns' indices,
+/// tabulated for the bit loops: in the quarter-turn metric, half turns are never allowed, and
+/// a half turn is written as two quarter turns.
+struct Canonical {
+    /// `allowed[state]`: the moves canonical after the sequence that led to `state`.
+    allowed: Vec<u32>,
+    /// `next[state][m]`: the state after move `m`.
+    next: Vec<[AutomatonState; MOVES]>,
+}
+
+impl Canonical {
+    fn new(metric: Metric, moves: &[u8]) -> Self {
+        let automaton = metric.sequence_automaton();
+        let states = automaton.state_count();
+        let mut allowed = vec![0u32; states];
+        let mut next = vec![[0; MOVES]; states];
+        for state in 0..states {
+            for (k, &m) in moves.iter().enumerate() {
+                if let Some(after) = automaton.next(state as AutomatonState, k as MoveIdx) {
+                    allowed[state] |= 1 << m;
+                    next[state][m as usize] = after;
+                }
+            }
+        }
+        Canonical { allowed, next }
+    }
+
+    #[inline]
+    fn allowed(&self, state: AutomatonState) -> u32 {
+        self.allowed[state as usize]
+    }
+
+    #[inline]
+    fn after(&self, state: AutomatonState, m: usize) -> AutomatonState {
+        self.next[state as usize][m]
+    }
+}
 
 /// What the optimal search is asked to do.
 #[derive(Debug, Clone, Copy, Default)]
@@ -81,6 +126,7 @@ struct Node {
 }
 
 impl Node {
+    /// The bound at the node: the largest of the three axes' distances.
     fn estimate(&self) -> usize {
         self.axes.iter().map(|a| a.dist as usize).max().unwrap_or(0)
     }
@@ -90,7 +136,7 @@ impl Node {
 struct Lookup<'t> {
     tables: &'t OptimalTables,
     graph: FlipSliceGraph<'t>,
-    order: MoveOrder,
+    order: Canonical,
     solved_sorted: u16,
     /// The table's slice of the solved cube.
     goal_slice: usize,
@@ -101,7 +147,7 @@ impl<'t> Lookup<'t> {
         Lookup {
             tables,
             graph: tables.graph(),
-            order: MoveOrder::new(),
+            order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
             goal_slice: tables.solved_slice(),
         }
@@ -147,11 +193,11 @@ impl<'t> Lookup<'t> {
         {
             let v = self.mod3(&a);
             let closer = (v + 2) % 3;
-            a = (0..MOVES)
-                .map(|m| self.turn(a, m))
+            a = (self.tables.moves.iter())
+                .map(|&m| self.turn(a, m as usize))
                 .find(|c| self.mod3(c) == closer)?;
             steps += 1;
-            if steps as usize > LONGEST_OPTIMAL {
+            if steps as usize > gods_number(self.tables.metric()) {
                 return None;
             }
         }
@@ -293,9 +339,7 @@ impl Dfs<'_, '_> {
             return true;
         }
         let mut children = [Node::default(); MOVES];
-        let mut live = self
-            .lookup
-            .children(node, allowed, left - 1, &mut children);
+        let mut live = self.lookup.children(node, allowed, left - 1, &mut children);
         while live != 0 {
             let m = live.trailing_zeros() as usize;
             live &= live - 1;
@@ -377,7 +421,17 @@ pub fn solve_optimal(
         result.solutions.push(Vec::new());
         return Ok(result);
     }
-    for bound in root.estimate().max(1)..=LONGEST_OPTIMAL {
+    // In the quarter-turn metric every move is an odd permutation of the corners, so the
+    // length of every solution has the parity of the corners' permutation.
+    let (first, step) = match tables.metric() {
+        Metric::Htm => (root.estimate().max(1), 1),
+        Metric::Qtm => {
+            let parity = usize::from(cube.corner_parity_odd());
+            let at_least = root.estimate().max(1);
+            (at_least + (at_least + parity) % 2, 2)
+        }
+    };
+    for bound in (first..=gods_number(tables.metric())).step_by(step) {
         result.lower_bound = bound;
         let depth = SPLIT_DEPTH.min(bound);
         let (trees, prefix_nodes) = subtrees(&lookup, &root, bound, depth);
@@ -436,5 +490,6 @@ pub fn solve_optimal(
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
     cube.check()?;
     let lookup = Lookup::new(tables);
-    Ok(lookup.root(cube).ok_or(SolveError::NotFound)?.estimate())
+    let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
+    Ok(root.estimate())
 }

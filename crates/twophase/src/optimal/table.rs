@@ -9,7 +9,7 @@ use crate::tables::{move_cubes, twist_classes, TablesError, AXES, URF3_SYMMETRY}
 use godsearch_core::Progress;
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
-use godsearch_puzzles::cube::CubieCube;
+use godsearch_puzzles::cube::{CubieCube, Metric};
 use godsearch_tables::{LoadedTable, ResidentBytes};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -76,9 +76,9 @@ impl TableSize {
         self.entries().div_ceil(ENTRIES_PER_BYTE)
     }
 
-    /// The identity a saved table of this preset carries.
-    pub fn identity(self) -> String {
-        format!("cube 3x3x3 optimal {}", self.name())
+    /// The identity a saved table of this preset in `metric` carries.
+    pub fn identity(self, metric: Metric) -> String {
+        format!("cube 3x3x3 optimal {} {}", metric.name(), self.name())
     }
 }
 
@@ -108,6 +108,9 @@ impl PruningBytes {
 #[derive(Debug)]
 pub struct OptimalTables {
     size: TableSize,
+    metric: Metric,
+    /// The moves of `metric`, as indices among the 18 face turns.
+    pub(crate) moves: Vec<u8>,
     pub(crate) twists: CoordinateClasses,
     pub(crate) twist_move: Vec<u16>,
     pub(crate) flip_move: Vec<u16>,
@@ -122,16 +125,19 @@ pub struct OptimalTables {
     pub(crate) corner_move: Vec<u16>,
     /// `axis_move[a][m]`: move `m` of a cube seen from axis `a` (conjugated by `URF3^a`).
     pub(crate) axis_move: [[u8; MOVES]; AXES],
+
     pub(crate) symmetries: Symmetries,
     pruning: PruningBytes,
     levels: Vec<u64>,
 }
 
 impl OptimalTables {
-    /// Builds the tables of `size` (a few seconds for [`TableSize::Small`], minutes for the
-    /// larger ones; the distance levels are reported to `progress`).
-    pub fn build(size: TableSize, progress: &dyn Progress) -> Self {
-        let mut tables = Self::small_tables(size, PruningBytes::Owned(Vec::new()), Vec::new());
+    /// Builds the tables of `size` for distances in `metric` (seconds for
+    /// [`TableSize::Small`], minutes for the larger ones; the distance levels are reported to
+    /// `progress`).
+    pub fn build(size: TableSize, metric: Metric, progress: &dyn Progress) -> Self {
+        let mut tables =
+            Self::small_tables(size, metric, PruningBytes::Owned(Vec::new()), Vec::new());
         let graph = tables.graph();
         let goal = graph.entry(0, 0, tables.solved_slice());
         let (distances, levels) = pruning::distances(&graph, goal, progress);
@@ -152,7 +158,12 @@ impl OptimalTables {
         tables
     }
 
-    fn small_tables(size: TableSize, pruning: PruningBytes, levels: Vec<u64>) -> Self {
+    fn small_tables(
+        size: TableSize,
+        metric: Metric,
+        pruning: PruningBytes,
+        levels: Vec<u64>,
+    ) -> Self {
         let symmetries = Symmetries::new();
         let all = move_cubes();
         let slice_sorted_move = coords::move_table(SLICE_SORTED, coords::slice_sorted, &all);
@@ -173,8 +184,17 @@ impl OptimalTables {
                 *slot = all.iter().position(|c| *c == seen).expect("a face turn") as u8;
             }
         }
+        let moves: Vec<u8> = Metric::Htm
+            .moves()
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| metric.moves().contains(m))
+            .map(|(k, _)| k as u8)
+            .collect();
         OptimalTables {
             size,
+            metric,
+            moves,
             twists: twist_classes(&symmetries),
             twist_move: coords::move_table(TWISTS, coords::twist, &all),
             flip_move: coords::move_table(FLIPS, coords::flip, &all),
@@ -201,6 +221,7 @@ impl OptimalTables {
             slice_conj: &self.slice_conj,
             slices: self.size.slices(),
             orders: self.size.orders(),
+            moves: &self.moves,
         }
     }
 
@@ -218,6 +239,11 @@ impl OptimalTables {
     /// The preset these tables are.
     pub fn size(&self) -> TableSize {
         self.size
+    }
+
+    /// The metric of their distances.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// Entries at each distance from solved (index = distance).
@@ -244,10 +270,15 @@ impl OptimalTables {
         out.write_all(self.pruning_bytes())
     }
 
-    /// Takes a table of `size` from a loaded file's payload, used in place (the file layer has
-    /// verified the checksum); the small tables are rebuilt. Refused when the size is wrong or
-    /// an entry is unreached (a table whose build was cut short).
-    pub fn from_loaded(size: TableSize, table: LoadedTable) -> Result<Self, TablesError> {
+    /// Takes a table of `size` in `metric` from a loaded file's payload (the file layer has
+    /// verified the checksum; the caller, its identity), copied into huge pages or else used in
+    /// place; the small tables are rebuilt. Refused when the size is wrong or the levels do not
+    /// add up.
+    pub fn from_loaded(
+        size: TableSize,
+        metric: Metric,
+        table: LoadedTable,
+    ) -> Result<Self, TablesError> {
         let found = table.payload().len();
         if found != size.bytes() {
             return Err(TablesError::Size {
@@ -259,7 +290,8 @@ impl OptimalTables {
         if levels.iter().sum::<u64>() != size.entries() as u64 {
             return Err(TablesError::Corrupt);
         }
-        let tables = Self::small_tables(size, PruningBytes::Mapped(table).resident(), levels);
+        let tables =
+            Self::small_tables(size, metric, PruningBytes::Mapped(table).resident(), levels);
         let goal = tables.graph().entry(0, 0, tables.solved_slice());
         if tables.mod3(goal) != 0 {
             return Err(TablesError::Corrupt);

@@ -9,13 +9,18 @@ use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Positions within this many moves are held by [`ball`]: 621,649 cubes, so exact distances
-/// up to twice as far come from meeting in the middle.
+/// Positions within this many moves are held by [`ball`]: 621,649 cubes in the half-turn
+/// metric, so exact distances up to twice as far come from meeting in the middle.
 const BALL_DEPTH: u8 = 5;
 
 fn small() -> &'static OptimalTables {
     static TABLES: OnceLock<OptimalTables> = OnceLock::new();
-    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, &NoProgress))
+    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Htm, &NoProgress))
+}
+
+fn small_qtm() -> &'static OptimalTables {
+    static TABLES: OnceLock<OptimalTables> = OnceLock::new();
+    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Qtm, &NoProgress))
 }
 
 fn two_phase() -> &'static Tables {
@@ -23,15 +28,12 @@ fn two_phase() -> &'static Tables {
     TABLES.get_or_init(|| Tables::build(&NoProgress))
 }
 
-fn move_cubes() -> Vec<CubieCube> {
-    Metric::Htm.moves().iter().map(|m| m.cubie()).collect()
-}
-
-/// Every cube within [`BALL_DEPTH`] moves of solved with its distance, by breadth-first search.
-fn ball() -> &'static HashMap<CubieCube, u8> {
-    static BALL: OnceLock<HashMap<CubieCube, u8>> = OnceLock::new();
-    BALL.get_or_init(|| {
-        let moves = move_cubes();
+/// Every cube within [`BALL_DEPTH`] moves of `metric` from solved with its distance, by
+/// breadth-first search.
+fn ball(metric: Metric) -> &'static HashMap<CubieCube, u8> {
+    static BALLS: [OnceLock<HashMap<CubieCube, u8>>; 2] = [OnceLock::new(), OnceLock::new()];
+    BALLS[metric as usize].get_or_init(|| {
+        let moves: Vec<CubieCube> = metric.moves().iter().map(|m| m.cubie()).collect();
         let mut seen = HashMap::from([(CubieCube::SOLVED, 0u8)]);
         let mut level = vec![CubieCube::SOLVED];
         for d in 1..=BALL_DEPTH {
@@ -51,13 +53,13 @@ fn ball() -> &'static HashMap<CubieCube, u8> {
     })
 }
 
-/// The exact distance of `cube` when it is at most twice [`BALL_DEPTH`]: every shortest
-/// solution `s` splits as `s1 s2` with both halves in the ball, so it is the least
+/// The exact distance of `cube` in `metric` when it is at most twice [`BALL_DEPTH`]: every
+/// shortest solution `s` splits as `s1 s2` with both halves in the ball, so it is the least
 /// `|s1| + distance(cube s1)` over the ball.
-fn exact_distance(cube: &CubieCube) -> Option<u8> {
-    ball()
-        .iter()
-        .filter_map(|(x, &dx)| ball().get(&cube.then(x)).map(|&dy| dx + dy))
+fn exact_distance(cube: &CubieCube, metric: Metric) -> Option<u8> {
+    let ball = ball(metric);
+    ball.iter()
+        .filter_map(|(x, &dx)| ball.get(&cube.then(x)).map(|&dy| dx + dy))
         .min()
 }
 
@@ -108,7 +110,7 @@ fn the_bound_never_exceeds_the_exact_distance_at_any_depth_to_ten() {
     for length in 1..=10 {
         for _ in 0..6 {
             let cube = random_walk(&mut rng, length);
-            let exact = exact_distance(&cube).expect("within ten moves");
+            let exact = exact_distance(&cube, Metric::Htm).expect("within ten moves");
             let bound = lower_bound(small(), &cube).unwrap();
             assert!(
                 bound <= exact as usize,
@@ -123,7 +125,7 @@ fn optimal_lengths_are_the_exact_distances() {
     let mut rng = StdRng::seed_from_u64(12);
     for length in 0..=10 {
         let cube = random_walk(&mut rng, length);
-        let exact = exact_distance(&cube).expect("within ten moves") as usize;
+        let exact = exact_distance(&cube, Metric::Htm).expect("within ten moves") as usize;
         let found = solve_optimal(small(), &cube, OptimalOptions::default()).unwrap();
         assert_eq!(found.solutions.len(), 1);
         assert_eq!(found.solutions[0].len(), exact, "walk of {length}");
@@ -272,14 +274,16 @@ fn saved_tables_load_back_and_damaged_ones_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("optimal.tbl");
     let header = TableHeader {
-        puzzle: TableSize::Small.identity(),
+        puzzle: TableSize::Small.identity(Metric::Htm),
         params: OPTIMAL_FORMAT.to_string(),
         encoding: Encoding::Bytes,
         entries: TableSize::Small.bytes() as u64,
         levels: small().levels().to_vec(),
     };
     file::save(&path, &header, |out| small().write_to(out)).unwrap();
-    let loaded = OptimalTables::from_loaded(TableSize::Small, file::load(&path).unwrap()).unwrap();
+    let loaded =
+        OptimalTables::from_loaded(TableSize::Small, Metric::Htm, file::load(&path).unwrap())
+            .unwrap();
     let cube = apply_moves(&CubieCube::SOLVED, &parse_moves("F R' U2 B D'").unwrap());
     assert_eq!(
         solve_optimal(&loaded, &cube, OptimalOptions::default())
@@ -289,6 +293,63 @@ fn saved_tables_load_back_and_damaged_ones_are_refused() {
             .unwrap()
             .solutions
     );
-    let wrong = OptimalTables::from_loaded(TableSize::Gigabyte, file::load(&path).unwrap());
+    let wrong =
+        OptimalTables::from_loaded(TableSize::Gigabyte, Metric::Htm, file::load(&path).unwrap());
     assert!(wrong.is_err(), "a table of another size is refused");
+}
+
+#[test]
+fn quarter_turn_lengths_are_the_exact_quarter_turn_distances() {
+    let mut rng = StdRng::seed_from_u64(17);
+    for length in 0..=10 {
+        let quarters: Vec<Move> = (0..length)
+            .map(|_| Move {
+                face: rng.gen_range(0..6),
+                turns: if rng.gen_bool(0.5) { 1 } else { 3 },
+            })
+            .collect();
+        let cube = apply_moves(&CubieCube::SOLVED, &quarters);
+        let exact = exact_distance(&cube, Metric::Qtm).expect("within ten quarter turns");
+        assert!(lower_bound(small_qtm(), &cube).unwrap() <= exact as usize);
+        let found = solve_optimal(small_qtm(), &cube, OptimalOptions::default()).unwrap();
+        let moves = &found.solutions[0];
+        assert!(
+            moves.iter().all(|m| m.turns != 2),
+            "quarter turns only: {moves:?}"
+        );
+        assert_eq!(moves.len(), exact as usize, "walk of {length}");
+        assert_eq!(Metric::Qtm.length(moves), exact as usize);
+        assert!(apply_moves(&cube, moves).is_solved());
+    }
+    // A half turn is two quarter turns, in one canonical order.
+    let cube = apply_moves(&CubieCube::SOLVED, &parse_moves("F2").unwrap());
+    let found = solve_optimal(small_qtm(), &cube, OptimalOptions::default()).unwrap();
+    assert_eq!(found.solutions, vec![parse_moves("F F").unwrap()]);
+}
+
+/// The 1 GB table: about 2.5 minutes and 5 GB to build, so outside the normal run
+/// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
+#[test]
+#[ignore]
+fn gigabyte_table_is_admissible_and_proves_the_superflip_at_20() {
+    let tables = OptimalTables::build(TableSize::Gigabyte, Metric::Htm, &NoProgress);
+    assert_eq!(
+        tables.levels().iter().sum::<u64>(),
+        TableSize::Gigabyte.entries() as u64
+    );
+    let mut rng = StdRng::seed_from_u64(18);
+    for length in 1..=10 {
+        for _ in 0..6 {
+            let cube = random_walk(&mut rng, length);
+            let exact = exact_distance(&cube, Metric::Htm).expect("within ten moves") as usize;
+            assert!(lower_bound(&tables, &cube).unwrap() <= exact);
+            let found = solve_optimal(&tables, &cube, OptimalOptions::default()).unwrap();
+            assert_eq!(found.solutions[0].len(), exact);
+        }
+    }
+    let superflip = parse_moves("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2").unwrap();
+    let cube = apply_moves(&CubieCube::SOLVED, &superflip);
+    let found = solve_optimal(&tables, &cube, OptimalOptions::default()).unwrap();
+    assert_eq!(found.solutions[0].len(), 20);
+    assert!(apply_moves(&cube, &found.solutions[0]).is_solved());
 }
