@@ -183,6 +183,14 @@ impl<'t> Lookup<'t> {
         node.corners == 0 && node.axes.iter().all(|a| self.is_goal(a))
     }
 
+    /// Whether move `m` solves the cube at `node`.
+    #[inline]
+    fn solved_by(&self, node: &Node, m: usize) -> bool {
+        let t = self.tables;
+        t.corner_move[node.corners as usize * MOVES + m] == 0
+            && (0..AXES).all(|a| self.is_goal(&self.turn(node.axes[a], t.axis_move[a][m] as usize)))
+    }
+
     /// The exact distance of an axis's projection, by walking the table down to the goal;
     /// `None` if the table has no way down (a damaged table).
     fn exact_distance(&self, mut a: Axis) -> Option<u8> {
@@ -318,25 +326,30 @@ impl Dfs<'_, '_> {
     /// Searches below `node`, which has `left` moves to reach the goal; `true` to stop.
     fn search(&mut self, node: &Node, left: usize, state: AutomatonState) -> bool {
         if left == 0 {
-            if self.lookup.is_solved(node) {
-                self.shared
-                    .found
-                    .lock()
-                    .expect("no thread panics holding it")
-                    .push((self.index, self.path.clone()));
-                if !self.options.all {
-                    self.shared
-                        .first_found
-                        .fetch_min(self.index, Ordering::Relaxed);
-                    return true;
-                }
-            }
-            return false;
+            return self.lookup.is_solved(node) && self.found();
         }
         let allowed = self.lookup.order.allowed(state);
         self.nodes += u64::from(allowed.count_ones());
         if self.nodes >= self.next_check && self.check() {
             return true;
+        }
+        if left == 1 {
+            // The last move: most nodes are here, and a child ends a solution only when it is
+            // solved, which its coordinates say without a read of the table.
+            let mut bits = allowed;
+            while bits != 0 {
+                let m = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.lookup.solved_by(node, m) {
+                    self.path.push(m as u8);
+                    let stop = self.found();
+                    self.path.pop();
+                    if stop {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
         let mut children = [Node::default(); MOVES];
         let mut live = self.lookup.children(node, allowed, left - 1, &mut children);
@@ -351,6 +364,22 @@ impl Dfs<'_, '_> {
             self.path.pop();
         }
         false
+    }
+
+    /// Records the path as a solution; whether to stop (when one solution is enough).
+    fn found(&mut self) -> bool {
+        self.shared
+            .found
+            .lock()
+            .expect("no thread panics holding it")
+            .push((self.index, self.path.clone()));
+        if self.options.all {
+            return false;
+        }
+        self.shared
+            .first_found
+            .fetch_min(self.index, Ordering::Relaxed);
+        true
     }
 
     /// Whether to stop: the deadline passed, or an earlier subtree has a solution.
