@@ -16,4 +16,4 @@ pub mod resident;
 pub use file::{Encoding, LoadedTable, TableError, TableHeader};
 pub use level::{entries_per_word, ByteTable, ByteView, LevelTable};
 pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};
-pub use resident::ResidentBytes;
+pub use resident::{ResidentBytes, TableBytes};

@@ -5,7 +5,40 @@
 //! table lies in 4 KiB pages (a memory-mapped file); in huge pages the page walk mostly hits
 //! the cache. Copying the table in costs a fraction of a second and its size in memory.
 
+use crate::LoadedTable;
 use std::io;
+
+/// A table's bytes wherever they live: built in this process, memory-mapped from a validated
+/// table file, or copied into huge pages ([`ResidentBytes`]).
+#[derive(Debug)]
+pub enum TableBytes {
+    /// Built in this process.
+    Owned(Vec<u8>),
+    /// The payload of a validated table file.
+    Mapped(LoadedTable),
+    /// Copied into memory advised for huge pages.
+    Resident(ResidentBytes),
+}
+
+impl TableBytes {
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            TableBytes::Owned(v) => v,
+            TableBytes::Mapped(t) => t.payload(),
+            TableBytes::Resident(r) => r.bytes(),
+        }
+    }
+
+    /// The same bytes copied into huge pages, for a table read at random; left where they
+    /// are when the memory cannot be had.
+    pub fn resident(self) -> Self {
+        match ResidentBytes::copy_of(self.as_slice()) {
+            Ok(copy) => TableBytes::Resident(copy),
+            Err(_) => self,
+        }
+    }
+}
 
 /// Bytes copied into memory advised for huge pages (plain anonymous memory where the platform
 /// has no such advice).

@@ -34,7 +34,7 @@ use godsearch_puzzles::cube::symmetry::{
     conjugation_table, CoordinateClasses, Symmetries, UD_SYMMETRIES,
 };
 use godsearch_puzzles::cube::CubieCube;
-use godsearch_tables::LoadedTable;
+use godsearch_tables::{LoadedTable, TableBytes};
 use rayon::prelude::*;
 use std::io::{self, Write};
 use thiserror::Error;
@@ -63,13 +63,6 @@ pub enum TablesError {
     /// A value out of range for its table.
     #[error("two-phase tables hold an out-of-range entry")]
     Corrupt,
-}
-
-/// Where the pruning bytes live.
-#[derive(Debug)]
-enum PruningBytes {
-    Owned(Vec<u8>),
-    Mapped { table: LoadedTable, offset: usize },
 }
 
 /// All tables of the solver.
@@ -109,7 +102,11 @@ pub struct Tables {
     pub(crate) move_cubes: [CubieCube; MOVES],
     /// The canonical order of face turns the searches follow.
     pub(crate) order: MoveOrder,
-    pruning: PruningBytes,
+    /// The pruning tables: built, or the memory-mapped saved payload, where they start at
+    /// `pruning_offset`. (Copied into huge pages, 1,000 random cubes took as long, 0.83-0.92
+    /// against 0.83-0.88 ms a cube, and the copy cost up to 1.5 s and 620 MB more.)
+    pruning: TableBytes,
+    pruning_offset: usize,
     levels: Vec<u64>,
 }
 
@@ -490,7 +487,7 @@ impl Tables {
         Self::assemble(
             small,
             [corner_slice_perm, ud_slice_perm],
-            PruningBytes::Owned(bytes),
+            (TableBytes::Owned(bytes), 0),
             levels,
         )
     }
@@ -498,7 +495,7 @@ impl Tables {
     fn assemble(
         small: Small,
         [corner_slice_perm, ud_slice_perm]: [Vec<u8>; 2],
-        pruning: PruningBytes,
+        (pruning, pruning_offset): (TableBytes, usize),
         levels: Vec<u64>,
     ) -> Self {
         let symmetries = Symmetries::new();
@@ -523,6 +520,7 @@ impl Tables {
             corner_slice_perm,
             ud_slice_perm,
             pruning,
+            pruning_offset,
             levels,
             move_back: move_back(),
             symmetries,
@@ -537,10 +535,7 @@ impl Tables {
     }
 
     fn pruning_bytes(&self) -> &[u8] {
-        match &self.pruning {
-            PruningBytes::Owned(v) => v,
-            PruningBytes::Mapped { table, offset } => &table.payload()[*offset..],
-        }
+        &self.pruning.as_slice()[self.pruning_offset..]
     }
 
     /// The phase-1 table: [`PHASE1_ENTRY_BYTES`] an entry, `class * 2187 + twist`.
@@ -681,7 +676,8 @@ impl Tables {
             ud_edge_conj,
             corner_slice_perm,
             ud_slice_perm,
-            pruning: PruningBytes::Mapped { table, offset },
+            pruning: TableBytes::Mapped(table),
+            pruning_offset: offset,
             levels,
             move_back: move_back(),
             symmetries,

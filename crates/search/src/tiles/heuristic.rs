@@ -17,7 +17,7 @@
 use super::node::{Node, MAX_SEARCH_CELLS};
 use super::SearchError;
 use godsearch_puzzles::tiles::{Board, Partition, Pattern, MAX_PATTERN_TILES};
-use godsearch_tables::LoadedTable;
+use godsearch_tables::TableBytes;
 
 /// A heuristic the engines can evaluate from scratch and update after one slide.
 pub trait TileHeuristic: Sync {
@@ -280,25 +280,6 @@ impl TileHeuristic for LinearConflict {
             lines[index] = new;
         }
         (cache, cache.manhattan + 2 * cache.conflicts)
-    }
-}
-
-/// Bytes of a pattern database: built in memory or memory-mapped from a table file.
-#[derive(Debug)]
-pub enum TableBytes {
-    /// Built in this process.
-    Owned(Vec<u8>),
-    /// Loaded from a validated table file.
-    Mapped(LoadedTable),
-}
-
-impl TableBytes {
-    /// The entries.
-    pub fn as_slice(&self) -> &[u8] {
-        match self {
-            TableBytes::Owned(v) => v,
-            TableBytes::Mapped(t) => t.payload(),
-        }
     }
 }
 

@@ -13,7 +13,8 @@ mod node;
 
 pub use crate::stats::SearchStats;
 pub use astar::{astar, RankedEstimate};
-pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TableBytes, TileHeuristic};
+pub use godsearch_tables::TableBytes;
+pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
 pub use ida::{ida_star, ida_star_until, ida_star_watched, SearchOutcome, Watch};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
