@@ -21,7 +21,8 @@ pub enum TableBytes {
 }
 
 impl TableBytes {
-    /// The bytes.
+    /// The bytes. Inlined: searches call it for every table read.
+    #[inline]
     pub fn as_slice(&self) -> &[u8] {
         match self {
             TableBytes::Owned(v) => v,
@@ -65,6 +66,7 @@ impl ResidentBytes {
     }
 
     /// The bytes.
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         &self.map[..self.len]
     }
