@@ -439,17 +439,18 @@ fn quarter_turn_solutions_write_half_turns_once_and_moves_only_pipes() {
 fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().to_str().unwrap();
+    let base = [
+        "solve",
+        "3x3x3",
+        "--optimal",
+        "--table-size",
+        "small",
+        "--cache",
+        cache,
+    ];
     let optimal = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "3x3x3",
-            "--optimal",
-            "--table-size",
-            "small",
-            "--cache",
-            cache,
-            "--json",
-        ];
+        let mut args = base.to_vec();
+        args.push("--json");
         args.extend_from_slice(extra);
         json_lines(&args)
     };
@@ -490,16 +491,7 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
     )
     .is_solved());
     // The human form says what was proven.
-    let out = godsearch(&[
-        "solve",
-        "3x3x3",
-        "--optimal",
-        "--table-size",
-        "small",
-        "--cache",
-        cache,
-        "F2 U' R",
-    ]);
+    let out = godsearch(&[&base[..], &["F2 U' R"]].concat());
     assert!(
         stdout(&out).contains("3 htm (proven optimal; replayed to solved)"),
         "{}",

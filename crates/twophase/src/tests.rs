@@ -17,14 +17,19 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| Tables::build(&NoProgress))
 }
 
-fn random_cube(rng: &mut StdRng) -> CubieCube {
-    let moves: Vec<Move> = (0..60)
+/// The cube after `length` random face turns from solved.
+pub(crate) fn random_walk(rng: &mut StdRng, length: usize) -> CubieCube {
+    let moves: Vec<Move> = (0..length)
         .map(|_| Move {
             face: rng.gen_range(0..6),
             turns: rng.gen_range(1..4),
         })
         .collect();
     apply_moves(&CubieCube::SOLVED, &moves)
+}
+
+fn random_cube(rng: &mut StdRng) -> CubieCube {
+    random_walk(rng, 60)
 }
 
 #[test]

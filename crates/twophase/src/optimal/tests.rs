@@ -1,5 +1,6 @@
 use super::*;
 use crate::coords;
+use crate::tests::random_walk;
 use crate::{solve, Options, Tables};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, parse_moves, Metric, Move};
@@ -61,16 +62,6 @@ fn exact_distance(cube: &CubieCube, metric: Metric) -> Option<u8> {
     ball.iter()
         .filter_map(|(x, &dx)| ball.get(&cube.then(x)).map(|&dy| dx + dy))
         .min()
-}
-
-fn random_walk(rng: &mut StdRng, length: usize) -> CubieCube {
-    let moves: Vec<Move> = (0..length)
-        .map(|_| Move {
-            face: rng.gen_range(0..6),
-            turns: rng.gen_range(1..4),
-        })
-        .collect();
-    apply_moves(&CubieCube::SOLVED, &moves)
 }
 
 #[test]
