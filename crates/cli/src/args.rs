@@ -260,9 +260,10 @@ pub struct SolveArgs {
     /// bound proven.
     #[arg(long)]
     pub optimal: bool,
-    /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 20 s: positions
-    /// of up to about 15 moves) or 1gb (1.02 GB of memory and disk, built once in several
-    /// minutes, then cached and memory-mapped). Default 1gb.
+    /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 10 s: positions
+    /// of up to about 15 moves) or 1gb (1.02 GB of memory and disk, built once in about 2.5
+    /// minutes with 5 GB of memory, then cached and read into huge pages at each start).
+    /// Default 1gb.
     #[arg(long, value_name = "SIZE", requires = "optimal")]
     pub table_size: Option<String>,
     /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no face twice in a

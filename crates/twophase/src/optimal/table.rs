@@ -82,8 +82,8 @@ impl TableSize {
     }
 }
 
-/// The optimal solver's tables: the pruning table (built once, saved, memory-mapped) and the
-/// small move and symmetry tables (a fraction of a second, rebuilt at load).
+/// The optimal solver's tables: the pruning table (built once, saved, read back into huge
+/// pages) and the small move and symmetry tables (a fraction of a second, rebuilt at load).
 #[derive(Debug)]
 pub struct OptimalTables {
     size: TableSize,
