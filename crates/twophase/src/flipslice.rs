@@ -103,7 +103,7 @@ pub(crate) struct FlipSliceGraph<'a> {
     pub twist_move: &'a [u16],
     pub flip_move: &'a [u16],
     pub conjugates: &'a FlipSliceConjugates,
-    /// The slice's move table (`slice * 18 + m`).
+    /// The slice's move table (`slice * columns + m`).
     pub slice_move: &'a [u16],
     /// The slice's conjugates (`slice * 16 + s`).
     pub slice_conj: &'a [u16],
@@ -111,8 +111,11 @@ pub(crate) struct FlipSliceGraph<'a> {
     pub slices: usize,
     /// Slice values per placement of the middle edges: 1, or 24 orders when sorted.
     pub orders: usize,
-    /// The moves of the graph (indices among the 18 face turns): all of them in the half-turn
-    /// metric, the quarter turns in the quarter-turn metric.
+    /// Columns of the move tables: the 18 face turns, or with the 9 middle-layer turns 27.
+    pub columns: usize,
+    /// The moves of the graph (columns of the move tables): all 18 face turns in the
+    /// half-turn metric, the quarter turns in the quarter-turn metric, all 27 in the
+    /// slice-turn metric.
     pub moves: &'a [u8],
 }
 
@@ -140,8 +143,8 @@ impl FlipSliceGraph<'_> {
     pub fn row_move(&self, row: usize, m: usize) -> RowMove {
         let (class, slice) = (row / self.slices, row % self.slices);
         let twist = self.twists.rep[class] as usize;
-        let t2 = self.twist_move[twist * MOVES + m] as usize;
-        let sl2 = self.slice_move[slice * MOVES + m] as usize;
+        let t2 = self.twist_move[twist * self.columns + m] as usize;
+        let sl2 = self.slice_move[slice * self.columns + m] as usize;
         let sym = self.twists.to_rep[t2] as usize;
         RowMove {
             first: (self.twists.class[t2] as usize * self.slices
@@ -155,7 +158,7 @@ impl FlipSliceGraph<'_> {
     /// The entry that move `m` reaches from flip `flip` of a row it takes to `to`.
     #[inline]
     pub fn flip_move(&self, to: RowMove, flip: usize, m: usize) -> usize {
-        let f2 = self.flip_move[flip * MOVES + m] as usize;
+        let f2 = self.flip_move[flip * self.columns + m] as usize;
         to.first + (self.conjugates.flip[f2 * UD_SYMMETRIES + to.sym] ^ to.slice_flip) as usize
     }
 }

@@ -29,7 +29,7 @@ use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use godsearch_puzzles::cube::coord::perm_rank;
 use godsearch_puzzles::cube::coord::FLIPS;
 use godsearch_puzzles::cube::cubie::CORNERS;
-use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
+use godsearch_puzzles::cube::notation::{apply_moves, with_slices, Metric, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use std::time::Instant;
@@ -271,7 +271,10 @@ pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solu
 /// [`solve`], with lengths counted in `metric`: in the quarter-turn metric the target is in
 /// quarter turns (a half turn costs 2) and the search aims at the fewest quarter turns, not
 /// at the fewest face turns converted. The solution is written in face turns either way
-/// (`F2`, never `F F`).
+/// (`F2`, never `F F`). In the slice-turn metric the search is the half-turn one (its tables
+/// are face-turn distances), and each run of one axis's turns in the solution is then made as
+/// few slice-turn moves as it can be ([`with_slices`]): at most the target, but not aimed at
+/// the fewest slice turns.
 pub fn solve_in(
     tables: &Tables,
     cube: &CubieCube,
@@ -280,7 +283,7 @@ pub fn solve_in(
 ) -> Result<Solution, SolveError> {
     cube.check()?;
     let longest = match metric {
-        Metric::Htm => LONGEST,
+        Metric::Htm | Metric::Stm => LONGEST,
         Metric::Qtm => LONGEST_QTM,
     };
     let syms = &tables.symmetries;
@@ -308,7 +311,7 @@ pub fn solve_in(
     // ones on the way. If the two phases find none that short, the target is raised a move at
     // a time; if the deadline passes first, the first solution of any length is taken.
     let search = |run: &mut Run| match metric {
-        Metric::Htm => run.search::<false>(&directions),
+        Metric::Htm | Metric::Stm => run.search::<false>(&directions),
         Metric::Qtm => run.search::<true>(&directions),
     };
     let mut target = options.target_length.min(longest);
@@ -337,6 +340,9 @@ pub fn solve_in(
     let mut moves: Vec<Move> = path.iter().map(|&m| to_move(back[m] as usize)).collect();
     if d.inverse {
         moves = godsearch_puzzles::cube::notation::invert_moves(&moves);
+    }
+    if metric == Metric::Stm {
+        moves = with_slices(&moves);
     }
     if !apply_moves(cube, &moves).is_solved() {
         return Err(SolveError::ReplayFailed);

@@ -323,6 +323,7 @@ fn phase1_graph(small: &Small) -> FlipSliceGraph<'_> {
         slice_conj: &small.flip_slice.slice,
         slices: SLICES,
         orders: 1,
+        columns: MOVES,
         moves: &ALL_MOVES,
     }
 }

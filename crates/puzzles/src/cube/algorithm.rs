@@ -148,8 +148,14 @@ impl Turn {
     }
 }
 
+/// A face turn as a written turn. A middle layer's [`Move`] (centres fixed) is not one turn as
+/// written: [`held_form`] writes sequences of those.
 impl From<Move> for Turn {
     fn from(m: Move) -> Self {
+        debug_assert!(
+            !m.is_slice(),
+            "a middle layer's move is written by held_form"
+        );
         Turn {
             kind: TurnKind::Face(m.face),
             turns: m.turns,
@@ -267,6 +273,7 @@ impl From<super::Metric> for TurnMetric {
         match m {
             super::Metric::Htm => TurnMetric::Htm,
             super::Metric::Qtm => TurnMetric::Qtm,
+            super::Metric::Stm => TurnMetric::Stm,
         }
     }
 }
@@ -353,6 +360,61 @@ impl Algorithm {
         }
         s
     }
+}
+
+/// A solution found with the centres fixed ([`Move`]s, middle layers among them), written as
+/// it is turned by hand: a face turn as it is, and a middle layer's turn (the two faces beside
+/// it turned against each other) as its slice `M E S`. A slice turns the centres with it, so
+/// every later turn is renamed for the face now at that side.
+///
+/// Exact: read as held ([`Algorithm::apply_held`]), the text leaves the cube the moves leave,
+/// seen from the orientation the slices turned it to (so it solves what they solve), and it has
+/// one turn a move, no rotation written.
+pub fn held_form(moves: &[Move]) -> Algorithm {
+    // side[f]: the side (a face index) where the face the search calls `f` is now.
+    let mut side: [u8; 6] = std::array::from_fn(|f| f as u8);
+    let mut turns = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let Some((follows, _)) = m.slice_faces() else {
+            turns.push(Turn {
+                kind: TurnKind::Face(side[m.face as usize]),
+                turns: m.turns,
+            });
+            continue;
+        };
+        // The middle layer turns as its face `follows` would, `m.turns` quarter turns, and
+        // the whole cube turns that way with it once the centres are taken as fixed.
+        let at = side[follows.face as usize];
+        let (slice, same_way) = match at {
+            L => (Slice::M, true),
+            R => (Slice::M, false),
+            D => (Slice::E, true),
+            U => (Slice::E, false),
+            F => (Slice::S, true),
+            _ => (Slice::S, false),
+        };
+        turns.push(Turn {
+            kind: TurnKind::Slice(slice),
+            turns: if same_way {
+                m.turns
+            } else {
+                QUARTERS - m.turns
+            },
+        });
+        let axis = FACE_FRAMES[at as usize].0;
+        for s in side.iter_mut() {
+            let mut normal = FACE_FRAMES[*s as usize].0;
+            for _ in 0..m.turns {
+                normal = quarter_turn(axis, normal);
+            }
+            *s = FACE_FRAMES
+                .iter()
+                .position(|&(n, _, _)| n == normal)
+                .expect("a quarter turn keeps a face's normal a face's normal")
+                as u8;
+        }
+    }
+    Algorithm { turns }
 }
 
 /// A wide turn of the 2x2x2 as the rotation it is: `Rw` is `x`, `Lw` is `x'`, and so on.

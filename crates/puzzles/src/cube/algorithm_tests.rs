@@ -241,3 +241,87 @@ fn face_only_readers_refuse_turns_that_move_the_centres() {
     assert!(err.contains("'M' (turn 3) moves the centres"), "{err}");
     assert_eq!(parse_moves("[R, U]").unwrap().len(), 4);
 }
+
+#[test]
+fn middle_layer_moves_written_as_slices_turn_the_cube_they_stand_for() {
+    use crate::cube::notation::{invert_moves, Metric};
+    use crate::cube::symmetry::{Symmetries, SYMMETRIES};
+    let syms = Symmetries::new();
+    let rotations: Vec<usize> = (0..SYMMETRIES)
+        .filter(|&s| syms.cube(s).co.iter().all(|&t| t < 3))
+        .collect();
+    assert_eq!(rotations.len(), 24);
+    let stm = Metric::Stm.moves();
+    let mut rng = StdRng::seed_from_u64(12);
+    for _ in 0..300 {
+        let start = random_start(&mut rng).held(CubeSize::Three);
+        let moves: Vec<Move> = (0..rng.gen_range(0..14))
+            .map(|_| stm[rng.gen_range(0..stm.len())])
+            .collect();
+        let written = held_form(&moves);
+        assert_eq!(written.length(TurnMetric::Stm), moves.len());
+        assert_eq!(written.length(TurnMetric::Etm), moves.len(), "no rotation");
+        // As held, the cube the moves reach, seen from where the slices turned it.
+        let fixed = apply_moves(&start, &moves);
+        let held = written.apply_held(CubeSize::Three, &start).unwrap();
+        assert!(
+            rotations.iter().any(|&s| syms.conjugate(&fixed, s) == held),
+            "{written}"
+        );
+        // A solution stays a solution.
+        let scrambled = apply_moves(&CubieCube::SOLVED, &moves);
+        let undo = held_form(&invert_moves(&moves));
+        assert!(undo
+            .apply_held(CubeSize::Three, &scrambled)
+            .unwrap()
+            .is_solved());
+    }
+    // `M` is `R L'` with the centres fixed, and is written back as `M`.
+    let m = Move { face: 7, turns: 1 };
+    assert_eq!(m.to_string(), "R L'");
+    assert_eq!(held_form(&[m]).to_string(), "M");
+    assert_eq!(
+        held_form(&parse_moves_with_slices("R L' U")).to_string(),
+        "M F"
+    );
+    let e2 = Move { face: 6, turns: 2 };
+    let s1 = Move { face: 8, turns: 1 };
+    assert_eq!(
+        (e2.to_string(), s1.to_string()),
+        ("U2 D2".into(), "F' B".into())
+    );
+    // After `E2` the face `S` follows is at the back, so the slice turns as `B`: `S'`.
+    assert_eq!(held_form(&[e2, s1]).to_string(), "E2 S'");
+}
+
+/// Face turns with each run of one axis merged into slices where it can be.
+fn parse_moves_with_slices(text: &str) -> Vec<Move> {
+    crate::cube::notation::with_slices(&parse_moves(text).unwrap())
+}
+
+#[test]
+fn runs_of_one_axis_become_slices_where_they_can() {
+    use crate::cube::notation::with_slices;
+    let text = |moves: &[Move]| crate::cube::notation::format_moves(moves);
+    assert_eq!(parse_moves_with_slices("R L'").len(), 1);
+    assert_eq!(parse_moves_with_slices("L' R U D' F' B").len(), 3);
+    assert_eq!(text(&parse_moves_with_slices("R L' R")), "R2 L'");
+    assert!(parse_moves_with_slices("U D U' D'").is_empty());
+    assert_eq!(text(&parse_moves_with_slices("U U D2 F")), "U2 D2 F");
+    let mut rng = StdRng::seed_from_u64(13);
+    for _ in 0..300 {
+        let moves: Vec<Move> = (0..rng.gen_range(0..25))
+            .map(|_| Move {
+                face: rng.gen_range(0..6),
+                turns: rng.gen_range(1..4),
+            })
+            .collect();
+        let merged = with_slices(&moves);
+        assert!(merged.len() <= moves.len());
+        assert_eq!(
+            apply_moves(&CubieCube::SOLVED, &merged),
+            apply_moves(&CubieCube::SOLVED, &moves)
+        );
+        assert_eq!(with_slices(&merged), merged, "already as short as it gets");
+    }
+}

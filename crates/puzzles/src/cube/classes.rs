@@ -261,9 +261,10 @@ impl StateSpace for Cube3Classes {
         self.reducer.class_size(key)
     }
 
-    /// In the quarter-turn metric every move changes the permutation parity.
+    /// In the quarter-turn metric every move changes the permutation parity; half turns and
+    /// middle-layer turns (two quarter turns) do not.
     fn same_level_possible(&self) -> bool {
-        self.metric == Metric::Htm
+        self.metric != Metric::Qtm
     }
 
     fn sequence_automaton(&self) -> SequenceAutomaton {

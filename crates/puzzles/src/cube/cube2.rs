@@ -214,7 +214,7 @@ impl StateSpace for Cube2Space {
 
     /// In the quarter-turn metric every move is an odd permutation of the corners.
     fn same_level_possible(&self) -> bool {
-        self.metric == Metric::Htm
+        self.metric != Metric::Qtm
     }
 
     fn sequence_automaton(&self) -> SequenceAutomaton {

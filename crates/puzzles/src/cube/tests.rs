@@ -431,3 +431,72 @@ fn same_up_to_colours(a: &str, b: &str) -> bool {
             *forward.entry(x).or_insert(y) == y && *backward.entry(y).or_insert(x) == x
         })
 }
+
+/// Positions at each distance up to `depth`, found two ways: every sequence of the metric's
+/// moves, and only the sequences its automaton calls canonical.
+fn levels_by_sequences(metric: Metric, depth: usize, canonical: bool) -> Vec<usize> {
+    let moves = metric.moves();
+    let automaton = metric.sequence_automaton();
+    let mut seen = std::collections::HashSet::from([CubieCube::SOLVED]);
+    let mut frontier = vec![(CubieCube::SOLVED, godsearch_core::SequenceAutomaton::START)];
+    let mut levels = vec![1];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        let mut found = 0;
+        for (c, state) in &frontier {
+            for (k, m) in moves.iter().enumerate() {
+                let after = match automaton.next(*state, k as godsearch_core::MoveIdx) {
+                    Some(s) => s,
+                    None if canonical => continue,
+                    None => 0,
+                };
+                let d = c.then(&m.cubie());
+                if seen.insert(d) {
+                    found += 1;
+                }
+                next.push((d, after));
+            }
+        }
+        levels.push(found);
+        frontier = next;
+    }
+    levels
+}
+
+#[test]
+fn canonical_sequences_reach_every_position_at_its_distance() {
+    // The slice-turn metric's first levels as published (Rokicki, cubeman.org "Slice turn
+    // metric, anyone?"); all sequences and canonical ones agree.
+    let stm = levels_by_sequences(Metric::Stm, 3, true);
+    assert_eq!(stm, [1, 27, 501, 9175]);
+    assert_eq!(levels_by_sequences(Metric::Stm, 3, false), stm);
+    for metric in [Metric::Htm, Metric::Qtm] {
+        assert_eq!(
+            levels_by_sequences(metric, 3, true),
+            levels_by_sequences(metric, 3, false),
+            "{metric}"
+        );
+    }
+}
+
+#[test]
+fn middle_layer_moves_have_order_four_and_keep_the_cube_valid() {
+    let stm = Metric::Stm.moves();
+    assert_eq!(stm.len(), 27);
+    let cubes: std::collections::HashSet<CubieCube> = stm.iter().map(|m| m.cubie()).collect();
+    assert_eq!(cubes.len(), 27, "27 different moves");
+    for &m in &stm {
+        let c = m.cubie();
+        assert!(c.check().is_ok(), "{m}");
+        assert!(c.then(&m.inverse().cubie()).is_solved(), "{m}");
+        assert_eq!(
+            Metric::Stm.index_of(m.inverse()).map(|k| stm[k as usize]),
+            Some(m.inverse())
+        );
+    }
+    assert_eq!("etm".parse::<Metric>(), Ok(Metric::Stm));
+    assert_eq!(
+        Metric::Stm.for_size(crate::cube::CubeSize::Two),
+        Metric::Htm
+    );
+}

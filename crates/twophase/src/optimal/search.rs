@@ -13,7 +13,7 @@
 //! earliest subtree that has one wins; later subtrees stop, earlier ones finish), so the answer
 //! does not depend on the number of threads.
 
-use super::table::OptimalTables;
+use super::table::{OptimalTables, LAYER_MOVES};
 use crate::coords::MOVES;
 use crate::flipslice::FlipSliceGraph;
 use crate::search::{to_move, SolveError};
@@ -32,32 +32,33 @@ use std::time::Instant;
 const SPLIT_DEPTH: usize = 3;
 /// A thread looks at the clock and at the other threads' findings once every this many nodes.
 const CHECK_EVERY: u64 = 1 << 16;
-/// No 3x3x3 position needs more than this many moves: God's number in `metric` (20 face
+/// No 3x3x3 position needs more than this many moves in `metric`: God's number (20 face
 /// turns: Rokicki, Kociemba, Davidson and Dethridge 2010; 26 quarter turns: Rokicki and
-/// Davidson 2014).
+/// Davidson 2014), and in the slice-turn metric the face turns' 20, an upper bound (the exact
+/// number is not known).
 pub fn gods_number(metric: Metric) -> usize {
     match metric {
-        Metric::Htm => 20,
+        Metric::Htm | Metric::Stm => 20,
         Metric::Qtm => 26,
     }
 }
 
-/// The metric's canonical sequences (its sequence automaton) over the 18 face turns' indices,
-/// tabulated for the bit loops: in the quarter-turn metric, half turns are never allowed, and
-/// a half turn is written as two quarter turns.
-struct Canonical {
+/// The metric's canonical sequences (its sequence automaton) over the columns of the move
+/// tables (`N` of them), tabulated for the bit loops: in the quarter-turn metric, half turns
+/// are never allowed, and a half turn is written as two quarter turns.
+struct Canonical<const N: usize> {
     /// `allowed[state]`: the moves canonical after the sequence that led to `state`.
     allowed: Vec<u32>,
     /// `next[state][m]`: the state after move `m`.
-    next: Vec<[AutomatonState; MOVES]>,
+    next: Vec<[AutomatonState; N]>,
 }
 
-impl Canonical {
+impl<const N: usize> Canonical<N> {
     fn new(metric: Metric, moves: &[u8]) -> Self {
         let automaton = metric.sequence_automaton();
         let states = automaton.state_count();
         let mut allowed = vec![0u32; states];
-        let mut next = vec![[0; MOVES]; states];
+        let mut next = vec![[0; N]; states];
         for state in 0..states {
             for (k, &m) in moves.iter().enumerate() {
                 if let Some(after) = automaton.next(state as AutomatonState, k as MoveIdx) {
@@ -132,18 +133,20 @@ impl Node {
     }
 }
 
-/// The table's lookups, with the graph view made once.
-struct Lookup<'t> {
+/// The table's lookups, with the graph view made once, for move tables of `N` columns (a
+/// constant, so that the search's strides and child arrays are too).
+struct Lookup<'t, const N: usize> {
     tables: &'t OptimalTables,
     graph: FlipSliceGraph<'t>,
-    order: Canonical,
+    order: Canonical<N>,
     solved_sorted: u16,
     /// The table's slice of the solved cube.
     goal_slice: usize,
 }
 
-impl<'t> Lookup<'t> {
+impl<'t, const N: usize> Lookup<'t, N> {
     fn new(tables: &'t OptimalTables) -> Self {
+        debug_assert_eq!(tables.columns, N);
         Lookup {
             tables,
             graph: tables.graph(),
@@ -158,9 +161,9 @@ impl<'t> Lookup<'t> {
     fn turn(&self, a: Axis, m: usize) -> Axis {
         let t = self.tables;
         Axis {
-            twist: t.twist_move[a.twist as usize * MOVES + m],
-            flip: t.flip_move[a.flip as usize * MOVES + m],
-            sorted: t.slice_sorted_move[a.sorted as usize * MOVES + m],
+            twist: t.twist_move[a.twist as usize * N + m],
+            flip: t.flip_move[a.flip as usize * N + m],
+            sorted: t.slice_sorted_move[a.sorted as usize * N + m],
             dist: a.dist,
         }
     }
@@ -187,7 +190,7 @@ impl<'t> Lookup<'t> {
     #[inline]
     fn solved_by(&self, node: &Node, m: usize) -> bool {
         let t = self.tables;
-        t.corner_move[node.corners as usize * MOVES + m] == 0
+        t.corner_move[node.corners as usize * N + m] == 0
             && (0..AXES).all(|a| self.is_goal(&self.turn(node.axes[a], t.axis_move[a][m] as usize)))
     }
 
@@ -241,10 +244,10 @@ impl<'t> Lookup<'t> {
     /// and read together, so the reads (each most likely a cache miss) overlap instead of
     /// waiting on one another.
     #[inline]
-    fn children(&self, node: &Node, moves: u32, left: usize, out: &mut [Node; MOVES]) -> u32 {
+    fn children(&self, node: &Node, moves: u32, left: usize, out: &mut [Node; N]) -> u32 {
         let t = self.tables;
         let mut live = moves;
-        let mut entries = [0usize; MOVES];
+        let mut entries = [0usize; N];
         for a in 0..AXES {
             let parent = node.axes[a];
             let mut bits = live;
@@ -276,7 +279,7 @@ impl<'t> Lookup<'t> {
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            out[m].corners = t.corner_move[node.corners as usize * MOVES + m];
+            out[m].corners = t.corner_move[node.corners as usize * N + m];
         }
         live
     }
@@ -312,8 +315,8 @@ struct Shared {
 }
 
 /// One thread's depth-first search of one subtree.
-struct Dfs<'a, 't> {
-    lookup: &'a Lookup<'t>,
+struct Dfs<'a, 't, const N: usize> {
+    lookup: &'a Lookup<'t, N>,
     shared: &'a Shared,
     options: OptimalOptions,
     index: usize,
@@ -322,7 +325,7 @@ struct Dfs<'a, 't> {
     next_check: u64,
 }
 
-impl Dfs<'_, '_> {
+impl<const N: usize> Dfs<'_, '_, N> {
     /// Searches below `node`, which has `left` moves to reach the goal; `true` to stop.
     fn search(&mut self, node: &Node, left: usize, state: AutomatonState) -> bool {
         if left == 0 {
@@ -351,7 +354,7 @@ impl Dfs<'_, '_> {
             }
             return false;
         }
-        let mut children = [Node::default(); MOVES];
+        let mut children = [Node::default(); N];
         let mut live = self.lookup.children(node, allowed, left - 1, &mut children);
         while live != 0 {
             let m = live.trailing_zeros() as usize;
@@ -396,7 +399,12 @@ impl Dfs<'_, '_> {
 
 /// The subtrees of a bound: every canonical sequence of `depth` moves whose node the table
 /// lets through, in the search's order.
-fn subtrees(lookup: &Lookup, root: &Node, bound: usize, depth: usize) -> (Vec<Subtree>, u64) {
+fn subtrees<const N: usize>(
+    lookup: &Lookup<N>,
+    root: &Node,
+    bound: usize,
+    depth: usize,
+) -> (Vec<Subtree>, u64) {
     let mut out = vec![Subtree {
         path: Vec::new(),
         node: *root,
@@ -408,7 +416,7 @@ fn subtrees(lookup: &Lookup, root: &Node, bound: usize, depth: usize) -> (Vec<Su
         for tree in &out {
             let allowed = lookup.order.allowed(tree.state);
             nodes += u64::from(allowed.count_ones());
-            let mut children = [Node::default(); MOVES];
+            let mut children = [Node::default(); N];
             let mut live = lookup.children(&tree.node, allowed, bound - level - 1, &mut children);
             while live != 0 {
                 let m = live.trailing_zeros() as usize;
@@ -436,7 +444,18 @@ pub fn solve_optimal(
     options: OptimalOptions,
 ) -> Result<OptimalSolution, SolveError> {
     cube.check()?;
-    let lookup = Lookup::new(tables);
+    match tables.columns {
+        MOVES => solve_with(&Lookup::<MOVES>::new(tables), cube, options),
+        _ => solve_with(&Lookup::<LAYER_MOVES>::new(tables), cube, options),
+    }
+}
+
+fn solve_with<const N: usize>(
+    lookup: &Lookup<N>,
+    cube: &CubieCube,
+    options: OptimalOptions,
+) -> Result<OptimalSolution, SolveError> {
+    let tables = lookup.tables;
     let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
     let mut result = OptimalSolution {
         solutions: Vec::new(),
@@ -453,7 +472,7 @@ pub fn solve_optimal(
     // In the quarter-turn metric every move is an odd permutation of the corners, so the
     // length of every solution has the parity of the corners' permutation.
     let (first, step) = match tables.metric() {
-        Metric::Htm => (root.estimate().max(1), 1),
+        Metric::Htm | Metric::Stm => (root.estimate().max(1), 1),
         Metric::Qtm => {
             let parity = usize::from(cube.corner_parity_odd());
             let at_least = root.estimate().max(1);
@@ -463,7 +482,7 @@ pub fn solve_optimal(
     for bound in (first..=gods_number(tables.metric())).step_by(step) {
         result.lower_bound = bound;
         let depth = SPLIT_DEPTH.min(bound);
-        let (trees, prefix_nodes) = subtrees(&lookup, &root, bound, depth);
+        let (trees, prefix_nodes) = subtrees(lookup, &root, bound, depth);
         let shared = Shared {
             first_found: AtomicUsize::new(usize::MAX),
             timed_out: AtomicBool::new(false),
@@ -477,7 +496,7 @@ pub fn solve_optimal(
                 return;
             }
             let mut dfs = Dfs {
-                lookup: &lookup,
+                lookup,
                 shared: &shared,
                 options,
                 index,
@@ -518,7 +537,9 @@ pub fn solve_optimal(
 /// table. Admissible: each is the distance of a projection of the cube.
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
     cube.check()?;
-    let lookup = Lookup::new(tables);
-    let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
-    Ok(root.estimate())
+    let root = match tables.columns {
+        MOVES => Lookup::<MOVES>::new(tables).root(cube),
+        _ => Lookup::<LAYER_MOVES>::new(tables).root(cube),
+    };
+    Ok(root.ok_or(SolveError::NotFound)?.estimate())
 }

@@ -5,7 +5,8 @@
 use crate::coords::{self, MOVES, SLICES, SLICE_PERMS, SLICE_SORTED};
 use crate::flipslice::{slice_sorted_conjugates, FlipSliceConjugates, FlipSliceGraph};
 use crate::pruning;
-use crate::tables::{move_cubes, twist_classes, TablesError, AXES, URF3_SYMMETRY};
+use crate::search::to_move;
+use crate::tables::{twist_classes, TablesError, AXES, URF3_SYMMETRY};
 use godsearch_core::Progress;
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
@@ -20,6 +21,18 @@ pub const OPTIMAL_FORMAT: &str = "optimal sym16 twistclass-slice-flip mod3 v1";
 
 /// Entries a 2-bit byte holds.
 const ENTRIES_PER_BYTE: usize = 4;
+/// Moves of the slice-turn metric: the 18 face turns, then the middle layers' 9 (see
+/// [`Metric::moves`]).
+pub(crate) const LAYER_MOVES: usize = 27;
+
+/// The columns of the move tables in `metric`: the 18 face turns, or in the slice-turn metric
+/// those and the middle layers' 9 turns (a move's column is its index among them).
+pub(crate) fn move_columns(metric: Metric) -> usize {
+    match metric {
+        Metric::Htm | Metric::Qtm => MOVES,
+        Metric::Stm => LAYER_MOVES,
+    }
+}
 
 /// The pruning tables on offer: the same coordinate with the middle edges' order left out or
 /// kept.
@@ -88,22 +101,24 @@ impl TableSize {
 pub struct OptimalTables {
     size: TableSize,
     metric: Metric,
-    /// The moves of `metric`, as indices among the 18 face turns.
+    /// The moves of `metric`, as columns of the move tables.
     pub(crate) moves: Vec<u8>,
+    /// Columns of the move tables ([`move_columns`]): 18, or 27 in the slice-turn metric.
+    pub(crate) columns: usize,
     pub(crate) twists: CoordinateClasses,
     pub(crate) twist_move: Vec<u16>,
     pub(crate) flip_move: Vec<u16>,
     pub(crate) conjugates: FlipSliceConjugates,
     pub(crate) slice_move: Vec<u16>,
     pub(crate) slice_conj: Vec<u16>,
-    /// The sorted slice under the 18 moves: the search tracks it on every axis whatever the
+    /// The sorted slice under the moves: the search tracks it on every axis whatever the
     /// table's slice, since the three axes' sorted slices place every edge.
     pub(crate) slice_sorted_move: Vec<u16>,
-    /// Corner permutation under the 18 moves: the corners' positions are the one part of a
+    /// Corner permutation under the moves: the corners' positions are the one part of a
     /// cube the three axes' coordinates leave out, so the goal test needs them.
     pub(crate) corner_move: Vec<u16>,
     /// `axis_move[a][m]`: move `m` of a cube seen from axis `a` (conjugated by `URF3^a`).
-    pub(crate) axis_move: [[u8; MOVES]; AXES],
+    pub(crate) axis_move: [[u8; LAYER_MOVES]; AXES],
 
     pub(crate) symmetries: Symmetries,
     /// The 2-bit entries, copied into huge pages when the memory can be had: fewer TLB misses
@@ -146,7 +161,8 @@ impl OptimalTables {
         levels: Vec<u64>,
     ) -> Self {
         let symmetries = Symmetries::new();
-        let all = move_cubes();
+        let columns = move_columns(metric);
+        let all: Vec<CubieCube> = (0..columns).map(|k| to_move(k).cubie()).collect();
         let slice_sorted_move = coords::move_table(SLICE_SORTED, coords::slice_sorted, &all);
         let (slice_move, slice_conj) = match size {
             TableSize::Small => (
@@ -158,24 +174,26 @@ impl OptimalTables {
                 slice_sorted_conjugates(&symmetries),
             ),
         };
-        let mut axis_move = [[0u8; MOVES]; AXES];
+        let mut axis_move = [[0u8; LAYER_MOVES]; AXES];
         for (a, row) in axis_move.iter_mut().enumerate() {
-            for (m, slot) in row.iter_mut().enumerate() {
+            for (m, slot) in row.iter_mut().enumerate().take(columns) {
                 let seen = symmetries.conjugate(&all[m], a * URF3_SYMMETRY);
-                *slot = all.iter().position(|c| *c == seen).expect("a face turn") as u8;
+                *slot = all
+                    .iter()
+                    .position(|c| *c == seen)
+                    .expect("a symmetry maps the metric's moves onto themselves")
+                    as u8;
             }
         }
-        let moves: Vec<u8> = Metric::Htm
-            .moves()
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| metric.moves().contains(m))
-            .map(|(k, _)| k as u8)
+        let moves: Vec<u8> = (0..columns)
+            .filter(|&k| metric.moves().contains(&to_move(k)))
+            .map(|k| k as u8)
             .collect();
         OptimalTables {
             size,
             metric,
             moves,
+            columns,
             twists: twist_classes(&symmetries),
             twist_move: coords::move_table(TWISTS, coords::twist, &all),
             flip_move: coords::move_table(FLIPS, coords::flip, &all),
@@ -202,6 +220,7 @@ impl OptimalTables {
             slice_conj: &self.slice_conj,
             slices: self.size.slices(),
             orders: self.size.orders(),
+            columns: self.columns,
             moves: &self.moves,
         }
     }

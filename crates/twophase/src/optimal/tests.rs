@@ -13,6 +13,9 @@ use std::sync::OnceLock;
 /// Positions within this many moves are held by [`ball`]: 621,649 cubes in the half-turn
 /// metric, so exact distances up to twice as far come from meeting in the middle.
 const BALL_DEPTH: u8 = 5;
+/// The same in the slice-turn metric, whose 27 moves make the balls grow faster: 174,604 cubes
+/// within 4 moves.
+const STM_BALL_DEPTH: u8 = 4;
 
 fn small() -> &'static OptimalTables {
     static TABLES: OnceLock<OptimalTables> = OnceLock::new();
@@ -24,20 +27,30 @@ fn small_qtm() -> &'static OptimalTables {
     TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Qtm, &NoProgress))
 }
 
+fn small_stm() -> &'static OptimalTables {
+    static TABLES: OnceLock<OptimalTables> = OnceLock::new();
+    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Stm, &NoProgress))
+}
+
 fn two_phase() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| Tables::build(&NoProgress))
 }
 
-/// Every cube within [`BALL_DEPTH`] moves of `metric` from solved with its distance, by
-/// breadth-first search.
+/// Every cube within [`BALL_DEPTH`] moves of `metric` ([`STM_BALL_DEPTH`] in the slice-turn
+/// metric) from solved with its distance, by breadth-first search.
 fn ball(metric: Metric) -> &'static HashMap<CubieCube, u8> {
-    static BALLS: [OnceLock<HashMap<CubieCube, u8>>; 2] = [OnceLock::new(), OnceLock::new()];
+    static BALLS: [OnceLock<HashMap<CubieCube, u8>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     BALLS[metric as usize].get_or_init(|| {
         let moves: Vec<CubieCube> = metric.moves().iter().map(|m| m.cubie()).collect();
+        let depth = match metric {
+            Metric::Stm => STM_BALL_DEPTH,
+            _ => BALL_DEPTH,
+        };
         let mut seen = HashMap::from([(CubieCube::SOLVED, 0u8)]);
         let mut level = vec![CubieCube::SOLVED];
-        for d in 1..=BALL_DEPTH {
+        for d in 1..=depth {
             let mut next = Vec::new();
             for c in &level {
                 for m in &moves {
@@ -164,10 +177,10 @@ fn the_answer_does_not_depend_on_the_threads() {
     assert_eq!(one.solutions, two.solutions);
 }
 
-/// Every canonical sequence of `length` moves that solves `cube`, by brute force.
-fn brute_force_solutions(cube: &CubieCube, length: usize) -> Vec<Vec<Move>> {
-    let automaton = Metric::Htm.sequence_automaton();
-    let moves = Metric::Htm.moves();
+/// Every canonical sequence of `length` moves of `metric` that solves `cube`, by brute force.
+fn brute_force_solutions(cube: &CubieCube, length: usize, metric: Metric) -> Vec<Vec<Move>> {
+    let automaton = metric.sequence_automaton();
+    let moves = metric.moves();
     let mut out = Vec::new();
     let mut path = Vec::new();
     fn walk(
@@ -229,7 +242,7 @@ fn all_lists_every_canonical_optimal_solution() {
     for cube in cubes {
         let found = solve_optimal(small(), &cube, all).unwrap();
         let length = found.lower_bound;
-        let mut expected = brute_force_solutions(&cube, length);
+        let mut expected = brute_force_solutions(&cube, length, Metric::Htm);
         let mut got = found.solutions.clone();
         expected.sort_by_key(|s| format!("{s:?}"));
         got.sort_by_key(|s| format!("{s:?}"));
@@ -316,6 +329,55 @@ fn quarter_turn_lengths_are_the_exact_quarter_turn_distances() {
     let cube = apply_moves(&CubieCube::SOLVED, &parse_moves("F2").unwrap());
     let found = solve_optimal(small_qtm(), &cube, OptimalOptions::default()).unwrap();
     assert_eq!(found.solutions, vec![parse_moves("F F").unwrap()]);
+}
+
+/// A walk of `length` random moves of `metric` from solved.
+fn walk_in(rng: &mut StdRng, metric: Metric, length: usize) -> CubieCube {
+    let moves = metric.moves();
+    let walk: Vec<Move> = (0..length)
+        .map(|_| moves[rng.gen_range(0..moves.len())])
+        .collect();
+    apply_moves(&CubieCube::SOLVED, &walk)
+}
+
+#[test]
+fn slice_turn_lengths_are_the_exact_slice_turn_distances() {
+    let mut rng = StdRng::seed_from_u64(19);
+    for length in 0..=2 * STM_BALL_DEPTH as usize {
+        for _ in 0..3 {
+            let cube = walk_in(&mut rng, Metric::Stm, length);
+            let exact = exact_distance(&cube, Metric::Stm).expect("within eight slice turns");
+            assert!(lower_bound(small_stm(), &cube).unwrap() <= exact as usize);
+            let found = solve_optimal(small_stm(), &cube, OptimalOptions::default()).unwrap();
+            let moves = &found.solutions[0];
+            assert_eq!(moves.len(), exact as usize, "walk of {length}");
+            assert_eq!(Metric::Stm.length(moves), exact as usize);
+            assert!(apply_moves(&cube, moves).is_solved());
+        }
+    }
+    // A middle layer's turn is one move; the face-turn distance of the same cube is two.
+    let m = apply_moves(&CubieCube::SOLVED, &parse_moves("R L'").unwrap());
+    let found = solve_optimal(small_stm(), &m, OptimalOptions::default()).unwrap();
+    assert_eq!(found.solutions, vec![vec![Move { face: 7, turns: 3 }]]);
+    assert_eq!(exact_distance(&m, Metric::Htm), Some(2));
+}
+
+#[test]
+fn all_lists_every_canonical_optimal_slice_turn_solution() {
+    let all = OptimalOptions {
+        all: true,
+        ..OptimalOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(20);
+    for _ in 0..3 {
+        let cube = walk_in(&mut rng, Metric::Stm, 4);
+        let found = solve_optimal(small_stm(), &cube, all).unwrap();
+        let mut expected = brute_force_solutions(&cube, found.lower_bound, Metric::Stm);
+        let mut got = found.solutions.clone();
+        expected.sort_by_key(|s| format!("{s:?}"));
+        got.sort_by_key(|s| format!("{s:?}"));
+        assert_eq!(got, expected);
+    }
 }
 
 /// The 1 GB table: about 2.5 minutes and 5 GB to build, so outside the normal run
