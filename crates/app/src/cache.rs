@@ -553,11 +553,10 @@ impl TableCache {
                     CacheKind::SubgoalStages
                 } else if path == self.twophase_path() {
                     CacheKind::TwoPhase
-                } else if TableSize::ALL.iter().any(|&s| {
-                    [Metric::Htm, Metric::Qtm]
-                        .iter()
-                        .any(|&m| path == self.optimal_path(s, m))
-                }) {
+                } else if TableSize::ALL
+                    .iter()
+                    .any(|&s| Metric::ALL.iter().any(|&m| path == self.optimal_path(s, m)))
+                {
                     CacheKind::Optimal
                 } else {
                     CacheKind::OtherTable

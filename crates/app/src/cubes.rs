@@ -7,9 +7,10 @@ use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
-    facelet, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
+    facelet, Algorithm, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
 };
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -24,6 +25,33 @@ use std::time::{Duration, Instant};
 /// come to 28.8).
 pub fn default_max_length(metric: Metric) -> usize {
     gods_number(metric)
+}
+
+/// A 3x3x3 solution (or scramble) of `cube` as printed in `metric`, replayed first: face turns
+/// with turns of one face merged (`F2`, never `F F`), and in the slice-turn metric the middle
+/// layers' turns as the slices a cuber turns ([`held_form`]), which the text is read back and
+/// replayed as held to check. `what` names it in the error when a replay fails.
+pub fn written_solution(
+    cube: &CubieCube,
+    moves: &[Move],
+    metric: Metric,
+    what: &str,
+) -> AppResult<String> {
+    let replay_failed = || AppError::Check(format!("the {what} did not solve the cube on replay"));
+    if !apply_moves(cube, moves).is_solved() {
+        return Err(replay_failed());
+    }
+    if metric != Metric::Stm {
+        return Ok(format_moves(&merge_same_face(moves)));
+    }
+    let text = held_form(moves).to_string();
+    let held = Algorithm::parse(&text)
+        .and_then(|a| a.apply_held(CubeSize::Three, cube))
+        .map_err(|_| replay_failed())?;
+    if !held.is_solved() {
+        return Err(replay_failed());
+    }
+    Ok(text)
 }
 
 /// A cube to solve, with the text it was given as.
@@ -195,16 +223,13 @@ impl TwoPhaseSolver<'_> {
             }
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        if !apply_moves(&job.cube, &found.moves).is_solved() {
-            return Err(AppError::Check(
-                "the two-phase solution did not solve the cube on replay".into(),
-            ));
-        }
+        let solution =
+            written_solution(&job.cube, &found.moves, self.metric, "two-phase solution")?;
         Ok(CubeSolution {
             puzzle: CubeSize::Three.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
-            solution: format_moves(&found.moves),
+            solution,
             length: self.metric.length(&found.moves),
             metric: self.metric.name(),
             optimal: found.moves.is_empty(),
@@ -267,16 +292,22 @@ impl OptimalSolver<'_> {
             }
         };
         let seconds = started.elapsed().as_secs_f64();
-        if !apply_moves(&job.cube, &moves).is_solved() {
-            return Err(AppError::Check(
-                "the optimal solution did not solve the cube on replay".into(),
-            ));
-        }
+        let write = |moves: &[Move]| written_solution(&job.cube, moves, metric, "optimal solution");
+        let all_solutions = match self.all {
+            true => Some(
+                found
+                    .solutions
+                    .iter()
+                    .map(|s| write(s))
+                    .collect::<AppResult<_>>()?,
+            ),
+            false => None,
+        };
         Ok(CubeSolution {
             puzzle: CubeSize::Three.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
-            solution: format_moves(&merge_same_face(&moves)),
+            solution: write(&moves)?,
             length: metric.length(&moves),
             metric: metric.name(),
             optimal,
@@ -288,11 +319,7 @@ impl OptimalSolver<'_> {
             phase2_searches: None,
             timed_out: found.timed_out,
             lower_bound: Some(found.lower_bound),
-            all_solutions: self.all.then(|| {
-                (found.solutions.iter())
-                    .map(|s| format_moves(&merge_same_face(s)))
-                    .collect()
-            }),
+            all_solutions,
             seconds,
         })
     }

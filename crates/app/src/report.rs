@@ -393,8 +393,12 @@ pub struct VerifyReport {
     pub stm: Option<usize>,
     /// Cubes: the length in execution turns (rotations count too).
     pub etm: Option<usize>,
-    /// Whether no shorter solution exists; absent when nothing here can tell (no table).
+    /// Whether no shorter solution exists; absent when nothing here can tell (no table, or
+    /// the optimal search gave up before it could).
     pub optimal: Option<bool>,
-    /// The true distance of the start, where a table gives it.
+    /// The true distance of the start, where a table or the optimal search gives it.
     pub shortest: Option<usize>,
+    /// 3x3x3 with the optimal search stopped by its timeout: every solution has at least this
+    /// many moves (in `metric`).
+    pub lower_bound: Option<usize>,
 }

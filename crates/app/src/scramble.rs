@@ -12,13 +12,19 @@
 //!   opposite faces in one order on cubes, no step straight back on boards). In the quarter-turn
 //!   metric the automaton allows `U U`, which is written `U2` (two quarter turns).
 //!
+//! - In the slice-turn metric a 3x3x3 scramble is written with slices (`M E S`), which turn the
+//!   whole cube with them; the position given is the one the written scramble leaves as held.
+//!
 //! Every scramble is checked against the position it claims to reach.
 
 use crate::report::Scramble;
 use crate::{AppError, AppResult};
 use godsearch_core::{MoveIdx, SequenceAutomaton};
+use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::cube2::CUBE2_POSITIONS;
-use godsearch_puzzles::cube::notation::{apply_moves, format_moves, invert_moves, merge_same_face};
+use godsearch_puzzles::cube::notation::{
+    apply_moves, format_moves, invert_moves, merge_same_face, with_slices,
+};
 use godsearch_puzzles::cube::{
     facelet, random_cube, Cube2Space, CubeSize, CubieCube, Metric, Move, CUBE2_MAX_DISTANCE,
 };
@@ -63,8 +69,32 @@ pub fn random_sequence<S>(
     Ok(moves)
 }
 
-/// `n` random face turns of `metric` (a canonical sequence; see the module doc).
-pub fn cube_moves(size: CubeSize, metric: Metric, n: usize, rng: &mut impl Rng) -> Scramble {
+/// A scramble's text in `metric` and the cube it leaves as held: the moves as they are, or in
+/// the slice-turn metric written with slices ([`held_form`]), read back and replayed on the
+/// stickers (the slices turn the cube, so the cube as held is a turned copy of `reached`, the
+/// cube of the moves with the centres fixed). Fails only on a bug.
+fn scramble_text(
+    moves: &[Move],
+    metric: Metric,
+    reached: CubieCube,
+) -> AppResult<(String, CubieCube)> {
+    if metric != Metric::Stm {
+        return Ok((format_moves(moves), reached));
+    }
+    let written = held_form(moves);
+    let held = written
+        .apply_held(CubeSize::Three, &CubieCube::SOLVED)
+        .map_err(|e| AppError::Check(format!("a scramble written with slices: {e}")))?;
+    Ok((written.to_string(), held))
+}
+
+/// `n` random moves of `metric` (a canonical sequence; see the module doc).
+pub fn cube_moves(
+    size: CubeSize,
+    metric: Metric,
+    n: usize,
+    rng: &mut impl Rng,
+) -> AppResult<Scramble> {
     let generators = metric.moves();
     let mut cube = CubieCube::SOLVED;
     let drawn = random_sequence(
@@ -79,13 +109,14 @@ pub fn cube_moves(size: CubeSize, metric: Metric, n: usize, rng: &mut impl Rng) 
     let turns: Vec<Move> = drawn.iter().map(|&k| generators[k as usize]).collect();
     let moves = merge_same_face(&turns);
     debug_assert_eq!(apply_moves(&CubieCube::SOLVED, &moves), cube);
-    Scramble {
+    let (text, held) = scramble_text(&moves, metric, cube)?;
+    Ok(Scramble {
         puzzle: size.to_string(),
-        scramble: Some(format_moves(&moves)),
+        scramble: Some(text),
         length: Some(metric.length(&moves)),
         metric: Some(metric.name()),
-        position: (size == CubeSize::Three).then(|| facelet::format(&cube)),
-    }
+        position: (size == CubeSize::Three).then(|| facelet::format(&held)),
+    })
 }
 
 /// A uniform random 3x3x3 with a two-phase scramble of at most [`SCRAMBLE_MAX_LENGTH`] moves
@@ -100,18 +131,22 @@ pub fn cube3_uniform(tables: &Tables, metric: Metric, rng: &mut impl Rng) -> App
         text: facelet::format(&cube),
         source,
     })?;
-    let moves = invert_moves(&solution.moves);
+    let mut moves = invert_moves(&solution.moves);
+    if metric == Metric::Stm {
+        moves = with_slices(&moves);
+    }
     if apply_moves(&CubieCube::SOLVED, &moves) != cube {
         return Err(AppError::Check(
             "the scramble does not reach the position".into(),
         ));
     }
+    let (text, held) = scramble_text(&moves, metric, cube)?;
     Ok(Scramble {
         puzzle: CubeSize::Three.to_string(),
         length: Some(metric.length(&moves)),
-        scramble: Some(format_moves(&moves)),
+        scramble: Some(text),
         metric: Some(metric.name()),
-        position: Some(facelet::format(&cube)),
+        position: Some(facelet::format(&held)),
     })
 }
 
@@ -207,7 +242,7 @@ mod tests {
         for metric in [Metric::Htm, Metric::Qtm] {
             let order = metric.sequence_automaton();
             for _ in 0..50 {
-                let s = cube_moves(CubeSize::Three, metric, 30, &mut rng);
+                let s = cube_moves(CubeSize::Three, metric, 30, &mut rng).unwrap();
                 assert_eq!(s.length, Some(30), "{metric:?}: {s:?}");
                 let moves = parse_moves(s.scramble.as_deref().unwrap()).unwrap();
                 // Written with U2 for two quarter turns; as quarter turns it is canonical.
@@ -226,10 +261,30 @@ mod tests {
     }
 
     #[test]
+    fn slice_turn_scrambles_are_written_with_slices_and_reach_their_position() {
+        use godsearch_puzzles::cube::{Algorithm, TurnMetric};
+        let mut rng = StdRng::seed_from_u64(8);
+        let mut slices = 0;
+        for _ in 0..50 {
+            let s = cube_moves(CubeSize::Three, Metric::Stm, 25, &mut rng).unwrap();
+            assert_eq!(s.length, Some(25));
+            let written = Algorithm::parse(s.scramble.as_deref().unwrap()).unwrap();
+            assert_eq!(written.length(TurnMetric::Stm), 25, "{s:?}");
+            assert_eq!(written.length(TurnMetric::Etm), 25, "no rotation: {s:?}");
+            slices += written.face_turns().is_none() as usize;
+            let held = written
+                .apply_held(CubeSize::Three, &CubieCube::SOLVED)
+                .unwrap();
+            assert_eq!(s.position.unwrap(), facelet::format(&held));
+        }
+        assert!(slices > 40, "most 25-move scrambles turn a middle layer");
+    }
+
+    #[test]
     fn quarter_turn_scrambles_merge_a_face_turned_twice() {
         let mut rng = StdRng::seed_from_u64(1);
         let merged = (0..200)
-            .map(|_| cube_moves(CubeSize::Two, Metric::Qtm, 20, &mut rng))
+            .map(|_| cube_moves(CubeSize::Two, Metric::Qtm, 20, &mut rng).unwrap())
             .filter(|s| s.scramble.as_deref().unwrap().contains('2'))
             .count();
         assert!(merged > 0, "U U should come up and be written U2");

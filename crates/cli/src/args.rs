@@ -148,8 +148,11 @@ pub struct BfsArgs {
     /// The goal board (default: tiles in order, blank last), e.g. 0,1,2,3,4,5,6,7,8.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
-    /// Cubes: how moves are counted, htm (half-turn metric: any face turn is 1) or qtm
-    /// (quarter-turn metric: a half turn is 2). Default htm.
+    /// Cubes: how moves are counted: htm (half-turn metric: any face turn is 1), qtm
+    /// (quarter-turn metric: a half turn is 2) or stm (slice-turn metric: a middle layer's
+    /// turn, M E S, is 1 too; positions are the cube as held, centres fixed). etm (rotations
+    /// count) has the same distances as stm and is counted as stm; on the 2x2x2, which has no
+    /// middle layer, stm and etm are htm. Default htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// 3x3x3: classes of 48 (the cube's symmetries, default) or 96 (with inversion: half the
@@ -233,14 +236,19 @@ pub struct SolveArgs {
     /// Cubes: read every position (arguments and --file lines) as a facelet string.
     #[arg(long)]
     pub facelets: bool,
-    /// Cubes: count lengths in htm (half-turn metric) or qtm (quarter-turn metric). The
-    /// 2x2x2 is solved optimally in that metric; the 3x3x3's two-phase search aims at the
-    /// fewest moves of that metric (in qtm a half turn costs 2; solutions write it F2).
+    /// Cubes: count lengths in htm (half-turn metric), qtm (quarter-turn metric) or stm
+    /// (slice-turn metric: M E S count 1). The 2x2x2 is solved optimally in that metric (stm
+    /// is htm there: no middle layer); the 3x3x3's two-phase search aims at the fewest moves
+    /// of htm or qtm (in qtm a half turn costs 2; solutions write it F2). In stm, --optimal
+    /// proves the fewest slice turns; two-phase searches face turns and writes each run of one
+    /// axis in as few slice turns as it can (R L' as M), so it does not aim at the fewest.
+    /// A solution with slices turns the cube: later letters name the faces where they are
+    /// then. etm is searched as stm (the same distances; no rotation is written).
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// 3x3x3: stop at the first solution of at most this many moves, in --metric. Default 20
-    /// (htm) or 26 (qtm), God's numbers. When the two phases find none that short, the
-    /// shortest they find.
+    /// (htm and stm) or 26 (qtm), God's numbers (stm's is at most 20). When the two phases
+    /// find none that short, the shortest they find.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(0..=MAX_TARGET_LENGTH))]
     pub max_length: Option<u64>,
@@ -266,8 +274,9 @@ pub struct SolveArgs {
     /// Default 1gb.
     #[arg(long, value_name = "SIZE", requires = "optimal")]
     pub table_size: Option<String>,
-    /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no face twice in a
-    /// row, opposite faces in one order), not only the first.
+    /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no layer twice in a
+    /// row, opposite faces in one order, a middle layer never beside its faces), not only the
+    /// first.
     #[arg(long, requires = "optimal")]
     pub all: bool,
     /// Read boards from a file (`-` for standard input), one a line; lines `id length tiles...`
@@ -352,7 +361,9 @@ pub struct ScrambleArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(0..=MAX_SCRAMBLE_MOVES))]
     pub moves: Option<u64>,
-    /// Cubes: htm or qtm, for --moves and for the 2x2x2's optimal scrambles. Default htm.
+    /// Cubes: htm, qtm or stm (etm is stm), for --moves and for the 2x2x2's optimal scrambles.
+    /// An stm scramble is written with slices (M E S), which turn the cube: the position
+    /// printed is the one it leaves as held. Default htm.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// Folder for the cached two-phase tables (default: the user's cache folder).
@@ -520,6 +531,23 @@ pub struct VerifyArgs {
     /// Cubes: read starts as stickers (needed when 54 letters of URFDLB could also be moves)
     #[arg(long)]
     pub facelets: bool,
+    /// 3x3x3: prove whether each solution is shortest in --metric with the optimal solver
+    /// (as `solve --optimal`: both cores, a pruning table per metric, see --table-size).
+    /// Seconds for starts up to about 15 moves from solved, minutes for random cubes. Boards
+    /// and the 2x2x2 are told without it, from a distance table
+    #[arg(long)]
+    pub prove: bool,
+    /// 3x3x3 with --prove: the pruning table, small (43 MB) or 1gb (default)
+    #[arg(long, value_name = "SIZE", requires = "prove")]
+    pub table_size: Option<String>,
+    /// 3x3x3 with --prove: give up proving after this many seconds a start, keeping the lower
+    /// bound proven (a solution that short is still proven shortest)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "prove")]
+    pub timeout: Option<Duration>,
+    /// 3x3x3 with --prove: folder for the cached pruning tables (default: the user's cache
+    /// folder)
+    #[arg(long, value_name = "DIR", requires = "prove")]
+    pub cache: Option<PathBuf>,
     /// Cubes: how to write the moves back: singmaster (default) writes wide turns Rw and
     /// slices M; sign writes wide turns r; wca writes wide turns Rw and slices as the wide and
     /// face turn they are (M as Lw L'), since its notation has none

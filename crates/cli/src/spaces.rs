@@ -2,7 +2,7 @@
 
 use crate::errors::bad_input;
 use anyhow::{Context, Result};
-use godsearch_puzzles::cube::Metric;
+use godsearch_puzzles::cube::{CubeSize, Metric};
 use godsearch_puzzles::tiles::{Board, Shape};
 use godsearch_puzzles::PuzzleName;
 
@@ -16,12 +16,14 @@ pub fn tile_shape(name: &str) -> Result<Shape> {
     }
 }
 
-/// The metric given with `--metric` (default: the half-turn metric).
-pub fn cube_metric(text: Option<&str>) -> Result<Metric> {
-    match text {
-        Some(t) => Ok(t.parse::<Metric>()?),
-        None => Ok(Metric::Htm),
-    }
+/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
+/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
+pub fn cube_metric(text: Option<&str>, size: CubeSize) -> Result<Metric> {
+    let metric = match text {
+        Some(t) => t.parse::<Metric>()?,
+        None => Metric::Htm,
+    };
+    Ok(metric.for_size(size))
 }
 
 /// The goal given with `--goal`, or the standard one.

@@ -6,7 +6,9 @@ mod common;
 
 use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
 use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
-use godsearch_puzzles::cube::{facelet, Cube2Space, CubieCube, Metric};
+use godsearch_puzzles::cube::{
+    facelet, Algorithm, Cube2Space, CubeSize, CubieCube, Metric, TurnMetric,
+};
 use godsearch_testdata::{levels, rows};
 
 const SUPERFLIP: &str = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB";
@@ -536,4 +538,140 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         "unknown --table-size 'huge': expected small or 1gb",
     );
     refused(&["solve", "3x3x3", "--all", "R"], "--optimal");
+}
+
+/// The cube `moves` (any algorithm: slices turn the cube) leaves `start_facelets` in, as held.
+fn replay_held(start_facelets: &str, moves: &str) -> CubieCube {
+    let start = facelet::parse(start_facelets).unwrap();
+    Algorithm::parse(moves)
+        .unwrap()
+        .apply_held(CubeSize::Three, &start)
+        .unwrap()
+}
+
+#[test]
+fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
+    // Positions and classes (48 and 96 maps) against Rokicki's published slice-turn counts;
+    // etm has the same distances; on the 2x2x2, which has no middle layer, stm is htm.
+    let data = rows("cube3x3x3-stm.txt");
+    for (symmetry, column) in [("48", 2), ("96", 3)] {
+        let v = json(&[
+            "bfs",
+            "3x3x3",
+            "--metric",
+            "stm",
+            "--symmetry",
+            symmetry,
+            "--max-depth",
+            "5",
+            "--json",
+        ]);
+        assert_eq!(v["metric"], "stm");
+        for (d, row) in data.iter().take(6).enumerate() {
+            assert_eq!(levels_of(&v)[d].to_string(), row[1], "positions at {d}");
+            assert_eq!(v["classes"][d].to_string(), row[column], "classes at {d}");
+        }
+    }
+    let etm = json(&[
+        "bfs",
+        "3x3x3",
+        "--metric",
+        "etm",
+        "--max-depth",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(levels_of(&etm), [1, 27, 501, 9175]);
+    let pocket = json(&["bfs", "2x2x2", "--metric", "stm", "--json"]);
+    assert_eq!(levels_of(&pocket), levels("cube2x2x2-htm.txt"));
+
+    // Solved optimally in slice turns and written with slices: the H permutation is 7.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let h = "M2 U M2 U2 M2 U M2";
+    let optimal = &json_lines(&[
+        "solve",
+        "3x3x3",
+        "--metric",
+        "stm",
+        "--optimal",
+        "--table-size",
+        "small",
+        "--cache",
+        cache,
+        "--json",
+        h,
+    ])[0];
+    assert_eq!(
+        (optimal["length"].as_u64(), optimal["optimal"].as_bool()),
+        (Some(7), Some(true)),
+        "{optimal}"
+    );
+    let solution = optimal["solution"].as_str().unwrap();
+    let written = Algorithm::parse(solution).unwrap();
+    assert_eq!(written.length(TurnMetric::Stm), 7);
+    assert!(
+        written.face_turns().is_none(),
+        "slices written as slices: {solution}"
+    );
+    let facelets = optimal["facelets"].as_str().unwrap();
+    assert!(replay_held(facelets, solution).is_solved());
+    // Two-phase in stm: face turns, runs of one axis merged into slices; never longer.
+    let fast = json(&["solve", "3x3x3", "--metric", "stm", "--json", h]);
+    let fast_solution = fast["solution"].as_str().unwrap();
+    assert!(replay_held(facelets, fast_solution).is_solved());
+    assert!(fast["length"].as_u64().unwrap() >= 7);
+    assert_eq!(
+        Algorithm::parse(fast_solution)
+            .unwrap()
+            .length(TurnMetric::Stm) as u64,
+        fast["length"].as_u64().unwrap()
+    );
+
+    // verify --prove: 7 slice turns are optimal in stm; in htm the same moves are 11 and the
+    // shortest is 10.
+    let prove = |metric: &str| {
+        json(&[
+            "verify",
+            "3x3x3",
+            h,
+            "M2 U' M2 U2 M2 U' M2",
+            "--metric",
+            metric,
+            "--prove",
+            "--table-size",
+            "small",
+            "--cache",
+            cache,
+            "--json",
+        ])
+    };
+    let stm = prove("stm");
+    assert_eq!(
+        (stm["optimal"].as_bool(), stm["shortest"].as_u64()),
+        (Some(true), Some(7))
+    );
+    let htm = prove("htm");
+    assert_eq!(
+        (
+            htm["optimal"].as_bool(),
+            htm["length"].as_u64(),
+            htm["shortest"].as_u64()
+        ),
+        (Some(false), Some(11), Some(10))
+    );
+
+    // An stm scramble is written with slices and reaches the position printed, as held.
+    for s in json_lines(&[
+        "scramble", "3x3x3", "--metric", "stm", "--moves", "15", "--count", "5", "--seed", "4",
+        "--format", "json",
+    ]) {
+        let text = s["scramble"].as_str().unwrap();
+        assert_eq!(Algorithm::parse(text).unwrap().length(TurnMetric::Stm), 15);
+        let reached = Algorithm::parse(text)
+            .unwrap()
+            .apply_held(CubeSize::Three, &CubieCube::SOLVED)
+            .unwrap();
+        assert_eq!(facelet::format(&reached), s["position"].as_str().unwrap());
+    }
 }

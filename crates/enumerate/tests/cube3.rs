@@ -59,10 +59,23 @@ fn classes_with_inversion_match_the_published_counts() {
 }
 
 #[test]
-#[ignore = "HTM depth 8 and QTM depth 10: tens of seconds and several GB"]
+fn stm_levels_match_the_published_counts_with_and_without_inversion() {
+    check_against_data(Metric::Stm, "cube3x3x3-stm.txt", 6);
+    check_classes(
+        Metric::Stm,
+        Reduction::SymmetriesAndInverse,
+        "cube3x3x3-stm.txt",
+        3,
+        6,
+    );
+}
+
+#[test]
+#[ignore = "HTM depth 8, QTM depth 10 and STM depth 7: tens of seconds and several GB"]
 fn deeper_levels_match_the_published_counts() {
     check_against_data(Metric::Htm, "cube3x3x3-htm.txt", 8);
     check_against_data(Metric::Qtm, "cube3x3x3-qtm.txt", 10);
+    check_against_data(Metric::Stm, "cube3x3x3-stm.txt", 7);
 }
 
 #[test]

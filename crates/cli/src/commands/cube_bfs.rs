@@ -17,7 +17,7 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     if args.goal.is_some() {
         bad_input!("--goal is for sliding-tile boards; a cube is enumerated from solved");
     }
-    let metric = spaces::cube_metric(args.metric.as_deref())?;
+    let metric = spaces::cube_metric(args.metric.as_deref(), size)?;
     let reduction = match (size, args.symmetry) {
         (CubeSize::Two, Some(_)) => {
             bad_input!("--symmetry is for the 3x3x3; the 2x2x2 is enumerated whole")

@@ -85,7 +85,7 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
 
 pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     refuse_tile_options(args)?;
-    let metric = spaces::cube_metric(args.metric.as_deref())?;
+    let metric = spaces::cube_metric(args.metric.as_deref(), size)?;
     let jobs = jobs(args, size)?;
     let mut out = CubePrinter::new(args, jobs.len());
     match size {
@@ -196,16 +196,7 @@ fn solve_cube3_optimal(
     jobs: &[CubeJob],
     out: &mut CubePrinter,
 ) -> Result<()> {
-    let size = match args.table_size.as_deref() {
-        None => TableSize::Gigabyte,
-        Some(name) => match TableSize::from_name(name) {
-            Some(size) => size,
-            None => bad_input!(
-                "unknown --table-size '{}': expected small or 1gb",
-                excerpt(name)
-            ),
-        },
-    };
+    let size = optimal_table_size(args.table_size.as_deref())?;
     let tables = crate::cache::optimal_tables(args.cache.as_deref(), size, metric);
     let fallback = args
         .timeout
@@ -221,6 +212,20 @@ fn solve_cube3_optimal(
         out.emit(solver.solve(job)?)?;
     }
     Ok(())
+}
+
+/// The optimal solver's table named by `--table-size` (default 1gb).
+pub fn optimal_table_size(name: Option<&str>) -> Result<TableSize> {
+    match name {
+        None => Ok(TableSize::Gigabyte),
+        Some(name) => match TableSize::from_name(name) {
+            Some(size) => Ok(size),
+            None => bad_input!(
+                "unknown --table-size '{}': expected small or 1gb",
+                excerpt(name)
+            ),
+        },
+    }
 }
 
 /// The running totals of a batch of cubes.

@@ -53,14 +53,14 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
             if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
                 bad_input!("--format hex and grid are for boards; cubes print a scramble and its stickers, or json");
             }
-            let metric = spaces::cube_metric(args.metric.as_deref())?;
+            let metric = spaces::cube_metric(args.metric.as_deref(), size)?;
             match (size, walk) {
                 (_, Some(n)) => {
                     if args.cache.is_some() {
                         bad_input!("--cache is for uniform 3x3x3 scrambles (it holds the two-phase tables); --moves needs no tables");
                     }
                     for _ in 0..args.count {
-                        print(scramble::cube_moves(size, metric, n, &mut rng))?;
+                        print(scramble::cube_moves(size, metric, n, &mut rng)?)?;
                     }
                 }
                 (CubeSize::Two, None) => {

@@ -2,6 +2,7 @@
 //! [`godsearch_app::verify`] and print what they reach.
 
 use crate::args::VerifyArgs;
+use crate::commands::cube_solve::optimal_table_size;
 use crate::errors::{bad_input, InputError};
 use crate::output::outln;
 use crate::spaces;
@@ -9,7 +10,7 @@ use anyhow::{bail, Context, Result};
 use godsearch_app::cubes::Cube2Solver;
 use godsearch_app::report::VerifyReport;
 use godsearch_app::tiles::TableSolver;
-use godsearch_app::verify::{self, Claim};
+use godsearch_app::verify::{self, Claim, CubeProver};
 use godsearch_puzzles::cube::{CubeSize, Syntax, TurnMetric};
 use godsearch_puzzles::tiles::Board;
 use godsearch_puzzles::PuzzleName;
@@ -78,6 +79,9 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
             if args.metric.is_some() || args.facelets || args.notation.is_some() {
                 bad_input!("--metric, --facelets and --notation are for cubes");
             }
+            if args.prove {
+                bad_input!("--prove is for the 3x3x3; a board's solution is proven shortest from a distance table (--table, or one built for boards of up to 20 million positions)");
+            }
             let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
             // A table proves optimality: the one given, or one built now for a small board.
             let prover = match &args.table {
@@ -102,11 +106,30 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
             } else {
                 Syntax::Auto
             };
-            let prover = match size {
-                CubeSize::Two => Some(Cube2Solver::new(verify::cube2_prover_metric(metric), None)?),
-                CubeSize::Three => None,
+            let search_metric = verify::prover_metric(metric, size);
+            let (pocket, optimal) = match (size, args.prove) {
+                (CubeSize::Two, true) => {
+                    bad_input!("--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it")
+                }
+                (CubeSize::Two, false) => (Some(Cube2Solver::new(search_metric, None)?), None),
+                (CubeSize::Three, true) => {
+                    let table_size = optimal_table_size(args.table_size.as_deref())?;
+                    let tables = crate::cache::optimal_tables(
+                        args.cache.as_deref(),
+                        table_size,
+                        search_metric,
+                    );
+                    (None, Some(tables))
+                }
+                (CubeSize::Three, false) => (None, None),
             };
+            let timeout = args.timeout;
             Ok(Box::new(move |claim| {
+                let prover = match (&pocket, &optimal) {
+                    (Some(table), _) => Some(CubeProver::Pocket(table)),
+                    (_, Some(tables)) => Some(CubeProver::Optimal { tables, timeout }),
+                    _ => None,
+                };
                 Ok(verify::cube(
                     size,
                     metric,
@@ -147,10 +170,17 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
         }
         _ => outln!("length     {} {}", r.length, r.metric),
     }
-    match (r.optimal, r.shortest) {
-        (Some(true), _) => outln!("optimal    yes"),
-        (Some(false), Some(s)) => {
+    match (r.optimal, r.shortest, r.lower_bound) {
+        (Some(true), _, _) => outln!("optimal    yes"),
+        (Some(false), Some(s), _) => {
             outln!("optimal    no: the shortest solution has {s} {}", r.metric)
+        }
+        (_, _, Some(b)) => outln!(
+            "optimal    not known: every solution has at least {b} {} (the search stopped at --timeout)",
+            r.metric
+        ),
+        _ if args.puzzle.parse::<PuzzleName>().ok() == Some(PuzzleName::Cube(CubeSize::Three)) => {
+            outln!("optimal    not known (--prove runs the optimal solver)")
         }
         _ => outln!("optimal    not known (no distance table for this puzzle here)"),
     }

@@ -58,6 +58,9 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// Every search metric.
+    pub const ALL: [Metric; 3] = [Metric::Htm, Metric::Qtm, Metric::Stm];
+
     /// The metric's name as written on the command line.
     pub fn name(self) -> &'static str {
         match self {
