@@ -87,9 +87,14 @@ const CUBE3_QTM_SOURCE: &str = "Rokicki, Davidson 2014, cube20.org";
 /// The 2x2x2's diameters, from its complete enumeration (`bfs 2x2x2`, and the published
 /// distributions in data/cube2x2x2-*.txt).
 const CUBE2_SOURCE: &str = "complete enumeration: godsearch bfs 2x2x2, data/cube2x2x2-*.txt";
-/// God's numbers: the 3x3x3 in HTM and QTM, the 2x2x2 in HTM and QTM.
-const CUBE3_DIAMETERS: [(&str, u32); 2] = [("htm", 20), ("qtm", 26)];
-const CUBE2_DIAMETERS: [(&str, u32); 2] = [("htm", 11), ("qtm", 14)];
+/// The 3x3x3's slice-turn God's number is not known; the half-turn one bounds it.
+const CUBE3_STM_SOURCE: &str =
+    "not known; every face-turn solution is one, so htm's bounds it; levels published to 10 by Rokicki";
+/// God's numbers: the 3x3x3 in HTM and QTM (exact) and STM (an upper bound), the 2x2x2 in HTM
+/// and QTM (its STM is HTM: no middle layer). Each with whether it is exact.
+const CUBE3_DIAMETERS: [(&str, u32, bool); 3] =
+    [("htm", 20, true), ("qtm", 26, true), ("stm", 20, false)];
+const CUBE2_DIAMETERS: [(&str, u32, bool); 2] = [("htm", 11, true), ("qtm", 14, true)];
 /// Bits of the class key the 3x3x3's frontier engine lists (a packed cube).
 const CLASS_KEY_BITS: f64 = 128.0;
 /// Bytes of a cube in the cubie layer (a byte per corner and edge place and orientation).
@@ -134,16 +139,20 @@ pub fn cube_info(
         CubeSize::Three => (Some(CUBE3_CLASSES_48), Some(CUBE3_CLASSES_96)),
     };
     let log10_classes = classes.map(|c| log10(&c.parse::<BigUint>().expect("a number")));
-    let (diameters, source) = match size {
-        CubeSize::Two => (CUBE2_DIAMETERS, [CUBE2_SOURCE; 2]),
-        CubeSize::Three => (CUBE3_DIAMETERS, [CUBE3_HTM_SOURCE, CUBE3_QTM_SOURCE]),
+    let (diameters, sources): (&[_], &[_]) = match size {
+        CubeSize::Two => (&CUBE2_DIAMETERS, &[CUBE2_SOURCE; 2]),
+        CubeSize::Three => (
+            &CUBE3_DIAMETERS,
+            &[CUBE3_HTM_SOURCE, CUBE3_QTM_SOURCE, CUBE3_STM_SOURCE],
+        ),
     };
     let gods_numbers = diameters
         .iter()
-        .zip(source)
-        .map(|(&(metric, moves), source)| GodsNumber {
+        .zip(sources)
+        .map(|(&(metric, moves, exact), &source)| GodsNumber {
             metric,
             moves,
+            exact,
             source,
         })
         .collect();

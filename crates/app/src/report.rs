@@ -295,11 +295,13 @@ pub struct CubeInfoReport {
 /// A cube's diameter in one metric.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GodsNumber {
-    /// `htm` or `qtm`.
+    /// `htm`, `qtm` or `stm`.
     pub metric: &'static str,
-    /// The most moves any position needs.
+    /// The most moves any position needs (`exact`), or a bound on it.
     pub moves: u32,
-    /// Who proved it.
+    /// Whether `moves` is God's number itself rather than an upper bound on it.
+    pub exact: bool,
+    /// Who proved it (or why it bounds it).
     pub source: &'static str,
 }
 

@@ -86,7 +86,8 @@ fn print_cube(r: &CubeInfoReport, exact: bool) {
     outln!("bits in a perfect rank        {}", r.rank_bits);
     for g in &r.gods_numbers {
         let label = format!("God's number, {}", g.metric);
-        outln!("{label:<29} {} moves ({})", g.moves, g.source);
+        let bound = if g.exact { "" } else { "at most " };
+        outln!("{label:<29} {bound}{} moves ({})", g.moves, g.source);
     }
     print_costs(&r.representations, r.ram_bytes, r.free_disk_bytes);
 }
