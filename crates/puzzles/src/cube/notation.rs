@@ -6,7 +6,7 @@
 //! **Middle layers with the centres fixed.** The searches keep the centres in place, so a
 //! middle-layer turn is searched as what it does to the cube as held: the two faces beside it
 //! turned against each other (`M` is `R L'` and a rotation, `x'`, which holding the cube by its
-//! centres undoes). A [`Move`] of a middle layer is that pair; [`held_form`] writes a solution
+//! centres undoes). A [`Move`] of a middle layer is that pair; [`held_form`](super::algorithm::held_form) writes a solution
 //! of such moves back as the slices a cuber turns, renaming the later faces for the orientation
 //! each slice leaves.
 
@@ -40,8 +40,6 @@ pub const LAYERS: u8 = 9;
 const AXES: u8 = 3;
 /// The face each middle layer's slice follows: `E` as `D`, `M` as `L`, `S` as `F`.
 const SLICE_FOLLOWS: [u8; 3] = [3, 4, 2];
-/// The letters of the middle layers, in layer order.
-pub const SLICE_LETTERS: [char; 3] = ['E', 'M', 'S'];
 
 /// How moves are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,7 +118,8 @@ impl Metric {
     /// faces (in the quarter-turn metric `U U` is the one way to write a half turn: not
     /// `U' U'`, never three). Every position has a shortest solution of this form: one axis's
     /// turns in a row make `U^a D^b`, which is one move when `a` or `b` is 0 (or, in the
-    /// slice-turn metric, when `a + b` is 0 mod 4: a middle-layer turn), and else `U^a D^b`.
+    /// slice-turn metric, when `a + b` is 0 mod 4: a middle-layer turn), and else the two turns
+    /// `U^a D^b`.
     pub fn sequence_automaton(self) -> SequenceAutomaton {
         let moves = self.moves();
         let layers = moves
@@ -149,7 +148,8 @@ impl Metric {
                     (may_repeat && m.turns == 1).then_some(done(layer))
                 }
                 Some((last, _))
-                    if axis(last) == axis(layer) && !(last < 3 && layer == last + 3) =>
+                    if axis(last) == axis(layer)
+                        && !(last < AXES as usize && layer == last + AXES as usize) =>
                 {
                     None
                 }
@@ -302,7 +302,7 @@ const QUARTERS: u8 = 4;
 
 /// A face turn in Singmaster's letters; a middle layer's turn as the two face turns it is with
 /// the centres fixed, the first of `U R F` first (`M` is `R L'`), so that the text read back is
-/// the same cube. [`held_form`] writes slices as slices.
+/// the same cube. [`held_form`](super::algorithm::held_form) writes slices as slices.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some((a, b)) = self.slice_faces() {
