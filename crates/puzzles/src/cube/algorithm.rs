@@ -407,11 +407,7 @@ pub fn held_form(moves: &[Move]) -> Algorithm {
             for _ in 0..m.turns {
                 normal = quarter_turn(axis, normal);
             }
-            *s = FACE_FRAMES
-                .iter()
-                .position(|&(n, _, _)| n == normal)
-                .expect("a quarter turn keeps a face's normal a face's normal")
-                as u8;
+            *s = face_facing(normal) as u8;
         }
     }
     Algorithm { turns }
@@ -534,12 +530,17 @@ fn sticker_place(i: usize) -> (Vector, Vector) {
     (place, normal)
 }
 
-/// The sticker at `place` facing `normal`.
-fn sticker_at(place: Vector, normal: Vector) -> usize {
-    let face = FACE_FRAMES
+/// The face whose outward normal is `normal`.
+fn face_facing(normal: Vector) -> usize {
+    FACE_FRAMES
         .iter()
         .position(|&(n, _, _)| n == normal)
-        .expect("a quarter turn keeps a face's normal a face's normal");
+        .expect("a quarter turn keeps a face's normal a face's normal")
+}
+
+/// The sticker at `place` facing `normal`.
+fn sticker_at(place: Vector, normal: Vector) -> usize {
+    let face = face_facing(normal);
     let (_, up, right) = FACE_FRAMES[face];
     let on_face = [0, 1, 2].map(|k| place[k] - normal[k]);
     let row = 1 - dot(on_face, up);
