@@ -12,7 +12,7 @@ use godsearch_app::cubes::{
     default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, OptimalSolver, TwoPhaseSolver,
 };
 use godsearch_app::report::{CubeSolution, CubeSummary};
-use godsearch_app::units::format_seconds;
+use godsearch_app::units::{format_rate, format_seconds};
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
 use godsearch_twophase::optimal::TableSize;
@@ -214,6 +214,9 @@ fn solve_cube3_optimal(
     Ok(())
 }
 
+/// Solves a second from which the summary writes the rate in thousands (`12.3 k`).
+const RATE_IN_THOUSANDS: f64 = 1e3;
+
 /// The optimal solver's table named by `--table-size` (default 1gb).
 pub fn optimal_table_size(name: Option<&str>) -> Result<TableSize> {
     match name {
@@ -367,14 +370,19 @@ fn print_summary(json: bool, t: &CubeTotals, started: Instant, interrupted: bool
     if json {
         outln!("{}", serde_json::to_string(&summary)?);
     } else if count > 1 || interrupted {
+        let rate = match summary.solves_per_second {
+            r if r >= RATE_IN_THOUSANDS => format_rate(r).trim_end().to_string(),
+            r if r >= 10.0 => format!("{r:.0}"),
+            r => format!("{r:.2}"),
+        };
         outln!(
-            "{}solved {} positions: mean length {:.2} (longest {}), {:.3} ms a position on one thread, {:.0} solves/s on {} threads",
+            "{}solved {} positions: mean length {:.2} (longest {}), {} a position, {} solves/s on {} threads",
             if interrupted { "interrupted: " } else { "" },
             summary.solved,
             summary.mean_length,
             summary.max_length,
-            1e3 * summary.seconds / count.max(1) as f64,
-            summary.solves_per_second,
+            format_seconds(summary.seconds / count.max(1) as f64),
+            rate,
             summary.threads
         );
     }
