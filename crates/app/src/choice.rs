@@ -73,7 +73,9 @@ pub enum Algorithm {
     /// Meet in the middle: every position within --depth moves of the goal held, each board's
     /// surroundings grown level by level until they meet it; optimal for boards within twice
     /// --depth (memory: 8 bytes a position held; 4x4: --depth 24 needs 343 MB, 26 1.5 GB,
-    /// 28 6 GB, and about as much again around each board).
+    /// 28 6 GB, and about as much again around each board). The 3x3x3 holds symmetry classes
+    /// and follows every move sequence from the cube instead (the group form: nothing held
+    /// around it).
     HalfDepth,
 }
 

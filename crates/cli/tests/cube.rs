@@ -675,3 +675,45 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
         assert_eq!(facelet::format(&reached), s["position"].as_str().unwrap());
     }
 }
+
+#[test]
+fn three_by_three_half_depth_agrees_with_the_optimal_solver() {
+    // Two independent optimal solvers: meet in the middle over held classes, and IDA* over the
+    // pruning table; ten-move scrambles in each metric.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    for (metric, depth) in [("htm", "5"), ("qtm", "6"), ("stm", "4")] {
+        for seed in ["1", "2"] {
+            let scramble = json(&[
+                "scramble", "3x3x3", "--metric", metric, "--moves", "9", "--seed", seed,
+                "--format", "json",
+            ]);
+            let position = scramble["position"].as_str().unwrap();
+            let solve = |extra: &[&str]| {
+                let mut args = vec!["solve", "3x3x3", "--metric", metric, "--facelets", "--json"];
+                args.extend_from_slice(extra);
+                args.push(position);
+                json(&args)
+            };
+            let half = solve(&["--algorithm", "half-depth", "--depth", depth]);
+            let ida = solve(&["--optimal", "--table-size", "small", "--cache", cache]);
+            assert_eq!(half["algorithm"], "half-depth");
+            assert_eq!(half["optimal"], true);
+            assert_eq!(half["length"], ida["length"], "{metric} {position}");
+            assert!(replay_held(position, half["solution"].as_str().unwrap()).is_solved());
+        }
+    }
+    refused(
+        &[
+            "solve",
+            "3x3x3",
+            "--algorithm",
+            "half-depth",
+            "--depth",
+            "3",
+            "--moves",
+            SUPERFLIP_MOVES,
+        ],
+        "beyond twice --depth 3: every solution has at least 7 moves",
+    );
+}

@@ -21,7 +21,7 @@
 use crate::keys::KeyState;
 use crate::level_store::retain_absent;
 use crate::{frontier, Limits, NoProgress, Stop};
-use godsearch_core::{MoveIdx, StateSpace};
+use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton, StateSpace};
 use rayon::prelude::*;
 use thiserror::Error;
 
@@ -249,6 +249,148 @@ impl<S: KeyState> GoalBall<S> {
         let same: &[S] = if same_level { newest } else { &[] };
         retain_absent(&mut next, previous, same);
         next
+    }
+}
+
+impl<S: KeyState> GoalBall<S> {
+    /// Half-depth search in the group form: every canonical sequence of `k` moves from the
+    /// start (`order`: the space's sequence automaton), for `k = 0, 1, ...` rising, is followed
+    /// depth first, and where it ends is looked up in the held levels. The first `k` at which
+    /// one ends in level `n` (at `k = 0`: the start held at any level) gives a shortest
+    /// solution of `k + n` moves, read on by descent through the levels.
+    ///
+    /// Nothing around the start is held, so it suits spaces whose states are classes: the
+    /// moves are made on positions (`apply`; `None` where a move does not apply) and `key`
+    /// gives a position's state, so on the 3x3x3 the search turns real cubes and looks up their
+    /// class keys, and the moves returned solve the start itself.
+    ///
+    /// Exact, for the same reason as [`solve`](Self::solve): a position farther than `n`
+    /// meets the held levels first at `k = d - n`, in level `n`. Past `max_k` moves from the
+    /// start, `Beyond` with the proven lower bound `max_k + n + 1`. The subtrees below the
+    /// first move are searched on the threads of the current rayon pool; the solution returned
+    /// is the first in move order, whatever the threads.
+    pub fn search_from<C, Apply, Key>(
+        &self,
+        start: &C,
+        order: &SequenceAutomaton,
+        apply: Apply,
+        key: Key,
+        max_k: u32,
+    ) -> HalfDepthOutcome
+    where
+        C: Clone + Send + Sync,
+        Apply: Fn(&C, MoveIdx) -> Option<C> + Sync,
+        Key: Fn(&C) -> S + Sync,
+    {
+        let n = self.depth();
+        if let Some(d) = self.distance(key(start)) {
+            return HalfDepthOutcome::Solved(self.descend_from(start, d, order, &apply, &key));
+        }
+        if self.complete {
+            return HalfDepthOutcome::Beyond {
+                lower_bound: u32::MAX,
+            };
+        }
+        let search = GroupSearch {
+            ball: self,
+            order,
+            apply: &apply,
+            key: &key,
+        };
+        for k in 1..=max_k {
+            let found = (0..order.move_count() as MoveIdx)
+                .into_par_iter()
+                .filter_map(|m| {
+                    let state = order.next(SequenceAutomaton::START, m)?;
+                    let next = apply(start, m)?;
+                    let mut path = vec![m];
+                    search.dfs(&next, state, k - 1, &mut path).then_some(path)
+                })
+                .find_map_first(Some);
+            if let Some(path) = found {
+                let mut end = start.clone();
+                for &m in &path {
+                    end = apply(&end, m).expect("the path's moves apply");
+                }
+                let mut moves = path;
+                moves.extend(self.descend_from(&end, n, order, &apply, &key));
+                return HalfDepthOutcome::Solved(moves);
+            }
+        }
+        HalfDepthOutcome::Beyond {
+            lower_bound: max_k + n + 1,
+        }
+    }
+
+    /// Moves from `position`, whose state is at distance `distance`, to the goal: at each step
+    /// a move to a position one level down.
+    fn descend_from<C, Apply, Key>(
+        &self,
+        position: &C,
+        distance: u32,
+        order: &SequenceAutomaton,
+        apply: &Apply,
+        key: &Key,
+    ) -> Vec<MoveIdx>
+    where
+        Apply: Fn(&C, MoveIdx) -> Option<C>,
+        Key: Fn(&C) -> S,
+        C: Clone,
+    {
+        let mut path = Vec::with_capacity(distance as usize);
+        let mut at = position.clone();
+        for d in (1..=distance as usize).rev() {
+            let below = &self.levels[d - 1];
+            let (m, next) = (0..order.move_count() as MoveIdx)
+                .find_map(|m| {
+                    let next = apply(&at, m)?;
+                    below
+                        .binary_search(&key(&next))
+                        .is_ok()
+                        .then_some((m, next))
+                })
+                .expect("a position at distance d has a neighbour at d - 1");
+            path.push(m);
+            at = next;
+        }
+        path
+    }
+}
+
+/// The depth-first part of [`GoalBall::search_from`].
+struct GroupSearch<'a, S, Apply, Key> {
+    ball: &'a GoalBall<S>,
+    order: &'a SequenceAutomaton,
+    apply: &'a Apply,
+    key: &'a Key,
+}
+
+impl<S: KeyState, Apply, Key> GroupSearch<'_, S, Apply, Key> {
+    /// Whether a canonical sequence of `left` more moves from `at` ends in the held level `n`;
+    /// its moves are left on `path`.
+    fn dfs<C>(&self, at: &C, state: AutomatonState, left: u32, path: &mut Vec<MoveIdx>) -> bool
+    where
+        Apply: Fn(&C, MoveIdx) -> Option<C>,
+        Key: Fn(&C) -> S,
+    {
+        if left == 0 {
+            let farthest = self.ball.levels.last().expect("level 0");
+            return farthest.binary_search(&(self.key)(at)).is_ok();
+        }
+        for m in 0..self.order.move_count() as MoveIdx {
+            let Some(next_state) = self.order.next(state, m) else {
+                continue;
+            };
+            let Some(next) = (self.apply)(at, m) else {
+                continue;
+            };
+            path.push(m);
+            if self.dfs(&next, next_state, left - 1, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
     }
 }
 

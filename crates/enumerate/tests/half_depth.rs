@@ -120,3 +120,83 @@ fn a_small_budget_gives_a_proven_lower_bound() {
     }
     assert!(GoalBall::build(&space, Some(20), 1 << 12).is_err());
 }
+
+/// The state `m` leads to from `s`, if the move applies there.
+fn neighbour<P: StateSpace>(space: &P, s: P::State, m: u8) -> Option<P::State> {
+    let mut next = None;
+    space.for_each_neighbour(s, |k, n| {
+        if k == m {
+            next = Some(n);
+        }
+    });
+    next
+}
+
+#[test]
+fn the_group_form_agrees_with_bfs_on_eight_puzzle_boards() {
+    let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+    let dist = distances(&space);
+    let ball = GoalBall::build(&space, Some(12), BUDGET).unwrap();
+    let order = space.sequence_automaton();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+    for _ in 0..500 {
+        let s = space.state_at(rng.gen_range(0..space.state_count() as usize));
+        let d = u32::from(dist[space.rank_of(s)]);
+        let found = ball.search_from(&s, &order, |&x, m| neighbour(&space, x, m), |&x| x, 12);
+        match found {
+            HalfDepthOutcome::Solved(path) => {
+                assert_eq!(path.len() as u32, d, "{s:?}");
+                assert!(reaches_goal(&space, s, &path), "{s:?}");
+            }
+            HalfDepthOutcome::Beyond { lower_bound } => {
+                assert_eq!(lower_bound, 25);
+                assert!(d >= lower_bound, "{s:?}: {d}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_group_form_solves_3x3x3_cubes_over_their_class_keys() {
+    use godsearch_puzzles::cube::notation::apply_moves;
+    use godsearch_puzzles::cube::{Cube3Classes, CubieCube, Reduction};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(22);
+    for (metric, small, large) in [(Metric::Htm, 4, 5), (Metric::Stm, 3, 4)] {
+        let space = Cube3Classes::new(metric, Reduction::Symmetries);
+        let moves = metric.moves();
+        let cubies: Vec<CubieCube> = moves.iter().map(|m| m.cubie()).collect();
+        let order = metric.sequence_automaton();
+        let apply = |c: &CubieCube, m: u8| Some(c.then(&cubies[m as usize]));
+        let key = |c: &CubieCube| space.reducer().representative(c);
+        let balls = [small, large].map(|n| GoalBall::build(&space, Some(n), BUDGET).unwrap());
+        for length in 0..=2 * small as usize {
+            let walk: Vec<_> = (0..length)
+                .map(|_| moves[rng.gen_range(0..moves.len())])
+                .collect();
+            let cube = apply_moves(&CubieCube::SOLVED, &walk);
+            let lengths = balls.each_ref().map(|ball| {
+                match ball.search_from(&cube, &order, apply, key, ball.depth()) {
+                    HalfDepthOutcome::Solved(path) => {
+                        let solution: Vec<_> = path.iter().map(|&m| moves[m as usize]).collect();
+                        assert!(apply_moves(&cube, &solution).is_solved(), "{metric}");
+                        solution.len()
+                    }
+                    other => panic!("{metric}, walk of {length}: {other:?}"),
+                }
+            });
+            assert_eq!(lengths[0], lengths[1], "{metric}, walk of {length}");
+            assert!(lengths[0] <= length);
+        }
+        // Beyond twice the depth held: the bound proven.
+        let far = apply_moves(
+            &CubieCube::SOLVED,
+            &godsearch_puzzles::cube::notation::parse_moves("U R2 F B R B2 R U2 L B2").unwrap(),
+        );
+        if metric == Metric::Htm {
+            match balls[0].search_from(&far, &order, apply, key, 2) {
+                HalfDepthOutcome::Beyond { lower_bound } => assert_eq!(lower_bound, 7),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}

@@ -9,7 +9,8 @@ use crate::progress::BatchBar;
 use crate::spaces;
 use anyhow::{Context, Result};
 use godsearch_app::cubes::{
-    default_max_length, Cube2HalfDepth, Cube2Solver, CubeJob, OptimalSolver, TwoPhaseSolver,
+    default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
+    TwoPhaseSolver,
 };
 use godsearch_app::report::{CubeSolution, CubeSummary};
 use godsearch_app::units::{format_rate, format_seconds};
@@ -128,14 +129,25 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
                 solve_cube3_optimal(args, metric, &jobs, &mut out)?;
                 return out.finish();
             }
-            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
-                bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default)");
-            }
             if args.table.is_some() {
                 bad_input!("--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)");
             }
+            if args.algorithm == Algorithm::HalfDepth {
+                if args.max_length.is_some() || args.timeout.is_some() {
+                    bad_input!("--max-length and --timeout are for two-phase and --optimal; half-depth search solves within twice --depth, optimally");
+                }
+                let memory = crate::machine::memory_budget(args.memory);
+                let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
+                for job in &jobs {
+                    out.emit(solver.solve(job)?)?;
+                }
+                return out.finish();
+            }
+            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
+                bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
+            }
             if args.depth.is_some() {
-                bad_input!("--depth is for half-depth search, which the 3x3x3 does not have (two-phase solves it)");
+                bad_input!("--depth is for --algorithm half-depth");
             }
             solve_cube3(args, metric, &jobs, &mut out)?;
         }
@@ -330,11 +342,15 @@ impl CubePrinter {
                 outln!("           {moves}");
             }
         }
+        // Methods that count no nodes (3x3x3 half-depth search) report none.
+        let nodes = match s.nodes_expanded {
+            0 => String::new(),
+            n => format!(", {n} nodes"),
+        };
         outln!(
-            "time       {} ({}{phases}, {} nodes)",
+            "time       {} ({}{phases}{nodes})",
             format_seconds(s.seconds),
-            s.algorithm,
-            s.nodes_expanded
+            s.algorithm
         );
         outln!();
         Ok(())
