@@ -242,11 +242,6 @@ impl Cube3HalfDepth {
             seconds,
         })
     }
-
-    /// Classes held and the bytes they take.
-    pub fn held(&self) -> (u64, u64) {
-        (self.ball.len(), self.ball.bytes())
-    }
 }
 
 /// The report of an optimal 2x2x2 `path` (moves of the one-frame space), turned back to the
