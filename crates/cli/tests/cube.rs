@@ -674,6 +674,14 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
             .unwrap();
         assert_eq!(facelet::format(&reached), s["position"].as_str().unwrap());
     }
+    // A uniform random cube's stm scramble: two-phase, inverted, runs merged into slices.
+    let s = json(&[
+        "scramble", "3x3x3", "--metric", "stm", "--seed", "4", "--format", "json",
+    ]);
+    let text = s["scramble"].as_str().unwrap();
+    assert!(s["length"].as_u64().unwrap() <= 20);
+    let reached = replay_held(&facelet::format(&CubieCube::SOLVED), text);
+    assert_eq!(facelet::format(&reached), s["position"].as_str().unwrap());
 }
 
 #[test]

@@ -401,3 +401,25 @@ fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
         }
     }
 }
+
+/// The 1 GB slice-turn table: about 5 minutes and 6 GB to build, so outside the normal run
+/// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
+#[test]
+#[ignore]
+fn gigabyte_slice_turn_table_is_admissible_and_exact_to_depth_eight() {
+    let tables = OptimalTables::build(TableSize::Gigabyte, Metric::Stm, &NoProgress);
+    assert_eq!(
+        tables.levels().iter().sum::<u64>(),
+        TableSize::Gigabyte.entries() as u64
+    );
+    let mut rng = StdRng::seed_from_u64(23);
+    for length in 1..=2 * STM_BALL_DEPTH as usize {
+        for _ in 0..6 {
+            let cube = walk_in(&mut rng, Metric::Stm, length);
+            let exact = exact_distance(&cube, Metric::Stm).expect("within eight moves") as usize;
+            assert!(lower_bound(&tables, &cube).unwrap() <= exact);
+            let found = solve_optimal(&tables, &cube, OptimalOptions::default()).unwrap();
+            assert_eq!(found.solutions[0].len(), exact);
+        }
+    }
+}
