@@ -5,7 +5,7 @@
 use crate::report::CubeSolution;
 use crate::tables;
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, StateSpace};
+use godsearch_core::{excerpt, SequenceAutomaton, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
@@ -163,7 +163,9 @@ impl Cube2HalfDepth {
 pub struct Cube3HalfDepth {
     space: Cube3Classes,
     ball: GoalBall<u128>,
+    moves: Vec<Move>,
     move_cubes: Vec<CubieCube>,
+    order: SequenceAutomaton,
 }
 
 impl Cube3HalfDepth {
@@ -185,11 +187,13 @@ impl Cube3HalfDepth {
         let depth = depth.unwrap_or(Self::default_depth(metric));
         let ball = GoalBall::build(&space, Some(depth), memory_bytes)
             .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
-        let move_cubes = metric.moves().iter().map(|m| m.cubie()).collect();
+        let moves = metric.moves();
         Ok(Cube3HalfDepth {
             space,
             ball,
-            move_cubes,
+            move_cubes: moves.iter().map(|m| m.cubie()).collect(),
+            moves,
+            order: metric.sequence_automaton(),
         })
     }
 
@@ -204,7 +208,7 @@ impl Cube3HalfDepth {
         let metric = self.space.metric();
         let outcome = self.ball.search_from(
             &job.cube,
-            &metric.sequence_automaton(),
+            &self.order,
             |c, m| Some(c.then(&self.move_cubes[m as usize])),
             |c| self.space.reducer().representative(c),
             self.ball.depth(),
@@ -219,8 +223,7 @@ impl Cube3HalfDepth {
                 )))
             }
         };
-        let generators = metric.moves();
-        let moves: Vec<Move> = path.iter().map(|&k| generators[k as usize]).collect();
+        let moves: Vec<Move> = path.iter().map(|&k| self.moves[k as usize]).collect();
         let seconds = started.elapsed().as_secs_f64();
         Ok(CubeSolution {
             puzzle: CubeSize::Three.to_string(),
