@@ -380,21 +380,24 @@ fn all_lists_every_canonical_optimal_slice_turn_solution() {
     }
 }
 
-/// The 1 GB table: about 2.5 minutes and 5 GB to build, so outside the normal run
-/// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
-#[test]
-#[ignore]
-fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
-    let tables = OptimalTables::build(TableSize::Gigabyte, Metric::Htm, &NoProgress);
+/// Builds the 1 GB table of `metric` and checks it whole, then on six walks (`walk`) of every
+/// length up to `longest`: the bound is admissible and the solutions have the exact length.
+fn check_gigabyte_table(
+    metric: Metric,
+    seed: u64,
+    longest: usize,
+    walk: impl Fn(&mut StdRng, usize) -> CubieCube,
+) {
+    let tables = OptimalTables::build(TableSize::Gigabyte, metric, &NoProgress);
     assert_eq!(
         tables.levels().iter().sum::<u64>(),
         TableSize::Gigabyte.entries() as u64
     );
-    let mut rng = StdRng::seed_from_u64(18);
-    for length in 1..=10 {
+    let mut rng = StdRng::seed_from_u64(seed);
+    for length in 1..=longest {
         for _ in 0..6 {
-            let cube = random_walk(&mut rng, length);
-            let exact = exact_distance(&cube, Metric::Htm).expect("within ten moves") as usize;
+            let cube = walk(&mut rng, length);
+            let exact = exact_distance(&cube, metric).expect("within the balls' reach") as usize;
             assert!(lower_bound(&tables, &cube).unwrap() <= exact);
             let found = solve_optimal(&tables, &cube, OptimalOptions::default()).unwrap();
             assert_eq!(found.solutions[0].len(), exact);
@@ -402,24 +405,23 @@ fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
     }
 }
 
+/// The 1 GB table: about 2.5 minutes and 5 GB to build, so outside the normal run
+/// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
+#[test]
+#[ignore]
+fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
+    check_gigabyte_table(Metric::Htm, 18, 2 * BALL_DEPTH as usize, random_walk);
+}
+
 /// The 1 GB slice-turn table: about 5 minutes and 6 GB to build, so outside the normal run
 /// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
 #[test]
 #[ignore]
 fn gigabyte_slice_turn_table_is_admissible_and_exact_to_depth_eight() {
-    let tables = OptimalTables::build(TableSize::Gigabyte, Metric::Stm, &NoProgress);
-    assert_eq!(
-        tables.levels().iter().sum::<u64>(),
-        TableSize::Gigabyte.entries() as u64
+    check_gigabyte_table(
+        Metric::Stm,
+        23,
+        2 * STM_BALL_DEPTH as usize,
+        |rng, length| walk_in(rng, Metric::Stm, length),
     );
-    let mut rng = StdRng::seed_from_u64(23);
-    for length in 1..=2 * STM_BALL_DEPTH as usize {
-        for _ in 0..6 {
-            let cube = walk_in(&mut rng, Metric::Stm, length);
-            let exact = exact_distance(&cube, Metric::Stm).expect("within eight moves") as usize;
-            assert!(lower_bound(&tables, &cube).unwrap() <= exact);
-            let found = solve_optimal(&tables, &cube, OptimalOptions::default()).unwrap();
-            assert_eq!(found.solutions[0].len(), exact);
-        }
-    }
 }
