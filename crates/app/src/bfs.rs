@@ -166,6 +166,7 @@ pub fn stop_message(stop: Stop) -> Option<String> {
     match stop {
         Stop::Complete => None,
         Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::Cancelled(d) => Some(format!("cancelled after level {d}; the levels up to it are exact")),
         Stop::Memory { depth, needed, budget } => Some(format!(
             "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
             format_bytes(needed as f64),

@@ -48,8 +48,9 @@ impl SolutionNotation {
     }
 }
 
-/// The solving algorithms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The solving algorithms (named in JSON as on the command line: `parallel-ida`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Algorithm {
     /// A* on 3x3 and smaller, parallel IDA* above (and with --timeout); table descent with
@@ -114,8 +115,10 @@ impl Algorithm {
     }
 }
 
-/// The heuristics of the searching algorithms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The heuristics of the searching algorithms (named in JSON as on the command line:
+/// `linear-conflict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum HeuristicChoice {
     /// The strongest that is cached or builds in a few seconds.

@@ -13,6 +13,8 @@
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
 //! - [`scramble`]: uniform random positions and random canonical move sequences;
+//! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
+//!   a server's limits, watched and cancellable, with the tables kept between requests;
 //! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
 //! - [`units`]: sizes, times and counts read and written for people.
 //!
@@ -71,6 +73,7 @@ pub mod cubes;
 pub mod error;
 pub mod info;
 pub mod report;
+pub mod request;
 pub mod scramble;
 pub mod tables;
 pub mod tiles;

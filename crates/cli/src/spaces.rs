@@ -16,14 +16,10 @@ pub fn tile_shape(name: &str) -> Result<Shape> {
     }
 }
 
-/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
-/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
+/// The metric a cube of `size` is searched in for `--metric` (see
+/// [`godsearch_app::request::cube_metric`]).
 pub fn cube_metric(text: Option<&str>, size: CubeSize) -> Result<Metric> {
-    let metric = match text {
-        Some(t) => t.parse::<Metric>()?,
-        None => Metric::Htm,
-    };
-    Ok(metric.for_size(size))
+    Ok(godsearch_app::request::cube_metric(text, size)?)
 }
 
 /// The goal given with `--goal`, or the standard one.

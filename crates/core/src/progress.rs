@@ -23,6 +23,11 @@ pub trait Progress: Sync {
     fn detail(&self, text: &str) {
         let _ = text;
     }
+    /// Whether the caller wants the run to stop. Engines ask between levels and stop with the
+    /// levels finished so far, each exact.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A sink that ignores everything.

@@ -70,6 +70,9 @@ where
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
+        if progress.cancelled() {
+            break Stop::Cancelled(depth);
+        }
         let current = store.newest();
         let degrees = degrees_of(puzzle, current);
         let candidates: usize = degrees.iter().sum();

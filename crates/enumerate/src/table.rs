@@ -249,6 +249,9 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         if limits.max_depth.is_some_and(|m| depth >= m) {
             break Stop::MaxDepth(depth);
         }
+        if progress.cancelled() {
+            break Stop::Cancelled(depth);
+        }
         if depth >= T::MAX_LEVEL {
             return Err(EnumerateError::TooDeep {
                 depth: depth + 1,

@@ -2,7 +2,7 @@
 //! by Kociemba's two-phase method ([`godsearch_app::cubes`], which replays every solution);
 //! this file reads the positions, checks the options and prints.
 
-use crate::args::{Algorithm, HeuristicChoice, SolutionNotation, SolveArgs};
+use crate::args::{Algorithm, SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::output::outln;
 use crate::progress::BatchBar;
@@ -13,10 +13,10 @@ use godsearch_app::cubes::{
     TwoPhaseSolver,
 };
 use godsearch_app::report::{CubeSolution, CubeSummary};
+use godsearch_app::request::{optimal_table_size, SolveRequest};
 use godsearch_app::units::{format_rate, format_seconds};
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Syntax};
-use godsearch_twophase::optimal::TableSize;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -62,14 +62,35 @@ fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
     Ok(jobs)
 }
 
-fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
+/// The options every front end shares, as the application layer's request (the position is
+/// left empty: the command line reads its own), so that their rules are checked in one place.
+pub fn shared_options(args: &SolveArgs) -> SolveRequest {
+    SolveRequest {
+        goal: args.goal.clone(),
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
+        pdb: args.pdb.clone(),
+        no_reflection: args.no_reflection,
+        stages: args.stages.clone(),
+        effort: args.effort.map(|e| e.min(u32::MAX as u64) as u32),
+        depth: args.depth,
+        metric: args.metric.clone(),
+        facelets: args.facelets,
+        moves: args.moves,
+        max_length: args.max_length.map(|n| n.min(u32::MAX as u64) as u32),
+        optimal: args.optimal,
+        all: args.all,
+        table_size: args.table_size.clone(),
+        timeout: args.timeout.map(|t| t.as_secs_f64()),
+        ..SolveRequest::new(&args.puzzle, "")
+    }
+}
+
+/// Refuses board-only options and those the chosen cube solver would not use: the shared rules
+/// ([`SolveRequest::check_cube_options`]), then the command line's own options.
+fn refuse_unused_options(args: &SolveArgs, size: CubeSize) -> Result<()> {
+    shared_options(args).check_cube_options(size)?;
     let tile_only = [
-        (args.goal.is_some(), "--goal"),
-        (args.pdb.is_some(), "--pdb"),
-        (args.heuristic != HeuristicChoice::Auto, "--heuristic"),
-        (args.stages.is_some(), "--stages"),
-        (args.effort.is_some(), "--effort"),
-        (args.no_reflection, "--no-reflection"),
         (
             args.memory.is_some() && args.algorithm != Algorithm::HalfDepth,
             "--memory",
@@ -81,76 +102,42 @@ fn refuse_tile_options(args: &SolveArgs) -> Result<()> {
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");
     }
-    Ok(())
+    let uses_table = size == CubeSize::Two && args.algorithm != Algorithm::HalfDepth;
+    match size {
+        _ if args.table.is_some() && !uses_table => match size {
+            CubeSize::Two => bad_input!(
+                "--table is for table descent; half-depth search builds its own levels"
+            ),
+            CubeSize::Three if args.optimal => bad_input!(
+                "--table and --depth are for the 2x2x2; --optimal on the 3x3x3 uses --table-size"
+            ),
+            CubeSize::Three => bad_input!(
+                "--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)"
+            ),
+        },
+        CubeSize::Two if args.cache.is_some() => bad_input!(
+            "--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory"
+        ),
+        _ => Ok(()),
+    }
 }
 
 pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
-    refuse_tile_options(args)?;
+    refuse_unused_options(args, size)?;
     let metric = spaces::cube_metric(args.metric.as_deref(), size)?;
     let jobs = jobs(args, size)?;
     let mut out = CubePrinter::new(args, jobs.len());
     match size {
-        CubeSize::Two => {
-            if !matches!(
-                args.algorithm,
-                Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
-            ) {
-                bad_input!("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
+        CubeSize::Two => solve_cube2(args, metric, &jobs, &mut out)?,
+        CubeSize::Three if args.optimal => solve_cube3_optimal(args, metric, &jobs, &mut out)?,
+        CubeSize::Three if args.algorithm == Algorithm::HalfDepth => {
+            let memory = crate::machine::memory_budget(args.memory);
+            let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
+            for job in &jobs {
+                out.emit(solver.solve(job)?)?;
             }
-            if args.depth.is_some() && args.algorithm != Algorithm::HalfDepth {
-                bad_input!("--depth is used only by --algorithm half-depth");
-            }
-            if args.table.is_some() && args.algorithm == Algorithm::HalfDepth {
-                bad_input!("--table is for table descent; half-depth search builds its own levels");
-            }
-            if args.max_length.is_some() || args.timeout.is_some() {
-                bad_input!("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
-            }
-            if args.cache.is_some() {
-                bad_input!("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory");
-            }
-            solve_cube2(args, metric, &jobs, &mut out)?;
         }
-        CubeSize::Three => {
-            if args.optimal {
-                if !matches!(args.algorithm, Algorithm::Auto | Algorithm::Ida) {
-                    bad_input!(
-                        "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)"
-                    );
-                }
-                if args.max_length.is_some() {
-                    bad_input!(
-                        "--max-length is for two-phase; --optimal finds the shortest length itself"
-                    );
-                }
-                if args.table.is_some() || args.depth.is_some() {
-                    bad_input!("--table and --depth are for the 2x2x2; --optimal on the 3x3x3 uses --table-size");
-                }
-                solve_cube3_optimal(args, metric, &jobs, &mut out)?;
-                return out.finish();
-            }
-            if args.table.is_some() {
-                bad_input!("--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)");
-            }
-            if args.algorithm == Algorithm::HalfDepth {
-                if args.max_length.is_some() || args.timeout.is_some() {
-                    bad_input!("--max-length and --timeout are for two-phase and --optimal; half-depth search solves within twice --depth, optimally");
-                }
-                let memory = crate::machine::memory_budget(args.memory);
-                let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
-                for job in &jobs {
-                    out.emit(solver.solve(job)?)?;
-                }
-                return out.finish();
-            }
-            if !matches!(args.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
-                bad_input!("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
-            }
-            if args.depth.is_some() {
-                bad_input!("--depth is for --algorithm half-depth");
-            }
-            solve_cube3(args, metric, &jobs, &mut out)?;
-        }
+        CubeSize::Three => solve_cube3(args, metric, &jobs, &mut out)?,
     }
     out.finish()
 }
@@ -228,20 +215,6 @@ fn solve_cube3_optimal(
 
 /// Solves a second from which the summary writes the rate in thousands (`12.3 k`).
 const RATE_IN_THOUSANDS: f64 = 1e3;
-
-/// The optimal solver's table named by `--table-size` (default 1gb).
-pub fn optimal_table_size(name: Option<&str>) -> Result<TableSize> {
-    match name {
-        None => Ok(TableSize::Gigabyte),
-        Some(name) => match TableSize::from_name(name) {
-            Some(size) => Ok(size),
-            None => bad_input!(
-                "unknown --table-size '{}': expected small or 1gb",
-                excerpt(name)
-            ),
-        },
-    }
-}
 
 /// The running totals of a batch of cubes.
 #[derive(Debug, Default)]

@@ -20,24 +20,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
         return super::cube_solve::run(args, size);
     }
-    let cube_only = [
-        (args.moves, "--moves"),
-        (args.metric.is_some(), "--metric"),
-        (args.max_length.is_some(), "--max-length"),
-        (args.facelets, "--facelets"),
-        (args.show_facelets, "--show-facelets"),
-        (
-            args.algorithm == Algorithm::TwoPhase,
-            "--algorithm two-phase",
-        ),
-    ];
-    if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
-        bad_input!("{name} is for cubes, not sliding-tile boards");
+    if args.show_facelets {
+        bad_input!("--show-facelets is for cubes, not sliding-tile boards");
     }
     args.notation.check_runs(args.runs)?;
     let shape = spaces::tile_shape(&args.puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let jobs = jobs(args, &goal)?;
     let memory_bytes = machine::memory_budget(args.memory);
     let algorithm = choice::tile_algorithm(
         args.algorithm,
@@ -46,6 +34,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         args.timeout.is_some(),
     )?;
     refuse_unused_options(args, algorithm)?;
+    let jobs = jobs(args, &goal)?;
     // Boards the searches cannot take are refused before any heuristic is built or announced.
     if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
         return Err(SearchError::BoardTooLarge.into());
@@ -139,37 +128,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 }
 
 /// Refuses options that would do nothing with the algorithm chosen for a board, rather than
-/// ignore them silently.
+/// ignore them silently: the rules every front end shares
+/// ([`SolveRequest::check_tile_options`]), then the command line's own options.
 fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
+    super::cube_solve::shared_options(args).check_tile_options(algorithm)?;
     let searching = algorithm.is_search();
     let staged = algorithm.is_staged();
     let chosen = algorithm.name();
     let unused = [
-        (
-            args.timeout.is_some() && !algorithm.takes_deadline(),
-            "--timeout",
-            "IDA* (--algorithm ida or parallel-ida)",
-        ),
-        (
-            args.heuristic != HeuristicChoice::Auto && !searching,
-            "--heuristic",
-            "IDA* and A*",
-        ),
-        (args.pdb.is_some() && !searching, "--pdb", "IDA* and A*"),
-        (
-            args.no_reflection && !searching,
-            "--no-reflection",
-            "IDA* and A* with pattern databases",
-        ),
-        (
-            args.no_reflection
-                && matches!(
-                    args.heuristic,
-                    HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
-                ),
-            "--no-reflection",
-            "pattern databases (--heuristic pdb)",
-        ),
         (
             args.cache.is_some()
                 && !staged
@@ -177,21 +143,6 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
                     && matches!(args.heuristic, HeuristicChoice::Auto | HeuristicChoice::Pdb)),
             "--cache",
             "pattern databases (--heuristic pdb or auto) and subgoal stage tables",
-        ),
-        (
-            args.stages.is_some() && algorithm != Algorithm::Subgoal,
-            "--stages",
-            "--algorithm subgoal",
-        ),
-        (
-            args.effort.is_some() && !staged,
-            "--effort",
-            "--algorithm subgoal and two-stage",
-        ),
-        (
-            args.optimal,
-            "--optimal",
-            "cubes (every board solver but subgoal and two-stage is optimal already)",
         ),
         (
             args.verbose && !staged,
@@ -202,11 +153,6 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
             args.memory.is_some() && !searching && algorithm != Algorithm::HalfDepth,
             "--memory",
             "A*, half-depth search and the pattern-database builds of IDA* and A*",
-        ),
-        (
-            args.depth.is_some() && algorithm != Algorithm::HalfDepth,
-            "--depth",
-            "--algorithm half-depth",
         ),
     ];
     if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {

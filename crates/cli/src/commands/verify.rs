@@ -2,13 +2,13 @@
 //! [`godsearch_app::verify`] and print what they reach.
 
 use crate::args::VerifyArgs;
-use crate::commands::cube_solve::optimal_table_size;
 use crate::errors::{bad_input, InputError};
 use crate::output::outln;
 use crate::spaces;
 use anyhow::{bail, Context, Result};
 use godsearch_app::cubes::Cube2Solver;
 use godsearch_app::report::VerifyReport;
+use godsearch_app::request::optimal_table_size;
 use godsearch_app::tiles::TableSolver;
 use godsearch_app::verify::{self, Claim, CubeProver};
 use godsearch_puzzles::cube::{CubeSize, Syntax, TurnMetric};

@@ -284,6 +284,9 @@ where
             if self.limits.max_depth.is_some_and(|m| depth >= m) {
                 break Stop::MaxDepth(depth);
             }
+            if self.progress.cancelled() {
+                break Stop::Cancelled(depth);
+            }
             let newest = manifest.levels.last().expect("level 0 exists");
             let bounds = match &manifest.plan {
                 Some((d, b)) if *d == depth + 1 => b.clone(),

@@ -102,13 +102,37 @@ pub struct SearchOutcome {
 /// What a running IDA* has done so far, for a front end to show while it runs (read from any
 /// thread): the threshold of the iteration under way, and about how many nodes have been
 /// expanded (counted in blocks of [`CLOCK_EVERY`], when each search thread looks at the clock).
+/// It also carries the front end's brakes: [`Watch::cancel`] and a node limit stop the search
+/// the way its deadline does ([`SearchError::Timeout`] with the proven lower bound), within
+/// [`CLOCK_EVERY`] nodes a thread.
 #[derive(Debug, Default)]
 pub struct Watch {
     threshold: AtomicU32,
     expanded: AtomicU64,
+    cancelled: AtomicBool,
+    node_limit: Option<u64>,
 }
 
 impl Watch {
+    /// A watch that stops the search once about `limit` nodes are expanded.
+    pub fn with_node_limit(limit: u64) -> Self {
+        Watch {
+            node_limit: Some(limit),
+            ..Watch::default()
+        }
+    }
+
+    /// Asks the search to stop at its next look at the clock.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Watch::cancel`] was called or the node limit was passed.
+    pub fn stopped(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+            || self.node_limit.is_some_and(|l| self.expanded() >= l)
+    }
+
     /// The threshold of the iteration under way (0 before the first).
     pub fn threshold(&self) -> u32 {
         self.threshold.load(Ordering::Relaxed)
@@ -187,7 +211,8 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
             if let (Some(watch), true) = (self.watch, self.expanded > 0) {
                 watch.expanded.fetch_add(CLOCK_EVERY, Ordering::Relaxed);
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            let braked = self.watch.is_some_and(Watch::stopped);
+            if braked || self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.timed_out.store(true, Ordering::Relaxed);
                 self.stop.store(true, Ordering::Relaxed);
                 return false;

@@ -35,8 +35,8 @@ pub(crate) fn move_columns(metric: Metric) -> usize {
 }
 
 /// The pruning tables on offer: the same coordinate with the middle edges' order left out or
-/// kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// kept. They order by size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
     /// Where the middle edges are (phase 1's coordinate): 170,311,680 entries, 43 MB, built in
     /// seconds; at most 12 moves. For tests and positions of up to about 15 moves.

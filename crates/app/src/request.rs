@@ -1,0 +1,1102 @@
+//! One request at a time, as the HTTP API and the Python bindings take them: a solve, an
+//! enumeration or a scramble named like the command line's options, run under limits a server
+//! sets, watched and cancellable, answered with the same report types as `--json`.
+//!
+//! - [`SolveRequest`], [`BfsJob`], [`ScrambleRequest`]: the requests, deserialized from JSON
+//!   bodies (unknown fields refused) or built by a front end. The rules that refuse options an
+//!   algorithm would not use live here ([`SolveRequest::check_tile_options`],
+//!   [`SolveRequest::check_cube_options`]); the command line calls the same ones.
+//! - [`Workbench`]: the table cache and the tables loaded so far (two-phase, optimal, 2x2x2,
+//!   pattern databases), kept for the next request: a server loads the two-phase tables once,
+//!   not once a request. It loads nothing until a request needs it.
+//! - [`JobLimits`] and [`JobControl`]: the node, time and memory limits of one job, and what a
+//!   running job has done (levels, threshold, nodes) with its cancel switch.
+//!
+//! A search stopped by a limit or a cancel still answers: IDA* with its proven lower bound
+//! (`timed_out`), an enumeration with the levels it finished (`stopped`).
+
+use crate::bfs::{self, BfsRequest, EngineChoice};
+use crate::cache::TableCache;
+use crate::choice::{self, Algorithm, HeuristicChoice};
+use crate::cubes::{
+    default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
+    TwoPhaseSolver,
+};
+use crate::report::{BfsReport, CubeSolution, Scramble, Solution};
+use crate::tiles::{
+    solvable_board, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Notice, Search, StagedSolver,
+    TableSolver, TileJob,
+};
+use crate::{scramble, tables, AppError, AppResult};
+use godsearch_core::{excerpt, Progress};
+use godsearch_enumerate::Limits;
+use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
+use godsearch_puzzles::cube::{
+    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax,
+};
+use godsearch_puzzles::tiles::{Board, BoardFormat, Move as TileMove, Partition, Shape, TileSpace};
+use godsearch_puzzles::PuzzleName;
+use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
+use godsearch_twophase::optimal::{OptimalTables, TableSize};
+use godsearch_twophase::Tables;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Antipodes listed in an enumeration's report, at most.
+const ANTIPODE_CAP: usize = 64;
+
+/// A position to solve and how, with the command line's option names (`max_length` for
+/// `--max-length`, and so on). Only `puzzle` and `position` are required.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The puzzle: `3x3`, `4x4`, any `WxH`, `2x2x2` or `3x3x3`.
+    pub puzzle: String,
+    /// A board (tile list or hex string), a cube's 54 facelets, or a cube move sequence.
+    pub position: String,
+    /// The board's goal (tiles; default: tiles in order, blank last).
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// `auto`, `table`, `ida`, `astar`, `parallel-ida`, `two-stage`, `subgoal`, `two-phase` or
+    /// `half-depth`.
+    #[serde(default = "auto_algorithm")]
+    pub algorithm: Algorithm,
+    /// `auto`, `manhattan`, `linear-conflict` or `pdb` (searching algorithms on boards).
+    #[serde(default = "auto_heuristic")]
+    pub heuristic: HeuristicChoice,
+    /// A pattern-database partition by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`).
+    #[serde(default)]
+    pub pdb: Option<String>,
+    /// Do not read pattern databases through the board's reflection as well.
+    #[serde(default)]
+    pub no_reflection: bool,
+    /// Subgoal stages (`--stages`).
+    #[serde(default)]
+    pub stages: Option<String>,
+    /// Plans a staged solver tries (`--effort`).
+    #[serde(default)]
+    pub effort: Option<u32>,
+    /// Half-depth search: the depth held around the goal.
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Cubes: `htm` (default), `qtm`, `stm` or `etm`.
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Cubes: read `position` as facelets.
+    #[serde(default)]
+    pub facelets: bool,
+    /// Cubes: read `position` as a move sequence.
+    #[serde(default)]
+    pub moves: bool,
+    /// 3x3x3 two-phase: stop at the first solution this short.
+    #[serde(default)]
+    pub max_length: Option<u32>,
+    /// 3x3x3: a proven shortest solution (IDA* over the optimal solver's table).
+    #[serde(default)]
+    pub optimal: bool,
+    /// With `optimal`: every shortest solution.
+    #[serde(default)]
+    pub all: bool,
+    /// With `optimal`: the pruning table, `small` or `1gb`.
+    #[serde(default)]
+    pub table_size: Option<String>,
+    /// Seconds after which IDA*, two-phase or the optimal cube search give up and report what
+    /// they have.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+}
+
+fn auto_algorithm() -> Algorithm {
+    Algorithm::Auto
+}
+
+fn auto_heuristic() -> HeuristicChoice {
+    HeuristicChoice::Auto
+}
+
+impl SolveRequest {
+    /// A request for `position` of `puzzle` with every option left to godsearch.
+    pub fn new(puzzle: &str, position: &str) -> Self {
+        SolveRequest {
+            puzzle: puzzle.into(),
+            position: position.into(),
+            goal: None,
+            algorithm: Algorithm::Auto,
+            heuristic: HeuristicChoice::Auto,
+            pdb: None,
+            no_reflection: false,
+            stages: None,
+            effort: None,
+            depth: None,
+            metric: None,
+            facelets: false,
+            moves: false,
+            max_length: None,
+            optimal: false,
+            all: false,
+            table_size: None,
+            timeout: None,
+        }
+    }
+
+    /// The timeout as a duration; a negative or non-finite number is refused.
+    pub fn timeout(&self) -> AppResult<Option<Duration>> {
+        seconds_option(self.timeout, "timeout")
+    }
+
+    /// Refuses, for a board solved by `algorithm`, the options it would not use (rather than
+    /// ignore them silently) and the cube-only ones.
+    pub fn check_tile_options(&self, algorithm: Algorithm) -> AppResult<()> {
+        let cube_only = [
+            (self.moves, "--moves"),
+            (self.metric.is_some(), "--metric"),
+            (self.max_length.is_some(), "--max-length"),
+            (self.facelets, "--facelets"),
+            (self.all, "--all"),
+            (self.table_size.is_some(), "--table-size"),
+            (algorithm == Algorithm::TwoPhase, "--algorithm two-phase"),
+        ];
+        if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
+            return Err(AppError::Input(format!(
+                "{name} is for cubes, not sliding-tile boards"
+            )));
+        }
+        let searching = algorithm.is_search();
+        let staged = algorithm.is_staged();
+        let unused = [
+            (
+                self.timeout.is_some() && !algorithm.takes_deadline(),
+                "--timeout",
+                "IDA* (--algorithm ida or parallel-ida)",
+            ),
+            (
+                self.heuristic != HeuristicChoice::Auto && !searching,
+                "--heuristic",
+                "IDA* and A*",
+            ),
+            (self.pdb.is_some() && !searching, "--pdb", "IDA* and A*"),
+            (
+                self.no_reflection && !searching,
+                "--no-reflection",
+                "IDA* and A* with pattern databases",
+            ),
+            (
+                self.no_reflection
+                    && matches!(
+                        self.heuristic,
+                        HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
+                    ),
+                "--no-reflection",
+                "pattern databases (--heuristic pdb)",
+            ),
+            (
+                self.stages.is_some() && algorithm != Algorithm::Subgoal,
+                "--stages",
+                "--algorithm subgoal",
+            ),
+            (
+                self.effort.is_some() && !staged,
+                "--effort",
+                "--algorithm subgoal and two-stage",
+            ),
+            (
+                self.optimal,
+                "--optimal",
+                "cubes (every board solver but subgoal and two-stage is optimal already)",
+            ),
+            (
+                self.depth.is_some() && algorithm != Algorithm::HalfDepth,
+                "--depth",
+                "--algorithm half-depth",
+            ),
+        ];
+        if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {
+            return Err(AppError::Input(format!(
+                "{option} is used only by {used_by}, not by --algorithm {}",
+                algorithm.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses, for a cube of `size`, the board-only options and those the chosen cube solver
+    /// would not use.
+    pub fn check_cube_options(&self, size: CubeSize) -> AppResult<()> {
+        let input = |text: &str| Err(AppError::Input(text.into()));
+        let tile_only = [
+            (self.goal.is_some(), "--goal"),
+            (self.pdb.is_some(), "--pdb"),
+            (self.heuristic != HeuristicChoice::Auto, "--heuristic"),
+            (self.stages.is_some(), "--stages"),
+            (self.effort.is_some(), "--effort"),
+            (self.no_reflection, "--no-reflection"),
+        ];
+        if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+            return Err(AppError::Input(format!(
+                "{name} is for sliding-tile boards, not cubes"
+            )));
+        }
+        if self.all && !self.optimal {
+            return input("--all lists every shortest solution; it needs --optimal");
+        }
+        if self.table_size.is_some() && !self.optimal {
+            return input("--table-size is for --optimal");
+        }
+        match size {
+            CubeSize::Two => {
+                if !matches!(
+                    self.algorithm,
+                    Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
+                ) {
+                    return input("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
+                }
+                if self.depth.is_some() && self.algorithm != Algorithm::HalfDepth {
+                    return input("--depth is used only by --algorithm half-depth");
+                }
+                if self.max_length.is_some() || self.timeout.is_some() {
+                    return input("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
+                }
+            }
+            CubeSize::Three if self.optimal => {
+                if !matches!(self.algorithm, Algorithm::Auto | Algorithm::Ida) {
+                    return input(
+                        "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)",
+                    );
+                }
+                if self.max_length.is_some() {
+                    return input(
+                        "--max-length is for two-phase; --optimal finds the shortest length itself",
+                    );
+                }
+                if self.depth.is_some() {
+                    return input("--depth is for --algorithm half-depth; --optimal on the 3x3x3 uses --table-size");
+                }
+            }
+            CubeSize::Three if self.algorithm == Algorithm::HalfDepth => {
+                if self.max_length.is_some() || self.timeout.is_some() {
+                    return input("--max-length and --timeout are for two-phase and --optimal; half-depth search solves within twice --depth, optimally");
+                }
+            }
+            CubeSize::Three => {
+                if !matches!(self.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
+                    return input("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
+                }
+                if self.depth.is_some() {
+                    return input("--depth is for --algorithm half-depth");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How `position` is read for a cube.
+    fn syntax(&self) -> AppResult<Syntax> {
+        match (self.moves, self.facelets) {
+            (true, true) => Err(AppError::Input(
+                "--moves and --facelets exclude each other".into(),
+            )),
+            (true, false) => Ok(Syntax::Moves),
+            (false, true) => Ok(Syntax::Facelets),
+            (false, false) => Ok(Syntax::Auto),
+        }
+    }
+}
+
+/// `seconds` as a duration, refused when negative or not finite.
+fn seconds_option(seconds: Option<f64>, name: &str) -> AppResult<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) => Duration::try_from_secs_f64(s)
+            .map(Some)
+            .map_err(|_| AppError::Input(format!("--{name} must be a number of seconds, not {s}"))),
+    }
+}
+
+/// A solved board or cube: the same document `solve --json` prints.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum SolveReport {
+    /// A sliding-tile board.
+    Tiles(Solution),
+    /// A cube.
+    Cube(CubeSolution),
+}
+
+/// An enumeration to run, named like `bfs`'s options.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BfsJob {
+    /// The puzzle: a board size, `2x2x2` or `3x3x3`.
+    pub puzzle: String,
+    /// The board's goal (tiles; default: tiles in order, blank last).
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// Cubes: `htm` (default), `qtm`, `stm` or `etm`.
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Stop after this level.
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+    /// Count the level after the last one stored without storing it.
+    #[serde(default)]
+    pub count_last: bool,
+}
+
+impl BfsJob {
+    /// An enumeration of `puzzle` to the end.
+    pub fn new(puzzle: &str) -> Self {
+        BfsJob {
+            puzzle: puzzle.into(),
+            goal: None,
+            metric: None,
+            max_depth: None,
+            count_last: false,
+        }
+    }
+}
+
+/// Scrambles to make, named like `scramble`'s options.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrambleRequest {
+    /// The puzzle: a board size, `2x2x2` or `3x3x3`.
+    pub puzzle: String,
+    /// How many (default 1).
+    #[serde(default = "one")]
+    pub count: u32,
+    /// A random canonical sequence of this many moves instead of a uniform random position.
+    #[serde(default)]
+    pub moves: Option<u32>,
+    /// Cubes: `htm` (default), `qtm`, `stm` or `etm`.
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Seed for a repeatable draw.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The puzzles, algorithms and heuristics a front end can offer, for its menus.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Catalog {
+    /// Puzzle names with what each takes.
+    pub puzzles: Vec<PuzzleEntry>,
+    /// Every `algorithm` value.
+    pub algorithms: Vec<&'static str>,
+    /// Every `heuristic` value.
+    pub heuristics: Vec<&'static str>,
+    /// Every cube `metric` value.
+    pub metrics: Vec<&'static str>,
+    /// The optimal cube solver's `table_size` values.
+    pub table_sizes: Vec<&'static str>,
+}
+
+/// One puzzle in the [`Catalog`].
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PuzzleEntry {
+    /// The name requests use.
+    pub name: String,
+    /// `tiles` or `cube`.
+    pub kind: &'static str,
+    /// The goal (tiles) or `solved`.
+    pub goal: String,
+    /// The algorithms that solve it.
+    pub algorithms: Vec<&'static str>,
+    /// Named pattern-database partitions for its board (tiles).
+    pub partitions: Vec<&'static str>,
+}
+
+/// Every `algorithm` value, in the order menus show them.
+pub const ALGORITHMS: [Algorithm; 9] = [
+    Algorithm::Auto,
+    Algorithm::Astar,
+    Algorithm::Ida,
+    Algorithm::ParallelIda,
+    Algorithm::Table,
+    Algorithm::HalfDepth,
+    Algorithm::TwoStage,
+    Algorithm::Subgoal,
+    Algorithm::TwoPhase,
+];
+
+/// The puzzles menus offer first (any WxH board is also accepted).
+const LISTED_PUZZLES: [&str; 7] = ["3x3", "2x4", "3x4", "4x4", "5x5", "2x2x2", "3x3x3"];
+
+/// The catalog of puzzles and options.
+pub fn catalog() -> Catalog {
+    let puzzles = LISTED_PUZZLES
+        .iter()
+        .filter_map(|name| name.parse::<PuzzleName>().ok())
+        .map(|name| match name {
+            PuzzleName::Tiles(shape) => {
+                let goal = Board::goal(shape);
+                let algorithms = ALGORITHMS
+                    .iter()
+                    .filter(|a| **a != Algorithm::TwoPhase)
+                    .filter(|a| shape.cells() == 9 || **a != Algorithm::TwoStage)
+                    .map(|a| a.name())
+                    .collect();
+                PuzzleEntry {
+                    name: shape.to_string(),
+                    kind: "tiles",
+                    goal: goal.to_string(),
+                    algorithms,
+                    partitions: Partition::names(shape),
+                }
+            }
+            PuzzleName::Cube(size) => PuzzleEntry {
+                name: size.to_string(),
+                kind: "cube",
+                goal: "solved".into(),
+                algorithms: match size {
+                    CubeSize::Two => vec!["table", "half-depth"],
+                    CubeSize::Three => vec!["two-phase", "ida", "half-depth"],
+                },
+                partitions: Vec::new(),
+            },
+        })
+        .collect();
+    Catalog {
+        puzzles,
+        algorithms: ALGORITHMS.iter().map(|a| a.name()).collect(),
+        heuristics: vec!["auto", "manhattan", "linear-conflict", "pdb"],
+        metrics: vec!["htm", "qtm", "stm", "etm"],
+        table_sizes: vec![TableSize::Small.name(), TableSize::Gigabyte.name()],
+    }
+}
+
+/// The limits one job runs under.
+#[derive(Debug, Clone, Copy)]
+pub struct JobLimits {
+    /// Bytes the job may hold (A*, tables built, enumerations, half-depth levels).
+    pub memory_bytes: u64,
+    /// IDA* stops after about this many nodes expanded, with its lower bound.
+    pub max_nodes: Option<u64>,
+    /// Searches stop this long after they start (IDA*, two-phase, the optimal cube search);
+    /// a request's own timeout may be shorter.
+    pub max_seconds: Option<Duration>,
+    /// The largest optimal-solver table a request may ask for.
+    pub largest_table: TableSize,
+    /// The most scrambles one request may ask for.
+    pub max_scrambles: u32,
+}
+
+/// A running job's state for watchers: its enumeration levels, its search's threshold and
+/// nodes, and the cancel switch every engine of the job looks at. It is the job's
+/// [`Progress`] sink.
+#[derive(Debug, Default)]
+pub struct JobControl {
+    watch: Watch,
+    cancelled: AtomicBool,
+    started: OnceLock<Instant>,
+    level: AtomicU32,
+    level_units: AtomicU64,
+    level_done: AtomicU64,
+    levels: Mutex<Vec<u64>>,
+    detail: Mutex<String>,
+}
+
+/// What a job has done so far (one server-sent event).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct JobProgress {
+    /// Seconds since the job started.
+    pub seconds: f64,
+    /// IDA*: the threshold of the iteration under way (0 when not searching).
+    pub threshold: u32,
+    /// IDA*: nodes expanded so far (in blocks of 65,536 a thread).
+    pub nodes: u64,
+    /// Enumerations and table builds: the level under way.
+    pub level: u32,
+    /// The share of that level done, 0 to 1.
+    pub level_fraction: f64,
+    /// Enumerations: the counts of the levels finished.
+    pub levels: Vec<u64>,
+    /// What the job is doing, in words.
+    pub detail: String,
+    /// Whether it was asked to stop.
+    pub cancelled: bool,
+}
+
+impl JobControl {
+    /// The control of a job whose IDA* stops after about `max_nodes` nodes.
+    pub fn new(max_nodes: Option<u64>) -> Self {
+        JobControl {
+            watch: max_nodes.map_or_else(Watch::default, Watch::with_node_limit),
+            ..JobControl::default()
+        }
+    }
+
+    /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
+    /// thread, an enumeration between levels; a table build or a two-phase search runs on to
+    /// its end or its deadline).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+        self.watch.cancel();
+    }
+
+    /// The search's watch, for IDA*.
+    pub fn watch(&self) -> &Watch {
+        &self.watch
+    }
+
+    /// What the job has done so far.
+    pub fn progress(&self) -> JobProgress {
+        let units = self.level_units.load(Ordering::Relaxed);
+        let done = self.level_done.load(Ordering::Relaxed);
+        JobProgress {
+            seconds: self
+                .started
+                .get()
+                .map_or(0.0, |s| s.elapsed().as_secs_f64()),
+            threshold: self.watch.threshold(),
+            nodes: self.watch.expanded(),
+            level: self.level.load(Ordering::Relaxed),
+            level_fraction: if units == 0 {
+                0.0
+            } else {
+                (done as f64 / units as f64).min(1.0)
+            },
+            levels: self
+                .levels
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+            detail: self
+                .detail
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+            cancelled: self.cancelled.load(Ordering::Relaxed),
+        }
+    }
+
+    fn start(&self) {
+        let _ = self.started.set(Instant::now());
+    }
+}
+
+impl Progress for JobControl {
+    fn level_started(&self, depth: u32, units: u64) {
+        self.level.store(depth, Ordering::Relaxed);
+        self.level_units.store(units, Ordering::Relaxed);
+        self.level_done.store(0, Ordering::Relaxed);
+    }
+
+    fn advanced(&self, units: u64) {
+        self.level_done.fetch_add(units, Ordering::Relaxed);
+    }
+
+    fn level_finished(&self, depth: u32, positions: u64) {
+        let mut levels = self.levels.lock().unwrap_or_else(PoisonError::into_inner);
+        if levels.len() == depth as usize {
+            levels.push(positions);
+        }
+    }
+
+    fn detail(&self, text: &str) {
+        *self.detail.lock().unwrap_or_else(PoisonError::into_inner) = text.to_string();
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// Identifies a resolved heuristic: goal, choice, partition, reflection.
+type HeuristicKey = (String, String, Option<String>, bool);
+
+/// The table cache and the tables loaded so far, shared by every request of a front end's
+/// lifetime (see the module docs). Safe to share between threads.
+pub struct Workbench {
+    cache: TableCache,
+    twophase: OnceLock<Tables>,
+    optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
+    cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
+    heuristics: Mutex<HashMap<HeuristicKey, Arc<AnyHeuristic>>>,
+}
+
+impl Workbench {
+    /// A workbench over `cache` with nothing loaded.
+    pub fn new(cache: TableCache) -> Self {
+        Workbench {
+            cache,
+            twophase: OnceLock::new(),
+            optimal: Mutex::new(HashMap::new()),
+            cube2: Mutex::new(HashMap::new()),
+            heuristics: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The table cache.
+    pub fn cache(&self) -> &TableCache {
+        &self.cache
+    }
+
+    /// The two-phase tables, loaded (or built and cached) on first use.
+    pub fn twophase(&self, progress: &dyn Progress) -> &Tables {
+        self.twophase
+            .get_or_init(|| self.cache.twophase_tables(progress).0)
+    }
+
+    fn optimal_tables(
+        &self,
+        size: TableSize,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Arc<OptimalTables> {
+        // Held for the build: a second request for the same table waits instead of building
+        // it again.
+        let mut loaded = self.optimal.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = (size.name(), metric.name());
+        Arc::clone(
+            loaded
+                .entry(key)
+                .or_insert_with(|| Arc::new(self.cache.optimal_tables(size, metric, progress).0)),
+        )
+    }
+
+    fn cube2(&self, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
+        let mut loaded = self.cube2.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(solver) = loaded.get(metric.name()) {
+            return Ok(Arc::clone(solver));
+        }
+        let solver = Arc::new(Cube2Solver::new(metric, None)?);
+        loaded.insert(metric.name(), Arc::clone(&solver));
+        Ok(solver)
+    }
+
+    fn heuristic(
+        &self,
+        request: &SolveRequest,
+        goal: &Board,
+        memory_bytes: u64,
+        control: &JobControl,
+    ) -> AppResult<Arc<AnyHeuristic>> {
+        let key = (
+            goal.to_string(),
+            format!("{:?}", request.heuristic),
+            request.pdb.clone(),
+            !request.no_reflection,
+        );
+        if let Some(h) = self
+            .heuristics
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
+            return Ok(Arc::clone(h));
+        }
+        let resolved = HeuristicRequest {
+            choice: request.heuristic,
+            partition: request.pdb.as_deref(),
+            reflection: !request.no_reflection,
+            cache: &self.cache,
+            memory_bytes,
+        }
+        .resolve(goal, control, &mut |notice| {
+            control.detail(&notice_text(&notice))
+        })?;
+        let resolved = Arc::new(resolved);
+        // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
+        // and `auto` should find a database cached after its first answer.
+        if matches!(*resolved, AnyHeuristic::Pdb(_)) {
+            self.heuristics
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(key, Arc::clone(&resolved));
+        }
+        Ok(resolved)
+    }
+
+    /// Solves one position as `request` asks, within `limits`, reporting to `control`. The
+    /// solution is replayed before it is returned, as on the command line.
+    pub fn solve(
+        &self,
+        request: &SolveRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<SolveReport> {
+        control.start();
+        match parse_puzzle(&request.puzzle)? {
+            PuzzleName::Tiles(shape) => self
+                .solve_board(request, shape, limits, control)
+                .map(SolveReport::Tiles),
+            PuzzleName::Cube(size) => self
+                .solve_cube(request, size, limits, control)
+                .map(SolveReport::Cube),
+        }
+    }
+
+    fn solve_board(
+        &self,
+        request: &SolveRequest,
+        shape: Shape,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<Solution> {
+        let goal = tile_goal(shape, request.goal.as_deref())?;
+        let timeout = request.timeout()?;
+        let algorithm = choice::tile_algorithm(request.algorithm, shape, false, timeout.is_some())?;
+        request.check_tile_options(algorithm)?;
+        let job = TileJob {
+            id: None,
+            expected: None,
+            board: solvable_board(&goal, &request.position)?,
+            format: BoardFormat::of_text(shape, &request.position),
+        };
+        let memory_bytes = limits.memory_bytes;
+        if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
+            return Err(SearchError::BoardTooLarge.into());
+        }
+        if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
+            return Err(SearchError::AStarTooLarge.into());
+        }
+        match algorithm {
+            Algorithm::HalfDepth => {
+                HalfDepthSolver::new(&goal, request.depth, memory_bytes)?.solve(&goal, &job)
+            }
+            Algorithm::Table => TableSolver::new(&goal, None)?.solve(&goal, &job),
+            a if a.is_staged() => StagedSolver::new(
+                algorithm,
+                &goal,
+                request.stages.as_deref(),
+                request.effort.map(|e| e as usize),
+                &self.cache,
+                &mut |notice| control.detail(&notice_text(&notice)),
+            )?
+            .solve(&goal, &job),
+            _ => {
+                let heuristic = self.heuristic(request, &goal, memory_bytes, control)?;
+                let search = Search {
+                    algorithm,
+                    goal: &goal,
+                    memory_bytes,
+                    deadline_after: shorter(timeout, limits.max_seconds),
+                    watch: Some(control.watch()),
+                };
+                search.solve(&heuristic, &job)
+            }
+        }
+    }
+
+    fn solve_cube(
+        &self,
+        request: &SolveRequest,
+        size: CubeSize,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<CubeSolution> {
+        request.check_cube_options(size)?;
+        let metric = cube_metric(request.metric.as_deref(), size)?;
+        let cube = parse_position(size, &request.position, request.syntax()?).map_err(|e| {
+            AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
+        })?;
+        let job = CubeJob {
+            text: request.position.clone(),
+            cube,
+        };
+        let timeout = shorter(request.timeout()?, limits.max_seconds);
+        match (size, request.algorithm) {
+            (CubeSize::Two, Algorithm::HalfDepth) => {
+                Cube2HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
+            }
+            (CubeSize::Two, _) => self.cube2(metric)?.solve(&job),
+            (CubeSize::Three, _) if request.optimal => {
+                let size = optimal_table_size(request.table_size.as_deref())?;
+                if size > limits.largest_table {
+                    return Err(AppError::Input(format!(
+                        "--table-size {} is over this server's limit ({})",
+                        size.name(),
+                        limits.largest_table.name()
+                    )));
+                }
+                let tables = self.optimal_tables(size, metric, control);
+                let fallback = timeout.map(|_| self.twophase(control));
+                OptimalSolver {
+                    tables: &tables,
+                    fallback,
+                    timeout,
+                    all: request.all,
+                }
+                .solve(&job)
+            }
+            (CubeSize::Three, Algorithm::HalfDepth) => {
+                Cube3HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
+            }
+            (CubeSize::Three, _) => TwoPhaseSolver {
+                tables: self.twophase(control),
+                metric,
+                max_length: request
+                    .max_length
+                    .map_or(default_max_length(metric), |n| n as usize),
+                timeout,
+            }
+            .solve(&job),
+        }
+    }
+
+    /// Enumerates as `job` asks, in at most `limits.memory_bytes`, reporting each level to
+    /// `control` and stopping after the level under way when it is cancelled.
+    pub fn bfs(
+        &self,
+        job: &BfsJob,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<BfsReport> {
+        control.start();
+        let request = BfsRequest {
+            limits: Limits {
+                max_depth: job.max_depth,
+                memory_bytes: limits.memory_bytes,
+                antipode_cap: ANTIPODE_CAP,
+                count_last: job.count_last,
+            },
+            engine: EngineChoice::Auto,
+            save: None,
+            disk: None,
+        };
+        match parse_puzzle(&job.puzzle)? {
+            PuzzleName::Tiles(shape) => {
+                if job.metric.is_some() {
+                    return Err(AppError::Input(
+                        "--metric is for cubes; sliding-tile moves are counted one per tile moved"
+                            .into(),
+                    ));
+                }
+                let goal = tile_goal(shape, job.goal.as_deref())?;
+                bfs::tiles(&goal, &request, control)
+            }
+            PuzzleName::Cube(size) => {
+                if job.goal.is_some() {
+                    return Err(AppError::Input(
+                        "--goal is for sliding-tile boards; a cube is enumerated from solved"
+                            .into(),
+                    ));
+                }
+                let metric = cube_metric(job.metric.as_deref(), size)?;
+                match size {
+                    CubeSize::Two => bfs::cube2(metric, &request, control),
+                    CubeSize::Three => bfs::cube3(metric, Reduction::Symmetries, &request, control),
+                }
+            }
+        }
+    }
+
+    /// Makes the scrambles `request` asks for (at most `limits.max_scrambles`).
+    pub fn scramble(
+        &self,
+        request: &ScrambleRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<Vec<Scramble>> {
+        control.start();
+        if request.count > limits.max_scrambles {
+            return Err(AppError::Input(format!(
+                "--count {} is over the limit of {} a request",
+                request.count, limits.max_scrambles
+            )));
+        }
+        let mut rng = match request.seed {
+            Some(seed) => StdRng::seed_from_u64(seed),
+            None => StdRng::from_entropy(),
+        };
+        let walk = request.moves.map(|n| n as usize);
+        let count = request.count as usize;
+        match parse_puzzle(&request.puzzle)? {
+            PuzzleName::Tiles(shape) => {
+                if request.metric.is_some() {
+                    return Err(AppError::Input("--metric is for cubes".into()));
+                }
+                (0..count)
+                    .map(|_| scramble::board(shape, walk, BoardFormat::List, &mut rng))
+                    .collect()
+            }
+            PuzzleName::Cube(size) => {
+                let metric = cube_metric(request.metric.as_deref(), size)?;
+                match (size, walk) {
+                    (_, Some(n)) => (0..count)
+                        .map(|_| scramble::cube_moves(size, metric, n, &mut rng))
+                        .collect(),
+                    (CubeSize::Two, None) => {
+                        let space = Cube2Space::new(metric);
+                        let (table, _) = tables::table_in_memory(&space)?;
+                        (0..count)
+                            .map(|_| scramble::cube2_uniform(&space, &table, &mut rng))
+                            .collect()
+                    }
+                    (CubeSize::Three, None) => {
+                        let tables = self.twophase(control);
+                        (0..count)
+                            .map(|_| scramble::cube3_uniform(tables, metric, &mut rng))
+                            .collect()
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A solution to play from its start, step by step.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayRequest {
+    /// The puzzle, as for a solve.
+    pub puzzle: String,
+    /// The start, as for a solve (a board, facelets or cube moves).
+    pub position: String,
+    /// The moves: the blank's (`U D L R`) on boards, Singmaster notation on cubes (slices
+    /// and rotations turn the cube as held, as solutions in the slice-turn metric are written).
+    pub solution: String,
+    /// The board's goal (tiles; default: tiles in order, blank last).
+    #[serde(default)]
+    pub goal: Option<String>,
+}
+
+/// The positions a solution passes through.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Replay {
+    /// The start and the position after each move: tile lists, or 54-sticker facelet strings
+    /// (the 2x2x2 too, its edges and centres solved).
+    pub positions: Vec<String>,
+    /// Whether the last one is the goal (solved).
+    pub solved: bool,
+}
+
+/// Plays `request.solution` from its start, refusing a move that leaves the board or cannot be
+/// read.
+pub fn replay(request: &ReplayRequest) -> AppResult<Replay> {
+    match parse_puzzle(&request.puzzle)? {
+        PuzzleName::Tiles(shape) => {
+            let goal = tile_goal(shape, request.goal.as_deref())?;
+            let mut board = solvable_board(&goal, &request.position)?;
+            let moves = TileMove::parse_sequence(&request.solution).map_err(|e| {
+                AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
+            })?;
+            let mut positions = vec![board.to_list()];
+            for (k, &m) in moves.iter().enumerate() {
+                if !board.apply(m) {
+                    return Err(AppError::Input(format!(
+                        "move {} ({}) would take the blank off the board",
+                        k + 1,
+                        m.letter()
+                    )));
+                }
+                positions.push(board.to_list());
+            }
+            Ok(Replay {
+                positions,
+                solved: board == goal,
+            })
+        }
+        PuzzleName::Cube(size) => {
+            if request.goal.is_some() {
+                return Err(AppError::Input(
+                    "--goal is for sliding-tile boards; a cube is solved to solved".into(),
+                ));
+            }
+            let start = parse_position(size, &request.position, Syntax::Auto).map_err(|e| {
+                AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
+            })?;
+            let turns: Vec<&str> = request.solution.split_whitespace().collect();
+            let mut positions = Vec::with_capacity(turns.len() + 1);
+            let mut last = start;
+            // Each prefix is read and applied whole, so that a rotation or slice renames the
+            // faces of the turns after it exactly as the full sequence does.
+            for k in 0..=turns.len() {
+                let prefix = CubeAlgorithm::parse(&turns[..k].join(" ")).map_err(|e| {
+                    AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
+                })?;
+                last = prefix
+                    .apply_held(size, &start)
+                    .map_err(|e| AppError::Input(e.to_string()))?;
+                positions.push(facelet::format(&last));
+            }
+            Ok(Replay {
+                positions,
+                solved: last == CubieCube::SOLVED,
+            })
+        }
+    }
+}
+
+/// A notice in words, for a job's progress.
+fn notice_text(notice: &Notice) -> String {
+    match notice {
+        Notice::Rebuilding { why } => format!("rebuilding a cached pattern database ({why})"),
+        Notice::Built {
+            tiles,
+            entries,
+            seconds,
+            ..
+        } => format!(
+            "built the pattern database of tiles {tiles:?}: {} entries in {seconds:.2} s",
+            crate::units::format_count(*entries)
+        ),
+        Notice::StagesBuilt { plan, seconds, .. } => format!(
+            "built the subgoal stage tables of plan {} in {seconds:.2} s",
+            excerpt(plan)
+        ),
+        Notice::NothingCached { partition } => format!(
+            "no pattern database is cached; the {partition} databases would make long boards far faster"
+        ),
+    }
+}
+
+/// The shorter of two optional durations.
+fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The puzzle a name means.
+pub fn parse_puzzle(name: &str) -> AppResult<PuzzleName> {
+    name.parse::<PuzzleName>()
+        .map_err(|e| AppError::Input(e.to_string()))
+}
+
+/// The goal given, or the standard one.
+pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
+    match goal {
+        Some(text) => Board::parse(shape, text).map_err(|source| AppError::Board {
+            text: format!("--goal {}", excerpt(text)),
+            source,
+        }),
+        None => Ok(Board::goal(shape)),
+    }
+}
+
+/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
+/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
+pub fn cube_metric(text: Option<&str>, size: CubeSize) -> AppResult<Metric> {
+    let metric = match text {
+        Some(t) => t
+            .parse::<Metric>()
+            .map_err(|e| AppError::Input(e.to_string()))?,
+        None => Metric::Htm,
+    };
+    Ok(metric.for_size(size))
+}
+
+/// The optimal solver's table named by `--table-size` (default 1gb).
+pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
+    match name {
+        None => Ok(TableSize::Gigabyte),
+        Some(name) => TableSize::from_name(name).ok_or_else(|| {
+            AppError::Input(format!(
+                "unknown --table-size '{}': expected small or 1gb",
+                excerpt(name)
+            ))
+        }),
+    }
+}
