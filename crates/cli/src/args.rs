@@ -130,6 +130,18 @@ godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > 
   godsearch apply 3x3 1,2,3,4,5,6,7,8,0 ULDR
   godsearch apply 3x3x3 \"R U\" \"U' R'\"")]
     Apply(VerifyArgs),
+    /// Serve the web page that compares algorithms on one puzzle, and the HTTP API.
+    ///
+    /// One page (assets built into the binary, nothing fetched from elsewhere): pick a puzzle,
+    /// set or draw a position, solve it with any algorithm and heuristic, compare the runs in a
+    /// table, play a solution step by step, count a small space's levels as a chart. The API
+    /// (`/api/solve`, `/api/bfs`, `/api/scramble`, `/api/replay`, `/api/jobs/...`) takes JSON
+    /// bodies named like this command line's options and answers the same JSON as `--json`
+    /// (see the README). Every job runs under the limits below; at most --max-jobs run at once.
+    #[command(
+        after_help = "Examples:\n  godsearch serve\n  godsearch serve --addr 127.0.0.1:9000 --max-jobs 1 --job-timeout 20"
+    )]
+    Serve(ServeArgs),
 }
 
 pub use godsearch_app::bfs::EngineChoice;
@@ -343,6 +355,44 @@ pub struct SolveArgs {
     /// counted otherwise; the JSON always has them)
     #[arg(long)]
     pub verbose: bool,
+}
+
+/// `godsearch serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default: anyone who can reach it can make the
+    /// machine work).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    /// Jobs that run at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub max_jobs: Option<u64>,
+    /// Jobs that may wait for a free slot; more are refused (HTTP 503).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_waiting: u64,
+    /// Seconds a job may run: searches stop then with what they have (IDA*: its lower bound),
+    /// enumerations after the level under way.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = "60")]
+    pub job_timeout: Duration,
+    /// Nodes an IDA* job may expand before it stops with its lower bound.
+    #[arg(long, value_name = "N", default_value_t = 5_000_000_000)]
+    pub job_nodes: u64,
+    /// Memory a job may use (A*, enumerations, tables built), e.g. 2G (default: the usual
+    /// budget shared among --max-jobs).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub job_memory: Option<u64>,
+    /// The largest optimal 3x3x3 table a request may ask for: small or 1gb.
+    #[arg(long, value_name = "SIZE", default_value = "small")]
+    pub max_table: String,
+    /// Largest request body in bytes (HTTP 413 beyond).
+    #[arg(long, value_name = "BYTES", default_value_t = 65_536)]
+    pub body_limit: u64,
+    /// The most scrambles one request may ask for.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_scrambles: u32,
+    /// Table cache folder (pattern databases, two-phase and optimal tables).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
 }
 
 /// `godsearch scramble`.

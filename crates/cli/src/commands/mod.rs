@@ -15,6 +15,7 @@ mod info;
 mod measure;
 mod pdb;
 mod scramble;
+mod serve;
 mod solve;
 mod solve_report;
 mod verify;
@@ -55,6 +56,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Completions { shell } => docs::completions(shell),
         Command::Man => docs::man(),
         Command::Apply(args) => verify::run(&args, verify::Mode::Apply),
+        Command::Serve(args) => serve::run(&args),
     }
 }
 
@@ -73,6 +75,7 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         },
         Command::Scramble(args) => vec![cache(&args.cache)],
         Command::Bench(args) => vec![cache(&args.cache)],
+        Command::Serve(args) => vec![cache(&args.cache)],
         Command::Info(_)
         | Command::Cache(_)
         | Command::Verify(_)

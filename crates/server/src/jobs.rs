@@ -1,0 +1,249 @@
+//! Jobs: every request's work runs as one, on a blocking thread, under the server's limits.
+//!
+//! - At most `max_jobs` run at once (a semaphore); up to `max_waiting` more wait their turn,
+//!   and a request beyond that is refused at once (503) rather than queued without end.
+//! - Each job has a [`JobControl`]: its progress for watchers and its cancel switch. A job is
+//!   cancelled by `DELETE /api/jobs/{id}`, when its wall-clock limit passes, or when the client
+//!   of a waiting request goes away; the engines stop at their next look (see
+//!   [`JobControl::cancel`]) and the job still answers with what it finished.
+//! - Finished jobs are kept for their watchers, the newest [`KEPT_FINISHED`] of them.
+
+use godsearch_app::request::{JobControl, JobLimits, Workbench};
+use godsearch_app::AppError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::{watch, Semaphore};
+
+/// Finished jobs kept for `GET /api/jobs/{id}` after they end.
+const KEPT_FINISHED: usize = 256;
+/// Time a cancelled job is given to stop before its wall-clock limit is reported as passed.
+const WALL_GRACE: Duration = Duration::from_secs(5);
+
+/// How a job ended, as the API answers it.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// The report, as JSON.
+    Done(serde_json::Value),
+    /// The request was at fault (HTTP 400), with the message the command line prints.
+    BadInput(String),
+    /// The work failed (HTTP 500).
+    Failed(String),
+    /// The job was cancelled before it started.
+    Cancelled,
+}
+
+impl Outcome {
+    fn of(result: Result<serde_json::Value, AppError>) -> Self {
+        match result {
+            Ok(value) => Outcome::Done(value),
+            Err(e) if e.is_bad_input() => Outcome::BadInput(e.to_string()),
+            Err(e) => Outcome::Failed(e.to_string()),
+        }
+    }
+}
+
+/// One job: what it is, its control and, once it ends, its outcome.
+pub struct Job {
+    /// Its number.
+    pub id: u64,
+    /// `solve`, `bfs` or `scramble`.
+    pub kind: &'static str,
+    /// Progress and cancel switch.
+    pub control: JobControl,
+    done: watch::Sender<Option<Outcome>>,
+}
+
+impl Job {
+    /// The outcome, once the job has ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.done.borrow().clone()
+    }
+
+    /// Waits for the outcome.
+    pub async fn finished(&self) -> Outcome {
+        let mut receiver = self.done.subscribe();
+        loop {
+            if let Some(outcome) = receiver.borrow_and_update().clone() {
+                return outcome;
+            }
+            if receiver.changed().await.is_err() {
+                return Outcome::Failed("the job ended without an answer".into());
+            }
+        }
+    }
+
+    /// Whether it is still running or waiting.
+    pub fn running(&self) -> bool {
+        self.done.borrow().is_none()
+    }
+}
+
+/// The job's work: a closure run on a blocking thread with the shared tables, the limits and
+/// the job's control.
+pub type Work = Box<
+    dyn FnOnce(&Workbench, &JobLimits, &JobControl) -> Result<serde_json::Value, AppError> + Send,
+>;
+
+/// Why a job could not be started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Every slot is taken and the waiting line is full.
+    Busy,
+}
+
+/// The jobs of one server.
+pub struct Jobs {
+    workbench: Arc<Workbench>,
+    limits: JobLimits,
+    wall_limit: Option<Duration>,
+    slots: Arc<Semaphore>,
+    max_waiting: usize,
+    waiting: AtomicUsize,
+    running: AtomicUsize,
+    next_id: AtomicU64,
+    table: Mutex<BTreeMap<u64, Arc<Job>>>,
+}
+
+/// Counts for the health check.
+#[derive(Debug, Clone, Serialize)]
+pub struct Load {
+    /// Jobs running now.
+    pub running: usize,
+    /// Jobs waiting for a slot.
+    pub waiting: usize,
+    /// Jobs that may run at once.
+    pub max_jobs: usize,
+}
+
+impl Jobs {
+    /// Jobs over `workbench`, at most `max_jobs` at once and `max_waiting` waiting, each under
+    /// `limits` and stopped `wall_limit` after it starts.
+    pub fn new(
+        workbench: Arc<Workbench>,
+        limits: JobLimits,
+        wall_limit: Option<Duration>,
+        max_jobs: usize,
+        max_waiting: usize,
+    ) -> Self {
+        Jobs {
+            workbench,
+            limits,
+            wall_limit,
+            slots: Arc::new(Semaphore::new(max_jobs.max(1))),
+            max_waiting,
+            waiting: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
+            next_id: AtomicU64::new(1),
+            table: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// Jobs running and waiting.
+    pub fn load(&self) -> Load {
+        Load {
+            running: self.running.load(Ordering::Relaxed),
+            waiting: self.waiting.load(Ordering::Relaxed),
+            max_jobs: self.limits_slots(),
+        }
+    }
+
+    fn limits_slots(&self) -> usize {
+        self.slots.available_permits() + self.running.load(Ordering::Relaxed)
+    }
+
+    /// The job numbered `id`, if it is running or among the kept finished ones.
+    pub fn get(&self, id: u64) -> Option<Arc<Job>> {
+        self.lock().get(&id).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<Job>>> {
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Starts a job: it waits for a slot, runs `work` on a blocking thread, and is cancelled
+    /// when its wall-clock limit passes. Refused when the waiting line is full.
+    pub fn start(self: &Arc<Self>, kind: &'static str, work: Work) -> Result<Arc<Job>, Refusal> {
+        if self.slots.available_permits() == 0
+            && self.waiting.load(Ordering::Relaxed) >= self.max_waiting
+        {
+            return Err(Refusal::Busy);
+        }
+        let (done, _) = watch::channel(None);
+        let job = Arc::new(Job {
+            id: self.next_id.fetch_add(1, Ordering::Relaxed),
+            kind,
+            control: JobControl::new(self.limits.max_nodes),
+            done,
+        });
+        self.keep(&job);
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        let (jobs, running) = (Arc::clone(self), Arc::clone(&job));
+        tokio::spawn(async move { jobs.run(running, work).await });
+        Ok(job)
+    }
+
+    async fn run(self: Arc<Self>, job: Arc<Job>, work: Work) {
+        let permit = Arc::clone(&self.slots).acquire_owned().await;
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
+        let Ok(_permit) = permit else {
+            job.done
+                .send_replace(Some(Outcome::Failed("the server is stopping".into())));
+            return;
+        };
+        if job.control.progress().cancelled {
+            job.done.send_replace(Some(Outcome::Cancelled));
+            return;
+        }
+        self.running.fetch_add(1, Ordering::Relaxed);
+        let (jobs, worker) = (Arc::clone(&self), Arc::clone(&job));
+        let mut task = tokio::task::spawn_blocking(move || {
+            work(&jobs.workbench, &jobs.limits, &worker.control)
+        });
+        let joined = match self.wall_limit {
+            Some(limit) => match tokio::time::timeout(limit, &mut task).await {
+                Ok(joined) => joined,
+                Err(_) => {
+                    job.control.cancel();
+                    match tokio::time::timeout(WALL_GRACE, &mut task).await {
+                        Ok(joined) => joined,
+                        // The thread runs on to its end (a table build or a two-phase search
+                        // cannot be stopped); its slot is given back now.
+                        Err(_) => {
+                            self.running.fetch_sub(1, Ordering::Relaxed);
+                            job.done.send_replace(Some(Outcome::Failed(format!(
+                                "the job passed its time limit of {} s and could not be stopped at once",
+                                limit.as_secs_f64()
+                            ))));
+                            return;
+                        }
+                    }
+                }
+            },
+            None => task.await,
+        };
+        self.running.fetch_sub(1, Ordering::Relaxed);
+        let outcome = match joined {
+            Ok(result) => Outcome::of(result),
+            Err(e) => Outcome::Failed(format!("the job failed: {e}")),
+        };
+        job.done.send_replace(Some(outcome));
+    }
+
+    /// Adds a job to the table, forgetting the oldest finished ones beyond [`KEPT_FINISHED`].
+    fn keep(&self, job: &Arc<Job>) {
+        let mut table = self.lock();
+        table.insert(job.id, Arc::clone(job));
+        let finished: Vec<u64> = table
+            .iter()
+            .filter(|(_, j)| !j.running())
+            .map(|(id, _)| *id)
+            .collect();
+        let excess = finished.len().saturating_sub(KEPT_FINISHED);
+        for id in &finished[..excess] {
+            table.remove(id);
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! The godsearch HTTP server: a JSON API over the application layer and one web page, with its
+//! assets compiled into the binary (no CDN: it works offline), that compares algorithms on one
+//! puzzle and plays their solutions.
+//!
+//! Thin, like the command line: every rule and every report type is the application crate's
+//! ([`godsearch_app::request`]); this crate turns HTTP requests into its calls, runs them as
+//! [`jobs`] under the server's limits, and answers with the same JSON as `--json`. A bad request
+//! gets HTTP 400 with the command line's message, a body over the size limit 413, a full
+//! server 503.
+//!
+//! | Route | Does |
+//! |---|---|
+//! | `GET /` | the page |
+//! | `GET /api/health` | `{"status":"ok", running, waiting, max_jobs}` |
+//! | `GET /api/puzzles` | the puzzles, algorithms, heuristics and metrics on offer |
+//! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
+//! | `POST /api/replay` | the positions a solution passes through |
+//! | `POST /api/jobs/solve`, `/api/jobs/bfs`, `/api/jobs/scramble` | starts a job: `202 {"id"}` |
+//! | `GET /api/jobs/{id}` | its state, progress and outcome |
+//! | `GET /api/jobs/{id}/events` | server-sent events: `progress` until `result` or `error` |
+//! | `DELETE /api/jobs/{id}` | cancels it |
+
+pub mod jobs;
+mod page;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::stream::{self, Stream};
+use godsearch_app::request::{
+    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, ScrambleRequest, SolveRequest,
+    Workbench,
+};
+use godsearch_app::AppError;
+use jobs::{Job, Jobs, Outcome, Refusal, Work};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::json;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often a job's watchers get its progress.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// The server's limits.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerOptions {
+    /// Jobs that run at once.
+    pub max_jobs: usize,
+    /// Jobs that may wait for a slot; more are refused with 503.
+    pub max_waiting: usize,
+    /// Each job's node, time and memory limits.
+    pub limits: JobLimits,
+    /// Each job is cancelled this long after it starts (enumerations included).
+    pub wall_limit: Option<Duration>,
+    /// Largest request body, in bytes (413 beyond).
+    pub body_limit: usize,
+}
+
+/// A bound server, ready to run.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    router: Router,
+}
+
+impl Server {
+    /// Binds `addr` (port 0: a free port) with `workbench`'s tables and `options`' limits.
+    pub async fn bind(
+        addr: SocketAddr,
+        workbench: Arc<Workbench>,
+        options: ServerOptions,
+    ) -> std::io::Result<Server> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        Ok(Server {
+            listener,
+            router: router(workbench, options),
+        })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Answers requests until the process ends.
+    pub async fn run(self) -> std::io::Result<()> {
+        axum::serve(self.listener, self.router).await
+    }
+}
+
+/// Binds `addr` and serves on a runtime of its own until the process ends; `ready` hears the
+/// address once it listens.
+pub fn serve_blocking(
+    addr: SocketAddr,
+    workbench: Arc<Workbench>,
+    options: ServerOptions,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let server = Server::bind(addr, workbench, options).await?;
+        ready(server.local_addr()?);
+        server.run().await
+    })
+}
+
+#[derive(Clone)]
+struct AppState {
+    jobs: Arc<Jobs>,
+}
+
+/// The routes (see the module docs).
+pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
+    let jobs = Arc::new(Jobs::new(
+        workbench,
+        options.limits,
+        options.wall_limit,
+        options.max_jobs,
+        options.max_waiting,
+    ));
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/api/health", get(health))
+        .route("/api/puzzles", get(puzzles))
+        .route("/api/solve", post(solve_now))
+        .route("/api/bfs", post(bfs_now))
+        .route("/api/scramble", post(scramble_now))
+        .route("/api/replay", post(replay_now))
+        .route("/api/jobs/solve", post(solve_job))
+        .route("/api/jobs/bfs", post(bfs_job))
+        .route("/api/jobs/scramble", post(scramble_job))
+        .route("/api/jobs/{id}", get(job_state).delete(cancel_job))
+        .route("/api/jobs/{id}/events", get(job_events))
+        .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+        .with_state(AppState { jobs })
+}
+
+/// An error answer: `{"error": message}` with its status.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    ApiError(status, message.into()).into_response()
+}
+
+/// A refusal on its way to becoming an error answer.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+/// A request body read as `T`, or the answer refusing it: 413 when too large, else 400 (axum
+/// would say 422 or 415; a bad request is a bad request).
+fn body<T>(parsed: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    parsed.map(|Json(value)| value).map_err(|rejection| {
+        let status = match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError(status, rejection.body_text())
+    })
+}
+
+fn to_json<T: Serialize>(value: T) -> Result<serde_json::Value, AppError> {
+    serde_json::to_value(value).map_err(|e| AppError::Check(format!("report not written: {e}")))
+}
+
+fn solve_work(request: SolveRequest) -> Work {
+    Box::new(
+        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
+            to_json(bench.solve(&request, limits, control)?)
+        },
+    )
+}
+
+fn bfs_work(request: BfsJob) -> Work {
+    Box::new(
+        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
+            to_json(bench.bfs(&request, limits, control)?)
+        },
+    )
+}
+
+fn scramble_work(request: ScrambleRequest) -> Work {
+    Box::new(
+        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
+            to_json(bench.scramble(&request, limits, control)?)
+        },
+    )
+}
+
+fn busy() -> Response {
+    error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server is busy: every job slot is taken and the waiting line is full; try again",
+    )
+}
+
+fn outcome_response(outcome: Outcome) -> Response {
+    match outcome {
+        Outcome::Done(value) => Json(value).into_response(),
+        Outcome::BadInput(message) => error(StatusCode::BAD_REQUEST, message),
+        Outcome::Failed(message) => error(StatusCode::INTERNAL_SERVER_ERROR, message),
+        Outcome::Cancelled => error(StatusCode::CONFLICT, "cancelled before it started"),
+    }
+}
+
+/// Cancels a job whose waiting client went away (the request's future is dropped).
+struct CancelOnDrop(Arc<Job>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if self.0.running() {
+            self.0.control.cancel();
+        }
+    }
+}
+
+/// Runs `work` as a job and answers with its outcome.
+async fn run_now(state: &AppState, kind: &'static str, work: Work) -> Response {
+    let job = match state.jobs.start(kind, work) {
+        Ok(job) => job,
+        Err(Refusal::Busy) => return busy(),
+    };
+    let guard = CancelOnDrop(job);
+    outcome_response(guard.0.finished().await)
+}
+
+/// Starts `work` as a job and answers with its number.
+fn start_job(state: &AppState, kind: &'static str, work: Work) -> Response {
+    match state.jobs.start(kind, work) {
+        Ok(job) => (
+            StatusCode::ACCEPTED,
+            Json(json!({
+                "id": job.id,
+                "kind": job.kind,
+                "events": format!("/api/jobs/{}/events", job.id),
+            })),
+        )
+            .into_response(),
+        Err(Refusal::Busy) => busy(),
+    }
+}
+
+async fn health(State(state): State<AppState>) -> Response {
+    let load = state.jobs.load();
+    Json(json!({
+        "status": "ok",
+        "running": load.running,
+        "waiting": load.waiting,
+        "max_jobs": load.max_jobs,
+    }))
+    .into_response()
+}
+
+async fn puzzles() -> Response {
+    Json(catalog()).into_response()
+}
+
+async fn solve_now(
+    State(state): State<AppState>,
+    parsed: Result<Json<SolveRequest>, JsonRejection>,
+) -> Response {
+    match body(parsed) {
+        Ok(request) => run_now(&state, "solve", solve_work(request)).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
+async fn bfs_now(
+    State(state): State<AppState>,
+    parsed: Result<Json<BfsJob>, JsonRejection>,
+) -> Response {
+    match body(parsed) {
+        Ok(request) => run_now(&state, "bfs", bfs_work(request)).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
+async fn scramble_now(
+    State(state): State<AppState>,
+    parsed: Result<Json<ScrambleRequest>, JsonRejection>,
+) -> Response {
+    match body(parsed) {
+        Ok(request) => run_now(&state, "scramble", scramble_work(request)).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
+async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Response {
+    let request = match body(parsed) {
+        Ok(request) => request,
+        Err(refused) => return refused.into_response(),
+    };
+    match replay(&request) {
+        Ok(replayed) => Json(replayed).into_response(),
+        Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+async fn solve_job(
+    State(state): State<AppState>,
+    parsed: Result<Json<SolveRequest>, JsonRejection>,
+) -> Response {
+    job_from(&state, "solve", parsed, solve_work)
+}
+
+async fn bfs_job(
+    State(state): State<AppState>,
+    parsed: Result<Json<BfsJob>, JsonRejection>,
+) -> Response {
+    job_from(&state, "bfs", parsed, bfs_work)
+}
+
+async fn scramble_job(
+    State(state): State<AppState>,
+    parsed: Result<Json<ScrambleRequest>, JsonRejection>,
+) -> Response {
+    job_from(&state, "scramble", parsed, scramble_work)
+}
+
+fn job_from<T: DeserializeOwned>(
+    state: &AppState,
+    kind: &'static str,
+    parsed: Result<Json<T>, JsonRejection>,
+    work: fn(T) -> Work,
+) -> Response {
+    match body(parsed) {
+        Ok(request) => start_job(state, kind, work(request)),
+        Err(refused) => refused.into_response(),
+    }
+}
+
+fn find(state: &AppState, id: &str) -> Result<Arc<Job>, ApiError> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| state.jobs.get(id))
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no job {id}")))
+}
+
+/// A job's state: `waiting`/`running` with progress, or `done`/`error`/`cancelled` with its
+/// outcome.
+fn job_document(job: &Job) -> serde_json::Value {
+    let progress = job.control.progress();
+    let (state, result, error) = match job.outcome() {
+        None => ("running", None, None),
+        Some(Outcome::Done(value)) => ("done", Some(value), None),
+        Some(Outcome::BadInput(m)) => ("error", None, Some(json!({"status": 400, "error": m}))),
+        Some(Outcome::Failed(m)) => ("error", None, Some(json!({"status": 500, "error": m}))),
+        Some(Outcome::Cancelled) => ("cancelled", None, None),
+    };
+    json!({
+        "id": job.id,
+        "kind": job.kind,
+        "state": state,
+        "progress": progress,
+        "result": result,
+        "error": error,
+        "memory_bytes": resident_bytes(),
+    })
+}
+
+/// The server process's resident memory in bytes (Linux; `None` elsewhere): what a job's
+/// tables and searches hold shows here, shared with whatever else runs.
+fn resident_bytes() -> Option<u64> {
+    const PAGE_BYTES: u64 = 4096;
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * PAGE_BYTES)
+}
+
+async fn job_state(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match find(&state, &id) {
+        Ok(job) => Json(job_document(&job)).into_response(),
+        Err(missing) => missing.into_response(),
+    }
+}
+
+async fn cancel_job(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match find(&state, &id) {
+        Ok(job) => {
+            let was_running = job.running();
+            job.control.cancel();
+            Json(json!({ "id": job.id, "cancelled": was_running })).into_response()
+        }
+        Err(missing) => missing.into_response(),
+    }
+}
+
+/// The event that ends a job's stream.
+fn final_event(job: &Job, outcome: Outcome) -> Event {
+    let document = job_document(job);
+    match outcome {
+        Outcome::Done(_) => Event::default().event("result"),
+        Outcome::Cancelled => Event::default().event("cancelled"),
+        Outcome::BadInput(_) | Outcome::Failed(_) => Event::default().event("error"),
+    }
+    .data(document.to_string())
+}
+
+/// `progress` events every [`PROGRESS_EVERY`], then one `result`, `error` or `cancelled`
+/// event with the job's document, then the end of the stream.
+fn job_stream(job: Arc<Job>) -> impl Stream<Item = Result<Event, Infallible>> {
+    stream::unfold(Some(job), |state| async move {
+        let job = state?;
+        if job.running() {
+            tokio::select! {
+                _ = job.finished() => {}
+                _ = tokio::time::sleep(PROGRESS_EVERY) => {}
+            }
+        }
+        let event = match job.outcome() {
+            Some(outcome) => return Some((Ok(final_event(&job, outcome)), None)),
+            None => Event::default()
+                .event("progress")
+                .data(json!(job.control.progress()).to_string()),
+        };
+        Some((Ok(event), Some(job)))
+    })
+}
+
+async fn job_events(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    match find(&state, &id) {
+        Ok(job) => Sse::new(job_stream(job))
+            .keep_alive(KeepAlive::default())
+            .into_response(),
+        Err(missing) => missing.into_response(),
+    }
+}

@@ -1,0 +1,551 @@
+// The godsearch page: every puzzle rule is the server's (solving, scrambling, replaying a
+// solution); this script draws, sends requests and keeps the comparison table.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const COLOURS = { U: "#ffffff", R: "#c41e3a", F: "#009e60", D: "#ffd500", L: "#ff5800", B: "#0051ba" };
+// Where each face of a net goes, in face widths: U above F, then L F R B, then D.
+const NET = { U: [1, 0], L: [0, 1], F: [1, 1], R: [2, 1], B: [3, 1], D: [1, 2] };
+const FACE_ORDER = "URFDLB";
+
+const state = {
+  catalog: null,
+  puzzle: "3x3",
+  kind: "tiles",
+  width: 3,
+  height: 3,
+  position: "",     // as the user or a scramble gave it
+  shown: "",        // what the view shows: a tile list or 54 facelets
+  goal: "",
+  job: null,        // the running solve's EventSource and id
+  bfsJob: null,
+  runs: [],
+  play: { positions: [], moves: [], at: 0, timer: null },
+};
+
+async function api(path, body, method) {
+  const options = body === undefined ? { method: method || "GET" } : {
+    method: method || "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const text = await response.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch (e) { data = { error: text }; }
+  if (!response.ok) throw new Error((data && data.error) || response.statusText);
+  return data;
+}
+
+function setError(id, message) { $(id).textContent = message || ""; }
+
+// ---------- puzzle and view ----------
+
+function parseSize(name) {
+  const m = /^(\d+)x(\d+)$/.exec(name);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+function choosePuzzle(name) {
+  const size = parseSize(name);
+  state.puzzle = name;
+  state.kind = size ? "tiles" : "cube";
+  document.body.className = state.kind + (name === "3x3x3" ? " cube3" : "");
+  if (size) {
+    [state.width, state.height] = size;
+    const cells = size[0] * size[1];
+    const tiles = [];
+    for (let i = 1; i < cells; i++) tiles.push(i);
+    tiles.push(0);
+    state.goal = tiles.join(",");
+  } else {
+    state.goal = "";
+  }
+  fillAlgorithms();
+  stopPlay();
+  state.play = { positions: [], moves: [], at: 0, timer: null };
+  $("play-moves").textContent = "";
+  $("play-status").textContent = "Solve a position, then play its solution.";
+  resetPosition();
+}
+
+function fillAlgorithms() {
+  const entry = state.catalog.puzzles.find((p) => p.name === state.puzzle);
+  const names = entry ? entry.algorithms
+    : state.catalog.algorithms.filter((a) => a !== "two-phase" && a !== "two-stage");
+  const select = $("algorithm");
+  select.innerHTML = "";
+  for (const name of names) select.add(new Option(name, name));
+}
+
+async function resetPosition() {
+  setError("error", "");
+  if (state.kind === "tiles") {
+    showPosition(state.goal, state.goal);
+  } else {
+    await showCubeText("");
+  }
+}
+
+async function showCubeText(text) {
+  const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
+  showPosition(text, replayed.positions[0]);
+}
+
+function showPosition(given, shown) {
+  state.position = given;
+  state.shown = shown;
+  $("position").value = given;
+  draw(shown);
+}
+
+function draw(shown) {
+  const view = $("view");
+  view.innerHTML = "";
+  if (state.kind === "tiles") {
+    drawBoard(view, shown);
+    $("view-hint").textContent = "Click a tile next to the blank, or use the arrow keys, to move it.";
+  } else {
+    drawNet(view, shown);
+    $("view-hint").textContent = "The cube as a net: U on top, then L F R B, D below.";
+  }
+}
+
+function drawBoard(view, list) {
+  const tiles = list.split(/[ ,]+/).filter((t) => t !== "").map(Number);
+  const board = document.createElement("div");
+  board.className = "board" + (state.width * state.height > 30 ? " small" : "")
+    + (list === state.goal ? " solved" : "");
+  board.id = "board";
+  board.style.gridTemplateColumns = `repeat(${state.width}, auto)`;
+  tiles.forEach((tile, cell) => {
+    const div = document.createElement("div");
+    div.className = "tile" + (tile === 0 ? " blank" : "");
+    div.textContent = tile === 0 ? "" : String(tile);
+    div.dataset.cell = String(cell);
+    div.addEventListener("click", () => clickTile(cell));
+    board.appendChild(div);
+  });
+  view.appendChild(board);
+}
+
+function drawNet(view, facelets) {
+  const pocket = state.puzzle === "2x2x2";
+  const n = pocket ? 2 : 3;
+  const cell = 18, gap = 4, face = n * cell;
+  const svgNs = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNs, "svg");
+  svg.setAttribute("width", 4 * face + 3 * gap + 2);
+  svg.setAttribute("height", 3 * face + 2 * gap + 2);
+  svg.id = "net";
+  const centres = {};
+  for (let f = 0; f < 6; f++) centres[facelets[9 * f + 4]] = FACE_ORDER[f];
+  for (let f = 0; f < 6; f++) {
+    const [col, row] = NET[FACE_ORDER[f]];
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        // A 2x2x2 shows the corner stickers of each 3x3 face.
+        const index = pocket ? [0, 2, 6, 8][2 * r + c] : 3 * r + c;
+        const letter = facelets[9 * f + index];
+        const rect = document.createElementNS(svgNs, "rect");
+        rect.setAttribute("x", 1 + col * (face + gap) + c * cell);
+        rect.setAttribute("y", 1 + row * (face + gap) + r * cell);
+        rect.setAttribute("width", cell - 1);
+        rect.setAttribute("height", cell - 1);
+        rect.setAttribute("fill", COLOURS[centres[letter]] || "#888");
+        rect.setAttribute("stroke", "#222");
+        svg.appendChild(rect);
+      }
+    }
+  }
+  view.appendChild(svg);
+}
+
+function tilesOf(list) { return list.split(/[ ,]+/).filter((t) => t !== "").map(Number); }
+
+function clickTile(cell) {
+  const tiles = tilesOf(state.shown);
+  const blank = tiles.indexOf(0);
+  const [w] = [state.width];
+  const adjacent = (Math.abs(cell - blank) === 1 && Math.floor(cell / w) === Math.floor(blank / w))
+    || Math.abs(cell - blank) === w;
+  if (!adjacent) return;
+  tiles[blank] = tiles[cell];
+  tiles[cell] = 0;
+  const list = tiles.join(",");
+  showPosition(list, list);
+}
+
+function arrowKey(event) {
+  if (state.kind !== "tiles") return;
+  // An arrow moves the tile beside the blank in that direction into it.
+  const step = { ArrowLeft: 1, ArrowRight: -1, ArrowUp: state.width, ArrowDown: -state.width }[event.key];
+  if (step === undefined) return;
+  event.preventDefault();
+  const tiles = tilesOf(state.shown);
+  const blank = tiles.indexOf(0);
+  const cell = blank + step;
+  if (cell < 0 || cell >= tiles.length) return;
+  if (Math.abs(step) === 1 && Math.floor(cell / state.width) !== Math.floor(blank / state.width)) return;
+  clickTile(cell);
+}
+
+async function setTyped() {
+  setError("error", "");
+  const text = $("position").value.trim();
+  try {
+    if (state.kind === "tiles") {
+      const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
+      showPosition(text, replayed.positions[0]);
+    } else {
+      await showCubeText(text);
+    }
+  } catch (e) {
+    setError("error", e.message);
+  }
+}
+
+async function randomPosition() {
+  setError("error", "");
+  try {
+    const [made] = await api("/api/scramble", { puzzle: state.puzzle });
+    if (state.kind === "tiles") {
+      showPosition(made.position, made.position);
+    } else {
+      await showCubeText(made.scramble || "");
+    }
+  } catch (e) {
+    setError("error", e.message);
+  }
+}
+
+// ---------- solving ----------
+
+function solveRequest() {
+  const request = { puzzle: state.puzzle, position: state.position, algorithm: $("algorithm").value };
+  if (state.kind === "tiles") {
+    const heuristic = $("heuristic").value;
+    const searching = ["ida", "parallel-ida", "astar", "auto"].includes(request.algorithm);
+    if (searching && heuristic !== "auto") request.heuristic = heuristic;
+    if (searching && $("pdb").value.trim() !== "") request.pdb = $("pdb").value.trim();
+  } else {
+    request.metric = $("metric").value;
+    if (state.puzzle === "3x3x3" && $("optimal").checked) {
+      request.optimal = true;
+      request.table_size = "small";
+      if (request.algorithm !== "ida") request.algorithm = "auto";
+    }
+  }
+  const timeout = $("timeout").value.trim();
+  if (timeout !== "") request.timeout = Number(timeout);
+  return request;
+}
+
+async function solve() {
+  setError("error", "");
+  if (state.job) return;
+  const request = solveRequest();
+  let started;
+  try {
+    started = await api("/api/jobs/solve", request);
+  } catch (e) {
+    setError("error", e.message);
+    return;
+  }
+  $("solve").disabled = true;
+  $("cancel").disabled = false;
+  $("progress").textContent = `job ${started.id}: starting…`;
+  const events = new EventSource(started.events);
+  state.job = { id: started.id, events };
+  events.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    const parts = [`${p.seconds.toFixed(1)} s`];
+    if (p.threshold > 0) parts.push(`threshold ${p.threshold}`, `${p.nodes.toLocaleString()} nodes`);
+    if (p.levels.length > 0) parts.push(`level ${p.level}`);
+    if (p.detail) parts.push(p.detail);
+    $("progress").textContent = `job ${started.id}: ` + parts.join(", ");
+  });
+  const finish = () => {
+    events.close();
+    state.job = null;
+    $("solve").disabled = false;
+    $("cancel").disabled = true;
+  };
+  events.addEventListener("result", (e) => {
+    finish();
+    const doc = JSON.parse(e.data);
+    $("progress").textContent = `job ${started.id}: done in ${doc.result.seconds.toFixed(3)} s`;
+    addRun(doc.result, doc.memory_bytes, request);
+  });
+  events.addEventListener("error", (e) => {
+    finish();
+    if (e.data) {
+      const doc = JSON.parse(e.data);
+      setError("error", doc.error ? doc.error.error : "the job failed");
+      $("progress").textContent = "";
+    } else {
+      $("progress").textContent = "lost the connection to the server";
+    }
+  });
+  events.addEventListener("cancelled", () => {
+    finish();
+    $("progress").textContent = `job ${started.id}: cancelled`;
+  });
+}
+
+async function cancel() {
+  if (!state.job) return;
+  try {
+    await api(`/api/jobs/${state.job.id}`, undefined, "DELETE");
+    $("progress").textContent += " — cancelling…";
+  } catch (e) {
+    setError("error", e.message);
+  }
+}
+
+function formatBytes(bytes) {
+  if (!bytes) return "";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let value = bytes, unit = 0;
+  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+function addRun(result, memory, request) {
+  const run = {
+    number: state.runs.length + 1,
+    puzzle: result.puzzle,
+    start: request.position,
+    result,
+  };
+  state.runs.push(run);
+  const row = document.createElement("tr");
+  const stopped = result.timed_out ? " (stopped)" : "";
+  const cells = [
+    run.number, result.puzzle, result.algorithm + stopped,
+    result.heuristic || (result.metric ? result.metric : ""),
+    result.timed_out && !result.solution ? `≥ ${result.lower_bound}` : result.length,
+    result.optimal ? "yes" : "no",
+    result.nodes_expanded.toLocaleString(),
+    result.nodes_generated === undefined ? "" : result.nodes_generated.toLocaleString(),
+    `${(result.seconds * 1000).toFixed(1)} ms`,
+    formatBytes(memory),
+  ];
+  cells.forEach((value, i) => {
+    const td = document.createElement("td");
+    td.textContent = String(value);
+    if (i >= 1 && i <= 3) td.className = "text";
+    row.appendChild(td);
+  });
+  const td = document.createElement("td");
+  const button = document.createElement("button");
+  button.textContent = "play";
+  button.type = "button";
+  button.className = "play-run";
+  button.addEventListener("click", () => loadPlay(run));
+  td.appendChild(button);
+  row.appendChild(td);
+  $("runs").tBodies[0].appendChild(row);
+  loadPlay(run);
+}
+
+// ---------- playing a solution ----------
+
+async function loadPlay(run) {
+  stopPlay();
+  setError("error", "");
+  try {
+    const replayed = await api("/api/replay", {
+      puzzle: run.puzzle, position: run.start, solution: run.result.solution,
+    });
+    const moves = run.result.solution.split(/\s+/).filter((m) => m !== "");
+    state.play = { positions: replayed.positions, moves, at: 0, timer: null, run };
+    state.position = run.start;
+    $("position").value = run.start;
+    showStep();
+  } catch (e) {
+    setError("error", e.message);
+  }
+}
+
+function showStep() {
+  const play = state.play;
+  if (play.positions.length === 0) return;
+  state.shown = play.positions[play.at];
+  draw(state.shown);
+  const total = play.moves.length;
+  $("play-status").textContent = `run ${play.run.number}: move ${play.at} of ${total}`
+    + (play.at === total ? " — solved" : "");
+  const line = $("play-moves");
+  line.innerHTML = "";
+  play.moves.forEach((move, i) => {
+    const span = document.createElement("span");
+    span.textContent = move + " ";
+    if (i < play.at) span.className = "done";
+    if (i === play.at) span.className = "next";
+    line.appendChild(span);
+  });
+}
+
+function step(delta) {
+  const play = state.play;
+  if (play.positions.length === 0) return false;
+  const next = play.at + delta;
+  if (next < 0 || next >= play.positions.length) return false;
+  play.at = next;
+  showStep();
+  return true;
+}
+
+function speed() { return Number($("speed").value); }
+
+function startPlay() {
+  stopPlay();
+  if (state.play.positions.length === 0) return;
+  if (state.play.at === state.play.positions.length - 1) { state.play.at = 0; showStep(); }
+  state.play.timer = setInterval(() => { if (!step(1)) stopPlay(); }, 1000 / speed());
+}
+
+function stopPlay() {
+  if (state.play && state.play.timer) {
+    clearInterval(state.play.timer);
+    state.play.timer = null;
+  }
+}
+
+// ---------- enumeration ----------
+
+async function enumerate() {
+  setError("bfs-error", "");
+  if (state.bfsJob) return;
+  const request = { puzzle: state.puzzle };
+  const depth = $("bfs-depth").value.trim();
+  if (depth !== "") request.max_depth = Number(depth);
+  if (state.kind === "cube") request.metric = $("metric").value;
+  let started;
+  try {
+    started = await api("/api/jobs/bfs", request);
+  } catch (e) {
+    setError("bfs-error", e.message);
+    return;
+  }
+  $("bfs").disabled = true;
+  $("bfs-cancel").disabled = false;
+  const events = new EventSource(started.events);
+  state.bfsJob = { id: started.id, events };
+  const finish = () => {
+    events.close();
+    state.bfsJob = null;
+    $("bfs").disabled = false;
+    $("bfs-cancel").disabled = true;
+  };
+  events.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    $("bfs-progress").textContent = `${p.seconds.toFixed(1)} s: level ${p.level}, ${(100 * p.level_fraction).toFixed(0)}% of it`;
+    drawLevels(p.levels);
+  });
+  events.addEventListener("result", (e) => {
+    finish();
+    const report = JSON.parse(e.data).result;
+    const end = report.complete ? `complete: diameter ${report.diameter}` : (report.stopped || "stopped");
+    $("bfs-progress").textContent = `${report.total.toLocaleString()} positions in ${report.seconds.toFixed(2)} s (${report.engine} engine); ${end}`;
+    drawLevels(report.levels);
+  });
+  events.addEventListener("error", (e) => {
+    finish();
+    if (e.data) setError("bfs-error", JSON.parse(e.data).error.error);
+  });
+  events.addEventListener("cancelled", () => { finish(); $("bfs-progress").textContent = "cancelled"; });
+}
+
+function drawLevels(levels) {
+  const body = $("levels").tBodies[0];
+  body.innerHTML = "";
+  levels.forEach((count, depth) => {
+    const row = body.insertRow();
+    row.insertCell().textContent = String(depth);
+    row.insertCell().textContent = count.toLocaleString();
+  });
+  const svg = $("chart");
+  svg.innerHTML = "";
+  if (levels.length === 0) return;
+  const svgNs = "http://www.w3.org/2000/svg";
+  const width = 720, height = 260, left = 40, bottom = 20, top = 8;
+  const most = Math.max(...levels, 1);
+  const decades = Math.max(1, Math.ceil(Math.log10(most)));
+  const y = (count) => height - bottom - (height - bottom - top) * Math.log10(Math.max(count, 1)) / decades;
+  for (let d = 0; d <= decades; d++) {
+    const line = document.createElementNS(svgNs, "line");
+    line.setAttribute("x1", left); line.setAttribute("x2", width);
+    line.setAttribute("y1", y(10 ** d)); line.setAttribute("y2", y(10 ** d));
+    line.setAttribute("stroke", "#ddd");
+    svg.appendChild(line);
+    const label = document.createElementNS(svgNs, "text");
+    label.setAttribute("x", 2); label.setAttribute("y", y(10 ** d) + 3);
+    label.textContent = `1e${d}`;
+    svg.appendChild(label);
+  }
+  const bar = (width - left) / levels.length;
+  levels.forEach((count, depth) => {
+    const rect = document.createElementNS(svgNs, "rect");
+    rect.setAttribute("x", left + depth * bar + 1);
+    rect.setAttribute("y", y(count));
+    rect.setAttribute("width", Math.max(1, bar - 2));
+    rect.setAttribute("height", height - bottom - y(count));
+    rect.setAttribute("fill", "#4a7bd0");
+    const title = document.createElementNS(svgNs, "title");
+    title.textContent = `distance ${depth}: ${count.toLocaleString()} positions`;
+    rect.appendChild(title);
+    svg.appendChild(rect);
+    if (levels.length <= 40 || depth % 5 === 0) {
+      const label = document.createElementNS(svgNs, "text");
+      label.setAttribute("x", left + depth * bar + bar / 2 - 3);
+      label.setAttribute("y", height - 6);
+      label.textContent = String(depth);
+      svg.appendChild(label);
+    }
+  });
+}
+
+// ---------- start ----------
+
+async function start() {
+  state.catalog = await api("/api/puzzles");
+  const select = $("puzzle");
+  for (const p of state.catalog.puzzles) select.add(new Option(p.name, p.name));
+  for (const h of state.catalog.heuristics) $("heuristic").add(new Option(h, h));
+  for (const m of state.catalog.metrics) $("metric").add(new Option(m, m));
+  select.addEventListener("change", () => choosePuzzle(select.value));
+  $("use-size").addEventListener("click", () => {
+    const name = $("custom-size").value.trim().toLowerCase();
+    const size = parseSize(name);
+    if (!size || size[0] * size[1] > 100) { setError("error", "a board size is WxH, at most 10x10 here"); return; }
+    if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
+    select.value = name;
+    choosePuzzle(name);
+  });
+  $("set-position").addEventListener("click", setTyped);
+  $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") setTyped(); });
+  $("random").addEventListener("click", randomPosition);
+  $("reset").addEventListener("click", resetPosition);
+  $("view").addEventListener("keydown", arrowKey);
+  $("solve").addEventListener("click", solve);
+  $("cancel").addEventListener("click", cancel);
+  $("first").addEventListener("click", () => { stopPlay(); state.play.at = 0; showStep(); });
+  $("back").addEventListener("click", () => { stopPlay(); step(-1); });
+  $("step").addEventListener("click", () => { stopPlay(); step(1); });
+  $("play").addEventListener("click", startPlay);
+  $("pause").addEventListener("click", stopPlay);
+  $("speed").addEventListener("input", () => {
+    $("speed-value").textContent = $("speed").value;
+    if (state.play.timer) startPlay();
+  });
+  $("bfs").addEventListener("click", enumerate);
+  $("bfs-cancel").addEventListener("click", async () => {
+    if (state.bfsJob) await api(`/api/jobs/${state.bfsJob.id}`, undefined, "DELETE");
+  });
+  select.value = "3x3";
+  choosePuzzle("3x3");
+}
+
+start().catch((e) => setError("error", `could not reach the server: ${e.message}`));

@@ -1,0 +1,526 @@
+//! The HTTP API against a real server on loopback (a free port picked by the system, so tests
+//! run in parallel): every endpoint, bad input, the job limits, cancellation and concurrent
+//! requests.
+
+use godsearch_app::cache::TableCache;
+use godsearch_app::request::{JobLimits, Workbench};
+use godsearch_server::{serve_blocking, ServerOptions};
+use godsearch_twophase::optimal::TableSize;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// Korf's instance 88 (optimal 65 moves with the blank first): hopeless for Manhattan IDA*
+/// within a test's time, so it meets every limit.
+const HARD_BOARD: &str = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4";
+const BLANK_FIRST: &str = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+
+fn limits() -> JobLimits {
+    JobLimits {
+        memory_bytes: 1 << 30,
+        max_nodes: None,
+        max_seconds: Some(Duration::from_secs(60)),
+        largest_table: TableSize::Small,
+        max_scrambles: 100,
+    }
+}
+
+fn options() -> ServerOptions {
+    ServerOptions {
+        max_jobs: 2,
+        max_waiting: 64,
+        limits: limits(),
+        wall_limit: Some(Duration::from_secs(60)),
+        body_limit: 4096,
+    }
+}
+
+/// A server on a free loopback port, running for the rest of the test process.
+fn start(options: ServerOptions, cache: &std::path::Path) -> String {
+    let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
+    let (sender, receiver) = mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
+        serve_blocking(any_port, workbench, options, |addr| {
+            sender.send(addr).expect("the test waits for the address")
+        })
+        .expect("the server runs");
+    });
+    let addr = receiver
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the server starts");
+    format!("http://{addr}")
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
+}
+
+/// POSTs `body` and returns the status and the JSON answer.
+fn post(base: &str, path: &str, body: &Value) -> (u16, Value) {
+    let mut response = agent()
+        .post(&format!("{base}{path}"))
+        .send_json(body)
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    (
+        status,
+        response.body_mut().read_json().expect("a JSON answer"),
+    )
+}
+
+fn get(base: &str, path: &str) -> (u16, Value) {
+    let mut response = agent()
+        .get(&format!("{base}{path}"))
+        .call()
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    (
+        status,
+        response.body_mut().read_json().expect("a JSON answer"),
+    )
+}
+
+fn delete(base: &str, path: &str) -> (u16, Value) {
+    let mut response = agent()
+        .delete(&format!("{base}{path}"))
+        .call()
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    (
+        status,
+        response.body_mut().read_json().expect("a JSON answer"),
+    )
+}
+
+/// Replays `solution` from `start` through the API and says whether it reaches the goal.
+fn replays(base: &str, puzzle: &str, start: &str, solution: &str, goal: Option<&str>) -> bool {
+    let mut request = json!({"puzzle": puzzle, "position": start, "solution": solution});
+    if let Some(goal) = goal {
+        request["goal"] = json!(goal);
+    }
+    let (status, replay) = post(base, "/api/replay", &request);
+    assert_eq!(status, 200, "{replay}");
+    replay["solved"] == json!(true)
+}
+
+/// Waits for a job to end and returns its document.
+fn wait_for(base: &str, id: u64) -> Value {
+    let started = Instant::now();
+    loop {
+        let (status, doc) = get(base, &format!("/api/jobs/{id}"));
+        assert_eq!(status, 200);
+        if doc["state"] != json!("running") {
+            return doc;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "job {id} never ended"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn every_endpoint_answers_with_the_command_lines_json() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+
+    let (status, health) = get(&base, "/api/health");
+    assert_eq!((status, &health["status"]), (200, &json!("ok")));
+
+    let (_, catalog) = get(&base, "/api/puzzles");
+    let names: Vec<&str> = catalog["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"4x4") && names.contains(&"3x3x3"),
+        "{names:?}"
+    );
+    assert!(catalog["algorithms"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("parallel-ida")));
+
+    // The example of the issue, and the other searching algorithms: the same optimal length,
+    // each solution replayed.
+    let board = "8,6,7,2,5,4,3,0,1";
+    for (algorithm, heuristic) in [
+        ("ida", "pdb"),
+        ("astar", "manhattan"),
+        ("parallel-ida", "linear-conflict"),
+    ] {
+        let (status, solved) = post(
+            &base,
+            "/api/solve",
+            &json!({"puzzle": "3x3", "position": board, "algorithm": algorithm, "heuristic": heuristic}),
+        );
+        assert_eq!(status, 200, "{solved}");
+        assert_eq!(solved["length"], json!(31), "{solved}");
+        assert_eq!(solved["optimal"], json!(true));
+        assert_eq!(solved["algorithm"], json!(algorithm));
+        let moves = solved["solution"].as_str().unwrap();
+        assert!(replays(&base, "3x3", board, moves, None));
+    }
+    let (status, staged) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "3x3", "position": board, "algorithm": "two-stage"}),
+    );
+    assert_eq!(status, 200, "{staged}");
+    assert_eq!(staged["optimal"], json!(false));
+    assert!(staged["length"].as_u64().unwrap() >= 31);
+
+    // A cube: the 2x2x2 by table descent, given as moves.
+    let (status, cube) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "2x2x2", "position": "R U F2 D' R2"}),
+    );
+    assert_eq!(status, 200, "{cube}");
+    assert_eq!(cube["optimal"], json!(true));
+    let moves = cube["solution"].as_str().unwrap();
+    assert!(replays(&base, "2x2x2", "R U F2 D' R2", moves, None));
+
+    // Enumeration: the 8-puzzle's levels as published.
+    let (status, bfs) = post(&base, "/api/bfs", &json!({"puzzle": "3x3"}));
+    assert_eq!(status, 200, "{bfs}");
+    let levels: Vec<u64> = serde_json::from_value(bfs["levels"].clone()).unwrap();
+    assert_eq!(levels, godsearch_testdata::levels("sliding-3x3.txt"));
+    assert_eq!(bfs["complete"], json!(true));
+
+    // Scrambles: repeatable with a seed, solvable, and as many as asked.
+    let ask = json!({"puzzle": "4x4", "count": 3, "seed": 7});
+    let (status, first) = post(&base, "/api/scramble", &ask);
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first.as_array().unwrap().len(), 3);
+    assert_eq!(post(&base, "/api/scramble", &ask).1, first);
+    let (_, walks) = post(
+        &base,
+        "/api/scramble",
+        &json!({"puzzle": "3x3x3", "moves": 12, "seed": 1}),
+    );
+    let scramble = walks[0]["scramble"].as_str().unwrap();
+    assert_eq!(walks[0]["length"], json!(12));
+    let (_, replay) = post(
+        &base,
+        "/api/replay",
+        &json!({"puzzle": "3x3x3", "position": "", "solution": scramble}),
+    );
+    assert_eq!(replay["positions"].as_array().unwrap().len(), 13);
+
+    // The page and its assets.
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ] {
+        let response = agent().get(&format!("{base}{path}")).call().unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let content_type = response.headers()["content-type"].to_str().unwrap();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+    }
+}
+
+#[test]
+fn bad_input_gets_400_with_the_command_lines_message() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let refused = |path: &str, body: Value, needle: &str| {
+        let (status, answer) = post(&base, path, &body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        let message = answer["error"].as_str().unwrap();
+        assert!(
+            message.contains(needle),
+            "{body}: '{message}' lacks '{needle}'"
+        );
+    };
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
+        "unsolvable",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,7,0"}),
+        "more than once",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3"}),
+        "has 9 cells",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "9x9x9", "position": "x"}),
+        "unknown puzzle",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3x3", "position": "R U X", "moves": true}),
+        "unknown move 'X'",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "timeout": -1}),
+        "--timeout",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "algorithm": "two-stage", "heuristic": "pdb"}),
+        "--heuristic is used only by IDA* and A*",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3x3", "position": "R U", "heuristic": "pdb"}),
+        "--heuristic is for sliding-tile boards",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3x3", "position": "R U", "optimal": true, "table_size": "1gb"}),
+        "over this server's limit",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "algorithm": "quantum"}),
+        "unknown variant",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "colour": "red"}),
+        "unknown field `colour`",
+    );
+    refused("/api/solve", json!({"puzzle": "3x3"}), "position");
+    refused(
+        "/api/bfs",
+        json!({"puzzle": "3x3", "metric": "qtm"}),
+        "--metric is for cubes",
+    );
+    refused(
+        "/api/scramble",
+        json!({"puzzle": "3x3", "count": 101}),
+        "over the limit",
+    );
+    refused(
+        "/api/replay",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,8,0", "solution": "D"}),
+        "off the board",
+    );
+
+    // Not JSON at all, and a body over the limit.
+    let response = agent()
+        .post(&format!("{base}/api/solve"))
+        .content_type("application/json")
+        .send("{not json")
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let huge = json!({"puzzle": "3x3", "position": "1".repeat(10_000)});
+    let (status, _) = post(&base, "/api/solve", &huge);
+    assert_eq!(status, 413);
+    assert_eq!(get(&base, "/api/jobs/999999").0, 404);
+    assert_eq!(get(&base, "/api/jobs/abc").0, 404);
+}
+
+#[test]
+fn node_and_time_limits_stop_a_hopeless_search_with_its_lower_bound() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut by_nodes = options();
+    by_nodes.limits.max_nodes = Some(2_000_000);
+    let base = start(by_nodes, cache.path());
+    let hopeless = json!({"puzzle": "4x4", "position": HARD_BOARD, "goal": BLANK_FIRST,
+                          "algorithm": "ida", "heuristic": "manhattan"});
+    let (status, stopped) = post(&base, "/api/solve", &hopeless);
+    assert_eq!(status, 200, "{stopped}");
+    assert_eq!(stopped["timed_out"], json!(true));
+    assert_eq!(stopped["solution"], json!(""));
+    let bound = stopped["lower_bound"].as_u64().unwrap();
+    assert!((40..=65).contains(&bound), "{stopped}");
+    assert!(stopped["nodes_expanded"].as_u64().unwrap() < 20_000_000);
+
+    let mut by_time = options();
+    by_time.limits.max_seconds = Some(Duration::from_millis(500));
+    let base = start(by_time, cache.path());
+    let started = Instant::now();
+    let (status, stopped) = post(&base, "/api/solve", &hopeless);
+    assert_eq!(status, 200, "{stopped}");
+    assert_eq!(stopped["timed_out"], json!(true));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // The shorter of the request's timeout and the server's limit wins.
+    let quick = json!({"puzzle": "4x4", "position": HARD_BOARD, "goal": BLANK_FIRST,
+                       "algorithm": "ida", "heuristic": "manhattan", "timeout": 0.1});
+    let (_, stopped) = post(&base, "/api/solve", &quick);
+    assert!(stopped["seconds"].as_f64().unwrap() < 0.45, "{stopped}");
+
+    // The wall-clock limit stops an enumeration after the level under way.
+    let mut by_wall = options();
+    by_wall.wall_limit = Some(Duration::from_millis(300));
+    let base = start(by_wall, cache.path());
+    let (status, counted) = post(
+        &base,
+        "/api/bfs",
+        &json!({"puzzle": "5x5", "max_depth": 40}),
+    );
+    assert_eq!(status, 200, "{counted}");
+    assert_eq!(counted["complete"], json!(false));
+    assert!(
+        counted["stopped"].as_str().unwrap().contains("cancelled"),
+        "{counted}"
+    );
+}
+
+#[test]
+fn jobs_stream_their_progress_and_can_be_cancelled() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let hopeless = json!({"puzzle": "4x4", "position": HARD_BOARD, "goal": BLANK_FIRST,
+                          "algorithm": "ida", "heuristic": "manhattan"});
+    let (status, started) = post(&base, "/api/jobs/solve", &hopeless);
+    assert_eq!(status, 202, "{started}");
+    let id = started["id"].as_u64().unwrap();
+
+    // The event stream: progress with a rising node count, then the result once cancelled.
+    let events_path = started["events"].as_str().unwrap().to_string();
+    let reader = {
+        let base = base.clone();
+        std::thread::spawn(move || {
+            let mut response = agent().get(&format!("{base}{events_path}")).call().unwrap();
+            response.body_mut().read_to_string().unwrap()
+        })
+    };
+    std::thread::sleep(Duration::from_millis(1200));
+    let (_, running) = get(&base, &format!("/api/jobs/{id}"));
+    assert_eq!(running["state"], json!("running"), "{running}");
+    assert!(
+        running["progress"]["nodes"].as_u64().unwrap() > 0,
+        "{running}"
+    );
+    let cancelled_at = Instant::now();
+    let (status, answer) = delete(&base, &format!("/api/jobs/{id}"));
+    assert_eq!((status, &answer["cancelled"]), (200, &json!(true)));
+    let done = wait_for(&base, id);
+    assert!(cancelled_at.elapsed() < Duration::from_secs(5));
+    assert_eq!(done["state"], json!("done"));
+    assert_eq!(done["result"]["timed_out"], json!(true));
+    assert!(done["progress"]["cancelled"] == json!(true));
+
+    let stream = reader.join().unwrap();
+    let progress = stream.matches("event: progress").count();
+    assert!(progress >= 2, "{stream}");
+    assert!(stream.contains("event: result"), "{stream}");
+    let thresholds: Vec<u64> = stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+        .filter_map(|d| d["threshold"].as_u64())
+        .collect();
+    assert!(
+        thresholds.windows(2).all(|w| w[0] <= w[1]),
+        "{thresholds:?}"
+    );
+
+    // An enumeration job streams its levels and stops between levels when cancelled.
+    let (_, started) = post(&base, "/api/jobs/bfs", &json!({"puzzle": "5x5"}));
+    let id = started["id"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    delete(&base, &format!("/api/jobs/{id}"));
+    let done = wait_for(&base, id);
+    assert_eq!(done["state"], json!("done"), "{done}");
+    assert!(done["result"]["stopped"]
+        .as_str()
+        .unwrap()
+        .contains("cancelled"));
+    let levels: Vec<u64> = serde_json::from_value(done["result"]["levels"].clone()).unwrap();
+    assert_eq!(&levels[..3], &[1, 2, 4]);
+
+    // A job that failed keeps its 400 message.
+    let (_, started) = post(
+        &base,
+        "/api/jobs/solve",
+        &json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
+    );
+    let done = wait_for(&base, started["id"].as_u64().unwrap());
+    assert_eq!(done["state"], json!("error"));
+    assert_eq!(done["error"]["status"], json!(400));
+}
+
+#[test]
+fn concurrent_requests_share_the_slots_and_a_full_line_is_refused() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    // Sixteen 8-puzzle boards at once on two slots: every one answered and replayed.
+    let scrambles = post(
+        &base,
+        "/api/scramble",
+        &json!({"puzzle": "3x3", "count": 16, "seed": 3}),
+    )
+    .1;
+    let boards: Vec<String> = scrambles
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["position"].as_str().unwrap().to_string())
+        .collect();
+    let workers: Vec<_> = boards
+        .into_iter()
+        .map(|board| {
+            let base = base.clone();
+            std::thread::spawn(move || {
+                let (status, solved) = post(
+                    &base,
+                    "/api/solve",
+                    &json!({"puzzle": "3x3", "position": board, "algorithm": "ida", "heuristic": "manhattan"}),
+                );
+                assert_eq!(status, 200, "{solved}");
+                assert!(replays(
+                    &base,
+                    "3x3",
+                    &board,
+                    solved["solution"].as_str().unwrap(),
+                    None
+                ));
+                solved["length"].as_u64().unwrap()
+            })
+        })
+        .collect();
+    for worker in workers {
+        assert!(worker.join().unwrap() <= 31);
+    }
+
+    // One slot, no waiting line: while a hopeless job runs, the next request gets 503 and
+    // the health check still answers.
+    let mut single = options();
+    single.max_jobs = 1;
+    single.max_waiting = 0;
+    let base = start(single, cache.path());
+    let hopeless = json!({"puzzle": "4x4", "position": HARD_BOARD, "goal": BLANK_FIRST,
+                          "algorithm": "ida", "heuristic": "manhattan"});
+    let (status, started) = post(&base, "/api/jobs/solve", &hopeless);
+    assert_eq!(status, 202);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, answer) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8"}),
+    );
+    assert_eq!(status, 503, "{answer}");
+    let (status, health) = get(&base, "/api/health");
+    assert_eq!(status, 200);
+    assert_eq!(health["running"], json!(1));
+    let id = started["id"].as_u64().unwrap();
+    delete(&base, &format!("/api/jobs/{id}"));
+    wait_for(&base, id);
+    let (status, _) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8"}),
+    );
+    assert_eq!(status, 200);
+}
