@@ -47,6 +47,17 @@ function parseSize(name) {
 }
 
 function choosePuzzle(name) {
+  setPuzzle(name);
+  fillAlgorithms();
+  stopPlay();
+  state.play = { positions: [], moves: [], at: 0, timer: null };
+  $("play-moves").textContent = "";
+  $("play-status").textContent = "Solve a position, then play its solution.";
+  resetPosition();
+}
+
+// The puzzle's kind, size and goal, without touching the position.
+function setPuzzle(name) {
   const size = parseSize(name);
   state.puzzle = name;
   state.kind = size ? "tiles" : "cube";
@@ -61,12 +72,6 @@ function choosePuzzle(name) {
   } else {
     state.goal = "";
   }
-  fillAlgorithms();
-  stopPlay();
-  state.play = { positions: [], moves: [], at: 0, timer: null };
-  $("play-moves").textContent = "";
-  $("play-status").textContent = "Solve a position, then play its solution.";
-  resetPosition();
 }
 
 function fillAlgorithms() {
@@ -132,7 +137,7 @@ function drawBoard(view, list) {
 function drawNet(view, facelets) {
   const pocket = state.puzzle === "2x2x2";
   const n = pocket ? 2 : 3;
-  const cell = 18, gap = 4, face = n * cell;
+  const cell = pocket ? 30 : 22, gap = 5, face = n * cell;
   const svgNs = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(svgNs, "svg");
   svg.setAttribute("width", 4 * face + 3 * gap + 2);
@@ -354,11 +359,19 @@ function addRun(result, memory, request) {
 async function loadPlay(run) {
   stopPlay();
   setError("error", "");
+  if (run.puzzle !== state.puzzle) {
+    $("puzzle").value = run.puzzle;
+    setPuzzle(run.puzzle);
+    fillAlgorithms();
+  }
   try {
     const replayed = await api("/api/replay", {
       puzzle: run.puzzle, position: run.start, solution: run.result.solution,
     });
-    const moves = run.result.solution.split(/\s+/).filter((m) => m !== "");
+    // Board solutions are letters in a row (UULDR); cube moves are separated by spaces.
+    const moves = state.kind === "tiles" && !/\s/.test(run.result.solution.trim())
+      ? run.result.solution.split("")
+      : run.result.solution.split(/\s+/).filter((m) => m !== "");
     state.play = { positions: replayed.positions, moves, at: 0, timer: null, run };
     state.position = run.start;
     $("position").value = run.start;

@@ -1,0 +1,345 @@
+//! The page end to end, in a real headless Chromium driven through chromedriver (WebDriver):
+//! load it, enter a board, solve it with two algorithms, check the comparison table, play a
+//! solution to the end and check the board shows the goal; a cube drawn and solved; a BFS
+//! chart. Screenshots go to `target/tmp/page-*.png`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (.ci/run installs them). Where chromedriver
+//! is missing the test says so and passes, unless `GODSEARCH_REQUIRE_BROWSER` is set, as CI
+//! sets it, so that CI cannot skip it.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use godsearch_app::cache::TableCache;
+use godsearch_app::request::{JobLimits, Workbench};
+use godsearch_server::{Server, ServerOptions};
+use godsearch_twophase::optimal::TableSize;
+use serde_json::{json, Value};
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// Stops chromedriver when the test ends, however it ends.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn chromedriver() -> Option<(Driver, u16)> {
+    let port = free_port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match child {
+        Ok(child) => {
+            let driver = Driver(child);
+            let started = Instant::now();
+            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+                assert!(started.elapsed() < WAIT, "chromedriver did not start");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Some((driver, port))
+        }
+        Err(e) => {
+            assert!(
+                std::env::var_os("GODSEARCH_REQUIRE_BROWSER").is_none(),
+                "chromedriver cannot be started ({e}); install Debian's chromium and chromium-driver"
+            );
+            eprintln!("skipped: chromedriver not found ({e}); install chromium and chromium-driver to run this test");
+            None
+        }
+    }
+}
+
+async fn start_server(cache: &std::path::Path) -> String {
+    let options = ServerOptions {
+        max_jobs: 2,
+        max_waiting: 16,
+        limits: JobLimits {
+            memory_bytes: 1 << 30,
+            max_nodes: None,
+            max_seconds: Some(Duration::from_secs(60)),
+            largest_table: TableSize::Small,
+            max_scrambles: 10,
+        },
+        wall_limit: Some(Duration::from_secs(60)),
+        body_limit: 1 << 16,
+    };
+    let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
+    let server = Server::bind(SocketAddr::from(([127, 0, 0, 1], 0)), workbench, options)
+        .await
+        .expect("binds");
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(server.run());
+    format!("http://{addr}")
+}
+
+/// Runs `script` until it returns `true`.
+async fn wait_until(client: &Client, what: &str, script: &str) {
+    let started = Instant::now();
+    loop {
+        let value = client.execute(script, vec![]).await.expect("script runs");
+        if value == json!(true) {
+            return;
+        }
+        if started.elapsed() > WAIT {
+            let error = client
+                .execute(
+                    "return document.getElementById('error').textContent",
+                    vec![],
+                )
+                .await
+                .unwrap_or(Value::Null);
+            panic!("timed out waiting for {what} (page error: {error})");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn text(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("a screenshot");
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("page-{name}.png"));
+    std::fs::write(&path, png).expect("screenshot saved");
+    eprintln!("screenshot: {}", path.display());
+}
+
+async fn select(client: &Client, css: &str, value: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+/// The cells of the comparison table, row by row.
+async fn runs(client: &Client) -> Vec<Vec<String>> {
+    let rows = client
+        .execute(
+            "return [...document.querySelectorAll('#runs tbody tr')].map(r => [...r.cells].map(c => c.textContent));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(rows).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_solves_compares_and_plays() {
+    let Some((_driver, port)) = chromedriver() else {
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let base = start_server(cache.path()).await;
+
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1150,1300"]}),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a browser session");
+
+    client.goto(&base).await.unwrap();
+    wait_until(
+        &client,
+        "the puzzle menu",
+        "return document.querySelectorAll('#puzzle option').length > 3 && !!document.getElementById('board');",
+    )
+    .await;
+
+    // Enter a board and show it.
+    let board = "8,6,7,2,5,4,3,0,1";
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(board).await.unwrap();
+    click(&client, "#set-position").await;
+    wait_until(
+        &client,
+        "the board entered",
+        "return [...document.querySelectorAll('#board .tile')].map(t => t.textContent || '0').join(',') === '8,6,7,2,5,4,3,0,1';",
+    )
+    .await;
+
+    // Solve it with two algorithms: two rows, both of the optimal length 31.
+    for (n, (algorithm, heuristic)) in [("ida", "manhattan"), ("astar", "linear-conflict")]
+        .into_iter()
+        .enumerate()
+    {
+        select(&client, "#algorithm", algorithm).await;
+        select(&client, "#heuristic", heuristic).await;
+        click(&client, "#solve").await;
+        wait_until(
+            &client,
+            "a new row in the comparison table",
+            &format!("return document.querySelectorAll('#runs tbody tr').length === {} && !document.getElementById('solve').disabled;", n + 1),
+        )
+        .await;
+    }
+    let rows = runs(&client).await;
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (row, (algorithm, heuristic)) in rows
+        .iter()
+        .zip([("ida", "manhattan"), ("astar", "linear-conflict")])
+    {
+        assert_eq!(row[1], "3x3");
+        assert_eq!(row[2], algorithm, "{row:?}");
+        assert!(row[3].contains(heuristic), "{row:?}");
+        assert_eq!(row[4], "31", "{row:?}");
+        assert_eq!(row[5], "yes", "{row:?}");
+        assert!(
+            row[6].replace(',', "").parse::<u64>().unwrap() > 0,
+            "{row:?}"
+        );
+    }
+    screenshot(&client, "compare").await;
+
+    // Play the last solution to the end at full speed: the board shows the goal.
+    client
+        .execute(
+            "const s = document.getElementById('speed'); s.value = 20; s.dispatchEvent(new Event('input'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&client, "#play").await;
+    wait_until(
+        &client,
+        "the solution played to its end",
+        "return document.getElementById('play-status').textContent.includes('move 31 of 31');",
+    )
+    .await;
+    let shown = client
+        .execute(
+            "return [...document.querySelectorAll('#board .tile')].map(t => t.textContent || '0').join(',');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown, json!("1,2,3,4,5,6,7,8,0"));
+    assert!(text(&client, "#play-status").await.contains("solved"));
+    screenshot(&client, "played").await;
+
+    // A tile moves by a click and by an arrow key.
+    click(&client, "#board .tile[data-cell='7']").await;
+    wait_until(
+        &client,
+        "a tile moved by a click",
+        "return document.getElementById('position').value === '1,2,3,4,5,6,7,0,8';",
+    )
+    .await;
+    client
+        .find(Locator::Id("view"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}")
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "a tile moved by the left arrow",
+        "return document.getElementById('position').value === '1,2,3,4,5,6,7,8,0';",
+    )
+    .await;
+
+    // The 8-puzzle's levels as a chart and a table.
+    click(&client, "#bfs").await;
+    wait_until(
+        &client,
+        "the level table",
+        "return document.querySelectorAll('#levels tbody tr').length === 32 && !document.getElementById('bfs').disabled;",
+    )
+    .await;
+    let levels = client
+        .execute(
+            "return [...document.querySelectorAll('#levels tbody tr')].map(r => Number(r.cells[1].textContent.replace(/,/g, '')));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let levels: Vec<u64> = serde_json::from_value(levels).unwrap();
+    assert_eq!(levels, godsearch_testdata::levels("sliding-3x3.txt"));
+    assert_eq!(
+        client
+            .execute(
+                "return document.querySelectorAll('#chart rect').length;",
+                vec![]
+            )
+            .await
+            .unwrap(),
+        json!(32)
+    );
+    screenshot(&client, "bfs").await;
+
+    // A cube: the 2x2x2 from a typed scramble, drawn as a net, solved and played.
+    select(&client, "#puzzle", "2x2x2").await;
+    wait_until(
+        &client,
+        "the cube net",
+        "return !!document.getElementById('net') && document.querySelectorAll('#net rect').length === 24;",
+    )
+    .await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("R U2 F' R").await.unwrap();
+    click(&client, "#set-position").await;
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the cube's row",
+        "return document.querySelectorAll('#runs tbody tr').length === 3 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(rows[2][1], "2x2x2");
+    assert_eq!(rows[2][4], "4", "{rows:?}");
+    click(&client, "#play").await;
+    wait_until(
+        &client,
+        "the cube solved",
+        "return document.getElementById('play-status').textContent.includes('solved');",
+    )
+    .await;
+    screenshot(&client, "cube").await;
+
+    client.close().await.unwrap();
+}
