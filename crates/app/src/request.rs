@@ -16,7 +16,7 @@
 //! (`timed_out`), an enumeration with the levels it finished (`stopped`).
 
 use crate::bfs::{self, BfsRequest, EngineChoice};
-use crate::cache::TableCache;
+use crate::cache::{Origin, TableCache};
 use crate::choice::{self, Algorithm, HeuristicChoice};
 use crate::cubes::{
     default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
@@ -37,7 +37,9 @@ use godsearch_puzzles::cube::{
 use godsearch_puzzles::tiles::{Board, BoardFormat, Move as TileMove, Partition, Shape, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
-use godsearch_twophase::optimal::{OptimalTables, TableSize};
+use godsearch_twophase::optimal::OptimalTables;
+/// The optimal cube solver's table sizes, for [`JobLimits::largest_table`].
+pub use godsearch_twophase::optimal::TableSize;
 use godsearch_twophase::Tables;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -891,6 +893,62 @@ impl Workbench {
         }
     }
 
+    /// Loads or builds (and caches) the pattern databases of `job`'s partition, each in at
+    /// most `limits.memory_bytes`. A search asking for them next finds them loaded.
+    pub fn build_pdb(
+        &self,
+        job: &PdbJob,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<PdbReport> {
+        control.start();
+        let shape = match parse_puzzle(&job.puzzle)? {
+            PuzzleName::Tiles(shape) => shape,
+            PuzzleName::Cube(size) => {
+                return Err(AppError::Input(format!(
+                    "pattern databases are for sliding-tile boards; {size} is a cube"
+                )))
+            }
+        };
+        let goal = tile_goal(shape, job.goal.as_deref())?;
+        let partition = Partition::parse(&job.partition, &goal)?;
+        let mut groups = Vec::new();
+        for pattern in partition.patterns() {
+            let (_, origin) = self.cache.load_or_build(
+                &goal,
+                pattern,
+                limits.memory_bytes,
+                job.force,
+                control,
+            )?;
+            let (origin, seconds, not_saved) = match origin {
+                Origin::Cached => ("cached", 0.0, None),
+                Origin::Built {
+                    seconds, not_saved, ..
+                } => ("built", seconds, not_saved),
+            };
+            groups.push(PdbGroup {
+                tiles: pattern.tiles().to_vec(),
+                entries: pattern.entries(),
+                origin,
+                seconds,
+                not_saved,
+            });
+        }
+        // A search resolves them afresh from the cache.
+        self.heuristics
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        Ok(PdbReport {
+            puzzle: shape.to_string(),
+            goal: goal.to_list(),
+            partition: partition.name().to_string(),
+            cache: self.cache.dir().display().to_string(),
+            groups,
+        })
+    }
+
     /// Makes the scrambles `request` asks for (at most `limits.max_scrambles`).
     pub fn scramble(
         &self,
@@ -943,6 +1001,52 @@ impl Workbench {
             }
         }
     }
+}
+
+/// Pattern databases to build into the cache, named like `pdb build`'s options.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PdbJob {
+    /// The board size, e.g. `4x4`.
+    pub puzzle: String,
+    /// The partition, by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`).
+    pub partition: String,
+    /// The goal (default: tiles in order, blank last).
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// Build even when cached.
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// A partition's databases, each cached or built.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PdbReport {
+    /// The board size.
+    pub puzzle: String,
+    /// The goal, as a tile list.
+    pub goal: String,
+    /// The partition's name.
+    pub partition: String,
+    /// The cache folder.
+    pub cache: String,
+    /// One database a group of tiles.
+    pub groups: Vec<PdbGroup>,
+}
+
+/// One group's database in a [`PdbReport`].
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PdbGroup {
+    /// The group's tiles.
+    pub tiles: Vec<u16>,
+    /// Entries (one byte each).
+    pub entries: u64,
+    /// `cached` (found in the cache) or `built`.
+    pub origin: &'static str,
+    /// Seconds the build took (0 when cached).
+    pub seconds: f64,
+    /// Why a database built was not saved to the cache, if it was not.
+    pub not_saved: Option<String>,
 }
 
 /// A solution to play from its start, step by step.

@@ -1,0 +1,153 @@
+"""godsearch from Python: solve, enumerate and scramble sliding-tile puzzles and Rubik's cubes.
+
+The same engines, rules and reports as the command line: every function returns the dict that
+``godsearch ... --json`` prints (field names as in docs/report.schema.json), and refuses bad input
+with :class:`InputError` (a ``ValueError``) carrying the command line's message.
+
+    >>> import godsearch
+    >>> r = godsearch.solve("3x3", "8,6,7,2,5,4,3,0,1", algorithm="ida")
+    >>> r["length"], r["optimal"]
+    (31, True)
+    >>> godsearch.bfs("3x3")["levels"][:5]
+    [1, 2, 4, 8, 16]
+
+Long work runs with the GIL released (other Python threads go on), and Ctrl-C stops it: IDA*
+within a moment, an enumeration after the level under way.
+
+Tables (pattern databases, the cube's two-phase and optimal tables) are cached on disk, in the
+command line's cache folder unless a :class:`Session` names another, and kept loaded by the
+session between calls. The module-level functions use :data:`default_session`.
+"""
+
+import json as _json
+
+from ._native import GodsearchError, InputError, __version__
+from ._native import Session as _NativeSession
+from ._native import catalog_json as _catalog_json
+from ._native import replay_json as _replay_json
+
+__all__ = [
+    "GodsearchError",
+    "InputError",
+    "Session",
+    "default_session",
+    "solve",
+    "bfs",
+    "scramble",
+    "replay",
+    "build_pdb",
+    "puzzles",
+    "__version__",
+]
+
+
+def _request(**fields):
+    """The JSON request of the given fields, those left at None omitted."""
+    return _json.dumps({k: v for k, v in fields.items() if v is not None and v is not False})
+
+
+class Session:
+    """A table cache and the tables loaded from it, kept between calls.
+
+    :param cache: the cache folder (default: the command line's, ``~/.cache/godsearch``).
+    :param memory: what builds and searches may use, e.g. ``"4G"`` (the default) or ``"512M"``.
+    """
+
+    def __init__(self, cache=None, memory=None):
+        self._native = _NativeSession(cache, memory)
+
+    @property
+    def cache(self):
+        """The cache folder."""
+        return self._native.cache
+
+    @property
+    def memory(self):
+        """The memory limit, in bytes."""
+        return self._native.memory
+
+    def solve(self, puzzle, position, *, algorithm=None, heuristic=None, pdb=None,
+              no_reflection=False, goal=None, stages=None, effort=None, depth=None,
+              metric=None, facelets=False, moves=False, max_length=None, optimal=False,
+              all=False, table_size=None, timeout=None):
+        """Solves one position; returns the report dict (``solution``, ``length``,
+        ``optimal``, ``nodes_expanded``, ``seconds``, ...), its solution replayed first.
+
+        :param puzzle: ``"3x3"``, ``"4x4"``, any ``"WxH"``, ``"2x2x2"`` or ``"3x3x3"``.
+        :param position: a board (``"8,6,7,2,5,4,3,0,1"`` or hex), a cube's 54 facelets, or
+            cube moves (``"R U R' U'"``).
+        :param algorithm: ``auto`` (default), ``ida``, ``parallel-ida``, ``astar``, ``table``,
+            ``half-depth``, ``two-stage``, ``subgoal``, ``two-phase``.
+        :param heuristic: ``auto``, ``manhattan``, ``linear-conflict`` or ``pdb``.
+        :param pdb: a partition by name (``"6-6-3"``) or tile groups (``"1,2,3/4,5,6"``).
+        :param timeout: seconds; IDA* then reports its proven ``lower_bound`` (``timed_out``).
+        :param optimal: 3x3x3: a proven shortest solution (``table_size`` ``small`` or ``1gb``).
+
+        The other options are the command line's (``godsearch solve --help``).
+        """
+        request = _request(puzzle=puzzle, position=position, algorithm=algorithm,
+                           heuristic=heuristic, pdb=pdb, no_reflection=no_reflection,
+                           goal=goal, stages=stages, effort=effort, depth=depth,
+                           metric=metric, facelets=facelets, moves=moves,
+                           max_length=max_length, optimal=optimal, all=all,
+                           table_size=table_size, timeout=timeout)
+        return _json.loads(self._native.solve_json(request))
+
+    def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False):
+        """Counts the positions at every distance from the goal (God's algorithm); returns the
+        report dict: ``levels`` (exact counts by distance), ``total``, ``diameter``,
+        ``complete``, ``antipodes``, ``seconds``, ... It stops with exact counts so far at
+        ``max_depth`` or when the next level would not fit the session's memory.
+        """
+        request = _request(puzzle=puzzle, goal=goal, metric=metric, max_depth=max_depth,
+                           count_last=count_last)
+        return _json.loads(self._native.bfs_json(request))
+
+    def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None):
+        """Uniform random positions (or, with ``moves``, random canonical move sequences);
+        returns a list of dicts with ``position`` and, for cubes, ``scramble``."""
+        request = _request(puzzle=puzzle, count=count, moves=moves, metric=metric, seed=seed)
+        return _json.loads(self._native.scramble_json(request))
+
+    def build_pdb(self, puzzle, partition, *, goal=None, force=False):
+        """Loads or builds (and caches) a partition's pattern databases, e.g.
+        ``build_pdb("4x4", "6-6-3")``; returns which were cached and which built, in how long.
+        Searches with ``heuristic="pdb"`` (or ``auto``) then use them."""
+        request = _request(puzzle=puzzle, partition=partition, goal=goal, force=force)
+        return _json.loads(self._native.build_pdb_json(request))
+
+
+default_session = Session()
+"""The session the module-level functions use (the default cache folder, 4G of memory)."""
+
+
+def solve(puzzle, position, **options):
+    """:meth:`Session.solve` on :data:`default_session`."""
+    return default_session.solve(puzzle, position, **options)
+
+
+def bfs(puzzle, **options):
+    """:meth:`Session.bfs` on :data:`default_session`."""
+    return default_session.bfs(puzzle, **options)
+
+
+def scramble(puzzle, **options):
+    """:meth:`Session.scramble` on :data:`default_session`."""
+    return default_session.scramble(puzzle, **options)
+
+
+def build_pdb(puzzle, partition, **options):
+    """:meth:`Session.build_pdb` on :data:`default_session`."""
+    return default_session.build_pdb(puzzle, partition, **options)
+
+
+def replay(puzzle, position, solution, *, goal=None):
+    """The positions a solution passes through: ``{"positions": [...], "solved": bool}``
+    (tile lists, or 54-sticker facelet strings for cubes)."""
+    request = _request(puzzle=puzzle, position=position, solution=solution, goal=goal)
+    return _json.loads(_replay_json(request))
+
+
+def puzzles():
+    """The puzzles, algorithms, heuristics and metrics on offer."""
+    return _json.loads(_catalog_json())

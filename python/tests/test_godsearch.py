@@ -1,0 +1,169 @@
+"""The Python bindings against the built extension: every function, the errors, a solution
+replayed in Python, the reference counts from data/, and the GIL released during work."""
+
+import pathlib
+import threading
+import time
+
+import pytest
+
+import godsearch
+
+DATA = pathlib.Path(__file__).resolve().parents[2] / "data"
+BOARD = "8,6,7,2,5,4,3,0,1"
+# Korf's instance 88 (65 moves, blank first): hopeless within a test, so it meets any limit.
+HARD_BOARD = "15,2,12,11,14,13,9,5,1,3,8,7,0,10,6,4"
+BLANK_FIRST = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
+
+
+def levels(name):
+    """The `distance count` rows of a reference file."""
+    rows = [line.split() for line in (DATA / name).read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    return [int(row[1]) for row in rows]
+
+
+def play_blank(board, moves, width):
+    """Moves the blank of a tile list by U/D/L/R, in plain Python, as an independent check."""
+    tiles = [int(t) for t in board.split(",")]
+    step = {"U": -width, "D": width, "L": -1, "R": 1}
+    for move in moves:
+        blank = tiles.index(0)
+        target = blank + step[move]
+        assert 0 <= target < len(tiles), f"{move} leaves the board"
+        if move in "LR":
+            assert target // width == blank // width, f"{move} leaves the row"
+        tiles[blank], tiles[target] = tiles[target], 0
+    return tiles
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    return godsearch.Session(cache=str(tmp_path_factory.mktemp("cache")), memory="2G")
+
+
+@pytest.mark.parametrize("algorithm,heuristic", [
+    ("ida", "manhattan"), ("ida", "linear-conflict"), ("parallel-ida", "manhattan"),
+    ("astar", "linear-conflict"), ("auto", None),
+])
+def test_solve_is_optimal_and_replays_in_python(session, algorithm, heuristic):
+    report = session.solve("3x3", BOARD, algorithm=algorithm, heuristic=heuristic)
+    assert report["length"] == 31
+    assert report["optimal"] is True
+    assert report["puzzle"] == "3x3"
+    assert report["nodes_expanded"] > 0
+    assert play_blank(BOARD, report["solution"], 3) == [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    assert godsearch.replay("3x3", BOARD, report["solution"])["solved"] is True
+
+
+def test_staged_solvers_are_not_optimal_but_reach_the_goal(session):
+    report = session.solve("3x3", BOARD, algorithm="two-stage")
+    assert report["optimal"] is False and report["length"] >= 31
+    assert play_blank(BOARD, report["solution"], 3)[-1] == 0
+    board = session.scramble("5x5", seed=4)[0]["position"]
+    report = session.solve("5x5", board, algorithm="subgoal")
+    goal = list(range(1, 25)) + [0]
+    assert play_blank(board, report["solution"], 5) == goal
+
+
+def test_a_goal_and_a_timeout_give_a_lower_bound(session):
+    report = session.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                           heuristic="manhattan", timeout=0.3)
+    assert report["timed_out"] is True
+    assert report["solution"] == ""
+    assert 40 <= report["lower_bound"] <= 65
+
+
+def test_pattern_databases_are_built_cached_and_used(tmp_path):
+    session = godsearch.Session(cache=str(tmp_path), memory="1G")
+    built = session.build_pdb("3x3", "4-4")
+    assert [g["origin"] for g in built["groups"]] == ["built", "built"]
+    assert sum(g["entries"] for g in built["groups"]) > 0
+    assert pathlib.Path(built["cache"]) == tmp_path
+    again = godsearch.Session(cache=str(tmp_path)).build_pdb("3x3", "4-4")
+    assert [g["origin"] for g in again["groups"]] == ["cached", "cached"]
+    report = session.solve("3x3", BOARD, algorithm="ida", heuristic="pdb", pdb="4-4")
+    assert report["heuristic"].startswith("pdb 4-4") and report["length"] == 31
+
+
+def test_bfs_counts_equal_the_published_figures(session):
+    report = session.bfs("3x3")
+    assert report["levels"] == levels("sliding-3x3.txt")
+    assert report["complete"] is True and report["diameter"] == 31
+    assert sorted(report["antipodes"]) == ["6,4,7,8,5,0,3,2,1", "8,6,7,2,5,4,3,0,1"]
+    cube = session.bfs("2x2x2", metric="qtm")
+    assert cube["levels"] == levels("cube2x2x2-qtm.txt")
+    partial = session.bfs("4x4", max_depth=12)
+    assert partial["levels"] == levels("sliding-4x4.txt")[:13]
+    assert partial["complete"] is False
+
+
+def test_cubes_solve_and_replay(session):
+    report = session.solve("2x2x2", "R U F2 D' R2")
+    assert report["optimal"] is True
+    replayed = godsearch.replay("2x2x2", "R U F2 D' R2", report["solution"])
+    assert replayed["solved"] is True
+    assert len(replayed["positions"]) == report["length"] + 1
+    made = session.scramble("3x3x3", moves=9, seed=2)[0]
+    assert made["length"] == 9
+    assert godsearch.replay("3x3x3", "", made["scramble"])["positions"][-1] == made["position"]
+
+
+def test_scrambles_repeat_with_a_seed(session):
+    first = session.scramble("4x4", count=3, seed=11)
+    assert first == session.scramble("4x4", count=3, seed=11)
+    assert len(first) == 3
+    for made in first:
+        # A uniform random board is solvable: the search finds a path (or its bound).
+        assert sorted(int(t) for t in made["position"].split(",")) == list(range(16))
+
+
+@pytest.mark.parametrize("call,needle", [
+    (lambda: godsearch.solve("3x3", "1,2,3,4,5,6,8,7,0"), "unsolvable"),
+    (lambda: godsearch.solve("3x3", "1,2,3,4,5,6,7,7,0"), "more than once"),
+    (lambda: godsearch.solve("3x3", "1,2,3"), "has 9 cells"),
+    (lambda: godsearch.solve("7x7x7", "x"), "unknown puzzle"),
+    (lambda: godsearch.solve("3x3", BOARD, algorithm="quantum"), "unknown variant"),
+    (lambda: godsearch.solve("3x3", BOARD, algorithm="two-stage", heuristic="pdb"),
+     "--heuristic is used only by IDA* and A*"),
+    (lambda: godsearch.solve("3x3x3", "R U X", moves=True), "unknown move 'X'"),
+    (lambda: godsearch.solve("3x3x3", "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU",
+                             facelets=True), "is on 10 stickers"),
+    (lambda: godsearch.bfs("3x3", metric="qtm"), "--metric is for cubes"),
+    (lambda: godsearch.build_pdb("2x2x2", "4-4"), "for sliding-tile boards"),
+    (lambda: godsearch.replay("3x3", "1,2,3,4,5,6,7,8,0", "D"), "off the board"),
+    (lambda: godsearch.Session(memory="lots"), "memory"),
+])
+def test_bad_input_raises_input_error_with_the_cli_message(call, needle):
+    with pytest.raises(godsearch.InputError) as raised:
+        call()
+    assert needle in str(raised.value)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_the_gil_is_released_during_work(session):
+    done = {}
+
+    def work():
+        done["report"] = session.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                                       heuristic="manhattan", timeout=1.5)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    time.sleep(0.2)
+    counted, until = 0, time.monotonic() + 0.5
+    while time.monotonic() < until:
+        counted += 1
+    assert worker.is_alive(), "the search ended too early to tell"
+    assert counted > 10_000, "this thread barely ran: the GIL was held"
+    worker.join()
+    assert done["report"]["timed_out"] is True
+
+
+def test_the_catalog_lists_puzzles_and_options():
+    catalog = godsearch.puzzles()
+    names = [p["name"] for p in catalog["puzzles"]]
+    assert "4x4" in names and "3x3x3" in names
+    assert "linear-conflict" in catalog["heuristics"]
+    assert "6-6-3" in next(p for p in catalog["puzzles"] if p["name"] == "4x4")["partitions"]
+    assert godsearch.__version__
