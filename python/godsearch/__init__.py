@@ -35,6 +35,7 @@ __all__ = [
     "bfs",
     "scramble",
     "replay",
+    "parse",
     "build_pdb",
     "puzzles",
     "__version__",
@@ -146,6 +147,14 @@ def replay(puzzle, position, solution, *, goal=None):
     (tile lists, or 54-sticker facelet strings for cubes)."""
     request = _request(puzzle=puzzle, position=position, solution=solution, goal=goal)
     return _json.loads(_replay_json(request))
+
+
+def parse(puzzle, position, *, goal=None):
+    """Reads a position as a solve would and returns it written out: a board as its tile
+    list (refused with :class:`InputError` if it cannot reach ``goal``), a cube (facelets or
+    moves) as its 54 facelets (refused if no cube can be so: a twisted corner, a flipped edge,
+    a parity)."""
+    return replay(puzzle, position, "", goal=goal)["positions"][0]
 
 
 def puzzles():

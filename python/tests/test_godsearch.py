@@ -109,6 +109,20 @@ def test_cubes_solve_and_replay(session):
     assert godsearch.replay("3x3x3", "", made["scramble"])["positions"][-1] == made["position"]
 
 
+def test_parse_writes_positions_out_and_refuses_bad_ones():
+    assert godsearch.parse("3x3", "123456780") == "1,2,3,4,5,6,7,8,0"
+    assert godsearch.parse("4x4", "123456789ABCDEF0").startswith("1,2,3,4,5")
+    solved = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+    assert godsearch.parse("3x3x3", "R R'") == solved
+    assert godsearch.parse("3x3x3", "R") != solved
+    with pytest.raises(godsearch.InputError, match="unsolvable"):
+        godsearch.parse("3x3", "2,1,3,4,5,6,7,8,0")
+    twisted = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+    twisted = "F" + twisted[1:9] + twisted[9:18] + twisted[18:20] + "U" + twisted[21:]
+    with pytest.raises(godsearch.InputError):
+        godsearch.parse("3x3x3", twisted)
+
+
 def test_scrambles_repeat_with_a_seed(session):
     first = session.scramble("4x4", count=3, seed=11)
     assert first == session.scramble("4x4", count=3, seed=11)
