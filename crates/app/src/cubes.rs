@@ -5,8 +5,9 @@
 use crate::report::CubeSolution;
 use crate::tables;
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, SequenceAutomaton, StateSpace};
+use godsearch_core::{excerpt, RankedSpace, SequenceAutomaton, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
@@ -110,7 +111,8 @@ impl Cube2Solver {
             self.space.rank(&job.cube),
             CUBE2_MAX_DISTANCE,
         )?;
-        cube2_solution(&self.space, job, &path, "table", started)
+        let memory = u64::try_from(table_bytes(self.space.state_count())).ok();
+        cube2_solution(&self.space, job, &path, ("table", memory), started)
     }
 }
 
@@ -144,7 +146,8 @@ impl Cube2HalfDepth {
         let start = self.space.rank(&job.cube);
         match self.ball.solve(&self.space, start, self.memory_bytes) {
             HalfDepthOutcome::Solved(path) => {
-                cube2_solution(&self.space, job, &path, "half-depth", started)
+                let memory = Some(self.ball.bytes());
+                cube2_solution(&self.space, job, &path, ("half-depth", memory), started)
             }
             HalfDepthOutcome::Beyond { lower_bound } => Err(AppError::Input(format!(
                 "{}: beyond twice --depth {}: every solution has at least {lower_bound} moves",
@@ -242,6 +245,7 @@ impl Cube3HalfDepth {
             timed_out: false,
             lower_bound: None,
             all_solutions: None,
+            memory_bytes: Some(self.ball.bytes()),
             seconds,
         })
     }
@@ -253,7 +257,7 @@ fn cube2_solution(
     space: &Cube2Space,
     job: &CubeJob,
     path: &[godsearch_core::MoveIdx],
-    algorithm: &'static str,
+    (algorithm, memory_bytes): (&'static str, Option<u64>),
     started: Instant,
 ) -> AppResult<CubeSolution> {
     let (_, rotation) = space.canonical(&job.cube);
@@ -283,6 +287,7 @@ fn cube2_solution(
         timed_out: false,
         lower_bound: None,
         all_solutions: None,
+        memory_bytes,
         seconds,
     })
 }
@@ -335,6 +340,7 @@ impl TwoPhaseSolver<'_> {
             timed_out: found.timed_out,
             lower_bound: None,
             all_solutions: None,
+            memory_bytes: Some(Tables::byte_len() as u64),
             seconds,
         })
     }
@@ -413,6 +419,7 @@ impl OptimalSolver<'_> {
             timed_out: found.timed_out,
             lower_bound: Some(found.lower_bound),
             all_solutions,
+            memory_bytes: Some(self.tables.size().bytes() as u64),
             seconds,
         })
     }

@@ -45,6 +45,10 @@ pub struct Solution {
     pub timed_out: bool,
     /// With `timed_out`: every solution has at least this many moves.
     pub lower_bound: Option<u32>,
+    /// Bytes the method held for this board: its pattern databases, A*'s stored positions
+    /// (at 64 bytes each), the distance table or the half-depth levels; `null` for the staged
+    /// solvers.
+    pub memory_bytes: Option<u64>,
     /// The solution as asked for (`--as`, `--runs`), when that is not the blank's moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written: Option<String>,
@@ -121,6 +125,9 @@ pub struct CubeSolution {
     /// Optimal search with `--all`: every optimal solution (canonical sequences), the first
     /// being `solution`.
     pub all_solutions: Option<Vec<String>>,
+    /// Bytes of the tables the method searched with (the 2x2x2's distance table, the two-phase
+    /// or optimal pruning tables, the half-depth levels).
+    pub memory_bytes: Option<u64>,
     /// Seconds spent on this position.
     pub seconds: f64,
 }

@@ -253,6 +253,7 @@ impl Search<'_> {
             algorithm: self.algorithm.name(),
             heuristic: heuristic.describe(),
             optimal: true,
+            table_bytes: Some(heuristic.table_bytes()),
         };
         match outcome {
             Ok(outcome) => checked_solution(job, goal, outcome, method, seconds),
@@ -280,6 +281,7 @@ fn unsolved(
     (lower_bound, expanded): (u32, u64),
     seconds: f64,
 ) -> Solution {
+    let memory_bytes = method.memory_bytes(&SearchStats::default());
     Solution {
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
@@ -297,6 +299,7 @@ fn unsolved(
         seconds,
         timed_out: true,
         lower_bound: Some(lower_bound),
+        memory_bytes,
         written: None,
     }
 }
@@ -307,6 +310,16 @@ struct Method {
     heuristic: String,
     /// Whether the method proves its solutions shortest.
     optimal: bool,
+    /// Bytes of the tables it searched with (`None`: not counted).
+    table_bytes: Option<u64>,
+}
+
+impl Method {
+    /// What the method held: its tables, and A*'s positions.
+    fn memory_bytes(&self, stats: &SearchStats) -> Option<u64> {
+        self.table_bytes
+            .map(|t| t + stats.stored * ASTAR_BYTES_PER_POSITION)
+    }
 }
 
 /// Replays the moves (refusing a solution that does not reach the goal); the length an input
@@ -333,6 +346,7 @@ fn checked_solution(
             "the solution does not reach the goal".into(),
         ));
     }
+    let memory_bytes = method.memory_bytes(&outcome.stats);
     Ok(Solution {
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
@@ -343,6 +357,7 @@ fn checked_solution(
         optimal: method.optimal,
         algorithm: method.algorithm,
         heuristic: method.heuristic,
+        memory_bytes,
         nodes_expanded: outcome.stats.expanded,
         nodes_generated: outcome.stats.generated,
         thresholds: outcome.stats.thresholds,
@@ -425,6 +440,7 @@ impl StagedSolver {
             algorithm: self.algorithm.name(),
             heuristic: format!("stages {}", self.stages),
             optimal: false,
+            table_bytes: None,
         };
         checked_solution(job, goal, outcome, method, seconds)
     }
@@ -487,6 +503,7 @@ impl HalfDepthSolver {
             algorithm: Algorithm::HalfDepth.name(),
             heuristic: format!("positions within {} moves held", self.ball.depth()),
             optimal: true,
+            table_bytes: Some(self.ball.bytes()),
         };
         match outcome {
             HalfDepthOutcome::Solved(path) => {
@@ -584,6 +601,7 @@ impl TableSolver {
             algorithm: Algorithm::Table.name(),
             heuristic: "distance table".into(),
             optimal: true,
+            table_bytes: u64::try_from(table_bytes(self.space.state_count())).ok(),
         };
         checked_solution(job, goal, SearchOutcome { moves, stats }, method, seconds)
     }

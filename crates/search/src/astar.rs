@@ -66,6 +66,7 @@ pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
                 at = seen[at].parent;
             }
             moves.reverse();
+            stats.stored = seen.len() as u64;
             return Ok(Path { moves, stats });
         }
         stats.expanded += 1;

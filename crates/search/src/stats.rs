@@ -12,4 +12,7 @@ pub struct SearchStats {
     /// Nodes expanded in each iteration, in the order of `thresholds` (IDA*; the last iteration
     /// stops at the first solution); empty for A*.
     pub iteration_expanded: Vec<u64>,
+    /// Positions held when the search ended: A*'s open and closed sets; 0 for IDA*, which
+    /// holds only its path.
+    pub stored: u64,
 }

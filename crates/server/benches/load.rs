@@ -9,14 +9,15 @@
 //! databases come from the cache (`GODSEARCH_CACHE`, else the command line's cache folder);
 //! the first run builds them (about a minute, reported apart).
 
-use godsearch_app::cache::TableCache;
-use godsearch_app::request::{JobLimits, TableSize, Workbench};
-use godsearch_server::{serve_blocking, ServerOptions};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use godsearch_app::request::{JobLimits, TableSize};
+use godsearch_server::ServerOptions;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const EIGHT_PUZZLE_REQUESTS: usize = 200;
@@ -26,20 +27,11 @@ const HEALTH_EVERY: Duration = Duration::from_millis(10);
 const REQUEST_LIMIT: Duration = Duration::from_secs(600);
 
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(REQUEST_LIMIT))
-        .build()
-        .into()
+    common::agent(REQUEST_LIMIT)
 }
 
 fn post(base: &str, path: &str, body: &Value) -> (u16, Value) {
-    let mut response = agent()
-        .post(&format!("{base}{path}"))
-        .send_json(body)
-        .expect("the server answers");
-    let status = response.status().as_u16();
-    (status, response.body_mut().read_json().expect("JSON"))
+    common::post(&agent(), base, path, body)
 }
 
 fn start(cache: PathBuf) -> String {
@@ -57,19 +49,7 @@ fn start(cache: PathBuf) -> String {
         wall_limit: Some(REQUEST_LIMIT),
         body_limit: 1 << 16,
     };
-    let workbench = Arc::new(Workbench::new(TableCache::new(cache)));
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        serve_blocking(
-            SocketAddr::from(([127, 0, 0, 1], 0)),
-            workbench,
-            options,
-            |addr| sender.send(addr).expect("waited for"),
-        )
-        .expect("the server runs");
-    });
-    let addr = receiver.recv().expect("the server starts");
-    format!("http://{addr}")
+    common::start(options, cache)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {

@@ -367,17 +367,7 @@ fn job_document(job: &Job) -> serde_json::Value {
         "progress": progress,
         "result": result,
         "error": error,
-        "memory_bytes": resident_bytes(),
     })
-}
-
-/// The server process's resident memory in bytes (Linux; `None` elsewhere): what a job's
-/// tables and searches hold shows here, shared with whatever else runs.
-fn resident_bytes() -> Option<u64> {
-    const PAGE_BYTES: u64 = 4096;
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * PAGE_BYTES)
 }
 
 async fn job_state(State(state): State<AppState>, Path(id): Path<String>) -> Response {

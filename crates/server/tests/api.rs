@@ -2,13 +2,11 @@
 //! run in parallel): every endpoint, bad input, the job limits, cancellation and concurrent
 //! requests.
 
-use godsearch_app::cache::TableCache;
-use godsearch_app::request::{JobLimits, Workbench};
-use godsearch_server::{serve_blocking, ServerOptions};
-use godsearch_twophase::optimal::TableSize;
+mod common;
+
+use godsearch_app::request::{JobLimits, TableSize};
+use godsearch_server::ServerOptions;
 use serde_json::{json, Value};
-use std::net::SocketAddr;
-use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Korf's instance 88 (optimal 65 moves with the blank first): hopeless for Manhattan IDA*
@@ -36,66 +34,27 @@ fn options() -> ServerOptions {
     }
 }
 
-/// A server on a free loopback port, running for the rest of the test process.
+/// Each request's time limit.
+const REQUEST_LIMIT: Duration = Duration::from_secs(120);
+
 fn start(options: ServerOptions, cache: &std::path::Path) -> String {
-    let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
-    let (sender, receiver) = mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
-        serve_blocking(any_port, workbench, options, |addr| {
-            sender.send(addr).expect("the test waits for the address")
-        })
-        .expect("the server runs");
-    });
-    let addr = receiver
-        .recv_timeout(Duration::from_secs(10))
-        .expect("the server starts");
-    format!("http://{addr}")
+    common::start(options, cache.to_path_buf())
 }
 
 fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(120)))
-        .build()
-        .into()
+    common::agent(REQUEST_LIMIT)
 }
 
-/// POSTs `body` and returns the status and the JSON answer.
 fn post(base: &str, path: &str, body: &Value) -> (u16, Value) {
-    let mut response = agent()
-        .post(&format!("{base}{path}"))
-        .send_json(body)
-        .expect("the server answers");
-    let status = response.status().as_u16();
-    (
-        status,
-        response.body_mut().read_json().expect("a JSON answer"),
-    )
+    common::post(&agent(), base, path, body)
 }
 
 fn get(base: &str, path: &str) -> (u16, Value) {
-    let mut response = agent()
-        .get(&format!("{base}{path}"))
-        .call()
-        .expect("the server answers");
-    let status = response.status().as_u16();
-    (
-        status,
-        response.body_mut().read_json().expect("a JSON answer"),
-    )
+    common::get(&agent(), base, path)
 }
 
 fn delete(base: &str, path: &str) -> (u16, Value) {
-    let mut response = agent()
-        .delete(&format!("{base}{path}"))
-        .call()
-        .expect("the server answers");
-    let status = response.status().as_u16();
-    (
-        status,
-        response.body_mut().read_json().expect("a JSON answer"),
-    )
+    common::delete(&agent(), base, path)
 }
 
 /// Replays `solution` from `start` through the API and says whether it reaches the goal.
@@ -167,6 +126,9 @@ fn every_endpoint_answers_with_the_command_lines_json() {
         assert_eq!(solved["length"], json!(31), "{solved}");
         assert_eq!(solved["optimal"], json!(true));
         assert_eq!(solved["algorithm"], json!(algorithm));
+        // Pattern databases and A*'s stored positions take memory; linear conflict is computed.
+        let memory = solved["memory_bytes"].as_u64().unwrap();
+        assert_eq!(memory > 0, algorithm != "parallel-ida", "{solved}");
         let moves = solved["solution"].as_str().unwrap();
         assert!(replays(&base, "3x3", board, moves, None));
     }

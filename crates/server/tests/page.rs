@@ -9,9 +9,9 @@
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use godsearch_app::cache::TableCache;
-use godsearch_app::request::{JobLimits, Workbench};
+use godsearch_app::request::{JobLimits, TableSize, Workbench};
 use godsearch_server::{Server, ServerOptions};
-use godsearch_twophase::optimal::TableSize;
+
 use serde_json::{json, Value};
 use std::net::{SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};

@@ -28,6 +28,11 @@ pub trait TileHeuristic: Sync {
     /// A short name for reports (`manhattan`, `pdb 6-6-3 + reflection`).
     fn describe(&self) -> String;
 
+    /// Bytes of the tables it reads (0 for the computed heuristics).
+    fn table_bytes(&self) -> u64 {
+        0
+    }
+
     /// The estimate of `node` and the cache for updating it.
     fn evaluate(&self, node: &Node) -> (Self::Cache, u32);
 
@@ -480,6 +485,14 @@ impl TileHeuristic for PatternHeuristic {
 
     fn describe(&self) -> String {
         self.name.clone()
+    }
+
+    /// Its databases' bytes (each read twice with reflection, held once).
+    fn table_bytes(&self) -> u64 {
+        self.groups
+            .iter()
+            .map(|g| g.table.as_slice().len() as u64)
+            .sum()
     }
 
     fn evaluate(&self, node: &Node) -> (PatternCache, u32) {

@@ -280,7 +280,7 @@ async function solve() {
     finish();
     const doc = JSON.parse(e.data);
     $("progress").textContent = `job ${started.id}: done in ${doc.result.seconds.toFixed(3)} s`;
-    addRun(doc.result, doc.memory_bytes, request);
+    addRun(doc.result, request);
   });
   events.addEventListener("error", (e) => {
     finish();
@@ -309,14 +309,15 @@ async function cancel() {
 }
 
 function formatBytes(bytes) {
-  if (!bytes) return "";
+  if (bytes === null || bytes === undefined) return "";
+  if (bytes === 0) return "0 B";
   const units = ["B", "KB", "MB", "GB", "TB"];
   let value = bytes, unit = 0;
   while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-function addRun(result, memory, request) {
+function addRun(result, request) {
   const run = {
     number: state.runs.length + 1,
     puzzle: result.puzzle,
@@ -334,7 +335,7 @@ function addRun(result, memory, request) {
     result.nodes_expanded.toLocaleString(),
     result.nodes_generated === undefined ? "" : result.nodes_generated.toLocaleString(),
     `${(result.seconds * 1000).toFixed(1)} ms`,
-    formatBytes(memory),
+    formatBytes(result.memory_bytes),
   ];
   cells.forEach((value, i) => {
     const td = document.createElement("td");
