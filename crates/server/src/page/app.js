@@ -235,10 +235,14 @@ function solveRequest() {
     if (searching && $("pdb").value.trim() !== "") request.pdb = $("pdb").value.trim();
   } else {
     request.metric = $("metric").value;
-    if (state.puzzle === "3x3x3" && $("optimal").checked) {
+    // The optimal 3x3x3 search is IDA*: choosing it, or ticking "optimal" with two-phase,
+    // asks for it (over the small table, which builds in seconds). Half-depth is optimal anyway.
+    const wantsOptimal = request.algorithm === "ida"
+      || ($("optimal").checked && request.algorithm !== "half-depth");
+    if (state.puzzle === "3x3x3" && wantsOptimal) {
+      request.algorithm = "ida";
       request.optimal = true;
       request.table_size = "small";
-      if (request.algorithm !== "ida") request.algorithm = "auto";
     }
   }
   const timeout = $("timeout").value.trim();
