@@ -19,6 +19,7 @@ use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use godsearch_twophase::optimal::{gods_number, solve_optimal, OptimalOptions, OptimalTables};
 use godsearch_twophase::{solve_in, Options, SolveError, Tables};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Every 3x3x3 position has a solution of 20 face turns or fewer (and of 26 quarter turns or
@@ -358,6 +359,8 @@ pub struct OptimalSolver<'a> {
     pub timeout: Option<Duration>,
     /// Return every optimal solution.
     pub all: bool,
+    /// The search gives up, as at the timeout, once this is set (a front end's cancel).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 impl OptimalSolver<'_> {
@@ -369,6 +372,7 @@ impl OptimalSolver<'_> {
         let options = OptimalOptions {
             deadline: self.timeout.and_then(|t| started.checked_add(t)),
             all: self.all,
+            stop: self.stop,
         };
         let cube_error = |source| AppError::Cube {
             text: excerpt(&job.text),

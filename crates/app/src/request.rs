@@ -538,8 +538,9 @@ impl JobControl {
     }
 
     /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
-    /// thread, an enumeration between levels; a table build or a two-phase search runs on to
-    /// its end or its deadline).
+    /// thread, the optimal cube search within its next check, an enumeration between levels; a
+    /// table build, a half-depth search or a two-phase search, which take seconds or less once
+    /// their tables are loaded, run on to their end or deadline).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
         self.watch.cancel();
@@ -828,6 +829,7 @@ impl Workbench {
                     fallback,
                     timeout,
                     all: request.all,
+                    stop: Some(&control.cancelled),
                 }
                 .solve(&job)
             }

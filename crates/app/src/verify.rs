@@ -125,6 +125,7 @@ impl CubeProver<'_> {
                 let options = OptimalOptions {
                     deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
                     all: false,
+                    stop: None,
                 };
                 let found =
                     solve_optimal(tables, &job.cube, options).map_err(|source| AppError::Cube {

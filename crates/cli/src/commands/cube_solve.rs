@@ -205,6 +205,7 @@ fn solve_cube3_optimal(
         fallback: fallback.as_ref(),
         timeout: args.timeout,
         all: args.all,
+        stop: None,
     };
     // One position at a time, each on every thread.
     for job in jobs {

@@ -83,11 +83,13 @@ impl<const N: usize> Canonical<N> {
 
 /// What the optimal search is asked to do.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct OptimalOptions {
+pub struct OptimalOptions<'a> {
     /// Give up at this moment, with the lower bound proven so far.
     pub deadline: Option<Instant>,
     /// Find every optimal solution (canonical sequences), not only the first.
     pub all: bool,
+    /// Give up, as at the deadline, once this is set (a front end's cancel switch).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// The result of an optimal search.
@@ -318,7 +320,7 @@ struct Shared {
 struct Dfs<'a, 't, const N: usize> {
     lookup: &'a Lookup<'t, N>,
     shared: &'a Shared,
-    options: OptimalOptions,
+    options: OptimalOptions<'a>,
     index: usize,
     path: Vec<u8>,
     nodes: u64,
@@ -389,7 +391,8 @@ impl<const N: usize> Dfs<'_, '_, N> {
     #[cold]
     fn check(&mut self) -> bool {
         self.next_check = self.nodes + CHECK_EVERY;
-        if self.options.deadline.is_some_and(|d| Instant::now() >= d) {
+        let stopped = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if stopped || self.options.deadline.is_some_and(|d| Instant::now() >= d) {
             self.shared.timed_out.store(true, Ordering::Relaxed);
         }
         self.shared.timed_out.load(Ordering::Relaxed)
@@ -441,7 +444,7 @@ fn subtrees<const N: usize>(
 pub fn solve_optimal(
     tables: &OptimalTables,
     cube: &CubieCube,
-    options: OptimalOptions,
+    options: OptimalOptions<'_>,
 ) -> Result<OptimalSolution, SolveError> {
     cube.check()?;
     match tables.columns {
@@ -453,7 +456,7 @@ pub fn solve_optimal(
 fn solve_with<const N: usize>(
     lookup: &Lookup<N>,
     cube: &CubieCube,
-    options: OptimalOptions,
+    options: OptimalOptions<'_>,
 ) -> Result<OptimalSolution, SolveError> {
     let tables = lookup.tables;
     let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
