@@ -257,11 +257,34 @@ fn a_passed_deadline_gives_the_bound_searched() {
     let cube = random_walk(&mut rng, 40);
     let options = OptimalOptions {
         deadline: Some(std::time::Instant::now()),
-        all: false,
+        ..OptimalOptions::default()
     };
     let found = solve_optimal(small(), &cube, options).unwrap();
     assert!(found.timed_out);
     assert!(found.solutions.is_empty());
+    assert!(found.lower_bound >= found.start_estimate);
+}
+
+#[test]
+fn a_stop_switch_set_from_another_thread_stops_the_search() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let cube = random_walk(&mut rng, 40);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let options = OptimalOptions {
+        stop: Some(&stop),
+        ..OptimalOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let found = std::thread::scope(|scope| {
+        let search = scope.spawn(|| solve_optimal(small(), &cube, options).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        search.join().unwrap()
+    });
+    // A 40-move walk is about 18 moves from solved: minutes with the small table.
+    assert!(found.timed_out, "{found:?}");
+    assert!(found.solutions.is_empty());
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
     assert!(found.lower_bound >= found.start_estimate);
 }
 
