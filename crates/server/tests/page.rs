@@ -341,5 +341,53 @@ async fn the_page_solves_compares_and_plays() {
     .await;
     screenshot(&client, "cube").await;
 
+    // The 3x3x3 after one U turn: the net and the 3D view show the front's top row in the
+    // right face's colour (red), the rest of the front green.
+    select(&client, "#puzzle", "3x3x3").await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("U").await.unwrap();
+    click(&client, "#set-position").await;
+    let front_colours = "const f = document.querySelectorAll('#cube3d .face3d')[2]; \
+        return f ? [...f.children].map(s => getComputedStyle(s).backgroundColor) : [];";
+    let (red, green) = ("rgb(196, 30, 58)", "rgb(0, 158, 96)");
+    wait_until(
+        &client,
+        "the 3x3x3 after U",
+        &format!("return document.querySelectorAll('#net rect').length === 54 && (() => {{ {front_colours} }})()[0] === '{red}';"),
+    )
+    .await;
+    let front = client.execute(front_colours, vec![]).await.unwrap();
+    let front: Vec<String> = serde_json::from_value(front).unwrap();
+    assert!(front[..3].iter().all(|c| c == red), "{front:?}");
+    assert!(front[3..].iter().all(|c| c == green), "{front:?}");
+    screenshot(&client, "cube3").await;
+
+    // The top face's orientation in 3D: after F its row beside the front is orange (from L),
+    // and that row is drawn nearer the viewer (lower on the screen) than the row at the back.
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("F").await.unwrap();
+    click(&client, "#set-position").await;
+    let orange = "rgb(255, 88, 0)";
+    wait_until(
+        &client,
+        "the 3x3x3 after F",
+        &format!("const u = document.querySelectorAll('#cube3d .face3d')[0]; return !!u && getComputedStyle(u.children[7]).backgroundColor === '{orange}';"),
+    )
+    .await;
+    let rows = client
+        .execute(
+            "const u = document.querySelectorAll('#cube3d .face3d')[0].children; return [u[1].getBoundingClientRect().top, u[7].getBoundingClientRect().top];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let rows: Vec<f64> = serde_json::from_value(rows).unwrap();
+    assert!(
+        rows[1] > rows[0],
+        "the front row of U is drawn at the back: {rows:?}"
+    );
+
     client.close().await.unwrap();
 }

@@ -112,8 +112,58 @@ function draw(shown) {
     $("view-hint").textContent = "Click a tile next to the blank, or use the arrow keys, to move it.";
   } else {
     drawNet(view, shown);
-    $("view-hint").textContent = "The cube as a net: U on top, then L F R B, D below.";
+    draw3d(view, shown);
+    $("view-hint").textContent = "The cube as a net (U on top, then L F R B, D below) and in 3D: drag it to turn it.";
   }
+}
+
+// How each face of the 3D view is placed: turned to face outwards, then pushed out by half
+// the cube's width. Each face's stickers are laid out as the net reads them from outside.
+const FACE_3D = {
+  U: "rotateX(90deg)", D: "rotateX(-90deg)", F: "", B: "rotateY(180deg)",
+  R: "rotateY(90deg)", L: "rotateY(-90deg)",
+};
+const view3d = { x: -28, y: -38 };
+
+function draw3d(view, facelets) {
+  const pocket = state.puzzle === "2x2x2";
+  const n = pocket ? 2 : 3;
+  const size = 150;
+  const centres = {};
+  for (let f = 0; f < 6; f++) centres[facelets[9 * f + 4]] = FACE_ORDER[f];
+  const scene = document.createElement("div");
+  scene.className = "scene";
+  scene.id = "cube3d";
+  const cube = document.createElement("div");
+  cube.className = "cube3d";
+  const place = () => { cube.style.transform = `rotateX(${view3d.x}deg) rotateY(${view3d.y}deg)`; };
+  place();
+  for (let f = 0; f < 6; f++) {
+    const name = FACE_ORDER[f];
+    const face = document.createElement("div");
+    face.className = "face3d";
+    face.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+    face.style.transform = `${FACE_3D[name]} translateZ(${size / 2}px)`;
+    for (let i = 0; i < n * n; i++) {
+      const index = pocket ? [0, 2, 6, 8][i] : i;
+      const sticker = document.createElement("div");
+      sticker.style.background = COLOURS[centres[facelets[9 * f + index]]] || "#888";
+      face.appendChild(sticker);
+    }
+    cube.appendChild(face);
+  }
+  scene.appendChild(cube);
+  let drag = null;
+  scene.addEventListener("pointerdown", (e) => { drag = { x: e.clientX, y: e.clientY }; scene.setPointerCapture(e.pointerId); });
+  scene.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    view3d.y += (e.clientX - drag.x) * 0.5;
+    view3d.x -= (e.clientY - drag.y) * 0.5;
+    drag = { x: e.clientX, y: e.clientY };
+    place();
+  });
+  scene.addEventListener("pointerup", () => { drag = null; });
+  view.appendChild(scene);
 }
 
 function drawBoard(view, list) {
