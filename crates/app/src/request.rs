@@ -624,8 +624,13 @@ pub struct Workbench {
     twophase: OnceLock<Tables>,
     optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
     cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
-    heuristics: Mutex<HashMap<HeuristicKey, Arc<AnyHeuristic>>>,
+    /// The pattern-database heuristics used last, oldest first, at most [`HEURISTICS_KEPT`].
+    heuristics: Mutex<Vec<(HeuristicKey, Arc<AnyHeuristic>)>>,
 }
+
+/// Pattern-database heuristics a workbench keeps loaded (each goal and partition its own, the
+/// 4x4's 7-8 550 MB): requests for many goals must not fill the memory.
+const HEURISTICS_KEPT: usize = 4;
 
 impl Workbench {
     /// A workbench over `cache` with nothing loaded.
@@ -635,7 +640,7 @@ impl Workbench {
             twophase: OnceLock::new(),
             optimal: Mutex::new(HashMap::new()),
             cube2: Mutex::new(HashMap::new()),
-            heuristics: Mutex::new(HashMap::new()),
+            heuristics: Mutex::new(Vec::new()),
         }
     }
 
@@ -690,11 +695,12 @@ impl Workbench {
             request.pdb.clone(),
             !request.no_reflection,
         );
-        if let Some(h) = self
+        if let Some((_, h)) = self
             .heuristics
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&key)
+            .iter()
+            .find(|(k, _)| *k == key)
         {
             return Ok(Arc::clone(h));
         }
@@ -712,10 +718,14 @@ impl Workbench {
         // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
         // and `auto` should find a database cached after its first answer.
         if matches!(*resolved, AnyHeuristic::Pdb(_)) {
-            self.heuristics
+            let mut kept = self
+                .heuristics
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(key, Arc::clone(&resolved));
+                .unwrap_or_else(PoisonError::into_inner);
+            if kept.len() >= HEURISTICS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, Arc::clone(&resolved)));
         }
         Ok(resolved)
     }
