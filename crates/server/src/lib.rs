@@ -15,7 +15,8 @@
 //! | `GET /api/puzzles` | the puzzles, algorithms, heuristics and metrics on offer |
 //! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
 //! | `POST /api/replay` | the positions a solution passes through |
-//! | `POST /api/jobs/solve`, `/api/jobs/bfs`, `/api/jobs/scramble` | starts a job: `202 {"id"}` |
+//! | `POST /api/pdb` | loads or builds a partition's pattern databases into the cache |
+//! | `POST /api/jobs/solve`, `/api/jobs/bfs`, `/api/jobs/scramble`, `/api/jobs/pdb` | starts a job: `202 {"id"}` |
 //! | `GET /api/jobs/{id}` | its state, progress and outcome |
 //! | `GET /api/jobs/{id}/events` | server-sent events: `progress` until `result` or `error` |
 //! | `DELETE /api/jobs/{id}` | cancels it |
@@ -32,8 +33,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, ScrambleRequest, SolveRequest,
-    Workbench,
+    catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, ReplayRequest, ScrambleRequest,
+    SolveRequest, Workbench,
 };
 use godsearch_app::AppError;
 use jobs::{Job, Jobs, Outcome, Refusal, Work};
@@ -136,9 +137,11 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         .route("/api/bfs", post(bfs_now))
         .route("/api/scramble", post(scramble_now))
         .route("/api/replay", post(replay_now))
+        .route("/api/pdb", post(pdb_now))
         .route("/api/jobs/solve", post(solve_job))
         .route("/api/jobs/bfs", post(bfs_job))
         .route("/api/jobs/scramble", post(scramble_job))
+        .route("/api/jobs/pdb", post(pdb_job))
         .route("/api/jobs/{id}", get(job_state).delete(cancel_job))
         .route("/api/jobs/{id}/events", get(job_events))
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
@@ -195,6 +198,14 @@ fn scramble_work(request: ScrambleRequest) -> Work {
     Box::new(
         move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
             to_json(bench.scramble(&request, limits, control)?)
+        },
+    )
+}
+
+fn pdb_work(request: PdbJob) -> Work {
+    Box::new(
+        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
+            to_json(bench.build_pdb(&request, limits, control)?)
         },
     )
 }
@@ -297,6 +308,16 @@ async fn scramble_now(
     }
 }
 
+async fn pdb_now(
+    State(state): State<AppState>,
+    parsed: Result<Json<PdbJob>, JsonRejection>,
+) -> Response {
+    match body(parsed) {
+        Ok(request) => run_now(&state, "pdb", pdb_work(request)).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
 async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Response {
     let request = match body(parsed) {
         Ok(request) => request,
@@ -321,6 +342,13 @@ async fn bfs_job(
     parsed: Result<Json<BfsJob>, JsonRejection>,
 ) -> Response {
     job_from(&state, "bfs", parsed, bfs_work)
+}
+
+async fn pdb_job(
+    State(state): State<AppState>,
+    parsed: Result<Json<PdbJob>, JsonRejection>,
+) -> Response {
+    job_from(&state, "pdb", parsed, pdb_work)
 }
 
 async fn scramble_job(

@@ -179,6 +179,25 @@ fn every_endpoint_answers_with_the_command_lines_json() {
     );
     assert_eq!(replay["positions"].as_array().unwrap().len(), 13);
 
+    // Pattern databases built into the cache, then found there and used by a search.
+    let partition = json!({"puzzle": "3x3", "partition": "1,2,3/4,5,6/7,8"});
+    let (status, built) = post(&base, "/api/pdb", &partition);
+    assert_eq!(status, 200, "{built}");
+    assert_eq!(built["groups"].as_array().unwrap().len(), 3);
+    assert!(built["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|g| g["origin"] == json!("built")));
+    let (_, again) = post(&base, "/api/pdb", &partition);
+    assert_eq!(again["groups"][2]["origin"], json!("cached"));
+    let (_, solved) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "3x3", "position": board, "algorithm": "ida", "pdb": "1,2,3/4,5,6/7,8"}),
+    );
+    assert_eq!(solved["length"], json!(31), "{solved}");
+
     // The page and its assets.
     for (path, kind) in [
         ("/", "text/html"),
@@ -270,6 +289,11 @@ fn bad_input_gets_400_with_the_command_lines_message() {
         "/api/scramble",
         json!({"puzzle": "3x3", "count": 101}),
         "over the limit",
+    );
+    refused(
+        "/api/pdb",
+        json!({"puzzle": "3x3x3", "partition": "4-4"}),
+        "for sliding-tile boards",
     );
     refused(
         "/api/replay",

@@ -389,5 +389,50 @@ async fn the_page_solves_compares_and_plays() {
         "the front row of U is drawn at the back: {rows:?}"
     );
 
+    // The options of the chosen algorithm show, and go with the request: half-depth search
+    // holding 16 moves solves the 31-move board optimally.
+    select(&client, "#puzzle", "3x3").await;
+    let visible = |id: &str| {
+        format!("return getComputedStyle(document.getElementById('{id}').parentElement).display !== 'none';")
+    };
+    select(&client, "#algorithm", "subgoal").await;
+    for (id, shown) in [
+        ("effort", true),
+        ("stages", true),
+        ("depth", false),
+        ("max-length", false),
+    ] {
+        let is = client.execute(&visible(id), vec![]).await.unwrap();
+        assert_eq!(is, json!(shown), "{id} with subgoal");
+    }
+    select(&client, "#algorithm", "half-depth").await;
+    assert_eq!(
+        client.execute(&visible("depth"), vec![]).await.unwrap(),
+        json!(true)
+    );
+    assert_eq!(
+        client.execute(&visible("effort"), vec![]).await.unwrap(),
+        json!(false)
+    );
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(board).await.unwrap();
+    click(&client, "#set-position").await;
+    let depth = client.find(Locator::Id("depth")).await.unwrap();
+    depth.send_keys("16").await.unwrap();
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the half-depth row",
+        "return document.querySelectorAll('#runs tbody tr').length === 4 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(
+        &rows[3][2..6],
+        &["half-depth", "positions within 16 moves held", "31", "yes"],
+        "{rows:?}"
+    );
+
     client.close().await.unwrap();
 }

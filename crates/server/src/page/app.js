@@ -81,6 +81,7 @@ function fillAlgorithms() {
   const select = $("algorithm");
   select.innerHTML = "";
   for (const name of names) select.add(new Option(name, name));
+  showOptions();
 }
 
 async function resetPosition() {
@@ -286,18 +287,42 @@ function solveRequest() {
   } else {
     request.metric = $("metric").value;
     // The optimal 3x3x3 search is IDA*: choosing it, or ticking "optimal" with two-phase,
-    // asks for it (over the small table, which builds in seconds). Half-depth is optimal anyway.
+    // asks for it (over the table chosen; small builds in seconds). Half-depth is optimal anyway.
     const wantsOptimal = request.algorithm === "ida"
       || ($("optimal").checked && request.algorithm !== "half-depth");
     if (state.puzzle === "3x3x3" && wantsOptimal) {
       request.algorithm = "ida";
       request.optimal = true;
-      request.table_size = "small";
     }
   }
   const timeout = $("timeout").value.trim();
   if (timeout !== "") request.timeout = Number(timeout);
+  // The options of the chosen method, as shown (see showOptions); empty ones are left out.
+  const number = (id) => ($(id).value.trim() === "" ? undefined : Number($(id).value.trim()));
+  const shown = (kind) => document.querySelector(`#more-options [data-for="${kind}"]`).style.display !== "none";
+  if (shown("half-depth")) request.depth = number("depth");
+  if (shown("staged")) request.effort = number("effort");
+  if (shown("subgoal") && $("stages").value.trim() !== "") request.stages = $("stages").value.trim();
+  if (shown("two-phase") && !request.optimal) request.max_length = number("max-length");
+  if (request.optimal) request.table_size = $("table-size").value;
   return request;
+}
+
+// Shows the options the chosen algorithm takes, and no others.
+function showOptions() {
+  const algorithm = $("algorithm").value;
+  const cube3 = state.puzzle === "3x3x3";
+  const optimal = cube3 && (algorithm === "ida" || ($("optimal").checked && algorithm !== "half-depth"));
+  const wanted = {
+    "half-depth": algorithm === "half-depth",
+    "staged": state.kind === "tiles" && (algorithm === "two-stage" || algorithm === "subgoal"),
+    "subgoal": state.kind === "tiles" && algorithm === "subgoal",
+    "two-phase": cube3 && !optimal && (algorithm === "two-phase" || algorithm === "auto"),
+    "optimal": optimal,
+  };
+  for (const label of document.querySelectorAll("#more-options [data-for]")) {
+    label.style.display = wanted[label.dataset.for] ? "inline" : "none";
+  }
 }
 
 async function solve() {
@@ -598,6 +623,8 @@ async function start() {
   $("reset").addEventListener("click", resetPosition);
   $("view").addEventListener("keydown", arrowKey);
   $("solve").addEventListener("click", solve);
+  $("algorithm").addEventListener("change", showOptions);
+  $("optimal").addEventListener("change", showOptions);
   $("cancel").addEventListener("click", cancel);
   $("first").addEventListener("click", () => { stopPlay(); state.play.at = 0; showStep(); });
   $("back").addEventListener("click", () => { stopPlay(); step(-1); });
