@@ -434,5 +434,51 @@ async fn the_page_solves_compares_and_plays() {
         "{rows:?}"
     );
 
+    // A random board, drawn by the server: nine cells, a different position.
+    click(&client, "#random").await;
+    wait_until(
+        &client,
+        "a random board",
+        "return document.getElementById('position').value !== '8,6,7,2,5,4,3,0,1' && document.querySelectorAll('#board .tile').length === 9;",
+    )
+    .await;
+
+    // A hopeless search shows its progress and stops on Cancel with its lower bound: Korf's
+    // #88 (65 moves, here for the blank-last goal) by IDA* with Manhattan.
+    select(&client, "#puzzle", "4x4").await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input
+        .send_keys("12,10,6,0,9,8,13,15,11,7,3,2,5,4,14,1")
+        .await
+        .unwrap();
+    click(&client, "#set-position").await;
+    select(&client, "#algorithm", "ida").await;
+    select(&client, "#heuristic", "manhattan").await;
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the search's progress",
+        "return document.getElementById('progress').textContent.includes('threshold');",
+    )
+    .await;
+    click(&client, "#cancel").await;
+    wait_until(
+        &client,
+        "the stopped row",
+        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(rows[4][2], "ida (stopped)", "{rows:?}");
+    assert!(rows[4][4].starts_with("≥ "), "{rows:?}");
+    assert_eq!(
+        rows[4][10], "",
+        "a stopped search has nothing to play: {rows:?}"
+    );
+    let said = text(&client, "#progress").await;
+    assert!(said.contains("every solution has at least"), "{said}");
+    screenshot(&client, "stopped").await;
+
     client.close().await.unwrap();
 }

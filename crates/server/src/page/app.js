@@ -17,8 +17,8 @@ const state = {
   position: "",     // as the user or a scramble gave it
   shown: "",        // what the view shows: a tile list or 54 facelets
   goal: "",
-  job: null,        // the running solve's EventSource and id
-  bfsJob: null,
+  job: null,        // the running solve's job number
+  bfsJob: null,     // the running enumeration's
   runs: [],
   play: { positions: [], moves: [], at: 0, timer: null },
 };
@@ -264,7 +264,11 @@ async function setTyped() {
 async function randomPosition() {
   setError("error", "");
   try {
-    const [made] = await api("/api/scramble", { puzzle: state.puzzle });
+    // A job, so that a first 3x3x3 scramble shows the two-phase tables being built.
+    const doc = await runJob("scramble", { puzzle: state.puzzle }, () => {},
+      (p) => { $("progress").textContent = `drawing a random position: ${progressText(p)}`; });
+    $("progress").textContent = "";
+    const [made] = doc.result;
     if (state.kind === "tiles") {
       showPosition(made.position, made.position);
     } else {
@@ -325,63 +329,71 @@ function showOptions() {
   }
 }
 
-async function solve() {
-  setError("error", "");
-  if (state.job) return;
-  const request = solveRequest();
-  let started;
-  try {
-    started = await api("/api/jobs/solve", request);
-  } catch (e) {
-    setError("error", e.message);
-    return;
-  }
-  $("solve").disabled = true;
-  $("cancel").disabled = false;
-  $("progress").textContent = `job ${started.id}: starting…`;
-  const events = new EventSource(started.events);
-  state.job = { id: started.id, events };
-  events.addEventListener("progress", (e) => {
-    const p = JSON.parse(e.data);
-    const parts = [`${p.seconds.toFixed(1)} s`];
-    if (p.threshold > 0) parts.push(`threshold ${p.threshold}`, `${p.nodes.toLocaleString()} nodes`);
-    if (p.levels.length > 0) parts.push(`level ${p.level}`);
-    if (p.detail) parts.push(p.detail);
-    $("progress").textContent = `job ${started.id}: ` + parts.join(", ");
-  });
-  const finish = () => {
-    events.close();
-    state.job = null;
-    $("solve").disabled = false;
-    $("cancel").disabled = true;
-  };
-  events.addEventListener("result", (e) => {
-    finish();
-    const doc = JSON.parse(e.data);
-    $("progress").textContent = `job ${started.id}: done in ${doc.result.seconds.toFixed(3)} s`;
-    addRun(doc.result, request);
-  });
-  events.addEventListener("error", (e) => {
-    finish();
-    if (e.data) {
-      const doc = JSON.parse(e.data);
-      setError("error", doc.error ? doc.error.error : "the job failed");
-      $("progress").textContent = "";
-    } else {
-      $("progress").textContent = "lost the connection to the server";
-    }
-  });
-  events.addEventListener("cancelled", () => {
-    finish();
-    $("progress").textContent = `job ${started.id}: cancelled`;
+// Runs a job (`/api/jobs/KIND`), reporting its progress events to `onProgress` and its number
+// to `onStart` (for a cancel button); resolves with its final document, or rejects with the
+// server's message (a cancelled job rejects with "cancelled").
+async function runJob(kind, request, onStart, onProgress) {
+  const started = await api(`/api/jobs/${kind}`, request);
+  onStart(started.id);
+  return new Promise((resolve, reject) => {
+    const events = new EventSource(started.events);
+    events.addEventListener("progress", (e) => onProgress(JSON.parse(e.data), started.id));
+    events.addEventListener("result", (e) => { events.close(); resolve(JSON.parse(e.data)); });
+    events.addEventListener("cancelled", () => { events.close(); reject(new Error("cancelled")); });
+    events.addEventListener("error", (e) => {
+      events.close();
+      const doc = e.data ? JSON.parse(e.data) : null;
+      reject(new Error(doc && doc.error ? doc.error.error : "lost the connection to the server"));
+    });
   });
 }
 
-async function cancel() {
-  if (!state.job) return;
+// A job's progress in words: time, IDA*'s threshold and nodes, the level under way.
+function progressText(p) {
+  const parts = [`${p.seconds.toFixed(1)} s`];
+  if (p.threshold > 0) parts.push(`threshold ${p.threshold}`, `${p.nodes.toLocaleString()} nodes`);
+  if (p.level_fraction > 0 || p.levels.length > 0) {
+    parts.push(`level ${p.level} (${(100 * p.level_fraction).toFixed(0)}%)`);
+  }
+  if (p.detail) parts.push(p.detail);
+  return parts.join(", ");
+}
+
+async function solve() {
+  setError("error", "");
+  if (state.job !== null) return;
+  const request = solveRequest();
+  $("solve").disabled = true;
   try {
-    await api(`/api/jobs/${state.job.id}`, undefined, "DELETE");
-    $("progress").textContent += " — cancelling…";
+    const doc = await runJob("solve", request, (id) => {
+      state.job = id;
+      $("cancel").disabled = false;
+      $("progress").textContent = `job ${id}: starting…`;
+    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
+    const result = doc.result;
+    $("progress").textContent = result.timed_out && result.lower_bound !== null && !result.solution
+      ? `job ${doc.id}: stopped after ${result.seconds.toFixed(3)} s; every solution has at least ${result.lower_bound} moves`
+      : `job ${doc.id}: done in ${result.seconds.toFixed(3)} s`;
+    addRun(result, request);
+  } catch (e) {
+    if (e.message === "cancelled") {
+      $("progress").textContent = "cancelled";
+    } else {
+      $("progress").textContent = "";
+      setError("error", e.message);
+    }
+  } finally {
+    state.job = null;
+    $("solve").disabled = false;
+    $("cancel").disabled = true;
+  }
+}
+
+async function cancel() {
+  if (state.job === null) return;
+  $("progress").textContent += " — cancelling…";
+  try {
+    await api(`/api/jobs/${state.job}`, undefined, "DELETE");
   } catch (e) {
     setError("error", e.message);
   }
@@ -423,15 +435,19 @@ function addRun(result, request) {
     row.appendChild(td);
   });
   const td = document.createElement("td");
-  const button = document.createElement("button");
-  button.textContent = "play";
-  button.type = "button";
-  button.className = "play-run";
-  button.addEventListener("click", () => loadPlay(run));
-  td.appendChild(button);
+  // A search stopped before it found a solution has nothing to play.
+  const playable = !(result.timed_out && !result.solution && result.length === 0 && result.lower_bound);
+  if (playable) {
+    const button = document.createElement("button");
+    button.textContent = "play";
+    button.type = "button";
+    button.className = "play-run";
+    button.addEventListener("click", () => loadPlay(run));
+    td.appendChild(button);
+  }
   row.appendChild(td);
   $("runs").tBodies[0].appendChild(row);
-  loadPlay(run);
+  if (playable) loadPlay(run);
 }
 
 // ---------- playing a solution ----------
@@ -510,45 +526,32 @@ function stopPlay() {
 
 async function enumerate() {
   setError("bfs-error", "");
-  if (state.bfsJob) return;
+  if (state.bfsJob !== null) return;
   const request = { puzzle: state.puzzle };
   const depth = $("bfs-depth").value.trim();
   if (depth !== "") request.max_depth = Number(depth);
   if (state.kind === "cube") request.metric = $("metric").value;
-  let started;
-  try {
-    started = await api("/api/jobs/bfs", request);
-  } catch (e) {
-    setError("bfs-error", e.message);
-    return;
-  }
   $("bfs").disabled = true;
-  $("bfs-cancel").disabled = false;
-  const events = new EventSource(started.events);
-  state.bfsJob = { id: started.id, events };
-  const finish = () => {
-    events.close();
-    state.bfsJob = null;
-    $("bfs").disabled = false;
-    $("bfs-cancel").disabled = true;
-  };
-  events.addEventListener("progress", (e) => {
-    const p = JSON.parse(e.data);
-    $("bfs-progress").textContent = `${p.seconds.toFixed(1)} s: level ${p.level}, ${(100 * p.level_fraction).toFixed(0)}% of it`;
-    drawLevels(p.levels);
-  });
-  events.addEventListener("result", (e) => {
-    finish();
-    const report = JSON.parse(e.data).result;
+  try {
+    const doc = await runJob("bfs", request, (id) => {
+      state.bfsJob = id;
+      $("bfs-cancel").disabled = false;
+    }, (p) => {
+      $("bfs-progress").textContent = progressText(p);
+      drawLevels(p.levels);
+    });
+    const report = doc.result;
     const end = report.complete ? `complete: diameter ${report.diameter}` : (report.stopped || "stopped");
     $("bfs-progress").textContent = `${report.total.toLocaleString()} positions in ${report.seconds.toFixed(2)} s (${report.engine} engine); ${end}`;
     drawLevels(report.levels);
-  });
-  events.addEventListener("error", (e) => {
-    finish();
-    if (e.data) setError("bfs-error", JSON.parse(e.data).error.error);
-  });
-  events.addEventListener("cancelled", () => { finish(); $("bfs-progress").textContent = "cancelled"; });
+  } catch (e) {
+    if (e.message === "cancelled") $("bfs-progress").textContent = "cancelled";
+    else setError("bfs-error", e.message);
+  } finally {
+    state.bfsJob = null;
+    $("bfs").disabled = false;
+    $("bfs-cancel").disabled = true;
+  }
 }
 
 function drawLevels(levels) {
@@ -637,7 +640,7 @@ async function start() {
   });
   $("bfs").addEventListener("click", enumerate);
   $("bfs-cancel").addEventListener("click", async () => {
-    if (state.bfsJob) await api(`/api/jobs/${state.bfsJob.id}`, undefined, "DELETE");
+    if (state.bfsJob !== null) await api(`/api/jobs/${state.bfsJob}`, undefined, "DELETE");
   });
   select.value = "3x3";
   choosePuzzle("3x3");
