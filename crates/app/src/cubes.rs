@@ -6,7 +6,7 @@ use crate::report::CubeSolution;
 use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, RankedSpace, SequenceAutomaton, StateSpace};
-use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_enumerate::half_depth::{GoalBall, GroupBrakes, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
@@ -204,21 +204,60 @@ impl Cube3HalfDepth {
     /// A shortest solution, replayed before it is returned; a cube beyond twice the depth held
     /// is refused with the lower bound proved.
     pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        self.solve_within(job, None, None)
+    }
+
+    /// [`solve`](Self::solve) that gives up `timeout` after it starts, or when `stop` is set:
+    /// then a report with no solution, `timed_out`, and the lower bound proven so far.
+    pub fn solve_within(
+        &self,
+        job: &CubeJob,
+        timeout: Option<Duration>,
+        stop: Option<&AtomicBool>,
+    ) -> AppResult<CubeSolution> {
         let started = Instant::now();
         job.cube.check().map_err(|e| AppError::Cube {
             text: excerpt(&job.text),
             source: SolveError::Invalid(e),
         })?;
         let metric = self.space.metric();
-        let outcome = self.ball.search_from(
+        let brakes = GroupBrakes {
+            deadline: timeout.and_then(|t| started.checked_add(t)),
+            stop,
+        };
+        let found = self.ball.search_from_within(
             &job.cube,
             &self.order,
             |c, m| Some(c.then(&self.move_cubes[m as usize])),
             |c| self.space.reducer().representative(c),
             self.ball.depth(),
+            &brakes,
         );
-        let path = match outcome {
+        let report = |solution: String, length: usize, lower_bound: Option<usize>| CubeSolution {
+            puzzle: CubeSize::Three.to_string(),
+            start: job.text.clone(),
+            facelets: facelet::format(&job.cube),
+            solution,
+            length,
+            metric: metric.name(),
+            optimal: lower_bound.is_none(),
+            algorithm: "half-depth",
+            phase1_length: None,
+            max_length: None,
+            nodes_expanded: found.nodes,
+            phase2_nodes: None,
+            phase2_searches: None,
+            timed_out: lower_bound.is_some(),
+            lower_bound,
+            all_solutions: None,
+            memory_bytes: Some(self.ball.bytes()),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        let path = match found.outcome {
             HalfDepthOutcome::Solved(path) => path,
+            HalfDepthOutcome::Beyond { lower_bound } if found.stopped => {
+                return Ok(report(String::new(), 0, Some(lower_bound as usize)))
+            }
             HalfDepthOutcome::Beyond { lower_bound } => {
                 return Err(AppError::Input(format!(
                     "{}: beyond twice --depth {}: every solution has at least {lower_bound} moves",
@@ -228,30 +267,10 @@ impl Cube3HalfDepth {
             }
         };
         let moves: Vec<Move> = path.iter().map(|&k| self.moves[k as usize]).collect();
-        let seconds = started.elapsed().as_secs_f64();
-        Ok(CubeSolution {
-            puzzle: CubeSize::Three.to_string(),
-            start: job.text.clone(),
-            facelets: facelet::format(&job.cube),
-            solution: written_solution(&job.cube, &moves, metric, "half-depth solution")?,
-            length: metric.length(&moves),
-            metric: metric.name(),
-            optimal: true,
-            algorithm: "half-depth",
-            phase1_length: None,
-            max_length: None,
-            nodes_expanded: 0,
-            phase2_nodes: None,
-            phase2_searches: None,
-            timed_out: false,
-            lower_bound: None,
-            all_solutions: None,
-            memory_bytes: Some(self.ball.bytes()),
-            seconds,
-        })
+        let solution = written_solution(&job.cube, &moves, metric, "half-depth solution")?;
+        Ok(report(solution, metric.length(&moves), None))
     }
 }
-
 /// The report of an optimal 2x2x2 `path` (moves of the one-frame space), turned back to the
 /// faces as held and replayed.
 fn cube2_solution(

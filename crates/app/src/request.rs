@@ -281,8 +281,8 @@ impl SolveRequest {
                 }
             }
             CubeSize::Three if self.algorithm == Algorithm::HalfDepth => {
-                if self.max_length.is_some() || self.timeout.is_some() {
-                    return input("--max-length and --timeout are for two-phase and --optimal; half-depth search solves within twice --depth, optimally");
+                if self.max_length.is_some() {
+                    return input("--max-length is for two-phase; half-depth search solves within twice --depth, optimally");
                 }
             }
             CubeSize::Three => {
@@ -843,9 +843,12 @@ impl Workbench {
                 }
                 .solve(&job)
             }
-            (CubeSize::Three, Algorithm::HalfDepth) => {
-                Cube3HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
-            }
+            (CubeSize::Three, Algorithm::HalfDepth) => Cube3HalfDepth::new(
+                metric,
+                request.depth,
+                limits.memory_bytes,
+            )?
+            .solve_within(&job, timeout, Some(&control.cancelled)),
             (CubeSize::Three, _) => TwoPhaseSolver {
                 tables: self.twophase(control),
                 metric,

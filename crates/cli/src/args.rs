@@ -266,7 +266,8 @@ pub struct SolveArgs {
     pub max_length: Option<u64>,
     /// Seconds to spend on one position (at most a year). IDA* then reports the lower bound it
     /// proved and goes on to the next board (exit code 1 at the end); the 3x3x3 takes the best
-    /// solution so far.
+    /// solution so far (two-phase, --optimal), or with --algorithm half-depth reports the bound
+    /// it proved (exit code 1 at the end).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Cubes: also print each start position as a facelet string.

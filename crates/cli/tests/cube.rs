@@ -414,6 +414,29 @@ fn pocket_cube_half_depth_equals_the_table() {
         &["solve", "3x3x3", "--depth", "3", "--moves", "R"],
         "--depth",
     );
+    // At --timeout the 3x3x3's half-depth search gives the bound it proved, and exit code 1.
+    let out = godsearch(&[
+        "solve",
+        "3x3x3",
+        "--algorithm",
+        "half-depth",
+        "--depth",
+        "6",
+        "--timeout",
+        "0.3",
+        "--json",
+        "--moves",
+        "R U F D L B R' U' F2 D2 L' B2 R2 U F",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(report["timed_out"], true);
+    assert_eq!(report["solution"], "");
+    let bound = report["lower_bound"].as_u64().unwrap();
+    assert!((7..=15).contains(&bound), "{report}");
+    assert!(report["nodes_expanded"].as_u64().unwrap() > 0);
+    assert!(stderr(&out).contains("ran past --timeout unsolved"));
 }
 
 #[test]

@@ -23,6 +23,8 @@ use crate::level_store::retain_absent;
 use crate::{frontier, Limits, NoProgress, Stop};
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton, StateSpace};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 use thiserror::Error;
 
 /// Every position within `depth` moves of the goal, level by level, each sorted.
@@ -282,20 +284,52 @@ impl<S: KeyState> GoalBall<S> {
         Apply: Fn(&C, MoveIdx) -> Option<C> + Sync,
         Key: Fn(&C) -> S + Sync,
     {
+        self.search_from_within(start, order, apply, key, max_k, &GroupBrakes::default())
+            .outcome
+    }
+
+    /// [`search_from`](Self::search_from) that gives up at `brakes.deadline` or when
+    /// `brakes.stop` is set, with the bound proven so far (`k + n` while sequences of `k`
+    /// moves were being tried: every shorter one was), and counts the positions it visits.
+    /// A solution found is optimal even then: every shorter length was searched whole.
+    pub fn search_from_within<C, Apply, Key>(
+        &self,
+        start: &C,
+        order: &SequenceAutomaton,
+        apply: Apply,
+        key: Key,
+        max_k: u32,
+        brakes: &GroupBrakes,
+    ) -> GroupOutcome
+    where
+        C: Clone + Send + Sync,
+        Apply: Fn(&C, MoveIdx) -> Option<C> + Sync,
+        Key: Fn(&C) -> S + Sync,
+    {
         let n = self.depth();
+        let done = |outcome, nodes, stopped| GroupOutcome {
+            outcome,
+            nodes,
+            stopped,
+        };
         if let Some(d) = self.distance(key(start)) {
-            return HalfDepthOutcome::Solved(self.descend_from(start, d, order, &apply, &key));
+            let path = self.descend_from(start, d, order, &apply, &key);
+            return done(HalfDepthOutcome::Solved(path), 1, false);
         }
         if self.complete {
-            return HalfDepthOutcome::Beyond {
+            let beyond = HalfDepthOutcome::Beyond {
                 lower_bound: u32::MAX,
             };
+            return done(beyond, 1, false);
         }
         let search = GroupSearch {
             ball: self,
             order,
             apply: &apply,
             key: &key,
+            brakes,
+            nodes: AtomicU64::new(1),
+            stopped: AtomicBool::new(false),
         };
         for k in 1..=max_k {
             let found = (0..order.move_count() as MoveIdx)
@@ -304,9 +338,13 @@ impl<S: KeyState> GoalBall<S> {
                     let state = order.next(SequenceAutomaton::START, m)?;
                     let next = apply(start, m)?;
                     let mut path = vec![m];
-                    search.dfs(&next, state, k - 1, &mut path).then_some(path)
+                    let mut visited = 0;
+                    let found = search.dfs(&next, state, k - 1, &mut path, &mut visited);
+                    search.nodes.fetch_add(visited, Ordering::Relaxed);
+                    found.then_some(path)
                 })
                 .find_map_first(Some);
+            let nodes = search.nodes.load(Ordering::Relaxed);
             if let Some(path) = found {
                 let mut end = start.clone();
                 for &m in &path {
@@ -314,12 +352,17 @@ impl<S: KeyState> GoalBall<S> {
                 }
                 let mut moves = path;
                 moves.extend(self.descend_from(&end, n, order, &apply, &key));
-                return HalfDepthOutcome::Solved(moves);
+                return done(HalfDepthOutcome::Solved(moves), nodes, false);
+            }
+            if search.stopped.load(Ordering::Relaxed) {
+                let bound = HalfDepthOutcome::Beyond { lower_bound: k + n };
+                return done(bound, nodes, true);
             }
         }
-        HalfDepthOutcome::Beyond {
+        let beyond = HalfDepthOutcome::Beyond {
             lower_bound: max_k + n + 1,
-        }
+        };
+        done(beyond, search.nodes.load(Ordering::Relaxed), false)
     }
 
     /// Moves from `position`, whose state is at distance `distance`, to the goal: at each step
@@ -357,22 +400,60 @@ impl<S: KeyState> GoalBall<S> {
     }
 }
 
-/// The depth-first part of [`GoalBall::search_from`].
+/// When a group-form search gives up ([`GoalBall::search_from_within`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GroupBrakes<'a> {
+    /// Give up at this moment.
+    pub deadline: Option<Instant>,
+    /// Give up once this is set (a front end's cancel switch).
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// What a group-form search found, and what it cost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupOutcome {
+    /// The solution, or the bound proven.
+    pub outcome: HalfDepthOutcome,
+    /// Positions visited (each one move made and, at the last step, one look-up).
+    pub nodes: u64,
+    /// Whether the deadline or the stop switch ended it (the bound is then the one proven).
+    pub stopped: bool,
+}
+
+/// Positions a search task visits between looks at the clock and the stop switch.
+const CHECK_EVERY: u64 = 1 << 14;
+
+/// The depth-first part of [`GoalBall::search_from_within`].
 struct GroupSearch<'a, S, Apply, Key> {
     ball: &'a GoalBall<S>,
     order: &'a SequenceAutomaton,
     apply: &'a Apply,
     key: &'a Key,
+    brakes: &'a GroupBrakes<'a>,
+    nodes: AtomicU64,
+    stopped: AtomicBool,
 }
 
 impl<S: KeyState, Apply, Key> GroupSearch<'_, S, Apply, Key> {
     /// Whether a canonical sequence of `left` more moves from `at` ends in the held level `n`;
-    /// its moves are left on `path`.
-    fn dfs<C>(&self, at: &C, state: AutomatonState, left: u32, path: &mut Vec<MoveIdx>) -> bool
+    /// its moves are left on `path`. `visited` counts the positions seen; `false` also when
+    /// the search was stopped.
+    fn dfs<C>(
+        &self,
+        at: &C,
+        state: AutomatonState,
+        left: u32,
+        path: &mut Vec<MoveIdx>,
+        visited: &mut u64,
+    ) -> bool
     where
         Apply: Fn(&C, MoveIdx) -> Option<C>,
         Key: Fn(&C) -> S,
     {
+        *visited += 1;
+        if *visited % CHECK_EVERY == 0 && self.should_stop() {
+            return false;
+        }
         if left == 0 {
             let farthest = self.ball.levels.last().expect("level 0");
             return farthest.binary_search(&(self.key)(at)).is_ok();
@@ -385,12 +466,26 @@ impl<S: KeyState, Apply, Key> GroupSearch<'_, S, Apply, Key> {
                 continue;
             };
             path.push(m);
-            if self.dfs(&next, next_state, left - 1, path) {
+            if self.dfs(&next, next_state, left - 1, path, visited) {
                 return true;
             }
             path.pop();
+            if self.stopped.load(Ordering::Relaxed) {
+                return false;
+            }
         }
         false
+    }
+
+    /// Looks at the clock and the stop switch; once either says so, every task stops.
+    #[cold]
+    fn should_stop(&self) -> bool {
+        let braked = self.brakes.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.brakes.deadline.is_some_and(|d| Instant::now() >= d);
+        if braked {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        self.stopped.load(Ordering::Relaxed)
     }
 }
 

@@ -200,3 +200,70 @@ fn the_group_form_solves_3x3x3_cubes_over_their_class_keys() {
         }
     }
 }
+
+#[test]
+fn the_group_form_stops_at_its_deadline_or_switch_with_the_bound_proven() {
+    use godsearch_enumerate::half_depth::GroupBrakes;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+    let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+    let dist = distances(&space);
+    let ball = GoalBall::build(&space, Some(8), BUDGET).unwrap();
+    let order = space.sequence_automaton();
+    // A board 31 moves out: sequences of 23 moves would be needed, far more than a moment's.
+    let far = space.state_at(
+        (0..space.state_count() as usize)
+            .find(|&r| dist[r] == 31)
+            .unwrap(),
+    );
+    let search = |brakes: &GroupBrakes| {
+        ball.search_from_within(
+            &far,
+            &order,
+            |&x, m| neighbour(&space, x, m),
+            |&x| x,
+            23,
+            brakes,
+        )
+    };
+    let passed = GroupBrakes {
+        deadline: Some(Instant::now()),
+        stop: None,
+    };
+    let stopped = search(&passed);
+    assert!(stopped.stopped);
+    match stopped.outcome {
+        // Stopped while trying k moves: every length below k + 8 was searched whole.
+        HalfDepthOutcome::Beyond { lower_bound } => assert!((9..=31).contains(&lower_bound)),
+        other => panic!("{other:?}"),
+    }
+    let switch = AtomicBool::new(true);
+    let switched = search(&GroupBrakes {
+        deadline: None,
+        stop: Some(&switch),
+    });
+    assert!(switched.stopped && switched.nodes > 0);
+    // Unbraked, it solves a board within reach and counts what it visited.
+    let near = space.state_at(
+        (0..space.state_count() as usize)
+            .find(|&r| dist[r] == 14)
+            .unwrap(),
+    );
+    let free = GroupBrakes {
+        deadline: Some(Instant::now() + Duration::from_secs(600)),
+        stop: None,
+    };
+    let found = ball.search_from_within(
+        &near,
+        &order,
+        |&x, m| neighbour(&space, x, m),
+        |&x| x,
+        8,
+        &free,
+    );
+    assert!(!found.stopped && found.nodes > 1);
+    match found.outcome {
+        HalfDepthOutcome::Solved(path) => assert_eq!(path.len(), 14),
+        other => panic!("{other:?}"),
+    }
+}

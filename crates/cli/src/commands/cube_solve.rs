@@ -134,7 +134,7 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
             let memory = crate::machine::memory_budget(args.memory);
             let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
             for job in &jobs {
-                out.emit(solver.solve(job)?)?;
+                out.emit(solver.solve_within(job, args.timeout, None)?)?;
             }
         }
         CubeSize::Three => solve_cube3(args, metric, &jobs, &mut out)?,
@@ -221,6 +221,8 @@ const RATE_IN_THOUSANDS: f64 = 1e3;
 #[derive(Debug, Default)]
 struct CubeTotals {
     solved: usize,
+    /// Positions left unsolved at --timeout (half-depth search), with their bounds printed.
+    unsolved: usize,
     length_sum: usize,
     max_length: usize,
     seconds: f64,
@@ -263,10 +265,14 @@ impl CubePrinter {
     fn emit(&mut self, s: CubeSolution) -> Result<()> {
         {
             let mut t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
-            t.solved += 1;
-            t.length_sum += s.length;
-            t.max_length = t.max_length.max(s.length);
             t.seconds += s.seconds;
+            if s.timed_out && s.solution.is_empty() {
+                t.unsolved += 1;
+            } else {
+                t.solved += 1;
+                t.length_sum += s.length;
+                t.max_length = t.max_length.max(s.length);
+            }
         }
         self.bar.suspend(|| self.print(&s))?;
         self.bar.advance();
@@ -285,6 +291,22 @@ impl CubePrinter {
         outln!("start      {}", s.start);
         if self.show_facelets {
             outln!("facelets   {}", s.facelets);
+        }
+        if s.timed_out && s.solution.is_empty() {
+            outln!("solution   none found before --timeout");
+            outln!(
+                "bound      every solution has at least {} moves ({}), proven",
+                s.lower_bound.unwrap_or(0),
+                s.metric
+            );
+            outln!(
+                "time       {} ({}, {} nodes)",
+                format_seconds(s.seconds),
+                s.algorithm,
+                s.nodes_expanded
+            );
+            outln!();
+            return Ok(());
         }
         crate::output::solution_line(&s.solution);
         let kind = match s.max_length {
@@ -337,7 +359,17 @@ impl CubePrinter {
             return Ok(());
         }
         let t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
-        print_summary(self.json, &t, self.started, false)
+        if t.solved > 0 {
+            print_summary(self.json, &t, self.started, false)?;
+        }
+        if t.unsolved > 0 {
+            anyhow::bail!(
+                "{} of {} positions ran past --timeout unsolved (their lower bounds are above)",
+                t.unsolved,
+                t.solved + t.unsolved
+            );
+        }
+        Ok(())
     }
 }
 
