@@ -1187,10 +1187,8 @@ pub fn parse_puzzle(name: &str) -> AppResult<PuzzleName> {
 /// The goal given, or the standard one.
 pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
     match goal {
-        Some(text) => Board::parse(shape, text).map_err(|source| AppError::Board {
-            text: format!("--goal {}", excerpt(text)),
-            source,
-        }),
+        Some(text) => Board::parse(shape, text)
+            .map_err(|e| AppError::Input(format!("--goal '{}': {e}", excerpt(text)))),
         None => Ok(Board::goal(shape)),
     }
 }

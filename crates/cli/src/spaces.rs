@@ -1,7 +1,7 @@
 //! From command-line words to puzzles: puzzle names, goals and metrics.
 
 use crate::errors::bad_input;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use godsearch_puzzles::cube::{CubeSize, Metric};
 use godsearch_puzzles::tiles::{Board, Shape};
 use godsearch_puzzles::PuzzleName;
@@ -22,10 +22,8 @@ pub fn cube_metric(text: Option<&str>, size: CubeSize) -> Result<Metric> {
     Ok(godsearch_app::request::cube_metric(text, size)?)
 }
 
-/// The goal given with `--goal`, or the standard one.
+/// The goal given with `--goal`, or the standard one (see
+/// [`godsearch_app::request::tile_goal`]).
 pub fn tile_goal(shape: Shape, goal: Option<&str>) -> Result<Board> {
-    match goal {
-        Some(text) => Board::parse(shape, text).context("--goal"),
-        None => Ok(Board::goal(shape)),
-    }
+    Ok(godsearch_app::request::tile_goal(shape, goal)?)
 }

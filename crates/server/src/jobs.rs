@@ -99,6 +99,7 @@ pub struct Jobs {
     workbench: Arc<Workbench>,
     limits: JobLimits,
     wall_limit: Option<Duration>,
+    max_jobs: usize,
     slots: Arc<Semaphore>,
     max_waiting: usize,
     waiting: AtomicUsize,
@@ -132,6 +133,7 @@ impl Jobs {
             workbench,
             limits,
             wall_limit,
+            max_jobs: max_jobs.max(1),
             slots: Arc::new(Semaphore::new(max_jobs.max(1))),
             max_waiting,
             waiting: AtomicUsize::new(0),
@@ -146,12 +148,8 @@ impl Jobs {
         Load {
             running: self.running.load(Ordering::Relaxed),
             waiting: self.waiting.load(Ordering::Relaxed),
-            max_jobs: self.limits_slots(),
+            max_jobs: self.max_jobs,
         }
-    }
-
-    fn limits_slots(&self) -> usize {
-        self.slots.available_permits() + self.running.load(Ordering::Relaxed)
     }
 
     /// The job numbered `id`, if it is running or among the kept finished ones.

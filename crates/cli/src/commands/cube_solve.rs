@@ -102,24 +102,24 @@ fn refuse_unused_options(args: &SolveArgs, size: CubeSize) -> Result<()> {
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");
     }
-    let uses_table = size == CubeSize::Two && args.algorithm != Algorithm::HalfDepth;
-    match size {
-        _ if args.table.is_some() && !uses_table => match size {
-            CubeSize::Two => bad_input!(
-                "--table is for table descent; half-depth search builds its own levels"
-            ),
-            CubeSize::Three if args.optimal => bad_input!(
-                "--table and --depth are for the 2x2x2; --optimal on the 3x3x3 uses --table-size"
-            ),
+    if args.table.is_some() {
+        match size {
+            CubeSize::Two if args.algorithm == Algorithm::HalfDepth => {
+                bad_input!("--table is for table descent; half-depth search builds its own levels")
+            }
+            CubeSize::Two => {}
+            CubeSize::Three if args.optimal => {
+                bad_input!("--table is for the 2x2x2; --optimal on the 3x3x3 uses --table-size")
+            }
             CubeSize::Three => bad_input!(
                 "--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)"
             ),
-        },
-        CubeSize::Two if args.cache.is_some() => bad_input!(
-            "--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory"
-        ),
-        _ => Ok(()),
+        }
     }
+    if size == CubeSize::Two && args.cache.is_some() {
+        bad_input!("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory");
+    }
+    Ok(())
 }
 
 pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
