@@ -13,8 +13,7 @@
 
 use godsearch_app::cache::TableCache;
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, ReplayRequest, ScrambleRequest,
-    SolveRequest, TableSize, Workbench,
+    catalog, replay, JobControl, JobLimits, ReplayRequest, TableSize, Workbench,
 };
 use godsearch_app::units::parse_size;
 use godsearch_app::AppError;
@@ -75,17 +74,24 @@ struct Session {
 }
 
 impl Session {
-    /// Runs `work` on a thread of its own with the GIL released, cancelling it when Python
-    /// reports a signal (KeyboardInterrupt), and answers its report as JSON.
-    fn run<T: Serialize + Send>(
+    /// Reads `request` (JSON), runs `work` on it on a thread of its own with the GIL
+    /// released, cancelling it when Python reports a signal (KeyboardInterrupt), and answers
+    /// its report as JSON.
+    fn run<R, T>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&Workbench, &JobLimits, &JobControl) -> Result<T, AppError> + Send,
-    ) -> PyResult<String> {
+        request: &str,
+        work: fn(&Workbench, &R, &JobLimits, &JobControl) -> Result<T, AppError>,
+    ) -> PyResult<String>
+    where
+        R: DeserializeOwned + Sync,
+        T: Serialize + Send,
+    {
+        let request: R = read(request)?;
         let control = JobControl::new(self.limits.max_nodes);
-        let (bench, limits, control) = (&self.bench, &self.limits, &control);
+        let (bench, limits, control, request) = (&self.bench, &self.limits, &control, &request);
         let outcome = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || work(bench, limits, control));
+            let worker = scope.spawn(move || work(bench, request, limits, control));
             while !worker.is_finished() {
                 py.allow_threads(|| std::thread::sleep(SIGNAL_CHECK));
                 if let Err(interrupt) = py.check_signals() {
@@ -144,34 +150,22 @@ impl Session {
 
     /// Solves one position (a SolveRequest as JSON); answers the report as JSON.
     fn solve_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        let request: SolveRequest = read(request)?;
-        self.run(py, move |bench, limits, control| {
-            bench.solve(&request, limits, control)
-        })
+        self.run(py, request, Workbench::solve)
     }
 
     /// Enumerates (a BfsJob as JSON); answers the report as JSON.
     fn bfs_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        let request: BfsJob = read(request)?;
-        self.run(py, move |bench, limits, control| {
-            bench.bfs(&request, limits, control)
-        })
+        self.run(py, request, Workbench::bfs)
     }
 
     /// Makes scrambles (a ScrambleRequest as JSON); answers the list as JSON.
     fn scramble_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        let request: ScrambleRequest = read(request)?;
-        self.run(py, move |bench, limits, control| {
-            bench.scramble(&request, limits, control)
-        })
+        self.run(py, request, Workbench::scramble)
     }
 
     /// Builds or loads pattern databases (a PdbJob as JSON); answers the report as JSON.
     fn build_pdb_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        let request: PdbJob = read(request)?;
-        self.run(py, move |bench, limits, control| {
-            bench.build_pdb(&request, limits, control)
-        })
+        self.run(py, request, Workbench::build_pdb)
     }
 }
 

@@ -282,38 +282,39 @@ async fn solve_now(
     State(state): State<AppState>,
     parsed: Result<Json<SolveRequest>, JsonRejection>,
 ) -> Response {
-    match body(parsed) {
-        Ok(request) => run_now(&state, "solve", solve_work(request)).await,
-        Err(refused) => refused.into_response(),
-    }
+    now_from(&state, "solve", parsed, solve_work).await
 }
 
 async fn bfs_now(
     State(state): State<AppState>,
     parsed: Result<Json<BfsJob>, JsonRejection>,
 ) -> Response {
-    match body(parsed) {
-        Ok(request) => run_now(&state, "bfs", bfs_work(request)).await,
-        Err(refused) => refused.into_response(),
-    }
+    now_from(&state, "bfs", parsed, bfs_work).await
 }
 
 async fn scramble_now(
     State(state): State<AppState>,
     parsed: Result<Json<ScrambleRequest>, JsonRejection>,
 ) -> Response {
-    match body(parsed) {
-        Ok(request) => run_now(&state, "scramble", scramble_work(request)).await,
-        Err(refused) => refused.into_response(),
-    }
+    now_from(&state, "scramble", parsed, scramble_work).await
 }
 
 async fn pdb_now(
     State(state): State<AppState>,
     parsed: Result<Json<PdbJob>, JsonRejection>,
 ) -> Response {
+    now_from(&state, "pdb", parsed, pdb_work).await
+}
+
+/// Reads a request body and runs it as a job, answering with its outcome.
+async fn now_from<T: DeserializeOwned>(
+    state: &AppState,
+    kind: &'static str,
+    parsed: Result<Json<T>, JsonRejection>,
+    work: fn(T) -> Work,
+) -> Response {
     match body(parsed) {
-        Ok(request) => run_now(&state, "pdb", pdb_work(request)).await,
+        Ok(request) => run_now(state, kind, work(request)).await,
         Err(refused) => refused.into_response(),
     }
 }
