@@ -33,6 +33,8 @@
 
 pub mod count_last;
 pub mod disk;
+#[cfg(feature = "distributed")]
+pub mod distributed;
 pub mod frontier;
 pub mod half_depth;
 pub mod keys;

@@ -37,7 +37,7 @@
 //! With [`Limits::count_last`], a level that would not fit is counted without being written.
 
 pub mod codec;
-mod workdir;
+pub(crate) mod workdir;
 
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::keys::KeyState;

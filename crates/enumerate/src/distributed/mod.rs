@@ -1,0 +1,331 @@
+//! The frontier engine across threads, processes and machines, on timely dataflow.
+//!
+//! **Method.** Every state has one owner among the `peers` workers (threads of every process):
+//! [`owner_of`], a fixed hash of its key, so the split is the same on every machine and every
+//! run. A worker keeps only the states it owns of the last two levels, as the frontier engine
+//! does ([`crate::frontier`]). Level `d + 1` is made in one round: each worker lists the
+//! neighbours of its part of level `d`, sorts them and removes repeats, and sends each to its
+//! owner as sorted varint gaps ([`crate::disk::codec`], about 2-3 bytes a 15-puzzle position
+//! instead of 8); each owner merges what it receives, removes repeats and the states of its
+//! own levels `d - 1` and `d` (the only ones a neighbour of level `d` can repeat), and keeps
+//! the rest. A second, small round carries every worker's counts to every worker, so that all
+//! of them know the level's size and take the same decision about the next (a depth or memory
+//! limit, a cancel, a failed checkpoint). The level counts are the sums: exact, and equal to
+//! the single-process engines'.
+//!
+//! **Checkpoints.** With a [`Checkpoints`] folder each worker saves every level it owns in
+//! `ROOT/worker-NNN` before it reports the level, in the disk engine's format (checksummed
+//! files, manifest, atomic writes). A resumed run first compares the workers' checkpoints and
+//! continues from the newest level every worker saved; a worker that finds one of its files
+//! damaged makes them all fall back a level, and the level is made again.
+//!
+//! **Faults.** Timely's connection threads panic when a peer's connection closes, which
+//! poisons the worker's channels; the panic ends this process's workers and comes back as
+//! [`DistributedError::Connection`], with the newest level every worker had checkpointed.
+//! The front end owns the panic hook that names the process whose connection closed: the
+//! panicking thread is timely's `timely:recv-N`, `N` the process index.
+//!
+//! Memory: `limits.memory_bytes` is per process, shared evenly by its workers; each holds
+//! about its share of the two levels and twice its share of the candidates (those it lists
+//! and those it receives).
+
+mod checkpoint;
+mod mailbox;
+mod worker;
+
+use crate::disk::DiskError;
+use crate::keys::KeyState;
+use crate::{Enumeration, Limits, Progress};
+use godsearch_core::StateSpace;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+use thiserror::Error;
+use xxhash_rust::xxh3::xxh3_64_with_seed;
+
+/// The seed of the owner hash ([`owner_of`]): part of the run's identity, never to change.
+pub const OWNER_SEED: u64 = 0x676f_6473_6561_7263;
+
+/// How often the calling thread looks at the caller's cancel switch while the workers run.
+const POLL: Duration = Duration::from_millis(100);
+
+/// The worker (of `peers`) that owns the state with key `key`: XXH3-64 of the key's 16
+/// little-endian bytes with seed [`OWNER_SEED`], modulo `peers`. The same on every machine,
+/// in every run.
+pub fn owner_of(key: u128, peers: usize) -> usize {
+    (xxh3_64_with_seed(&key.to_le_bytes(), OWNER_SEED) % peers as u64) as usize
+}
+
+/// Where this process stands in the computation, in timely's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    /// Worker threads in this process (timely's `-w`).
+    pub workers: usize,
+    /// This process's index (timely's `-p`), below `addresses.len()`.
+    pub process: usize,
+    /// Every process's `host:port`, in process order (timely's hostfile); empty or one entry
+    /// for a run in this process alone.
+    pub addresses: Vec<String>,
+}
+
+impl Cluster {
+    /// `workers` threads in this process alone.
+    pub fn single(workers: usize) -> Self {
+        Cluster {
+            workers,
+            process: 0,
+            addresses: Vec::new(),
+        }
+    }
+
+    /// The processes in the computation.
+    pub fn processes(&self) -> usize {
+        self.addresses.len().max(1)
+    }
+
+    fn config(&self) -> timely::Config {
+        let communication = match self.processes() {
+            1 => timely::CommunicationConfig::Process(self.workers),
+            _ => timely::CommunicationConfig::Cluster {
+                threads: self.workers,
+                process: self.process,
+                addresses: self.addresses.clone(),
+                report: false,
+                zerocopy: false,
+            },
+        };
+        timely::Config {
+            communication,
+            worker: timely::WorkerConfig::default(),
+        }
+    }
+}
+
+/// Checkpoints of a distributed run: each worker's levels in `root/worker-NNN`.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoints<'a> {
+    /// The folder the workers' folders are in (on each machine, its own).
+    pub root: &'a Path,
+    /// Continue from the levels every worker saved, instead of refusing a folder with a run.
+    pub resume: bool,
+    /// Keep every level's files (by default a worker keeps its last four levels).
+    pub keep_levels: bool,
+}
+
+/// What is enumerated where.
+#[derive(Debug, Clone)]
+pub struct DistributedOptions<'a> {
+    /// This process's place in the computation.
+    pub cluster: Cluster,
+    /// What is enumerated, in words that change whenever the states would (as the disk
+    /// engine's run name): checkpoints of another run are refused.
+    pub run: &'a str,
+    /// Save every level, to resume from.
+    pub checkpoints: Option<Checkpoints<'a>>,
+}
+
+/// The data one level sent between workers (summed over all workers).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LevelTraffic {
+    /// The level.
+    pub depth: u32,
+    /// Seconds it took to make (as this process saw it).
+    pub seconds: f64,
+    /// Bytes of states sent to another worker (encoded as gaps).
+    pub sent_bytes: u64,
+    /// States sent to another worker.
+    pub sent_states: u64,
+    /// Made by an earlier run (its traffic is not known).
+    pub resumed: bool,
+}
+
+/// The result of a distributed enumeration, as one process sees it.
+#[derive(Debug, Clone)]
+pub struct DistributedRun<S> {
+    /// Exact counts over all workers. `last_level` is filled on process 0 only (the
+    /// antipodes of a complete run, gathered when they are few); `peak_bytes` is this
+    /// process's.
+    pub enumeration: Enumeration<S>,
+    /// Time and traffic of each level.
+    pub traffic: Vec<LevelTraffic>,
+    /// Workers in the whole computation.
+    pub peers: usize,
+    /// The newest level every worker had saved, when resumed.
+    pub resumed_from: Option<u32>,
+    /// Bytes of this process's checkpoint files at the end.
+    pub disk_bytes: u64,
+}
+
+/// A distributed run could not start or go on. With checkpoints, every level all workers
+/// saved stays durable.
+#[derive(Debug, Error)]
+pub enum DistributedError {
+    /// Timely could not set up the workers (a bad address, a port in use).
+    #[error("could not start the workers: {0}")]
+    Start(String),
+    /// A worker of this process lost its connections: another process died or was killed.
+    #[error("a process of the run stopped or lost its connection ({why}){}", checkpoint_note(*.checkpointed))]
+    Connection {
+        /// What timely reported.
+        why: String,
+        /// The newest level every worker had checkpointed, if any.
+        checkpointed: Option<u32>,
+    },
+    /// This process's checkpoint folder refused or failed.
+    #[error(transparent)]
+    Disk(#[from] DiskError),
+    /// A worker in another process failed (that process reports why).
+    #[error("worker {0} could not open, read or save its checkpoints; its process says why")]
+    OtherWorker(usize),
+}
+
+fn checkpoint_note(checkpointed: Option<u32>) -> String {
+    match checkpointed {
+        Some(d) => format!(
+            "; levels 0 to {d} are saved by every worker: run every process again with --resume"
+        ),
+        None => String::new(),
+    }
+}
+
+/// Why a worker stopped, before the calling thread turns it into a [`DistributedError`].
+#[derive(Debug)]
+pub(crate) enum WorkerError {
+    Disk(DiskError),
+    Other(usize),
+}
+
+/// What workers tell the calling thread as they go.
+#[derive(Debug)]
+pub(crate) enum Event {
+    Started { depth: u32, states: u64 },
+    Advanced(u64),
+    Finished { depth: u32, positions: u64 },
+}
+
+/// What every worker of this process shares.
+pub(crate) struct Shared<P> {
+    space: P,
+    limits: Limits,
+    run: String,
+    checkpoints: Option<CheckpointPlan>,
+    local_workers: usize,
+    events: Sender<Event>,
+    cancel: AtomicBool,
+    checkpointed: AtomicI64,
+}
+
+/// [`Checkpoints`], owned.
+pub(crate) struct CheckpointPlan {
+    root: PathBuf,
+    resume: bool,
+    keep_levels: bool,
+}
+
+impl<P: Sync> Shared<P> {
+    /// A progress sink for the workers' own threads: it forwards to the calling thread.
+    fn progress(&self) -> &dyn Progress {
+        self
+    }
+}
+
+impl<P: Sync> Progress for Shared<P> {
+    fn advanced(&self, positions: u64) {
+        let _ = self.events.send(Event::Advanced(positions));
+    }
+}
+
+/// Enumerates `space` from its goals with this process's `options.cluster.workers` workers
+/// in the computation `options.cluster` describes; every process of it calls this with the
+/// same space, limits and run name.
+///
+/// Exact: the counts are those of [`crate::frontier::enumerate`], whatever the number of
+/// workers; the same on every process.
+pub fn enumerate_distributed<P>(
+    space: P,
+    options: &DistributedOptions,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> Result<DistributedRun<P::State>, DistributedError>
+where
+    P: StateSpace + Send + Sync + 'static,
+    P::State: KeyState + timely::ExchangeData,
+{
+    let (events, heard) = mpsc::channel();
+    let shared = Arc::new(Shared {
+        space,
+        limits: *limits,
+        run: format!(
+            "{}; {} workers, owner xxh3 seed {OWNER_SEED:#x}",
+            options.run,
+            options.cluster.workers * options.cluster.processes()
+        ),
+        checkpoints: options.checkpoints.map(|c| CheckpointPlan {
+            root: c.root.to_path_buf(),
+            resume: c.resume,
+            keep_levels: c.keep_levels,
+        }),
+        local_workers: options.cluster.workers.max(1),
+        events,
+        cancel: AtomicBool::new(false),
+        checkpointed: AtomicI64::new(-1),
+    });
+    let for_workers = Arc::clone(&shared);
+    let guards = timely::execute(options.cluster.config(), move |w| {
+        worker::run(w, &for_workers)
+    })
+    .map_err(DistributedError::Start)?;
+    loop {
+        match heard.recv_timeout(POLL) {
+            Ok(Event::Started { depth, states }) => progress.level_started(depth, states),
+            Ok(Event::Advanced(n)) => progress.advanced(n),
+            Ok(Event::Finished { depth, positions }) => progress.level_finished(depth, positions),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if progress.cancelled() {
+                    shared.cancel.store(true, Ordering::Relaxed);
+                }
+                if Arc::strong_count(&shared) == 1 {
+                    break;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let results = guards.join();
+    let checkpointed = u32::try_from(shared.checkpointed.load(Ordering::Relaxed)).ok();
+    let mut outcomes = Vec::new();
+    for result in results {
+        match result {
+            Ok(Ok(outcome)) => outcomes.push(outcome),
+            Ok(Err(WorkerError::Disk(e))) => return Err(DistributedError::Disk(e)),
+            Ok(Err(WorkerError::Other(w))) => return Err(DistributedError::OtherWorker(w)),
+            Err(why) => return Err(DistributedError::Connection { why, checkpointed }),
+        }
+    }
+    let mut outcomes = outcomes.into_iter();
+    let first = outcomes.next().expect("a process has at least one worker");
+    let mut peak_bytes = first.peak_bytes;
+    let mut disk_bytes = first.disk_bytes;
+    let mut last_level = first.last_level;
+    for other in outcomes {
+        peak_bytes += other.peak_bytes;
+        disk_bytes += other.disk_bytes;
+        last_level = last_level.or(other.last_level);
+    }
+    Ok(DistributedRun {
+        enumeration: Enumeration {
+            levels: first.levels,
+            classes: first.classes,
+            stop: first.stop,
+            last_level,
+            peak_bytes,
+            last_counted_only: false,
+        },
+        traffic: first.traffic,
+        peers: options.cluster.workers * options.cluster.processes(),
+        resumed_from: first.resumed_from,
+        disk_bytes,
+    })
+}

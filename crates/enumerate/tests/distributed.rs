@@ -1,0 +1,128 @@
+//! The distributed backend in one process with several worker threads (the multi-process runs
+//! are tested through the CLI): counts equal to the published figures and to the frontier
+//! engine, checkpoints resumed, and the owner hash pinned.
+#![cfg(feature = "distributed")]
+
+use godsearch_core::StateSpace;
+use godsearch_enumerate::distributed::{
+    enumerate_distributed, owner_of, Checkpoints, Cluster, DistributedOptions, DistributedRun,
+};
+use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
+use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
+use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+use godsearch_testdata::{column, levels};
+
+const GIB: u64 = 1 << 30;
+
+fn tiles(w: usize, h: usize) -> TileSpace<u64> {
+    TileSpace::new(Board::goal(Shape::new(w, h).unwrap())).unwrap()
+}
+
+fn limits(max_depth: Option<u32>) -> Limits {
+    Limits {
+        max_depth,
+        memory_bytes: 4 * GIB,
+        antipode_cap: 100,
+        count_last: false,
+    }
+}
+
+fn run<P>(space: P, workers: usize, max_depth: Option<u32>) -> DistributedRun<P::State>
+where
+    P: StateSpace + Send + Sync + 'static,
+    P::State: KeyState + timely::ExchangeData,
+{
+    let options = DistributedOptions {
+        cluster: Cluster::single(workers),
+        run: "test",
+        checkpoints: None,
+    };
+    enumerate_distributed(space, &options, &limits(max_depth), &NoProgress).unwrap()
+}
+
+#[test]
+fn owner_hash_is_pinned() {
+    // The split must be the same on every machine and in every release: changing the hash
+    // or its seed breaks every checkpointed run. The figures are from an independent XXH3
+    // (Python's xxhash: xxh3_64_intdigest(k.to_bytes(16, 'little'), seed) % 7).
+    let owners: Vec<usize> = (0..8u128).map(|k| owner_of(k, 7)).collect();
+    assert_eq!(owners, vec![2, 6, 1, 3, 5, 4, 3, 4]);
+    let spread = (0..70_000u128).filter(|&k| owner_of(k, 7) == 3).count();
+    assert!((9_000..11_000).contains(&spread), "{spread}");
+}
+
+#[test]
+fn eight_puzzle_with_one_to_three_workers_equals_published_counts() {
+    let expected = levels("sliding-3x3.txt");
+    for workers in 1..=3 {
+        let r = run(tiles(3, 3), workers, None);
+        assert_eq!(r.enumeration.levels, expected, "{workers} workers");
+        assert_eq!(r.enumeration.stop, Stop::Complete);
+        assert_eq!(r.peers, workers);
+        let antipodes = r.enumeration.last_level.expect("two antipodes gathered");
+        assert_eq!(antipodes.len(), 2);
+        if workers > 1 {
+            let sent: u64 = r.traffic.iter().map(|t| t.sent_states).sum();
+            assert!(sent > 0, "states cross workers");
+        }
+    }
+}
+
+#[test]
+fn four_by_four_to_depth_20_equals_frontier_engine() {
+    let space = tiles(4, 4);
+    let plain = frontier::enumerate(&space, &limits(Some(20)), &NoProgress);
+    let r = run(space, 3, Some(20));
+    assert_eq!(r.enumeration.levels, plain.levels);
+    assert_eq!(r.enumeration.levels, levels("sliding-4x4.txt")[..=20]);
+    assert_eq!(r.enumeration.stop, Stop::MaxDepth(20));
+}
+
+#[test]
+fn cubes_equal_published_counts() {
+    let r = run(Cube2Space::new(Metric::Htm), 2, None);
+    assert_eq!(r.enumeration.levels, levels("cube2x2x2-htm.txt"));
+    let r = run(
+        Cube3Classes::new(Metric::Htm, Reduction::Symmetries),
+        2,
+        Some(6),
+    );
+    assert_eq!(r.enumeration.levels, column("cube3x3x3-htm.txt", 1, 7));
+    assert_eq!(r.enumeration.classes, column("cube3x3x3-htm.txt", 2, 7));
+}
+
+#[test]
+fn a_run_resumes_from_its_checkpoints_and_refuses_a_foreign_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |resume: bool, run: &'static str, depth: u32| {
+        let options = DistributedOptions {
+            cluster: Cluster::single(2),
+            run,
+            checkpoints: Some(Checkpoints {
+                root: dir.path(),
+                resume,
+                keep_levels: false,
+            }),
+        };
+        enumerate_distributed(tiles(3, 3), &options, &limits(Some(depth)), &NoProgress)
+    };
+    let first = with(false, "3x3", 12).unwrap();
+    assert_eq!(first.resumed_from, None);
+    assert!(first.disk_bytes > 0);
+    let again = with(false, "3x3", 20).unwrap_err().to_string();
+    assert!(again.contains("--resume"), "{again}");
+    let other = with(true, "3x4", 20).unwrap_err().to_string();
+    assert!(other.contains("holds a run of"), "{other}");
+    let resumed = with(true, "3x3", 31).unwrap();
+    assert_eq!(resumed.resumed_from, Some(12));
+    assert_eq!(resumed.enumeration.levels, levels("sliding-3x3.txt")[..=31]);
+    // A damaged newest file makes every worker fall back a level and make it again.
+    let newest = dir.path().join("worker-001/level-031/bucket-00000");
+    let mut bytes = std::fs::read(&newest).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last / 2] ^= 0x40;
+    std::fs::write(&newest, bytes).unwrap();
+    let repaired = with(true, "3x3", 32).unwrap();
+    assert_eq!(repaired.resumed_from, Some(30));
+    assert_eq!(repaired.enumeration.levels, levels("sliding-3x3.txt"));
+}
