@@ -1,7 +1,7 @@
 //! God's algorithm as every front end offers it: the engine chosen by size, the run, the table
 //! saved when asked, and the [`BfsReport`] with antipodes written the way users read them.
 
-use crate::report::{BfsReport, LevelCostReport};
+use crate::report::{BfsReport, DistributedReport, LevelCostReport};
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
@@ -41,7 +41,23 @@ pub struct BfsRequest<'a> {
     /// Save the distance table here (table engine only).
     pub save: Option<&'a Path>,
     /// Keep the levels on disk in a run folder (the frontier engine, durable and resumable).
+    /// With `cluster`, the folder of this process's workers' checkpoints instead.
     pub disk: Option<DiskRequest<'a>>,
+    /// Run the frontier engine as one process of a distributed computation.
+    pub cluster: Option<ClusterRequest<'a>>,
+}
+
+/// This process's place in a distributed run, in timely dataflow's terms.
+#[derive(Debug, Clone, Copy)]
+pub struct ClusterRequest<'a> {
+    /// Worker threads in this process (`-w`).
+    pub workers: usize,
+    /// This process's index (`-p`).
+    pub process: usize,
+    /// Every process's `host:port` in order (the hostfile); empty for this process alone.
+    pub addresses: &'a [String],
+    /// How long to wait for the other processes to start and connect.
+    pub patience: std::time::Duration,
 }
 
 /// Levels on disk (`--workdir`): where, and whether to continue a run found there.
@@ -59,8 +75,16 @@ pub struct DiskRequest<'a> {
     pub disk_bytes: Option<u64>,
 }
 
-/// Levels on disk go with the frontier engine only, and leave no table to save.
+/// Levels on disk and distributed runs go with the frontier engine only, and leave no table
+/// to save.
 fn check_disk(request: &BfsRequest) -> AppResult<()> {
+    if request.cluster.is_some()
+        && (request.save.is_some() || request.engine == EngineChoice::Table)
+    {
+        return Err(AppError::Input(
+            "a distributed run spreads the frontier engine's levels over its workers; it makes no table to --save (leave out --save and --engine table)".into(),
+        ));
+    }
     if request.disk.is_none() {
         return Ok(());
     }
@@ -72,8 +96,19 @@ fn check_disk(request: &BfsRequest) -> AppResult<()> {
     Ok(())
 }
 
-/// The frontier engine's counts, and with levels on disk the run's disk figures.
-type FrontierRun<S> = (Enumeration<S>, Option<DiskRun<S>>);
+/// How a run kept its levels, with the figures that go into its report beyond the counts.
+enum Finish<S> {
+    /// In this process's memory (or a table).
+    Memory,
+    /// On disk (`--workdir`).
+    Disk(DiskRun<S>),
+    /// Spread over the workers of a distributed run, and the level it resumed from.
+    #[cfg_attr(not(feature = "distributed"), allow(dead_code))]
+    Distributed(DistributedReport, Option<u32>),
+}
+
+/// The frontier engine's counts, and how it kept its levels.
+type FrontierRun<S> = (Enumeration<S>, Finish<S>);
 
 /// Runs the frontier engine, in memory or (with `request.disk`) on disk under the run name
 /// `run` (which must change whenever the states would).
@@ -84,11 +119,17 @@ fn frontier_run<P>(
     progress: &dyn Progress,
 ) -> AppResult<FrontierRun<P::State>>
 where
-    P: StateSpace,
+    P: StateSpace + Clone + Send + Sync + 'static,
     P::State: KeyState,
 {
+    if let Some(cluster) = request.cluster {
+        return distributed_run(space, run, request, cluster, progress);
+    }
     let Some(disk) = request.disk else {
-        return Ok((frontier::enumerate(space, &request.limits, progress), None));
+        return Ok((
+            frontier::enumerate(space, &request.limits, progress),
+            Finish::Memory,
+        ));
     };
     let options = DiskOptions {
         workdir: disk.workdir,
@@ -102,13 +143,119 @@ where
         .map_err(|e| AppError::Input(e.to_string()))?;
     let enumeration = run.enumeration.clone();
     run.enumeration.last_level = None;
-    Ok((enumeration, Some(run)))
+    Ok((enumeration, Finish::Disk(run)))
 }
 
-/// The disk figures of a disk run, added to its report: bytes a state become bytes on disk
-/// over the levels written.
-fn add_disk_figures<S>(report: &mut BfsReport, run: Option<&DiskRun<S>>) {
-    let Some(run) = run else { return };
+/// Runs the frontier engine as one process of a distributed computation, with checkpoints in
+/// `request.disk`'s folder.
+#[cfg(feature = "distributed")]
+fn distributed_run<P>(
+    space: &P,
+    run: &str,
+    request: &BfsRequest,
+    cluster: ClusterRequest,
+    progress: &dyn Progress,
+) -> AppResult<FrontierRun<P::State>>
+where
+    P: StateSpace + Clone + Send + Sync + 'static,
+    P::State: KeyState,
+{
+    use crate::report::LevelTrafficReport;
+    use godsearch_enumerate::distributed::{
+        enumerate_distributed, Checkpoints, Cluster, DistributedError, DistributedOptions,
+    };
+    check_cluster(request)?;
+    let options = DistributedOptions {
+        cluster: Cluster {
+            workers: cluster.workers,
+            process: cluster.process,
+            addresses: cluster.addresses.to_vec(),
+        },
+        run,
+        checkpoints: request.disk.map(|d| Checkpoints {
+            root: d.workdir,
+            resume: d.resume,
+            keep_levels: d.keep_levels,
+        }),
+        patience: cluster.patience,
+    };
+    let run =
+        enumerate_distributed(space.clone(), &options, &request.limits, progress).map_err(|e| {
+            match e {
+                DistributedError::Connection { .. } | DistributedError::OtherWorker(_) => {
+                    AppError::Run(e.to_string())
+                }
+                _ => AppError::Input(e.to_string()),
+            }
+        })?;
+    let report = DistributedReport {
+        processes: options.cluster.processes(),
+        workers: run.peers,
+        checkpoint_bytes: request.disk.map(|_| run.disk_bytes),
+        levels: run
+            .traffic
+            .iter()
+            .map(|t| LevelTrafficReport {
+                depth: t.depth,
+                seconds: t.seconds,
+                sent_states: t.sent_states,
+                sent_bytes: t.sent_bytes,
+                resumed: t.resumed,
+            })
+            .collect(),
+    };
+    Ok((
+        run.enumeration,
+        Finish::Distributed(report, run.resumed_from),
+    ))
+}
+
+/// Without the backend compiled in, a distributed run is refused.
+#[cfg(not(feature = "distributed"))]
+fn distributed_run<P>(
+    _: &P,
+    _: &str,
+    _: &BfsRequest,
+    _: ClusterRequest,
+    _: &dyn Progress,
+) -> AppResult<FrontierRun<P::State>>
+where
+    P: StateSpace,
+{
+    Err(AppError::Input(
+        "this build has no distributed backend: build godsearch with its default features (or --features distributed)".into(),
+    ))
+}
+
+/// What a distributed run does not do (yet), refused before it starts.
+#[cfg(feature = "distributed")]
+fn check_cluster(request: &BfsRequest) -> AppResult<()> {
+    if request.limits.count_last {
+        return Err(AppError::Input(
+            "--count-last is not available in a distributed run: leave it out, or run in one process".into(),
+        ));
+    }
+    if request.disk.is_some_and(|d| d.disk_bytes.is_some()) {
+        return Err(AppError::Input(
+            "--disk bounds a single-process run on disk; a distributed run's checkpoints hold each worker's two newest levels (leave out --disk)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The figures of a run on disk or across processes, added to its report: for levels on
+/// disk, bytes a state become bytes on disk over the levels written.
+fn add_run_figures<S>(report: &mut BfsReport, finish: Finish<S>) {
+    let run = match finish {
+        Finish::Memory => return,
+        Finish::Distributed(figures, resumed_from) => {
+            report.engine = "frontier, distributed";
+            report.resumed_from = resumed_from;
+            report.distributed = Some(figures);
+            return;
+        }
+        Finish::Disk(run) => run,
+    };
     report.engine = "frontier on disk";
     let stored: u64 = run.costs.iter().map(|c| c.disk_bytes).sum();
     let states_of = |depth: usize| {
@@ -198,7 +345,11 @@ fn enumerate_tiles<R: RankInt + KeyState>(
     check_count_last(request)?;
     check_disk(request)?;
     let engine = match request.engine {
-        EngineChoice::Auto if limits.count_last || request.disk.is_some() => Engine::Frontier,
+        EngineChoice::Auto
+            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
+        {
+            Engine::Frontier
+        }
         EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
@@ -224,7 +375,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
                     "{e}; use --engine frontier with --max-depth, or raise --memory"
                 ))
             })?;
-            (built.enumeration, Some(built.table), None)
+            (built.enumeration, Some(built.table), Finish::Memory)
         }
         Engine::Frontier => {
             let (e, disk) = frontier_run(space, &run_name, request, progress)?;
@@ -258,7 +409,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
         antipodes,
         seconds,
     );
-    add_disk_figures(&mut report, disk.as_ref());
+    add_run_figures(&mut report, disk);
     Ok(report)
 }
 
@@ -279,8 +430,10 @@ pub fn cube2(
     let space = Cube2Space::new(metric);
     let limits = &request.limits;
     let started = Instant::now();
-    let frontier_wanted =
-        request.engine == EngineChoice::Frontier || limits.count_last || request.disk.is_some();
+    let frontier_wanted = request.engine == EngineChoice::Frontier
+        || limits.count_last
+        || request.disk.is_some()
+        || request.cluster.is_some();
     let run_name = format!("{} ranking {CUBE2_RANKING}", tables::cube2_identity(&space));
     let (enumeration, built, disk) = match frontier_wanted {
         true => {
@@ -289,7 +442,7 @@ pub fn cube2(
         }
         false => {
             let built = table::enumerate(&space, limits, progress)?;
-            (built.enumeration, Some(built.table), None)
+            (built.enumeration, Some(built.table), Finish::Memory)
         }
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -323,7 +476,7 @@ pub fn cube2(
         antipodes,
         seconds,
     );
-    add_disk_figures(&mut report, disk.as_ref());
+    add_run_figures(&mut report, disk);
     Ok(report)
 }
 
@@ -365,7 +518,7 @@ pub fn cube3(
     report.antipode_count = None;
     report.classes = Some(enumeration.classes.clone());
     report.class_group = Some(reduction.order());
-    add_disk_figures(&mut report, disk.as_ref());
+    add_run_figures(&mut report, disk);
     Ok(report)
 }
 
@@ -409,5 +562,6 @@ fn report<S>(
         peak_disk_bytes: None,
         resumed_from: None,
         level_costs: None,
+        distributed: None,
     }
 }

@@ -59,6 +59,10 @@ pub enum AppError {
     /// A table file that could not be read or written, or belongs to something else.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// A run that could not go on through no fault of the request (a process of a distributed
+    /// run lost); what it saved is kept.
+    #[error("{0}")]
+    Run(String),
     /// A solution that does not pass its replay, or an engine that broke its promise: a bug.
     #[error("internal error: {0}")]
     Check(String),
@@ -83,6 +87,7 @@ impl AppError {
             AppError::Descent(_)
             | AppError::Subgoal(_)
             | AppError::Table(_)
+            | AppError::Run(_)
             | AppError::Check(_) => false,
         }
     }

@@ -211,6 +211,37 @@ pub struct BfsReport {
     /// Levels on disk: what each level cost.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level_costs: Option<Vec<LevelCostReport>>,
+    /// Distributed runs (`--processes`, `--process`): the workers and what they exchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distributed: Option<DistributedReport>,
+}
+
+/// What a distributed run spread over its workers and sent between them.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DistributedReport {
+    /// Processes in the computation.
+    pub processes: usize,
+    /// Worker threads in all of them; each owns the states its hash picks.
+    pub workers: usize,
+    /// Bytes of this process's checkpoint files at the end (`--workdir`).
+    pub checkpoint_bytes: Option<u64>,
+    /// What each level sent between workers.
+    pub levels: Vec<LevelTrafficReport>,
+}
+
+/// The states one level of a distributed run sent to their owners.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct LevelTrafficReport {
+    /// Its distance.
+    pub depth: u32,
+    /// Seconds it took (by this run, or by the earlier one when `resumed`).
+    pub seconds: f64,
+    /// States sent to another worker, over all workers.
+    pub sent_states: u64,
+    /// Bytes they took, encoded as gaps between sorted keys.
+    pub sent_bytes: u64,
+    /// Made by an earlier run.
+    pub resumed: bool,
 }
 
 /// What one level of a run on disk cost.

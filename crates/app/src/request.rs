@@ -880,6 +880,7 @@ impl Workbench {
             engine: EngineChoice::Auto,
             save: None,
             disk: None,
+            cluster: None,
         };
         match parse_puzzle(&job.puzzle)? {
             PuzzleName::Tiles(shape) => {

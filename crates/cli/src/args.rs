@@ -215,6 +215,24 @@ pub struct BfsArgs {
     /// continues (with a larger --disk, or after freeing space).
     #[arg(long, value_name = "SIZE", requires = "workdir", value_parser = parse_disk_size)]
     pub disk: Option<u64>,
+    /// Distributed run: worker threads in this process (timely's -w; default 1). Each worker
+    /// owns the states a fixed hash of their key picks, and --memory is shared among them.
+    #[arg(short = 'w', long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Distributed run: the processes in it (timely's -n). Without --process, starts this many
+    /// processes on this machine on loopback and prints process 0's report: the way to try
+    /// it without a hostfile. With --workdir, every worker checkpoints its levels there
+    /// (worker-NNN folders) and --resume continues from the newest level all of them saved.
+    #[arg(short = 'n', long, value_name = "K")]
+    pub processes: Option<usize>,
+    /// Distributed run: this process's index, from 0 (timely's -p); start one process per
+    /// line of --hostfile, each with its index and the same other options.
+    #[arg(short = 'p', long, value_name = "I", requires = "hostfile")]
+    pub process: Option<usize>,
+    /// Distributed run: every process's host:port, one a line, in process order (timely's
+    /// hostfile; its -h is help here).
+    #[arg(long, value_name = "FILE", requires = "process")]
+    pub hostfile: Option<PathBuf>,
     /// One JSON document instead of a table.
     #[arg(long)]
     pub json: bool,

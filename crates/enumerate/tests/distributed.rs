@@ -11,6 +11,7 @@ use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::{column, levels};
+use std::time::Duration;
 
 const GIB: u64 = 1 << 30;
 
@@ -30,12 +31,13 @@ fn limits(max_depth: Option<u32>) -> Limits {
 fn run<P>(space: P, workers: usize, max_depth: Option<u32>) -> DistributedRun<P::State>
 where
     P: StateSpace + Send + Sync + 'static,
-    P::State: KeyState + timely::ExchangeData,
+    P::State: KeyState,
 {
     let options = DistributedOptions {
         cluster: Cluster::single(workers),
         run: "test",
         checkpoints: None,
+        patience: Duration::from_secs(10),
     };
     enumerate_distributed(space, &options, &limits(max_depth), &NoProgress).unwrap()
 }
@@ -103,6 +105,7 @@ fn a_run_resumes_from_its_checkpoints_and_refuses_a_foreign_one() {
                 resume,
                 keep_levels: false,
             }),
+            patience: Duration::from_secs(10),
         };
         enumerate_distributed(tiles(3, 3), &options, &limits(Some(depth)), &NoProgress)
     };

@@ -1,14 +1,16 @@
 //! What both `bfs` commands (tiles and cubes) share: checking the --save target before any
 //! work, the request the arguments make, and the report printed as a table.
 
+use super::bfs_cluster::Role;
 use crate::args::BfsArgs;
 use crate::machine;
 use crate::output::outln;
+use crate::progress::LevelBar;
 use anyhow::{Context, Result};
-use godsearch_app::bfs::{BfsRequest, DiskRequest};
+use godsearch_app::bfs::{BfsRequest, ClusterRequest, DiskRequest};
 use godsearch_app::report::{BfsReport, LevelCostReport};
 use godsearch_app::units::{format_bytes, format_count, format_rate};
-use godsearch_enumerate::Limits;
+use godsearch_enumerate::{Limits, NoProgress, Progress};
 
 /// Refuses a `--save` target that could not take the table, before any work is done.
 pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
@@ -19,8 +21,11 @@ pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
     Ok(())
 }
 
-/// The enumeration the arguments ask for.
-pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
+/// The enumeration the arguments ask for, in a distributed run with `cluster`.
+pub(crate) fn bfs_request<'a>(
+    args: &'a BfsArgs,
+    cluster: Option<ClusterRequest<'a>>,
+) -> BfsRequest<'a> {
     BfsRequest {
         limits: Limits {
             max_depth: args.max_depth,
@@ -37,6 +42,16 @@ pub(crate) fn bfs_request(args: &BfsArgs) -> BfsRequest<'_> {
             bucket_states: args.bucket_states,
             disk_bytes: args.disk,
         }),
+        cluster,
+    }
+}
+
+/// The progress sink of a run: `bar`, except on the processes of a distributed run other
+/// than process 0, which stay quiet.
+pub(crate) fn bar_of<'a>(role: &Role, bar: &'a LevelBar) -> &'a dyn Progress {
+    match role.shows_progress() {
+        true => bar,
+        false => &NoProgress,
     }
 }
 

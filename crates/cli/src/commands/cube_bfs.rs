@@ -4,7 +4,8 @@
 //! can be saved and solved from by descent. The 3x3x3 runs the frontier engine over symmetry
 //! classes, which counts positions exactly until --max-depth or the memory budget.
 
-use super::bfs_output::{bfs_request, check_save_target, emit_report};
+use super::bfs_cluster::{self, Role};
+use super::bfs_output::{bar_of, bfs_request, check_save_target, emit_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
@@ -13,7 +14,7 @@ use anyhow::Result;
 use godsearch_app::bfs;
 use godsearch_puzzles::cube::{CubeSize, Reduction};
 
-pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
+pub fn run(args: &BfsArgs, size: CubeSize, role: &Role) -> Result<()> {
     if args.goal.is_some() {
         bad_input!("--goal is for sliding-tile boards; a cube is enumerated from solved");
     }
@@ -31,14 +32,15 @@ pub fn run(args: &BfsArgs, size: CubeSize) -> Result<()> {
     if size == CubeSize::Two {
         check_save_target(args)?;
     }
-    let request = bfs_request(args);
+    let request = bfs_request(args, role.request());
     let bar = LevelBar::new();
+    let progress = bar_of(role, &bar);
     let report = match size {
-        CubeSize::Two => bfs::cube2(metric, &request, &bar),
-        CubeSize::Three => bfs::cube3(metric, reduction, &request, &bar),
+        CubeSize::Two => bfs::cube2(metric, &request, progress),
+        CubeSize::Three => bfs::cube3(metric, reduction, &request, progress),
     };
     bar.finish();
-    let report = report?;
+    let report = report.map_err(|e| bfs_cluster::name_lost_process(e.into()))?;
     let title = format!("{} cube, {} metric", report.puzzle, report.metric);
     emit_report(args, report, &title, |_| Vec::new())
 }

@@ -6,6 +6,7 @@ mod bench_optimal;
 mod bench_search;
 mod bench_subgoal;
 mod bfs;
+mod bfs_cluster;
 mod bfs_output;
 mod cache_files;
 mod cube_bfs;

@@ -30,6 +30,7 @@
 //! and those it receives).
 
 mod checkpoint;
+mod connect;
 mod mailbox;
 mod worker;
 
@@ -37,12 +38,16 @@ use crate::disk::DiskError;
 use crate::keys::KeyState;
 use crate::{Enumeration, Limits, Progress};
 use godsearch_core::StateSpace;
+use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::ProcessBuilder;
+use timely::communication::{AllocatorBuilder, Hooks};
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 /// The seed of the owner hash ([`owner_of`]): part of the run's identity, never to change.
@@ -85,21 +90,26 @@ impl Cluster {
         self.addresses.len().max(1)
     }
 
-    fn config(&self) -> timely::Config {
-        let communication = match self.processes() {
-            1 => timely::CommunicationConfig::Process(self.workers),
-            _ => timely::CommunicationConfig::Cluster {
-                threads: self.workers,
-                process: self.process,
-                addresses: self.addresses.clone(),
-                report: false,
-                zerocopy: false,
-            },
-        };
-        timely::Config {
-            communication,
-            worker: timely::WorkerConfig::default(),
+    /// Timely's allocators for this process's workers: connected to the other processes
+    /// ([`connect`]) when there are any, and what must live as long as they do.
+    fn allocators(
+        &self,
+        run_tag: u64,
+        patience: Duration,
+    ) -> Result<(Vec<AllocatorBuilder>, Box<dyn Any + Send>), DistributedError> {
+        let workers = self.workers.max(1);
+        if self.processes() == 1 {
+            let config = timely::CommunicationConfig::Process(workers);
+            return config.try_build().map_err(DistributedError::Start);
         }
+        let sockets = connect::connect(&self.addresses, self.process, run_tag, patience)?;
+        let hooks = Hooks::default();
+        let local = ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), None);
+        let (builders, guard) =
+            initialize_networking_from_sockets(local, sockets, self.process, workers, hooks)
+                .map_err(|e| DistributedError::Start(e.to_string()))?;
+        let builders = builders.into_iter().map(AllocatorBuilder::Tcp).collect();
+        Ok((builders, Box::new(guard)))
     }
 }
 
@@ -124,6 +134,8 @@ pub struct DistributedOptions<'a> {
     pub run: &'a str,
     /// Save every level, to resume from.
     pub checkpoints: Option<Checkpoints<'a>>,
+    /// How long to wait for the other processes to start and connect.
+    pub patience: Duration,
 }
 
 /// The data one level sent between workers (summed over all workers).
@@ -162,14 +174,13 @@ pub struct DistributedRun<S> {
 /// saved stays durable.
 #[derive(Debug, Error)]
 pub enum DistributedError {
-    /// Timely could not set up the workers (a bad address, a port in use).
-    #[error("could not start the workers: {0}")]
+    /// The workers could not be set up: a bad address, a port in use, a process that did not
+    /// come or that runs something else.
+    #[error("could not start the run: {0}")]
     Start(String),
     /// A worker of this process lost its connections: another process died or was killed.
-    #[error("a process of the run stopped or lost its connection ({why}){}", checkpoint_note(*.checkpointed))]
+    #[error("the run lost a process (it stopped, or its connection broke){}", checkpoint_note(*.checkpointed))]
     Connection {
-        /// What timely reported.
-        why: String,
         /// The newest level every worker had checkpointed, if any.
         checkpointed: Option<u32>,
     },
@@ -251,17 +262,20 @@ pub fn enumerate_distributed<P>(
 ) -> Result<DistributedRun<P::State>, DistributedError>
 where
     P: StateSpace + Send + Sync + 'static,
-    P::State: KeyState + timely::ExchangeData,
+    P::State: KeyState,
 {
     let (events, heard) = mpsc::channel();
+    let run = format!(
+        "{}; {} workers, owner xxh3 seed {OWNER_SEED:#x}",
+        options.run,
+        options.cluster.workers * options.cluster.processes()
+    );
+    let run_tag = xxh3_64_with_seed(run.as_bytes(), OWNER_SEED);
+    let (allocators, connections) = options.cluster.allocators(run_tag, options.patience)?;
     let shared = Arc::new(Shared {
         space,
         limits: *limits,
-        run: format!(
-            "{}; {} workers, owner xxh3 seed {OWNER_SEED:#x}",
-            options.run,
-            options.cluster.workers * options.cluster.processes()
-        ),
+        run,
         checkpoints: options.checkpoints.map(|c| CheckpointPlan {
             root: c.root.to_path_buf(),
             resume: c.resume,
@@ -273,9 +287,14 @@ where
         checkpointed: AtomicI64::new(-1),
     });
     let for_workers = Arc::clone(&shared);
-    let guards = timely::execute(options.cluster.config(), move |w| {
-        worker::run(w, &for_workers)
-    })
+    // The connection threads' guard stays here, not with timely: dropping it joins them, and
+    // timely's drop panics when one of them ended by panicking (a lost process).
+    let guards = timely::execute::execute_from(
+        allocators,
+        Box::new(()),
+        timely::WorkerConfig::default(),
+        move |w| worker::run(w, &for_workers),
+    )
     .map_err(DistributedError::Start)?;
     loop {
         match heard.recv_timeout(POLL) {
@@ -294,6 +313,13 @@ where
         }
     }
     let results = guards.join();
+    if results.iter().any(Result::is_err) {
+        // The connection threads of a lost process ended by panicking; joining them would
+        // panic again. The process is about to report the loss and end.
+        std::mem::forget(connections);
+    } else {
+        drop(connections);
+    }
     let checkpointed = u32::try_from(shared.checkpointed.load(Ordering::Relaxed)).ok();
     let mut outcomes = Vec::new();
     for result in results {
@@ -301,7 +327,7 @@ where
             Ok(Ok(outcome)) => outcomes.push(outcome),
             Ok(Err(WorkerError::Disk(e))) => return Err(DistributedError::Disk(e)),
             Ok(Err(WorkerError::Other(w))) => return Err(DistributedError::OtherWorker(w)),
-            Err(why) => return Err(DistributedError::Connection { why, checkpointed }),
+            Err(_) => return Err(DistributedError::Connection { checkpointed }),
         }
     }
     let mut outcomes = outcomes.into_iter();

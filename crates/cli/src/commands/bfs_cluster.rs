@@ -1,0 +1,261 @@
+//! `bfs --workers/--processes/--process/--hostfile`: a distributed run, with timely
+//! dataflow's conventions (`-w` threads a process, `-n` processes, `-p` this process's index,
+//! and the hostfile of every process's `host:port`; `-h` stays help), and the launcher that
+//! starts `--processes K` copies of this command on this machine, on loopback.
+
+use crate::args::BfsArgs;
+use crate::errors::{bad_input, InputError};
+use crate::machine::DEFAULT_MEMORY_SHARE;
+use anyhow::{anyhow, Context, Result};
+use godsearch_app::bfs::ClusterRequest;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How long the launcher waits for the other processes to stop by themselves once one has
+/// failed (they notice a lost connection within a second or two), before it kills them.
+const GRACE: Duration = Duration::from_secs(20);
+/// How often the launcher looks at its processes.
+const POLL: Duration = Duration::from_millis(50);
+/// How long a process waits for the others to start and connect: long enough to start them
+/// by hand on several machines.
+const CONNECT_PATIENCE: Duration = Duration::from_secs(300);
+/// Exit status of a request that cannot be done as given (errors.rs).
+const BAD_INPUT_STATUS: i32 = 2;
+
+/// What this process is in the run the arguments ask for.
+pub(crate) enum Role {
+    /// No distributed options: the usual engines.
+    Alone,
+    /// One process of a distributed run (possibly the only one).
+    Member {
+        workers: usize,
+        process: usize,
+        addresses: Vec<String>,
+    },
+    /// Start this many processes here and wait for them.
+    Launcher(usize),
+}
+
+impl Role {
+    /// This process's place for the application layer, when it is in a distributed run.
+    pub fn request(&self) -> Option<ClusterRequest<'_>> {
+        match self {
+            Role::Member {
+                workers,
+                process,
+                addresses,
+            } => Some(ClusterRequest {
+                workers: *workers,
+                process: *process,
+                addresses,
+                patience: CONNECT_PATIENCE,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether this process shows progress (process 0 does; the others stay quiet).
+    pub fn shows_progress(&self) -> bool {
+        !matches!(self, Role::Member { process, .. } if *process > 0)
+    }
+}
+
+/// Reads the distributed options.
+pub(crate) fn role(args: &BfsArgs) -> Result<Role> {
+    let workers = args.workers.unwrap_or(1);
+    if workers == 0 {
+        bad_input!("--workers is at least 1");
+    }
+    let Some(process) = args.process else {
+        return Ok(match args.processes {
+            None if args.workers.is_none() => Role::Alone,
+            None | Some(1) => Role::Member {
+                workers,
+                process: 0,
+                addresses: Vec::new(),
+            },
+            Some(0) => bad_input!("--processes is at least 1"),
+            Some(k) => Role::Launcher(k),
+        });
+    };
+    let path = args.hostfile.as_ref().expect("clap requires --hostfile");
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("--hostfile {}", path.display()))?;
+    let addresses: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if addresses.is_empty() {
+        bad_input!("--hostfile {}: no host:port lines", path.display());
+    }
+    if let Some(k) = args.processes.filter(|&k| k != addresses.len()) {
+        bad_input!(
+            "--processes {k} but --hostfile {} lists {} processes",
+            path.display(),
+            addresses.len()
+        );
+    }
+    if process >= addresses.len() {
+        bad_input!(
+            "--process {process}: the hostfile lists processes 0 to {}",
+            addresses.len() - 1
+        );
+    }
+    Ok(Role::Member {
+        workers,
+        process,
+        addresses,
+    })
+}
+
+/// The process whose connection closed, as timely's connection threads report it.
+static LOST_PROCESS: OnceLock<usize> = OnceLock::new();
+
+/// Turns the panics timely uses to stop the computation when a process dies into one fact:
+/// which process's connection closed ([`lost_process`]). Its connection threads are named
+/// `timely:recv-N` and `timely:send-N` for process `N`; once one has panicked, the panics
+/// that follow on the worker threads (`timely:work-*`) say nothing more. Every other panic
+/// is reported as before.
+pub(crate) fn watch_connections() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let thread = std::thread::current();
+        let name = thread.name().unwrap_or_default();
+        let peer = name
+            .strip_prefix("timely:recv-")
+            .or_else(|| name.strip_prefix("timely:send-"))
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(n) = peer {
+            let _ = LOST_PROCESS.set(n);
+            return;
+        }
+        if name.starts_with("timely:work-") && LOST_PROCESS.get().is_some() {
+            return;
+        }
+        previous(info);
+    }));
+}
+
+/// The process whose connection closed during the run, if one did.
+pub(crate) fn lost_process() -> Option<usize> {
+    LOST_PROCESS.get().copied()
+}
+
+/// Adds the lost process's name to a failed run's error.
+pub(crate) fn name_lost_process(err: anyhow::Error) -> anyhow::Error {
+    match lost_process() {
+        Some(n) => err.context(format!("the connection to process {n} closed")),
+        None => err,
+    }
+}
+
+/// Starts `processes` copies of this command on loopback (free ports, a hostfile in a
+/// temporary folder), each with `--process I --hostfile F` added, and with `--memory` split
+/// among them unless given; process 0 prints the report, the others' errors are relayed with
+/// their number. Fails, naming it, when a process fails.
+pub(crate) fn launch(processes: usize, args: &BfsArgs) -> Result<()> {
+    let ports = free_ports(processes)?;
+    let folder = tempfile::tempdir().context("a folder for the hostfile")?;
+    let hostfile = folder.path().join("hosts");
+    let lines: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
+    std::fs::write(&hostfile, lines).with_context(|| format!("{}", hostfile.display()))?;
+    let exe = std::env::current_exe().context("finding this program to start it again")?;
+    let mut common: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if args.memory.is_none() {
+        let share = DEFAULT_MEMORY_SHARE * 100.0 / processes as f64;
+        common.extend(["--memory".into(), format!("{share:.1}%").into()]);
+    }
+    let mut children = Vec::with_capacity(processes);
+    for i in 0..processes {
+        let mut command = Command::new(&exe);
+        command
+            .args(&common)
+            .args(["--process", &i.to_string(), "--hostfile"])
+            .arg(&hostfile);
+        if i > 0 {
+            command.stdout(Stdio::null()).stderr(Stdio::piped());
+        }
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("starting process {i}"))?;
+        if let Some(stderr) = child.stderr.take() {
+            relay(i, stderr);
+        }
+        children.push(child);
+    }
+    wait_all(children)
+}
+
+/// `count` ports free on loopback now (listeners bound together, so they differ, then closed).
+fn free_ports(count: usize) -> Result<Vec<u16>> {
+    let listeners = (0..count)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()
+        .context("finding free ports on loopback")?;
+    listeners
+        .iter()
+        .map(|l| Ok(l.local_addr()?.port()))
+        .collect()
+}
+
+/// Copies a process's stderr to ours, each line marked with its number.
+fn relay(process: usize, stderr: std::process::ChildStderr) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = writeln!(std::io::stderr(), "[process {process}] {line}");
+        }
+    });
+}
+
+/// Waits for every process; after the first failure, gives the others [`GRACE`] to stop.
+fn wait_all(mut children: Vec<Child>) -> Result<()> {
+    let mut done: Vec<Option<ExitStatus>> = vec![None; children.len()];
+    let mut first_failure: Option<(usize, Instant)> = None;
+    while done.iter().any(Option::is_none) {
+        for (i, child) in children.iter_mut().enumerate() {
+            if done[i].is_none() {
+                if let Some(status) = child.try_wait().context("waiting for a process")? {
+                    done[i] = Some(status);
+                    if !status.success() && first_failure.is_none() {
+                        first_failure = Some((i, Instant::now()));
+                    }
+                }
+            }
+        }
+        if let Some((_, since)) = first_failure {
+            if since.elapsed() > GRACE {
+                for (i, child) in children.iter_mut().enumerate() {
+                    if done[i].is_none() {
+                        let _ = child.kill();
+                        done[i] = Some(child.wait().context("waiting for a process")?);
+                    }
+                }
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+    let Some((first, _)) = first_failure else {
+        return Ok(());
+    };
+    let status = done[first].expect("waited");
+    let said = describe(status);
+    if status.code() == Some(BAD_INPUT_STATUS) {
+        return Err(InputError(format!("process {first} {said}")).into());
+    }
+    Err(anyhow!("process {first} {said}; see the messages above"))
+}
+
+fn describe(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        (None, None) => "ended".into(),
+    }
+}
