@@ -27,6 +27,24 @@ pub(crate) struct Packet {
     pub body: Body,
 }
 
+impl Packet {
+    /// Bytes of states it carries.
+    pub fn payload_bytes(&self) -> u64 {
+        match &self.body {
+            Body::States { gaps, .. } => gaps.len() as u64,
+            _ => 0,
+        }
+    }
+
+    /// States it carries.
+    pub fn states(&self) -> u64 {
+        match &self.body {
+            Body::States { count, .. } => *count,
+            _ => 0,
+        }
+    }
+}
+
 /// A packet's content.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Body {

@@ -18,8 +18,12 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 use timely::worker::Worker;
 
-/// States a packet carries at most (about 2-8 MB encoded), so that no message is huge.
+/// States a packet carries at most (about 2-8 MB encoded), so that no message is huge; also
+/// the share of a slice's neighbours a thread deals out to their owners.
 const STATES_PER_PACKET: usize = 1 << 20;
+/// Slices a level is expanded in when there are several workers: the neighbours of one slice
+/// are held twice while they are dealt out to their owners.
+const EXPANSION_SLICES: usize = 8;
 
 /// What a worker ends with: the global counts (the same on every worker) and its own share.
 pub(crate) struct Outcome<S> {
@@ -349,36 +353,21 @@ where
 
     /// The states this worker owns of the level after `store`'s newest; the (bytes, states) it
     /// sent to other workers, and the most states it held at once.
+    ///
+    /// Each candidate is sorted twice on its way (once by the worker that lists it, so that it
+    /// travels as a gap, once by its owner among all it receives), except with a single
+    /// worker, which owns everything and sorts once, as the plain engine does.
     fn make_level(&mut self, store: &SortedLevels<P::State>) -> (Vec<P::State>, (u64, u64), u64) {
         let shared = self.shared;
         let space = &shared.space;
-        let current = store.newest();
-        let degrees = degrees_of(space, current);
-        let mut candidates = Vec::new();
-        expand_into(
-            space,
-            current,
-            &degrees,
-            &mut candidates,
-            self.shared.progress(),
-        );
-        let aliases = aliases_of(space, &candidates);
-        candidates.extend(aliases);
-        P::State::sort_all(&mut candidates);
-        candidates.dedup();
-        let listed = candidates.len() as u64;
-        let (mine, packets) = self.split(&candidates);
-        drop(candidates);
-        let sent_bytes: u64 = packets
-            .iter()
-            .map(|p| match &p.body {
-                Body::States { gaps, .. } => gaps.len() as u64,
-                _ => 0,
-            })
-            .sum();
-        let sent_states: u64 = listed - mine.len() as u64;
+        let mut by_owner = self.list_by_owner(store.newest());
+        let listed: u64 = by_owner.iter().map(|o| o.len() as u64).sum();
+        let mut mine = std::mem::take(&mut by_owner[self.me]);
+        let packets = self.encode(by_owner);
+        let sent_bytes: u64 = packets.iter().map(Packet::payload_bytes).sum();
+        let sent_states: u64 = packets.iter().map(Packet::states).sum();
         let received = self.round(packets);
-        let mut parts: Vec<Vec<P::State>> = received
+        let parts: Vec<Vec<P::State>> = received
             .into_par_iter()
             .map(|p| match p.body {
                 Body::States { count, gaps } => {
@@ -387,58 +376,90 @@ where
                 _ => Vec::new(),
             })
             .collect();
-        parts.push(mine);
-        let mut next: Vec<P::State> = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+        mine.reserve_exact(parts.iter().map(Vec::len).sum());
         for part in parts {
-            next.extend(part);
+            mine.extend(part);
         }
-        let held = store.held() + listed + next.len() as u64;
-        P::State::sort_all(&mut next);
-        next.dedup();
-        store.remove_known(&mut next, space.same_level_possible());
-        next.shrink_to_fit();
-        (next, (sent_bytes, sent_states), held)
+        let held = store.held() + listed.max(mine.len() as u64);
+        P::State::sort_all(&mut mine);
+        mine.dedup();
+        store.remove_known(&mut mine, space.same_level_possible());
+        mine.shrink_to_fit();
+        (mine, (sent_bytes, sent_states), held)
     }
 
-    /// Splits sorted `candidates` by owner: this worker's own, and packets for the others.
-    fn split(&self, candidates: &[P::State]) -> (Vec<P::State>, Vec<Packet>) {
+    /// The neighbours (and their aliases) of `current`, by owner, unsorted. With several
+    /// workers the level is expanded a slice at a time, so that only one slice's neighbours
+    /// are held twice while they are dealt out.
+    fn list_by_owner(&self, current: &[P::State]) -> Vec<Vec<P::State>> {
+        let shared = self.shared;
+        let space = &shared.space;
+        let progress = shared.progress();
         let peers = self.peers;
-        let me = self.me;
-        let chunks: Vec<(Vec<P::State>, Vec<Packet>)> = candidates
-            .par_chunks(STATES_PER_PACKET)
-            .map(|chunk| {
-                let mut by_owner: Vec<Vec<P::State>> = vec![Vec::new(); peers];
-                for &s in chunk {
-                    by_owner[owner_of(s.to_key(), peers)].push(s);
-                }
-                let mine = std::mem::take(&mut by_owner[me]);
-                let packets = by_owner
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(_, states)| !states.is_empty())
-                    .map(|(to, states)| {
-                        let mut gaps = Vec::new();
-                        encode_sorted(&states, &mut gaps);
-                        Packet {
-                            to: to as u32,
-                            from: me as u32,
-                            body: Body::States {
-                                count: states.len() as u64,
-                                gaps,
-                            },
-                        }
-                    })
-                    .collect();
-                (mine, packets)
-            })
-            .collect();
-        let mut mine = Vec::new();
-        let mut packets = Vec::new();
-        for (m, p) in chunks {
-            mine.extend(m);
-            packets.extend(p);
+        let mut by_owner: Vec<Vec<P::State>> = (0..peers).map(|_| Vec::new()).collect();
+        if peers == 1 {
+            let degrees = degrees_of(space, current);
+            expand_into(space, current, &degrees, &mut by_owner[0], progress);
+            let aliases = aliases_of(space, &by_owner[0]);
+            by_owner[0].extend(aliases);
+            return by_owner;
         }
-        (mine, packets)
+        let slice_len = current.len().div_ceil(EXPANSION_SLICES).max(1);
+        for slice in current.chunks(slice_len) {
+            let degrees = degrees_of(space, slice);
+            let mut listed = Vec::new();
+            expand_into(space, slice, &degrees, &mut listed, progress);
+            let aliases = aliases_of(space, &listed);
+            listed.extend(aliases);
+            let dealt: Vec<Vec<Vec<P::State>>> = listed
+                .par_chunks(STATES_PER_PACKET)
+                .map(|chunk| {
+                    let mut hands: Vec<Vec<P::State>> = (0..peers).map(|_| Vec::new()).collect();
+                    for &s in chunk {
+                        hands[owner_of(s.to_key(), peers)].push(s);
+                    }
+                    hands
+                })
+                .collect();
+            drop(listed);
+            for hands in dealt {
+                for (owner, hand) in hands.into_iter().enumerate() {
+                    by_owner[owner].extend(hand);
+                }
+            }
+        }
+        by_owner
+    }
+
+    /// Packets of the states for other workers (`by_owner`, this worker's own part taken
+    /// out), each part sorted, without repeats, in pieces of at most [`STATES_PER_PACKET`].
+    fn encode(&self, by_owner: Vec<Vec<P::State>>) -> Vec<Packet> {
+        let me = self.me as u32;
+        let mut packets = Vec::new();
+        for (to, mut states) in by_owner.into_iter().enumerate() {
+            if states.is_empty() {
+                continue;
+            }
+            P::State::sort_all(&mut states);
+            states.dedup();
+            let pieces: Vec<Packet> = states
+                .par_chunks(STATES_PER_PACKET)
+                .map(|piece| {
+                    let mut gaps = Vec::new();
+                    encode_sorted(piece, &mut gaps);
+                    Packet {
+                        to: to as u32,
+                        from: me,
+                        body: Body::States {
+                            count: piece.len() as u64,
+                            gaps,
+                        },
+                    }
+                })
+                .collect();
+            packets.extend(pieces);
+        }
+        packets
     }
 
     /// Every worker's `level` on worker 0, merged in order (`None` on the others).
