@@ -645,6 +645,10 @@ pub enum BenchSection {
     /// The optimal 3x3x3 solver: 20 random 13-move sequences (small table), then --cubes
     /// uniformly random cubes (--table-size, default 1gb). In `all` with --large only.
     Optimal,
+    /// The distributed backend against the plain frontier engine: 4x4 through depth 25 (28
+    /// with --large) in one process with 1 and 2 workers and in 2, 3, 4 processes on
+    /// loopback. Not in `all`.
+    Distributed,
 }
 
 /// `godsearch bench`.

@@ -159,6 +159,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             threads,
         )?;
     }
+    if args.section == BenchSection::Distributed {
+        super::bench_distributed::run(args.large)?;
+    }
     let optimal_in_all = args.section == BenchSection::All && args.large;
     if args.section == BenchSection::Optimal || optimal_in_all {
         let Some(size) = TableSize::from_name(&args.table_size) else {

@@ -8,7 +8,7 @@ use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::{Context, Result};
 use godsearch_app::bfs::{BfsRequest, ClusterRequest, DiskRequest};
-use godsearch_app::report::{BfsReport, LevelCostReport};
+use godsearch_app::report::{BfsReport, DistributedReport, LevelCostReport};
 use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_enumerate::{Limits, NoProgress, Progress};
 
@@ -100,6 +100,9 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
     if let Some(costs) = &r.level_costs {
         print_level_costs(r, costs);
     }
+    if let Some(run) = &r.distributed {
+        print_traffic(r, run);
+    }
     if r.last_counted_only {
         outln!(
             "level {} was counted without being stored (--count-last)",
@@ -146,6 +149,39 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
         format_rate(per_thread),
         format_bytes(r.peak_bytes as f64),
     );
+}
+
+/// The time and traffic of each level of a distributed run.
+fn print_traffic(r: &BfsReport, run: &DistributedReport) {
+    let checkpoints = run.checkpoint_bytes.map_or(String::new(), |b| {
+        format!("; this process's checkpoints {}", format_bytes(b as f64))
+    });
+    outln!(
+        "distributed over {} processes, {} workers{checkpoints}",
+        run.processes,
+        run.workers
+    );
+    if let Some(from) = r.resumed_from {
+        outln!("resumed after level {from}, made by an earlier run (marked *)");
+    }
+    outln!(
+        "{:>8}  {:>10}  {:>16}  {:>10}  {:>12}",
+        "distance",
+        "seconds",
+        "states sent",
+        "bytes sent",
+        "bytes/state"
+    );
+    for l in &run.levels {
+        outln!(
+            "{:>8}  {:>10.2}  {:>16}  {:>10}  {:>12.2}",
+            format!("{}{}", l.depth, if l.resumed { "*" } else { "" }),
+            l.seconds,
+            format_count(l.sent_states),
+            format_bytes(l.sent_bytes as f64),
+            l.sent_bytes as f64 / l.sent_states.max(1) as f64,
+        );
+    }
 }
 
 /// The time and disk of each level of a run on disk.
