@@ -129,3 +129,30 @@ fn a_run_resumes_from_its_checkpoints_and_refuses_a_foreign_one() {
     assert_eq!(repaired.resumed_from, Some(30));
     assert_eq!(repaired.enumeration.levels, levels("sliding-3x3.txt"));
 }
+
+#[test]
+fn a_process_that_never_comes_is_named_after_the_wait() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let mine = free.local_addr().unwrap().to_string();
+    drop(free);
+    let absent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let theirs = absent.local_addr().unwrap().to_string();
+    drop(absent);
+    let options = DistributedOptions {
+        cluster: Cluster {
+            workers: 1,
+            process: 0,
+            addresses: vec![mine, theirs.clone()],
+        },
+        run: "test",
+        checkpoints: None,
+        patience: Duration::from_millis(300),
+    };
+    let err = enumerate_distributed(tiles(3, 3), &options, &limits(None), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!("process 1 ({theirs}) did not connect")),
+        "{err}"
+    );
+}

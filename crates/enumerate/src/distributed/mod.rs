@@ -4,13 +4,14 @@
 //! [`owner_of`], a fixed hash of its key, so the split is the same on every machine and every
 //! run. A worker keeps only the states it owns of the last two levels, as the frontier engine
 //! does ([`crate::frontier`]). Level `d + 1` is made in one round: each worker lists the
-//! neighbours of its part of level `d`, sorts them and removes repeats, and sends each to its
-//! owner as sorted varint gaps ([`crate::disk::codec`], about 2-3 bytes a 15-puzzle position
-//! instead of 8); each owner merges what it receives, removes repeats and the states of its
-//! own levels `d - 1` and `d` (the only ones a neighbour of level `d` can repeat), and keeps
-//! the rest. A second, small round carries every worker's counts to every worker, so that all
-//! of them know the level's size and take the same decision about the next (a depth or memory
-//! limit, a cancel, a failed checkpoint). The level counts are the sums: exact, and equal to
+//! neighbours of its part of level `d` a slice at a time and deals them out by owner, sorts
+//! each owner's share, removes repeats and sends it as varint gaps ([`crate::disk::codec`],
+//! about 2 bytes a 15-puzzle position instead of 8); each owner merges what it receives with
+//! its own share, sorts once, removes repeats and the states of its own levels `d - 1` and
+//! `d` (the only ones a neighbour of level `d` can repeat), and keeps the rest. A second,
+//! small round carries every worker's counts to every worker, so that all of them know the
+//! level's size and take the same decision about the next (a depth or memory limit, a
+//! cancel, a failed checkpoint). The level counts are the sums: exact, and equal to
 //! the single-process engines'.
 //!
 //! **Checkpoints.** With a [`Checkpoints`] folder each worker saves every level it owns in
@@ -18,6 +19,9 @@
 //! files, manifest, atomic writes). A resumed run first compares the workers' checkpoints and
 //! continues from the newest level every worker saved; a worker that finds one of its files
 //! damaged makes them all fall back a level, and the level is made again.
+//!
+//! **Connections** are made here (`connect.rs`), not by timely: with a deadline that names a
+//! process that never comes, and a handshake that refuses a process running something else.
 //!
 //! **Faults.** Timely's connection threads panic when a peer's connection closes, which
 //! poisons the worker's channels; the panic ends this process's workers and comes back as
@@ -187,8 +191,13 @@ pub enum DistributedError {
     /// This process's checkpoint folder refused or failed.
     #[error(transparent)]
     Disk(#[from] DiskError),
+    /// States received from another worker did not decode.
+    #[error("damaged states received: {0}")]
+    Received(String),
     /// A worker in another process failed (that process reports why).
-    #[error("worker {0} could not open, read or save its checkpoints; its process says why")]
+    #[error(
+        "worker {0} could not go on (its checkpoints, or what it received); its process says why"
+    )]
     OtherWorker(usize),
 }
 
@@ -206,6 +215,7 @@ fn checkpoint_note(checkpointed: Option<u32>) -> String {
 pub(crate) enum WorkerError {
     Disk(DiskError),
     Other(usize),
+    Received(String),
 }
 
 /// What workers tell the calling thread as they go.
@@ -270,7 +280,13 @@ where
         options.run,
         options.cluster.workers * options.cluster.processes()
     );
-    let run_tag = xxh3_64_with_seed(run.as_bytes(), OWNER_SEED);
+    // Every process must agree on checkpoints too: one that starts afresh beside others that
+    // resume would make them drop what they saved.
+    let agreement = format!(
+        "{run}; checkpoints {:?}",
+        options.checkpoints.map(|c| (c.resume, c.keep_levels))
+    );
+    let run_tag = xxh3_64_with_seed(agreement.as_bytes(), OWNER_SEED);
     let (allocators, connections) = options.cluster.allocators(run_tag, options.patience)?;
     let shared = Arc::new(Shared {
         space,
@@ -327,6 +343,7 @@ where
             Ok(Ok(outcome)) => outcomes.push(outcome),
             Ok(Err(WorkerError::Disk(e))) => return Err(DistributedError::Disk(e)),
             Ok(Err(WorkerError::Other(w))) => return Err(DistributedError::OtherWorker(w)),
+            Ok(Err(WorkerError::Received(why))) => return Err(DistributedError::Received(why)),
             Err(_) => return Err(DistributedError::Connection { checkpointed }),
         }
     }

@@ -206,9 +206,19 @@ where
             let started = Instant::now();
             self.event(Event::Started {
                 depth: depth + 1,
-                states: store.newest().len() as u64,
+                // Every worker of the process advances the bar; their shares are even.
+                states: store.newest().len() as u64 * shared.local_workers as u64,
             });
-            let (next, sent, held) = self.make_level(&store);
+            let (next, sent, held) = match self.make_level(&store) {
+                Ok(made) => made,
+                Err(why) => {
+                    self.reports(Report {
+                        failed: true,
+                        ..Report::default()
+                    });
+                    return Err(WorkerError::Received(why));
+                }
+            };
             peak_bytes = peak_bytes.max(held * bytes);
             let positions = positions_in(self.space(), &next);
             let saved = match &mut checkpoint {
@@ -357,7 +367,13 @@ where
     /// Each candidate is sorted twice on its way (once by the worker that lists it, so that it
     /// travels as a gap, once by its owner among all it receives), except with a single
     /// worker, which owns everything and sorts once, as the plain engine does.
-    fn make_level(&mut self, store: &SortedLevels<P::State>) -> (Vec<P::State>, (u64, u64), u64) {
+    /// States received that do not decode (a peer of another version, a damaged message) are
+    /// an error, not trusted.
+    #[allow(clippy::type_complexity)]
+    fn make_level(
+        &mut self,
+        store: &SortedLevels<P::State>,
+    ) -> Result<(Vec<P::State>, (u64, u64), u64), String> {
         let shared = self.shared;
         let space = &shared.space;
         let mut by_owner = self.list_by_owner(store.newest());
@@ -370,12 +386,11 @@ where
         let parts: Vec<Vec<P::State>> = received
             .into_par_iter()
             .map(|p| match p.body {
-                Body::States { count, gaps } => {
-                    decode_sorted(&gaps, count).expect("a packet this run encoded decodes")
-                }
-                _ => Vec::new(),
+                Body::States { count, gaps } => decode_sorted(&gaps, count)
+                    .map_err(|e| format!("states from worker {}: {e}", p.from)),
+                _ => Ok(Vec::new()),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         mine.reserve_exact(parts.iter().map(Vec::len).sum());
         for part in parts {
             mine.extend(part);
@@ -385,7 +400,7 @@ where
         mine.dedup();
         store.remove_known(&mut mine, space.same_level_possible());
         mine.shrink_to_fit();
-        (mine, (sent_bytes, sent_states), held)
+        Ok((mine, (sent_bytes, sent_states), held))
     }
 
     /// The neighbours (and their aliases) of `current`, by owner, unsorted. With several
@@ -481,7 +496,9 @@ where
         let mut all: Vec<P::State> = Vec::new();
         for p in got {
             if let Body::States { count, gaps } = p.body {
-                all.extend(decode_sorted::<P::State>(&gaps, count).expect("encoded by this run"));
+                // The antipodes are a listing on top of exact counts: a part that does not
+                // decode leaves them out rather than ending the run.
+                all.extend(decode_sorted::<P::State>(&gaps, count).ok()?);
             }
         }
         all.sort_unstable();
