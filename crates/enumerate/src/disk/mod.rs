@@ -781,23 +781,7 @@ where
         if self.options.keep_levels {
             return Ok(());
         }
-        let keep_from = manifest.levels.len().saturating_sub(LEVELS_KEPT);
-        let old: Vec<u32> = manifest.levels[..keep_from]
-            .iter_mut()
-            .filter(|l| l.on_disk)
-            .map(|l| {
-                l.on_disk = false;
-                l.depth
-            })
-            .collect();
-        if old.is_empty() {
-            return Ok(());
-        }
-        self.dir.write_manifest(manifest)?;
-        for depth in old {
-            self.dir.remove_level(depth)?;
-        }
-        Ok(())
+        self.dir.forget_levels_before_last(manifest, LEVELS_KEPT)
     }
 }
 

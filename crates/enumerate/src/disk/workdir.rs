@@ -204,6 +204,32 @@ impl Workdir {
         }
     }
 
+    /// Deletes the files of every level but the last `kept`, after the manifest (saved here)
+    /// says they are gone.
+    pub fn forget_levels_before_last(
+        &self,
+        manifest: &mut Manifest,
+        kept: usize,
+    ) -> Result<(), DiskError> {
+        let keep_from = manifest.levels.len().saturating_sub(kept);
+        let old: Vec<u32> = manifest.levels[..keep_from]
+            .iter_mut()
+            .filter(|l| l.on_disk)
+            .map(|l| {
+                l.on_disk = false;
+                l.depth
+            })
+            .collect();
+        if old.is_empty() {
+            return Ok(());
+        }
+        self.write_manifest(manifest)?;
+        for depth in old {
+            self.remove_level(depth)?;
+        }
+        Ok(())
+    }
+
     /// Deletes level `depth`'s files.
     pub fn remove_level(&self, depth: u32) -> Result<(), DiskError> {
         let dir = self.level_dir(depth);

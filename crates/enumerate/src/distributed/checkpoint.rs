@@ -119,22 +119,8 @@ impl Checkpoint {
         if self.keep_levels {
             return Ok(());
         }
-        let keep_from = self.manifest.levels.len().saturating_sub(LEVELS_KEPT);
-        let old: Vec<u32> = self.manifest.levels[..keep_from]
-            .iter_mut()
-            .filter(|l| l.on_disk)
-            .map(|l| {
-                l.on_disk = false;
-                l.depth
-            })
-            .collect();
-        if !old.is_empty() {
-            self.dir.write_manifest(&self.manifest)?;
-            for d in old {
-                self.dir.remove_level(d)?;
-            }
-        }
-        Ok(())
+        self.dir
+            .forget_levels_before_last(&mut self.manifest, LEVELS_KEPT)
     }
 
     /// Bytes of the level files kept.
