@@ -72,14 +72,15 @@ pub fn run(large: bool) -> Result<()> {
     }
     let positions: u64 = plain.levels.iter().sum();
     outln!(
-        "{:<26} {:>9} {:>9} {:>16} {:>11} {:>8} {:>16}",
+        "{:<26} {:>9} {:>9} {:>16} {:>11} {:>8} {:>14} {:>14}",
         "run",
         "seconds",
         "x plain",
         "states sent",
         "bytes sent",
         "B/state",
-        "model: bytes"
+        "model: bytes",
+        "model: seconds"
     );
     let two = runs
         .iter()
@@ -90,32 +91,43 @@ pub fn run(large: bool) -> Result<()> {
     // costs the bytes of its gap, and the gaps of one sender to one owner grow as K^2 (each
     // holds 1/K of the states, of which 1/K go to each owner): 2 more bits, 2/7 of a varint
     // byte, each time K doubles.
+    //
+    // Time: the 1-process run's work, plus a fixed cost for every state sent (hashing, the
+    // owner's second sort, encoding, decoding, the transfer), both spread over the cores; the
+    // cost a state is what the 2-process run took over the 1-process run.
     let listed = 2 * two.sent_states;
     let bytes_per_state = two.sent_bytes as f64 / two.sent_states.max(1) as f64;
+    let one = runs.first().context("the 1-process run")?;
+    let cores = available_cores() as f64;
+    let core_seconds_a_sent_state =
+        (two.seconds - one.seconds).max(0.0) * cores / two.sent_states.max(1) as f64;
     for r in std::iter::once(&plain).chain(&runs) {
         let model = match r.case.split(' ').next().and_then(|k| k.parse::<f64>().ok()) {
             Some(k) if r.case.contains("processes") => {
                 let states = listed as f64 * (k - 1.0) / k;
                 let per_state = bytes_per_state + GAP_BITS_PER_DOUBLING / 7.0 * (k / 2.0).log2();
-                format_bytes(states * per_state)
+                let seconds = one.seconds + states * core_seconds_a_sent_state / cores;
+                (format_bytes(states * per_state), format!("{seconds:.2}"))
             }
-            _ => "-".into(),
+            _ => ("-".into(), "-".into()),
         };
         outln!(
-            "{:<26} {:>9.2} {:>9.2} {:>16} {:>11} {:>8.2} {:>16}",
+            "{:<26} {:>9.2} {:>9.2} {:>16} {:>11} {:>8.2} {:>14} {:>14}",
             r.case,
             r.seconds,
             r.seconds / plain.seconds,
             format_count(r.sent_states),
             format_bytes(r.sent_bytes as f64),
             r.sent_bytes as f64 / r.sent_states.max(1) as f64,
-            model
+            model.0,
+            model.1
         );
     }
     outln!(
-        "\n{} positions; per core in the 2-process run: {} positions/s",
+        "\n{} positions; per core: {} positions/s with 1 process, and {:.0} ns of core time a state sent",
         format_count(positions),
-        format_count((positions as f64 / two.seconds / available_cores() as f64) as u64)
+        format_count((positions as f64 / one.seconds / cores) as u64),
+        core_seconds_a_sent_state * 1e9
     );
     Ok(())
 }
