@@ -6,8 +6,8 @@
 //! does ([`crate::frontier`]). Level `d + 1` is made in one round: each worker lists the
 //! neighbours of its part of level `d` a slice at a time and deals them out by owner, sorts
 //! each owner's share, removes repeats and sends it as varint gaps ([`crate::disk::codec`],
-//! about 2 bytes a 15-puzzle position instead of 8); each owner merges what it receives with
-//! its own share, sorts once, removes repeats and the states of its own levels `d - 1` and
+//! about 2 bytes a 15-puzzle position instead of 8); each owner merges the sorted runs it
+//! receives with its own sorted share, without repeats, removes the states of its own levels `d - 1` and
 //! `d` (the only ones a neighbour of level `d` can repeat), and keeps the rest. A second,
 //! small round carries every worker's counts to every worker, so that all of them know the
 //! level's size and take the same decision about the next (a depth or memory limit, a

@@ -25,6 +25,58 @@ const STATES_PER_PACKET: usize = 1 << 20;
 /// are held twice while they are dealt out to their owners.
 const EXPANSION_SLICES: usize = 8;
 
+/// One sorted run a sender: its pieces (each sorted, cut from one sorted list, so their key
+/// ranges do not overlap) put in key order and joined.
+fn runs_by_sender<S: KeyState>(mut pieces: Vec<(u32, Vec<S>)>) -> Vec<Vec<S>> {
+    pieces.retain(|(_, p)| !p.is_empty());
+    pieces.sort_unstable_by_key(|(from, p)| (*from, p[0]));
+    let mut runs: Vec<Vec<S>> = Vec::new();
+    let mut last_from = None;
+    for (from, piece) in pieces {
+        match runs.last_mut() {
+            Some(run) if last_from == Some(from) => run.extend(piece),
+            _ => runs.push(piece),
+        }
+        last_from = Some(from);
+    }
+    runs
+}
+
+/// The sorted, repeat-free union of sorted, repeat-free `runs`, merged in pairs (the pairs of
+/// a pass in parallel): `log2(runs)` linear passes instead of sorting everything again.
+fn merge_runs<S: KeyState>(mut runs: Vec<Vec<S>>) -> Vec<S> {
+    while runs.len() > 1 {
+        let mut paired = Vec::with_capacity(runs.len().div_ceil(2));
+        let mut it = runs.into_iter();
+        while let Some(a) = it.next() {
+            paired.push((a, it.next()));
+        }
+        runs = paired
+            .into_par_iter()
+            .map(|(a, b)| match b {
+                Some(b) => merge_two(&a, &b),
+                None => a,
+            })
+            .collect();
+    }
+    runs.pop().unwrap_or_default()
+}
+
+/// The sorted union of two sorted, repeat-free lists, without repeats.
+fn merge_two<S: KeyState>(a: &[S], b: &[S]) -> Vec<S> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// What a worker ends with: the global counts (the same on every worker) and its own share.
 pub(crate) struct Outcome<S> {
     pub levels: Vec<u64>,
@@ -364,9 +416,10 @@ where
     /// The states this worker owns of the level after `store`'s newest; the (bytes, states) it
     /// sent to other workers, and the most states it held at once.
     ///
-    /// Each candidate is sorted twice on its way (once by the worker that lists it, so that it
-    /// travels as a gap, once by its owner among all it receives), except with a single
-    /// worker, which owns everything and sorts once, as the plain engine does.
+    /// Each candidate is sorted once, by the worker that lists it (so that it travels as a
+    /// gap); its owner merges the sorted runs of every sender. On 4x4 to depth 25 with 2
+    /// processes that took 5.41-5.65 s against 5.49-5.76 s when the owner sorted everything
+    /// again (4 runs each, interleaved), and about the same with 4 processes.
     /// States received that do not decode (a peer of another version, a damaged message) are
     /// an error, not trusted.
     #[allow(clippy::type_complexity)]
@@ -382,23 +435,24 @@ where
         let packets = self.encode(by_owner);
         let sent_bytes: u64 = packets.iter().map(Packet::payload_bytes).sum();
         let sent_states: u64 = packets.iter().map(Packet::states).sum();
+        P::State::sort_all(&mut mine);
+        mine.dedup();
         let received = self.round(packets);
-        let parts: Vec<Vec<P::State>> = received
+        let mut pieces: Vec<(u32, Vec<P::State>)> = received
             .into_par_iter()
             .map(|p| match p.body {
                 Body::States { count, gaps } => decode_sorted(&gaps, count)
+                    .map(|states| (p.from, states))
                     .map_err(|e| format!("states from worker {}: {e}", p.from)),
-                _ => Ok(Vec::new()),
+                _ => Ok((p.from, Vec::new())),
             })
             .collect::<Result<_, _>>()?;
-        mine.reserve_exact(parts.iter().map(Vec::len).sum());
-        for part in parts {
-            mine.extend(part);
-        }
-        let held = store.held() + listed.max(mine.len() as u64);
-        P::State::sort_all(&mut mine);
-        mine.dedup();
-        store.remove_known(&mut mine, space.same_level_possible());
+        let got: u64 = pieces.iter().map(|(_, s)| s.len() as u64).sum();
+        let held = store.held() + listed.max(mine.len() as u64 + got);
+        pieces.push((self.me as u32, mine));
+        let mut next = merge_runs(runs_by_sender(pieces));
+        store.remove_known(&mut next, space.same_level_possible());
+        let mut mine = next;
         mine.shrink_to_fit();
         Ok((mine, (sent_bytes, sent_states), held))
     }
@@ -503,5 +557,29 @@ where
         }
         all.sort_unstable();
         Some(all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_joined_by_sender_and_merged_without_repeats() {
+        let pieces = vec![
+            (1, vec![40u64, 50]),
+            (0, vec![1, 5, 9]),
+            (1, vec![2, 9, 30]),
+            (0, vec![]),
+            (2, vec![5, 6]),
+            (0, vec![10, 41]),
+        ];
+        let runs = runs_by_sender(pieces);
+        assert_eq!(
+            runs,
+            vec![vec![1, 5, 9, 10, 41], vec![2, 9, 30, 40, 50], vec![5, 6]]
+        );
+        assert_eq!(merge_runs(runs), vec![1, 2, 5, 6, 9, 10, 30, 40, 41, 50]);
+        assert_eq!(merge_runs::<u64>(Vec::new()), Vec::<u64>::new());
     }
 }
