@@ -176,6 +176,8 @@ where
             root: d.workdir,
             resume: d.resume,
             keep_levels: d.keep_levels,
+            bucket_states: d.bucket_states,
+            disk_bytes: d.disk_bytes,
         }),
         patience: cluster.patience,
     };
@@ -200,6 +202,7 @@ where
                 seconds: t.seconds,
                 sent_states: t.sent_states,
                 sent_bytes: t.sent_bytes,
+                spilled_bytes: t.spilled_bytes,
                 resumed: t.resumed,
             })
             .collect(),
@@ -233,11 +236,6 @@ fn check_cluster(request: &BfsRequest) -> AppResult<()> {
     if request.limits.count_last {
         return Err(AppError::Input(
             "--count-last is not available in a distributed run: leave it out, or run in one process".into(),
-        ));
-    }
-    if request.disk.is_some_and(|d| d.disk_bytes.is_some()) {
-        return Err(AppError::Input(
-            "--disk bounds a single-process run on disk; a distributed run's checkpoints hold each worker's two newest levels (leave out --disk)".into(),
         ));
     }
     Ok(())

@@ -240,6 +240,8 @@ pub struct LevelTrafficReport {
     pub sent_states: u64,
     /// Bytes they took, encoded as gaps between sorted keys.
     pub sent_bytes: u64,
+    /// Levels on disk (`--workdir`): bytes of candidates spilled to disk, over all workers.
+    pub spilled_bytes: u64,
     /// Made by an earlier run.
     pub resumed: bool,
 }

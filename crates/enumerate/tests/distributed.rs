@@ -4,6 +4,7 @@
 #![cfg(feature = "distributed")]
 
 use godsearch_core::StateSpace;
+use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 use godsearch_enumerate::distributed::{
     enumerate_distributed, owner_of, Checkpoints, Cluster, DistributedOptions, DistributedRun,
 };
@@ -104,6 +105,8 @@ fn a_run_resumes_from_its_checkpoints_and_refuses_a_foreign_one() {
                 root: dir.path(),
                 resume,
                 keep_levels: false,
+                bucket_states: DEFAULT_BUCKET_STATES,
+                disk_bytes: None,
             }),
             patience: Duration::from_secs(10),
         };
@@ -154,5 +157,47 @@ fn a_process_that_never_comes_is_named_after_the_wait() {
     assert!(
         err.contains(&format!("process 1 ({theirs}) did not connect")),
         "{err}"
+    );
+}
+
+#[test]
+fn levels_on_disk_spill_and_split_into_buckets_with_the_same_counts() {
+    // A tiny memory share and small buckets, so that candidates spill to disk and levels
+    // split into many bucket files on every worker.
+    let dir = tempfile::tempdir().unwrap();
+    let options = DistributedOptions {
+        cluster: Cluster::single(3),
+        run: "4x4 small",
+        checkpoints: Some(Checkpoints {
+            root: dir.path(),
+            resume: false,
+            keep_levels: true,
+            bucket_states: 5_000,
+            disk_bytes: None,
+        }),
+        patience: Duration::from_secs(10),
+    };
+    let tight = Limits {
+        memory_bytes: 3 << 20,
+        ..limits(Some(19))
+    };
+    let r = enumerate_distributed(tiles(4, 4), &options, &tight, &NoProgress).unwrap();
+    assert_eq!(r.enumeration.levels, levels("sliding-4x4.txt")[..=19]);
+    let buckets = std::fs::read_dir(dir.path().join("worker-002/level-019"))
+        .unwrap()
+        .count();
+    assert!(buckets > 10, "{buckets} buckets");
+    assert!(r.disk_bytes > 0);
+    let sent: u64 = r.traffic.iter().map(|t| t.sent_states).sum();
+    assert!(sent > 0);
+    assert!(r.traffic[19].spilled_bytes > 0, "level 19 spilled");
+    let spilled = (0..3).any(|w| {
+        dir.path()
+            .join(format!("worker-{w:03}/level-019/candidates"))
+            .exists()
+    });
+    assert!(
+        !spilled,
+        "spilled candidates are removed once the level is listed"
     );
 }

@@ -219,28 +219,49 @@ where
     engine.run(manifest)
 }
 
-struct DiskEngine<'a, P: StateSpace> {
-    space: &'a P,
-    dir: Workdir,
-    options: &'a DiskOptions<'a>,
-    limits: &'a Limits,
-    progress: &'a dyn Progress,
-    state_bytes: u64,
+pub(crate) struct DiskEngine<'a, P: StateSpace> {
+    pub(crate) space: &'a P,
+    pub(crate) dir: Workdir,
+    pub(crate) options: &'a DiskOptions<'a>,
+    pub(crate) limits: &'a Limits,
+    pub(crate) progress: &'a dyn Progress,
+    pub(crate) state_bytes: u64,
     /// The candidate list, kept from level to level so that its pages are touched (zeroed by
     /// the kernel) once, not once a level: that was 8% of a 4x4 run's time.
-    pending: Mutex<Vec<P::State>>,
+    pub(crate) pending: Mutex<Vec<P::State>>,
+}
+
+/// Where the neighbours a level lists go when its states are spread over several workers
+/// ([`crate::distributed`]); a single-process run keeps them all and has none.
+pub(crate) trait Router<S> {
+    /// One exchange round: takes the states of `listed[from..]` that other workers own out of
+    /// it and sends them, and returns the states other workers sent to this one, whether every
+    /// worker has now `finished` listing the level (then no round follows), and whether one
+    /// of them failed.
+    fn round(
+        &mut self,
+        listed: &mut Vec<S>,
+        from: usize,
+        finished: bool,
+    ) -> Result<RoundOutcome<S>, DiskError>;
+}
+
+/// What one exchange round of a [`Router`] brought.
+pub(crate) struct RoundOutcome<S> {
+    pub received: Vec<S>,
+    pub all_finished: bool,
 }
 
 /// What making (part of) a level produced.
-struct Made<S> {
+pub(crate) struct Made<S> {
     /// Records of the buckets made, by bucket (`None` where not asked for or not written).
-    buckets: Vec<Option<BucketRecord>>,
-    positions: u64,
-    classes: u64,
-    spilled_bytes: u64,
-    peak_bytes: u64,
+    pub buckets: Vec<Option<BucketRecord>>,
+    pub positions: u64,
+    pub classes: u64,
+    pub spilled_bytes: u64,
+    pub peak_bytes: u64,
     /// The states made, when the level is small enough to keep for the antipodes.
-    states: Option<Vec<S>>,
+    pub states: Option<Vec<S>>,
 }
 
 impl<P> DiskEngine<'_, P>
@@ -312,16 +333,17 @@ where
             }
             let started = Instant::now();
             let wanted = self.unfinished_buckets(depth + 1, &bounds)?;
-            let made = match self.make_level(&manifest, depth + 1, &bounds, &wanted, count_only) {
-                Err(DiskError::Io { error, .. })
-                | Err(DiskError::Table(TableError::Io { error, .. }))
-                    if error.kind() == io::ErrorKind::StorageFull =>
-                {
-                    self.dir.remove_candidates(depth + 1)?;
-                    break disk_stop;
-                }
-                other => other?,
-            };
+            let made =
+                match self.make_level(&manifest, depth + 1, &bounds, &wanted, count_only, None) {
+                    Err(DiskError::Io { error, .. })
+                    | Err(DiskError::Table(TableError::Io { error, .. }))
+                        if error.kind() == io::ErrorKind::StorageFull =>
+                    {
+                        self.dir.remove_candidates(depth + 1)?;
+                        break disk_stop;
+                    }
+                    other => other?,
+                };
             let mut made = self.with_earlier_buckets(made, depth + 1, &bounds, &wanted)?;
             peak_bytes = peak_bytes.max(made.peak_bytes);
             if made.classes == 0 {
@@ -412,14 +434,20 @@ where
     }
 
     /// Level 0 (every goal and its aliases) as one bucket, listed in a new manifest.
-    fn start(&self) -> Result<Manifest, DiskError> {
-        self.dir.remove_levels_after(0)?;
-        self.dir.remove_level(0)?;
+    pub(crate) fn start(&self) -> Result<Manifest, DiskError> {
         let mut goals = Vec::new();
         self.space.for_each_goal(|g| goals.push(g));
         goals.extend(aliases_of(self.space, &goals));
         goals.sort_unstable();
         goals.dedup();
+        self.start_with(goals)
+    }
+
+    /// Level 0 as `goals` (sorted, without repeats), in a new manifest: what a worker of a
+    /// distributed run owns of the goals.
+    pub(crate) fn start_with(&self, goals: Vec<P::State>) -> Result<Manifest, DiskError> {
+        self.dir.remove_levels_after(0)?;
+        self.dir.remove_level(0)?;
         let bounds = Bounds::single();
         let positions = positions_in(self.space, &goals);
         let bucket = self.dir.write_bucket(0, 0, &bounds, &goals, positions)?;
@@ -489,6 +517,7 @@ where
                 &manifest.levels[depth].bounds,
                 &damaged,
                 false,
+                None,
             )?;
             for (b, remade) in made.buckets.iter().enumerate() {
                 if let Some(r) = remade {
@@ -536,7 +565,7 @@ where
 
     /// The buckets of the level after `newest`: key quantiles of the neighbours of a sample of
     /// `newest`, about `bucket_states` states a bucket.
-    fn plan(&self, newest: &LevelRecord) -> Result<Bounds, DiskError> {
+    pub(crate) fn plan(&self, newest: &LevelRecord) -> Result<Bounds, DiskError> {
         let degree = self.space.max_degree() as u64;
         if newest.classes * degree <= self.options.bucket_states {
             return Ok(Bounds::single());
@@ -582,7 +611,7 @@ where
     /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget),
     /// and the disk it may have: what is free now, within what [`DiskOptions::disk_bytes`]
     /// leaves beside the `on_disk` bytes the run holds.
-    fn disk_needed(
+    pub(crate) fn disk_needed(
         &self,
         newest: &LevelRecord,
         bounds: &Bounds,
@@ -612,13 +641,14 @@ where
     /// Makes the buckets marked in `wanted` of the level at `depth` from the levels listed in
     /// `manifest` (the one before it, and the one before that to remove repeats). Writes them
     /// unless `count_only`.
-    fn make_level(
+    pub(crate) fn make_level(
         &self,
         manifest: &Manifest,
         depth: u32,
         bounds: &Bounds,
         wanted: &[bool],
         count_only: bool,
+        mut router: Option<&mut dyn Router<P::State>>,
     ) -> Result<Made<P::State>, DiskError> {
         let d = depth as usize;
         let parents = &manifest.levels[d - 1];
@@ -657,17 +687,13 @@ where
             for slice in states.chunks(slice_len) {
                 let degrees = degrees_of(self.space, slice);
                 let n: usize = degrees.iter().sum();
-                if pending.len() + n > cap {
-                    sort_dedup(&mut pending);
-                    if pending.len() + n > cap || pending.len() > cap / 2 {
-                        spill_all(&mut pending, &spill, bounds)?;
-                        spilled = true;
-                        self.progress.detail(&format!(
-                            "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
-                            spill.bytes() as f64 / 1e9,
-                            on_disk as f64 / 1e9
-                        ));
-                    }
+                if make_room(&mut pending, n, cap, &spill, bounds)? {
+                    spilled = true;
+                    self.progress.detail(&format!(
+                        "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
+                        spill.bytes() as f64 / 1e9,
+                        on_disk as f64 / 1e9
+                    ));
                 }
                 let start = pending.len();
                 expand_into(self.space, slice, &degrees, &mut pending, self.progress);
@@ -676,7 +702,26 @@ where
                 if !all_wanted {
                     keep_wanted(&mut pending, start, bounds, wanted);
                 }
+                if let Some(router) = router.as_deref_mut() {
+                    let round = router.round(&mut pending, start, false)?;
+                    spilled |= make_room(&mut pending, round.received.len(), cap, &spill, bounds)?;
+                    pending.extend(round.received);
+                }
                 peak_states = peak_states.max(pending.len() + states.len());
+            }
+        }
+        // A worker of a distributed run goes on taking states until every worker has listed
+        // its part of the level.
+        if let Some(router) = router {
+            loop {
+                let from = pending.len();
+                let round = router.round(&mut pending, from, true)?;
+                spilled |= make_room(&mut pending, round.received.len(), cap, &spill, bounds)?;
+                pending.extend(round.received);
+                peak_states = peak_states.max(pending.len());
+                if round.all_finished {
+                    break;
+                }
             }
         }
         sort_dedup(&mut pending);
@@ -771,13 +816,13 @@ where
     }
 
     /// Every state of `level`, in order.
-    fn read_level(&self, level: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
+    pub(crate) fn read_level(&self, level: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
         self.read_range(level, 0, None)
     }
 
     /// Deletes the files of levels no longer needed (all but the last [`LEVELS_KEPT`]), after
     /// the manifest says so.
-    fn forget_old_levels(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
+    pub(crate) fn forget_old_levels(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
         if self.options.keep_levels {
             return Ok(());
         }
@@ -820,6 +865,27 @@ fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, bounds: &Bounds, 
         }
     }
     states.truncate(kept);
+}
+
+/// Makes room for `n` more candidates in `pending` (at most `cap`): first by removing its
+/// repeats, then, when that is not enough (or leaves it more than half full), by spilling it
+/// to disk as sorted runs. `true` if it spilled.
+fn make_room<S: KeyState>(
+    pending: &mut Vec<S>,
+    n: usize,
+    cap: usize,
+    spill: &Spill,
+    bounds: &Bounds,
+) -> Result<bool, DiskError> {
+    if pending.len() + n <= cap {
+        return Ok(false);
+    }
+    sort_dedup(pending);
+    if pending.len() + n > cap || pending.len() > cap / 2 {
+        spill_all(pending, spill, bounds)?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// Sorts `pending`, writes it out as one run a bucket, and empties it.

@@ -54,6 +54,13 @@ pub(crate) enum Body {
     Report(Report),
     /// A worker's checkpoints when the run starts, sent to every worker.
     Hello(Hello),
+    /// Where a worker is in listing a level on disk, sent to every worker with each part.
+    Listing {
+        /// It has listed its whole part of the level.
+        finished: bool,
+        /// It could not go on (it still takes part in the rounds).
+        failed: bool,
+    },
 }
 
 /// What every worker tells every other after a level, so that all of them take the same
@@ -64,12 +71,17 @@ pub(crate) struct Report {
     pub positions: u64,
     /// States of the level this worker owns.
     pub classes: u64,
-    /// Bytes this worker would hold while it makes the next level.
+    /// Bytes this worker would hold while it makes the next level (on disk: bytes of disk it
+    /// would need).
     pub next_bytes: u64,
+    /// On disk: bytes of disk this worker has for the next level.
+    pub disk_free: u64,
     /// Bytes of states this worker sent to others for the level.
     pub sent_bytes: u64,
     /// States it sent to others.
     pub sent_states: u64,
+    /// On disk: bytes of candidates it spilled while it made the level.
+    pub spilled_bytes: u64,
     /// The caller asked this worker's process to stop.
     pub cancelled: bool,
     /// This worker could not save its checkpoint (the message is its own to report).

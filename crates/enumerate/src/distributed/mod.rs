@@ -33,9 +33,9 @@
 //! about its share of the two levels and twice its share of the candidates (those it lists
 //! and those it receives).
 
-mod checkpoint;
 mod connect;
 mod mailbox;
+mod on_disk;
 mod worker;
 
 use crate::disk::DiskError;
@@ -117,7 +117,8 @@ impl Cluster {
     }
 }
 
-/// Checkpoints of a distributed run: each worker's levels in `root/worker-NNN`.
+/// Levels on disk in a distributed run: each worker's levels in `root/worker-NNN`, as the
+/// disk engine keeps them ([`crate::disk`]), durable and resumable.
 #[derive(Debug, Clone, Copy)]
 pub struct Checkpoints<'a> {
     /// The folder the workers' folders are in (on each machine, its own).
@@ -126,6 +127,11 @@ pub struct Checkpoints<'a> {
     pub resume: bool,
     /// Keep every level's files (by default a worker keeps its last four levels).
     pub keep_levels: bool,
+    /// States a bucket file aims at ([`crate::disk::DEFAULT_BUCKET_STATES`]).
+    pub bucket_states: u64,
+    /// The most bytes the run's files may take in this process (shared by its workers), or
+    /// `None` for as much as the disk has.
+    pub disk_bytes: Option<u64>,
 }
 
 /// What is enumerated where.
@@ -153,6 +159,8 @@ pub struct LevelTraffic {
     pub sent_bytes: u64,
     /// States sent to another worker.
     pub sent_states: u64,
+    /// Levels on disk: bytes of candidates spilled to disk while it was made.
+    pub spilled_bytes: u64,
     /// Made by an earlier run (its traffic is not known).
     pub resumed: bool,
 }
@@ -243,6 +251,8 @@ pub(crate) struct CheckpointPlan {
     root: PathBuf,
     resume: bool,
     keep_levels: bool,
+    bucket_states: u64,
+    disk_bytes: Option<u64>,
 }
 
 impl<P: Sync> Shared<P> {
@@ -296,6 +306,8 @@ where
             root: c.root.to_path_buf(),
             resume: c.resume,
             keep_levels: c.keep_levels,
+            bucket_states: c.bucket_states,
+            disk_bytes: c.disk_bytes,
         }),
         local_workers: options.cluster.workers.max(1),
         events,

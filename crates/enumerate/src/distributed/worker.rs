@@ -4,8 +4,7 @@
 //! Every worker takes every decision (go on, stop, why) from the same reports, exchanged
 //! after each level, so all of them stop at the same level with the same counts.
 
-use super::checkpoint::Checkpoint;
-use super::mailbox::{Body, Hello, Mailbox, Packet, Report};
+use super::mailbox::{Body, Mailbox, Packet, Report};
 use super::{owner_of, Event, LevelTraffic, Shared, WorkerError};
 use crate::disk::codec::{decode_sorted, encode_sorted};
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
@@ -24,6 +23,27 @@ const STATES_PER_PACKET: usize = 1 << 20;
 /// Slices a level is expanded in when there are several workers: the neighbours of one slice
 /// are held twice while they are dealt out to their owners.
 const EXPANSION_SLICES: usize = 8;
+
+/// `listed` dealt out to its owners among `peers` workers, by threads.
+pub(super) fn deal<S: KeyState>(listed: &[S], peers: usize) -> Vec<Vec<S>> {
+    let hands: Vec<Vec<Vec<S>>> = listed
+        .par_chunks(STATES_PER_PACKET)
+        .map(|chunk| {
+            let mut hands: Vec<Vec<S>> = (0..peers).map(|_| Vec::new()).collect();
+            for &s in chunk {
+                hands[owner_of(s.to_key(), peers)].push(s);
+            }
+            hands
+        })
+        .collect();
+    let mut by_owner: Vec<Vec<S>> = (0..peers).map(|_| Vec::new()).collect();
+    for chunk_hands in hands {
+        for (owner, hand) in chunk_hands.into_iter().enumerate() {
+            by_owner[owner].extend(hand);
+        }
+    }
+    by_owner
+}
 
 /// One sorted run a sender: its pieces (each sorted, cut from one sorted list, so their key
 /// ranges do not overlap) put in key order and joined.
@@ -111,12 +131,12 @@ where
     this.run()
 }
 
-struct This<'a, P: StateSpace> {
-    me: usize,
-    peers: usize,
+pub(super) struct This<'a, P: StateSpace> {
+    pub(super) me: usize,
+    pub(super) peers: usize,
     mailbox: Mailbox,
     worker: &'a mut Worker,
-    shared: &'a Shared<P>,
+    pub(super) shared: &'a Shared<P>,
 }
 
 impl<P> This<'_, P>
@@ -124,7 +144,7 @@ where
     P: StateSpace,
     P::State: KeyState,
 {
-    fn space(&self) -> &P {
+    pub(super) fn space(&self) -> &P {
         &self.shared.space
     }
 
@@ -133,7 +153,7 @@ where
         self.me % self.shared.local_workers == 0
     }
 
-    fn event(&self, event: Event) {
+    pub(super) fn event(&self, event: Event) {
         if self.speaks() || matches!(event, Event::Advanced(_)) {
             // The caller stops listening only once every worker has ended.
             let _ = self.shared.events.send(event);
@@ -141,7 +161,7 @@ where
     }
 
     /// One packet a worker, each with `body`.
-    fn to_all(&self, body: Body) -> Vec<Packet> {
+    pub(super) fn to_all(&self, body: Body) -> Vec<Packet> {
         (0..self.peers)
             .map(|to| Packet {
                 to: to as u32,
@@ -152,25 +172,30 @@ where
     }
 
     /// Exchanges `packets`; the packets of the round addressed here, by sender.
-    fn round(&mut self, packets: Vec<Packet>) -> Vec<Packet> {
+    pub(super) fn round(&mut self, packets: Vec<Packet>) -> Vec<Packet> {
         let mut got = self.mailbox.round(self.worker, packets);
         got.sort_by_key(|p| p.from);
         got
     }
 
-    /// Every worker's report of the round, in worker order.
-    fn reports(&mut self, mine: Report) -> Vec<Report> {
-        let got = self.round(self.to_all(Body::Report(mine)));
-        got.into_iter()
-            .filter_map(|p| match p.body {
-                Body::Report(r) => Some(r),
-                _ => None,
-            })
-            .collect()
+    /// Every worker's report of the round, in worker order. A worker whose report did not
+    /// come (it stopped) counts as failed.
+    pub(super) fn reports(&mut self, mine: Report) -> Vec<Report> {
+        let missing = Report {
+            failed: true,
+            ..Report::default()
+        };
+        let mut all = vec![missing; self.peers];
+        for p in self.round(self.to_all(Body::Report(mine))) {
+            if let Body::Report(r) = p.body {
+                all[p.from as usize] = r;
+            }
+        }
+        all
     }
 
     /// Tells every worker whether this one is fine; the first worker that is not, if any.
-    fn first_failed(&mut self, ok: bool) -> Option<usize> {
+    pub(super) fn first_failed(&mut self, ok: bool) -> Option<usize> {
         let reports = self.reports(Report {
             failed: !ok,
             ..Report::default()
@@ -180,56 +205,11 @@ where
 
     fn run(&mut self) -> Result<Outcome<P::State>, WorkerError> {
         let shared = self.shared;
-        let opened = match &shared.checkpoints {
-            None => Ok(None),
-            Some(plan) => Checkpoint::open(
-                &plan.root,
-                self.me,
-                &shared.run,
-                plan.resume,
-                plan.keep_levels,
-            )
-            .map(Some),
-        };
-        let hello = match &opened {
-            Ok(c) => Hello {
-                levels: c.as_ref().map_or_else(Vec::new, Checkpoint::levels),
-                seconds: c.as_ref().map_or_else(Vec::new, Checkpoint::seconds),
-                failed: false,
-            },
-            Err(_) => Hello {
-                levels: Vec::new(),
-                seconds: Vec::new(),
-                failed: true,
-            },
-        };
-        let hellos: Vec<Hello> = self
-            .round(self.to_all(Body::Hello(hello)))
-            .into_iter()
-            .filter_map(|p| match p.body {
-                Body::Hello(h) => Some(h),
-                _ => None,
-            })
-            .collect();
-        let mut checkpoint = match (opened, hellos.iter().position(|h| h.failed)) {
-            (Err(e), _) => return Err(WorkerError::Disk(e)),
-            (Ok(_), Some(w)) => return Err(WorkerError::Other(w)),
-            (Ok(c), None) => c,
-        };
-        let common = hellos.iter().map(|h| h.levels.len()).min().unwrap_or(0);
-        let (mut store, mut levels, mut classes, resumed_from) =
-            self.begin(&mut checkpoint, &hellos, common)?;
-        let mut traffic: Vec<LevelTraffic> = (0..levels.len())
-            .map(|d| LevelTraffic {
-                depth: d as u32,
-                seconds: hellos
-                    .first()
-                    .and_then(|h| h.seconds.get(d).copied())
-                    .unwrap_or(0.0),
-                resumed: resumed_from.is_some(),
-                ..LevelTraffic::default()
-            })
-            .collect();
+        if let Some(plan) = &shared.checkpoints {
+            return self.run_on_disk(plan);
+        }
+        let (mut store, mut levels, mut classes) = self.begin()?;
+        let mut traffic = vec![LevelTraffic::default()];
         let bytes = std::mem::size_of::<P::State>() as u64;
         let budget = shared.limits.memory_bytes / shared.local_workers as u64;
         let mut peak_bytes = store.held() * bytes;
@@ -273,22 +253,13 @@ where
             };
             peak_bytes = peak_bytes.max(held * bytes);
             let positions = positions_in(self.space(), &next);
-            let saved = match &mut checkpoint {
-                Some(c) => {
-                    let seconds = started.elapsed().as_secs_f64();
-                    c.save(depth + 1, &next, positions, seconds)
-                }
-                None => Ok(()),
-            };
             let all = self.reports(Report {
                 positions,
                 classes: next.len() as u64,
                 sent_bytes: sent.0,
                 sent_states: sent.1,
-                failed: saved.is_err(),
                 ..Report::default()
             });
-            saved.map_err(WorkerError::Disk)?;
             if let Some(w) = all.iter().position(|r| r.failed) {
                 return Err(WorkerError::Other(w));
             }
@@ -304,15 +275,11 @@ where
                 seconds: started.elapsed().as_secs_f64(),
                 sent_bytes: all.iter().map(|r| r.sent_bytes).sum(),
                 sent_states: all.iter().map(|r| r.sent_states).sum(),
+                spilled_bytes: 0,
                 resumed: false,
             });
             store.push(next);
             next_needed = self.bytes_to_expand(&store);
-            if checkpoint.is_some() {
-                shared
-                    .checkpointed
-                    .store(i64::from(depth + 1), Ordering::Relaxed);
-            }
             self.event(Event::Finished {
                 depth: depth + 1,
                 positions: level_positions,
@@ -331,49 +298,33 @@ where
             last_level,
             peak_bytes,
             traffic,
-            resumed_from,
-            disk_bytes: checkpoint.as_ref().map_or(0, Checkpoint::disk_bytes),
+            resumed_from: None,
+            disk_bytes: 0,
         })
     }
 
-    /// The levels the run starts from: those every worker checkpointed (the newest `common`
-    /// of them, falling back a level while a worker finds a file damaged), or level 0.
+    /// Level 0: the goals (and their aliases) this worker owns, and the counts of all.
     #[allow(clippy::type_complexity)]
-    fn begin(
-        &mut self,
-        checkpoint: &mut Option<Checkpoint>,
-        hellos: &[Hello],
-        common: usize,
-    ) -> Result<(SortedLevels<P::State>, Vec<u64>, Vec<u64>, Option<u32>), WorkerError> {
-        let mut store = SortedLevels::default();
-        if let Some(c) = checkpoint.as_mut() {
-            let mut newest = common;
-            while newest > 0 {
-                let depth = newest as u32 - 1;
-                let loaded = c.load::<P::State>(depth);
-                match self.first_failed(loaded.is_ok()) {
-                    None => {
-                        let (previous, current) = loaded.expect("checked");
-                        c.truncate(Some(depth)).map_err(WorkerError::Disk)?;
-                        store.start(previous);
-                        store.push(current);
-                        let sum = |f: fn(&(u64, u64)) -> u64| -> Vec<u64> {
-                            (0..=depth as usize)
-                                .map(|d| hellos.iter().map(|h| f(&h.levels[d])).sum())
-                                .collect()
-                        };
-                        let levels = sum(|l| l.0);
-                        let classes = sum(|l| l.1);
-                        self.shared
-                            .checkpointed
-                            .store(i64::from(depth), Ordering::Relaxed);
-                        return Ok((store, levels, classes, Some(depth)));
-                    }
-                    Some(_) => newest -= 1,
-                }
-            }
-            c.truncate(None).map_err(WorkerError::Disk)?;
+    fn begin(&mut self) -> Result<(SortedLevels<P::State>, Vec<u64>, Vec<u64>), WorkerError> {
+        let goals = self.owned_goals();
+        let positions = positions_in(self.space(), &goals);
+        let all = self.reports(Report {
+            positions,
+            classes: goals.len() as u64,
+            ..Report::default()
+        });
+        if let Some(w) = all.iter().position(|r| r.failed) {
+            return Err(WorkerError::Other(w));
         }
+        let mut store = SortedLevels::default();
+        store.start(goals);
+        let levels = vec![all.iter().map(|r| r.positions).sum()];
+        let classes = vec![all.iter().map(|r| r.classes).sum()];
+        Ok((store, levels, classes))
+    }
+
+    /// The goals and their aliases this worker owns, sorted.
+    pub(super) fn owned_goals(&self) -> Vec<P::State> {
         let space = self.space();
         let mut goals = Vec::new();
         space.for_each_goal(|g| goals.push(g));
@@ -381,28 +332,7 @@ where
         goals.retain(|g| owner_of(g.to_key(), self.peers) == self.me);
         goals.sort_unstable();
         goals.dedup();
-        let positions = positions_in(space, &goals);
-        let saved = match checkpoint.as_mut() {
-            Some(c) => c.save(0, &goals, positions, 0.0),
-            None => Ok(()),
-        };
-        let all = self.reports(Report {
-            positions,
-            classes: goals.len() as u64,
-            failed: saved.is_err(),
-            ..Report::default()
-        });
-        saved.map_err(WorkerError::Disk)?;
-        if let Some(w) = all.iter().position(|r| r.failed) {
-            return Err(WorkerError::Other(w));
-        }
-        store.start(goals);
-        if checkpoint.is_some() {
-            self.shared.checkpointed.store(0, Ordering::Relaxed);
-        }
-        let levels = vec![all.iter().map(|r| r.positions).sum()];
-        let classes = vec![all.iter().map(|r| r.classes).sum()];
-        Ok((store, levels, classes, None))
+        goals
     }
 
     /// Bytes this worker holds while it makes the level after the newest: its two levels,
@@ -480,21 +410,10 @@ where
             expand_into(space, slice, &degrees, &mut listed, progress);
             let aliases = aliases_of(space, &listed);
             listed.extend(aliases);
-            let dealt: Vec<Vec<Vec<P::State>>> = listed
-                .par_chunks(STATES_PER_PACKET)
-                .map(|chunk| {
-                    let mut hands: Vec<Vec<P::State>> = (0..peers).map(|_| Vec::new()).collect();
-                    for &s in chunk {
-                        hands[owner_of(s.to_key(), peers)].push(s);
-                    }
-                    hands
-                })
-                .collect();
+            let dealt = deal(&listed, peers);
             drop(listed);
-            for hands in dealt {
-                for (owner, hand) in hands.into_iter().enumerate() {
-                    by_owner[owner].extend(hand);
-                }
+            for (owner, hand) in dealt.into_iter().enumerate() {
+                by_owner[owner].extend(hand);
             }
         }
         by_owner
@@ -502,7 +421,7 @@ where
 
     /// Packets of the states for other workers (`by_owner`, this worker's own part taken
     /// out), each part sorted, without repeats, in pieces of at most [`STATES_PER_PACKET`].
-    fn encode(&self, by_owner: Vec<Vec<P::State>>) -> Vec<Packet> {
+    pub(super) fn encode(&self, by_owner: Vec<Vec<P::State>>) -> Vec<Packet> {
         let me = self.me as u32;
         let mut packets = Vec::new();
         for (to, mut states) in by_owner.into_iter().enumerate() {
@@ -532,7 +451,7 @@ where
     }
 
     /// Every worker's `level` on worker 0, merged in order (`None` on the others).
-    fn gather(&mut self, level: &[P::State]) -> Option<Vec<P::State>> {
+    pub(super) fn gather(&mut self, level: &[P::State]) -> Option<Vec<P::State>> {
         let mut gaps = Vec::new();
         encode_sorted(level, &mut gaps);
         let packet = Packet {
