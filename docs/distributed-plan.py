@@ -10,6 +10,7 @@ def load(f,col=1):
         p=l.split(); out.append(p[col])
     return out
 GiB=2**30
+SPILL_BYTES=2.0
 CORES=2; RAM=24*GiB; BW=1.25e9  # 10 Gb/s
 def fmt(b):
     for u,n in (('TB',1e12),('GB',1e9),('MB',1e6)):
@@ -33,7 +34,9 @@ def plan(name, L, state_bytes, r, cx, kappa, b2, Ks):
             sent=kappa*Ld*(K-1)/K
             t=Ld/(K*CORES*r) + sent/K*cx/CORES + (V/K)/BW
             mem=state_bytes*((L[d-2] if d>=2 else 0)+L[d-1]+2*kappa*Ld)/K
-            disk=bK*sum(L[max(0,d-3):d+1])/K
+            # Levels on disk (--workdir): four levels kept, and the level's candidates spilled
+            # as sorted runs of varint gaps, about SPILL_BYTES a candidate, at worst all of them.
+            disk=bK*sum(L[max(0,d-3):d+1])/K + SPILL_BYTES*kappa*Ld/K
             tot+=t; peakmem=max(peakmem,mem); peakdisk=max(peakdisk,disk); peaknet=max(peaknet,V)
             per[d]=(t,V,mem,disk)
         summary.append((K,tot,peakmem,peakdisk,peaknet))

@@ -41,7 +41,7 @@ pub struct BfsRequest<'a> {
     /// Save the distance table here (table engine only).
     pub save: Option<&'a Path>,
     /// Keep the levels on disk in a run folder (the frontier engine, durable and resumable).
-    /// With `cluster`, the folder of this process's workers' checkpoints instead.
+    /// With `cluster`, the folder of this process's workers' levels.
     pub disk: Option<DiskRequest<'a>>,
     /// Run the frontier engine as one process of a distributed computation.
     pub cluster: Option<ClusterRequest<'a>>,
@@ -146,7 +146,7 @@ where
     Ok((enumeration, Finish::Disk(run)))
 }
 
-/// Runs the frontier engine as one process of a distributed computation, with checkpoints in
+/// Runs the frontier engine as one process of a distributed computation, with levels on disk in
 /// `request.disk`'s folder.
 #[cfg(feature = "distributed")]
 fn distributed_run<P>(
@@ -162,7 +162,7 @@ where
 {
     use crate::report::LevelTrafficReport;
     use godsearch_enumerate::distributed::{
-        enumerate_distributed, Checkpoints, Cluster, DistributedError, DistributedOptions,
+        enumerate_distributed, Cluster, DistributedError, DistributedOptions, LevelsOnDisk,
     };
     check_cluster(request)?;
     let options = DistributedOptions {
@@ -172,7 +172,7 @@ where
             addresses: cluster.addresses.to_vec(),
         },
         run,
-        checkpoints: request.disk.map(|d| Checkpoints {
+        on_disk: request.disk.map(|d| LevelsOnDisk {
             root: d.workdir,
             resume: d.resume,
             keep_levels: d.keep_levels,

@@ -223,7 +223,7 @@ pub struct DistributedReport {
     pub processes: usize,
     /// Worker threads in all of them; each owns the states its hash picks.
     pub workers: usize,
-    /// Bytes of this process's checkpoint files at the end (`--workdir`).
+    /// Bytes of this process's level files at the end (`--workdir`).
     pub checkpoint_bytes: Option<u64>,
     /// What each level sent between workers.
     pub levels: Vec<LevelTrafficReport>,

@@ -221,8 +221,9 @@ pub struct BfsArgs {
     pub workers: Option<usize>,
     /// Distributed run: the processes in it (timely's -n). Without --process, starts this many
     /// processes on this machine on loopback and prints process 0's report: the way to try
-    /// it without a hostfile. With --workdir, every worker checkpoints its levels there
-    /// (worker-NNN folders) and --resume continues from the newest level all of them saved.
+    /// it without a hostfile. With --workdir, every worker keeps its levels on disk there
+    /// (worker-NNN folders, as a single process does: --memory, --bucket-states and --disk
+    /// then hold per process) and --resume continues from the newest level all of them saved.
     #[arg(short = 'n', long, value_name = "K")]
     pub processes: Option<usize>,
     /// Distributed run: this process's index, from 0 (timely's -p); start one process per

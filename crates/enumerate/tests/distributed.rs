@@ -1,12 +1,12 @@
 //! The distributed backend in one process with several worker threads (the multi-process runs
 //! are tested through the CLI): counts equal to the published figures and to the frontier
-//! engine, checkpoints resumed, and the owner hash pinned.
+//! engine, levels on disk spilled and resumed, and the owner hash pinned.
 #![cfg(feature = "distributed")]
 
 use godsearch_core::StateSpace;
 use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 use godsearch_enumerate::distributed::{
-    enumerate_distributed, owner_of, Checkpoints, Cluster, DistributedOptions, DistributedRun,
+    enumerate_distributed, owner_of, Cluster, DistributedOptions, DistributedRun, LevelsOnDisk,
 };
 use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
@@ -37,7 +37,7 @@ where
     let options = DistributedOptions {
         cluster: Cluster::single(workers),
         run: "test",
-        checkpoints: None,
+        on_disk: None,
         patience: Duration::from_secs(10),
     };
     enumerate_distributed(space, &options, &limits(max_depth), &NoProgress).unwrap()
@@ -95,13 +95,13 @@ fn cubes_equal_published_counts() {
 }
 
 #[test]
-fn a_run_resumes_from_its_checkpoints_and_refuses_a_foreign_one() {
+fn a_run_on_disk_resumes_and_refuses_a_foreign_folder() {
     let dir = tempfile::tempdir().unwrap();
     let with = |resume: bool, run: &'static str, depth: u32| {
         let options = DistributedOptions {
             cluster: Cluster::single(2),
             run,
-            checkpoints: Some(Checkpoints {
+            on_disk: Some(LevelsOnDisk {
                 root: dir.path(),
                 resume,
                 keep_levels: false,
@@ -148,7 +148,7 @@ fn a_process_that_never_comes_is_named_after_the_wait() {
             addresses: vec![mine, theirs.clone()],
         },
         run: "test",
-        checkpoints: None,
+        on_disk: None,
         patience: Duration::from_millis(300),
     };
     let err = enumerate_distributed(tiles(3, 3), &options, &limits(None), &NoProgress)
@@ -168,7 +168,7 @@ fn levels_on_disk_spill_and_split_into_buckets_with_the_same_counts() {
     let options = DistributedOptions {
         cluster: Cluster::single(3),
         run: "4x4 small",
-        checkpoints: Some(Checkpoints {
+        on_disk: Some(LevelsOnDisk {
             root: dir.path(),
             resume: false,
             keep_levels: true,

@@ -154,7 +154,7 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
 /// The time and traffic of each level of a distributed run.
 fn print_traffic(r: &BfsReport, run: &DistributedReport) {
     let checkpoints = run.checkpoint_bytes.map_or(String::new(), |b| {
-        format!("; this process's checkpoints {}", format_bytes(b as f64))
+        format!("; this process's levels on disk {}", format_bytes(b as f64))
     });
     outln!(
         "distributed over {} processes, {} workers{checkpoints}",
@@ -165,21 +165,23 @@ fn print_traffic(r: &BfsReport, run: &DistributedReport) {
         outln!("resumed after level {from}, made by an earlier run (marked *)");
     }
     outln!(
-        "{:>8}  {:>10}  {:>16}  {:>10}  {:>12}",
+        "{:>8}  {:>10}  {:>16}  {:>10}  {:>12}  {:>10}",
         "distance",
         "seconds",
         "states sent",
         "bytes sent",
-        "bytes/state"
+        "bytes/state",
+        "spilled"
     );
     for l in &run.levels {
         outln!(
-            "{:>8}  {:>10.2}  {:>16}  {:>10}  {:>12.2}",
+            "{:>8}  {:>10.2}  {:>16}  {:>10}  {:>12.2}  {:>10}",
             format!("{}{}", l.depth, if l.resumed { "*" } else { "" }),
             l.seconds,
             format_count(l.sent_states),
             format_bytes(l.sent_bytes as f64),
             l.sent_bytes as f64 / l.sent_states.max(1) as f64,
+            format_bytes(l.spilled_bytes as f64),
         );
     }
 }

@@ -14,11 +14,13 @@
 //! cancel, a failed checkpoint). The level counts are the sums: exact, and equal to
 //! the single-process engines'.
 //!
-//! **Checkpoints.** With a [`Checkpoints`] folder each worker saves every level it owns in
-//! `ROOT/worker-NNN` before it reports the level, in the disk engine's format (checksummed
-//! files, manifest, atomic writes). A resumed run first compares the workers' checkpoints and
-//! continues from the newest level every worker saved; a worker that finds one of its files
-//! damaged makes them all fall back a level, and the level is made again.
+//! **Levels on disk.** With a [`LevelsOnDisk`] folder each worker runs the disk engine over the
+//! states it owns, in `ROOT/worker-NNN` (`on_disk.rs`): its levels are bucket files, its
+//! candidates spill to disk past its share of the memory budget, and the neighbours it lists
+//! travel to their owners in exchange rounds while the level is listed (the disk engine's
+//! `Router`). Every level is listed in the worker's manifest before it is reported; a resumed
+//! run continues from the newest level every worker listed, falling back a level while a
+//! worker finds a file of it damaged.
 //!
 //! **Connections** are made here (`connect.rs`), not by timely: with a deadline that names a
 //! process that never comes, and a handshake that refuses a process running something else.
@@ -29,9 +31,9 @@
 //! The front end owns the panic hook that names the process whose connection closed: the
 //! panicking thread is timely's `timely:recv-N`, `N` the process index.
 //!
-//! Memory: `limits.memory_bytes` is per process, shared evenly by its workers; each holds
-//! about its share of the two levels and twice its share of the candidates (those it lists
-//! and those it receives).
+//! Memory: `limits.memory_bytes` is per process, shared evenly by its workers. In memory each
+//! holds about its share of the two levels and twice its share of the candidates (those it
+//! lists and those it receives); on disk the budget bounds its candidate list.
 
 mod connect;
 mod mailbox;
@@ -120,7 +122,7 @@ impl Cluster {
 /// Levels on disk in a distributed run: each worker's levels in `root/worker-NNN`, as the
 /// disk engine keeps them ([`crate::disk`]), durable and resumable.
 #[derive(Debug, Clone, Copy)]
-pub struct Checkpoints<'a> {
+pub struct LevelsOnDisk<'a> {
     /// The folder the workers' folders are in (on each machine, its own).
     pub root: &'a Path,
     /// Continue from the levels every worker saved, instead of refusing a folder with a run.
@@ -140,10 +142,10 @@ pub struct DistributedOptions<'a> {
     /// This process's place in the computation.
     pub cluster: Cluster,
     /// What is enumerated, in words that change whenever the states would (as the disk
-    /// engine's run name): checkpoints of another run are refused.
+    /// engine's run name): levels on disk of another run are refused.
     pub run: &'a str,
     /// Save every level, to resume from.
-    pub checkpoints: Option<Checkpoints<'a>>,
+    pub on_disk: Option<LevelsOnDisk<'a>>,
     /// How long to wait for the other processes to start and connect.
     pub patience: Duration,
 }
@@ -178,11 +180,11 @@ pub struct DistributedRun<S> {
     pub peers: usize,
     /// The newest level every worker had saved, when resumed.
     pub resumed_from: Option<u32>,
-    /// Bytes of this process's checkpoint files at the end.
+    /// Bytes of this process's level files at the end (levels on disk).
     pub disk_bytes: u64,
 }
 
-/// A distributed run could not start or go on. With checkpoints, every level all workers
+/// A distributed run could not start or go on. With levels on disk, every level all workers
 /// saved stays durable.
 #[derive(Debug, Error)]
 pub enum DistributedError {
@@ -196,7 +198,7 @@ pub enum DistributedError {
         /// The newest level every worker had checkpointed, if any.
         checkpointed: Option<u32>,
     },
-    /// This process's checkpoint folder refused or failed.
+    /// This process's run folder refused or failed.
     #[error(transparent)]
     Disk(#[from] DiskError),
     /// States received from another worker did not decode.
@@ -204,7 +206,7 @@ pub enum DistributedError {
     Received(String),
     /// A worker in another process failed (that process reports why).
     #[error(
-        "worker {0} could not go on (its checkpoints, or what it received); its process says why"
+        "worker {0} could not go on (its level files, or what it received); its process says why"
     )]
     OtherWorker(usize),
 }
@@ -239,15 +241,15 @@ pub(crate) struct Shared<P> {
     space: P,
     limits: Limits,
     run: String,
-    checkpoints: Option<CheckpointPlan>,
+    on_disk: Option<DiskPlan>,
     local_workers: usize,
     events: Sender<Event>,
     cancel: AtomicBool,
     checkpointed: AtomicI64,
 }
 
-/// [`Checkpoints`], owned.
-pub(crate) struct CheckpointPlan {
+/// [`LevelsOnDisk`], owned.
+pub(crate) struct DiskPlan {
     root: PathBuf,
     resume: bool,
     keep_levels: bool,
@@ -290,11 +292,11 @@ where
         options.run,
         options.cluster.workers * options.cluster.processes()
     );
-    // Every process must agree on checkpoints too: one that starts afresh beside others that
+    // Every process must agree on levels on disk too: one that starts afresh beside others that
     // resume would make them drop what they saved.
     let agreement = format!(
-        "{run}; checkpoints {:?}",
-        options.checkpoints.map(|c| (c.resume, c.keep_levels))
+        "{run}; levels on disk {:?}",
+        options.on_disk.map(|c| (c.resume, c.keep_levels))
     );
     let run_tag = xxh3_64_with_seed(agreement.as_bytes(), OWNER_SEED);
     let (allocators, connections) = options.cluster.allocators(run_tag, options.patience)?;
@@ -302,7 +304,7 @@ where
         space,
         limits: *limits,
         run,
-        checkpoints: options.checkpoints.map(|c| CheckpointPlan {
+        on_disk: options.on_disk.map(|c| DiskPlan {
             root: c.root.to_path_buf(),
             resume: c.resume,
             keep_levels: c.keep_levels,

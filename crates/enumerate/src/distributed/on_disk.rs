@@ -18,7 +18,7 @@
 
 use super::mailbox::{Body, Hello, Report};
 use super::worker::{deal, Outcome, This};
-use super::{CheckpointPlan, Event, LevelTraffic, WorkerError};
+use super::{DiskPlan, Event, LevelTraffic, WorkerError};
 use crate::disk::codec::decode_sorted;
 use crate::disk::workdir::{LevelRecord, Manifest, Workdir};
 use crate::disk::{DiskEngine, DiskError, DiskOptions, RoundOutcome, Router};
@@ -40,7 +40,7 @@ where
     /// The level loop with this worker's levels on disk.
     pub(super) fn run_on_disk(
         &mut self,
-        plan: &CheckpointPlan,
+        plan: &DiskPlan,
     ) -> Result<Outcome<P::State>, WorkerError> {
         let shared = self.shared;
         let local = shared.local_workers as u64;

@@ -108,7 +108,7 @@ pub(crate) struct Outcome<S> {
     pub peak_bytes: u64,
     pub traffic: Vec<LevelTraffic>,
     pub resumed_from: Option<u32>,
-    /// Bytes of this worker's checkpoint files at the end.
+    /// Bytes of this worker's level files at the end (levels on disk).
     pub disk_bytes: u64,
 }
 
@@ -205,7 +205,7 @@ where
 
     fn run(&mut self) -> Result<Outcome<P::State>, WorkerError> {
         let shared = self.shared;
-        if let Some(plan) = &shared.checkpoints {
+        if let Some(plan) = &shared.on_disk {
             return self.run_on_disk(plan);
         }
         let (mut store, mut levels, mut classes) = self.begin()?;
