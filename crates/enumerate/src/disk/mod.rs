@@ -252,6 +252,26 @@ pub(crate) struct RoundOutcome<S> {
     pub all_finished: bool,
 }
 
+impl<S> Made<S> {
+    /// The manifest's record of the level at `depth` made whole (every bucket written) in
+    /// `seconds`, with the buckets of `bounds`.
+    pub(crate) fn record(&self, depth: u32, seconds: f64, bounds: Bounds) -> LevelRecord {
+        LevelRecord {
+            depth,
+            positions: self.positions,
+            classes: self.classes,
+            seconds,
+            on_disk: true,
+            bounds,
+            buckets: self
+                .buckets
+                .iter()
+                .map(|b| b.expect("every bucket made"))
+                .collect(),
+        }
+    }
+}
+
 /// What making (part of) a level produced.
 pub(crate) struct Made<S> {
     /// Records of the buckets made, by bucket (`None` where not asked for or not written).
@@ -370,19 +390,7 @@ where
                     disk_stop
                 };
             }
-            let record = LevelRecord {
-                depth: depth + 1,
-                positions: made.positions,
-                classes: made.classes,
-                seconds: started.elapsed().as_secs_f64(),
-                on_disk: true,
-                bounds,
-                buckets: made
-                    .buckets
-                    .iter()
-                    .map(|b| b.expect("every bucket made"))
-                    .collect(),
-            };
+            let record = made.record(depth + 1, started.elapsed().as_secs_f64(), bounds);
             peak_disk =
                 peak_disk.max(on_disk_bytes(&manifest) + record.bytes() + made.spilled_bytes);
             costs.push(LevelCost {

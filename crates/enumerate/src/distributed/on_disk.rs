@@ -17,7 +17,7 @@
 //! made when the run stopped is made again from its start.
 
 use super::mailbox::{Body, Hello, Report};
-use super::worker::{deal, Outcome, This};
+use super::worker::{deal, level_totals, Outcome, This};
 use super::{DiskPlan, Event, LevelTraffic, WorkerError};
 use crate::disk::codec::decode_sorted;
 use crate::disk::workdir::{LevelRecord, Manifest, Workdir};
@@ -186,15 +186,7 @@ where
             let saved = made.and_then(|made| {
                 peak_bytes = peak_bytes.max(made.peak_bytes);
                 spilled_bytes = made.spilled_bytes;
-                let record = LevelRecord {
-                    depth: depth + 1,
-                    positions: made.positions,
-                    classes: made.classes,
-                    seconds: started.elapsed().as_secs_f64(),
-                    on_disk: true,
-                    bounds,
-                    buckets: made.buckets.iter().map(|b| b.expect("made")).collect(),
-                };
+                let record = made.record(depth + 1, started.elapsed().as_secs_f64(), bounds);
                 engine.dir.sync_level(depth + 1)?;
                 manifest.levels.push(record);
                 manifest.plan = None;
@@ -222,8 +214,8 @@ where
             if let Some(w) = all.iter().position(|r| r.failed) {
                 return Err(WorkerError::Other(w));
             }
-            let level_positions: u64 = all.iter().map(|r| r.positions).sum();
-            let level_classes: u64 = all.iter().map(|r| r.classes).sum();
+            let (level_positions, level_classes, cost) =
+                level_totals(depth + 1, started.elapsed().as_secs_f64(), &all);
             if level_classes == 0 {
                 manifest.levels.pop();
                 engine
@@ -235,14 +227,7 @@ where
             }
             levels.push(level_positions);
             classes.push(level_classes);
-            traffic.push(LevelTraffic {
-                depth: depth + 1,
-                seconds: started.elapsed().as_secs_f64(),
-                sent_bytes: all.iter().map(|r| r.sent_bytes).sum(),
-                sent_states: all.iter().map(|r| r.sent_states).sum(),
-                spilled_bytes: all.iter().map(|r| r.spilled_bytes).sum(),
-                resumed: false,
-            });
+            traffic.push(cost);
             shared
                 .checkpointed
                 .store(i64::from(depth + 1), Ordering::Relaxed);
@@ -256,10 +241,9 @@ where
             match stop == Stop::Complete && newest_classes <= shared.limits.antipode_cap as u64 {
                 true => {
                     let newest = manifest.levels.last().expect("level 0 exists");
-                    let mine = engine.read_level(newest);
-                    let gathered = self.gather(mine.as_deref().unwrap_or(&[]));
-                    // A part that could not be read leaves the antipodes out, not short.
-                    mine.ok().and(gathered)
+                    // A part that cannot be read leaves the antipodes out, not short.
+                    let mine = engine.read_level(newest).ok();
+                    self.gather(mine.as_deref())
                 }
                 false => None,
             };

@@ -24,6 +24,20 @@ const STATES_PER_PACKET: usize = 1 << 20;
 /// are held twice while they are dealt out to their owners.
 const EXPANSION_SLICES: usize = 8;
 
+/// A level's positions and states over every worker's report, and what it cost.
+pub(super) fn level_totals(depth: u32, seconds: f64, all: &[Report]) -> (u64, u64, LevelTraffic) {
+    let sum = |f: fn(&Report) -> u64| all.iter().map(f).sum::<u64>();
+    let cost = LevelTraffic {
+        depth,
+        seconds,
+        sent_bytes: sum(|r| r.sent_bytes),
+        sent_states: sum(|r| r.sent_states),
+        spilled_bytes: sum(|r| r.spilled_bytes),
+        resumed: false,
+    };
+    (sum(|r| r.positions), sum(|r| r.classes), cost)
+}
+
 /// `listed` dealt out to its owners among `peers` workers, by threads.
 pub(super) fn deal<S: KeyState>(listed: &[S], peers: usize) -> Vec<Vec<S>> {
     let hands: Vec<Vec<Vec<S>>> = listed
@@ -263,21 +277,14 @@ where
             if let Some(w) = all.iter().position(|r| r.failed) {
                 return Err(WorkerError::Other(w));
             }
-            let level_positions: u64 = all.iter().map(|r| r.positions).sum();
-            let level_classes: u64 = all.iter().map(|r| r.classes).sum();
+            let (level_positions, level_classes, cost) =
+                level_totals(depth + 1, started.elapsed().as_secs_f64(), &all);
             if level_classes == 0 {
                 break Stop::Complete;
             }
             levels.push(level_positions);
             classes.push(level_classes);
-            traffic.push(LevelTraffic {
-                depth: depth + 1,
-                seconds: started.elapsed().as_secs_f64(),
-                sent_bytes: all.iter().map(|r| r.sent_bytes).sum(),
-                sent_states: all.iter().map(|r| r.sent_states).sum(),
-                spilled_bytes: 0,
-                resumed: false,
-            });
+            traffic.push(cost);
             store.push(next);
             next_needed = self.bytes_to_expand(&store);
             self.event(Event::Finished {
@@ -288,7 +295,7 @@ where
         let newest_classes = *classes.last().expect("level 0 exists");
         let gather = stop == Stop::Complete && newest_classes <= shared.limits.antipode_cap as u64;
         let last_level = match gather {
-            true => self.gather(store.newest()),
+            true => self.gather(Some(store.newest())),
             false => None,
         };
         Ok(Outcome {
@@ -450,28 +457,41 @@ where
         packets
     }
 
-    /// Every worker's `level` on worker 0, merged in order (`None` on the others).
-    pub(super) fn gather(&mut self, level: &[P::State]) -> Option<Vec<P::State>> {
-        let mut gaps = Vec::new();
-        encode_sorted(level, &mut gaps);
+    /// Every worker's `level` on worker 0, merged in order (`None` on the others, and when a
+    /// worker had no `level` to give).
+    pub(super) fn gather(&mut self, level: Option<&[P::State]>) -> Option<Vec<P::State>> {
+        let body = match level {
+            Some(states) => {
+                let mut gaps = Vec::new();
+                encode_sorted(states, &mut gaps);
+                Body::States {
+                    count: states.len() as u64,
+                    gaps,
+                }
+            }
+            None => Body::Listing {
+                finished: true,
+                failed: true,
+            },
+        };
         let packet = Packet {
             to: 0,
             from: self.me as u32,
-            body: Body::States {
-                count: level.len() as u64,
-                gaps,
-            },
+            body,
         };
         let got = self.round(vec![packet]);
-        if self.me != 0 {
+        if self.me != 0 || got.len() != self.peers {
             return None;
         }
         let mut all: Vec<P::State> = Vec::new();
         for p in got {
-            if let Body::States { count, gaps } = p.body {
-                // The antipodes are a listing on top of exact counts: a part that does not
-                // decode leaves them out rather than ending the run.
-                all.extend(decode_sorted::<P::State>(&gaps, count).ok()?);
+            // The antipodes are a listing on top of exact counts: a part that is missing or
+            // does not decode leaves them out rather than short, and does not end the run.
+            match p.body {
+                Body::States { count, gaps } => {
+                    all.extend(decode_sorted::<P::State>(&gaps, count).ok()?)
+                }
+                _ => return None,
             }
         }
         all.sort_unstable();
