@@ -132,7 +132,10 @@ fn a_run_on_disk_resumes_and_refuses_a_foreign_folder() {
     assert_eq!(repaired.resumed_from, Some(30));
     assert_eq!(repaired.enumeration.levels, levels("sliding-3x3.txt"));
     assert_eq!(repaired.enumeration.stop, Stop::Complete);
-    let antipodes = repaired.enumeration.last_level.expect("gathered from the level files");
+    let antipodes = repaired
+        .enumeration
+        .last_level
+        .expect("gathered from the level files");
     assert_eq!(antipodes.len(), 2);
 }
 
