@@ -18,6 +18,10 @@
 //!   level by level and resumable. A level on disk is never held whole, so this is not a
 //!   `LevelStore` (whose `newest()` is a slice); it shares the frontier's expansion and
 //!   counting code.
+//! - [`distributed`] (feature `distributed`), the frontier engine across threads, processes
+//!   and machines on timely dataflow: every state owned by one worker by a fixed hash, each
+//!   level's neighbours exchanged to their owners, levels in memory or, per worker, as the
+//!   disk engine keeps them (routed through its `Router` hook).
 //!
 //! [`half_depth`] solves positions optimally by meeting in the middle over the frontier
 //! engine's levels; [`keys`] is what lets states be sorted by radix and written as key gaps.

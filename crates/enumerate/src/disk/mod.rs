@@ -35,6 +35,10 @@
 //! level will take; if it is short, or the disk fills while the level is made, the run stops
 //! with [`Stop::Disk`] and exact counts of every finished level (resume after freeing space).
 //! With [`Limits::count_last`], a level that would not fit is counted without being written.
+//!
+//! **Distributed.** A worker of a distributed run drives this engine over the states it owns
+//! ([`crate::distributed`]); its `Router` sends the neighbours others own after every slice
+//! expanded, and feeds those it receives into the candidate list like its own.
 
 pub mod codec;
 pub(crate) mod workdir;
@@ -235,9 +239,9 @@ pub(crate) struct DiskEngine<'a, P: StateSpace> {
 /// ([`crate::distributed`]); a single-process run keeps them all and has none.
 pub(crate) trait Router<S> {
     /// One exchange round: takes the states of `listed[from..]` that other workers own out of
-    /// it and sends them, and returns the states other workers sent to this one, whether every
-    /// worker has now `finished` listing the level (then no round follows), and whether one
-    /// of them failed.
+    /// it and sends them; returns the states other workers sent to this one, and whether every
+    /// worker has now `finished` listing the level (then no round follows). An error means a
+    /// worker stopped in the middle of the level.
     fn round(
         &mut self,
         listed: &mut Vec<S>,
@@ -250,6 +254,18 @@ pub(crate) trait Router<S> {
 pub(crate) struct RoundOutcome<S> {
     pub received: Vec<S>,
     pub all_finished: bool,
+}
+
+/// What making (part of) a level produced.
+pub(crate) struct Made<S> {
+    /// Records of the buckets made, by bucket (`None` where not asked for or not written).
+    pub buckets: Vec<Option<BucketRecord>>,
+    pub positions: u64,
+    pub classes: u64,
+    pub spilled_bytes: u64,
+    pub peak_bytes: u64,
+    /// The states made, when the level is small enough to keep for the antipodes.
+    pub states: Option<Vec<S>>,
 }
 
 impl<S> Made<S> {
@@ -270,18 +286,6 @@ impl<S> Made<S> {
                 .collect(),
         }
     }
-}
-
-/// What making (part of) a level produced.
-pub(crate) struct Made<S> {
-    /// Records of the buckets made, by bucket (`None` where not asked for or not written).
-    pub buckets: Vec<Option<BucketRecord>>,
-    pub positions: u64,
-    pub classes: u64,
-    pub spilled_bytes: u64,
-    pub peak_bytes: u64,
-    /// The states made, when the level is small enough to keep for the antipodes.
-    pub states: Option<Vec<S>>,
 }
 
 impl<P> DiskEngine<'_, P>
