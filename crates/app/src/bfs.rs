@@ -161,6 +161,7 @@ where
     P::State: KeyState,
 {
     use crate::report::LevelTrafficReport;
+    use godsearch_enumerate::disk::DiskError;
     use godsearch_enumerate::distributed::{
         enumerate_distributed, Cluster, DistributedError, DistributedOptions, LevelsOnDisk,
     };
@@ -184,10 +185,15 @@ where
     let run =
         enumerate_distributed(space.clone(), &options, &request.limits, progress).map_err(|e| {
             match e {
-                DistributedError::Connection { .. } | DistributedError::OtherWorker(_) => {
-                    AppError::Run(e.to_string())
-                }
-                _ => AppError::Input(e.to_string()),
+                // A folder that is not this run's, or holds one without --resume: the request.
+                DistributedError::Disk(
+                    DiskError::Busy(_)
+                    | DiskError::NotEmpty(_)
+                    | DiskError::RunExists(_)
+                    | DiskError::OtherRun { .. },
+                ) => AppError::Input(e.to_string()),
+                // A lost or mismatched process, a damaged file, a failed write: the run.
+                _ => AppError::Run(e.to_string()),
             }
         })?;
     let report = DistributedReport {

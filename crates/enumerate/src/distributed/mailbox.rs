@@ -52,7 +52,7 @@ pub(crate) enum Body {
     States { count: u64, gaps: Vec<u8> },
     /// A worker's account of the level it just made, sent to every worker.
     Report(Report),
-    /// A worker's checkpoints when the run starts, sent to every worker.
+    /// A worker's levels on disk when the run starts, sent to every worker.
     Hello(Hello),
     /// Where a worker is in listing a level on disk, sent to every worker with each part.
     Listing {
@@ -84,18 +84,19 @@ pub(crate) struct Report {
     pub spilled_bytes: u64,
     /// The caller asked this worker's process to stop.
     pub cancelled: bool,
-    /// This worker could not save its checkpoint (the message is its own to report).
+    /// This worker could not go on (a level it could not write or read, states it could not
+    /// decode; the message is its own to report).
     pub failed: bool,
 }
 
-/// A worker's checkpoints, compared when the run starts.
+/// A worker's levels on disk, compared when the run starts.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Hello {
-    /// Its own (positions, classes) of every level it has checkpointed, from 0.
+    /// Its own (positions, classes) of every level its manifest lists, from 0.
     pub levels: Vec<(u64, u64)>,
     /// Seconds each of those levels took.
     pub seconds: Vec<f64>,
-    /// It could not read its checkpoints.
+    /// It could not open its run folder.
     pub failed: bool,
 }
 
