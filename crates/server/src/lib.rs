@@ -178,34 +178,18 @@ fn to_json<T: Serialize>(value: T) -> Result<serde_json::Value, AppError> {
     serde_json::to_value(value).map_err(|e| AppError::Check(format!("report not written: {e}")))
 }
 
-fn solve_work(request: SolveRequest) -> Work {
-    Box::new(
-        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
-            to_json(bench.solve(&request, limits, control)?)
-        },
-    )
-}
+/// A workbench method: what one kind of request runs, with the report it answers.
+type Method<T, R> = fn(&Workbench, &T, &JobLimits, &JobControl) -> Result<R, AppError>;
 
-fn bfs_work(request: BfsJob) -> Work {
+/// The job that runs `method` on `request` and answers its report as JSON.
+fn work<T, R>(request: T, method: Method<T, R>) -> Work
+where
+    T: Send + 'static,
+    R: Serialize + 'static,
+{
     Box::new(
         move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
-            to_json(bench.bfs(&request, limits, control)?)
-        },
-    )
-}
-
-fn scramble_work(request: ScrambleRequest) -> Work {
-    Box::new(
-        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
-            to_json(bench.scramble(&request, limits, control)?)
-        },
-    )
-}
-
-fn pdb_work(request: PdbJob) -> Work {
-    Box::new(
-        move |bench: &Workbench, limits: &JobLimits, control: &JobControl| {
-            to_json(bench.build_pdb(&request, limits, control)?)
+            to_json(method(bench, &request, limits, control)?)
         },
     )
 }
@@ -282,39 +266,39 @@ async fn solve_now(
     State(state): State<AppState>,
     parsed: Result<Json<SolveRequest>, JsonRejection>,
 ) -> Response {
-    now_from(&state, "solve", parsed, solve_work).await
+    now_from(&state, "solve", parsed, Workbench::solve).await
 }
 
 async fn bfs_now(
     State(state): State<AppState>,
     parsed: Result<Json<BfsJob>, JsonRejection>,
 ) -> Response {
-    now_from(&state, "bfs", parsed, bfs_work).await
+    now_from(&state, "bfs", parsed, Workbench::bfs).await
 }
 
 async fn scramble_now(
     State(state): State<AppState>,
     parsed: Result<Json<ScrambleRequest>, JsonRejection>,
 ) -> Response {
-    now_from(&state, "scramble", parsed, scramble_work).await
+    now_from(&state, "scramble", parsed, Workbench::scramble).await
 }
 
 async fn pdb_now(
     State(state): State<AppState>,
     parsed: Result<Json<PdbJob>, JsonRejection>,
 ) -> Response {
-    now_from(&state, "pdb", parsed, pdb_work).await
+    now_from(&state, "pdb", parsed, Workbench::build_pdb).await
 }
 
 /// Reads a request body and runs it as a job, answering with its outcome.
-async fn now_from<T: DeserializeOwned>(
+async fn now_from<T: DeserializeOwned + Send + 'static, R: Serialize + 'static>(
     state: &AppState,
     kind: &'static str,
     parsed: Result<Json<T>, JsonRejection>,
-    work: fn(T) -> Work,
+    method: Method<T, R>,
 ) -> Response {
     match body(parsed) {
-        Ok(request) => run_now(state, kind, work(request)).await,
+        Ok(request) => run_now(state, kind, work(request, method)).await,
         Err(refused) => refused.into_response(),
     }
 }
@@ -335,38 +319,38 @@ async fn solve_job(
     State(state): State<AppState>,
     parsed: Result<Json<SolveRequest>, JsonRejection>,
 ) -> Response {
-    job_from(&state, "solve", parsed, solve_work)
+    job_from(&state, "solve", parsed, Workbench::solve)
 }
 
 async fn bfs_job(
     State(state): State<AppState>,
     parsed: Result<Json<BfsJob>, JsonRejection>,
 ) -> Response {
-    job_from(&state, "bfs", parsed, bfs_work)
+    job_from(&state, "bfs", parsed, Workbench::bfs)
 }
 
 async fn pdb_job(
     State(state): State<AppState>,
     parsed: Result<Json<PdbJob>, JsonRejection>,
 ) -> Response {
-    job_from(&state, "pdb", parsed, pdb_work)
+    job_from(&state, "pdb", parsed, Workbench::build_pdb)
 }
 
 async fn scramble_job(
     State(state): State<AppState>,
     parsed: Result<Json<ScrambleRequest>, JsonRejection>,
 ) -> Response {
-    job_from(&state, "scramble", parsed, scramble_work)
+    job_from(&state, "scramble", parsed, Workbench::scramble)
 }
 
-fn job_from<T: DeserializeOwned>(
+fn job_from<T: DeserializeOwned + Send + 'static, R: Serialize + 'static>(
     state: &AppState,
     kind: &'static str,
     parsed: Result<Json<T>, JsonRejection>,
-    work: fn(T) -> Work,
+    method: Method<T, R>,
 ) -> Response {
     match body(parsed) {
-        Ok(request) => start_job(state, kind, work(request)),
+        Ok(request) => start_job(state, kind, work(request, method)),
         Err(refused) => refused.into_response(),
     }
 }
