@@ -4,7 +4,8 @@
 //!   fills it, and a read-only view of the same layout over any bytes (a memory-mapped file).
 //! - [`level`]: the entry encodings the table engine fills ([`LevelTable`]: 2-bit mod 3, or a
 //!   byte of exact distance with its read-only [`ByteView`]).
-//! - [`resident`]: a table copied into memory backed by huge pages, for random reads.
+//! - [`resident`]: a table copied into memory backed by huge pages, for random reads, and
+//!   [`prefetch`] for reads known ahead.
 //! - [`file`](mod@file): the table file: a header naming the puzzle and parameters, the payload, and a
 //!   checksum; written atomically, validated completely on load.
 
@@ -16,4 +17,4 @@ pub mod resident;
 pub use file::{Encoding, LoadedTable, TableError, TableHeader};
 pub use level::{entries_per_word, ByteTable, ByteView, LevelTable};
 pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};
-pub use resident::{ResidentBytes, TableBytes};
+pub use resident::{prefetch, ResidentBytes, TableBytes};
