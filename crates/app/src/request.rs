@@ -649,10 +649,11 @@ impl Workbench {
         &self.cache
     }
 
-    /// The two-phase tables, loaded (or built and cached) on first use.
+    /// The two-phase tables, loaded (or built and cached) on first use, in huge pages: a
+    /// workbench serves many solves.
     pub fn twophase(&self, progress: &dyn Progress) -> &Tables {
         self.twophase
-            .get_or_init(|| self.cache.twophase_tables(progress).0)
+            .get_or_init(|| self.cache.twophase_tables(progress).0.resident())
     }
 
     fn optimal_tables(

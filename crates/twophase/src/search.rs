@@ -252,9 +252,24 @@ struct Pending {
     at: AutomatonState,
     /// The last of them.
     last: u8,
-    /// `p`'s changes are still to be read from the table, at this entry (its fetch was asked
-    /// for when the node was made).
-    unread: Option<Entry>,
+    /// What its turn reads, asked for when it was made.
+    read: Read,
+}
+
+/// What a node's turn will read: the fetch is asked for when the node is made, so the read
+/// finds it in the cache.
+#[derive(Clone, Copy)]
+enum Read {
+    /// Nothing: its changes are known (a direction's root).
+    Nothing,
+    /// Its changes, at this phase-1 entry (a node with moves left).
+    Changes(Entry),
+    /// Its bound on phase 2 by corners and middle edges, at this index of the small table (a
+    /// way into `G1`: no moves left).
+    CornerBound(usize),
+    /// The phase-2 bound of the way into `G1` that passed its corner bound on its last turn,
+    /// with its U/D edges. It searches phase 2 on this turn.
+    Phase2 { ud_edges: u16 },
 }
 
 /// Where a position's phase-1 entry lies, and the symmetry that reads it.
@@ -480,7 +495,7 @@ impl<'t> Run<'t> {
                         done: 0,
                         at: SequenceAutomaton::START,
                         last: 0,
-                        unread: None,
+                        read: Read::Nothing,
                     });
                 }
             }
@@ -593,7 +608,8 @@ impl<'t> Run<'t> {
             return;
         };
         let (len, done) = (node.len as usize, node.done as usize);
-        if len > 0 {
+        let second_turn = matches!(node.read, Read::Phase2 { .. });
+        if len > 0 && !second_turn {
             self.tick();
             fiber.path[len - 1] = node.last as usize;
         }
@@ -601,13 +617,25 @@ impl<'t> Run<'t> {
         if done == depth {
             // In G1 (the distance is 0 exactly there). A last move inside G1 would mean G1 was
             // reached one move earlier, which the shorter depth already covered.
-            let last_move_in_g1 = len > 0 && PHASE2_MASK >> node.last & 1 == 1;
-            if !last_move_in_g1 {
-                self.enter_phase2::<QTM>(fiber, &p, len, done, node.at);
+            // Its last move is not a G1 move (those are not made, below). Phase 2 is searched
+            // on a second turn, once the entries of its first bound are fetched.
+            let bound = match node.read {
+                Read::Phase2 { ud_edges } => {
+                    self.phase2_from::<QTM>(fiber, &p, ud_edges, len, done, node.at);
+                    return;
+                }
+                Read::CornerBound(at) => self.tables.corner_slice_perm[at],
+                Read::Nothing | Read::Changes(_) => self.corner_bound(&p),
+            };
+            if let Some(ud_edges) = self.way_into_g1::<QTM>(fiber, &p, bound, len, done) {
+                fiber.stack.push(Pending {
+                    read: Read::Phase2 { ud_edges },
+                    ..node
+                });
             }
             return;
         }
-        if let Some(entry) = node.unread {
+        if let Read::Changes(entry) = node.read {
             self.read_changes_at(&mut p, entry);
         }
         let left = depth - done;
@@ -626,55 +654,85 @@ impl<'t> Run<'t> {
                 corners: std::array::from_fn(|i| p.corners[self.move_cubes[m].cp[i] as usize]),
                 ..self.phase1_move(&p, m)
             };
-            // A child that will choose among its own children reads its entry on its turn.
-            let unread = (left > cost::<QTM>(m)).then(|| {
+            let read = if left > cost::<QTM>(m) {
                 let entry = self.entry_of(&child);
                 prefetch(self.phase1, entry.at);
-                entry
-            });
+                Read::Changes(entry)
+            } else if PHASE2_MASK >> m & 1 == 1 {
+                // A way into G1 whose last move is inside G1 was reached one move earlier,
+                // which the shorter length already covered.
+                continue;
+            } else {
+                let at = self.corner_bound_at(&child);
+                prefetch(&self.tables.corner_slice_perm, at);
+                Read::CornerBound(at)
+            };
             fiber.stack.push(Pending {
                 p: child,
                 len: node.len + 1,
                 done: (done + cost::<QTM>(m)) as u8,
                 at: self.order.after(node.at, m),
                 last: m as u8,
-                unread,
+                read,
             });
         }
     }
 
-    /// Phase 2 from the way into `G1` that the `len` moves of cost `phase1` made.
-    fn enter_phase2<const QTM: bool>(
-        &mut self,
-        fiber: &Fiber,
-        p: &Phase1,
-        len: usize,
-        phase1: usize,
-        at: AutomatonState,
-    ) {
+    /// The most phase-2 moves (their cost) that can still improve on the best solution after
+    /// a phase 1 of cost `phase1`.
+    fn phase2_room<const QTM: bool>(&self, phase1: usize) -> usize {
         let most = if QTM {
             HALF_TURN_QUARTERS * PHASE2_MAX
         } else {
             PHASE2_MAX
         };
-        let room = (self.best_length - 1 - phase1).min(most);
-        let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
-        let tb = self.tables;
-        let corners = perm_rank(&p.corners) as u16;
-        let corners_bound =
-            tb.corner_slice_perm[corners as usize * SLICE_PERMS + slice_perm as usize];
-        if corners_bound as usize > room {
-            return;
+        (self.best_length - 1 - phase1).min(most)
+    }
+
+    /// The way into `G1` that the `len` moves of cost `phase1` made, if its bound by corners
+    /// and middle edges leaves room for phase 2: its U/D edges (read by replaying the moves),
+    /// with the fetch of its other bounds' entries asked for.
+    fn way_into_g1<const QTM: bool>(
+        &mut self,
+        fiber: &Fiber,
+        p: &Phase1,
+        corners_bound: u8,
+        len: usize,
+        phase1: usize,
+    ) -> Option<u16> {
+        if corners_bound as usize > self.phase2_room::<QTM>(phase1) {
+            return None;
         }
         self.phase2_searches += 1;
         let mut c = fiber.start;
         let mut next = c;
-        self.path[..len].copy_from_slice(&fiber.path[..len]);
-        for &k in &self.path[..len] {
+        for &k in &fiber.path[..len] {
             c.edges_then_into(&self.move_cubes[k], &mut next);
             c = next;
         }
         let ud = coords::ud_edges(&c);
+        let tb = self.tables;
+        let slice_perm = p.slice_sorted as usize % SLICE_PERMS;
+        prefetch(&tb.ud_slice_perm, ud as usize * SLICE_PERMS + slice_perm);
+        prefetch(self.phase2, self.phase2_at(perm_rank(&p.corners) as u16, ud));
+        Some(ud)
+    }
+
+    /// Phase 2 from the way into `G1` that the `len` moves of cost `phase1` made, whose U/D
+    /// edges are `ud`.
+    fn phase2_from<const QTM: bool>(
+        &mut self,
+        fiber: &Fiber,
+        p: &Phase1,
+        ud: u16,
+        len: usize,
+        phase1: usize,
+        at: AutomatonState,
+    ) {
+        let room = self.phase2_room::<QTM>(phase1);
+        let slice_perm = p.slice_sorted % SLICE_PERMS as u16;
+        let corners = perm_rank(&p.corners) as u16;
+        self.path[..len].copy_from_slice(&fiber.path[..len]);
         let mut depth = self.phase2_bound(corners, ud, slice_perm, room) as usize;
         while depth <= room {
             let end = phase1 + depth;
@@ -688,6 +746,17 @@ impl<'t> Run<'t> {
         }
     }
 
+    /// Where `p`'s exact phase-2 moves in (corners, middle edges) lie in their table.
+    #[inline]
+    fn corner_bound_at(&self, p: &Phase1) -> usize {
+        perm_rank(&p.corners) as usize * SLICE_PERMS + p.slice_sorted as usize % SLICE_PERMS
+    }
+
+    /// `p`'s exact phase-2 moves in (corners, middle edges): a lower bound on its phase 2.
+    fn corner_bound(&self, p: &Phase1) -> u8 {
+        self.tables.corner_slice_perm[self.corner_bound_at(p)]
+    }
+
     /// A lower bound on the phase-2 moves, unless a bound small enough for the cache already
     /// exceeds `moves` (it is then returned): exact in (corners, middle edges) and (U/D edges,
     /// middle edges), and in (corners, U/D edges), which is read last since it misses the cache.
@@ -699,10 +768,18 @@ impl<'t> Run<'t> {
         if small as usize > moves {
             return small;
         }
+        self.phase2[self.phase2_at(cp, ud)].max(small)
+    }
+
+    /// Where the exact phase-2 moves in (corners `cp`, U/D edges `ud`) lie in the phase-2
+    /// table, which is reduced by the 16 symmetries that keep the U-D axis.
+    #[inline]
+    fn phase2_at(&self, cp: u16, ud: u16) -> usize {
+        let tb = self.tables;
         let class = tb.corner_class[cp as usize] as usize;
         let sym = tb.corner_to_rep[cp as usize] as usize;
         let edges = tb.ud_edge_conj[ud as usize * UD_SYMMETRIES + sym] as usize;
-        self.phase2[class * UD_EDGE_PERMS + edges].max(small)
+        class * UD_EDGE_PERMS + edges
     }
 
     /// Phase-2 IDA* to a total length of exactly `depth` (its cost); `len` moves of cost

@@ -163,13 +163,20 @@ fn solve_cube2(
     Ok(())
 }
 
+/// Batches of at least this many cubes copy the two-phase tables into huge pages first: the
+/// copy costs about 0.1 s and saves about 0.2 ms a cube.
+const RESIDENT_FROM: usize = 5_000;
+
 fn solve_cube3(
     args: &SolveArgs,
     metric: Metric,
     jobs: &[CubeJob],
     out: &mut CubePrinter,
 ) -> Result<()> {
-    let tables = crate::cache::twophase_tables(args.cache.as_deref());
+    let mut tables = crate::cache::twophase_tables(args.cache.as_deref());
+    if jobs.len() >= RESIDENT_FROM {
+        tables = tables.resident();
+    }
     let solver = TwoPhaseSolver {
         tables: &tables,
         metric,
