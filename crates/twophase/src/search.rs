@@ -302,7 +302,21 @@ impl Fiber {
             stack: Vec::with_capacity(LONGEST_QTM * MOVES),
         }
     }
+
+    /// Starts on `subtree` (a direction, and a node of it), if there is one.
+    fn take(&mut self, subtree: Option<&(usize, Pending)>, directions: &[Direction]) -> bool {
+        let Some(&(direction, node)) = subtree else {
+            return false;
+        };
+        self.direction = direction;
+        self.start = directions[direction].start;
+        self.stack.push(node);
+        true
+    }
 }
+
+/// Phase-1 searches run side by side.
+const FIBERS: usize = 8;
 
 struct Run<'t> {
     tables: &'t Tables,
@@ -480,30 +494,42 @@ impl<'t> Run<'t> {
             .map(|d| d.root.distance as usize)
             .min()
             .expect("six directions");
-        let mut fibers: Vec<Fiber> = directions
-            .iter()
-            .enumerate()
-            .map(|(k, d)| Fiber::new(k, d.start))
+        let mut fibers: Vec<Fiber> = (0..FIBERS)
+            .map(|_| Fiber::new(0, directions[0].start))
             .collect();
+        let mut subtrees = Vec::new();
         while depth < self.best_length && !self.done() {
-            for (fiber, d) in fibers.iter_mut().zip(directions) {
+            // Each direction's root is expanded here; its children are the subtrees the
+            // fibers take, a direction's in move order, one direction after another.
+            subtrees.clear();
+            for (k, d) in directions.iter().enumerate() {
+                if d.root.distance as usize > depth || self.done() {
+                    continue;
+                }
+                let mut root = Fiber::new(k, d.start);
+                root.stack.push(Pending {
+                    p: d.root,
+                    len: 0,
+                    done: 0,
+                    at: SequenceAutomaton::START,
+                    last: 0,
+                    read: Read::Nothing,
+                });
+                self.phase1_step::<QTM>(&mut root, depth);
+                subtrees.extend(root.stack.iter().rev().map(|&node| (k, node)));
+            }
+            let mut next = subtrees.iter();
+            let mut running = 0;
+            for fiber in &mut fibers {
                 fiber.stack.clear();
-                if d.root.distance as usize <= depth {
-                    fiber.stack.push(Pending {
-                        p: d.root,
-                        len: 0,
-                        done: 0,
-                        at: SequenceAutomaton::START,
-                        last: 0,
-                        read: Read::Nothing,
-                    });
+                if fiber.take(next.next(), directions) {
+                    running += 1;
                 }
             }
-            let mut running = fibers.iter().filter(|f| !f.stack.is_empty()).count();
             while running > 0 && !self.done() {
                 for fiber in fibers.iter_mut().filter(|f| !f.stack.is_empty()) {
                     self.phase1_step::<QTM>(fiber, depth);
-                    if fiber.stack.is_empty() {
+                    if fiber.stack.is_empty() && !fiber.take(next.next(), directions) {
                         running -= 1;
                     }
                     if self.done() {
