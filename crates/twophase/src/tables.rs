@@ -534,8 +534,9 @@ impl Tables {
     ///
     /// For many solves: the searches read those tables at random, and in 4 KiB pages (a
     /// mapped file) most reads also miss the TLB, which the phase-1 search's prefetches wait
-    /// on. The copy takes about 0.1 s and holds the 600 MB in anonymous memory instead of the
-    /// page cache; 1,000 random cubes then take about 0.75 of the time.
+    /// on. The copy holds the 600 MB in anonymous memory instead of the page cache, and takes
+    /// as long as faulting that much fresh memory in (0.1 s to 1.5 s); 1,000 random cubes then
+    /// take about 0.75 of the time (`bench --section cube` prints both).
     pub fn resident(self) -> Self {
         Tables {
             pruning: self.pruning.resident(),

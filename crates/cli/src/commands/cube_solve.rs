@@ -163,9 +163,10 @@ fn solve_cube2(
     Ok(())
 }
 
-/// Batches of at least this many cubes copy the two-phase tables into huge pages first: the
-/// copy costs about 0.1 s and saves about 0.2 ms a cube.
-const RESIDENT_FROM: usize = 5_000;
+/// Batches of at least this many cubes copy the two-phase tables into huge pages first: a cube
+/// then takes about 0.14 ms less (`bench --section cube`), and the copy took 1.3-1.5 s on the
+/// machine this was measured on (fresh memory is slow to fault in there).
+const RESIDENT_FROM: usize = 10_000;
 
 fn solve_cube3(
     args: &SolveArgs,
