@@ -261,6 +261,12 @@ impl OptimalTables {
         (self.pruning_bytes()[entry / ENTRIES_PER_BYTE] >> (2 * (entry % ENTRIES_PER_BYTE))) & 3
     }
 
+    /// Asks for `entry`'s byte to be fetched into the cache ([`godsearch_tables::prefetch`]).
+    #[inline]
+    pub(crate) fn prefetch(&self, entry: usize) {
+        godsearch_tables::prefetch(self.pruning_bytes(), entry / ENTRIES_PER_BYTE);
+    }
+
     /// Writes the saved form, [`TableSize::bytes`] long (the 2-bit entries, entry `i` at bits `2*(i%4)` of byte `i/4`).
     pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.pruning_bytes())
