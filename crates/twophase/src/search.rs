@@ -5,12 +5,15 @@
 //! Phase 1 knows the exact distance to `G1` of every node, and one table read per node names
 //! the moves that shorten and lengthen it, so only children that keep a way into `G1` within
 //! the moves left are generated: most nodes have one or two. The search is then bound by the
-//! latency of that read (the table is 511 MB), about one uncached read a node. So the six
-//! directions' searches at each length run side by side, a node at a time ([`Fiber`]): a turn
-//! asks for the entries its children will read and hands over, and up to six reads are in
-//! flight at once where one search alone waits for each (1,000 random cubes at 20 moves or
-//! fewer: 0.74-0.97 ms a cube before, 0.55-0.72 after, interleaved; 11% more nodes, since
-//! the directions after the one that finds the solution are searched as far).
+//! latency of that read (the table is 511 MB), about one uncached read a node. So at each
+//! length the subtrees below the six directions' roots are searched [`FIBERS`] at a time, side
+//! by side, a node a turn ([`Fiber`]): a turn asks for the entries its children will read (and
+//! a way into `G1` for its phase-2 bounds' entries) and hands over, so several reads are in
+//! flight where one search alone waits for each. The subtrees are taken in order, so the
+//! first direction's come first, as in one search. (`bench --section cube`, 1,000 random
+//! cubes at 20 moves or fewer, same runs: 0.70-0.81 ms a cube before, 0.54-0.57 after, and
+//! 0.40-0.43 with the tables in huge pages, where the prefetches wait on no page walks; 6,340
+//! nodes a cube against 6,234.)
 //!
 //! Phase 1 also carries the middle edges' places and order, and the corners, so a way into
 //! `G1` whose phase 2 cannot fit in the moves left is dropped with one small lookup (most of
@@ -279,11 +282,11 @@ struct Entry {
     sym: u8,
 }
 
-/// One direction's phase-1 depth-first search at one length, advanced a node at a time. The
-/// directions take turns: a turn makes a node's children, asks for the table entries they will
-/// read, and hands over, so up to six directions' reads are in flight together. (A random read
-/// of the 511 MB table takes about 200 ns here; a lone depth-first search waits for each in
-/// turn, six interleaved ones overlap them.)
+/// A phase-1 depth-first search of one subtree (below a child of a direction's root) at one
+/// length, advanced a node a turn. The fibers take turns: a turn makes a node's children,
+/// asks for the table entries they will read, and hands over, so several fibers' reads are in
+/// flight together. (A random read of the 511 MB table takes about 200 ns here; a lone
+/// depth-first search waits for each in turn.)
 struct Fiber {
     direction: usize,
     /// The cube as this direction sees it.
@@ -315,7 +318,7 @@ impl Fiber {
     }
 }
 
-/// Phase-1 searches run side by side.
+/// Phase-1 subtrees searched side by side (4, 6, 8, 12 and 16 measured: 6 and 8 best).
 const FIBERS: usize = 8;
 
 struct Run<'t> {
@@ -641,10 +644,9 @@ impl<'t> Run<'t> {
         }
         let mut p = node.p;
         if done == depth {
-            // In G1 (the distance is 0 exactly there). A last move inside G1 would mean G1 was
-            // reached one move earlier, which the shorter depth already covered.
-            // Its last move is not a G1 move (those are not made, below). Phase 2 is searched
-            // on a second turn, once the entries of its first bound are fetched.
+            // In G1 (the distance is 0 exactly there), by a last move that is not a G1 move
+            // (those are not made, below). Phase 2 is searched on a second turn, once the
+            // entries of its first bound are fetched.
             let bound = match node.read {
                 Read::Phase2 { ud_edges } => {
                     self.phase2_from::<QTM>(fiber, &p, ud_edges, len, done, node.at);

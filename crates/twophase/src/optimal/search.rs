@@ -271,21 +271,27 @@ impl<'t, const N: usize> Lookup<'t, N> {
         out: &mut [Node; N],
         entries: &mut [usize; N],
     ) {
-        let t = self.tables;
-        let parent = node.axes[a];
         let mut bits = live;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let axis = self.turn(parent, t.axis_move[a][m] as usize);
-            let slice = t.table_slice(axis.sorted as usize);
-            let entry = self
-                .graph
-                .entry(axis.twist as usize, axis.flip as usize, slice);
-            t.prefetch(entry);
+            let (axis, entry) = self.child_axis(node, a, m);
+            self.tables.prefetch(entry);
             entries[m] = entry;
             out[m].axes[a] = axis;
         }
+    }
+
+    /// Axis `a` of `node`'s child by move `m`, and where its table entry lies.
+    #[inline]
+    fn child_axis(&self, node: &Node, a: usize, m: usize) -> (Axis, usize) {
+        let t = self.tables;
+        let axis = self.turn(node.axes[a], t.axis_move[a][m] as usize);
+        let slice = t.table_slice(axis.sorted as usize);
+        let entry = self
+            .graph
+            .entry(axis.twist as usize, axis.flip as usize, slice);
+        (axis, entry)
     }
 
     /// Reads the entries [`fetch_axis`](Self::fetch_axis) found for axis `a`, writes the
@@ -331,18 +337,11 @@ impl<'t, const N: usize> Lookup<'t, N> {
     /// expansion reads first.
     #[inline]
     fn prefetch_first_axis(&self, node: &Node, moves: u32) {
-        let t = self.tables;
-        let parent = node.axes[0];
         let mut bits = moves;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let axis = self.turn(parent, t.axis_move[0][m] as usize);
-            let slice = t.table_slice(axis.sorted as usize);
-            t.prefetch(
-                self.graph
-                    .entry(axis.twist as usize, axis.flip as usize, slice),
-            );
+            self.tables.prefetch(self.child_axis(node, 0, m).1);
         }
     }
 }
