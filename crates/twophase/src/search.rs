@@ -742,7 +742,10 @@ impl<'t> Run<'t> {
         let tb = self.tables;
         let slice_perm = p.slice_sorted as usize % SLICE_PERMS;
         prefetch(&tb.ud_slice_perm, ud as usize * SLICE_PERMS + slice_perm);
-        prefetch(self.phase2, self.phase2_at(perm_rank(&p.corners) as u16, ud));
+        prefetch(
+            self.phase2,
+            self.phase2_at(perm_rank(&p.corners) as u16, ud),
+        );
         Some(ud)
     }
 

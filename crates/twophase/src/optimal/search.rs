@@ -521,7 +521,13 @@ impl<const N: usize> Worker<'_, '_, N> {
             );
             if e.live != 0 && e.axis + 1 < AXES {
                 e.axis += 1;
-                lookup.fetch_axis(&e.parent.node, e.axis, e.live, &mut e.children, &mut e.entries);
+                lookup.fetch_axis(
+                    &e.parent.node,
+                    e.axis,
+                    e.live,
+                    &mut e.children,
+                    &mut e.entries,
+                );
                 return;
             }
             let Some(e) = fiber.expansion.take() else {
