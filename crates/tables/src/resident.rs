@@ -97,6 +97,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_prefetch_is_only_a_hint() {
+        let bytes = vec![7u8; 100];
+        for at in [0, 99, 100, usize::MAX] {
+            prefetch(&bytes, at);
+        }
+        prefetch(&[], 0);
+        assert_eq!(bytes, vec![7u8; 100]);
+    }
+
+    #[test]
     fn a_copy_holds_the_same_bytes() {
         let bytes: Vec<u8> = (0..5000u32).map(|i| (i * 7) as u8).collect();
         assert_eq!(ResidentBytes::copy_of(&bytes).unwrap().bytes(), &bytes[..]);

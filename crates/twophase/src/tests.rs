@@ -204,6 +204,15 @@ fn tables_survive_a_round_trip_through_a_table_file() {
         solve(tables, &cube, options).unwrap(),
         solve(&loaded, &cube, options).unwrap()
     );
+    // Copied into huge pages: the same bytes, the same solutions.
+    let resident = loaded.resident();
+    let mut c = Vec::new();
+    resident.write_to(&mut c).unwrap();
+    assert!(a == c);
+    assert_eq!(
+        solve(tables, &cube, options).unwrap(),
+        solve(&resident, &cube, options).unwrap()
+    );
 }
 
 #[test]
