@@ -530,9 +530,8 @@ impl<const N: usize> Worker<'_, '_, N> {
                 );
                 return;
             }
-            let Some(e) = fiber.expansion.take() else {
-                unreachable!("matched above");
-            };
+        }
+        if let Some(e) = fiber.expansion.take() {
             self.push_children(fiber, &e);
             return;
         }
