@@ -42,7 +42,7 @@ mod worker;
 
 use crate::disk::DiskError;
 use crate::keys::KeyState;
-use crate::{Enumeration, Limits, Progress};
+use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use std::any::Any;
 use std::path::{Path, PathBuf};
@@ -261,6 +261,12 @@ impl<P: Sync> Shared<P> {
     /// A progress sink for the workers' own threads: it forwards to the calling thread.
     fn progress(&self) -> &dyn Progress {
         self
+    }
+
+    /// Whether a run that ended with `stop` and `newest_classes` in its last level gathers
+    /// that level as the antipodes: only a complete run, and only a level within the cap.
+    fn gathers_antipodes(&self, stop: Stop, newest_classes: u64) -> bool {
+        stop == Stop::Complete && newest_classes <= self.limits.antipode_cap as u64
     }
 }
 

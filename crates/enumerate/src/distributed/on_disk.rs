@@ -237,16 +237,15 @@ where
             });
         };
         let newest_classes = *classes.last().expect("level 0 exists");
-        let last_level =
-            match stop == Stop::Complete && newest_classes <= shared.limits.antipode_cap as u64 {
-                true => {
-                    let newest = manifest.levels.last().expect("level 0 exists");
-                    // A part that cannot be read leaves the antipodes out, not short.
-                    let mine = engine.read_level(newest).ok();
-                    self.gather(mine.as_deref())
-                }
-                false => None,
-            };
+        let last_level = match shared.gathers_antipodes(stop, newest_classes) {
+            true => {
+                let newest = manifest.levels.last().expect("level 0 exists");
+                // A part that cannot be read leaves the antipodes out, not short.
+                let mine = engine.read_level(newest).ok();
+                self.gather(mine.as_deref())
+            }
+            false => None,
+        };
         Ok(Outcome {
             levels,
             classes,

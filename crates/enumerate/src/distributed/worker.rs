@@ -293,8 +293,7 @@ where
             });
         };
         let newest_classes = *classes.last().expect("level 0 exists");
-        let gather = stop == Stop::Complete && newest_classes <= shared.limits.antipode_cap as u64;
-        let last_level = match gather {
+        let last_level = match shared.gathers_antipodes(stop, newest_classes) {
             true => self.gather(Some(store.newest())),
             false => None,
         };
