@@ -53,6 +53,18 @@ pub struct TileSpace<R: RankInt> {
     block_divisor: R::Divisor,
     goal_invariant: bool,
     goal_rank: R,
+    /// Each blank cell's row, column and sequence parity, looked up where the moves would
+    /// otherwise divide by the width.
+    cells: Vec<BlankCell>,
+}
+
+/// What the blank's cell says about a position.
+#[derive(Debug, Clone, Copy)]
+struct BlankCell {
+    row: usize,
+    col: usize,
+    /// Whether the tile sequence is an odd permutation with the blank here.
+    odd: bool,
 }
 
 /// How tile positions are ranked, written into table headers so that a table is never read
@@ -87,7 +99,15 @@ impl<R: RankInt> TileSpace<R> {
             block,
             block_divisor: R::divisor(block),
             goal_rank: R::default(),
+            cells: Vec::new(),
         };
+        space.cells = (0..cells)
+            .map(|c| BlankCell {
+                row: c / shape.width(),
+                col: c % shape.width(),
+                odd: space.sequence_odd(c),
+            })
+            .collect();
         space.goal_rank = space.rank(&goal);
         Ok(space)
     }
@@ -148,6 +168,7 @@ struct Located<R> {
     blank: usize,
     row: usize,
     col: usize,
+    odd: bool,
     within: R,
 }
 
@@ -156,42 +177,40 @@ impl<R: RankInt> TileSpace<R> {
     fn locate(&self, rank: R) -> Located<R> {
         let (blank, within) = rank.div_rem_by(&self.block_divisor);
         let blank = blank.to_usize();
-        let w = self.shape.width();
+        let cell = self.cells[blank];
         Located {
             blank,
-            row: blank / w,
-            col: blank % w,
+            row: cell.row,
+            col: cell.col,
+            odd: cell.odd,
             within,
         }
     }
 
+    /// Writes the Lehmer digits of the tile sequence at `at` (the tiles read row by row,
+    /// skipping the blank) into `digits`: all that [`vertical`](Self::vertical) needs.
     #[inline]
-    fn sequence(&self, at: Located<R>) -> [u8; MAX_RANKED] {
-        let mut seq = [0u8; MAX_RANKED];
+    fn sequence_digits(&self, at: Located<R>, digits: &mut [u8; MAX_RANKED]) {
         let n = self.shape.cells() - 1;
         self.ranker
-            .unrank(at.within, self.sequence_odd(at.blank), &mut seq[..n]);
-        seq
+            .lehmer_digits(at.within, at.odd, &mut digits[..n]);
     }
 
-    /// The rank after the blank at `blank` moves up or down, given the tile sequence.
+    /// The rank after the blank at `at` moves up or down, from the tile sequence's Lehmer
+    /// `digits`: the tile that slides moves `W - 1` places in the sequence, so only those
+    /// places are ranked again.
     #[inline]
-    fn vertical(&self, seq: &[u8; MAX_RANKED], blank: usize, mv: Move) -> R {
+    fn vertical(&self, digits: &[u8; MAX_RANKED], at: Located<R>, mv: Move) -> R {
         let w = self.shape.width();
-        let mut moved = *seq;
-        let to = match mv {
-            Move::Up => {
-                // The tile above (sequence index blank-w) drops into the blank's cell, which is
-                // index blank-1 once the blank has moved up.
-                move_item(&mut moved, blank - w, blank - 1);
-                blank - w
-            }
-            _ => {
-                move_item(&mut moved, blank + w - 1, blank);
-                blank + w
-            }
+        let blank = at.blank;
+        let (from, to, blank_to) = match mv {
+            // The tile above (sequence index blank-w) drops into the blank's cell, which is
+            // index blank-1 once the blank has moved up.
+            Move::Up => (blank - w, blank - 1, blank - w),
+            _ => (blank + w - 1, blank, blank + w),
         };
-        R::from_u64(to as u64) * self.block + self.ranker.rank(&moved)
+        let within = self.ranker.rank_after_move(digits, at.within, from, to);
+        R::from_u64(blank_to as u64) * self.block + within
     }
 }
 
@@ -243,15 +262,13 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
     fn for_each_neighbour(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
         let at = self.locate(rank);
         if at.row > 0 || at.row + 1 < self.shape.height() {
-            let seq = self.sequence(at);
+            let mut seq = [0u8; MAX_RANKED];
+            self.sequence_digits(at, &mut seq);
             if at.row > 0 {
-                f(Move::Up.index(), self.vertical(&seq, at.blank, Move::Up));
+                f(Move::Up.index(), self.vertical(&seq, at, Move::Up));
             }
             if at.row + 1 < self.shape.height() {
-                f(
-                    Move::Down.index(),
-                    self.vertical(&seq, at.blank, Move::Down),
-                );
+                f(Move::Down.index(), self.vertical(&seq, at, Move::Down));
             }
         }
         if at.col > 0 {
@@ -274,9 +291,10 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
         if at.row == 0 && at.row + 1 == self.shape.height() {
             return false;
         }
-        let seq = self.sequence(at);
-        (at.row > 0 && pred(self.vertical(&seq, at.blank, Move::Up)))
-            || (at.row + 1 < self.shape.height() && pred(self.vertical(&seq, at.blank, Move::Down)))
+        let mut seq = [0u8; MAX_RANKED];
+        self.sequence_digits(at, &mut seq);
+        (at.row > 0 && pred(self.vertical(&seq, at, Move::Up)))
+            || (at.row + 1 < self.shape.height() && pred(self.vertical(&seq, at, Move::Down)))
     }
 
     /// Horizontal neighbours first, as in [`any_neighbour`](Self::any_neighbour).
@@ -293,43 +311,27 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
         if at.row == 0 && at.row + 1 == self.shape.height() {
             return None;
         }
-        let seq = self.sequence(at);
+        let mut seq = [0u8; MAX_RANKED];
+        self.sequence_digits(at, &mut seq);
         [
             (at.row > 0).then_some(Move::Up),
             (at.row + 1 < self.shape.height()).then_some(Move::Down),
         ]
         .into_iter()
         .flatten()
-        .map(|m| (m.index(), self.vertical(&seq, at.blank, m)))
+        .map(|m| (m.index(), self.vertical(&seq, at, m)))
         .find(|&(_, nb)| pred(nb))
     }
 
     #[inline]
     fn degree(&self, rank: R) -> usize {
-        let w = self.shape.width();
-        let (blank, _) = rank.div_rem_by(&self.block_divisor);
-        let blank = blank.to_usize();
-        let (row, col) = (blank / w, blank % w);
+        let at = self.locate(rank);
         let edge = |at_edge: bool| usize::from(!at_edge);
-        edge(row == 0) + edge(row + 1 == self.shape.height()) + edge(col == 0) + edge(col + 1 == w)
+        edge(at.row == 0)
+            + edge(at.row + 1 == self.shape.height())
+            + edge(at.col == 0)
+            + edge(at.col + 1 == self.shape.width())
     }
-}
-
-/// Moves `seq[from]` to index `to`, shifting the items between by one (a rotation of a short
-/// window; written out because `rotate_left` calls out of line for such small slices).
-#[inline]
-fn move_item(seq: &mut [u8], from: usize, to: usize) {
-    let item = seq[from];
-    if from < to {
-        for i in from..to {
-            seq[i] = seq[i + 1];
-        }
-    } else {
-        for i in (to..from).rev() {
-            seq[i + 1] = seq[i];
-        }
-    }
-    seq[to] = item;
 }
 
 #[cfg(test)]
