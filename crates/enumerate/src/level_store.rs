@@ -89,6 +89,13 @@ pub(crate) fn retain_absent<S: Ord>(candidates: &mut Vec<S>, a: &[S], b: &[S]) {
     candidates.retain(|x| !(advance_to(a, &mut i, x) || advance_to(b, &mut j, x)));
 }
 
+/// Appends to `out` the items of sorted `candidates` that are not in sorted `known`: what
+/// [`retain_absent`] would leave of them, without a copy of them all first.
+pub(crate) fn push_absent<S: Ord + Copy>(out: &mut Vec<S>, candidates: &[S], known: &[S]) {
+    let mut at = 0;
+    out.extend(candidates.iter().filter(|x| !advance_to(known, &mut at, x)));
+}
+
 /// Moves `*at` forward in sorted `s` to the first item not below `x`; `true` if it equals `x`.
 #[inline]
 fn advance_to<S: Ord>(s: &[S], at: &mut usize, x: &S) -> bool {

@@ -45,13 +45,14 @@ pub(crate) mod workdir;
 
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::keys::KeyState;
-use crate::level_store::retain_absent;
+use crate::level_store::{push_absent, retain_absent};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use godsearch_tables::file::TableError;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::io;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -211,16 +212,7 @@ where
     P::State: KeyState,
 {
     let (dir, manifest) = Workdir::open(options.workdir, options.run, options.resume)?;
-    let engine = DiskEngine {
-        space,
-        dir,
-        options,
-        limits,
-        progress,
-        state_bytes: std::mem::size_of::<P::State>() as u64,
-        pending: Mutex::new(Vec::new()),
-    };
-    engine.run(manifest)
+    DiskEngine::new(space, dir, options, limits, progress).run(manifest)
 }
 
 pub(crate) struct DiskEngine<'a, P: StateSpace> {
@@ -233,6 +225,16 @@ pub(crate) struct DiskEngine<'a, P: StateSpace> {
     /// The candidate list, kept from level to level so that its pages are touched (zeroed by
     /// the kernel) once, not once a level: that was 8% of a 4x4 run's time.
     pub(crate) pending: Mutex<Vec<P::State>>,
+    /// The merging threads' buffers, handed from bucket to bucket for the same reason.
+    merge_buffers: Mutex<Vec<MergeBuffers<P::State>>>,
+}
+
+/// What one thread merges a bucket in: the bucket's new states, and the states of an older
+/// level in its key range. Bucket-sized, kept between buckets: allocated afresh they were 50
+/// MB of page faults a bucket.
+struct MergeBuffers<S> {
+    new: Vec<S>,
+    old: Vec<S>,
 }
 
 /// Where the neighbours a level lists go when its states are spread over several workers
@@ -288,11 +290,31 @@ impl<S> Made<S> {
     }
 }
 
-impl<P> DiskEngine<'_, P>
+impl<'a, P> DiskEngine<'a, P>
 where
     P: StateSpace,
     P::State: KeyState,
 {
+    /// An engine over `space` keeping its levels in `dir`.
+    pub(crate) fn new(
+        space: &'a P,
+        dir: Workdir,
+        options: &'a DiskOptions<'a>,
+        limits: &'a Limits,
+        progress: &'a dyn Progress,
+    ) -> Self {
+        DiskEngine {
+            space,
+            dir,
+            options,
+            limits,
+            progress,
+            state_bytes: std::mem::size_of::<P::State>() as u64,
+            pending: Mutex::new(Vec::new()),
+            merge_buffers: Mutex::new(Vec::new()),
+        }
+    }
+
     fn run(&self, found: Option<Manifest>) -> Result<DiskRun<P::State>, DiskError> {
         let resumed_from = found
             .as_ref()
@@ -689,12 +711,15 @@ where
             parents.bounds.len(),
             on_disk as f64 / 1e9
         ));
+        let mut states = Vec::new();
         for b in 0..parents.bounds.len() {
-            let (states, _) = self.dir.read_bucket::<P::State>(
+            states.clear();
+            self.dir.read_bucket_into(
                 parents.depth,
                 b,
                 &parents.bounds,
                 Some(&parents.buckets[b]),
+                &mut states,
             )?;
             for slice in states.chunks(slice_len) {
                 let degrees = degrees_of(self.space, slice);
@@ -756,19 +781,32 @@ where
                         candidates = Cow::Owned(from_disk);
                     }
                 }
-                let mut new = candidates.into_owned();
-                for level in &known {
-                    let old = self.read_range(level, lo, hi)?;
-                    retain_absent(&mut new, &old, &[]);
+                let mut buffers = self.merge_buffers.lock().expect("a list").pop();
+                let MergeBuffers { new, old } = buffers.get_or_insert_with(|| MergeBuffers {
+                    new: Vec::new(),
+                    old: Vec::new(),
+                });
+                new.clear();
+                match known.split_first() {
+                    None => new.extend_from_slice(&candidates),
+                    Some((first, rest)) => {
+                        self.read_range_into(first, lo, hi, old)?;
+                        push_absent(new, &candidates, old);
+                        for level in rest {
+                            self.read_range_into(level, lo, hi, old)?;
+                            retain_absent(new, old, &[]);
+                        }
+                    }
                 }
-                let positions = positions_in(self.space, &new);
+                let positions = positions_in(self.space, new);
                 let record = match count_only {
                     true => None,
-                    false => Some(self.dir.write_bucket(depth, b, bounds, &new, positions)?),
+                    false => Some(self.dir.write_bucket(depth, b, bounds, new, positions)?),
                 };
                 self.progress.advanced(1);
                 let classes = new.len() as u64;
-                let states = keep_states.then_some(new);
+                let states = keep_states.then(|| new.clone());
+                self.merge_buffers.lock().expect("a list").extend(buffers);
                 Ok((b, positions, classes, record, states))
             })
             .collect::<Result<Vec<_>, DiskError>>()?;
@@ -811,20 +849,38 @@ where
         hi: Option<u128>,
     ) -> Result<Vec<P::State>, DiskError> {
         let mut out = Vec::new();
+        self.read_range_into(level, lo, hi, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`read_range`](Self::read_range) into `out`, which it empties first.
+    fn read_range_into(
+        &self,
+        level: &LevelRecord,
+        lo: u128,
+        hi: Option<u128>,
+        out: &mut Vec<P::State>,
+    ) -> Result<(), DiskError> {
+        out.clear();
         for b in 0..level.bounds.len() {
             let (start, end) = level.bounds.range(b);
             let overlaps = hi.is_none_or(|h| start < h) && end.is_none_or(|e| e > lo);
             if overlaps {
-                let (states, _) = self.dir.read_bucket::<P::State>(
+                let at = out.len();
+                self.dir.read_bucket_into::<P::State>(
                     level.depth,
                     b,
                     &level.bounds,
                     Some(&level.buckets[b]),
+                    out,
                 )?;
-                out.extend_from_slice(key_range(&states, lo, hi));
+                let wanted = key_span(&out[at..], lo, hi);
+                let len = wanted.len();
+                out.copy_within(at + wanted.start..at + wanted.end, at);
+                out.truncate(at + len);
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Every state of `level`, in order.
@@ -859,12 +915,17 @@ fn sort_dedup<S: KeyState>(states: &mut Vec<S>) {
 
 /// The part of sorted `states` with keys from `lo` up to `hi`.
 fn key_range<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> &[S] {
+    &states[key_span(states, lo, hi)]
+}
+
+/// Where in sorted `states` the keys from `lo` up to `hi` are.
+fn key_span<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> Range<usize> {
     let from = states.partition_point(|s| s.to_key() < lo);
     let to = match hi {
         Some(h) => states.partition_point(|s| s.to_key() < h),
         None => states.len(),
     };
-    &states[from..to.max(from)]
+    from..to.max(from)
 }
 
 /// Keeps, of `states[start..]`, those in a wanted bucket.

@@ -13,7 +13,7 @@
 //! listed in the manifest survives a crash, and a file that is damaged or was never finished is
 //! detected when it is read.
 
-use super::codec::{decode_sorted, encode_sorted, KeyState};
+use super::codec::{decode_sorted_into, encode_sorted, KeyState};
 use super::DiskError;
 use godsearch_tables::file::{self, Encoding, TableHeader};
 use std::fmt::Write as _;
@@ -320,6 +320,21 @@ impl Workdir {
         bounds: &Bounds,
         listed: Option<&BucketRecord>,
     ) -> Result<(Vec<S>, BucketRecord), DiskError> {
+        let mut states = Vec::new();
+        let record = self.read_bucket_into(depth, bucket, bounds, listed, &mut states)?;
+        Ok((states, record))
+    }
+
+    /// [`read_bucket`](Self::read_bucket), appending the states to `out` (a buffer reused
+    /// from bucket to bucket: a fresh one costs its page faults every time).
+    pub fn read_bucket_into<S: KeyState>(
+        &self,
+        depth: u32,
+        bucket: usize,
+        bounds: &Bounds,
+        listed: Option<&BucketRecord>,
+        out: &mut Vec<S>,
+    ) -> Result<BucketRecord, DiskError> {
         let path = self.bucket_path(depth, bucket);
         let damaged = |why: String| DiskError::Damaged {
             path: path.clone(),
@@ -346,14 +361,16 @@ impl Workdir {
         if listed.is_some_and(|l| *l != record) {
             return Err(damaged("not the file the manifest lists".into()));
         }
-        let states =
-            decode_sorted(table.payload(), header.entries).map_err(|e| damaged(e.to_string()))?;
-        let (start, end) = bounds.range(bucket);
-        let outside = |s: &S| s.to_key() < start || end.is_some_and(|e| s.to_key() >= e);
+        let start = out.len();
+        decode_sorted_into(table.payload(), header.entries, out)
+            .map_err(|e| damaged(e.to_string()))?;
+        let states = &out[start..];
+        let (lo, hi) = bounds.range(bucket);
+        let outside = |s: &S| s.to_key() < lo || hi.is_some_and(|e| s.to_key() >= e);
         if states.first().is_some_and(outside) || states.last().is_some_and(outside) {
             return Err(damaged("keys outside the bucket".into()));
         }
-        Ok((states, record))
+        Ok(record)
     }
 
     /// Saves the manifest durably (temporary file, fsync, rename, folder fsync).
@@ -555,7 +572,7 @@ impl Spill {
             let body = bytes
                 .get(at + 16..at + 16 + len)
                 .ok_or_else(|| damaged("a run is cut short".into()))?;
-            out.extend(decode_sorted::<S>(body, count).map_err(|e| damaged(e.to_string()))?);
+            decode_sorted_into(body, count, &mut out).map_err(|e| damaged(e.to_string()))?;
             at += 16 + len;
         }
         Ok(out)

@@ -29,7 +29,6 @@ use rayon::prelude::*;
 use std::io;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
 use std::time::Instant;
 
 impl<P> This<'_, P>
@@ -88,15 +87,7 @@ where
         if let Some(w) = hellos.iter().position(|h| h.failed) {
             return Err(WorkerError::Other(w));
         }
-        let engine = DiskEngine {
-            space: &shared.space,
-            dir,
-            options: &options,
-            limits: &limits,
-            progress: shared.progress(),
-            state_bytes: std::mem::size_of::<P::State>() as u64,
-            pending: Mutex::new(Vec::new()),
-        };
+        let engine = DiskEngine::new(&shared.space, dir, &options, &limits, shared.progress());
         let mut manifest = found.unwrap_or_default();
         let common = hellos.iter().map(|h| h.levels.len()).min().unwrap_or(0);
         let resumed_from = self.resume_point(&engine, &mut manifest, common)?;
