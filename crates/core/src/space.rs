@@ -114,6 +114,66 @@ pub trait StateSpace: Sync {
         1
     }
 
+    /// Into how many parts the states split for the disk engine, which can then make a level
+    /// part by part without holding all its candidates at once (Korf and Schultze's split by
+    /// the blank's cell). Each part is a run of states contiguous in their order
+    /// ([`part_start`](Self::part_start)), and the part a move leads to depends on the move
+    /// and the part it starts from alone ([`part_after`](Self::part_after)). The default: one
+    /// part, which gives the engine nothing to split by.
+    fn parts(&self) -> usize {
+        1
+    }
+
+    /// The part `state` is in (below [`parts`](Self::parts)).
+    fn part_of(&self, state: Self::State) -> usize {
+        let _ = state;
+        0
+    }
+
+    /// The smallest state of `part`: parts ascend, every state of a part coming before every
+    /// state of the next (the default's one part starts at the smallest state there is).
+    fn part_start(&self, part: usize) -> Self::State {
+        let _ = part;
+        Self::State::default()
+    }
+
+    /// The part that move `m` leads to from every state of `part` where it is legal (`None`
+    /// where it is legal in none). Exact: never a part the move cannot reach.
+    fn part_after(&self, part: usize, m: MoveIdx) -> Option<usize> {
+        let _ = m;
+        Some(part)
+    }
+
+    /// Every part once, in the order the disk engine joins them into groups made together:
+    /// parts next to each other in the list should be joined by the moves that cost the most
+    /// to make, since a move between two groups is made once for each. The default: by index.
+    fn parts_in_group_order(&self) -> Vec<usize> {
+        (0..self.parts()).collect()
+    }
+
+    /// [`for_each_neighbour`](Self::for_each_neighbour) for the moves marked in `allowed`
+    /// (indexed by move) only. The default filters; a space overrides it where a move left
+    /// out saves work.
+    fn for_each_neighbour_by(
+        &self,
+        state: Self::State,
+        allowed: &[bool],
+        mut f: impl FnMut(MoveIdx, Self::State),
+    ) {
+        self.for_each_neighbour(state, |m, n| {
+            if allowed[m as usize] {
+                f(m, n)
+            }
+        });
+    }
+
+    /// Number of neighbours [`for_each_neighbour_by`](Self::for_each_neighbour_by) reports.
+    fn degree_by(&self, state: Self::State, allowed: &[bool]) -> usize {
+        let mut n = 0;
+        self.for_each_neighbour_by(state, allowed, |_, _| n += 1);
+        n
+    }
+
     /// `false` when no move keeps the distance to the goal (a bipartite move graph, e.g. every
     /// move changes a parity), so a neighbour of level `d` is at `d - 1` or `d + 1` only.
     fn same_level_possible(&self) -> bool {

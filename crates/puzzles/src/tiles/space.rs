@@ -12,6 +12,9 @@ use godsearch_core::perm::{HalfRanker, RankError, MAX_RANKED};
 use godsearch_core::{MoveIdx, RankInt, RankedSpace, SequenceAutomaton, StateSpace};
 use thiserror::Error;
 
+/// Moves of every board: the blank up, down, left, right.
+const MOVES: usize = Move::ALL.len();
+
 /// The largest board that can be ranked: its tile sequence has at most [`MAX_RANKED`] items.
 pub const MAX_RANKED_CELLS: usize = MAX_RANKED + 1;
 
@@ -259,24 +262,83 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
     }
 
     #[inline]
-    fn for_each_neighbour(&self, rank: R, mut f: impl FnMut(MoveIdx, R)) {
+    fn for_each_neighbour(&self, rank: R, f: impl FnMut(MoveIdx, R)) {
+        self.for_each_neighbour_by(rank, &[true; MOVES], f);
+    }
+
+    /// The blank's cell: a horizontal move keeps the tile sequence, so each part is one run
+    /// of ranks, `cell * B..(cell + 1) * B`.
+    fn parts(&self) -> usize {
+        self.cells.len()
+    }
+
+    #[inline]
+    fn part_of(&self, rank: R) -> usize {
+        self.locate(rank).blank
+    }
+
+    fn part_start(&self, part: usize) -> R {
+        R::from_u64(part as u64) * self.block
+    }
+
+    fn part_after(&self, part: usize, m: MoveIdx) -> Option<usize> {
+        let cell = self.cells[part];
+        let w = self.shape.width();
+        match Move::from_index(m) {
+            Move::Up => (cell.row > 0).then(|| part - w),
+            Move::Down => (cell.row + 1 < self.shape.height()).then(|| part + w),
+            Move::Left => (cell.col > 0).then(|| part - 1),
+            Move::Right => (cell.col + 1 < w).then(|| part + 1),
+        }
+    }
+
+    /// Column by column: the vertical moves, which unrank the tile sequence, then stay within
+    /// a group, and only the horizontal ones (an addition) cross between groups.
+    fn parts_in_group_order(&self) -> Vec<usize> {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        (0..w)
+            .flat_map(|col| (0..h).map(move |row| row * w + col))
+            .collect()
+    }
+
+    /// Unranks the tile sequence only when a vertical move is allowed.
+    #[inline]
+    fn for_each_neighbour_by(&self, rank: R, allowed: &[bool], mut f: impl FnMut(MoveIdx, R)) {
         let at = self.locate(rank);
-        if at.row > 0 || at.row + 1 < self.shape.height() {
+        let up = at.row > 0 && allowed[Move::Up.index() as usize];
+        let down = at.row + 1 < self.shape.height() && allowed[Move::Down.index() as usize];
+        if up || down {
             let mut seq = [0u8; MAX_RANKED];
             self.sequence_digits(at, &mut seq);
-            if at.row > 0 {
+            if up {
                 f(Move::Up.index(), self.vertical(&seq, at, Move::Up));
             }
-            if at.row + 1 < self.shape.height() {
+            if down {
                 f(Move::Down.index(), self.vertical(&seq, at, Move::Down));
             }
         }
-        if at.col > 0 {
+        if at.col > 0 && allowed[Move::Left.index() as usize] {
             f(Move::Left.index(), rank - self.block);
         }
-        if at.col + 1 < self.shape.width() {
+        if at.col + 1 < self.shape.width() && allowed[Move::Right.index() as usize] {
             f(Move::Right.index(), rank + self.block);
         }
+    }
+
+    #[inline]
+    fn degree_by(&self, rank: R, allowed: &[bool]) -> usize {
+        let at = self.locate(rank);
+        let legal = [
+            at.row > 0,
+            at.row + 1 < self.shape.height(),
+            at.col > 0,
+            at.col + 1 < self.shape.width(),
+        ];
+        Move::ALL
+            .iter()
+            .zip(legal)
+            .filter(|&(m, legal)| legal && allowed[m.index() as usize])
+            .count()
     }
 
     /// Horizontal neighbours first: they cost an addition, vertical ones an unranking.
@@ -396,6 +458,44 @@ mod tests {
                     let mut moved = board.clone();
                     assert!(moved.apply(Move::from_index(mv)));
                     assert_eq!(wide.unrank(nb), moved);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parts_are_blank_cells_that_moves_map_exactly() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+        for (w, h) in [(3, 3), (4, 4), (2, 5)] {
+            let sp = space(w, h);
+            assert_eq!(sp.parts(), w * h);
+            let mut order = sp.parts_in_group_order();
+            order.sort_unstable();
+            assert_eq!(order, (0..w * h).collect::<Vec<_>>());
+            for p in 0..sp.parts() {
+                assert_eq!(sp.part_of(sp.part_start(p)), p);
+                if p > 0 {
+                    assert_eq!(sp.part_of(sp.part_start(p) - 1), p - 1);
+                }
+            }
+            for _ in 0..300 {
+                let r = rng.gen_range(0..sp.state_count() as u64);
+                let allowed: Vec<bool> = (0..4).map(|_| rng.gen_bool(0.5)).collect();
+                let mut all = Vec::new();
+                sp.for_each_neighbour(r, |m, nb| all.push((m, nb)));
+                let mut some = Vec::new();
+                sp.for_each_neighbour_by(r, &allowed, |m, nb| some.push((m, nb)));
+                all.retain(|&(m, _)| allowed[m as usize]);
+                assert_eq!(some, all);
+                assert_eq!(sp.degree_by(r, &allowed), some.len());
+                for m in 0..4 {
+                    let reached = some.iter().find(|&&(mv, _)| mv == m);
+                    let after = sp.part_after(sp.part_of(r), m);
+                    match reached {
+                        Some(&(_, nb)) => assert_eq!(after, Some(sp.part_of(nb))),
+                        None if allowed[m as usize] => assert_eq!(after, None),
+                        None => {}
+                    }
                 }
             }
         }
