@@ -167,11 +167,33 @@ pub(crate) fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64
     }
 }
 
+/// Which neighbours an expansion lists: all of them, or those of the moves marked for the
+/// state's part ([`StateSpace::parts`]; indexed by part, then by move), as the disk engine
+/// asks when it makes a level part by part.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Moves<'a> {
+    All,
+    ByPart(&'a [Vec<bool>]),
+}
+
 /// The number of neighbours of each task's share of `current`: what [`expand_into`] writes.
 pub(crate) fn degrees_of<P: StateSpace>(puzzle: &P, current: &[P::State]) -> Vec<usize> {
+    degrees_by(puzzle, current, Moves::All)
+}
+
+/// [`degrees_of`] for the neighbours of `moves` only.
+pub(crate) fn degrees_by<P: StateSpace>(
+    puzzle: &P,
+    current: &[P::State],
+    moves: Moves,
+) -> Vec<usize> {
+    let degree = |r: P::State| match moves {
+        Moves::All => puzzle.degree(r),
+        Moves::ByPart(allowed) => puzzle.degree_by(r, &allowed[puzzle.part_of(r)]),
+    };
     current
         .par_chunks(POSITIONS_PER_TASK)
-        .map(|c| c.iter().map(|&r| puzzle.degree(r)).sum())
+        .map(|c| c.iter().map(|&r| degree(r)).sum())
         .collect()
 }
 
@@ -183,6 +205,19 @@ pub(crate) fn expand_into<P: StateSpace>(
     degrees: &[usize],
     out: &mut Vec<P::State>,
     progress: &dyn Progress,
+) {
+    expand_by(puzzle, current, degrees, out, progress, Moves::All);
+}
+
+/// [`expand_into`] for the neighbours of `moves` only (`degrees` as [`degrees_by`] counted
+/// them with the same `moves`).
+pub(crate) fn expand_by<P: StateSpace>(
+    puzzle: &P,
+    current: &[P::State],
+    degrees: &[usize],
+    out: &mut Vec<P::State>,
+    progress: &dyn Progress,
+    moves: Moves,
 ) {
     let start = out.len();
     let added = degrees.iter().sum::<usize>();
@@ -206,11 +241,17 @@ pub(crate) fn expand_into<P: StateSpace>(
         .zip(slices)
         .for_each(|(chunk, slot)| {
             let mut at = 0;
-            for &r in chunk {
-                puzzle.for_each_neighbour(r, |_, nb| {
-                    slot[at] = nb;
-                    at += 1;
-                });
+            let mut put = |_, nb| {
+                slot[at] = nb;
+                at += 1;
+            };
+            match moves {
+                Moves::All => chunk
+                    .iter()
+                    .for_each(|&r| puzzle.for_each_neighbour(r, &mut put)),
+                Moves::ByPart(allowed) => chunk.iter().for_each(|&r| {
+                    puzzle.for_each_neighbour_by(r, &allowed[puzzle.part_of(r)], &mut put)
+                }),
             }
             debug_assert_eq!(at, slot.len());
             progress.advanced(chunk.len() as u64);

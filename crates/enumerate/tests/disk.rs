@@ -108,6 +108,31 @@ fn fifteen_puzzle_to_24_in_small_memory() {
 }
 
 #[test]
+fn fifteen_puzzle_made_in_parts_where_spilling_would_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    // Room for the levels, not for spilled candidates: the deep levels are made a few blank
+    // cells at a time, each group's candidates in memory.
+    let options = DiskOptions {
+        disk_bytes: Some(100 * MIB),
+        ..options(dir.path(), "4x4", 1 << 18)
+    };
+    // Two threads, as the memory budget is split between the list and each thread's merge.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let r = pool.install(|| run(&tiles(4, 4), &options, &limits(Some(24), 96 * MIB)));
+    assert_eq!(r.enumeration.stop, Stop::MaxDepth(24));
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=24]);
+    let last = r.costs.last().unwrap();
+    // Its 31 million candidates are 3.5 times what the list holds (the largest part's 5.9
+    // million fit), and spilling them would need over 100 MB more: made in parts, nothing
+    // spilled.
+    assert_eq!(last.spilled_bytes, 0);
+    assert!(r.peak_disk_bytes <= 100 * MIB);
+}
+
+#[test]
 fn pocket_cube_on_disk_in_both_metrics() {
     for (metric, file) in [
         (Metric::Htm, "cube2x2x2-htm.txt"),

@@ -43,11 +43,11 @@
 pub mod codec;
 pub(crate) mod workdir;
 
-use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
+use crate::frontier::{aliases_of, degrees_by, expand_by, positions_in, Moves};
 use crate::keys::KeyState;
 use crate::level_store::{push_absent, retain_absent};
 use crate::{Enumeration, Limits, Progress, Stop};
-use godsearch_core::StateSpace;
+use godsearch_core::{MoveIdx, StateSpace};
 use godsearch_tables::file::TableError;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -237,6 +237,36 @@ struct MergeBuffers<S> {
     old: Vec<S>,
 }
 
+/// How a level is made.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Making {
+    /// Its states are counted, not written.
+    pub count_only: bool,
+    /// Candidates that outgrow the memory budget are not spilled to disk: the level is made
+    /// part by part where the space allows ([`DiskEngine::part_passes`]).
+    pub in_parts: bool,
+}
+
+/// What the next level may take on disk, made with its candidates spilled or made part by
+/// part, and what the disk has for it.
+pub(crate) struct DiskNeed {
+    pub spilling: u64,
+    pub in_parts: u64,
+    pub available: u64,
+}
+
+/// One expansion of a level's parents and the merge that follows it.
+struct Pass {
+    /// The buckets of the new level it makes.
+    wanted: Vec<bool>,
+    /// The buckets of the parent level it reads.
+    parents: Vec<bool>,
+    /// The moves it makes from each part ([`StateSpace::parts`]), or `None` for all.
+    moves: Option<Vec<Vec<bool>>>,
+    /// Every neighbour it lists is in a bucket it makes, so none need be filtered out.
+    lists_only_wanted: bool,
+}
+
 /// Where the neighbours a level lists go when its states are spread over several workers
 /// ([`crate::distributed`]); a single-process run keeps them all and has none.
 pub(crate) trait Router<S> {
@@ -364,8 +394,16 @@ where
                     b
                 }
             };
-            let (needed, available) =
-                self.disk_needed(newest, &bounds, on_disk_bytes(&manifest))?;
+            let need = self.disk_needed(newest, &bounds, on_disk_bytes(&manifest))?;
+            // Spilling the candidates is the faster way where the disk has room for it (about
+            // 15% on the 15-puzzle's levels 27-30 in 1-2 GB); part by part needs no room.
+            let in_parts = need.spilling > need.available && need.in_parts < need.spilling;
+            let needed = if in_parts {
+                need.in_parts
+            } else {
+                need.spilling
+            };
+            let available = need.available;
             let disk_stop = Stop::Disk {
                 depth: depth + 1,
                 needed,
@@ -379,17 +417,26 @@ where
             }
             let started = Instant::now();
             let wanted = self.unfinished_buckets(depth + 1, &bounds)?;
-            let made =
-                match self.make_level(&manifest, depth + 1, &bounds, &wanted, count_only, None) {
-                    Err(DiskError::Io { error, .. })
-                    | Err(DiskError::Table(TableError::Io { error, .. }))
-                        if error.kind() == io::ErrorKind::StorageFull =>
-                    {
-                        self.dir.remove_candidates(depth + 1)?;
-                        break disk_stop;
-                    }
-                    other => other?,
-                };
+            let made = match self.make_level(
+                &manifest,
+                depth + 1,
+                &bounds,
+                &wanted,
+                Making {
+                    count_only,
+                    in_parts,
+                },
+                None,
+            ) {
+                Err(DiskError::Io { error, .. })
+                | Err(DiskError::Table(TableError::Io { error, .. }))
+                    if error.kind() == io::ErrorKind::StorageFull =>
+                {
+                    self.dir.remove_candidates(depth + 1)?;
+                    break disk_stop;
+                }
+                other => other?,
+            };
             let mut made = self.with_earlier_buckets(made, depth + 1, &bounds, &wanted)?;
             peak_bytes = peak_bytes.max(made.peak_bytes);
             if made.classes == 0 {
@@ -550,7 +597,7 @@ where
                 depth as u32,
                 &manifest.levels[depth].bounds,
                 &damaged,
-                false,
+                Making::default(),
                 None,
             )?;
             for (b, remade) in made.buckets.iter().enumerate() {
@@ -638,19 +685,24 @@ where
                 starts.push(key);
             }
         }
+        // No bucket spans two parts, so that a level can be made part by part.
+        starts.extend((1..self.space.parts()).map(|p| self.space.part_start(p).to_key()));
+        starts.sort_unstable();
+        starts.dedup();
         Ok(Bounds { starts })
     }
 
     /// Disk the level after `newest` may need (its files at `newest`'s bytes a state, grown as
-    /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget),
-    /// and the disk it may have: what is free now, within what [`DiskOptions::disk_bytes`]
-    /// leaves beside the `on_disk` bytes the run holds.
+    /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget:
+    /// all of them, or made part by part only those of parts too big on their own), and the
+    /// disk it may have: what is free now, within what [`DiskOptions::disk_bytes`] leaves
+    /// beside the `on_disk` bytes the run holds.
     pub(crate) fn disk_needed(
         &self,
         newest: &LevelRecord,
         bounds: &Bounds,
         on_disk: u64,
-    ) -> Result<(u64, u64), DiskError> {
+    ) -> Result<DiskNeed, DiskError> {
         let free = fs4::available_space(self.dir.path()).map_err(|error| DiskError::Io {
             path: self.dir.path().to_path_buf(),
             error,
@@ -664,26 +716,85 @@ where
         let growth = bounds.len() as u64 * self.options.bucket_states;
         let states = growth.min(newest.classes * self.space.max_degree() as u64);
         let candidates = newest.classes * self.space.max_degree() as u64;
-        let spill = if candidates * self.state_bytes > self.limits.memory_bytes {
-            (candidates as f64 * (per_state + 1.0)) as u64
+        let spilled = if candidates * self.state_bytes > self.limits.memory_bytes {
+            candidates
         } else {
             0
         };
-        Ok(((states as f64 * per_state) as u64 + spill, available))
+        // Made part by part, only a part too big for memory on its own spills.
+        let cap = self.candidate_cap() as u64;
+        let by_part = self.candidates_by_part(newest);
+        let spilled_in_parts = by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>();
+        let files = (states as f64 * per_state) as u64;
+        let spill = |n: u64| (n as f64 * (per_state + 1.0)) as u64;
+        Ok(DiskNeed {
+            spilling: files + spill(spilled),
+            in_parts: files + spill(spilled_in_parts.min(spilled)),
+            available,
+        })
     }
 
     /// Makes the buckets marked in `wanted` of the level at `depth` from the levels listed in
-    /// `manifest` (the one before it, and the one before that to remove repeats). Writes them
-    /// unless `count_only`.
+    /// `manifest` (the one before it, and the one before that to remove repeats), as `how`
+    /// says.
     pub(crate) fn make_level(
         &self,
         manifest: &Manifest,
         depth: u32,
         bounds: &Bounds,
         wanted: &[bool],
+        how: Making,
+        router: Option<&mut dyn Router<P::State>>,
+    ) -> Result<Made<P::State>, DiskError> {
+        let count_only = how.count_only;
+        let parents = &manifest.levels[depth as usize - 1];
+        let passes = match router {
+            None if how.in_parts => self.part_passes(parents, bounds, wanted),
+            _ => Vec::new(),
+        };
+        if passes.len() <= 1 {
+            let whole = Pass {
+                wanted: wanted.to_vec(),
+                parents: vec![true; parents.bounds.len()],
+                moves: None,
+                lists_only_wanted: !wanted.contains(&false),
+            };
+            let pass = passes.first().unwrap_or(&whole);
+            return self.make_pass(manifest, depth, bounds, pass, count_only, router);
+        }
+        let mut made = Made {
+            buckets: vec![None; bounds.len()],
+            positions: 0,
+            classes: 0,
+            spilled_bytes: 0,
+            peak_bytes: 0,
+            states: None,
+        };
+        for pass in &passes {
+            let part = self.make_pass(manifest, depth, bounds, pass, count_only, None)?;
+            made.positions += part.positions;
+            made.classes += part.classes;
+            made.spilled_bytes += part.spilled_bytes;
+            made.peak_bytes = made.peak_bytes.max(part.peak_bytes);
+            for (b, record) in part.buckets.into_iter().enumerate() {
+                made.buckets[b] = made.buckets[b].or(record);
+            }
+        }
+        Ok(made)
+    }
+
+    /// Makes the buckets `pass` asks for, from the parent buckets and with the moves it names.
+    fn make_pass(
+        &self,
+        manifest: &Manifest,
+        depth: u32,
+        bounds: &Bounds,
+        pass: &Pass,
         count_only: bool,
         mut router: Option<&mut dyn Router<P::State>>,
     ) -> Result<Made<P::State>, DiskError> {
+        let wanted = &pass.wanted[..];
+        let moves = pass.moves.as_deref().map_or(Moves::All, Moves::ByPart);
         let d = depth as usize;
         let parents = &manifest.levels[d - 1];
         let mut known: Vec<&LevelRecord> = Vec::new();
@@ -711,18 +822,35 @@ where
             parents.bounds.len(),
             on_disk as f64 / 1e9
         ));
-        let mut states = Vec::new();
-        for b in 0..parents.bounds.len() {
-            states.clear();
-            self.dir.read_bucket_into(
-                parents.depth,
-                b,
-                &parents.bounds,
-                Some(&parents.buckets[b]),
-                &mut states,
-            )?;
-            for slice in states.chunks(slice_len) {
-                let degrees = degrees_of(self.space, slice);
+        // Parent buckets are read a batch at a time, one on each thread: read one by one they
+        // left the other thread idle (a larger share when a level is made in parts, each
+        // reading its parents again).
+        let to_read: Vec<usize> = (0..parents.bounds.len())
+            .filter(|&b| pass.parents[b])
+            .collect();
+        let mut batch: Vec<Vec<P::State>> = vec![Vec::new(); rayon::current_num_threads()];
+        for buckets in to_read.chunks(batch.len()) {
+            batch
+                .par_iter_mut()
+                .zip(buckets)
+                .try_for_each(|(states, &b)| {
+                    states.clear();
+                    self.dir
+                        .read_bucket_into(
+                            parents.depth,
+                            b,
+                            &parents.bounds,
+                            Some(&parents.buckets[b]),
+                            states,
+                        )
+                        .map(|_| ())
+                })?;
+            let read: usize = batch.iter().map(Vec::len).sum();
+            for slice in batch[..buckets.len()]
+                .iter()
+                .flat_map(|s| s.chunks(slice_len))
+            {
+                let degrees = degrees_by(self.space, slice, moves);
                 let n: usize = degrees.iter().sum();
                 if make_room(&mut pending, n, cap, &spill, bounds)? {
                     spilled = true;
@@ -733,10 +861,17 @@ where
                     ));
                 }
                 let start = pending.len();
-                expand_into(self.space, slice, &degrees, &mut pending, self.progress);
+                expand_by(
+                    self.space,
+                    slice,
+                    &degrees,
+                    &mut pending,
+                    self.progress,
+                    moves,
+                );
                 let aliases = aliases_of(self.space, &pending[start..]);
                 pending.extend(aliases);
-                if !all_wanted {
+                if !pass.lists_only_wanted {
                     keep_wanted(&mut pending, start, bounds, wanted);
                 }
                 if let Some(router) = router.as_deref_mut() {
@@ -744,7 +879,7 @@ where
                     spilled |= make_room(&mut pending, round.received.len(), cap, &spill, bounds)?;
                     pending.extend(round.received);
                 }
-                peak_states = peak_states.max(pending.len() + states.len());
+                peak_states = peak_states.max(pending.len() + read);
             }
         }
         // A worker of a distributed run goes on taking states until every worker has listed
@@ -827,6 +962,99 @@ where
             }
         }
         Ok(made)
+    }
+
+    /// The passes that make a level part by part ([`StateSpace::parts`]) when its candidates
+    /// would not fit in memory at once: the new level's parts are taken in the space's order
+    /// ([`StateSpace::parts_in_group_order`]) into groups
+    /// whose candidates fit, and each pass expands only the parents that reach its group, by
+    /// the moves that do. Empty when one pass does: the space has one part, everything fits,
+    /// or a bucket of `bounds` spans two parts (a plan made before parts were split on).
+    /// The passes make together the buckets `asked` marks.
+    fn part_passes(&self, parents: &LevelRecord, bounds: &Bounds, asked: &[bool]) -> Vec<Pass> {
+        let parts = self.space.parts();
+        let cap = self.candidate_cap() as u64;
+        let into = self.candidates_by_part(parents);
+        if parts <= 1 || into.iter().sum::<u64>() <= cap {
+            return Vec::new();
+        }
+        let bucket_parts: Vec<(usize, usize)> = (0..bounds.len())
+            .map(|b| self.parts_of(bounds, b))
+            .collect();
+        if bucket_parts.iter().any(|&(first, last)| first != last) {
+            return Vec::new();
+        }
+        let mut groups: Vec<Vec<bool>> = Vec::new();
+        let mut load = 0;
+        for part in self.space.parts_in_group_order() {
+            if groups.is_empty() || load + into[part] > cap {
+                groups.push(vec![false; parts]);
+                load = 0;
+            }
+            groups.last_mut().expect("a group")[part] = true;
+            load += into[part];
+        }
+        let move_count = self.space.move_count();
+        groups
+            .into_iter()
+            .map(|in_group| {
+                let moves: Vec<Vec<bool>> = (0..parts)
+                    .map(|p| {
+                        (0..move_count)
+                            .map(|m| {
+                                let after = self.space.part_after(p, m as MoveIdx);
+                                after.is_some_and(|c| in_group[c])
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let wanted = (0..bounds.len())
+                    .map(|b| asked[b] && in_group[bucket_parts[b].0])
+                    .collect();
+                let parents = (0..parents.bounds.len())
+                    .map(|b| {
+                        let (first, last) = self.parts_of(&parents.bounds, b);
+                        moves[first..=last].iter().any(|m| m.contains(&true))
+                    })
+                    .collect();
+                Pass {
+                    wanted,
+                    parents,
+                    moves: Some(moves),
+                    // The moves lead into the group's parts alone, and no bucket spans two.
+                    lists_only_wanted: !asked.contains(&false),
+                }
+            })
+            .filter(|pass| pass.wanted.contains(&true))
+            .collect()
+    }
+
+    /// About how many candidates each part of the level after `parents` gets: every parent
+    /// sends one along each move from its part (a parent counted in the part its bucket
+    /// starts in).
+    fn candidates_by_part(&self, parents: &LevelRecord) -> Vec<u64> {
+        let parts = self.space.parts();
+        let mut in_part = vec![0u64; parts];
+        for (b, bucket) in parents.buckets.iter().enumerate() {
+            in_part[self.parts_of(&parents.bounds, b).0] += bucket.states;
+        }
+        let mut into = vec![0u64; parts];
+        for (p, &n) in in_part.iter().enumerate() {
+            for m in 0..self.space.move_count() {
+                if let Some(c) = self.space.part_after(p, m as MoveIdx) {
+                    into[c] += n;
+                }
+            }
+        }
+        into
+    }
+
+    /// The first and last part bucket `b` of `bounds` holds keys of.
+    fn parts_of(&self, bounds: &Bounds, b: usize) -> (usize, usize) {
+        let last_part = self.space.parts() - 1;
+        let part = |key: u128| P::State::from_key(key).map_or(last_part, |s| self.space.part_of(s));
+        let (lo, hi) = bounds.range(b);
+        (part(lo), hi.map_or(last_part, |h| part(h - 1)))
     }
 
     /// Candidates held in memory at most, from the memory budget: what is left after the

@@ -118,8 +118,8 @@ where
             }
             let newest = manifest.levels.last().expect("level 0 exists");
             let prepared = engine.plan(newest).and_then(|bounds| {
-                let (needed, free) = engine.disk_needed(newest, &bounds, on_disk(&manifest))?;
-                Ok((bounds, needed, free))
+                let need = engine.disk_needed(newest, &bounds, on_disk(&manifest))?;
+                Ok((bounds, need.spilling, need.available))
             });
             let (needed, free) = prepared.as_ref().map_or((0, 0), |p| (p.1, p.2));
             let all = self.reports(Report {
@@ -156,6 +156,7 @@ where
                 depth + 1,
                 &bounds,
                 &wanted,
+                false,
                 false,
                 exchange.as_mut().map(|e| e as &mut dyn Router<P::State>),
             );
