@@ -21,7 +21,7 @@ use super::worker::{deal, level_totals, Outcome, This};
 use super::{DiskPlan, Event, LevelTraffic, WorkerError};
 use crate::disk::codec::decode_sorted;
 use crate::disk::workdir::{LevelRecord, Manifest, Workdir};
-use crate::disk::{DiskEngine, DiskError, DiskOptions, RoundOutcome, Router};
+use crate::disk::{DiskEngine, DiskError, DiskOptions, Making, RoundOutcome, Router};
 use crate::keys::KeyState;
 use crate::{Limits, Stop};
 use godsearch_core::StateSpace;
@@ -156,8 +156,7 @@ where
                 depth + 1,
                 &bounds,
                 &wanted,
-                false,
-                false,
+                Making::default(),
                 exchange.as_mut().map(|e| e as &mut dyn Router<P::State>),
             );
             let (sent_bytes, sent_states, received_damage) = match exchange.as_mut() {
