@@ -292,8 +292,9 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
         }
     }
 
-    /// Column by column: the vertical moves, which unrank the tile sequence, then stay within
-    /// a group, and only the horizontal ones (an addition) cross between groups.
+    /// Column by column: the vertical moves, which need the tile sequence's Lehmer digits,
+    /// then stay within a group, and only the horizontal ones (an addition) cross between
+    /// groups.
     fn parts_in_group_order(&self) -> Vec<usize> {
         let (w, h) = (self.shape.width(), self.shape.height());
         (0..w)
@@ -301,20 +302,20 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
             .collect()
     }
 
-    /// Unranks the tile sequence only when a vertical move is allowed.
+    /// Takes the tile sequence's Lehmer digits only when a vertical move is allowed.
     #[inline]
     fn for_each_neighbour_by(&self, rank: R, allowed: &[bool], mut f: impl FnMut(MoveIdx, R)) {
         let at = self.locate(rank);
         let up = at.row > 0 && allowed[Move::Up.index() as usize];
         let down = at.row + 1 < self.shape.height() && allowed[Move::Down.index() as usize];
         if up || down {
-            let mut seq = [0u8; MAX_RANKED];
-            self.sequence_digits(at, &mut seq);
+            let mut digits = [0u8; MAX_RANKED];
+            self.sequence_digits(at, &mut digits);
             if up {
-                f(Move::Up.index(), self.vertical(&seq, at, Move::Up));
+                f(Move::Up.index(), self.vertical(&digits, at, Move::Up));
             }
             if down {
-                f(Move::Down.index(), self.vertical(&seq, at, Move::Down));
+                f(Move::Down.index(), self.vertical(&digits, at, Move::Down));
             }
         }
         if at.col > 0 && allowed[Move::Left.index() as usize] {
@@ -341,7 +342,7 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
             .count()
     }
 
-    /// Horizontal neighbours first: they cost an addition, vertical ones an unranking.
+    /// Horizontal neighbours first: they cost an addition, vertical ones the Lehmer digits.
     #[inline]
     fn any_neighbour(&self, rank: R, mut pred: impl FnMut(R) -> bool) -> bool {
         let at = self.locate(rank);
@@ -353,10 +354,10 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
         if at.row == 0 && at.row + 1 == self.shape.height() {
             return false;
         }
-        let mut seq = [0u8; MAX_RANKED];
-        self.sequence_digits(at, &mut seq);
-        (at.row > 0 && pred(self.vertical(&seq, at, Move::Up)))
-            || (at.row + 1 < self.shape.height() && pred(self.vertical(&seq, at, Move::Down)))
+        let mut digits = [0u8; MAX_RANKED];
+        self.sequence_digits(at, &mut digits);
+        (at.row > 0 && pred(self.vertical(&digits, at, Move::Up)))
+            || (at.row + 1 < self.shape.height() && pred(self.vertical(&digits, at, Move::Down)))
     }
 
     /// Horizontal neighbours first, as in [`any_neighbour`](Self::any_neighbour).
@@ -373,15 +374,15 @@ impl<R: RankInt> StateSpace for TileSpace<R> {
         if at.row == 0 && at.row + 1 == self.shape.height() {
             return None;
         }
-        let mut seq = [0u8; MAX_RANKED];
-        self.sequence_digits(at, &mut seq);
+        let mut digits = [0u8; MAX_RANKED];
+        self.sequence_digits(at, &mut digits);
         [
             (at.row > 0).then_some(Move::Up),
             (at.row + 1 < self.shape.height()).then_some(Move::Down),
         ]
         .into_iter()
         .flatten()
-        .map(|m| (m.index(), self.vertical(&seq, at, m)))
+        .map(|m| (m.index(), self.vertical(&digits, at, m)))
         .find(|&(_, nb)| pred(nb))
     }
 
