@@ -19,6 +19,11 @@ pub trait KeyState: Copy + Ord + Send + Sync + 'static {
     /// (the 3x3x3's classes, whose minimal representatives share long prefixes) keep rayon's
     /// sort, since the radix sort made `bfs 3x3x3 --max-depth 7` 5-7% slower.
     fn sort_all(states: &mut [Self]);
+    /// Sorts `states` in place on every thread of the pool by comparison, with no memory
+    /// beside them whatever runs they hold (the radix sort merges presorted runs out of place).
+    fn sort_all_in_place(states: &mut [Self]) {
+        states.par_sort_unstable();
+    }
 }
 
 macro_rules! key_state {

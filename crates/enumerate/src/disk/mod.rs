@@ -802,6 +802,8 @@ where
     ) -> Result<Made<P::State>, DiskError> {
         let wanted = &pass.wanted[..];
         let moves = pass.moves.as_deref().map_or(Moves::All, Moves::ByPart);
+        // A pass of a level made part by part lists long sorted runs (see `sort_dedup`).
+        let in_place = pass.moves.is_some();
         let d = depth as usize;
         let parents = &manifest.levels[d - 1];
         let mut known: Vec<&LevelRecord> = Vec::new();
@@ -859,7 +861,7 @@ where
             {
                 let degrees = degrees_by(self.space, slice, moves);
                 let n: usize = degrees.iter().sum();
-                if make_room(&mut pending, n, cap, &spill, bounds)? {
+                if make_room(&mut pending, n, cap, &spill, bounds, in_place)? {
                     spilled = true;
                     self.progress.detail(&format!(
                         "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
@@ -883,7 +885,8 @@ where
                 }
                 if let Some(router) = router.as_deref_mut() {
                     let round = router.round(&mut pending, start, false)?;
-                    spilled |= make_room(&mut pending, round.received.len(), cap, &spill, bounds)?;
+                    let received = round.received.len();
+                    spilled |= make_room(&mut pending, received, cap, &spill, bounds, false)?;
                     pending.extend(round.received);
                 }
                 peak_states = peak_states.max(pending.len() + read);
@@ -895,7 +898,8 @@ where
             loop {
                 let from = pending.len();
                 let round = router.round(&mut pending, from, true)?;
-                spilled |= make_room(&mut pending, round.received.len(), cap, &spill, bounds)?;
+                let received = round.received.len();
+                spilled |= make_room(&mut pending, received, cap, &spill, bounds, false)?;
                 pending.extend(round.received);
                 peak_states = peak_states.max(pending.len());
                 if round.all_finished {
@@ -903,7 +907,7 @@ where
                 }
             }
         }
-        sort_dedup(&mut pending);
+        sort_dedup(&mut pending, in_place);
         self.progress
             .level_started(depth, wanted.iter().filter(|&&w| w).count() as u64);
         let keep_states = all_wanted && pending.len() <= self.limits.antipode_cap;
@@ -1143,8 +1147,17 @@ fn on_disk_bytes(manifest: &Manifest) -> u64 {
         .sum()
 }
 
-fn sort_dedup<S: KeyState>(states: &mut Vec<S>) {
-    S::sort_all(states);
+/// Sorts `states` and removes repeats. With `in_place`, by comparison, with no memory beside
+/// the list; otherwise by radix, faster, but the radix sort merges presorted runs it finds out
+/// of place: 0.7 GB beside 180 million candidates made part by part, whose parents in a
+/// neighbouring group list theirs as long sorted runs (and a kill for memory at the 15-puzzle's
+/// level 35 in 14 GB).
+fn sort_dedup<S: KeyState>(states: &mut Vec<S>, in_place: bool) {
+    if in_place {
+        S::sort_all_in_place(states);
+    } else {
+        S::sort_all(states);
+    }
     states.dedup();
 }
 
@@ -1184,13 +1197,14 @@ fn make_room<S: KeyState>(
     cap: usize,
     spill: &Spill,
     bounds: &Bounds,
+    in_place: bool,
 ) -> Result<bool, DiskError> {
     if pending.len() + n <= cap {
         return Ok(false);
     }
-    sort_dedup(pending);
+    sort_dedup(pending, in_place);
     if pending.len() + n > cap || pending.len() > cap / 2 {
-        spill_all(pending, spill, bounds)?;
+        spill_all(pending, spill, bounds, in_place)?;
         return Ok(true);
     }
     Ok(false)
@@ -1201,8 +1215,9 @@ fn spill_all<S: KeyState>(
     pending: &mut Vec<S>,
     spill: &Spill,
     bounds: &Bounds,
+    in_place: bool,
 ) -> Result<(), DiskError> {
-    sort_dedup(pending);
+    sort_dedup(pending, in_place);
     (0..bounds.len()).into_par_iter().try_for_each(|b| {
         let (lo, hi) = bounds.range(b);
         spill.append(b, key_range(pending, lo, hi))
