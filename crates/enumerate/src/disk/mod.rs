@@ -56,7 +56,6 @@ use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::{MoveIdx, StateSpace};
 use godsearch_tables::file::TableError;
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -71,12 +70,12 @@ pub const DEFAULT_BUCKET_STATES: u64 = 1 << 22;
 /// At most this many buckets a level (file count stays reasonable: 11.7 billion states of the
 /// 15-puzzle's level 36 make 2,800 buckets at the default size).
 const MAX_BUCKETS: u64 = 1 << 16;
-/// Files of level `d` sampled to plan the buckets of level `d + 1`.
-const SAMPLE_FILES: usize = 64;
-/// States of level `d` (at most) whose neighbours plan the buckets of level `d + 1`.
-const SAMPLE_STATES: usize = 1 << 16;
+/// States of level `d` (about) whose neighbours plan the buckets of level `d + 1`: with 4
+/// neighbours each, about 700 keys a bucket for the 15-puzzle's 1,338 buckets at depth 33.
+const SAMPLE_STATES: usize = 1 << 18;
 /// Bucket-sized arrays a thread holds while it merges a bucket: its candidates (as many as
-/// three times its states), the new states, and the old states of its key range.
+/// three times its states), the new states, and the old states of its key range (the bytes of
+/// its spilled runs, about a byte a candidate, fit in what the candidates leave).
 const MERGE_COPIES: u64 = 5;
 /// The share of the rest of the memory budget the candidate list takes. Measured: with the
 /// list at the whole rest, the process peaked 5% over a 2 GiB budget (2.11 GiB) and 9% over
@@ -233,14 +232,37 @@ pub(crate) struct DiskEngine<'a, P: StateSpace> {
     pub(crate) pending: Mutex<Vec<P::State>>,
     /// The merging threads' buffers, handed from bucket to bucket for the same reason.
     merge_buffers: Mutex<Vec<MergeBuffers<P::State>>>,
+    /// A sample of the level made last, taken as its buckets were merged.
+    sample: Mutex<Sample<P::State>>,
 }
 
-/// What one thread merges a bucket in: the bucket's new states, and the states of an older
-/// level in its key range. Bucket-sized, kept between buckets: allocated afresh they were 50
-/// MB of page faults a bucket.
+/// States of the level at `depth`, a share of each of the `buckets` merged so far, from which
+/// the next level's buckets are planned.
+struct Sample<S> {
+    depth: u32,
+    buckets: usize,
+    states: Vec<S>,
+}
+
+/// What one thread merges a bucket in: the bucket's new states, the states of an older level
+/// in its key range, its spilled candidates and the bytes of their file. Bucket-sized, kept
+/// between buckets: allocated afresh they were 50 MB of page faults a bucket.
 struct MergeBuffers<S> {
     new: Vec<S>,
     old: Vec<S>,
+    spilled: Vec<S>,
+    file: Vec<u8>,
+}
+
+impl<S> Default for MergeBuffers<S> {
+    fn default() -> Self {
+        MergeBuffers {
+            new: Vec::new(),
+            old: Vec::new(),
+            spilled: Vec::new(),
+            file: Vec::new(),
+        }
+    }
 }
 
 /// How a level is made.
@@ -348,6 +370,11 @@ where
             state_bytes: std::mem::size_of::<P::State>() as u64,
             pending: Mutex::new(Vec::new()),
             merge_buffers: Mutex::new(Vec::new()),
+            sample: Mutex::new(Sample {
+                depth: 0,
+                buckets: 0,
+                states: Vec::new(),
+            }),
         }
     }
 
@@ -659,22 +686,7 @@ where
         if newest.classes * degree <= self.options.bucket_states {
             return Ok(Bounds::single());
         }
-        let files = newest.bounds.len();
-        let picked: Vec<usize> = (0..SAMPLE_FILES.min(files))
-            .map(|j| j * files / SAMPLE_FILES.min(files))
-            .collect();
-        let in_picked: u64 = picked.iter().map(|&b| newest.buckets[b].states).sum();
-        let step = (in_picked as usize / SAMPLE_STATES).max(1);
-        let mut sample = Vec::new();
-        for &b in &picked {
-            let (states, _) = self.dir.read_bucket::<P::State>(
-                newest.depth,
-                b,
-                &newest.bounds,
-                Some(&newest.buckets[b]),
-            )?;
-            sample.extend(states.into_iter().step_by(step));
-        }
+        let sample = self.sample_of(newest)?;
         let mut children = Vec::with_capacity(sample.len() * degree as usize);
         for &s in &sample {
             self.space
@@ -698,6 +710,50 @@ where
         starts.sort_unstable();
         starts.dedup();
         Ok(Bounds { starts })
+    }
+
+    /// About [`SAMPLE_STATES`] states spread evenly over every bucket of `newest`: those kept
+    /// while it was made ([`DiskEngine::record_sample`]), or, when an earlier run made some of
+    /// it, read from its files. A sample from a few files (64 of 776 at the 15-puzzle's level
+    /// 32) saw only their narrow key ranges: the planned buckets of level 33 then ranged from 2
+    /// to 107 million candidates, and a merge of the largest took 0.85 GB beside the list.
+    fn sample_of(&self, newest: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
+        let mut kept = self.sample.lock().expect("a sample");
+        if kept.depth == newest.depth && kept.buckets == newest.bounds.len() {
+            return Ok(std::mem::take(&mut kept.states));
+        }
+        drop(kept);
+        let step = (newest.classes as usize / SAMPLE_STATES).max(1);
+        let mut sample = Vec::new();
+        let mut states = Vec::new();
+        for b in 0..newest.bounds.len() {
+            states.clear();
+            self.dir.read_bucket_into::<P::State>(
+                newest.depth,
+                b,
+                &newest.bounds,
+                Some(&newest.buckets[b]),
+                &mut states,
+            )?;
+            sample.extend(states.iter().step_by(step));
+        }
+        Ok(sample)
+    }
+
+    /// Keeps a share of bucket `bucket`'s `states` (one of `buckets` of the level at `depth`)
+    /// in the sample that plans the next level.
+    fn record_sample(&self, depth: u32, buckets: usize, states: &[P::State]) {
+        let step = (states.len() * buckets / SAMPLE_STATES).max(1);
+        let mut kept = self.sample.lock().expect("a sample");
+        if kept.depth != depth {
+            *kept = Sample {
+                depth,
+                buckets: 0,
+                states: Vec::new(),
+            };
+        }
+        kept.buckets += 1;
+        kept.states.extend(states.iter().step_by(step));
     }
 
     /// Disk the level after `newest` may need (its files at `newest`'s bytes a state, grown as
@@ -824,6 +880,8 @@ where
         let wanted_capacity = cap.min((parents.classes as usize).saturating_mul(max_degree));
         pending.reserve_exact(wanted_capacity);
         let mut spilled = false;
+        // How many candidates at the start of the list are sorted (by `make_room`).
+        let mut sorted = 0;
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
         let on_disk = on_disk_bytes(manifest);
@@ -862,7 +920,7 @@ where
             {
                 let degrees = degrees_by(self.space, slice, moves);
                 let n: usize = degrees.iter().sum();
-                if make_room(&mut pending, n, cap, &spill, bounds, in_place)? {
+                if make_room(&mut pending, &mut sorted, n, cap, &spill, bounds, in_place)? {
                     spilled = true;
                     self.progress.detail(&format!(
                         "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
@@ -887,7 +945,15 @@ where
                 if let Some(router) = router.as_deref_mut() {
                     let round = router.round(&mut pending, start, false)?;
                     let received = round.received.len();
-                    spilled |= make_room(&mut pending, received, cap, &spill, bounds, false)?;
+                    spilled |= make_room(
+                        &mut pending,
+                        &mut sorted,
+                        received,
+                        cap,
+                        &spill,
+                        bounds,
+                        false,
+                    )?;
                     pending.extend(round.received);
                 }
                 peak_states = peak_states.max(pending.len() + read);
@@ -900,7 +966,15 @@ where
                 let from = pending.len();
                 let round = router.round(&mut pending, from, true)?;
                 let received = round.received.len();
-                spilled |= make_room(&mut pending, received, cap, &spill, bounds, false)?;
+                spilled |= make_room(
+                    &mut pending,
+                    &mut sorted,
+                    received,
+                    cap,
+                    &spill,
+                    bounds,
+                    false,
+                )?;
                 pending.extend(round.received);
                 peak_states = peak_states.max(pending.len());
                 if round.all_finished {
@@ -918,33 +992,38 @@ where
             .map(|b| {
                 let (lo, hi) = bounds.range(b);
                 let in_memory = key_range(&pending, lo, hi);
-                let mut candidates: Cow<[P::State]> = Cow::Borrowed(in_memory);
-                if spilled {
-                    let mut from_disk = spill.read::<P::State>(b)?;
-                    if !from_disk.is_empty() {
-                        from_disk.extend_from_slice(in_memory);
-                        from_disk.sort_unstable();
-                        from_disk.dedup();
-                        candidates = Cow::Owned(from_disk);
-                    }
-                }
                 let mut buffers = self.merge_buffers.lock().expect("a list").pop();
-                let MergeBuffers { new, old } = buffers.get_or_insert_with(|| MergeBuffers {
-                    new: Vec::new(),
-                    old: Vec::new(),
-                });
+                let MergeBuffers {
+                    new,
+                    old,
+                    spilled: from_disk,
+                    file,
+                } = buffers.get_or_insert_with(MergeBuffers::default);
+                from_disk.clear();
+                if spilled {
+                    spill.read_into(b, file, from_disk, in_memory.len())?;
+                }
+                let candidates = if from_disk.is_empty() {
+                    in_memory
+                } else {
+                    from_disk.extend_from_slice(in_memory);
+                    from_disk.sort_unstable();
+                    from_disk.dedup();
+                    &from_disk[..]
+                };
                 new.clear();
                 match known.split_first() {
-                    None => new.extend_from_slice(&candidates),
+                    None => new.extend_from_slice(candidates),
                     Some((first, rest)) => {
                         self.read_range_into(first, lo, hi, old)?;
-                        push_absent(new, &candidates, old);
+                        push_absent(new, candidates, old);
                         for level in rest {
                             self.read_range_into(level, lo, hi, old)?;
                             retain_absent(new, old, &[]);
                         }
                     }
                 }
+                self.record_sample(depth, bounds.len(), new);
                 let positions = positions_in(self.space, new);
                 let record = match count_only {
                     true => None,
@@ -1189,26 +1268,44 @@ fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, bounds: &Bounds, 
     states.truncate(kept);
 }
 
-/// Makes room for `n` more candidates in `pending` (at most `cap`): first by removing its
-/// repeats, then, when that is not enough (or leaves it more than half full), by spilling it
-/// to disk as sorted runs. `true` if it spilled.
+/// Makes room for `n` more candidates in `pending` (at most `cap`, counting the copy its
+/// sort will make, [`sort_copy`]): first by removing its repeats, then, when that is not
+/// enough (or leaves it more than half full), by spilling it to disk as sorted runs. `sorted`
+/// is how many states at its start are sorted and distinct (kept so by an earlier call).
+/// `true` if it spilled.
+#[allow(clippy::too_many_arguments)]
 fn make_room<S: KeyState>(
     pending: &mut Vec<S>,
+    sorted: &mut usize,
     n: usize,
     cap: usize,
     spill: &Spill,
     bounds: &Bounds,
     in_place: bool,
 ) -> Result<bool, DiskError> {
-    if pending.len() + n <= cap {
+    let fits = |len: usize, sorted: usize| len + n + sort_copy(sorted, len + n, in_place) <= cap;
+    if fits(pending.len(), *sorted) {
         return Ok(false);
     }
     sort_dedup(pending, in_place);
-    if pending.len() + n > cap || pending.len() > cap / 2 {
+    *sorted = pending.len();
+    if !fits(pending.len(), *sorted) || pending.len() > cap / 2 {
         spill_all(pending, spill, bounds, in_place)?;
+        *sorted = 0;
         return Ok(true);
     }
     Ok(false)
+}
+
+/// States the sort of a list of `len` candidates copies aside when its first `sorted` are
+/// sorted already: the radix sort finds such a run and merges it with the rest out of place,
+/// through a copy of the shorter of the two (with 16 GiB for the list, that copy would be up
+/// to 7 GiB beside it). The comparison sort of a level made part by part copies nothing.
+fn sort_copy(sorted: usize, len: usize, in_place: bool) -> usize {
+    match in_place {
+        true => 0,
+        false => sorted.min(len - sorted),
+    }
 }
 
 /// Sorts `pending`, writes it out as one run a bucket, and empties it.
@@ -1225,4 +1322,71 @@ fn spill_all<S: KeyState>(
     })?;
     pending.clear();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spill_in(dir: &tempfile::TempDir) -> Spill {
+        Spill::new(dir.path().to_path_buf())
+    }
+
+    #[test]
+    fn a_sorted_start_counts_the_copy_its_sort_makes_against_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = spill_in(&dir);
+        let bounds = Bounds::single();
+        let mut pending: Vec<u64> = (0..40).collect();
+        let mut sorted = 40;
+        // 40 + 30 listed, and a copy of the 30 beside them: exactly the cap.
+        let spilled = make_room(&mut pending, &mut sorted, 30, 100, &spill, &bounds, false);
+        assert!(!spilled.unwrap());
+        assert_eq!((pending.len(), sorted), (40, 40));
+        // One more does not fit with its copy, though 71 states alone would.
+        let spilled = make_room(&mut pending, &mut sorted, 31, 100, &spill, &bounds, false);
+        assert!(spilled.unwrap());
+        assert_eq!((pending.len(), sorted), (0, 0));
+        let mut back: Vec<u64> = Vec::new();
+        spill.read_into(0, &mut Vec::new(), &mut back, 0).unwrap();
+        assert_eq!(back, (0..40).collect::<Vec<u64>>());
+        // Sorted in place by comparison, nothing is copied.
+        let mut pending: Vec<u64> = (0..40).collect();
+        let mut sorted = 40;
+        let spilled = make_room(&mut pending, &mut sorted, 60, 100, &spill, &bounds, true);
+        assert!(!spilled.unwrap());
+    }
+
+    #[test]
+    fn repeats_removed_make_room_without_spilling_and_leave_a_sorted_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = spill_in(&dir);
+        let bounds = Bounds::single();
+        let mut pending: Vec<u64> = (0..60).map(|i| (i * 7) % 20).collect();
+        let mut sorted = 0;
+        let spilled = make_room(&mut pending, &mut sorted, 50, 100, &spill, &bounds, false);
+        assert!(!spilled.unwrap());
+        assert_eq!(pending, (0..20).collect::<Vec<u64>>());
+        assert_eq!(sorted, 20);
+        assert_eq!(spill.bytes(), 0);
+    }
+
+    #[test]
+    fn spilled_runs_are_read_back_whole_and_a_cut_run_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = spill_in(&dir);
+        spill.append(3, &[5u64, 9, 1 << 40]).unwrap();
+        spill.append(3, &[2u64, 9]).unwrap();
+        let (mut file, mut out) = (Vec::new(), vec![7u64]);
+        spill.read_into(3, &mut file, &mut out, 10).unwrap();
+        assert_eq!(out, [7, 5, 9, 1 << 40, 2, 9]);
+        assert!(out.capacity() >= 16);
+        spill.read_into(4, &mut file, &mut out, 0).unwrap();
+        assert_eq!(out.len(), 6, "no file: nothing spilled to that bucket");
+        let path = dir.path().join("bucket-00003");
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        let err = spill.read_into(3, &mut file, &mut Vec::<u64>::new(), 0);
+        assert!(matches!(err, Err(DiskError::Damaged { .. })));
+    }
 }
