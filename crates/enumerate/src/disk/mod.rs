@@ -721,7 +721,7 @@ where
     fn sample_of(&self, newest: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
         let mut kept = self.sample.lock().expect("a sample");
         if kept.depth == newest.depth && kept.buckets == newest.bounds.len() {
-            return Ok(std::mem::take(&mut kept.states));
+            return Ok(kept.states.clone());
         }
         drop(kept);
         let step = (newest.classes as usize / SAMPLE_STATES).max(1);
@@ -1294,7 +1294,7 @@ fn make_room<S: KeyState>(
     sort_dedup(pending, in_place);
     *sorted = pending.len();
     if !fits(pending.len(), *sorted) || pending.len() > cap / 2 {
-        spill_all(pending, spill, bounds, in_place)?;
+        spill_all(pending, spill, bounds)?;
         *sorted = 0;
         return Ok(true);
     }
@@ -1312,14 +1312,12 @@ fn sort_copy(sorted: usize, len: usize, in_place: bool) -> usize {
     }
 }
 
-/// Sorts `pending`, writes it out as one run a bucket, and empties it.
+/// Writes `pending` (sorted, without repeats) out as one run a bucket, and empties it.
 fn spill_all<S: KeyState>(
     pending: &mut Vec<S>,
     spill: &Spill,
     bounds: &Bounds,
-    in_place: bool,
 ) -> Result<(), DiskError> {
-    sort_dedup(pending, in_place);
     (0..bounds.len()).into_par_iter().try_for_each(|b| {
         let (lo, hi) = bounds.range(b);
         spill.append(b, key_range(pending, lo, hi))
