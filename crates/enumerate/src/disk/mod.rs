@@ -719,7 +719,7 @@ where
     /// 32) saw only their narrow key ranges: the planned buckets of level 33 then ranged from 2
     /// to 107 million candidates, and a merge of the largest took 0.85 GB beside the list.
     fn sample_of(&self, newest: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
-        let mut kept = self.sample.lock().expect("a sample");
+        let kept = self.sample.lock().expect("a sample");
         if kept.depth == newest.depth && kept.buckets == newest.bounds.len() {
             return Ok(kept.states.clone());
         }
