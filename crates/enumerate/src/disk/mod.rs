@@ -883,6 +883,10 @@ where
         let mut spilled = false;
         // How many candidates at the start of the list are sorted (by `make_room`).
         let mut sorted = 0;
+        // (A distributed run's passes are whole levels, so `in_place` is false for them.)
+        let room = |pending: &mut Vec<P::State>, sorted: &mut usize, n: usize| {
+            make_room(pending, sorted, n, cap, &spill, bounds, in_place)
+        };
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
         let on_disk = on_disk_bytes(manifest);
@@ -921,7 +925,7 @@ where
             {
                 let degrees = degrees_by(self.space, slice, moves);
                 let n: usize = degrees.iter().sum();
-                if make_room(&mut pending, &mut sorted, n, cap, &spill, bounds, in_place)? {
+                if room(&mut pending, &mut sorted, n)? {
                     spilled = true;
                     self.progress.detail(&format!(
                         "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
@@ -946,15 +950,7 @@ where
                 if let Some(router) = router.as_deref_mut() {
                     let round = router.round(&mut pending, start, false)?;
                     let received = round.received.len();
-                    spilled |= make_room(
-                        &mut pending,
-                        &mut sorted,
-                        received,
-                        cap,
-                        &spill,
-                        bounds,
-                        false,
-                    )?;
+                    spilled |= room(&mut pending, &mut sorted, received)?;
                     pending.extend(round.received);
                 }
                 peak_states = peak_states.max(pending.len() + read);
@@ -967,15 +963,7 @@ where
                 let from = pending.len();
                 let round = router.round(&mut pending, from, true)?;
                 let received = round.received.len();
-                spilled |= make_room(
-                    &mut pending,
-                    &mut sorted,
-                    received,
-                    cap,
-                    &spill,
-                    bounds,
-                    false,
-                )?;
+                spilled |= room(&mut pending, &mut sorted, received)?;
                 pending.extend(round.received);
                 peak_states = peak_states.max(pending.len());
                 if round.all_finished {
