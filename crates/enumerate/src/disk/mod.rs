@@ -1378,5 +1378,10 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         let err = spill.read_into(3, &mut file, &mut Vec::<u64>::new(), 0);
         assert!(matches!(err, Err(DiskError::Damaged { .. })));
+        let mut huge = bytes.clone();
+        huge[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        std::fs::write(&path, &huge).unwrap();
+        let err = spill.read_into(3, &mut file, &mut Vec::<u64>::new(), 0);
+        assert!(matches!(err, Err(DiskError::Damaged { .. })));
     }
 }

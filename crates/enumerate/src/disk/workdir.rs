@@ -549,9 +549,8 @@ impl Spill {
 
     /// Every candidate spilled to bucket `bucket`, in runs (each sorted), appended to `out`
     /// with room reserved for `extra` more; `file` holds the file's bytes meanwhile. Both are
-    /// buffers a merging thread keeps from bucket to bucket: grown by doubling and allocated
-    /// afresh for every bucket they held up to 4x a bucket's candidates, and the process went
-    /// 7% past its memory budget.
+    /// buffers a merging thread keeps from bucket to bucket: fresh vectors grown by doubling
+    /// took up to 4x a bucket's candidates, and the process went 7% past its memory budget.
     pub fn read_into<S: KeyState>(
         &self,
         bucket: usize,
@@ -582,6 +581,11 @@ impl Spill {
             let body = at + 16..(at + 16).saturating_add(len);
             if body.end > file.len() {
                 return Err(damaged("a run is cut short"));
+            }
+            // Every state takes at least a byte, so a damaged count cannot ask for more memory
+            // than the file's size.
+            if count > len as u64 {
+                return Err(damaged("a run counts more states than its bytes can hold"));
             }
             runs.push((count, body));
             at += 16 + len;
