@@ -210,9 +210,10 @@ pub struct BfsArgs {
     #[arg(long, value_name = "N", requires = "workdir", default_value_t = DEFAULT_BUCKET_STATES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub bucket_states: u64,
-    /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level that
-    /// would not fit stops the run with exact counts, as a full disk does; --resume then
-    /// continues (with a larger --disk, or after freeing space).
+    /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level
+    /// estimated not to fit, or one that reaches the limit while it is made, stops the run with
+    /// exact counts, as a full disk does; --resume then continues (with a larger --disk, or
+    /// after freeing space).
     #[arg(long, value_name = "SIZE", requires = "workdir", value_parser = parse_disk_size)]
     pub disk: Option<u64>,
     /// Distributed run: worker threads in this process (timely's -w; default 1). Each worker

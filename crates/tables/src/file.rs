@@ -187,6 +187,13 @@ impl TableHeader {
         h
     }
 
+    /// The exact size of the file [`save_bytes`] writes from this header and a payload of
+    /// `payload_len` bytes: the header, the payload, the checksum and the end marker.
+    pub fn file_len(&self, payload_len: u64) -> u64 {
+        let checksum = std::mem::size_of::<u32>() as u64;
+        self.encode(payload_len).len() as u64 + payload_len + checksum + END_MARKER.len() as u64
+    }
+
     /// Refuses the table unless it belongs to `puzzle` with `params`.
     pub fn expect(&self, path: &Path, puzzle: &str, params: &str) -> Result<(), TableError> {
         if self.puzzle != puzzle || self.params != params {
@@ -666,6 +673,8 @@ mod tests {
         assert!(matches!(err, TableError::Mismatch { .. }), "{err}");
         // Only the final file is left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(header.file_len(payload.len() as u64), size);
     }
 
     #[test]

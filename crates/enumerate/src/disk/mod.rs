@@ -62,7 +62,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 use thiserror::Error;
-use workdir::{Bounds, BucketRecord, LevelRecord, Manifest, Spill, Workdir};
+use workdir::{Bounds, BucketRecord, DiskBudget, LevelRecord, Manifest, Spill, Workdir};
 
 /// States a bucket aims at by default: 4 Mi states, a few MB on disk and 32-64 MB in memory
 /// while merged, so both threads' buckets fit beside the candidate list.
@@ -90,6 +90,10 @@ const MIN_CANDIDATES: usize = 1 << 12;
 const LEVELS_KEPT: usize = 4;
 /// The newest levels checked when a run resumes: those the next level is made from.
 const LEVELS_READ: usize = 2;
+/// How much more a level may grow than the last two levels' ratio predicts, in the disk
+/// estimate: the 15-puzzle's ratio falls from level to level (1.60 at 35, 1.57 at 36), the
+/// 3x3x3's stays within 1%, and a tile puzzle's early levels swing by about 5%.
+const GROWTH_MARGIN_PERCENT: u64 = 10;
 
 /// Where and how a disk-backed run keeps its levels.
 #[derive(Debug, Clone)]
@@ -106,8 +110,8 @@ pub struct DiskOptions<'a> {
     /// States a bucket aims at ([`DEFAULT_BUCKET_STATES`]).
     pub bucket_states: u64,
     /// The most bytes the run's files may take (levels kept, the level being made, spilled
-    /// candidates), or `None` for as much as the disk has; a level that would not fit stops
-    /// the run as a full disk does.
+    /// candidates), or `None` for as much as the disk has. A level estimated not to fit, or
+    /// one that reaches the limit while it is made, stops the run as a full disk does.
     pub disk_bytes: Option<u64>,
 }
 
@@ -274,6 +278,8 @@ pub(crate) struct Making {
     /// Candidates that outgrow the memory budget are not spilled to disk: the level is made
     /// part by part where the space allows ([`DiskEngine::part_passes`]).
     pub in_parts: bool,
+    /// The most bytes its files and spilled runs may take (`None`: what the disk has).
+    pub disk_left: Option<u64>,
 }
 
 /// What the next level may take on disk, made with its candidates spilled or made part by
@@ -282,6 +288,13 @@ pub(crate) struct DiskNeed {
     pub spilling: u64,
     pub in_parts: u64,
     pub available: u64,
+}
+
+/// What a pass writes: nothing but spilled runs with `count_only` (its states are counted),
+/// and all it writes within `budget`.
+struct Output<'a> {
+    count_only: bool,
+    budget: &'a DiskBudget,
 }
 
 /// One expansion of a level's parents and the merge that follows it.
@@ -428,7 +441,7 @@ where
                     b
                 }
             };
-            let need = self.disk_needed(newest, &bounds, on_disk_bytes(&manifest))?;
+            let need = self.disk_needed(&manifest.levels, &bounds, on_disk_bytes(&manifest))?;
             // Spilling the candidates is used where the disk has room for it, and part by part
             // where only that fits: part by part needs no room for them, but reads a group's
             // parents once for each group they reach (15-puzzle level 29 in 2 GB: 23.9 s in
@@ -461,6 +474,7 @@ where
                 Making {
                     count_only,
                     in_parts,
+                    disk_left: self.options.disk_bytes.map(|_| available),
                 },
                 None,
             ) {
@@ -567,7 +581,10 @@ where
         self.dir.remove_level(0)?;
         let bounds = Bounds::single();
         let positions = positions_in(self.space, &goals);
-        let bucket = self.dir.write_bucket(0, 0, &bounds, &goals, positions)?;
+        let unbounded = DiskBudget::unbounded();
+        let bucket = self
+            .dir
+            .write_bucket(0, 0, &bounds, &goals, positions, &unbounded)?;
         let manifest = Manifest {
             levels: vec![LevelRecord {
                 depth: 0,
@@ -757,17 +774,24 @@ where
         kept.states.extend(states.iter().step_by(step));
     }
 
-    /// Disk the level after `newest` may need (its files at `newest`'s bytes a state, grown as
-    /// the bucket plan predicts, plus spilled candidates when they exceed the memory budget:
-    /// all of them, or made part by part only those of parts too big on their own), and the
-    /// disk it may have: what is free now, within what [`DiskOptions::disk_bytes`] leaves
-    /// beside the `on_disk` bytes the run holds.
+    /// Disk the level after the last of `levels` may need, and the disk it may have: what is
+    /// free now, within what [`DiskOptions::disk_bytes`] leaves beside the `on_disk` bytes the
+    /// run holds. An estimate, not a bound: a run that still fills the disk stops as
+    /// [`Stop::Disk`] does.
+    ///
+    /// The new level's files take the newest level's bytes a state, for as many states as the
+    /// last two levels' growth predicts with [`GROWTH_MARGIN_PERCENT`] more (never more than
+    /// the candidates). The candidates are counted part by part
+    /// ([`DiskEngine::candidates_by_part`]); when they exceed the list they are all spilled,
+    /// or, made part by part, only those of parts too big on their own. A spilled candidate is
+    /// taken at a byte more than a stored state.
     pub(crate) fn disk_needed(
         &self,
-        newest: &LevelRecord,
+        levels: &[LevelRecord],
         bounds: &Bounds,
         on_disk: u64,
     ) -> Result<DiskNeed, DiskError> {
+        let newest = levels.last().expect("level 0 exists");
         let free = fs4::available_space(self.dir.path()).map_err(|error| DiskError::Io {
             path: self.dir.path().to_path_buf(),
             error,
@@ -778,17 +802,21 @@ where
             .map_or(u64::MAX, |budget| budget.saturating_sub(on_disk));
         let available = free.min(allowed);
         let per_state = newest.bytes() as f64 / newest.classes.max(1) as f64;
-        let growth = bounds.len() as u64 * self.options.bucket_states;
-        let states = growth.min(newest.classes * self.space.max_degree() as u64);
-        let candidates = newest.classes * self.space.max_degree() as u64;
-        let spilled = if candidates * self.state_bytes > self.limits.memory_bytes {
-            candidates
-        } else {
-            0
-        };
-        // Made part by part, only a part too big for memory on its own spills.
         let cap = self.candidate_cap() as u64;
         let by_part = self.candidates_by_part(newest);
+        let candidates = by_part
+            .iter()
+            .sum::<u64>()
+            .min(newest.classes * self.space.max_degree() as u64);
+        let states = match levels.len().checked_sub(2).map(|d| &levels[d]) {
+            Some(before) if before.classes > 0 => {
+                let grown = newest.classes as f64 * newest.classes as f64 / before.classes as f64;
+                ((grown * (100 + GROWTH_MARGIN_PERCENT) as f64 / 100.0) as u64).min(candidates)
+            }
+            _ => (bounds.len() as u64 * self.options.bucket_states).min(candidates),
+        };
+        let spilled = if candidates > cap { candidates } else { 0 };
+        // Made part by part, only a part too big for memory on its own spills.
         let spilled_in_parts = by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>();
         let files = (states as f64 * per_state) as u64;
         let spill = |n: u64| (n as f64 * (per_state + 1.0)) as u64;
@@ -811,7 +839,11 @@ where
         how: Making,
         router: Option<&mut dyn Router<P::State>>,
     ) -> Result<Made<P::State>, DiskError> {
-        let count_only = how.count_only;
+        let budget = DiskBudget::new(how.disk_left);
+        let output = Output {
+            count_only: how.count_only,
+            budget: &budget,
+        };
         let parents = &manifest.levels[depth as usize - 1];
         let passes = match router {
             None if how.in_parts => self.part_passes(parents, bounds, wanted),
@@ -825,7 +857,7 @@ where
                 lists_only_wanted: !wanted.contains(&false),
             };
             let pass = passes.first().unwrap_or(&whole);
-            return self.make_pass(manifest, depth, bounds, pass, count_only, router);
+            return self.make_pass(manifest, depth, bounds, pass, &output, router);
         }
         let mut made = Made {
             buckets: vec![None; bounds.len()],
@@ -836,7 +868,7 @@ where
             states: None,
         };
         for pass in &passes {
-            let part = self.make_pass(manifest, depth, bounds, pass, count_only, None)?;
+            let part = self.make_pass(manifest, depth, bounds, pass, &output, None)?;
             made.positions += part.positions;
             made.classes += part.classes;
             made.spilled_bytes += part.spilled_bytes;
@@ -855,9 +887,10 @@ where
         depth: u32,
         bounds: &Bounds,
         pass: &Pass,
-        count_only: bool,
+        output: &Output,
         mut router: Option<&mut dyn Router<P::State>>,
     ) -> Result<Made<P::State>, DiskError> {
+        let count_only = output.count_only;
         let wanted = &pass.wanted[..];
         let moves = pass.moves.as_deref().map_or(Moves::All, Moves::ByPart);
         // A pass of a level made part by part lists long sorted runs (see `sort_dedup`).
@@ -872,7 +905,7 @@ where
             known.push(parents);
         }
         let all_wanted = !wanted.contains(&false);
-        let spill = Spill::new(self.dir.fresh_candidates_dir(depth)?);
+        let spill = Spill::new(self.dir.fresh_candidates_dir(depth)?, output.budget);
         let cap = self.candidate_cap();
         let max_degree = self.space.max_degree().max(1);
         let slice_len = (cap / 2 / max_degree).max(1);
@@ -1019,7 +1052,14 @@ where
                 let positions = positions_in(self.space, new);
                 let record = match count_only {
                     true => None,
-                    false => Some(self.dir.write_bucket(depth, b, bounds, new, positions)?),
+                    false => Some(self.dir.write_bucket(
+                        depth,
+                        b,
+                        bounds,
+                        new,
+                        positions,
+                        output.budget,
+                    )?),
                 };
                 self.progress.advanced(1);
                 let classes = new.len() as u64;
@@ -1318,8 +1358,31 @@ fn spill_all<S: KeyState>(
 mod tests {
     use super::*;
 
-    fn spill_in(dir: &tempfile::TempDir) -> Spill {
-        Spill::new(dir.path().to_path_buf())
+    static UNBOUNDED: DiskBudget = DiskBudget::unbounded();
+
+    fn spill_in(dir: &tempfile::TempDir) -> Spill<'static> {
+        Spill::new(dir.path().to_path_buf(), &UNBOUNDED)
+    }
+
+    #[test]
+    fn a_spill_past_the_disk_budget_fails_as_a_full_disk_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = DiskBudget::new(Some(39));
+        let spill = Spill::new(dir.path().to_path_buf(), &budget);
+        // A run: 16 bytes of header and a byte a small gap.
+        spill.append(0, &[1u64, 2, 3]).unwrap();
+        assert_eq!(spill.bytes(), 19);
+        let refused = spill.append(0, &[4u64, 5, 6, 7, 8]);
+        let Err(DiskError::Io { error, .. }) = refused else {
+            panic!("{refused:?}");
+        };
+        assert_eq!(error.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(spill.bytes(), 19);
+        let mut back: Vec<u64> = Vec::new();
+        spill.read_into(0, &mut Vec::new(), &mut back, 0).unwrap();
+        assert_eq!(back, [1, 2, 3]);
+        // What is left is still there to take.
+        spill.append(0, &[9u64, 10]).unwrap();
     }
 
     #[test]

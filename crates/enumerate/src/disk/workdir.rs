@@ -110,6 +110,51 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> DiskError + '_ {
     }
 }
 
+/// Bytes a level may still write, its bucket files and spilled runs together, within the
+/// run's disk budget. The level's estimate ([`super::DiskEngine::disk_needed`]) can fall
+/// short; the budget holds anyway: a write that would pass it fails as a full disk does
+/// (`StorageFull`), and the run stops with exact counts, to be resumed.
+#[derive(Debug)]
+pub(crate) struct DiskBudget {
+    left: AtomicU64,
+}
+
+impl DiskBudget {
+    /// A budget of `bytes` (`None`: unbounded).
+    pub fn new(bytes: Option<u64>) -> Self {
+        match bytes {
+            Some(bytes) => DiskBudget {
+                left: AtomicU64::new(bytes),
+            },
+            None => Self::unbounded(),
+        }
+    }
+
+    /// No budget: only the disk's own size bounds the writes.
+    pub const fn unbounded() -> Self {
+        DiskBudget {
+            left: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// Takes `bytes` for a write to `path`, or refuses it, leaving the budget as it was, when
+    /// fewer are left.
+    pub fn take(&self, bytes: u64, path: &Path) -> Result<(), DiskError> {
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(bytes)
+            })
+            .map(|_| ())
+            .map_err(|_| DiskError::Io {
+                path: path.to_path_buf(),
+                error: io::Error::new(
+                    io::ErrorKind::StorageFull,
+                    "the level would pass the disk budget (--disk)",
+                ),
+            })
+    }
+}
+
 impl Workdir {
     /// Opens (creating it if needed) and locks `dir` for the run described by `run`, and reads
     /// its manifest: `None` for a fresh folder. A folder holding another run, or a run when
@@ -280,7 +325,8 @@ impl Workdir {
         )
     }
 
-    /// Writes bucket `bucket` of level `depth` durably; returns what the manifest lists.
+    /// Writes bucket `bucket` of level `depth` durably, its payload taken from `budget`;
+    /// returns what the manifest lists.
     pub fn write_bucket<S: KeyState>(
         &self,
         depth: u32,
@@ -288,11 +334,13 @@ impl Workdir {
         bounds: &Bounds,
         states: &[S],
         positions: u64,
+        budget: &DiskBudget,
     ) -> Result<BucketRecord, DiskError> {
         let dir = self.level_dir(depth);
         fs::create_dir_all(&dir).map_err(io_error(&dir))?;
         let mut payload = Vec::new();
         encode_sorted(states, &mut payload);
+        let path = self.bucket_path(depth, bucket);
         let header = TableHeader {
             puzzle: self.run.clone(),
             params: Self::bucket_params(depth, bucket, bounds),
@@ -300,7 +348,7 @@ impl Workdir {
             entries: states.len() as u64,
             levels: vec![positions],
         };
-        let path = self.bucket_path(depth, bucket);
+        budget.take(header.file_len(payload.len() as u64), &path)?;
         let checksum = file::save_bytes(&path, &header, &payload)?;
         let bytes = fs::metadata(&path).map_err(io_error(&path))?.len();
         Ok(BucketRecord {
@@ -503,16 +551,19 @@ impl Workdir {
 /// Spilled candidates of one level: a file a bucket, each a sequence of sorted runs
 /// (`count: u64, bytes: u64, varint gaps`). Temporary: not checksummed, never resumed from.
 #[derive(Debug)]
-pub(crate) struct Spill {
+pub(crate) struct Spill<'a> {
     dir: PathBuf,
     bytes: AtomicU64,
+    budget: &'a DiskBudget,
 }
 
-impl Spill {
-    pub fn new(dir: PathBuf) -> Self {
+impl<'a> Spill<'a> {
+    /// Spilled runs in `dir`, each taken from `budget`.
+    pub fn new(dir: PathBuf, budget: &'a DiskBudget) -> Self {
         Spill {
             dir,
             bytes: AtomicU64::new(0),
+            budget,
         }
     }
 
@@ -537,6 +588,7 @@ impl Spill {
         let len = (run.len() - 16) as u64;
         run[8..16].copy_from_slice(&len.to_le_bytes());
         let path = self.path(bucket);
+        self.budget.take(run.len() as u64, &path)?;
         OpenOptions::new()
             .create(true)
             .append(true)

@@ -118,7 +118,7 @@ where
             }
             let newest = manifest.levels.last().expect("level 0 exists");
             let prepared = engine.plan(newest).and_then(|bounds| {
-                let need = engine.disk_needed(newest, &bounds, on_disk(&manifest))?;
+                let need = engine.disk_needed(&manifest.levels, &bounds, on_disk(&manifest))?;
                 Ok((bounds, need.spilling, need.available))
             });
             let (needed, free) = prepared.as_ref().map_or((0, 0), |p| (p.1, p.2));
