@@ -498,6 +498,8 @@ where
             if count_only {
                 extra_level = Some((made.positions, made.classes));
                 last_counted_only = true;
+                // Nothing written, but its spilled neighbours were on disk beside the levels.
+                peak_disk = peak_disk.max(on_disk_bytes(&manifest) + made.spilled_bytes);
                 costs.push(LevelCost {
                     depth: depth + 1,
                     seconds: started.elapsed().as_secs_f64(),
