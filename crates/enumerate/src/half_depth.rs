@@ -489,25 +489,52 @@ impl<S: KeyState, Apply, Key> GroupSearch<'_, S, Apply, Key> {
     }
 }
 
-/// The first state in both sorted lists, by a linear merge (galloping through the longer list
-/// when one is much shorter would be faster; the levels met here are of similar sizes).
+/// A state in both sorted lists (the smallest), or `None`. The shorter list's chunks are
+/// looked for in parallel. Where the longer list is [`GALLOP_RATIO`] times as long or more,
+/// each state is found by galloping (exponential, then binary search) from where the last was:
+/// a linear merge walked all of goal level 28 (205 million states, about 0.5 s) for each of the
+/// few thousand states around a 41-move board, 6.5 s a board.
 fn first_common<S: Ord + Copy + Send + Sync>(a: &[S], b: &[S]) -> Option<S> {
     const CHUNK: usize = 1 << 16;
-    // Parallel over chunks of `a`, each finding its range in `b` by binary search.
-    a.par_chunks(CHUNK)
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let gallop = long.len() / short.len().max(1) >= GALLOP_RATIO;
+    short
+        .par_chunks(CHUNK)
         .filter_map(|chunk| {
-            let from = b.partition_point(|x| x < &chunk[0]);
-            let (mut i, mut j) = (0, from);
-            while i < chunk.len() && j < b.len() {
-                match chunk[i].cmp(&b[j]) {
-                    std::cmp::Ordering::Less => i += 1,
-                    std::cmp::Ordering::Greater => j += 1,
-                    std::cmp::Ordering::Equal => return Some(chunk[i]),
+            let from = long.partition_point(|x| x < &chunk[0]);
+            let mut rest = &long[from..];
+            for x in chunk {
+                let skip = if gallop {
+                    first_not_below(rest, x)
+                } else {
+                    rest.iter().position(|y| y >= x).unwrap_or(rest.len())
+                };
+                rest = &rest[skip..];
+                match rest.first() {
+                    None => return None,
+                    Some(y) if y == x => return Some(*x),
+                    Some(_) => {}
                 }
             }
             None
         })
         .min()
+}
+
+/// How many times longer one list must be than the other for [`first_common`] to gallop
+/// through it instead of walking it.
+const GALLOP_RATIO: usize = 16;
+
+/// The first index of sorted `s` whose state is not below `x` (`s.len()` if none), in
+/// O(log i) comparisons for an answer `i`.
+fn first_not_below<S: Ord>(s: &[S], x: &S) -> usize {
+    let mut bound = 1;
+    while bound <= s.len() && s[bound - 1] < *x {
+        bound *= 2;
+    }
+    let lo = bound / 2;
+    let hi = bound.min(s.len());
+    lo + s[lo..hi].partition_point(|y| y < x)
 }
 
 /// A level store that keeps every level (the goal's ball needs them all).
@@ -549,5 +576,63 @@ impl<S: Ord + Copy> crate::level_store::LevelStore<S> for KeepAll<'_, S> {
     fn into_newest(self) -> Vec<S> {
         // The levels stay in the borrowed list; the engine's antipodes are not wanted here.
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` sorted distinct multiples of `step` from a simple generator, from `seed`.
+    fn sorted(n: usize, step: u64, seed: u64) -> Vec<u64> {
+        let mut x = seed;
+        let mut v: Vec<u64> = (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 40) * step
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    fn brute(a: &[u64], b: &[u64]) -> Option<u64> {
+        a.iter()
+            .copied()
+            .filter(|x| b.binary_search(x).is_ok())
+            .min()
+    }
+
+    #[test]
+    fn first_common_finds_the_smallest_shared_state_walking_or_galloping() {
+        for (short, long) in [(0, 50), (1, 1), (3, 200_000), (40, 300_000), (5_000, 6_000)] {
+            for (step_a, step_b) in [(3, 5), (7, 11), (2, 4)] {
+                let a = sorted(short, step_a, short as u64 + 1);
+                let b = sorted(long, step_b, long as u64 + 7);
+                assert_eq!(first_common(&a, &b), brute(&a, &b), "{short} {long}");
+                assert_eq!(first_common(&b, &a), brute(&a, &b), "{long} {short}");
+            }
+        }
+        // Disjoint, and the only shared state at either end of the longer list.
+        let long: Vec<u64> = (0..100_000).map(|i| 2 * i).collect();
+        assert_eq!(first_common(&[1, 3, 99_999], &long), None);
+        assert_eq!(first_common(&[1, 199_998], &long), Some(199_998));
+        assert_eq!(first_common(&[0, 7], &long), Some(0));
+    }
+
+    #[test]
+    fn first_not_below_is_the_partition_point() {
+        let s: Vec<u32> = (0..1000).map(|i| i * 3).collect();
+        for x in [0, 1, 2, 3, 500, 1499, 2997, 2998, 5000] {
+            assert_eq!(
+                first_not_below(&s, &x),
+                s.partition_point(|y| *y < x),
+                "{x}"
+            );
+        }
+        assert_eq!(first_not_below::<u32>(&[], &4), 0);
     }
 }
