@@ -346,8 +346,9 @@ pub struct SolveArgs {
     /// --algorithm half-depth: hold every position within N moves of the goal, so boards within
     /// 2N moves are solved (default: as many moves as half of --memory holds). Memory: 8 bytes a
     /// position; 3x3: N = 16 holds the whole space (181,440); 4x4: N = 20 3.3 million (27 MB),
-    /// 24 43 million (343 MB), 26 182 million (1.5 GB), 28 748 million (6 GB); each board's side
-    /// takes up to as much again. 3x3x3: its symmetry classes, 16 bytes each, nothing held
+    /// 24 43 million (343 MB), 26 144 million (1.2 GB), 28 465 million (3.7 GB, built in about
+    /// 25 s); each board's side takes up to as much again (12 GiB peak in all for 56-move boards
+    /// with N = 28). 3x3x3: its symmetry classes, 16 bytes each, nothing held
     /// around the cube (default htm 8: 30 million, 0.5 GB; qtm 9: 0.3 GB; stm 7: 0.3 GB; htm 9
     /// would take 6 GB); 2x2x2: default half its diameter
     #[arg(long, value_name = "N")]

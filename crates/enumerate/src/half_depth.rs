@@ -15,7 +15,7 @@
 //! an independent check of IDA* and table descent.
 //!
 //! Memory: the goal's levels 0..n as sorted states (8 bytes each for tiles: 4x4 n = 24 holds
-//! 43 million positions in 343 MB, n = 26 182 million in 1.5 GB, n = 28 748 million in 6 GB),
+//! 43 million positions in 343 MB, n = 26 144 million in 1.2 GB, n = 28 465 million in 3.7 GB),
 //! and about as many again for the levels around the position being solved.
 
 use crate::keys::KeyState;
