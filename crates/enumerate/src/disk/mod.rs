@@ -871,6 +871,8 @@ where
         };
         for pass in &passes {
             let part = self.make_pass(manifest, depth, bounds, pass, &output, None)?;
+            // Its spilled runs are removed before the next pass spills.
+            budget.give_back(part.spilled_bytes);
             made.positions += part.positions;
             made.classes += part.classes;
             made.spilled_bytes += part.spilled_bytes;
@@ -1383,8 +1385,11 @@ mod tests {
         let mut back: Vec<u64> = Vec::new();
         spill.read_into(0, &mut Vec::new(), &mut back, 0).unwrap();
         assert_eq!(back, [1, 2, 3]);
-        // What is left is still there to take.
+        // What is left is still there to take, and what is given back can be taken again.
         spill.append(0, &[9u64, 10]).unwrap();
+        assert!(spill.append(0, &[4u64, 5, 6, 7, 8]).is_err());
+        budget.give_back(19);
+        spill.append(0, &[4u64, 5, 6, 7, 8]).unwrap();
     }
 
     #[test]

@@ -137,6 +137,15 @@ impl DiskBudget {
         }
     }
 
+    /// Gives back `bytes` taken for files since removed.
+    pub fn give_back(&self, bytes: u64) {
+        let _ = self
+            .left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_add(bytes))
+            });
+    }
+
     /// Takes `bytes` for a write to `path`, or refuses it, leaving the budget as it was, when
     /// fewer are left.
     pub fn take(&self, bytes: u64, path: &Path) -> Result<(), DiskError> {
@@ -325,8 +334,8 @@ impl Workdir {
         )
     }
 
-    /// Writes bucket `bucket` of level `depth` durably, its payload taken from `budget`;
-    /// returns what the manifest lists.
+    /// Writes bucket `bucket` of level `depth` durably, the whole file's size taken from
+    /// `budget`; returns what the manifest lists.
     pub fn write_bucket<S: KeyState>(
         &self,
         depth: u32,
