@@ -286,6 +286,7 @@ fn add_run_figures<S>(report: &mut BfsReport, finish: Finish<S>) {
                 disk_bytes: c.disk_bytes,
                 buckets: c.buckets,
                 spilled_bytes: c.spilled_bytes,
+                passes: c.passes,
                 resumed: c.resumed,
             })
             .collect(),

@@ -259,6 +259,10 @@ pub struct LevelCostReport {
     pub buckets: usize,
     /// Bytes of neighbours spilled to disk while it was made.
     pub spilled_bytes: u64,
+    /// Expansions of its parents it took: 1, or more where its neighbours fitted neither
+    /// memory nor disk at once and it was made a group of blank cells or a key range at a
+    /// time (0 when made by an earlier run).
+    pub passes: usize,
     /// Made by an earlier run of the same folder.
     pub resumed: bool,
 }

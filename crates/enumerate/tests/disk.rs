@@ -169,6 +169,48 @@ fn cube_classes_on_disk() {
 }
 
 #[test]
+fn a_cube_level_is_made_in_key_ranges_where_its_spill_would_not_fit() {
+    let space = Cube3Classes::new(Metric::Qtm, Reduction::Symmetries);
+    let rows = 9;
+    let run_in = |disk_bytes: Option<u64>, count_last: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let options = DiskOptions {
+            disk_bytes,
+            ..options(dir.path(), "3x3x3", 50_000)
+        };
+        let limits = Limits {
+            count_last,
+            ..limits(Some(8), 16 * MIB)
+        };
+        let r = run(&space, &options, &limits);
+        assert_eq!(r.enumeration.stop, Stop::MaxDepth(8));
+        assert_eq!(r.enumeration.levels, column("cube3x3x3-qtm.txt", 1, rows));
+        assert_eq!(r.enumeration.classes, column("cube3x3x3-qtm.txt", 2, rows));
+        r
+    };
+    // Unbounded, level 8 spills its neighbours in one expansion.
+    let free = run_in(None, false);
+    let level = free.costs.last().unwrap();
+    assert_eq!(level.passes, 1);
+    assert!(level.spilled_bytes > 0);
+    let before: u64 = free.costs[4..8].iter().map(|c| c.disk_bytes).sum();
+    // (The four levels kept beside the one made.) Room for them and half the spill: stored, made a key range at a time, within it.
+    let disk = before + level.disk_bytes + level.spilled_bytes / 2;
+    let ranged = run_in(Some(disk), false);
+    let made = ranged.costs.last().unwrap();
+    assert!(made.passes > 1, "{made:?}");
+    assert_eq!(made.disk_bytes, level.disk_bytes);
+    assert!(ranged.peak_disk_bytes <= disk);
+    // Room for half the spill and no files: counted, a key range at a time.
+    let disk = before + level.spilled_bytes / 2;
+    let counted = run_in(Some(disk), true);
+    let made = counted.costs.last().unwrap();
+    assert!(counted.enumeration.last_counted_only);
+    assert!(made.passes > 1, "{made:?}");
+    assert!(counted.peak_disk_bytes <= disk);
+}
+
+#[test]
 fn count_last_on_disk_equals_the_stored_count() {
     type Counter = Box<dyn Fn(&Path) -> Vec<u64>>;
     let cases: Vec<(Counter, Vec<u64>)> = vec![

@@ -192,13 +192,14 @@ fn print_level_costs(r: &BfsReport, costs: &[LevelCostReport]) {
         outln!("resumed after level {from}, made by an earlier run (marked *)");
     }
     outln!(
-        "{:>8}  {:>10}  {:>10}  {:>8}  {:>12}  {:>10}",
+        "{:>8}  {:>10}  {:>10}  {:>8}  {:>12}  {:>10}  {:>6}",
         "distance",
         "seconds",
         "disk",
         "buckets",
         "bytes/state",
-        "spilled"
+        "spilled",
+        "passes"
     );
     for c in costs {
         let states = r
@@ -206,13 +207,17 @@ fn print_level_costs(r: &BfsReport, costs: &[LevelCostReport]) {
             .as_ref()
             .map_or(r.levels[c.depth as usize], |k| k[c.depth as usize]);
         outln!(
-            "{:>8}  {:>10.2}  {:>10}  {:>8}  {:>12.2}  {:>10}",
+            "{:>8}  {:>10.2}  {:>10}  {:>8}  {:>12.2}  {:>10}  {:>6}",
             format!("{}{}", c.depth, if c.resumed { "*" } else { "" }),
             c.seconds,
             format_bytes(c.disk_bytes as f64),
             c.buckets,
             c.disk_bytes as f64 / states.max(1) as f64,
             format_bytes(c.spilled_bytes as f64),
+            match c.resumed {
+                true => "-".to_string(),
+                false => c.passes.to_string(),
+            },
         );
     }
 }

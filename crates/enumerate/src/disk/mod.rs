@@ -94,6 +94,14 @@ const LEVELS_READ: usize = 2;
 /// estimate: the 15-puzzle's ratio falls from level to level (1.60 at 35, 1.57 at 36), the
 /// 3x3x3's stays within 1%, and a tile puzzle's early levels swing by about 5%.
 const GROWTH_MARGIN_PERCENT: u64 = 10;
+/// The share of the disk left for spilled runs that a level made in key ranges
+/// ([`Layout::InRanges`]) plans each range's spill to take: ranges hold equal numbers of
+/// buckets, and buckets, planned from a sample, hold roughly equal numbers of candidates.
+const RANGE_FILL_PERCENT: u64 = 80;
+/// The most key ranges a level is made in, each re-expanding every parent: past this a run
+/// stops for disk instead, as freeing disk is the faster way on (and a level that needs more
+/// is far larger than its disk).
+const MAX_RANGE_PASSES: usize = 16;
 
 /// Where and how a disk-backed run keeps its levels.
 #[derive(Debug, Clone)]
@@ -128,6 +136,10 @@ pub struct LevelCost {
     pub buckets: usize,
     /// Bytes of candidates spilled to disk while it was made (0 when made by an earlier run).
     pub spilled_bytes: u64,
+    /// Expansions of its parents it took: 1, or one a group of parts or key range where its
+    /// candidates fitted neither memory nor disk at once (0 when made by an earlier run,
+    /// which does not record it).
+    pub passes: usize,
     /// Made by an earlier run of the same folder.
     pub resumed: bool,
 }
@@ -140,7 +152,8 @@ pub struct DiskRun<S> {
     /// Time and disk of each level.
     pub costs: Vec<LevelCost>,
     /// The most bytes the run's files took at once (levels kept, the level being made, spilled
-    /// candidates).
+    /// candidates); for a level made in several passes, its files whole beside its largest
+    /// pass's spill, a bound a little above the real peak.
     pub peak_disk_bytes: u64,
     /// The newest level an earlier run had finished, when resumed.
     pub resumed_from: Option<u32>,
@@ -275,19 +288,75 @@ impl<S> Default for MergeBuffers<S> {
 pub(crate) struct Making {
     /// Its states are counted, not written.
     pub count_only: bool,
-    /// Candidates that outgrow the memory budget are not spilled to disk: the level is made
-    /// part by part where the space allows ([`DiskEngine::part_passes`]).
-    pub in_parts: bool,
+    /// How its candidates are kept when they outgrow memory.
+    pub layout: Layout,
     /// The most bytes its files and spilled runs may take (`None`: what the disk has).
     pub disk_left: Option<u64>,
 }
 
-/// What the next level may take on disk, made with its candidates spilled or made part by
-/// part, and what the disk has for it.
+/// How a level's candidates are kept when they outgrow the memory budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// All spilled to disk as sorted runs, in one expansion of the parents (the fastest).
+    #[default]
+    Spilling,
+    /// Not spilled where the space splits into parts its moves map: made part by part
+    /// ([`DiskEngine::part_passes`]); a part too big on its own still spills.
+    InParts,
+    /// Spilled, but the buckets are made this many ranges at a time, each in its own
+    /// expansion of every parent ([`range_passes`]): a range's spill is that share of the
+    /// whole, and each expansion costs as much as the single one of [`Layout::Spilling`].
+    InRanges(usize),
+}
+
+/// What the next level may take on disk, and what the disk has for it.
 pub(crate) struct DiskNeed {
-    pub spilling: u64,
-    pub in_parts: u64,
+    /// Bytes of the level's files.
+    pub files: u64,
+    /// Bytes of its candidates spilled at once ([`Layout::Spilling`]; 0 when they fit in
+    /// memory).
+    pub spill_all: u64,
+    /// Bytes spilled when made part by part ([`Layout::InParts`]).
+    pub spill_in_parts: u64,
+    /// Bytes free for it.
     pub available: u64,
+}
+
+impl DiskNeed {
+    /// Bytes the level takes made and kept with `layout` (only spilled runs when
+    /// `count_only`).
+    pub(crate) fn with(&self, layout: Layout, count_only: bool) -> u64 {
+        let files = if count_only { 0 } else { self.files };
+        files
+            + match layout {
+                Layout::Spilling => self.spill_all,
+                Layout::InParts => self.spill_in_parts,
+                Layout::InRanges(n) => self.spill_all.div_ceil(n as u64) * 100 / RANGE_FILL_PERCENT,
+            }
+    }
+
+    /// The fastest layout whose bytes fit (at most `max_ranges` ranges), if any: spilling;
+    /// part by part, where that spills less; or the fewest ranges.
+    pub(crate) fn layout(&self, count_only: bool, max_ranges: usize) -> Option<Layout> {
+        let fits = |layout| self.with(layout, count_only) <= self.available;
+        if fits(Layout::Spilling) {
+            return Some(Layout::Spilling);
+        }
+        if self.spill_in_parts < self.spill_all && fits(Layout::InParts) {
+            return Some(Layout::InParts);
+        }
+        let files = if count_only { 0 } else { self.files };
+        let room = self.available.checked_sub(files)? * RANGE_FILL_PERCENT / 100;
+        let ranges = self.spill_all.div_ceil(room.max(1)).max(2) as usize;
+        (ranges <= max_ranges).then_some(Layout::InRanges(ranges))
+    }
+
+    /// Bytes the level needs at least, made in `max_ranges` ranges where that is less.
+    pub(crate) fn least(&self, count_only: bool, max_ranges: usize) -> u64 {
+        self.with(Layout::Spilling, count_only)
+            .min(self.with(Layout::InParts, count_only))
+            .min(self.with(Layout::InRanges(max_ranges.max(1)), count_only))
+    }
 }
 
 /// What a pass writes: nothing but spilled runs with `count_only` (its states are counted),
@@ -337,6 +406,10 @@ pub(crate) struct Made<S> {
     pub positions: u64,
     pub classes: u64,
     pub spilled_bytes: u64,
+    /// The most bytes spilled at once: by one pass, whose runs are removed before the next.
+    pub spill_peak_bytes: u64,
+    /// Expansions of the parents made ([`LevelCost::passes`]).
+    pub passes: usize,
     pub peak_bytes: u64,
     /// The states made, when the level is small enough to keep for the antipodes.
     pub states: Option<Vec<S>>,
@@ -410,6 +483,7 @@ where
                 disk_bytes: l.bytes(),
                 buckets: l.bounds.len(),
                 spilled_bytes: 0,
+                passes: 0,
                 resumed: resumed_from.is_some(),
             })
             .collect();
@@ -442,28 +516,29 @@ where
                 }
             };
             let need = self.disk_needed(&manifest.levels, &bounds, on_disk_bytes(&manifest))?;
-            // Spilling the candidates is used where the disk has room for it, and part by part
-            // where only that fits: part by part needs no room for them, but reads a group's
-            // parents once for each group they reach (15-puzzle level 29 in 2 GB: 23.9 s in
-            // parts, 22.2-23.1 s spilling).
-            let in_parts = need.spilling > need.available && need.in_parts < need.spilling;
-            let needed = if in_parts {
-                need.in_parts
-            } else {
-                need.spilling
+            let last_wanted = self.limits.max_depth == Some(depth + 1);
+            let max_ranges = bounds.len().min(MAX_RANGE_PASSES);
+            // The level is written where it fits (spilling, part by part, or in key ranges:
+            // the fastest that fits; part by part needs no room for spilled runs but reads a
+            // group's parents once for each group they reach: 15-puzzle level 29 in 2 GB took
+            // 23.9 s in parts, 22.2-23.1 s spilling), and else counted where that fits.
+            let written = need.layout(false, max_ranges);
+            let count_only = self.limits.count_last && (last_wanted || written.is_none());
+            let layout = match count_only {
+                true => need.layout(true, max_ranges),
+                false => written,
             };
             let available = need.available;
-            let disk_stop = Stop::Disk {
+            // Stopped for disk, the level needs at least what making it in the most ranges
+            // takes (stored, or only counted).
+            let disk_stop = |count_only: bool| Stop::Disk {
                 depth: depth + 1,
-                needed,
+                needed: need.least(count_only, max_ranges),
                 available,
             };
-            let last_wanted = self.limits.max_depth == Some(depth + 1);
-            let disk_short = needed > available;
-            let count_only = self.limits.count_last && (last_wanted || disk_short);
-            if disk_short && !count_only {
-                break disk_stop;
-            }
+            let Some(layout) = layout else {
+                break disk_stop(count_only);
+            };
             let started = Instant::now();
             let wanted = self.unfinished_buckets(depth + 1, &bounds)?;
             let made = match self.make_level(
@@ -473,7 +548,7 @@ where
                 &wanted,
                 Making {
                     count_only,
-                    in_parts,
+                    layout,
                     disk_left: self.options.disk_bytes.map(|_| available),
                 },
                 None,
@@ -483,7 +558,7 @@ where
                     if error.kind() == io::ErrorKind::StorageFull =>
                 {
                     self.dir.remove_candidates(depth + 1)?;
-                    break disk_stop;
+                    break disk_stop(count_only);
                 }
                 other => other?,
             };
@@ -499,31 +574,33 @@ where
                 extra_level = Some((made.positions, made.classes));
                 last_counted_only = true;
                 // Nothing written, but its spilled neighbours were on disk beside the levels.
-                peak_disk = peak_disk.max(on_disk_bytes(&manifest) + made.spilled_bytes);
+                peak_disk = peak_disk.max(on_disk_bytes(&manifest) + made.spill_peak_bytes);
                 costs.push(LevelCost {
                     depth: depth + 1,
                     seconds: started.elapsed().as_secs_f64(),
                     disk_bytes: 0,
                     buckets: bounds.len(),
                     spilled_bytes: made.spilled_bytes,
+                    passes: made.passes,
                     resumed: false,
                 });
                 self.progress.level_finished(depth + 1, made.positions);
                 break if last_wanted {
                     Stop::MaxDepth(depth + 1)
                 } else {
-                    disk_stop
+                    disk_stop(false)
                 };
             }
             let record = made.record(depth + 1, started.elapsed().as_secs_f64(), bounds);
             peak_disk =
-                peak_disk.max(on_disk_bytes(&manifest) + record.bytes() + made.spilled_bytes);
+                peak_disk.max(on_disk_bytes(&manifest) + record.bytes() + made.spill_peak_bytes);
             costs.push(LevelCost {
                 depth: depth + 1,
                 seconds: record.seconds,
                 disk_bytes: record.bytes(),
                 buckets: record.bounds.len(),
                 spilled_bytes: made.spilled_bytes,
+                passes: made.passes,
                 resumed: false,
             });
             self.progress.level_finished(depth + 1, made.positions);
@@ -820,11 +897,11 @@ where
         let spilled = if candidates > cap { candidates } else { 0 };
         // Made part by part, only a part too big for memory on its own spills.
         let spilled_in_parts = by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>();
-        let files = (states as f64 * per_state) as u64;
         let spill = |n: u64| (n as f64 * (per_state + 1.0)) as u64;
         Ok(DiskNeed {
-            spilling: files + spill(spilled),
-            in_parts: files + spill(spilled_in_parts.min(spilled)),
+            files: (states as f64 * per_state) as u64,
+            spill_all: spill(spilled),
+            spill_in_parts: spill(spilled_in_parts.min(spilled)),
             available,
         })
     }
@@ -847,9 +924,10 @@ where
             budget: &budget,
         };
         let parents = &manifest.levels[depth as usize - 1];
-        let passes = match router {
-            None if how.in_parts => self.part_passes(parents, bounds, wanted),
-            _ => Vec::new(),
+        let passes = match (router.is_some(), how.layout) {
+            (true, _) | (false, Layout::Spilling) => Vec::new(),
+            (false, Layout::InParts) => self.part_passes(parents, bounds, wanted),
+            (false, Layout::InRanges(n)) => range_passes(parents.bounds.len(), wanted, n),
         };
         if passes.len() <= 1 {
             let whole = Pass {
@@ -866,6 +944,8 @@ where
             positions: 0,
             classes: 0,
             spilled_bytes: 0,
+            spill_peak_bytes: 0,
+            passes: passes.len(),
             peak_bytes: 0,
             states: None,
         };
@@ -876,6 +956,7 @@ where
             made.positions += part.positions;
             made.classes += part.classes;
             made.spilled_bytes += part.spilled_bytes;
+            made.spill_peak_bytes = made.spill_peak_bytes.max(part.spilled_bytes);
             made.peak_bytes = made.peak_bytes.max(part.peak_bytes);
             for (b, record) in part.buckets.into_iter().enumerate() {
                 made.buckets[b] = made.buckets[b].or(record);
@@ -909,6 +990,7 @@ where
             known.push(parents);
         }
         let all_wanted = !wanted.contains(&false);
+        let wanted_keys = wanted_keys(bounds, wanted);
         let spill = Spill::new(self.dir.fresh_candidates_dir(depth)?, output.budget);
         let cap = self.candidate_cap();
         let max_degree = self.space.max_degree().max(1);
@@ -982,7 +1064,7 @@ where
                 let aliases = aliases_of(self.space, &pending[start..]);
                 pending.extend(aliases);
                 if !pass.lists_only_wanted {
-                    keep_wanted(&mut pending, start, bounds, wanted);
+                    keep_wanted(&mut pending, start, &wanted_keys);
                 }
                 if let Some(router) = router.as_deref_mut() {
                     let round = router.round(&mut pending, start, false)?;
@@ -1077,6 +1159,8 @@ where
             positions: 0,
             classes: 0,
             spilled_bytes: spill.bytes(),
+            spill_peak_bytes: spill.bytes(),
+            passes: 1,
             peak_bytes: peak_states as u64 * self.state_bytes,
             states: keep_states.then(Vec::new),
         };
@@ -1253,6 +1337,29 @@ where
     }
 }
 
+/// The passes that make the buckets `asked` marks in `ranges` runs of consecutive buckets,
+/// each from all `parent_buckets` by every move ([`Layout::InRanges`]): as equal as the count
+/// of buckets allows.
+fn range_passes(parent_buckets: usize, asked: &[bool], ranges: usize) -> Vec<Pass> {
+    let buckets: Vec<usize> = (0..asked.len()).filter(|&b| asked[b]).collect();
+    let per_pass = buckets.len().div_ceil(ranges.max(1)).max(1);
+    buckets
+        .chunks(per_pass)
+        .map(|range| {
+            let mut wanted = vec![false; asked.len()];
+            for &b in range {
+                wanted[b] = true;
+            }
+            Pass {
+                wanted,
+                parents: vec![true; parent_buckets],
+                moves: None,
+                lists_only_wanted: false,
+            }
+        })
+        .collect()
+}
+
 /// Bytes of the levels kept on disk.
 fn on_disk_bytes(manifest: &Manifest) -> u64 {
     manifest
@@ -1292,11 +1399,35 @@ fn key_span<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> Range<usiz
     from..to.max(from)
 }
 
-/// Keeps, of `states[start..]`, those in a wanted bucket.
-fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, bounds: &Bounds, wanted: &[bool]) {
+/// The key ranges of the buckets `wanted` marks, runs of neighbouring buckets joined: a pass
+/// made in key ranges ([`Layout::InRanges`]) wants one, so a candidate is kept or dropped by
+/// two comparisons rather than a search through every bucket.
+fn wanted_keys(bounds: &Bounds, wanted: &[bool]) -> Vec<Range<u128>> {
+    let mut keys: Vec<Range<u128>> = Vec::new();
+    for b in (0..bounds.len()).filter(|&b| wanted[b]) {
+        let (lo, hi) = bounds.range(b);
+        let hi = hi.unwrap_or(u128::MAX);
+        match keys.last_mut() {
+            Some(last) if last.end == lo => last.end = hi,
+            _ => keys.push(lo..hi),
+        }
+    }
+    keys
+}
+
+/// Keeps, of `states[start..]`, those with keys in `wanted` ([`wanted_keys`]; the last
+/// bucket's range ends at `u128::MAX`, which no state's key reaches).
+fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, wanted: &[Range<u128>]) {
+    let keep = |key: u128| match wanted {
+        [only] => only.contains(&key),
+        _ => {
+            let after = wanted.partition_point(|r| r.start <= key);
+            after > 0 && wanted[after - 1].contains(&key)
+        }
+    };
     let mut kept = start;
     for i in start..states.len() {
-        if wanted[bounds.bucket_of(states[i].to_key())] {
+        if keep(states[i].to_key()) {
             states[kept] = states[i];
             kept += 1;
         }
@@ -1390,6 +1521,92 @@ mod tests {
         assert!(spill.append(0, &[4u64, 5, 6, 7, 8]).is_err());
         budget.give_back(19);
         spill.append(0, &[4u64, 5, 6, 7, 8]).unwrap();
+    }
+
+    fn need(files: u64, spill_all: u64, spill_in_parts: u64, available: u64) -> DiskNeed {
+        DiskNeed {
+            files,
+            spill_all,
+            spill_in_parts,
+            available,
+        }
+    }
+
+    #[test]
+    fn the_fastest_layout_that_fits_is_chosen_and_a_count_needs_no_room_for_files() {
+        // Everything fits: one expansion, spilling.
+        assert_eq!(
+            need(10, 50, 50, 60).layout(false, 16),
+            Some(Layout::Spilling)
+        );
+        // Part by part spills less and fits.
+        assert_eq!(
+            need(10, 50, 20, 40).layout(false, 16),
+            Some(Layout::InParts)
+        );
+        // Neither: 50 bytes of spill in ranges of at most 80% of the 30 left beside the files.
+        assert_eq!(
+            need(10, 50, 50, 40).layout(false, 16),
+            Some(Layout::InRanges(3))
+        );
+        assert!(need(10, 50, 50, 40).with(Layout::InRanges(3), false) <= 40);
+        // Counted only, the files take nothing: 50 in at most 32-byte ranges.
+        assert_eq!(
+            need(10, 50, 50, 40).layout(true, 16),
+            Some(Layout::InRanges(2))
+        );
+        // No room beside the files, or more ranges than allowed: nothing fits.
+        assert_eq!(need(40, 50, 50, 40).layout(false, 16), None);
+        assert_eq!(need(10, 500, 500, 40).layout(false, 16), None);
+        // What it needs at least: its files and one sixteenth of the spill, at 80%.
+        assert_eq!(need(10, 480, 480, 40).least(false, 16), 10 + 37);
+        assert_eq!(need(10, 480, 480, 40).least(true, 16), 37);
+    }
+
+    #[test]
+    fn range_passes_make_every_asked_bucket_once_in_runs_of_neighbours() {
+        let asked = [true, false, true, true, true, true, false, true];
+        let passes = range_passes(5, &asked, 3);
+        assert_eq!(passes.len(), 3);
+        let mut made = [0; 8];
+        for pass in &passes {
+            assert_eq!(pass.parents, [true; 5]);
+            assert!(pass.moves.is_none() && !pass.lists_only_wanted);
+            let buckets: Vec<usize> = (0..8).filter(|&b| pass.wanted[b]).collect();
+            assert_eq!(buckets.len(), 2);
+            for b in buckets {
+                made[b] += 1;
+            }
+        }
+        let asked_once: Vec<i32> = asked.iter().map(|&a| a as i32).collect();
+        assert_eq!(made[..], asked_once[..]);
+    }
+
+    #[test]
+    fn candidates_outside_the_wanted_buckets_are_dropped() {
+        let bounds = Bounds {
+            starts: vec![0, 10, 20, 30, 40],
+        };
+        let states: Vec<u64> = (0..60).rev().collect();
+        for wanted in [
+            [true, true, true, true, true],
+            [false, true, true, false, false],
+            [true, false, true, false, true],
+            [false, false, false, false, false],
+        ] {
+            let keys = wanted_keys(&bounds, &wanted);
+            let mut kept = states.clone();
+            keep_wanted(&mut kept, 5, &keys);
+            let expected: Vec<u64> = states
+                .iter()
+                .enumerate()
+                .filter(|&(i, &s)| i < 5 || wanted[(s as usize / 10).min(4)])
+                .map(|(_, &s)| s)
+                .collect();
+            assert_eq!(kept, expected, "{wanted:?}");
+        }
+        let joined = wanted_keys(&bounds, &[false, true, true, false, true]);
+        assert_eq!(joined, [10..30, 40..u128::MAX]);
     }
 
     #[test]

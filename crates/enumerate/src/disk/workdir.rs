@@ -46,11 +46,6 @@ impl Bounds {
         self.starts.len()
     }
 
-    /// The bucket that holds `key`.
-    pub fn bucket_of(&self, key: u128) -> usize {
-        self.starts.partition_point(|&s| s <= key) - 1
-    }
-
     /// The keys of bucket `i`: `start..end`, `end` `None` for the last.
     pub fn range(&self, i: usize) -> (u128, Option<u128>) {
         (self.starts[i], self.starts.get(i + 1).copied())

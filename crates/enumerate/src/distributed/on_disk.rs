@@ -21,7 +21,7 @@ use super::worker::{deal, level_totals, Outcome, This};
 use super::{DiskPlan, Event, LevelTraffic, WorkerError};
 use crate::disk::codec::decode_sorted;
 use crate::disk::workdir::{LevelRecord, Manifest, Workdir};
-use crate::disk::{DiskEngine, DiskError, DiskOptions, Making, RoundOutcome, Router};
+use crate::disk::{DiskEngine, DiskError, DiskOptions, Layout, Making, RoundOutcome, Router};
 use crate::keys::KeyState;
 use crate::{Limits, Stop};
 use godsearch_core::StateSpace;
@@ -119,7 +119,7 @@ where
             let newest = manifest.levels.last().expect("level 0 exists");
             let prepared = engine.plan(newest).and_then(|bounds| {
                 let need = engine.disk_needed(&manifest.levels, &bounds, on_disk(&manifest))?;
-                Ok((bounds, need.spilling, need.available))
+                Ok((bounds, need.with(Layout::Spilling, false), need.available))
             });
             let (needed, free) = prepared.as_ref().map_or((0, 0), |p| (p.1, p.2));
             let all = self.reports(Report {
