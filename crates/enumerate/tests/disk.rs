@@ -194,7 +194,8 @@ fn a_cube_level_is_made_in_key_ranges_where_its_spill_would_not_fit() {
     assert_eq!(level.passes, 1);
     assert!(level.spilled_bytes > 0);
     let before: u64 = free.costs[4..8].iter().map(|c| c.disk_bytes).sum();
-    // (The four levels kept beside the one made.) Room for them and half the spill: stored, made a key range at a time, within it.
+    // Room for the four levels kept, level 8's files and half its spill: stored, made a key
+    // range at a time, within the budget.
     let disk = before + level.disk_bytes + level.spilled_bytes / 2;
     let ranged = run_in(Some(disk), false);
     let made = ranged.costs.last().unwrap();
