@@ -210,10 +210,11 @@ pub struct BfsArgs {
     #[arg(long, value_name = "N", requires = "workdir", default_value_t = DEFAULT_BUCKET_STATES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub bucket_states: u64,
-    /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level
-    /// estimated not to fit, or one that reaches the limit while it is made, stops the run with
-    /// exact counts, as a full disk does; --resume then continues (with a larger --disk, or
-    /// after freeing space).
+    /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level whose
+    /// spilled neighbours would not fit is made a key range at a time (up to 16 passes over
+    /// its parents); one that fits no way, or that reaches the limit while it is made, stops
+    /// the run with exact counts, as a full disk does; --resume then continues (with a larger
+    /// --disk, or after freeing space).
     #[arg(long, value_name = "SIZE", requires = "workdir", value_parser = parse_disk_size)]
     pub disk: Option<u64>,
     /// Distributed run: worker threads in this process (timely's -w; default 1). Each worker

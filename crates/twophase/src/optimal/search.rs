@@ -21,6 +21,7 @@ use crate::search::{to_move, SolveError};
 use crate::tables::AXES;
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
+use godsearch_puzzles::cube::symmetry::SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -107,6 +108,10 @@ pub struct OptimalSolution {
     pub nodes: u64,
     /// Children generated under each bound searched, from the first.
     pub nodes_per_bound: Vec<u64>,
+    /// The symmetries of the cube that keep the position (1: the identity alone; 48 for the
+    /// superflip). With more than one, and without [`OptimalOptions::all`], the search tries
+    /// one first block of moves of each class those symmetries make ([`RootSymmetry`]).
+    pub position_symmetries: usize,
     /// `true` when the deadline passed before the search finished.
     pub timed_out: bool,
 }
@@ -356,6 +361,71 @@ fn next_distance(d: u8, v: u8) -> u8 {
         d
     } else {
         d - 1
+    }
+}
+
+/// The symmetries that keep a position, used to search one of each class of first moves.
+///
+/// If a symmetry `S` keeps the position `P` (`S^-1 P S = P`), it maps every solution of `P`
+/// move by move to a solution of `P` of the same length. A canonical solution opens with a
+/// block of moves on one axis, then turns another axis; the block's image opens the image
+/// solution, and reordering the image into canonical form only swaps neighbouring moves of
+/// one axis, so it never moves a turn across the block's end. So every bound holds a solution
+/// whose first block is the least (as a cube) of its class under the symmetries that keep
+/// `P`, and the subtrees whose first block is not may be skipped. The same holds again below
+/// that block for the symmetries that keep it too (they keep `P` followed by it), and so on
+/// down the path while any are left. Searching for every solution (`--all`) skips none.
+pub(crate) struct RootSymmetry {
+    /// Symmetries other than the identity that keep the position.
+    keeping: Vec<usize>,
+}
+
+impl RootSymmetry {
+    /// The symmetries of the cube among `tables`'s 48 that keep `cube`.
+    pub(crate) fn of(tables: &OptimalTables, cube: &CubieCube) -> Self {
+        let keeping = (1..SYMMETRIES)
+            .filter(|&s| tables.symmetries.conjugate(cube, s) == *cube)
+            .collect();
+        RootSymmetry { keeping }
+    }
+
+    /// Symmetries that keep the position, the identity with them.
+    pub(crate) fn order(&self) -> usize {
+        self.keeping.len() + 1
+    }
+
+    /// Whether the subtree below `path` (columns of the move tables) must be searched: each
+    /// block of moves on one axis is the least of its class under the symmetries that keep
+    /// the position and the blocks before it, up to the last block, which the path may end
+    /// inside.
+    pub(crate) fn keeps(&self, tables: &OptimalTables, path: &[u8]) -> bool {
+        let mut keeping = self.keeping.clone();
+        let mut rest = path;
+        while let Some(&first) = rest.first() {
+            let axis = to_move(first as usize).axis();
+            let block = rest
+                .iter()
+                .take_while(|&&m| to_move(m as usize).axis() == axis)
+                .count();
+            if keeping.is_empty() || block == rest.len() {
+                return true;
+            }
+            let moves: Vec<Move> = rest[..block].iter().map(|&m| to_move(m as usize)).collect();
+            let opening = apply_moves(&CubieCube::SOLVED, &moves);
+            let mut still = Vec::new();
+            for &s in &keeping {
+                let image = tables.symmetries.conjugate(&opening, s);
+                if image < opening {
+                    return false;
+                }
+                if image == opening {
+                    still.push(s);
+                }
+            }
+            keeping = still;
+            rest = &rest[block..];
+        }
+        true
     }
 }
 
@@ -652,6 +722,7 @@ fn subtrees<const N: usize>(
     root: &Node,
     bound: usize,
     depth: usize,
+    symmetry: &RootSymmetry,
 ) -> (Vec<Subtree>, u64) {
     let mut out = vec![Subtree {
         path: Vec::new(),
@@ -680,6 +751,7 @@ fn subtrees<const N: usize>(
         }
         out = next;
     }
+    out.retain(|tree| symmetry.keeps(lookup.tables, &tree.path));
     (out, nodes)
 }
 
@@ -705,12 +777,21 @@ fn solve_with<const N: usize>(
 ) -> Result<OptimalSolution, SolveError> {
     let tables = lookup.tables;
     let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
+    let keeping = RootSymmetry::of(tables, cube);
+    let position_symmetries = keeping.order();
+    let symmetry = match options.all {
+        false => keeping,
+        true => RootSymmetry {
+            keeping: Vec::new(),
+        },
+    };
     let mut result = OptimalSolution {
         solutions: Vec::new(),
         lower_bound: root.estimate(),
         start_estimate: root.estimate(),
         nodes: 0,
         nodes_per_bound: Vec::new(),
+        position_symmetries,
         timed_out: false,
     };
     if cube.is_solved() {
@@ -730,7 +811,7 @@ fn solve_with<const N: usize>(
     for bound in (first..=gods_number(tables.metric())).step_by(step) {
         result.lower_bound = bound;
         let depth = SPLIT_DEPTH.min(bound);
-        let (trees, prefix_nodes) = subtrees(lookup, &root, bound, depth);
+        let (trees, prefix_nodes) = subtrees(lookup, &root, bound, depth, &symmetry);
         let shared = Shared {
             first_found: AtomicUsize::new(usize::MAX),
             timed_out: AtomicBool::new(false),

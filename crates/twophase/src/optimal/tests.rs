@@ -1,5 +1,7 @@
+use super::search::RootSymmetry;
 use super::*;
 use crate::coords;
+use crate::search::to_move;
 use crate::tests::random_walk;
 use crate::{solve, Options, Tables};
 use godsearch_enumerate::NoProgress;
@@ -449,4 +451,114 @@ fn gigabyte_slice_turn_table_is_admissible_and_exact_to_depth_eight() {
         2 * STM_BALL_DEPTH as usize,
         |rng, length| walk_in(rng, Metric::Stm, length),
     );
+}
+
+/// The superflip (every edge flipped in place), kept by all 48 symmetries.
+const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+/// The first blocks (moves on one axis, then another axis turned) that `symmetry` keeps
+/// among the canonical paths of three moves in `metric`, as cubes.
+fn kept_first_blocks(
+    tables: &OptimalTables,
+    symmetry: &RootSymmetry,
+    metric: Metric,
+) -> std::collections::BTreeSet<CubieCube> {
+    let automaton = metric.sequence_automaton();
+    let moves = metric.moves();
+    let columns: Vec<u8> = moves.iter().map(|m| m.htm_index() as u8).collect();
+    let mut kept = std::collections::BTreeSet::new();
+    let mut paths = vec![(Vec::new(), godsearch_core::SequenceAutomaton::START)];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for (path, state) in &paths {
+            for (k, &column) in columns.iter().enumerate() {
+                if let Some(after) = automaton.next(*state, k as godsearch_core::MoveIdx) {
+                    let mut longer: Vec<u8> = path.clone();
+                    longer.push(column);
+                    next.push((longer, after));
+                }
+            }
+        }
+        paths = next;
+    }
+    for (path, _) in paths {
+        let axis = crate::search::to_move(path[0] as usize).axis();
+        let block: Vec<Move> = path
+            .iter()
+            .map(|&m| crate::search::to_move(m as usize))
+            .take_while(|m| m.axis() == axis)
+            .collect();
+        if block.len() < path.len() && symmetry.keeps(tables, &path) {
+            kept.insert(apply_moves(&CubieCube::SOLVED, &block));
+        }
+    }
+    kept
+}
+
+#[test]
+fn a_symmetric_position_searches_one_first_block_of_each_class() {
+    let superflip = apply_moves(&CubieCube::SOLVED, &parse_moves(SUPERFLIP).unwrap());
+    let symmetry = RootSymmetry::of(small(), &superflip);
+    assert_eq!(symmetry.order(), 48);
+    // Face-turn blocks: a quarter or a half turn; or two opposite faces turned, both quarter
+    // turns the same way or opposite ways seen from a fixed axis, a quarter and a half, or
+    // two halves. 6 classes of the 45 blocks.
+    assert_eq!(kept_first_blocks(small(), &symmetry, Metric::Htm).len(), 6);
+    // A position no symmetry keeps: every block.
+    let mut rng = StdRng::seed_from_u64(21);
+    let plain = random_walk(&mut rng, 30);
+    let none = RootSymmetry::of(small(), &plain);
+    assert_eq!(none.order(), 1);
+    assert_eq!(kept_first_blocks(small(), &none, Metric::Htm).len(), 45);
+    // A path that ends inside its first block is always searched.
+    let path = [0u8, 9];
+    assert!(symmetry.keeps(small(), &path));
+    // Below the quarter turn searched first, the four quarter turns of the whole cube about
+    // its axis keep the superflip and that turn: of the 12 single turns of the other axes,
+    // one of each class under them (clockwise, counter-clockwise, half) is searched.
+    let axis = |m: u8| to_move(m as usize).axis();
+    let other_axis = |m: u8| if axis(m) == 0 { 3 } else { 0 };
+    let quarter = (0..18u8)
+        .find(|&m| to_move(m as usize).turns != 2 && symmetry.keeps(small(), &[m, other_axis(m)]))
+        .expect("a quarter turn is searched first");
+    let second = |symmetry: &RootSymmetry| {
+        (0..18u8)
+            .filter(|&m| axis(m) != axis(quarter))
+            .filter(|&m| symmetry.keeps(small(), &[quarter, m, quarter]))
+            .count()
+    };
+    assert_eq!(second(&none), 12);
+    assert_eq!(second(&symmetry), 3);
+}
+
+#[test]
+fn symmetric_positions_keep_their_exact_lengths() {
+    // Patterns with symmetry, within the distances the test balls decide exactly.
+    let patterns = [
+        "U2 D2 F2 B2 L2 R2",
+        "U D'",
+        "U2 D2",
+        "R2 L2 U2 D2",
+        "U D' R L' F B' U D'",
+        "F2 B2 U D' R2 L2 U D'",
+        "R L",
+        "R L U2 R' L' U2",
+    ];
+    let mut checked = 0;
+    for text in patterns {
+        let cube = apply_moves(&CubieCube::SOLVED, &parse_moves(text).unwrap());
+        for (tables, metric) in [(small(), Metric::Htm), (small_qtm(), Metric::Qtm)] {
+            // (Some are more than ten quarter turns away.)
+            let Some(exact) = exact_distance(&cube, metric) else {
+                continue;
+            };
+            let found = solve_optimal(tables, &cube, OptimalOptions::default()).unwrap();
+            let moves = &found.solutions[0];
+            assert_eq!(metric.length(moves), exact as usize, "{text} in {metric}");
+            assert!(apply_moves(&cube, moves).is_solved());
+            assert!(found.position_symmetries > 1, "{text} has a symmetry");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked} checked");
 }
