@@ -122,6 +122,9 @@ pub struct CubeSolution {
     /// Optimal search: every solution has at least this many moves (the length itself when
     /// `optimal`; the bound being searched when the deadline passed).
     pub lower_bound: Option<usize>,
+    /// Optimal 3x3x3 search: how many of the cube's 48 symmetries keep the position (1: the
+    /// identity alone). With more, one opening of each class under them was searched.
+    pub position_symmetries: Option<usize>,
     /// Optimal search with `--all`: every optimal solution (canonical sequences), the first
     /// being `solution`.
     pub all_solutions: Option<Vec<String>>,

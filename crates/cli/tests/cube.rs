@@ -522,6 +522,19 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         "{}",
         stdout(&out)
     );
+    assert!(!stdout(&out).contains("symmetry"));
+    // A pattern every symmetry keeps: proven all the same, and said.
+    let v = &optimal(&["U2 D2 F2 B2 L2 R2"])[0];
+    assert_eq!(
+        (v["length"].as_u64(), v["position_symmetries"].as_u64()),
+        (Some(6), Some(48))
+    );
+    let out = godsearch(&[&base[..], &["U2 D2 F2 B2 L2 R2"]].concat());
+    assert!(
+        stdout(&out).contains("48 of the cube's 48 symmetries keep the position"),
+        "{}",
+        stdout(&out)
+    );
     // In quarter turns: a half turn counts two and is written once.
     let q = &optimal(&["--metric", "qtm", "F2 U"])[0];
     assert_eq!(

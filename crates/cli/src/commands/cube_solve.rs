@@ -356,6 +356,12 @@ impl CubePrinter {
             format_seconds(s.seconds),
             s.algorithm
         );
+        if let Some(n) = s.position_symmetries.filter(|&n| n > 1) {
+            outln!(
+                "symmetry   {n} of the cube's 48 symmetries keep the position: one opening of \
+                 each class was searched"
+            );
+        }
         outln!();
         Ok(())
     }
