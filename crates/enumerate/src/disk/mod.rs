@@ -905,8 +905,14 @@ where
             _ => (bounds.len() as u64 * self.options.bucket_states).min(candidates),
         };
         let spilled = if candidates > cap { candidates } else { 0 };
-        // Made part by part, only a part too big for memory on its own spills.
-        let spilled_in_parts = by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>();
+        // Made part by part, only a part too big for memory on its own spills; a space of one
+        // part cannot be (its one pass spills like any level: this was taken as the list's
+        // worth less, and chose a single pass for the 3x3x3's QTM level 12 that filled the
+        // disk).
+        let spilled_in_parts = match self.space.parts() {
+            1 => spilled,
+            _ => by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>(),
+        };
         let spill = |n: u64| (n as f64 * (per_state + 1.0)) as u64;
         Ok(DiskNeed {
             files: (states as f64 * per_state) as u64,
