@@ -905,10 +905,10 @@ where
             _ => (bounds.len() as u64 * self.options.bucket_states).min(candidates),
         };
         let spilled = if candidates > cap { candidates } else { 0 };
-        // Made part by part, only a part too big for memory on its own spills; a space of one
-        // part cannot be (its one pass spills like any level: this was taken as the list's
-        // worth less, and chose a single pass for the 3x3x3's QTM level 12 that filled the
-        // disk).
+        // Made part by part, only a part too big for memory on its own spills. A space of one
+        // part has no such layout: its one pass spills everything. (Counting its spill a
+        // list's worth short once chose that pass for the 3x3x3's QTM level 12, over key
+        // ranges, and it filled the disk.)
         let spilled_in_parts = match self.space.parts() {
             1 => spilled,
             _ => by_part.iter().map(|&n| n.saturating_sub(cap)).sum::<u64>(),
