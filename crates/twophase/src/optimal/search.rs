@@ -12,7 +12,8 @@
 //! take in order, each thread [`FIBERS`] at a time, in rotation ([`Fiber`]), so that their
 //! table reads overlap. The solution returned is the one a single search would find first (the
 //! earliest subtree that has one wins; later subtrees stop, earlier ones finish), so the answer
-//! does not depend on the number of threads.
+//! does not depend on the number of threads. A position that symmetries of the cube keep is
+//! searched one opening of each class under them ([`RootSymmetry`]).
 
 use super::table::{OptimalTables, LAYER_MOVES};
 use crate::coords::MOVES;
@@ -110,7 +111,7 @@ pub struct OptimalSolution {
     pub nodes_per_bound: Vec<u64>,
     /// The symmetries of the cube that keep the position (1: the identity alone; 48 for the
     /// superflip). With more than one, and without [`OptimalOptions::all`], the search tries
-    /// one first block of moves of each class those symmetries make ([`RootSymmetry`]).
+    /// one first block of moves of each class those symmetries make, and so on below it.
     pub position_symmetries: usize,
     /// `true` when the deadline passed before the search finished.
     pub timed_out: bool,
