@@ -525,6 +525,10 @@ where
                     b
                 }
             };
+            // Neighbours a killed run spilled for this level are never read again; removed
+            // before the free space is measured (they once held 40 GB of it when the 3x3x3's
+            // QTM level 12 resumed, and its passes were planned in what was left).
+            self.dir.remove_candidates(depth + 1)?;
             let need = self.disk_needed(&manifest.levels, &bounds, on_disk_bytes(&manifest))?;
             let last_wanted = self.limits.max_depth == Some(depth + 1);
             let max_ranges = bounds.len().min(MAX_RANGE_PASSES);
@@ -568,7 +572,13 @@ where
                     if error.kind() == io::ErrorKind::StorageFull =>
                 {
                     self.dir.remove_candidates(depth + 1)?;
-                    break disk_stop(count_only);
+                    // The estimate fell short: what it had was not enough, and a sixteenth of
+                    // the spill more is the least that could do.
+                    break Stop::Disk {
+                        depth: depth + 1,
+                        needed: available + need.least(count_only, max_ranges),
+                        available,
+                    };
                 }
                 other => other?,
             };
