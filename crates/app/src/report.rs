@@ -123,7 +123,8 @@ pub struct CubeSolution {
     /// `optimal`; the bound being searched when the deadline passed).
     pub lower_bound: Option<usize>,
     /// Optimal 3x3x3 search: how many of the cube's 48 symmetries keep the position (1: the
-    /// identity alone). With more, one opening of each class under them was searched.
+    /// identity alone). With more, one opening of each class under them was searched (every
+    /// opening with `--all`).
     pub position_symmetries: Option<usize>,
     /// Optimal search with `--all`: every optimal solution (canonical sequences), the first
     /// being `solution`.

@@ -356,7 +356,11 @@ impl CubePrinter {
             format_seconds(s.seconds),
             s.algorithm
         );
-        if let Some(n) = s.position_symmetries.filter(|&n| n > 1) {
+        // With --all every opening is searched, so there is nothing to say.
+        let reduced = s
+            .position_symmetries
+            .filter(|&n| n > 1 && s.all_solutions.is_none());
+        if let Some(n) = reduced {
             outln!(
                 "symmetry   {n} of the cube's 48 symmetries keep the position: one opening of \
                  each class was searched"
