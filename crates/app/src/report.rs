@@ -265,7 +265,8 @@ pub struct LevelCostReport {
     pub spilled_bytes: u64,
     /// Expansions of its parents it took: 1, or more where its neighbours fitted neither
     /// memory nor disk at once and it was made a group of blank cells or a key range at a
-    /// time (0 when made by an earlier run).
+    /// time, a pass that filled the disk and was made again in smaller ranges included (0
+    /// when made by an earlier run).
     pub passes: usize,
     /// Made by an earlier run of the same folder.
     pub resumed: bool,

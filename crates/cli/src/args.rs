@@ -212,9 +212,9 @@ pub struct BfsArgs {
     pub bucket_states: u64,
     /// The most disk --workdir may take: 50G, 800M (default: what the disk has). A level whose
     /// spilled neighbours would not fit is made a key range at a time (up to 16 passes over
-    /// its parents); one that fits no way, or that reaches the limit while it is made, stops
-    /// the run with exact counts, as a full disk does; --resume then continues (with a larger
-    /// --disk, or after freeing space).
+    /// its parents), and a pass that reaches the limit all the same makes the rest in ranges
+    /// half as large; a level that fits no way stops the run with exact counts, as a full disk
+    /// does; --resume then continues (with a larger --disk, or after freeing space).
     #[arg(long, value_name = "SIZE", requires = "workdir", value_parser = parse_disk_size)]
     pub disk: Option<u64>,
     /// Distributed run: worker threads in this process (timely's -w; default 1). Each worker

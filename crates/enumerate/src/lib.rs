@@ -75,7 +75,7 @@ pub enum Stop {
     Complete,
     /// The level at `max_depth` was counted and the run stopped there.
     MaxDepth(u32),
-    /// The caller cancelled the run ([`Progress::cancelled`](godsearch_core::Progress::cancelled))
+    /// The caller cancelled the run ([`Progress::cancelled`])
     /// after the level at this depth was counted.
     Cancelled(u32),
     /// The level at `depth` would need `needed` bytes, more than the `budget`; the levels before

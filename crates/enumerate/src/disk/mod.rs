@@ -29,7 +29,7 @@
 //! spans two parts, so each is made in one pass.
 //!
 //! **Key ranges.** Where neither fits, the level's buckets are made a run of neighbouring
-//! buckets at a time (as few runs as the disk allows, at most [`MAX_RANGE_PASSES`]): each run
+//! buckets at a time (as few runs as the disk allows, at most `MAX_RANGE_PASSES`, 16): each run
 //! expands every parent again and spills only the candidates in its key range. Its spill is
 //! that share of the whole, and the time is the passes' sum, so it serves any space whose
 //! spilled candidates outgrow the disk (the 3x3x3's deep levels).
@@ -44,8 +44,11 @@
 //! are deleted unless [`DiskOptions::keep_levels`].
 //!
 //! **Disk space.** Before each level the free space is compared with an estimate of what the
-//! level will take; if it is short, or the disk fills while the level is made, the run stops
-//! with [`Stop::Disk`] and exact counts of every finished level (resume after freeing space).
+//! level will take, and the level is planned in key ranges where its spill would not fit at
+//! once. A pass that still fills the disk is not the end: the rest of the level is made in
+//! ranges half as large (`DiskEngine::make_level_fitting`). Only when no plan fits (even
+//! `MAX_RANGE_PASSES` ranges), the run stops with [`Stop::Disk`] and exact counts of every
+//! finished level (resume after freeing space).
 //! With [`Limits::count_last`], a level that would not fit is counted without being written.
 //!
 //! **Distributed.** A worker of a distributed run drives this engine over the states it owns
@@ -147,8 +150,9 @@ pub struct LevelCost {
     /// Bytes of candidates spilled to disk while it was made (0 when made by an earlier run).
     pub spilled_bytes: u64,
     /// Expansions of its parents it took: 1, or one a group of parts or key range where its
-    /// candidates fitted neither memory nor disk at once (0 when made by an earlier run,
-    /// which does not record it).
+    /// candidates fitted neither memory nor disk at once, counting a pass that filled the
+    /// disk and was made again in smaller ranges (0 when made by an earlier run, which does
+    /// not record it).
     pub passes: usize,
     /// Made by an earlier run of the same folder.
     pub resumed: bool,
@@ -418,14 +422,57 @@ pub(crate) struct Made<S> {
     pub spilled_bytes: u64,
     /// The most bytes spilled at once: by one pass, whose runs are removed before the next.
     pub spill_peak_bytes: u64,
-    /// Expansions of the parents made ([`LevelCost::passes`]).
+    /// Expansions of the parents made, a failed one included ([`LevelCost::passes`]).
     pub passes: usize,
     pub peak_bytes: u64,
     /// The states made, when the level is small enough to keep for the antipodes.
     pub states: Option<Vec<S>>,
+    /// The buckets made (written, or counted where the level is only counted), by bucket.
+    pub finished: Vec<bool>,
 }
 
 impl<S> Made<S> {
+    /// Nothing made yet of a level of `buckets` buckets.
+    pub(crate) fn none(buckets: usize) -> Self {
+        Made {
+            buckets: vec![None; buckets],
+            positions: 0,
+            classes: 0,
+            spilled_bytes: 0,
+            spill_peak_bytes: 0,
+            passes: 0,
+            peak_bytes: 0,
+            states: None,
+            finished: vec![false; buckets],
+        }
+    }
+
+    /// Adds what a pass of the same level made. The states are kept only when the level is
+    /// made in that one pass.
+    fn add(&mut self, part: Made<S>) {
+        self.states = match self.passes {
+            0 => part.states,
+            _ => None,
+        };
+        self.positions += part.positions;
+        self.classes += part.classes;
+        self.spilled_bytes += part.spilled_bytes;
+        self.spill_peak_bytes = self.spill_peak_bytes.max(part.spill_peak_bytes);
+        self.peak_bytes = self.peak_bytes.max(part.peak_bytes);
+        self.passes += part.passes;
+        for (b, record) in part.buckets.into_iter().enumerate() {
+            self.buckets[b] = self.buckets[b].or(record);
+        }
+        for (done, made) in self.finished.iter_mut().zip(part.finished) {
+            *done |= made;
+        }
+    }
+
+    /// Bytes of the bucket files written.
+    fn written_bytes(&self) -> u64 {
+        self.buckets.iter().flatten().map(|r| r.bytes).sum()
+    }
+
     /// The manifest's record of the level at `depth` made whole (every bucket written) in
     /// `seconds`, with the buckets of `bounds`.
     pub(crate) fn record(&self, depth: u32, seconds: f64, bounds: Bounds) -> LevelRecord {
@@ -555,7 +602,7 @@ where
             };
             let started = Instant::now();
             let wanted = self.unfinished_buckets(depth + 1, &bounds)?;
-            let made = match self.make_level(
+            let made = self.make_level_fitting(
                 &manifest,
                 depth + 1,
                 &bounds,
@@ -565,22 +612,17 @@ where
                     layout,
                     disk_left: self.options.disk_bytes.map(|_| available),
                 },
-                None,
-            ) {
-                Err(DiskError::Io { error, .. })
-                | Err(DiskError::Table(TableError::Io { error, .. }))
-                    if error.kind() == io::ErrorKind::StorageFull =>
-                {
-                    self.dir.remove_candidates(depth + 1)?;
-                    // The estimate fell short: what it had was not enough, and a sixteenth of
-                    // the spill more is the least that could do.
-                    break Stop::Disk {
-                        depth: depth + 1,
-                        needed: available + need.least(count_only, max_ranges),
-                        available,
-                    };
-                }
-                other => other?,
+                max_ranges,
+            )?;
+            let Some(made) = made else {
+                self.dir.remove_candidates(depth + 1)?;
+                // Even the most ranges filled the disk: what it had was not enough, and a
+                // sixteenth of the spill more is the least that could do.
+                break Stop::Disk {
+                    depth: depth + 1,
+                    needed: available + need.least(count_only, max_ranges),
+                    available,
+                };
             };
             let mut made = self.with_earlier_buckets(made, depth + 1, &bounds, &wanted)?;
             peak_bytes = peak_bytes.max(made.peak_bytes);
@@ -944,6 +986,85 @@ where
         how: Making,
         router: Option<&mut dyn Router<P::State>>,
     ) -> Result<Made<P::State>, DiskError> {
+        let mut made = Made::none(bounds.len());
+        self.make_passes(manifest, depth, bounds, wanted, how, router, &mut made)?;
+        Ok(made)
+    }
+
+    /// Makes the buckets marked in `wanted` of the level at `depth` as [`Self::make_level`]
+    /// does, and where its spilled runs fill the disk in the middle of a pass, goes on instead
+    /// of giving up: the passes finished are kept (their buckets written, or counted), and the
+    /// buckets not yet made are made in key ranges of half the share of the level the failed
+    /// pass had ([`finer_ranges`]). `None` when that would take more than `max_ranges` passes
+    /// over what is left, or the level is made part by part: the disk is then too small.
+    ///
+    /// (The spill is estimated before a level is made, and the estimate can fall short: at
+    /// the 3x3x3's QTM level 12 it was about a fifth under what two ranges spilled. A wider
+    /// margin for every level would cost passes where the estimate holds.)
+    pub(crate) fn make_level_fitting(
+        &self,
+        manifest: &Manifest,
+        depth: u32,
+        bounds: &Bounds,
+        wanted: &[bool],
+        how: Making,
+        max_ranges: usize,
+    ) -> Result<Option<Made<P::State>>, DiskError> {
+        let mut made = Made::none(bounds.len());
+        let mut layout = how.layout;
+        loop {
+            let asked: Vec<bool> = wanted
+                .iter()
+                .zip(&made.finished)
+                .map(|(&w, &done)| w && !done)
+                .collect();
+            let making = Making {
+                layout,
+                disk_left: how
+                    .disk_left
+                    .map(|d| d.saturating_sub(made.written_bytes())),
+                ..how
+            };
+            let error =
+                match self.make_passes(manifest, depth, bounds, &asked, making, None, &mut made) {
+                    Ok(()) => return Ok(Some(made)),
+                    Err(error) if fills_disk(&error) => error,
+                    Err(error) => return Err(error),
+                };
+            self.dir.remove_candidates(depth)?;
+            // The pass that filled the disk expanded the parents too.
+            made.passes += 1;
+            let asked = asked.iter().filter(|&&a| a).count();
+            let left = wanted
+                .iter()
+                .zip(&made.finished)
+                .filter(|&(&w, &done)| w && !done)
+                .count();
+            match finer_ranges(layout, asked, left, max_ranges) {
+                Some(n) => {
+                    self.progress.detail(&format!(
+                        "the disk filled ({error}): the {left} buckets left are made in {n} key ranges"
+                    ));
+                    layout = Layout::InRanges(n);
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// Makes the buckets `wanted` marks into `made`, pass by pass as `how.layout` says: what a
+    /// pass made is in `made` as soon as it is finished, also when a later pass fails.
+    #[allow(clippy::too_many_arguments)]
+    fn make_passes(
+        &self,
+        manifest: &Manifest,
+        depth: u32,
+        bounds: &Bounds,
+        wanted: &[bool],
+        how: Making,
+        router: Option<&mut dyn Router<P::State>>,
+        made: &mut Made<P::State>,
+    ) -> Result<(), DiskError> {
         let budget = DiskBudget::new(how.disk_left);
         let output = Output {
             count_only: how.count_only,
@@ -963,32 +1084,16 @@ where
                 lists_only_wanted: !wanted.contains(&false),
             };
             let pass = passes.first().unwrap_or(&whole);
-            return self.make_pass(manifest, depth, bounds, pass, &output, router);
+            made.add(self.make_pass(manifest, depth, bounds, pass, &output, router)?);
+            return Ok(());
         }
-        let mut made = Made {
-            buckets: vec![None; bounds.len()],
-            positions: 0,
-            classes: 0,
-            spilled_bytes: 0,
-            spill_peak_bytes: 0,
-            passes: passes.len(),
-            peak_bytes: 0,
-            states: None,
-        };
         for pass in &passes {
             let part = self.make_pass(manifest, depth, bounds, pass, &output, None)?;
             // Its spilled runs are removed before the next pass spills.
             budget.give_back(part.spilled_bytes);
-            made.positions += part.positions;
-            made.classes += part.classes;
-            made.spilled_bytes += part.spilled_bytes;
-            made.spill_peak_bytes = made.spill_peak_bytes.max(part.spilled_bytes);
-            made.peak_bytes = made.peak_bytes.max(part.peak_bytes);
-            for (b, record) in part.buckets.into_iter().enumerate() {
-                made.buckets[b] = made.buckets[b].or(record);
-            }
+            made.add(part);
         }
-        Ok(made)
+        Ok(())
     }
 
     /// Makes the buckets `pass` asks for, from the parent buckets and with the moves it names.
@@ -1189,11 +1294,13 @@ where
             passes: 1,
             peak_bytes: peak_states as u64 * self.state_bytes,
             states: keep_states.then(Vec::new),
+            finished: vec![false; bounds.len()],
         };
         for (b, positions, classes, record, states) in outcomes {
             made.positions += positions;
             made.classes += classes;
             made.buckets[b] = record;
+            made.finished[b] = true;
             if let (Some(all), Some(mut these)) = (&mut made.states, states) {
                 all.append(&mut these);
             }
@@ -1363,6 +1470,30 @@ where
     }
 }
 
+/// Whether `error` is the disk (or the run's disk budget) filling up.
+fn fills_disk(error: &DiskError) -> bool {
+    match error {
+        DiskError::Io { error, .. } | DiskError::Table(TableError::Io { error, .. }) => {
+            error.kind() == io::ErrorKind::StorageFull
+        }
+        _ => false,
+    }
+}
+
+/// The key ranges the `left` buckets not yet made are made in after a pass of `layout`, over
+/// `asked` buckets, filled the disk: each range half the failed pass's share of the buckets,
+/// so at least two. `None` past `max_ranges`, or for a level made part by part (its passes
+/// are fixed by its parts).
+fn finer_ranges(layout: Layout, asked: usize, left: usize, max_ranges: usize) -> Option<usize> {
+    let failed_ranges = match layout {
+        Layout::Spilling => 1,
+        Layout::InRanges(n) => n,
+        Layout::InParts => return None,
+    };
+    let ranges = (2 * failed_ranges * left).div_ceil(asked.max(1)).max(2);
+    (ranges <= max_ranges.min(left)).then_some(ranges)
+}
+
 /// `spilled` bytes with [`SPILL_MARGIN_PERCENT`] more.
 fn with_margin(spilled: u64) -> u64 {
     spilled.saturating_mul(100 + SPILL_MARGIN_PERCENT) / 100
@@ -1523,6 +1654,9 @@ fn spill_all<S: KeyState>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::NoProgress;
+    use godsearch_puzzles::cube::{Cube3Classes, Metric, Reduction};
+    use godsearch_testdata::column;
 
     static UNBOUNDED: DiskBudget = DiskBudget::unbounded();
 
@@ -1592,6 +1726,114 @@ mod tests {
         // What it needs at least: its files and one sixteenth of the spill, planned larger.
         assert_eq!(need(10, 480, 480, 40).least(false, 16), 10 + 37);
         assert_eq!(need(10, 480, 480, 40).least(true, 16), 37);
+    }
+
+    #[test]
+    fn after_a_pass_fills_the_disk_the_rest_is_made_in_ranges_half_its_share() {
+        // Spilling (one pass of everything) failed: two ranges.
+        assert_eq!(finer_ranges(Layout::Spilling, 100, 100, 16), Some(2));
+        // The second of two ranges failed, with its 50 buckets left: two ranges of 25.
+        assert_eq!(finer_ranges(Layout::InRanges(2), 100, 50, 16), Some(2));
+        // The first of two: four ranges of 25 for the 100 left.
+        assert_eq!(finer_ranges(Layout::InRanges(2), 100, 100, 16), Some(4));
+        // Past the most ranges, or more ranges than buckets left: the disk is too small.
+        assert_eq!(finer_ranges(Layout::InRanges(16), 100, 100, 16), None);
+        assert_eq!(finer_ranges(Layout::InRanges(4), 8, 1, 16), None);
+        // Parts are not cut into ranges.
+        assert_eq!(finer_ranges(Layout::InParts, 100, 100, 16), None);
+    }
+
+    /// Makes the 3x3x3's QTM level 8 (made from levels 0-7 stored in 16 MiB, so that its
+    /// neighbours spill) several times, each with the layout and disk budget given, and
+    /// returns what each made.
+    fn level_8_of_the_qtm_cube(
+        makings: &[Making],
+    ) -> Vec<Option<Made<<Cube3Classes as StateSpace>::State>>> {
+        let space = Cube3Classes::new(Metric::Qtm, Reduction::Symmetries);
+        let dir = tempfile::tempdir().unwrap();
+        let run = "3x3x3 qtm classes";
+        let options = DiskOptions {
+            workdir: dir.path(),
+            run,
+            resume: false,
+            keep_levels: false,
+            bucket_states: 50_000,
+            disk_bytes: None,
+        };
+        let limits = Limits {
+            max_depth: Some(7),
+            memory_bytes: 16 << 20,
+            antipode_cap: 0,
+            count_last: false,
+        };
+        enumerate_on_disk(&space, &options, &limits, &NoProgress).unwrap();
+        let (workdir, manifest) = Workdir::open(dir.path(), run, true).unwrap();
+        let manifest = manifest.unwrap();
+        let engine = DiskEngine::new(&space, workdir, &options, &limits, &NoProgress);
+        let bounds = engine.plan(manifest.levels.last().unwrap()).unwrap();
+        let all = vec![true; bounds.len()];
+        makings
+            .iter()
+            .map(|&how| {
+                engine
+                    .make_level_fitting(&manifest, 8, &bounds, &all, how, MAX_RANGE_PASSES)
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_level_whose_spill_fills_the_disk_is_made_in_finer_ranges_to_the_same_counts() {
+        let unbounded = |count_only| Making {
+            count_only,
+            layout: Layout::Spilling,
+            disk_left: None,
+        };
+        let free = level_8_of_the_qtm_cube(&[unbounded(false)]);
+        let free = free[0].as_ref().unwrap();
+        assert_eq!(free.passes, 1);
+        let spill = free.spilled_bytes;
+        assert!(spill > 0);
+        let files = free.written_bytes();
+        let within = |count_only, layout, bytes| Making {
+            count_only,
+            layout,
+            disk_left: Some(bytes),
+        };
+        let made = level_8_of_the_qtm_cube(&[
+            // A third of the spill: one pass fills it, then the first of two ranges (about
+            // half the spill each), and four fit. Stored, the first of the two ranges fits
+            // beside the files, the second, with the first range's files, does not.
+            within(true, Layout::Spilling, spill / 3),
+            within(false, Layout::Spilling, files + spill / 3),
+            // Two ranges where each needs about half the spill: the first fails.
+            within(true, Layout::InRanges(2), spill * 9 / 20),
+            // Three ranges, stored: the files stay as the passes go, so the third pass
+            // (whose spill is about a fifth of the whole) fails, and the rest is made in two
+            // ranges after the two passes finished.
+            within(false, Layout::InRanges(3), files + spill / 6),
+            // Less than a sixteenth: not even the most ranges fit.
+            within(true, Layout::Spilling, spill / 20),
+        ]);
+        let (positions, classes) = (
+            column("cube3x3x3-qtm.txt", 1, 9)[8],
+            column("cube3x3x3-qtm.txt", 2, 9)[8],
+        );
+        let passes: Vec<usize> = made[..4]
+            .iter()
+            .map(|m| m.as_ref().map_or(0, |m| m.passes))
+            .collect();
+        // Passes failed and made: 1 + 1 + 4; 1 + 1 + 1 + 2; 1 + 4; 2 + 1 + 2.
+        assert_eq!(passes, [6, 5, 5, 5]);
+        for (i, made) in made[..4].iter().enumerate() {
+            let made = made.as_ref().unwrap();
+            assert_eq!((made.positions, made.classes), (positions, classes));
+            assert!(made.finished.iter().all(|&f| f));
+            if i % 2 == 1 {
+                assert_eq!(made.buckets, free.buckets, "{i}: the same files");
+            }
+        }
+        assert!(made[4].is_none());
     }
 
     #[test]
