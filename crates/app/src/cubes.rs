@@ -250,6 +250,7 @@ impl Cube3HalfDepth {
             timed_out: lower_bound.is_some(),
             lower_bound,
             position_symmetries: None,
+            known_solution: None,
             all_solutions: None,
             memory_bytes: Some(self.ball.bytes()),
             seconds: started.elapsed().as_secs_f64(),
@@ -308,6 +309,7 @@ fn cube2_solution(
         timed_out: false,
         lower_bound: None,
         position_symmetries: None,
+        known_solution: None,
         all_solutions: None,
         memory_bytes,
         seconds,
@@ -362,6 +364,7 @@ impl TwoPhaseSolver<'_> {
             timed_out: found.timed_out,
             lower_bound: None,
             position_symmetries: None,
+            known_solution: None,
             all_solutions: None,
             memory_bytes: Some(Tables::byte_len() as u64),
             seconds,
@@ -381,6 +384,10 @@ pub struct OptimalSolver<'a> {
     pub timeout: Option<Duration>,
     /// Return every optimal solution.
     pub all: bool,
+    /// A known solution of the position to prove optimal, or beat: the search never searches
+    /// its length (see [`OptimalOptions::known`]); it is also the answer when the timeout
+    /// passes, in place of the two-phase one.
+    pub known: Option<&'a [Move]>,
     /// The search gives up, as at the timeout, once this is set (a front end's cancel).
     pub stop: Option<&'a AtomicBool>,
 }
@@ -395,6 +402,7 @@ impl OptimalSolver<'_> {
             deadline: self.timeout.and_then(|t| started.checked_add(t)),
             all: self.all,
             stop: self.stop,
+            known: self.known,
         };
         let cube_error = |source| AppError::Cube {
             text: excerpt(&job.text),
@@ -402,9 +410,11 @@ impl OptimalSolver<'_> {
         };
         let found = solve_optimal(self.tables, &job.cube, options).map_err(cube_error)?;
         let metric = self.tables.metric();
-        let (moves, optimal) = match found.solutions.first() {
-            Some(moves) => (moves.clone(), true),
-            None => {
+        let known = self.known.map(merge_same_face);
+        let (moves, optimal) = match (found.solutions.first(), &known) {
+            (Some(moves), _) => (moves.clone(), true),
+            (None, Some(known)) => (known.clone(), false),
+            (None, None) => {
                 let tables = self.fallback.ok_or_else(|| {
                     AppError::Check("a timed-out optimal search has no two-phase tables".into())
                 })?;
@@ -445,6 +455,7 @@ impl OptimalSolver<'_> {
             timed_out: found.timed_out,
             lower_bound: Some(found.lower_bound),
             position_symmetries: Some(found.position_symmetries),
+            known_solution: known.map(|known| known == moves),
             all_solutions,
             memory_bytes: Some(self.tables.size().bytes() as u64),
             seconds,
@@ -452,7 +463,8 @@ impl OptimalSolver<'_> {
     }
 }
 
-/// Whether a two-phase failure is the cube's fault (an impossible cube) rather than ours.
+/// Whether a solver's failure is the input's fault (an impossible cube, a known solution that
+/// does not solve it) rather than ours.
 pub(crate) fn is_invalid_cube(error: &SolveError) -> bool {
-    matches!(error, SolveError::Invalid(_))
+    matches!(error, SolveError::Invalid(_) | SolveError::NotASolution)
 }

@@ -126,6 +126,10 @@ pub struct CubeSolution {
     /// identity alone). With more, one opening of each class under them was searched (every
     /// opening with `--all`).
     pub position_symmetries: Option<usize>,
+    /// Optimal 3x3x3 search given a known solution (`--known-solution`): whether `solution`
+    /// is that one (then, when `optimal`, every shorter bound was searched and exhausted, which
+    /// proves it shortest), not one the search found.
+    pub known_solution: Option<bool>,
     /// Optimal search with `--all`: every optimal solution (canonical sequences), the first
     /// being `solution`.
     pub all_solutions: Option<Vec<String>>,

@@ -31,6 +31,7 @@ use crate::{scramble, tables, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
 use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
+use godsearch_puzzles::cube::notation::{parse_moves, Move};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax,
 };
@@ -108,6 +109,10 @@ pub struct SolveRequest {
     /// With `optimal`: the pruning table, `small` or `1gb`.
     #[serde(default)]
     pub table_size: Option<String>,
+    /// With `optimal`: a known solution (face turns) to prove shortest or beat; the search
+    /// never searches its length.
+    #[serde(default)]
+    pub known_solution: Option<String>,
     /// Seconds after which IDA*, two-phase or the optimal cube search give up and report what
     /// they have.
     #[serde(default)]
@@ -143,8 +148,22 @@ impl SolveRequest {
             optimal: false,
             all: false,
             table_size: None,
+            known_solution: None,
             timeout: None,
         }
+    }
+
+    /// The known solution's face turns (`known_solution`), read as `--moves` reads a
+    /// sequence, without wide turns, slices or rotations.
+    pub fn known_moves(&self) -> AppResult<Option<Vec<Move>>> {
+        self.known_solution
+            .as_deref()
+            .map(|text| {
+                parse_moves(text).map_err(|e| {
+                    AppError::Input(format!("--known-solution '{}': {e}", excerpt(text)))
+                })
+            })
+            .transpose()
     }
 
     /// The timeout as a duration; a negative or non-finite number is refused.
@@ -162,6 +181,7 @@ impl SolveRequest {
             (self.facelets, "--facelets"),
             (self.all, "--all"),
             (self.table_size.is_some(), "--table-size"),
+            (self.known_solution.is_some(), "--known-solution"),
             (algorithm == Algorithm::TwoPhase, "--algorithm two-phase"),
         ];
         if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
@@ -249,6 +269,9 @@ impl SolveRequest {
         }
         if self.table_size.is_some() && !self.optimal {
             return input("--table-size is for --optimal");
+        }
+        if self.known_solution.is_some() && !(self.optimal && size == CubeSize::Three) {
+            return input("--known-solution is for the 3x3x3 with --optimal, which proves it shortest or finds a shorter one");
         }
         match size {
             CubeSize::Two => {
@@ -835,11 +858,13 @@ impl Workbench {
                 }
                 let tables = self.optimal_tables(size, metric, control);
                 let fallback = timeout.map(|_| self.twophase(control));
+                let known = request.known_moves()?;
                 OptimalSolver {
                     tables: &tables,
                     fallback,
                     timeout,
                     all: request.all,
+                    known: known.as_deref(),
                     stop: Some(&control.cancelled),
                 }
                 .solve(&job)

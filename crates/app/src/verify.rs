@@ -9,6 +9,7 @@ use crate::report::VerifyReport;
 use crate::tiles::{TableSolver, TileJob};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
+use godsearch_puzzles::cube::notation::{apply_moves, parse_moves, Move};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Algorithm, CubeSize, CubieCube, Metric, Notation, Stickers, Syntax,
     TurnMetric,
@@ -118,7 +119,10 @@ enum Proven {
 }
 
 impl CubeProver<'_> {
-    fn prove(&self, job: &CubeJob) -> AppResult<Proven> {
+    /// The distance of `job`'s cube, or a lower bound. `known`, a solution in face turns, is
+    /// the optimal search's known solution: its length is never searched, so proving it
+    /// shortest costs only the shorter bounds.
+    fn prove(&self, job: &CubeJob, known: Option<&[Move]>) -> AppResult<Proven> {
         match self {
             CubeProver::Pocket(table) => Ok(Proven::Distance(table.solve(job)?.length)),
             CubeProver::Optimal { tables, timeout } => {
@@ -126,6 +130,7 @@ impl CubeProver<'_> {
                     deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
                     all: false,
                     stop: None,
+                    known,
                 };
                 let found =
                     solve_optimal(tables, &job.cube, options).map_err(|source| AppError::Cube {
@@ -166,7 +171,13 @@ pub fn cube(
         text: claim.start.to_string(),
         cube: start,
     };
-    let proven = prover.map(|p| p.prove(&job)).transpose()?;
+    // A solution in face turns alone is the optimal search's known solution.
+    let known = parse_moves(claim.moves)
+        .ok()
+        .filter(|m| reaches_goal && apply_moves(&job.cube, m).is_solved());
+    let proven = prover
+        .map(|p| p.prove(&job, known.as_deref()))
+        .transpose()?;
     let length = moves.length(metric);
     let (shortest, lower_bound) = match proven {
         Some(Proven::Distance(d)) => (Some(d), None),

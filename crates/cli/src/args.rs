@@ -313,6 +313,13 @@ pub struct SolveArgs {
     /// first.
     #[arg(long, requires = "optimal")]
     pub all: bool,
+    /// 3x3x3 with --optimal, one position: a solution already known (face turns, as --moves
+    /// reads them), to prove shortest or beat. The search never searches its length: once
+    /// every shorter bound is exhausted the known solution is printed as proven optimal, and a
+    /// shorter one found first is printed instead. On --timeout it is the answer given, with
+    /// the bound proven.
+    #[arg(long, value_name = "MOVES", requires = "optimal")]
+    pub known_solution: Option<String>,
     /// Read boards from a file (`-` for standard input), one a line; lines `id length tiles...`
     /// (as in korf100.txt) also check the length found against the one given.
     #[arg(long, value_name = "FILE")]
@@ -608,8 +615,9 @@ pub struct VerifyArgs {
     pub facelets: bool,
     /// 3x3x3: prove whether each solution is shortest in --metric with the optimal solver
     /// (as `solve --optimal`: both cores, a pruning table per metric, see --table-size).
-    /// Seconds for starts up to about 15 moves from solved, minutes for random cubes. Boards
-    /// and the 2x2x2 are told without it, from a distance table
+    /// Seconds for starts up to about 15 moves from solved, minutes for random cubes; a
+    /// solution in face turns is the search's known solution (its length is not searched).
+    /// Boards and the 2x2x2 are told without it, from a distance table
     #[arg(long)]
     pub prove: bool,
     /// 3x3x3 with --prove: the pruning table, small (43 MB) or 1gb (default)

@@ -535,6 +535,55 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         "{}",
         stdout(&out)
     );
+    // A known solution of the optimal length is proven without searching its length; a
+    // longer one is beaten. (`R L R' L'` is a detour of four commuting turns.)
+    let scramble = "R U F' D2 L B' U2 R' F D";
+    let inverse = "D' F' R U2 B L' D2 F U' R'";
+    let v = &optimal(&["--known-solution", inverse, scramble])[0];
+    assert_eq!(
+        (v["known_solution"].as_bool(), v["optimal"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(
+        (v["length"].as_u64(), v["lower_bound"].as_u64()),
+        (Some(10), Some(10))
+    );
+    assert_eq!(v["solution"], inverse);
+    let v = &optimal(&["--known-solution", "R L R' L' R' U F2", "F2 U' R"])[0];
+    assert_eq!(
+        (v["known_solution"].as_bool(), v["length"].as_u64()),
+        (Some(false), Some(3))
+    );
+    let out = godsearch(&[&base[..], &["--known-solution", inverse, scramble]].concat());
+    assert!(
+        stdout(&out).contains("10 htm (proven optimal: the known solution, every shorter bound searched; replayed to solved)"),
+        "{}",
+        stdout(&out)
+    );
+    // verify --prove takes a claim in face turns as the search's known solution: proven or
+    // beaten as above.
+    for (start, claim, optimal, shortest) in [
+        (scramble, inverse, true, 10),
+        ("F2 U' R", "R L R' L' R' U F2", false, 3),
+    ] {
+        let v = json(&[
+            "verify",
+            "3x3x3",
+            start,
+            claim,
+            "--prove",
+            "--table-size",
+            "small",
+            "--cache",
+            cache,
+            "--json",
+        ]);
+        assert_eq!(
+            (v["optimal"].as_bool(), v["shortest"].as_u64()),
+            (Some(optimal), Some(shortest)),
+            "{v}"
+        );
+    }
     // In quarter turns: a half turn counts two and is written once.
     let q = &optimal(&["--metric", "qtm", "F2 U"])[0];
     assert_eq!(
@@ -574,6 +623,34 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         "unknown --table-size 'huge': expected small or 1gb",
     );
     refused(&["solve", "3x3x3", "--all", "R"], "--optimal");
+    // A known solution must solve its one position, in face turns.
+    for (args, reason) in [
+        (
+            &["--known-solution", "R U", "R"][..],
+            "the known solution does not solve the position",
+        ),
+        (
+            &["--known-solution", "R'", "R", "U"][..],
+            "--known-solution solves one position, and 2 were given",
+        ),
+        (&["--known-solution", "M", "R"][..], "--known-solution 'M'"),
+    ] {
+        let mut all = vec![
+            "solve",
+            "3x3x3",
+            "--optimal",
+            "--table-size",
+            "small",
+            "--cache",
+            cache,
+        ];
+        all.extend_from_slice(args);
+        refused(&all, reason);
+    }
+    refused(
+        &["solve", "3x3x3", "--known-solution", "R'", "R"],
+        "--optimal",
+    );
 }
 
 /// The cube `moves` (any algorithm: slices turn the cube) leaves `start_facelets` in, as held.

@@ -271,6 +271,16 @@ fn bad_input_gets_400_with_the_command_lines_message() {
     );
     refused(
         "/api/solve",
+        json!({"puzzle": "3x3x3", "position": "R U", "known_solution": "U' R'"}),
+        "--known-solution is for the 3x3x3 with --optimal",
+    );
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "known_solution": "R"}),
+        "--known-solution is for cubes",
+    );
+    refused(
+        "/api/solve",
         json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "algorithm": "quantum"}),
         "unknown variant",
     );

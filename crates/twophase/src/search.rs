@@ -99,6 +99,9 @@ pub enum SolveError {
     /// A solution failed its replay: a bug, reported rather than printed.
     #[error("internal error: a two-phase solution did not solve the cube on replay")]
     ReplayFailed,
+    /// A solution given as known (to be proven optimal) does not solve the position.
+    #[error("the known solution does not solve the position")]
+    NotASolution,
 }
 
 /// The canonical order of face turns: the cube's sequence automaton in the half-turn metric

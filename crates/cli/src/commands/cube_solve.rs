@@ -81,6 +81,7 @@ pub fn shared_options(args: &SolveArgs) -> SolveRequest {
         optimal: args.optimal,
         all: args.all,
         table_size: args.table_size.clone(),
+        known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
         ..SolveRequest::new(&args.puzzle, "")
     }
@@ -204,15 +205,24 @@ fn solve_cube3_optimal(
     out: &mut CubePrinter,
 ) -> Result<()> {
     let size = optimal_table_size(args.table_size.as_deref())?;
+    let known = shared_options(args).known_moves()?;
+    if known.is_some() && jobs.len() > 1 {
+        bad_input!(
+            "--known-solution solves one position, and {} were given",
+            jobs.len()
+        );
+    }
     let tables = crate::cache::optimal_tables(args.cache.as_deref(), size, metric);
     let fallback = args
         .timeout
+        .filter(|_| known.is_none())
         .map(|_| crate::cache::twophase_tables(args.cache.as_deref()));
     let solver = OptimalSolver {
         tables: &tables,
         fallback: fallback.as_ref(),
         timeout: args.timeout,
         all: args.all,
+        known: known.as_deref(),
         stop: None,
     };
     // One position at a time, each on every thread.
@@ -318,6 +328,13 @@ impl CubePrinter {
         }
         crate::output::solution_line(&s.solution);
         let kind = match s.max_length {
+            _ if s.optimal && s.known_solution == Some(true) => {
+                "proven optimal: the known solution, every shorter bound searched".to_string()
+            }
+            _ if s.known_solution == Some(true) => format!(
+                "--timeout passed: the known solution; every solution has at least {} moves",
+                s.lower_bound.unwrap_or(0)
+            ),
             _ if s.optimal && s.lower_bound.is_some() => "proven optimal".to_string(),
             _ if s.optimal => "optimal".to_string(),
             None if s.timed_out => format!(

@@ -21,7 +21,7 @@ use crate::flipslice::FlipSliceGraph;
 use crate::search::{to_move, SolveError};
 use crate::tables::AXES;
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
-use godsearch_puzzles::cube::notation::{apply_moves, Metric, Move};
+use godsearch_puzzles::cube::notation::{apply_moves, merge_same_face, Metric, Move};
 use godsearch_puzzles::cube::symmetry::SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -92,6 +92,12 @@ pub struct OptimalOptions<'a> {
     pub all: bool,
     /// Give up, as at the deadline, once this is set (a front end's cancel switch).
     pub stop: Option<&'a AtomicBool>,
+    /// A solution of the position already known (from the literature, or another search):
+    /// the search never searches its length. Once every shorter bound is exhausted, it is
+    /// returned (turns of one face merged), proven optimal; a shorter one found first is
+    /// returned instead. With [`Self::all`] its length is searched all the same. It must solve
+    /// the position ([`SolveError::NotASolution`]).
+    pub known: Option<&'a [Move]>,
 }
 
 /// The result of an optimal search.
@@ -777,6 +783,13 @@ fn solve_with<const N: usize>(
     options: OptimalOptions<'_>,
 ) -> Result<OptimalSolution, SolveError> {
     let tables = lookup.tables;
+    let known = match options.known {
+        Some(moves) if !apply_moves(cube, moves).is_solved() => {
+            return Err(SolveError::NotASolution)
+        }
+        Some(moves) => Some(merge_same_face(moves)),
+        None => None,
+    };
     let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
     let keeping = RootSymmetry::of(tables, cube);
     let position_symmetries = keeping.order();
@@ -811,6 +824,13 @@ fn solve_with<const N: usize>(
     };
     for bound in (first..=gods_number(tables.metric())).step_by(step) {
         result.lower_bound = bound;
+        // Every bound below the known solution's length is exhausted: it is optimal.
+        if let Some(moves) = known.as_ref() {
+            if !options.all && tables.metric().length(moves) <= bound {
+                result.solutions.push(moves.clone());
+                return Ok(result);
+            }
+        }
         let depth = SPLIT_DEPTH.min(bound);
         let (trees, prefix_nodes) = subtrees(lookup, &root, bound, depth, &symmetry);
         let shared = Shared {

@@ -1,11 +1,11 @@
 use super::search::RootSymmetry;
 use super::*;
 use crate::coords;
-use crate::search::to_move;
+use crate::search::{to_move, SolveError};
 use crate::tests::random_walk;
 use crate::{solve, Options, Tables};
 use godsearch_enumerate::NoProgress;
-use godsearch_puzzles::cube::notation::{apply_moves, parse_moves, Metric, Move};
+use godsearch_puzzles::cube::notation::{apply_moves, merge_same_face, parse_moves, Metric, Move};
 use godsearch_puzzles::cube::CubieCube;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -561,4 +561,71 @@ fn symmetric_positions_keep_their_exact_lengths() {
         }
     }
     assert!(checked >= 12, "{checked} checked");
+}
+
+#[test]
+fn a_known_solution_of_the_optimal_length_is_proven_without_searching_its_length() {
+    let mut rng = StdRng::seed_from_u64(21);
+    for (metric, tables) in [(Metric::Htm, small()), (Metric::Qtm, small_qtm())] {
+        for _ in 0..3 {
+            let cube = random_walk(&mut rng, 9);
+            let searched = solve_optimal(tables, &cube, OptimalOptions::default()).unwrap();
+            let optimal = &searched.solutions[0];
+            let length = metric.length(optimal);
+            // Given an optimal solution, the search stops before the bound of its length,
+            // having exhausted every shorter one: the bound proven is its length.
+            let known = OptimalOptions {
+                known: Some(optimal),
+                ..OptimalOptions::default()
+            };
+            let proven = solve_optimal(tables, &cube, known).unwrap();
+            // (Returned with turns of one face merged: `U2`, never the quarter-turn search's
+            // `U U`.)
+            let written = merge_same_face(optimal);
+            assert_eq!(
+                proven.solutions,
+                std::slice::from_ref(&written),
+                "{metric:?}"
+            );
+            assert_eq!(proven.lower_bound, length);
+            assert!(proven.nodes < searched.nodes, "{metric:?}: {proven:?}");
+            assert_eq!(
+                proven.nodes_per_bound[..],
+                searched.nodes_per_bound[..searched.nodes_per_bound.len() - 1]
+            );
+            // A longer one (with a detour of four commuting turns) is beaten by the search.
+            let mut longer = parse_moves("R L R' L'").unwrap();
+            longer.extend_from_slice(optimal);
+            let known = OptimalOptions {
+                known: Some(&longer),
+                ..OptimalOptions::default()
+            };
+            let beaten = solve_optimal(tables, &cube, known).unwrap();
+            assert_eq!(beaten.solutions, searched.solutions, "{metric:?}");
+            // Turns of one face are merged: `U U` is one half turn (two quarter turns).
+            let mut unmerged = parse_moves("U U").unwrap();
+            unmerged.extend(parse_moves("U2").unwrap());
+            unmerged.extend_from_slice(optimal);
+            let known = OptimalOptions {
+                known: Some(&unmerged),
+                ..OptimalOptions::default()
+            };
+            let merged = solve_optimal(tables, &cube, known).unwrap();
+            assert_eq!(merged.solutions, [written]);
+        }
+    }
+}
+
+#[test]
+fn a_known_solution_that_does_not_solve_the_position_is_refused() {
+    let cube = apply_moves(&CubieCube::SOLVED, &parse_moves("R U F").unwrap());
+    let wrong = parse_moves("F' U' R' D").unwrap();
+    let options = OptimalOptions {
+        known: Some(&wrong),
+        ..OptimalOptions::default()
+    };
+    assert!(matches!(
+        solve_optimal(small(), &cube, options),
+        Err(SolveError::NotASolution)
+    ));
 }
