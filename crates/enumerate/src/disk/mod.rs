@@ -106,8 +106,9 @@ const GROWTH_MARGIN_PERCENT: u64 = 10;
 /// How much more disk spilled runs are planned to take than estimated. The estimate counts
 /// candidates before the list's repeats are removed, at a byte more than a stored state: 17.2
 /// GB against 17.0 spilled at the 15-puzzle's level 36, 58 against 44 GB at the 3x3x3's HTM
-/// level 10, but short at its QTM level 12 (about 67 GB estimated; it filled a 70 GB budget:
-/// its runs are shorter than its level's files, so their gaps are wider). It also covers key
+/// level 10, but short at its QTM level 12 (67 GB estimated, 95 GB spilled in two key
+/// ranges: its runs are shorter than its level's files, so their gaps are wider; a pass that
+/// still fills the disk is made again in smaller ranges). It also covers key
 /// ranges of unequal size ([`Layout::InRanges`]: equal numbers of buckets, which a sample
 /// plans to equal numbers of states).
 const SPILL_MARGIN_PERCENT: u64 = 25;
@@ -998,9 +999,9 @@ where
     /// pass had ([`finer_ranges`]). `None` when that would take more than `max_ranges` passes
     /// over what is left, or the level is made part by part: the disk is then too small.
     ///
-    /// (The spill is estimated before a level is made, and the estimate can fall short: at
-    /// the 3x3x3's QTM level 12 it was about a fifth under what two ranges spilled. A wider
-    /// margin for every level would cost passes where the estimate holds.)
+    /// (The spill is estimated before a level is made, and the estimate can fall short: the
+    /// 3x3x3's QTM level 12 spilled 95 GB against 67 GB estimated. A wider margin for every
+    /// level would cost passes where the estimate holds.)
     pub(crate) fn make_level_fitting(
         &self,
         manifest: &Manifest,
