@@ -1287,15 +1287,12 @@ where
             })
             .collect::<Result<Vec<_>, DiskError>>()?;
         let mut made = Made {
-            buckets: vec![None; bounds.len()],
-            positions: 0,
-            classes: 0,
             spilled_bytes: spill.bytes(),
             spill_peak_bytes: spill.bytes(),
             passes: 1,
             peak_bytes: peak_states as u64 * self.state_bytes,
             states: keep_states.then(Vec::new),
-            finished: vec![false; bounds.len()],
+            ..Made::none(bounds.len())
         };
         for (b, positions, classes, record, states) in outcomes {
             made.positions += positions;
