@@ -635,17 +635,7 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         ),
         (&["--known-solution", "M", "R"][..], "--known-solution 'M'"),
     ] {
-        let mut all = vec![
-            "solve",
-            "3x3x3",
-            "--optimal",
-            "--table-size",
-            "small",
-            "--cache",
-            cache,
-        ];
-        all.extend_from_slice(args);
-        refused(&all, reason);
+        refused(&[&base[..], args].concat(), reason);
     }
     refused(
         &["solve", "3x3x3", "--known-solution", "R'", "R"],
