@@ -30,7 +30,7 @@ use godsearch_search::tiles::TableBytes;
 use godsearch_subgoal::{Plan, SubgoalSolver};
 use godsearch_tables::LoadedTable;
 use godsearch_tables::{file, Encoding, TableHeader};
-use godsearch_twophase::optimal::{OptimalTables, TableSize, OPTIMAL_FORMAT};
+use godsearch_twophase::optimal::{OptimalTables, TableSize};
 use godsearch_twophase::{Tables, TABLES_FORMAT};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -264,7 +264,7 @@ impl TableCache {
         let table = CubeTable {
             path: self.optimal_path(size, metric),
             puzzle: size.identity(metric),
-            params: OPTIMAL_FORMAT,
+            params: size.format(),
             entries: size.bytes() as u64,
         };
         self.cube_tables(

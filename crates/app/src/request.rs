@@ -106,7 +106,7 @@ pub struct SolveRequest {
     /// With `optimal`: every shortest solution.
     #[serde(default)]
     pub all: bool,
-    /// With `optimal`: the pruning table, `small` or `1gb`.
+    /// With `optimal`: the pruning table, `small`, `300mb`, `1gb` or `8gb`.
     #[serde(default)]
     pub table_size: Option<String>,
     /// With `optimal`: a known solution (face turns) to prove shortest or beat; the search
@@ -495,7 +495,7 @@ pub fn catalog() -> Catalog {
         algorithms: ALGORITHMS.iter().map(|a| a.name()).collect(),
         heuristics: vec!["auto", "manhattan", "linear-conflict", "pdb"],
         metrics: vec!["htm", "qtm", "stm", "etm"],
-        table_sizes: vec![TableSize::Small.name(), TableSize::Gigabyte.name()],
+        table_sizes: TableSize::ALL.iter().map(|s| s.name()).collect(),
     }
 }
 
@@ -1238,8 +1238,9 @@ pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
         None => Ok(TableSize::Gigabyte),
         Some(name) => TableSize::from_name(name).ok_or_else(|| {
             AppError::Input(format!(
-                "unknown --table-size '{}': expected small or 1gb",
-                excerpt(name)
+                "unknown --table-size '{}': expected {}",
+                excerpt(name),
+                TableSize::names()
             ))
         }),
     }

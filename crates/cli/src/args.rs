@@ -303,9 +303,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub optimal: bool,
     /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 10 s: positions
-    /// of up to about 15 moves) or 1gb (1.02 GB of memory and disk, built once in about 2.5
-    /// minutes with 5 GB of memory, then cached and read into huge pages at each start).
-    /// Default 1gb.
+    /// of up to about 15 moves), 300mb (315 MB), 1gb (1.02 GB of memory and disk, built once
+    /// in about 2.5 minutes with 5 GB of memory) or 8gb (7.55 GB; built once with 15 GB of
+    /// memory), cached and read into huge pages at each start. Default 1gb.
     #[arg(long, value_name = "SIZE", requires = "optimal")]
     pub table_size: Option<String>,
     /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no layer twice in a
@@ -411,7 +411,7 @@ pub struct ServeArgs {
     /// budget shared among --max-jobs).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub job_memory: Option<u64>,
-    /// The largest optimal 3x3x3 table a request may ask for: small or 1gb.
+    /// The largest optimal 3x3x3 table a request may ask for: small, 300mb, 1gb or 8gb.
     #[arg(long, value_name = "SIZE", default_value = "small")]
     pub max_table: String,
     /// Largest request body in bytes (HTTP 413 beyond).
@@ -620,7 +620,7 @@ pub struct VerifyArgs {
     /// Boards and the 2x2x2 are told without it, from a distance table
     #[arg(long)]
     pub prove: bool,
-    /// 3x3x3 with --prove: the pruning table, small (43 MB) or 1gb (default)
+    /// 3x3x3 with --prove: the pruning table, small (43 MB), 300mb, 1gb (default) or 8gb
     #[arg(long, value_name = "SIZE", requires = "prove")]
     pub table_size: Option<String>,
     /// 3x3x3 with --prove: give up proving after this many seconds a start, keeping the lower
@@ -685,7 +685,7 @@ pub struct BenchArgs {
     /// Optimal section: uniformly random cubes to solve (0: only the short sequences).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub cubes: usize,
-    /// Optimal section: the table for the random cubes, small or 1gb.
+    /// Optimal section: the table for the random cubes: small, 300mb, 1gb or 8gb.
     #[arg(long, value_name = "SIZE", default_value = "1gb")]
     pub table_size: String,
 }

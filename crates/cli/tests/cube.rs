@@ -620,7 +620,7 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
     }
     refused(
         &["solve", "3x3x3", "--optimal", "--table-size", "huge", "R"],
-        "unknown --table-size 'huge': expected small or 1gb",
+        "unknown --table-size 'huge': expected small, 300mb, 1gb or 8gb",
     );
     refused(&["solve", "3x3x3", "--all", "R"], "--optimal");
     // A known solution must solve its one position, in face turns.

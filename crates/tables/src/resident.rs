@@ -31,6 +31,28 @@ impl TableBytes {
         }
     }
 
+    /// `len` bytes written by `write`, in huge pages where the memory can be had, else in a
+    /// vector: a table built in another form (a 2-bit BFS table), copied once rather than
+    /// twice. Fails only when `write` does, or writes other than `len` bytes.
+    pub fn written(
+        len: usize,
+        write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
+    ) -> io::Result<Self> {
+        let short = || io::Error::new(io::ErrorKind::InvalidData, "wrote other than the length");
+        match ResidentBytes::filled(len, write) {
+            Ok(resident) => Ok(TableBytes::Resident(resident)),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(e),
+            Err(_) => {
+                let mut bytes = Vec::with_capacity(len);
+                write(&mut bytes)?;
+                if bytes.len() != len {
+                    return Err(short());
+                }
+                Ok(TableBytes::Owned(bytes))
+            }
+        }
+    }
+
     /// The same bytes copied into huge pages, for a table read at random; left where they
     /// are when the memory cannot be had.
     pub fn resident(self) -> Self {
@@ -52,17 +74,30 @@ pub struct ResidentBytes {
 impl ResidentBytes {
     /// A copy of `bytes`; an error when the memory cannot be had.
     pub fn copy_of(bytes: &[u8]) -> io::Result<Self> {
-        let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1))?;
+        Self::filled(bytes.len(), &|out| out.write_all(bytes))
+    }
+
+    /// `len` bytes written by `write` into huge pages. An error of kind `InvalidData` when
+    /// `write` writes other than `len` bytes; any other error is `write`'s, or the mapping's.
+    pub fn filled(
+        len: usize,
+        write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
+    ) -> io::Result<Self> {
+        let mut map = memmap2::MmapMut::map_anon(len.max(1))?;
         #[cfg(target_os = "linux")]
         {
             // Advice only: a kernel that declines it leaves ordinary pages, still correct.
             let _ = map.advise(memmap2::Advice::HugePage);
         }
-        map[..bytes.len()].copy_from_slice(bytes);
-        Ok(ResidentBytes {
-            map,
-            len: bytes.len(),
-        })
+        let mut rest: &mut [u8] = &mut map[..len];
+        write(&mut rest)?;
+        if !rest.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "wrote fewer bytes than the length",
+            ));
+        }
+        Ok(ResidentBytes { map, len })
     }
 
     /// The bytes.

@@ -27,7 +27,7 @@ pub const SLICE_SORTED: usize = SLICES * SLICE_PERMS;
 /// Orders of the eight U/D edges: `8!`.
 pub const UD_EDGE_PERMS: usize = 40320;
 /// First of the middle-layer edges (`FR FL BL BR` are 8..12).
-const FIRST_SLICE_EDGE: u8 = 8;
+pub(crate) const FIRST_SLICE_EDGE: u8 = 8;
 
 /// `C(n, k)` for the small arguments the slice coordinate needs.
 const fn binomial(n: usize, k: usize) -> usize {

@@ -29,6 +29,7 @@
 //! ```
 
 pub mod coords;
+mod cornerslice;
 mod flipslice;
 pub mod optimal;
 mod pruning;

@@ -7,7 +7,7 @@
 
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
-use godsearch_tables::ByteTable;
+use godsearch_tables::{ByteTable, TwoBitTable};
 
 /// Table entry of a position not reached (never left in a finished table).
 pub const UNREACHED: u8 = ByteTable::UNREACHED;
@@ -109,4 +109,23 @@ pub fn distances(
     let built = table::enumerate_exact(&GraphSpace { graph, goal }, &limits, progress)
         .expect("two-phase distances are at most 18");
     (built.table.into_bytes(), built.enumeration.levels)
+}
+
+/// [`distances`] in two bits an entry: each entry's distance mod 3, with the count at each
+/// distance. For tables too large for a byte an entry.
+pub fn distances_mod3(
+    graph: &impl PairGraph,
+    goal: usize,
+    progress: &dyn Progress,
+) -> (TwoBitTable, Vec<u64>) {
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: u64::MAX,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    let built =
+        table::enumerate_into::<_, TwoBitTable>(&GraphSpace { graph, goal }, &limits, progress)
+            .expect("a table without a depth limit or memory budget always completes");
+    (built.table, built.enumeration.levels)
 }

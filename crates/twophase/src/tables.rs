@@ -227,7 +227,7 @@ fn corner_classes(syms: &Symmetries) -> CoordinateClasses {
 
 /// The twist of `S^-1 C S` for each twist of `C` and each of the 16 symmetries that keep the
 /// U-D axis: entry `twist * 16 + s`.
-fn twist_conjugates(syms: &Symmetries) -> Vec<u16> {
+pub(crate) fn twist_conjugates(syms: &Symmetries) -> Vec<u16> {
     conjugation_table(
         TWISTS,
         UD_SYMMETRIES,

@@ -166,8 +166,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.section == BenchSection::Optimal || optimal_in_all {
         let Some(size) = TableSize::from_name(&args.table_size) else {
             bad_input!(
-                "unknown --table-size '{}': expected small or 1gb",
-                excerpt(&args.table_size)
+                "unknown --table-size '{}': expected {}",
+                excerpt(&args.table_size),
+                TableSize::names()
             );
         };
         super::bench_optimal::run(

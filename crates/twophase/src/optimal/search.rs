@@ -15,9 +15,8 @@
 //! does not depend on the number of threads. A position that symmetries of the cube keep is
 //! searched one opening of each class under them ([`RootSymmetry`]).
 
-use super::table::{OptimalTables, LAYER_MOVES};
+use super::table::{OptimalTables, TableIndex, LAYER_MOVES};
 use crate::coords::MOVES;
-use crate::flipslice::FlipSliceGraph;
 use crate::search::{to_move, SolveError};
 use crate::tables::AXES;
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
@@ -130,6 +129,8 @@ struct Axis {
     twist: u16,
     flip: u16,
     sorted: u16,
+    /// Where the U corners are (tracked for the tables by corners only, else 0).
+    occupancy: u8,
     dist: u8,
 }
 
@@ -151,11 +152,13 @@ impl Node {
 /// constant, so that the search's strides and child arrays are too).
 struct Lookup<'t, const N: usize> {
     tables: &'t OptimalTables,
-    graph: FlipSliceGraph<'t>,
+    index: TableIndex<'t>,
+    /// The occupancy's move table, for the tables by corners.
+    occupancy_move: Option<&'t [u16]>,
     order: Canonical<N>,
     solved_sorted: u16,
-    /// The table's slice of the solved cube.
-    goal_slice: usize,
+    /// The entry of the solved cube.
+    goal_entry: usize,
 }
 
 impl<'t, const N: usize> Lookup<'t, N> {
@@ -163,10 +166,11 @@ impl<'t, const N: usize> Lookup<'t, N> {
         debug_assert_eq!(tables.columns, N);
         Lookup {
             tables,
-            graph: tables.graph(),
+            index: tables.index(),
+            occupancy_move: tables.corners.as_ref().map(|c| &c.occupancy_move[..]),
             order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
-            goal_slice: tables.solved_slice(),
+            goal_entry: tables.goal_entry(),
         }
     }
 
@@ -178,15 +182,29 @@ impl<'t, const N: usize> Lookup<'t, N> {
             twist: t.twist_move[a.twist as usize * N + m],
             flip: t.flip_move[a.flip as usize * N + m],
             sorted: t.slice_sorted_move[a.sorted as usize * N + m],
+            occupancy: match self.occupancy_move {
+                Some(moved) => moved[a.occupancy as usize * N + m] as u8,
+                None => 0,
+            },
             dist: a.dist,
         }
     }
 
+    /// The table entry of an axis's projection.
+    #[inline]
+    fn entry(&self, a: &Axis) -> usize {
+        let slice = self.tables.table_slice(a.sorted as usize);
+        (self.index).entry(
+            a.twist as usize,
+            a.occupancy as usize,
+            a.flip as usize,
+            slice,
+        )
+    }
+
     #[inline]
     fn mod3(&self, a: &Axis) -> u8 {
-        let slice = self.tables.table_slice(a.sorted as usize);
-        self.tables
-            .mod3(self.graph.entry(a.twist as usize, a.flip as usize, slice))
+        self.tables.mod3(self.entry(a))
     }
 
     /// Whether the axis's coordinates are solved.
@@ -212,10 +230,7 @@ impl<'t, const N: usize> Lookup<'t, N> {
     /// `None` if the table has no way down (a damaged table).
     fn exact_distance(&self, mut a: Axis) -> Option<u8> {
         let mut steps = 0u8;
-        while !(a.twist == 0
-            && a.flip == 0
-            && self.tables.table_slice(a.sorted as usize) == self.goal_slice)
-        {
+        while self.entry(&a) != self.goal_entry {
             let v = self.mod3(&a);
             let closer = (v + 2) % 3;
             a = (self.tables.moves.iter())
@@ -244,6 +259,10 @@ impl<'t, const N: usize> Lookup<'t, N> {
                 twist: crate::coords::twist(&seen),
                 flip: crate::coords::flip(&seen),
                 sorted: crate::coords::slice_sorted(&seen),
+                occupancy: match self.occupancy_move {
+                    Some(_) => crate::cornerslice::corner_occupancy(&seen) as u8,
+                    None => 0,
+                },
                 dist: 0,
             };
             axis.dist = self.exact_distance(*axis)?;
@@ -299,10 +318,7 @@ impl<'t, const N: usize> Lookup<'t, N> {
     fn child_axis(&self, node: &Node, a: usize, m: usize) -> (Axis, usize) {
         let t = self.tables;
         let axis = self.turn(node.axes[a], t.axis_move[a][m] as usize);
-        let slice = t.table_slice(axis.sorted as usize);
-        let entry = self
-            .graph
-            .entry(axis.twist as usize, axis.flip as usize, slice);
+        let entry = self.entry(&axis);
         (axis, entry)
     }
 

@@ -3,21 +3,26 @@
 //! that find a position's entry.
 
 use crate::coords::{self, MOVES, SLICES, SLICE_PERMS, SLICE_SORTED};
+use crate::cornerslice::{CornerSliceGraph, CornerSliceTables, CORNER_OCCUPANCY_CLASSES, UD_FLIPS};
 use crate::flipslice::{slice_sorted_conjugates, FlipSliceConjugates, FlipSliceGraph};
 use crate::pruning;
 use crate::search::to_move;
-use crate::tables::{twist_classes, TablesError, AXES, URF3_SYMMETRY};
+use crate::tables::{twist_classes, twist_conjugates, TablesError, AXES, URF3_SYMMETRY};
 use godsearch_core::Progress;
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
 use godsearch_puzzles::cube::{CubieCube, Metric};
+use godsearch_tables::packed::TwoBitTable;
 use godsearch_tables::{LoadedTable, TableBytes};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
-/// Identity of the table layout, stored in and required of saved files. Change it whenever a
-/// coordinate, a move order, a symmetry or the layout changes.
+/// Identity of the layout of the tables of `twist class x slice x flip` (`small`, `1gb`),
+/// stored in and required of saved files. Change it whenever a coordinate, a move order, a
+/// symmetry or the layout changes.
 pub const OPTIMAL_FORMAT: &str = "optimal sym16 twistclass-slice-flip mod3 v1";
+/// The same for the tables of `corner class x slice x U/D flip` (`300mb`, `8gb`).
+pub const CORNER_OPTIMAL_FORMAT: &str = "optimal sym16 cornerclass-slice-udflip mod3 v1";
 
 /// Entries a 2-bit byte holds.
 const ENTRIES_PER_BYTE: usize = 4;
@@ -34,28 +39,64 @@ pub(crate) fn move_columns(metric: Metric) -> usize {
     }
 }
 
-/// The pruning tables on offer: the same coordinate with the middle edges' order left out or
-/// kept. They order by size.
+/// The pruning tables on offer: two coordinates, `twist class x slice x flip`
+/// ([`crate::flipslice`]) and `corner class x slice x U/D flip` ([`crate::cornerslice`]), each
+/// with the middle edges' order left out or kept. They order by size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
-    /// Where the middle edges are (phase 1's coordinate): 170,311,680 entries, 43 MB, built in
-    /// seconds; at most 12 moves. For tests and positions of up to about 15 moves.
+    /// Twist class, where the middle edges are (phase 1's coordinate), flip: 170,311,680
+    /// entries, 43 MB, built in seconds; at most 12 moves. For tests and positions of up to
+    /// about 15 moves.
     Small,
-    /// Where the middle edges are and in which order (Kociemba's optimal solver's coordinate):
-    /// 4,087,480,320 entries, 1.02 GB.
+    /// Twist and U-corner placement class, where the middle edges are, U/D flip (the
+    /// coordinate of nxopt's 325 MB table): 1,258,329,600 entries, 315 MB.
+    Medium,
+    /// Twist class, where the middle edges are and in which order, flip (Kociemba's optimal
+    /// solver's coordinate): 4,087,480,320 entries, 1.02 GB.
     Gigabyte,
+    /// Twist and U-corner placement class, where the middle edges are and in which order, U/D
+    /// flip (the coordinate of nxopt's 7.8 GB table): 30,199,910,400 entries, 7.55 GB.
+    Large,
 }
 
 impl TableSize {
     /// Every preset, smallest first.
-    pub const ALL: [TableSize; 2] = [TableSize::Small, TableSize::Gigabyte];
+    pub const ALL: [TableSize; 4] = [
+        TableSize::Small,
+        TableSize::Medium,
+        TableSize::Gigabyte,
+        TableSize::Large,
+    ];
 
     /// The preset's name as written on the command line.
     pub fn name(self) -> &'static str {
         match self {
             TableSize::Small => "small",
+            TableSize::Medium => "300mb",
             TableSize::Gigabyte => "1gb",
+            TableSize::Large => "8gb",
         }
+    }
+
+    /// Whether the entry is `corner class x slice x U/D flip` (else `twist class x slice x
+    /// flip`).
+    fn by_corners(self) -> bool {
+        matches!(self, TableSize::Medium | TableSize::Large)
+    }
+
+    /// The identity of the layout, stored in and required of saved files.
+    pub fn format(self) -> &'static str {
+        match self.by_corners() {
+            false => OPTIMAL_FORMAT,
+            true => CORNER_OPTIMAL_FORMAT,
+        }
+    }
+
+    /// Every preset's name, for messages: `small, 300mb, 1gb or 8gb`.
+    pub fn names() -> String {
+        let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+        let (last, rest) = names.split_last().expect("presets exist");
+        format!("{} or {last}", rest.join(", "))
     }
 
     /// The preset named `name`, if any.
@@ -66,22 +107,22 @@ impl TableSize {
     /// Values of the slice coordinate.
     fn slices(self) -> usize {
         match self {
-            TableSize::Small => SLICES,
-            TableSize::Gigabyte => SLICE_SORTED,
+            TableSize::Small | TableSize::Medium => SLICES,
+            TableSize::Gigabyte | TableSize::Large => SLICE_SORTED,
         }
     }
 
     /// Slice values per placement of the middle edges.
     fn orders(self) -> usize {
-        match self {
-            TableSize::Small => 1,
-            TableSize::Gigabyte => SLICE_PERMS,
-        }
+        self.slices() / SLICES
     }
 
     /// Exact number of entries.
     pub fn entries(self) -> usize {
-        crate::TWIST_CLASSES * self.slices() * FLIPS
+        match self.by_corners() {
+            false => crate::TWIST_CLASSES * self.slices() * FLIPS,
+            true => CORNER_OCCUPANCY_CLASSES * self.slices() * UD_FLIPS,
+        }
     }
 
     /// Bytes of the table (two bits an entry), in memory and on disk.
@@ -119,6 +160,8 @@ pub struct OptimalTables {
     pub(crate) corner_move: Vec<u16>,
     /// `axis_move[a][m]`: move `m` of a cube seen from axis `a` (conjugated by `URF3^a`).
     pub(crate) axis_move: [[u8; LAYER_MOVES]; AXES],
+    /// The corner classes and U/D flips of the tables by corners (`None` for the others).
+    pub(crate) corners: Option<CornerSliceTables>,
 
     pub(crate) symmetries: Symmetries,
     /// The 2-bit entries, copied into huge pages when the memory can be had: fewer TLB misses
@@ -134,8 +177,18 @@ impl OptimalTables {
     pub fn build(size: TableSize, metric: Metric, progress: &dyn Progress) -> Self {
         let mut tables =
             Self::small_tables(size, metric, TableBytes::Owned(Vec::new()), Vec::new());
-        let graph = tables.graph();
-        let goal = graph.entry(0, 0, tables.solved_slice());
+        let goal = tables.goal_entry();
+        let graph = match tables.index() {
+            TableIndex::FlipSlice(graph) => graph,
+            TableIndex::CornerSlice(graph) => {
+                // Tables by corners are built in two bits an entry: a byte each would not fit
+                // in memory for the 8gb one (30 billion entries).
+                let (two_bit, levels) = pruning::distances_mod3(&graph, goal, progress);
+                tables.pruning = packed_bytes(&two_bit, size);
+                tables.levels = levels;
+                return tables;
+            }
+        };
         let (distances, levels) = pruning::distances(&graph, goal, progress);
         let mut packed = vec![0u8; size.bytes()];
         packed
@@ -154,7 +207,7 @@ impl OptimalTables {
         tables
     }
 
-    fn small_tables(
+    pub(super) fn small_tables(
         size: TableSize,
         metric: Metric,
         pruning: TableBytes,
@@ -164,12 +217,12 @@ impl OptimalTables {
         let columns = move_columns(metric);
         let all: Vec<CubieCube> = (0..columns).map(|k| to_move(k).cubie()).collect();
         let slice_sorted_move = coords::move_table(SLICE_SORTED, coords::slice_sorted, &all);
-        let (slice_move, slice_conj) = match size {
-            TableSize::Small => (
+        let (slice_move, slice_conj) = match size.orders() {
+            1 => (
                 coords::move_table(SLICES, coords::slice, &all),
                 FlipSliceConjugates::new(&symmetries).slice,
             ),
-            TableSize::Gigabyte => (
+            _ => (
                 slice_sorted_move.clone(),
                 slice_sorted_conjugates(&symmetries),
             ),
@@ -189,6 +242,9 @@ impl OptimalTables {
             .filter(|&k| metric.moves().contains(&to_move(k)))
             .map(|k| k as u8)
             .collect();
+        let corners = size
+            .by_corners()
+            .then(|| CornerSliceTables::new(&symmetries, &twist_conjugates(&symmetries), &all));
         OptimalTables {
             size,
             metric,
@@ -203,6 +259,7 @@ impl OptimalTables {
             slice_sorted_move,
             corner_move: coords::move_table(CORNER_PERMS, coords::corner_perm, &all),
             axis_move,
+            corners,
             symmetries,
             pruning,
             levels,
@@ -210,19 +267,39 @@ impl OptimalTables {
     }
 
     /// The table as a graph of entries (how its entries are found and connected).
-    pub(crate) fn graph(&self) -> FlipSliceGraph<'_> {
-        FlipSliceGraph {
-            twists: &self.twists,
-            twist_move: &self.twist_move,
-            flip_move: &self.flip_move,
-            conjugates: &self.conjugates,
-            slice_move: &self.slice_move,
-            slice_conj: &self.slice_conj,
-            slices: self.size.slices(),
-            orders: self.size.orders(),
-            columns: self.columns,
-            moves: &self.moves,
+    pub(crate) fn index(&self) -> TableIndex<'_> {
+        match &self.corners {
+            None => TableIndex::FlipSlice(FlipSliceGraph {
+                twists: &self.twists,
+                twist_move: &self.twist_move,
+                flip_move: &self.flip_move,
+                conjugates: &self.conjugates,
+                slice_move: &self.slice_move,
+                slice_conj: &self.slice_conj,
+                slices: self.size.slices(),
+                orders: self.size.orders(),
+                columns: self.columns,
+                moves: &self.moves,
+            }),
+            Some(corners) => TableIndex::CornerSlice(CornerSliceGraph {
+                corners,
+                twist_move: &self.twist_move,
+                flip_move: &self.flip_move,
+                conjugates: &self.conjugates,
+                slice_move: &self.slice_move,
+                slice_conj: &self.slice_conj,
+                slices: self.size.slices(),
+                orders: self.size.orders(),
+                columns: self.columns,
+                moves: &self.moves,
+            }),
         }
+    }
+
+    /// The entry of the solved cube: the one entry at distance 0, with its partners (which,
+    /// the solved cube being kept by every symmetry, are itself).
+    pub(crate) fn goal_entry(&self) -> usize {
+        self.index().entry(0, 0, 0, self.solved_slice())
     }
 
     /// The slice coordinate of the solved cube, in this table's kind of slice.
@@ -293,10 +370,41 @@ impl OptimalTables {
             return Err(TablesError::Corrupt);
         }
         let tables = Self::small_tables(size, metric, TableBytes::Mapped(table).resident(), levels);
-        let goal = tables.graph().entry(0, 0, tables.solved_slice());
-        if tables.mod3(goal) != 0 {
+        if tables.mod3(tables.goal_entry()) != 0 {
             return Err(TablesError::Corrupt);
         }
         Ok(tables)
+    }
+}
+
+/// The entries of a table built in two bits, in the saved layout (the same), copied once into
+/// huge pages where the memory can be had.
+fn packed_bytes(two_bit: &TwoBitTable, size: TableSize) -> TableBytes {
+    assert_eq!(
+        two_bit.payload_len(),
+        size.bytes() as u64,
+        "the presets' entries fill whole words"
+    );
+    TableBytes::written(size.bytes(), &|out| two_bit.write_to(out))
+        .expect("writing to memory does not fail")
+}
+
+/// How a table names a position: the graph of its coordinate.
+pub(crate) enum TableIndex<'a> {
+    /// `twist class x slice x flip`.
+    FlipSlice(FlipSliceGraph<'a>),
+    /// `corner class x slice x U/D flip`.
+    CornerSlice(CornerSliceGraph<'a>),
+}
+
+impl TableIndex<'_> {
+    /// The entry of the position with these raw coordinates; `slice` is the table's kind of
+    /// slice, and the occupancy counts only in tables by corners.
+    #[inline]
+    pub fn entry(&self, twist: usize, occupancy: usize, flip: usize, slice: usize) -> usize {
+        match self {
+            TableIndex::FlipSlice(g) => g.entry(twist, flip, slice),
+            TableIndex::CornerSlice(g) => g.entry(twist, occupancy, flip, slice),
+        }
     }
 }

@@ -1,12 +1,15 @@
 use super::search::RootSymmetry;
+use super::table::TableIndex;
 use super::*;
 use crate::coords;
+use crate::pruning::PairGraph;
 use crate::search::{to_move, SolveError};
 use crate::tests::random_walk;
 use crate::{solve, Options, Tables};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::notation::{apply_moves, merge_same_face, parse_moves, Metric, Move};
 use godsearch_puzzles::cube::CubieCube;
+use godsearch_tables::TableBytes;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -407,19 +410,18 @@ fn all_lists_every_canonical_optimal_slice_turn_solution() {
     }
 }
 
-/// Builds the 1 GB table of `metric` and checks it whole, then on six walks (`walk`) of every
-/// length up to `longest`: the bound is admissible and the solutions have the exact length.
-fn check_gigabyte_table(
+/// Builds the table of `size` in `metric` and checks it whole, then on six walks (`walk`) of
+/// every length up to `longest`: the bound is admissible and the solutions have the exact
+/// length.
+fn check_table(
+    size: TableSize,
     metric: Metric,
     seed: u64,
     longest: usize,
     walk: impl Fn(&mut StdRng, usize) -> CubieCube,
 ) {
-    let tables = OptimalTables::build(TableSize::Gigabyte, metric, &NoProgress);
-    assert_eq!(
-        tables.levels().iter().sum::<u64>(),
-        TableSize::Gigabyte.entries() as u64
-    );
+    let tables = OptimalTables::build(size, metric, &NoProgress);
+    assert_eq!(tables.levels().iter().sum::<u64>(), size.entries() as u64);
     let mut rng = StdRng::seed_from_u64(seed);
     for length in 1..=longest {
         for _ in 0..6 {
@@ -437,7 +439,13 @@ fn check_gigabyte_table(
 #[test]
 #[ignore]
 fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
-    check_gigabyte_table(Metric::Htm, 18, 2 * BALL_DEPTH as usize, random_walk);
+    check_table(
+        TableSize::Gigabyte,
+        Metric::Htm,
+        18,
+        2 * BALL_DEPTH as usize,
+        random_walk,
+    );
 }
 
 /// The 1 GB slice-turn table: about 5 minutes and 6 GB to build, so outside the normal run
@@ -445,12 +453,102 @@ fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
 #[test]
 #[ignore]
 fn gigabyte_slice_turn_table_is_admissible_and_exact_to_depth_eight() {
-    check_gigabyte_table(
+    check_table(
+        TableSize::Gigabyte,
         Metric::Stm,
         23,
         2 * STM_BALL_DEPTH as usize,
         |rng, length| walk_in(rng, Metric::Stm, length),
     );
+}
+
+/// The 300 MB table by corners: about 35 s to build on two cores, the one table of its kind in
+/// the normal run.
+#[test]
+fn the_300mb_table_by_corners_is_admissible_and_exact_to_depth_ten() {
+    check_table(
+        TableSize::Medium,
+        Metric::Htm,
+        29,
+        2 * BALL_DEPTH as usize,
+        random_walk,
+    );
+}
+
+/// The 8 GB table: about 15 minutes and 15 GB to build, so outside the normal run
+/// (`cargo test --release -p godsearch-twophase -- --ignored 8gb`).
+#[test]
+#[ignore]
+fn the_8gb_table_is_admissible_and_exact_to_depth_ten() {
+    check_table(
+        TableSize::Large,
+        Metric::Htm,
+        31,
+        2 * BALL_DEPTH as usize,
+        random_walk,
+    );
+}
+
+/// The entry of `cube` in `tables`.
+fn entry_of(tables: &OptimalTables, cube: &CubieCube) -> usize {
+    tables.index().entry(
+        coords::twist(cube) as usize,
+        crate::cornerslice::corner_occupancy(cube) as usize,
+        coords::flip(cube) as usize,
+        tables.table_slice(coords::slice_sorted(cube) as usize),
+    )
+}
+
+/// `entry` and its partners: the names of one position.
+fn names(graph: &impl PairGraph, entry: usize) -> Vec<usize> {
+    let mut all = vec![entry];
+    graph.partners(entry, &mut |p| all.push(p));
+    all
+}
+
+/// What makes the tables by corners admissible without building them: an entry names a
+/// projection of the cube (the middle edges' flips do not count; a symmetry's conjugate is
+/// one of its names), and each move of the cube is an edge of the graph the table is built on.
+#[test]
+fn the_tables_by_corners_name_projections_that_move_like_cubes() {
+    let mut rng = StdRng::seed_from_u64(37);
+    for size in [TableSize::Medium, TableSize::Large] {
+        for metric in Metric::ALL {
+            let tables = OptimalTables::small_tables(
+                size,
+                metric,
+                TableBytes::Owned(Vec::new()),
+                Vec::new(),
+            );
+            let TableIndex::CornerSlice(graph) = tables.index() else {
+                panic!("{} is a table by corners", size.name());
+            };
+            assert_eq!(graph.entries(), size.entries());
+            for _ in 0..150 {
+                let cube = walk_in(&mut rng, metric, 25);
+                let entry = entry_of(&tables, &cube);
+                let own = names(&graph, entry);
+                let mut flipped = cube;
+                let middle: Vec<usize> = (0..12).filter(|&p| cube.ep[p] >= 8).collect();
+                flipped.eo[middle[0]] ^= 1;
+                flipped.eo[middle[2]] ^= 1;
+                assert_eq!(entry_of(&tables, &flipped), entry);
+                for s in 0..16 {
+                    let seen = tables.symmetries.conjugate(&cube, s);
+                    assert!(own.contains(&entry_of(&tables, &seen)));
+                }
+                let mut reached = Vec::new();
+                graph.neighbours(entry, &mut |n| {
+                    reached.extend(names(&graph, n));
+                    false
+                });
+                for &m in &tables.moves {
+                    let child = cube.then(&to_move(m as usize).cubie());
+                    assert!(reached.contains(&entry_of(&tables, &child)));
+                }
+            }
+        }
+    }
 }
 
 /// The superflip (every edge flipped in place), kept by all 48 symmetries.
