@@ -15,7 +15,7 @@
 //! does not depend on the number of threads. A position that symmetries of the cube keep is
 //! searched one opening of each class under them ([`RootSymmetry`]).
 
-use super::table::{OptimalTables, TableIndex, LAYER_MOVES};
+use super::table::{OptimalTables, Projection, TableIndex, LAYER_MOVES};
 use crate::coords::MOVES;
 use crate::search::{to_move, SolveError};
 use crate::tables::AXES;
@@ -150,24 +150,27 @@ impl Node {
 
 /// The table's lookups, with the graph view made once, for move tables of `N` columns (a
 /// constant, so that the search's strides and child arrays are too).
-struct Lookup<'t, const N: usize> {
+struct Lookup<'t, const N: usize, G> {
     tables: &'t OptimalTables,
-    index: TableIndex<'t>,
-    /// The occupancy's move table, for the tables by corners.
-    occupancy_move: Option<&'t [u16]>,
+    graph: G,
+    /// The occupancy's move table, for the tables by corners (else empty).
+    occupancy_move: &'t [u16],
     order: Canonical<N>,
     solved_sorted: u16,
     /// The entry of the solved cube.
     goal_entry: usize,
 }
 
-impl<'t, const N: usize> Lookup<'t, N> {
-    fn new(tables: &'t OptimalTables) -> Self {
+impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
+    fn new(tables: &'t OptimalTables, graph: G) -> Self {
         debug_assert_eq!(tables.columns, N);
         Lookup {
             tables,
-            index: tables.index(),
-            occupancy_move: tables.corners.as_ref().map(|c| &c.occupancy_move[..]),
+            graph,
+            occupancy_move: tables
+                .corners
+                .as_ref()
+                .map_or(&[], |c| &c.occupancy_move[..]),
             order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
             goal_entry: tables.goal_entry(),
@@ -182,9 +185,9 @@ impl<'t, const N: usize> Lookup<'t, N> {
             twist: t.twist_move[a.twist as usize * N + m],
             flip: t.flip_move[a.flip as usize * N + m],
             sorted: t.slice_sorted_move[a.sorted as usize * N + m],
-            occupancy: match self.occupancy_move {
-                Some(moved) => moved[a.occupancy as usize * N + m] as u8,
-                None => 0,
+            occupancy: match G::BY_CORNERS {
+                true => self.occupancy_move[a.occupancy as usize * N + m] as u8,
+                false => 0,
             },
             dist: a.dist,
         }
@@ -194,7 +197,7 @@ impl<'t, const N: usize> Lookup<'t, N> {
     #[inline]
     fn entry(&self, a: &Axis) -> usize {
         let slice = self.tables.table_slice(a.sorted as usize);
-        (self.index).entry(
+        self.graph.entry(
             a.twist as usize,
             a.occupancy as usize,
             a.flip as usize,
@@ -259,9 +262,9 @@ impl<'t, const N: usize> Lookup<'t, N> {
                 twist: crate::coords::twist(&seen),
                 flip: crate::coords::flip(&seen),
                 sorted: crate::coords::slice_sorted(&seen),
-                occupancy: match self.occupancy_move {
-                    Some(_) => crate::cornerslice::corner_occupancy(&seen) as u8,
-                    None => 0,
+                occupancy: match G::BY_CORNERS {
+                    true => crate::cornerslice::corner_occupancy(&seen) as u8,
+                    false => 0,
                 },
                 dist: 0,
             };
@@ -527,8 +530,8 @@ impl<const N: usize> Fiber<N> {
 }
 
 /// One thread's share of a bound: subtrees taken in order, [`FIBERS`] at a time.
-struct Worker<'a, 't, const N: usize> {
-    lookup: &'a Lookup<'t, N>,
+struct Worker<'a, 't, const N: usize, G> {
+    lookup: &'a Lookup<'t, N, G>,
     shared: &'a Shared,
     options: OptimalOptions<'a>,
     trees: &'a [Subtree],
@@ -540,7 +543,7 @@ struct Worker<'a, 't, const N: usize> {
     next_check: u64,
 }
 
-impl<const N: usize> Worker<'_, '_, N> {
+impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
     /// Searches subtrees until none is left or the search stops.
     fn run(&mut self) {
         let mut fibers: Vec<Fiber<N>> = (0..FIBERS)
@@ -740,8 +743,8 @@ impl<const N: usize> Worker<'_, '_, N> {
 
 /// The subtrees of a bound: every canonical sequence of `depth` moves whose node the table
 /// lets through, in the search's order.
-fn subtrees<const N: usize>(
-    lookup: &Lookup<N>,
+fn subtrees<const N: usize, G: Projection>(
+    lookup: &Lookup<N, G>,
     root: &Node,
     bound: usize,
     depth: usize,
@@ -788,13 +791,30 @@ pub fn solve_optimal(
 ) -> Result<OptimalSolution, SolveError> {
     cube.check()?;
     match tables.columns {
-        MOVES => solve_with(&Lookup::<MOVES>::new(tables), cube, options),
-        _ => solve_with(&Lookup::<LAYER_MOVES>::new(tables), cube, options),
+        MOVES => solve_in_columns::<MOVES>(tables, cube, options),
+        _ => solve_in_columns::<LAYER_MOVES>(tables, cube, options),
     }
 }
 
-fn solve_with<const N: usize>(
-    lookup: &Lookup<N>,
+/// [`solve_optimal`] with move tables of `N` columns, the search made for the table's
+/// coordinate.
+fn solve_in_columns<const N: usize>(
+    tables: &OptimalTables,
+    cube: &CubieCube,
+    options: OptimalOptions<'_>,
+) -> Result<OptimalSolution, SolveError> {
+    match tables.index() {
+        TableIndex::FlipSlice(graph) => {
+            solve_with(&Lookup::<N, _>::new(tables, graph), cube, options)
+        }
+        TableIndex::CornerSlice(graph) => {
+            solve_with(&Lookup::<N, _>::new(tables, graph), cube, options)
+        }
+    }
+}
+
+fn solve_with<const N: usize, G: Projection>(
+    lookup: &Lookup<N, G>,
     cube: &CubieCube,
     options: OptimalOptions<'_>,
 ) -> Result<OptimalSolution, SolveError> {
@@ -900,9 +920,11 @@ fn solve_with<const N: usize>(
 /// table. Admissible: each is the distance of a projection of the cube.
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
     cube.check()?;
-    let root = match tables.columns {
-        MOVES => Lookup::<MOVES>::new(tables).root(cube),
-        _ => Lookup::<LAYER_MOVES>::new(tables).root(cube),
+    let root = match (tables.columns, tables.index()) {
+        (MOVES, TableIndex::FlipSlice(g)) => Lookup::<MOVES, _>::new(tables, g).root(cube),
+        (MOVES, TableIndex::CornerSlice(g)) => Lookup::<MOVES, _>::new(tables, g).root(cube),
+        (_, TableIndex::FlipSlice(g)) => Lookup::<LAYER_MOVES, _>::new(tables, g).root(cube),
+        (_, TableIndex::CornerSlice(g)) => Lookup::<LAYER_MOVES, _>::new(tables, g).root(cube),
     };
     Ok(root.ok_or(SolveError::NotFound)?.estimate())
 }

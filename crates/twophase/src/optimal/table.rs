@@ -397,14 +397,41 @@ pub(crate) enum TableIndex<'a> {
     CornerSlice(CornerSliceGraph<'a>),
 }
 
-impl TableIndex<'_> {
+/// A table's coordinate as the search reads it: the entry of an axis's raw coordinates.
+pub(crate) trait Projection: Sync {
+    /// Whether the entry depends on where the U corners are (the search tracks them only
+    /// then).
+    const BY_CORNERS: bool;
+
     /// The entry of the position with these raw coordinates; `slice` is the table's kind of
-    /// slice, and the occupancy counts only in tables by corners.
+    /// slice, and the occupancy counts only when [`BY_CORNERS`](Self::BY_CORNERS).
+    fn entry(&self, twist: usize, occupancy: usize, flip: usize, slice: usize) -> usize;
+}
+
+impl Projection for FlipSliceGraph<'_> {
+    const BY_CORNERS: bool = false;
+
     #[inline]
+    fn entry(&self, twist: usize, _: usize, flip: usize, slice: usize) -> usize {
+        FlipSliceGraph::entry(self, twist, flip, slice)
+    }
+}
+
+impl Projection for CornerSliceGraph<'_> {
+    const BY_CORNERS: bool = true;
+
+    #[inline]
+    fn entry(&self, twist: usize, occupancy: usize, flip: usize, slice: usize) -> usize {
+        CornerSliceGraph::entry(self, twist, occupancy, flip, slice)
+    }
+}
+
+impl TableIndex<'_> {
+    /// The entry of the position with these raw coordinates (see [`Projection::entry`]).
     pub fn entry(&self, twist: usize, occupancy: usize, flip: usize, slice: usize) -> usize {
         match self {
-            TableIndex::FlipSlice(g) => g.entry(twist, flip, slice),
-            TableIndex::CornerSlice(g) => g.entry(twist, occupancy, flip, slice),
+            TableIndex::FlipSlice(g) => Projection::entry(g, twist, occupancy, flip, slice),
+            TableIndex::CornerSlice(g) => Projection::entry(g, twist, occupancy, flip, slice),
         }
     }
 }
