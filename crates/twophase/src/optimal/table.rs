@@ -1,6 +1,7 @@
 //! The optimal solver's pruning table: exact distances of `twist class x slice x flip` (see
-//! [`crate::flipslice`]), kept as distance mod 3 in two bits an entry, and the small tables
-//! that find a position's entry.
+//! [`crate::flipslice`]) or of `corner class x slice x U/D flip` (see [`crate::cornerslice`]),
+//! kept as distance mod 3 in two bits an entry, and the small tables that find a position's
+//! entry.
 
 use crate::coords::{self, MOVES, SLICES, SLICE_PERMS, SLICE_SORTED};
 use crate::cornerslice::{CornerSliceGraph, CornerSliceTables, CORNER_OCCUPANCY_CLASSES, UD_FLIPS};
