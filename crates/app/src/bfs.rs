@@ -6,6 +6,7 @@ use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
@@ -320,7 +321,7 @@ pub fn stop_message(stop: Stop) -> Option<String> {
         Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
         Stop::Cancelled(d) => Some(format!("cancelled after level {d}; the levels up to it are exact")),
         Stop::Memory { depth, needed, budget } => Some(format!(
-            "level {depth} did not fit: it needs {} with the two levels before it, over the --memory budget of {}",
+            "level {depth} did not fit: it needs {} with the levels it is made from, over the --memory budget of {}",
             format_bytes(needed as f64),
             format_bytes(budget as f64)
         )),
@@ -332,6 +333,36 @@ pub fn stop_message(stop: Stop) -> Option<String> {
         )),
     }
 }
+
+/// The frontier engine over `space`, in one process with each state's moves back
+/// ([`BackMoves`]: a third fewer candidates, and no earlier level held or read to remove known
+/// states), levels on disk under a run name that says so. A distributed run's workers own
+/// states by a hash of their keys and keep plain states.
+fn tiles_frontier_run<R: RankInt + KeyState>(
+    space: &TileSpace<R>,
+    run: &str,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<FrontierRun<R>> {
+    let back_moves = match request.cluster {
+        None => BackMoves::ranked(space.clone()),
+        Some(_) => None,
+    };
+    let Some(back_moves) = back_moves else {
+        return frontier_run(space, run, request, progress);
+    };
+    let run = format!("{run} {BACK_MOVES_RUN}");
+    // (`frontier_run` keeps the last level in the enumeration alone.)
+    let (mut enumeration, finish) = frontier_run(&back_moves, &run, request, progress)?;
+    if let Some(last) = enumeration.last_level.as_mut() {
+        last.iter_mut().for_each(|s| *s = back_moves.position(*s));
+    }
+    Ok((enumeration, finish))
+}
+
+/// Added to the run name of levels on disk whose states carry their moves back, so that a run
+/// folder of plain states is never resumed as one of these (or the other way round).
+const BACK_MOVES_RUN: &str = "with moves back";
 
 /// The sliding-tile board of `goal`'s size, enumerated from `goal`.
 pub fn tiles(goal: &Board, request: &BfsRequest, progress: &dyn Progress) -> AppResult<BfsReport> {
@@ -383,7 +414,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
             (built.enumeration, Some(built.table), Finish::Memory)
         }
         Engine::Frontier => {
-            let (e, disk) = frontier_run(space, &run_name, request, progress)?;
+            let (e, disk) = tiles_frontier_run(space, &run_name, request, progress)?;
             (e, None, disk)
         }
     };

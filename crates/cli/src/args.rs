@@ -192,9 +192,10 @@ pub struct BfsArgs {
     #[arg(long)]
     pub count_last: bool,
     /// Keep the levels on disk in this folder (frontier engine): sorted, compressed bucket
-    /// files (1.1-1.5 bytes a 15-puzzle position), every finished level fsynced and listed in
-    /// a manifest, so a killed run continues with --resume. --memory then bounds the
-    /// neighbours held in memory, not the run; four levels stay on disk.
+    /// files (1.8-2.0 bytes a 15-puzzle position, each with the moves that lead back a level,
+    /// so a level lists only new neighbours), every finished level fsynced and listed in a
+    /// manifest, so a killed run continues with --resume. --memory then bounds the neighbours
+    /// held in memory, not the run; four levels stay on disk (two for tiles).
     #[arg(long, value_name = "DIR")]
     pub workdir: Option<PathBuf>,
     /// Continue the run in --workdir from its last finished level (and the finished buckets

@@ -180,6 +180,16 @@ pub trait StateSpace: Sync {
         true
     }
 
+    /// How many low bits of a state (as an unsigned integer) record the moves that lead back
+    /// to the level before it, rather than the position (Korf and Schultze's used-operator
+    /// bits): 0, the default, for a state that is its position alone. Where it is not 0, two
+    /// states equal above these bits are one position, whose bits are the union of theirs, and
+    /// every neighbour the space lists is one level further from the goal than its state, so
+    /// an engine removes no earlier level's states from a new level: it only joins repeats.
+    fn back_move_bits(&self) -> u32 {
+        0
+    }
+
     /// The canonical-sequence automaton: which move sequences a search need not try because a
     /// shorter or earlier-ordered one reaches the same state. The default refuses only a move
     /// right after its inverse.

@@ -15,9 +15,13 @@
 //! search a try. The space must be reversible (every move has an inverse, as [`StateSpace`]
 //! requires) and give each position one name (no [`for_each_alias`]).
 //!
+//! States that carry their moves back ([`crate::back_moves`]) list only neighbours of level
+//! `n + 1`, so none is looked up in level `n - 1`; a state is compared by its position (its
+//! key above the bits), and its canonical parent is looked for among all its neighbours.
+//!
 //! [`for_each_alias`]: StateSpace::for_each_alias
 
-use crate::Progress;
+use crate::{KeyState, Progress};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
 
@@ -50,9 +54,20 @@ pub fn count_next<P: StateSpace>(
     previous: &[P::State],
     newest: &[P::State],
     progress: &dyn Progress,
-) -> NextLevel {
+) -> NextLevel
+where
+    P::State: KeyState,
+{
     let same_level = space.same_level_possible();
-    let in_newest = |s: P::State| newest.binary_search(&s).is_ok();
+    let bits = space.back_move_bits();
+    let position = |s: P::State| s.to_key() >> bits;
+    let in_level = |level: &[P::State], s: P::State| {
+        let key = position(s);
+        level.binary_search_by(|x| position(*x).cmp(&key)).is_ok()
+    };
+    let in_newest = |s: P::State| in_level(newest, s);
+    // With every move open: a state with its moves back unmarked.
+    let unmarked = |s: P::State| P::State::from_key(position(s) << bits).expect("a smaller key");
     newest
         .par_chunks(STATES_PER_TASK)
         .map(|chunk| {
@@ -63,16 +78,18 @@ pub fn count_next<P: StateSpace>(
                 space.for_each_neighbour(parent, |_, next| neighbours.push(next));
                 for (i, &next) in neighbours.iter().enumerate() {
                     // The first of the parent's moves that reaches `next` speaks for all.
-                    if neighbours[..i].contains(&next)
-                        || previous.binary_search(&next).is_ok()
+                    if neighbours[..i]
+                        .iter()
+                        .any(|&n| position(n) == position(next))
+                        || (bits == 0 && in_level(previous, next))
                         || (same_level && in_newest(next))
                     {
                         continue;
                     }
                     let (_, canonical) = space
-                        .find_neighbour(next, in_newest)
+                        .find_neighbour(unmarked(next), in_newest)
                         .expect("a reversible space: the parent is a neighbour of its child");
-                    if canonical == parent {
+                    if position(canonical) == position(parent) {
                         counted.classes += 1;
                         counted.positions += space.class_size(next);
                     }

@@ -1,5 +1,5 @@
-//! Frontier enumeration over any [`StateSpace`]: only the last two levels are kept, as sorted
-//! arrays of states.
+//! Frontier enumeration over any [`StateSpace`]: only the last two levels are kept (one, for
+//! states that carry their moves back), as sorted arrays of states.
 //!
 //! Level `d + 1` is made from level `d` by listing every neighbour of every state (threads
 //! write into one array at offsets known in advance from each state's number of moves),
@@ -11,6 +11,12 @@
 //! Sorted arrays beat a hash set here by a wide margin: 8 bytes a position for the 15-puzzle,
 //! no per-entry overhead, and sequential memory traffic.
 //!
+//! A space whose states carry their moves back ([`crate::back_moves`]: the tiles) lists only
+//! the moves forward, so every neighbour is new: repeats are joined (their moves back united),
+//! nothing is removed, and level `d - 1` is not kept. Memory per level is then
+//! `(|L(d)| + candidates) * state bytes` with about a third fewer candidates: the 15-puzzle
+//! reaches depth 31 in memory instead of 28.
+//!
 //! The same loop serves spaces of symmetry classes (the 3x3x3 under its 48 symmetries): a
 //! level holds one state per class and counts positions by summing the exact class sizes.
 //! A space whose positions have several names ([`StateSpace::for_each_alias`]) gets every
@@ -18,6 +24,7 @@
 //! at the same distance, so they are new exactly when the state is (their memory is not in
 //! the budget check; only small table graphs have them).
 
+use crate::back_moves::join_repeats;
 use crate::count_last::count_next;
 use crate::level_store::{LevelStore, SortedLevels};
 use crate::{Enumeration, KeyState, Limits, Progress, Stop};
@@ -65,6 +72,9 @@ where
     store.start(goals);
     let mut peak_bytes = store.held() * bytes;
     let mut last_counted_only = false;
+    // States that carry their moves back list new states only (`back_moves`): repeats are
+    // joined, and no earlier level is kept to remove known ones.
+    let back_bits = puzzle.back_move_bits();
     let stop = loop {
         let depth = levels.len() as u32 - 1;
         if limits.max_depth.is_some_and(|m| depth >= m) {
@@ -107,8 +117,10 @@ where
         let mut next = Vec::new();
         expand_into(puzzle, current, &degrees, &mut next, progress);
         P::State::sort_all(&mut next);
-        next.dedup();
-        store.remove_known(&mut next, puzzle.same_level_possible());
+        join_repeats(&mut next, back_bits);
+        if back_bits == 0 {
+            store.remove_known(&mut next, puzzle.same_level_possible());
+        }
         let aliases = aliases_of(puzzle, &next);
         merge_sorted(&mut next, aliases);
         next.shrink_to_fit();
@@ -120,6 +132,9 @@ where
         classes.push(next.len() as u64);
         progress.level_finished(depth + 1, count);
         store.push(next);
+        if back_bits > 0 {
+            store.forget_previous();
+        }
     };
     let newest = store.into_newest();
     let last_level = (!last_counted_only && newest.len() <= limits.antipode_cap).then_some(newest);

@@ -29,6 +29,11 @@ pub trait LevelStore<S> {
     /// Stores `level` (sorted, new states only) as the newest, dropping a level no longer needed.
     fn push(&mut self, level: Vec<S>);
 
+    /// Drops the level before the newest, which nothing will ask for: a space whose states
+    /// carry their moves back ([`crate::back_moves`]) lists no state of it. The default keeps
+    /// it (a store that keeps every level).
+    fn forget_previous(&mut self) {}
+
     /// The newest level, taken out.
     fn into_newest(self) -> Vec<S>;
 }
@@ -79,6 +84,10 @@ impl<S: Ord + Copy> LevelStore<S> for SortedLevels<S> {
 
     fn into_newest(self) -> Vec<S> {
         self.current
+    }
+
+    fn forget_previous(&mut self) {
+        self.previous = Vec::new();
     }
 }
 

@@ -35,6 +35,7 @@
 //! the tests compare the engines with, and the baseline the benchmark measures them against.
 //! Progress goes to a [`Progress`] sink; nothing here prints.
 
+pub mod back_moves;
 pub mod count_last;
 pub mod disk;
 #[cfg(feature = "distributed")]

@@ -3,6 +3,7 @@
 //! whether the run stops at a depth or at its memory limit.
 
 use godsearch_core::StateSpace;
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, KeyState, Limits, NoProgress, Stop};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
@@ -138,5 +139,32 @@ fn cube_classes_counted_as_positions_and_classes() {
         [2, 8],
         &column(file, 1, 9),
         Some(&column(file, 3, 9)),
+    );
+}
+
+/// `tiles(w, h)` whose states carry their moves back (`back_moves`).
+fn tiles_with_moves_back(w: usize, h: usize) -> BackMoves<TileSpace<u64>> {
+    BackMoves::ranked(tiles(w, h)).expect("tiles have 4 moves and room for them")
+}
+
+#[test]
+fn tiles_with_their_moves_back_count_every_level() {
+    check(
+        &tiles_with_moves_back(3, 3),
+        1..=31,
+        &levels("sliding-3x3.txt"),
+        None,
+    );
+    check(
+        &tiles_with_moves_back(4, 3),
+        [5, 20, 30],
+        &levels("sliding-3x4.txt"),
+        None,
+    );
+    check(
+        &tiles_with_moves_back(4, 4),
+        [1, 2, 13, 24],
+        &levels("sliding-4x4.txt"),
+        None,
     );
 }

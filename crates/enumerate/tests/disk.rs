@@ -3,6 +3,7 @@
 //! resumes to the same counts; damaged files are found and made again, never trusted.
 
 use godsearch_core::StateSpace;
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::disk::{enumerate_on_disk, DiskError, DiskOptions, DiskRun};
 use godsearch_enumerate::{frontier, Limits, NoProgress, Stop};
@@ -438,4 +439,102 @@ fn a_run_out_of_disk_stops_with_exact_counts_and_resumes() {
     let resumed = run(&space, &roomy, &limits(Some(24), 8 * MIB));
     assert_eq!(resumed.resumed_from, Some(depth - 1));
     assert_eq!(resumed.enumeration.levels[..], expected[..=24]);
+}
+
+/// `tiles(w, h)` whose states carry their moves back (`back_moves`).
+fn tiles_with_moves_back(w: usize, h: usize) -> BackMoves<TileSpace<u64>> {
+    BackMoves::ranked(tiles(w, h)).expect("tiles have 4 moves and room for them")
+}
+
+#[test]
+fn tiles_with_their_moves_back_spill_split_and_count_to_the_published_levels() {
+    // The 8-puzzle whole, spilling into dozens of buckets: the antipodes are the same boards.
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles_with_moves_back(3, 3);
+    let r = run(
+        &space,
+        &options(dir.path(), "3x3 back", 300),
+        &limits(None, MIB / 4),
+    );
+    assert_eq!(r.enumeration.stop, Stop::Complete);
+    assert_eq!(r.enumeration.levels, levels("sliding-3x3.txt"));
+    assert!(r.costs.iter().any(|c| c.spilled_bytes > 0));
+    assert!(r.costs.iter().any(|c| c.buckets > 20));
+    let antipodes: Vec<u64> = (r.enumeration.last_level.as_ref().unwrap().iter())
+        .map(|&s| space.position(s))
+        .collect();
+    let in_memory = frontier::enumerate(&tiles(3, 3), &limits(None, 1 << 30), &NoProgress);
+    assert_eq!(Some(antipodes), in_memory.last_level);
+    // A level is made from the one before it alone: two are kept, the newest and its parent.
+    let level_dirs = fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("level-")
+        })
+        .count();
+    assert_eq!(level_dirs, 2);
+
+    // The 15-puzzle to 24, spilling; then made in parts where the disk has no room to spill.
+    let dir = tempfile::tempdir().unwrap();
+    let space = tiles_with_moves_back(4, 4);
+    let r = run(
+        &space,
+        &options(dir.path(), "4x4 back", 1 << 18),
+        &limits(Some(24), 32 * MIB),
+    );
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=24]);
+    let last = r.costs.last().unwrap();
+    assert!(last.spilled_bytes > 0 && last.buckets > 50);
+    // The moves back cost about half a byte a position; still under the 2.5 asked.
+    assert!((last.disk_bytes as f64) < 2.5 * r.enumeration.levels[24] as f64);
+    let dir = tempfile::tempdir().unwrap();
+    let in_parts = DiskOptions {
+        // Room for the levels (80 MB), not for the last one's spill (about 60 MB).
+        disk_bytes: Some(110 * MIB),
+        ..options(dir.path(), "4x4 back", 1 << 18)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let r = pool.install(|| run(&space, &in_parts, &limits(Some(24), 96 * MIB)));
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=24]);
+    assert_eq!(r.costs.last().unwrap().spilled_bytes, 0);
+    assert!(r.costs.last().unwrap().passes > 1, "made in parts");
+    assert!(r.peak_disk_bytes <= 110 * MIB);
+
+    // The last level counted without being written.
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        counted(&tiles_with_moves_back(4, 3), dir.path(), 25),
+        levels("sliding-3x4.txt")[..=25]
+    );
+}
+
+#[test]
+fn tiles_with_their_moves_back_remake_a_damaged_bucket_from_its_parents() {
+    let space = tiles_with_moves_back(4, 3);
+    let expected = &levels("sliding-3x4.txt")[..=18];
+    for depth in [17, 18] {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = options(dir.path(), "3x4 back", 2_000);
+        run(&space, &opts, &limits(Some(18), 2 * MIB));
+        let files = bucket_files(dir.path(), depth);
+        let mut bytes = fs::read(&files[files.len() / 2]).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x10;
+        fs::write(&files[files.len() / 2], bytes).unwrap();
+        let resumed = DiskOptions {
+            resume: true,
+            ..opts.clone()
+        };
+        let r = run(&space, &resumed, &limits(Some(20), 2 * MIB));
+        assert_eq!(r.enumeration.levels[..=18], expected[..], "level {depth}");
+        assert_eq!(
+            r.enumeration.levels[..],
+            levels("sliding-3x4.txt")[..=20],
+            "and on from it"
+        );
+    }
 }

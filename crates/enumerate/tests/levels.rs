@@ -2,6 +2,7 @@
 //! plain reference BFS.
 
 use godsearch_core::{MoveIdx, RankedSpace, StateSpace};
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::levels;
@@ -127,6 +128,18 @@ fn fifteen_puzzle_frontier_through_depth_22() {
     assert_eq!(result.stop, Stop::MaxDepth(22));
     assert_eq!(result.levels, expected[..=22]);
     assert_eq!(result.levels[22], 5_802_411);
+}
+
+#[test]
+fn fifteen_puzzle_with_its_moves_back_through_depth_22_in_less_memory() {
+    let expected = levels("sliding-4x4.txt");
+    let plain = space(4, 4);
+    let with_moves_back = BackMoves::ranked(plain.clone()).expect("room for 4 bits");
+    let result = frontier::enumerate(&with_moves_back, &limits(Some(22)), &NoProgress);
+    assert_eq!(result.levels, expected[..=22]);
+    // No level before the newest is kept, and a third fewer neighbours are listed.
+    let before = frontier::enumerate(&plain, &limits(Some(22)), &NoProgress);
+    assert!(result.peak_bytes * 3 < before.peak_bytes * 2);
 }
 
 #[test]

@@ -7,10 +7,11 @@ use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::errors::bad_input;
 use crate::machine;
 use crate::output::outln;
-use anyhow::{ensure, Result};
+use anyhow::{ensure, Context, Result};
 use godsearch_app::units::{format_bytes, format_count};
 use godsearch_core::excerpt;
 use godsearch_core::RankedSpace;
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, reference, table, Enumeration, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_search::descend;
@@ -72,12 +73,24 @@ enum LastLevel {
     Counted,
 }
 
+/// The tiles' states as `bfs` enumerates them with the frontier engine, with their moves back
+/// ([`BackMoves`]), or plain: the engine before them, for comparison.
+#[derive(Clone, Copy, PartialEq)]
+enum States {
+    MovesBack,
+    Plain,
+}
+
+/// `sp` with its moves back.
+fn with_moves_back(sp: &TileSpace<u64>) -> Result<BackMoves<TileSpace<u64>>> {
+    BackMoves::ranked(sp.clone()).context("tiles have room for their moves back")
+}
+
 fn frontier_row(
     case: &str,
-    w: usize,
-    h: usize,
+    (w, h): (usize, usize),
     max_depth: Option<u32>,
-    last: LastLevel,
+    (states, last): (States, LastLevel),
     repeats: usize,
 ) -> Result<Row> {
     let sp = space(w, h)?;
@@ -85,9 +98,17 @@ fn frontier_row(
         count_last: last == LastLevel::Counted,
         ..limits(max_depth)
     };
-    let (e, seconds) = best_of(repeats, || {
-        Ok(frontier::enumerate(&sp, &run_limits, &NoProgress))
-    })?;
+    let (e, seconds) = match states {
+        States::MovesBack => {
+            let back = with_moves_back(&sp)?;
+            best_of(repeats, || {
+                Ok(frontier::enumerate(&back, &run_limits, &NoProgress))
+            })?
+        }
+        States::Plain => best_of(repeats, || {
+            Ok(frontier::enumerate(&sp, &run_limits, &NoProgress))
+        })?,
+    };
     if max_depth.is_none() {
         return complete_row(case, "frontier", &sp, (e, seconds));
     }
@@ -98,9 +119,11 @@ fn frontier_row(
     );
     Ok(Row {
         case: case.into(),
-        engine: match last {
-            LastLevel::Stored => "frontier",
-            LastLevel::Counted => "frontier, last level counted",
+        engine: match (states, last) {
+            (States::MovesBack, LastLevel::Stored) => "frontier",
+            (States::MovesBack, LastLevel::Counted) => "frontier, last level counted",
+            (States::Plain, LastLevel::Stored) => "frontier, plain states",
+            (States::Plain, LastLevel::Counted) => "frontier, plain, last counted",
         },
         positions: e.total(),
         seconds,
@@ -111,16 +134,32 @@ fn frontier_row(
 }
 
 /// The frontier engine with its levels on disk, in a temporary folder, to `max_depth`.
-fn disk_row(case: &str, w: usize, h: usize, max_depth: u32, repeats: usize) -> Result<Row> {
+fn disk_row(
+    case: &str,
+    (w, h): (usize, usize),
+    max_depth: u32,
+    states: States,
+    repeats: usize,
+) -> Result<Row> {
     let sp = space(w, h)?;
     let run_limits = limits(Some(max_depth));
-    let (run, seconds) = best_of(repeats, || on_disk(&sp, &run_limits))?;
+    let (run, seconds) = match states {
+        States::MovesBack => {
+            let back = with_moves_back(&sp)?;
+            best_of(repeats, || on_disk(&back, &run_limits))?
+        }
+        States::Plain => best_of(repeats, || on_disk(&sp, &run_limits))?,
+    };
     ensure!(
         run.enumeration.stop == Stop::MaxDepth(max_depth),
         "{case}: stopped early: {:?}",
         run.enumeration.stop
     );
-    Ok(Row::on_disk(case.into(), "frontier on disk", &run, seconds))
+    let engine = match states {
+        States::MovesBack => "frontier on disk",
+        States::Plain => "frontier on disk, plain states",
+    };
+    Ok(Row::on_disk(case.into(), engine, &run, seconds))
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -181,6 +220,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The frontier rows' runs: as `bfs` makes them, the last level counted, and plain states.
+const STORED: (States, LastLevel) = (States::MovesBack, LastLevel::Stored);
+const COUNTED: (States, LastLevel) = (States::MovesBack, LastLevel::Counted);
+const PLAIN: (States, LastLevel) = (States::Plain, LastLevel::Stored);
+
 fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
     outln!("== enumeration: {threads} threads; best of {REPEATS_FAST} runs for the fast cases\n");
 
@@ -200,31 +244,37 @@ fn bfs_section(args: &BenchArgs, threads: usize) -> Result<()> {
     let mut rows = vec![
         baseline,
         table_row("3x3 complete", 3, 3, REPEATS_FAST)?,
-        frontier_row("3x3 complete", 3, 3, None, LastLevel::Stored, REPEATS_FAST)?,
+        frontier_row("3x3 complete", (3, 3), None, STORED, REPEATS_FAST)?,
         table_row("2x5 complete", 2, 5, 3)?,
-        frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Stored, 3)?,
-        frontier_row("4x4 depth 0..22", 4, 4, Some(22), LastLevel::Counted, 3)?,
-        disk_row("4x4 depth 0..22", 4, 4, 22, 3)?,
+        frontier_row("4x4 depth 0..22", (4, 4), Some(22), STORED, 3)?,
+        frontier_row("4x4 depth 0..22", (4, 4), Some(22), PLAIN, 3)?,
+        frontier_row("4x4 depth 0..22", (4, 4), Some(22), COUNTED, 3)?,
+        disk_row("4x4 depth 0..22", (4, 4), 22, States::MovesBack, 3)?,
+        disk_row("4x4 depth 0..22", (4, 4), 22, States::Plain, 3)?,
     ];
     if args.large {
         rows.push(table_row("3x4 complete", 3, 4, 1)?);
         rows.push(frontier_row(
             "4x4 depth 0..28",
-            4,
-            4,
+            (4, 4),
             Some(28),
-            LastLevel::Stored,
+            STORED,
             1,
         )?);
         rows.push(frontier_row(
             "4x4 depth 0..28",
-            4,
-            4,
+            (4, 4),
             Some(28),
-            LastLevel::Counted,
+            COUNTED,
             1,
         )?);
-        rows.push(disk_row("4x4 depth 0..28", 4, 4, 28, 1)?);
+        rows.push(disk_row(
+            "4x4 depth 0..28",
+            (4, 4),
+            28,
+            States::MovesBack,
+            1,
+        )?);
     }
     let baseline_rate = rows[0].positions as f64 / rows[0].seconds;
     print_rows(&rows, threads, |_| baseline_rate);

@@ -14,7 +14,9 @@
 //! 2. *Merge.* Each bucket of level `d + 1`, in parallel: its candidates (the runs and the part
 //!    of the list in its range) are sorted, repeats removed, and the states of levels `d - 1`
 //!    and `d` in the same key range (only `d - 1` when no move keeps the distance) removed by a
-//!    linear merge; what is left is the bucket, written durably.
+//!    linear merge; what is left is the bucket, written durably. States that carry their moves
+//!    back ([`crate::back_moves`], the tiles' runs) list only new states: their repeats are
+//!    joined and no earlier level is read.
 //!
 //! The buckets of a level are planned before it is made, as key quantiles of the neighbours of
 //! a sample of level `d` (ranks of tiles and class keys of cubes are far from uniform), about
@@ -40,7 +42,8 @@
 //! `resume` continues from the last listed level, keeping the finished buckets of the level in
 //! progress (its bucket plan is in the manifest before its first bucket is written); every file
 //! it reads is checked, and a damaged bucket of the two levels the next is made from is made
-//! again from the two levels before its own. So four levels are kept on disk, and older ones
+//! again from the two levels before its own. So four levels are kept on disk (two, for states
+//! that carry their moves back: a level is made from the one before it alone), and older ones
 //! are deleted unless [`DiskOptions::keep_levels`].
 //!
 //! **Disk space.** Before each level the free space is compared with an estimate of what the
@@ -58,6 +61,7 @@
 pub mod codec;
 pub(crate) mod workdir;
 
+use crate::back_moves::join_repeats;
 use crate::frontier::{aliases_of, degrees_by, expand_by, positions_in, Moves};
 use crate::keys::KeyState;
 use crate::level_store::{push_absent, retain_absent};
@@ -94,11 +98,6 @@ const MERGE_COPIES: u64 = 7;
 const LIST_SHARE_PERCENT: u64 = 88;
 /// Candidates held in memory however small the budget (a floor, not a target).
 const MIN_CANDIDATES: usize = 1 << 12;
-/// Levels kept on disk: the two the next level is made from, and the two before them, from
-/// which either can be made again if one of its files is found damaged.
-const LEVELS_KEPT: usize = 4;
-/// The newest levels checked when a run resumes: those the next level is made from.
-const LEVELS_READ: usize = 2;
 /// How much more a level may grow than the last two levels' ratio predicts, in the disk
 /// estimate: the 15-puzzle's ratio falls from level to level (1.60 at 35, 1.57 at 36), the
 /// 3x3x3's stays within 1%, and a tile puzzle's early levels swing by about 5%.
@@ -746,7 +745,10 @@ where
     /// Checks every file of the levels the next one is made from against the manifest, and
     /// makes damaged buckets again from the two levels before theirs.
     fn repair(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
-        let read_from = manifest.levels.len().saturating_sub(LEVELS_READ);
+        let read_from = manifest
+            .levels
+            .len()
+            .saturating_sub(self.levels_made_from());
         for depth in 0..manifest.levels.len() {
             let level = &manifest.levels[depth];
             if !level.on_disk {
@@ -777,7 +779,9 @@ where
                 continue;
             }
             let sources_kept = manifest.levels[depth - 1].on_disk
-                && (depth < 2 || manifest.levels[depth - 2].on_disk);
+                && (depth < 2
+                    || self.levels_made_from() == 1
+                    || manifest.levels[depth - 2].on_disk);
             if !sources_kept {
                 return Err(DiskError::Unrepairable {
                     depth: depth as u32,
@@ -858,9 +862,11 @@ where
         let buckets = estimate
             .div_ceil(self.options.bucket_states.max(1))
             .clamp(1, MAX_BUCKETS) as usize;
+        // A position's states (its moves back apart, `back_moves`) must share a bucket.
+        let bits = self.space.back_move_bits();
         let mut starts = vec![0];
         for i in 1..buckets {
-            let key = children[i * children.len() / buckets];
+            let key = children[i * children.len() / buckets] >> bits << bits;
             if key > *starts.last().expect("not empty") {
                 starts.push(key);
             }
@@ -1114,8 +1120,10 @@ where
         let in_place = pass.moves.is_some();
         let d = depth as usize;
         let parents = &manifest.levels[d - 1];
+        // States that carry their moves back list only new states (`back_moves`).
+        let back_bits = self.space.back_move_bits();
         let mut known: Vec<&LevelRecord> = Vec::new();
-        if d >= 2 {
+        if d >= 2 && back_bits == 0 {
             known.push(&manifest.levels[d - 2]);
         }
         if self.space.same_level_possible() {
@@ -1136,7 +1144,15 @@ where
         let mut sorted = 0;
         // (A distributed run's passes are whole levels, so `in_place` is false for them.)
         let room = |pending: &mut Vec<P::State>, sorted: &mut usize, n: usize| {
-            make_room(pending, sorted, n, cap, &spill, bounds, in_place)
+            make_room(
+                pending,
+                sorted,
+                n,
+                cap,
+                &spill,
+                bounds,
+                (in_place, back_bits),
+            )
         };
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
@@ -1222,7 +1238,7 @@ where
                 }
             }
         }
-        sort_dedup(&mut pending, in_place);
+        sort_dedup(&mut pending, in_place, back_bits);
         self.progress
             .level_started(depth, wanted.iter().filter(|&&w| w).count() as u64);
         let keep_states = all_wanted && pending.len() <= self.limits.antipode_cap;
@@ -1251,7 +1267,7 @@ where
                     // as the unstable one on three runs of 1.2 million ranks (27 against 65
                     // ms), with half their length as scratch.
                     from_disk.sort();
-                    from_disk.dedup();
+                    join_repeats(from_disk, back_bits);
                     &from_disk[..]
                 };
                 new.clear();
@@ -1458,13 +1474,25 @@ where
         self.read_range(level, 0, None)
     }
 
-    /// Deletes the files of levels no longer needed (all but the last [`LEVELS_KEPT`]), after
-    /// the manifest says so.
+    /// How many levels a level is made from: the one before it, and the one before that to
+    /// remove repeats, or only the one before for states that carry their moves back. These
+    /// are the levels checked when a run resumes.
+    fn levels_made_from(&self) -> usize {
+        match self.space.back_move_bits() {
+            0 => 2,
+            _ => 1,
+        }
+    }
+
+    /// Deletes the files of levels no longer needed, after the manifest says so: all but those
+    /// the next level is made from and those that can make them again if a file is found
+    /// damaged (four levels; two for states that carry their moves back).
     pub(crate) fn forget_old_levels(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
         if self.options.keep_levels {
             return Ok(());
         }
-        self.dir.forget_levels_before_last(manifest, LEVELS_KEPT)
+        self.dir
+            .forget_levels_before_last(manifest, 2 * self.levels_made_from())
     }
 }
 
@@ -1530,18 +1558,19 @@ fn on_disk_bytes(manifest: &Manifest) -> u64 {
         .sum()
 }
 
-/// Sorts `states` and removes repeats. With `in_place`, by comparison, with no memory beside
-/// the list; otherwise by radix, faster, but the radix sort merges presorted runs it finds out
-/// of place: 0.7 GB beside 180 million candidates made part by part, whose parents in a
-/// neighbouring group list theirs as long sorted runs (and a kill for memory at the 15-puzzle's
-/// level 35 in 14 GB).
-fn sort_dedup<S: KeyState>(states: &mut Vec<S>, in_place: bool) {
+/// Sorts `states` and removes repeats, joining their moves back where states carry
+/// `back_bits` of them ([`join_repeats`]). With `in_place`, by comparison, with no memory
+/// beside the list; otherwise by radix, faster, but the radix sort merges presorted runs it
+/// finds out of place: 0.7 GB beside 180 million candidates made part by part, whose parents
+/// in a neighbouring group list theirs as long sorted runs (and a kill for memory at the
+/// 15-puzzle's level 35 in 14 GB).
+fn sort_dedup<S: KeyState>(states: &mut Vec<S>, in_place: bool, back_bits: u32) {
     if in_place {
         S::sort_all_in_place(states);
     } else {
         S::sort_all(states);
     }
-    states.dedup();
+    join_repeats(states, back_bits);
 }
 
 /// The part of sorted `states` with keys from `lo` up to `hi`.
@@ -1598,9 +1627,9 @@ fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, wanted: &[Range<u
 /// Makes room for `n` more candidates in `pending` (at most `cap`, counting the copy its
 /// sort will make, [`sort_copy`]): first by removing its repeats, then, when that is not
 /// enough (or leaves it more than half full), by spilling it to disk as sorted runs. `sorted`
-/// is how many states at its start are sorted and distinct (kept so by an earlier call).
-/// `true` if it spilled.
-#[allow(clippy::too_many_arguments)]
+/// is how many states at its start are sorted and distinct (kept so by an earlier call);
+/// `(in_place, back_bits)` say how to sort and join them ([`sort_dedup`]). `true` if it
+/// spilled.
 fn make_room<S: KeyState>(
     pending: &mut Vec<S>,
     sorted: &mut usize,
@@ -1608,13 +1637,13 @@ fn make_room<S: KeyState>(
     cap: usize,
     spill: &Spill,
     bounds: &Bounds,
-    in_place: bool,
+    (in_place, back_bits): (bool, u32),
 ) -> Result<bool, DiskError> {
     let fits = |len: usize, sorted: usize| len + n + sort_copy(sorted, len + n, in_place) <= cap;
     if fits(pending.len(), *sorted) {
         return Ok(false);
     }
-    sort_dedup(pending, in_place);
+    sort_dedup(pending, in_place, back_bits);
     *sorted = pending.len();
     if !fits(pending.len(), *sorted) || pending.len() > cap / 2 {
         spill_all(pending, spill, bounds)?;
@@ -1888,11 +1917,27 @@ mod tests {
         let mut pending: Vec<u64> = (0..40).collect();
         let mut sorted = 40;
         // 40 + 30 listed, and a copy of the 30 beside them: exactly the cap.
-        let spilled = make_room(&mut pending, &mut sorted, 30, 100, &spill, &bounds, false);
+        let spilled = make_room(
+            &mut pending,
+            &mut sorted,
+            30,
+            100,
+            &spill,
+            &bounds,
+            (false, 0),
+        );
         assert!(!spilled.unwrap());
         assert_eq!((pending.len(), sorted), (40, 40));
         // One more does not fit with its copy, though 71 states alone would.
-        let spilled = make_room(&mut pending, &mut sorted, 31, 100, &spill, &bounds, false);
+        let spilled = make_room(
+            &mut pending,
+            &mut sorted,
+            31,
+            100,
+            &spill,
+            &bounds,
+            (false, 0),
+        );
         assert!(spilled.unwrap());
         assert_eq!((pending.len(), sorted), (0, 0));
         let mut back: Vec<u64> = Vec::new();
@@ -1901,7 +1946,15 @@ mod tests {
         // Sorted in place by comparison, nothing is copied.
         let mut pending: Vec<u64> = (0..40).collect();
         let mut sorted = 40;
-        let spilled = make_room(&mut pending, &mut sorted, 60, 100, &spill, &bounds, true);
+        let spilled = make_room(
+            &mut pending,
+            &mut sorted,
+            60,
+            100,
+            &spill,
+            &bounds,
+            (true, 0),
+        );
         assert!(!spilled.unwrap());
     }
 
@@ -1912,7 +1965,15 @@ mod tests {
         let bounds = Bounds::single();
         let mut pending: Vec<u64> = (0..60).map(|i| (i * 7) % 20).collect();
         let mut sorted = 0;
-        let spilled = make_room(&mut pending, &mut sorted, 50, 100, &spill, &bounds, false);
+        let spilled = make_room(
+            &mut pending,
+            &mut sorted,
+            50,
+            100,
+            &spill,
+            &bounds,
+            (false, 0),
+        );
         assert!(!spilled.unwrap());
         assert_eq!(pending, (0..20).collect::<Vec<u64>>());
         assert_eq!(sorted, 20);
