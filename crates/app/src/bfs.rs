@@ -8,7 +8,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
-use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun};
+use godsearch_enumerate::disk::{enumerate_on_disk, run_in, DiskOptions, DiskRun};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
 use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
@@ -337,16 +337,21 @@ pub fn stop_message(stop: Stop) -> Option<String> {
 /// The frontier engine over `space`, in one process with each state's moves back
 /// ([`BackMoves`]: a third fewer candidates, and no earlier level held or read to remove known
 /// states), levels on disk under a run name that says so. A distributed run's workers own
-/// states by a hash of their keys and keep plain states.
+/// states by a hash of their keys and keep plain states, and so does a run resumed from a
+/// folder of plain states.
 fn tiles_frontier_run<R: RankInt + KeyState>(
     space: &TileSpace<R>,
     run: &str,
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<FrontierRun<R>> {
-    let back_moves = match request.cluster {
-        None => BackMoves::ranked(space.clone()),
-        Some(_) => None,
+    // A folder holding a run of plain states (made before the moves back) goes on as one.
+    let resumes_plain = request
+        .disk
+        .is_some_and(|d| d.resume && run_in(d.workdir).as_deref() == Some(run));
+    let back_moves = match request.cluster.is_none() && !resumes_plain {
+        true => BackMoves::ranked(space.clone()),
+        false => None,
     };
     let Some(back_moves) = back_moves else {
         return frontier_run(space, run, request, progress);
@@ -358,6 +363,14 @@ fn tiles_frontier_run<R: RankInt + KeyState>(
         last.iter_mut().for_each(|s| *s = back_moves.position(*s));
     }
     Ok((enumeration, finish))
+}
+
+/// What a run of plain `space` states on disk is called in its manifest.
+fn tiles_run_name<R: RankInt>(space: &TileSpace<R>) -> String {
+    format!(
+        "{} ranking {TILE_RANKING}",
+        tables::tile_identity(space.goal())
+    )
 }
 
 /// Added to the run name of levels on disk whose states carry their moves back, so that a run
@@ -400,10 +413,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
         )));
     }
     let started = Instant::now();
-    let run_name = format!(
-        "{} ranking {TILE_RANKING}",
-        tables::tile_identity(space.goal())
-    );
+    let run_name = tiles_run_name(space);
     let (enumeration, built, disk): (Enumeration<R>, Option<TwoBitTable>, _) = match engine {
         Engine::Table => {
             let built = table::enumerate(space, limits, progress).map_err(|e| {
@@ -599,5 +609,63 @@ fn report<S>(
         resumed_from: None,
         level_costs: None,
         distributed: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_core::NoProgress;
+    use godsearch_puzzles::tiles::Shape;
+
+    fn request(dir: &Path, resume: bool, max_depth: u32) -> BfsRequest<'_> {
+        BfsRequest {
+            limits: Limits {
+                max_depth: Some(max_depth),
+                memory_bytes: 1 << 30,
+                antipode_cap: 0,
+                count_last: false,
+            },
+            engine: EngineChoice::Auto,
+            save: None,
+            disk: Some(DiskRequest {
+                workdir: dir,
+                resume,
+                keep_levels: false,
+                bucket_states: 2_000,
+                disk_bytes: None,
+            }),
+            cluster: None,
+        }
+    }
+
+    /// A folder of plain states, as runs made before the moves back left it, is resumed as one;
+    /// a new run carries the moves back, under its own name.
+    #[test]
+    fn a_run_of_plain_states_on_disk_resumes_as_one() {
+        let goal = Board::goal(Shape::new(4, 3).unwrap());
+        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let plain = tiles_run_name(&space);
+        frontier_run(&space, &plain, &request(dir.path(), false, 12), &NoProgress).unwrap();
+        assert_eq!(run_in(dir.path()), Some(plain.clone()));
+        let report = tiles(&goal, &request(dir.path(), true, 16), &NoProgress).unwrap();
+        assert_eq!(report.resumed_from, Some(12));
+        assert_eq!(
+            report.levels[..],
+            godsearch_testdata::levels("sliding-3x4.txt")[..=16]
+        );
+        assert_eq!(run_in(dir.path()), Some(plain.clone()));
+
+        let fresh = tempfile::tempdir().unwrap();
+        let report = tiles(&goal, &request(fresh.path(), false, 16), &NoProgress).unwrap();
+        assert_eq!(
+            report.levels[..],
+            godsearch_testdata::levels("sliding-3x4.txt")[..=16]
+        );
+        assert_eq!(
+            run_in(fresh.path()),
+            Some(format!("{plain} {BACK_MOVES_RUN}"))
+        );
     }
 }

@@ -47,6 +47,17 @@ where
     enumerate_on_disk(space, options, limits, &NoProgress).expect("the run succeeds")
 }
 
+/// How many levels have a folder in `dir`.
+fn level_folders(dir: &Path) -> usize {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            name.to_string_lossy().starts_with("level-")
+        })
+        .count()
+}
+
 /// The bucket files of level `depth` in `dir`.
 fn bucket_files(dir: &Path, depth: u32) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir.join(format!("level-{depth:03}")))
@@ -79,17 +90,7 @@ fn eight_puzzle_complete_with_spilled_candidates() {
     let in_memory = frontier::enumerate(&space, &limits(None, 1 << 30), &NoProgress);
     assert_eq!(e.last_level, in_memory.last_level, "the antipodes");
     // Levels no longer needed are gone: four are kept.
-    let level_dirs = fs::read_dir(dir.path())
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .starts_with("level-")
-        })
-        .count();
-    assert_eq!(level_dirs, 4);
+    assert_eq!(level_folders(dir.path()), 4);
 }
 
 #[test]
@@ -466,14 +467,7 @@ fn tiles_with_their_moves_back_spill_split_and_count_to_the_published_levels() {
     let in_memory = frontier::enumerate(&tiles(3, 3), &limits(None, 1 << 30), &NoProgress);
     assert_eq!(Some(antipodes), in_memory.last_level);
     // A level is made from the one before it alone: two are kept, the newest and its parent.
-    let level_dirs = fs::read_dir(dir.path())
-        .unwrap()
-        .filter(|e| {
-            let name = e.as_ref().unwrap().file_name();
-            name.to_string_lossy().starts_with("level-")
-        })
-        .count();
-    assert_eq!(level_dirs, 2);
+    assert_eq!(level_folders(dir.path()), 2);
 
     // The 15-puzzle to 24, spilling; then made in parts where the disk has no room to spill.
     let dir = tempfile::tempdir().unwrap();

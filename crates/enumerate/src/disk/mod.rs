@@ -61,6 +61,8 @@
 pub mod codec;
 pub(crate) mod workdir;
 
+pub use workdir::run_in;
+
 use crate::back_moves::join_repeats;
 use crate::frontier::{aliases_of, degrees_by, expand_by, positions_in, Moves};
 use crate::keys::KeyState;
@@ -743,7 +745,8 @@ where
     }
 
     /// Checks every file of the levels the next one is made from against the manifest, and
-    /// makes damaged buckets again from the two levels before theirs.
+    /// makes damaged buckets again from the levels before theirs
+    /// ([`levels_made_from`](Self::levels_made_from)).
     fn repair(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
         let read_from = manifest
             .levels

@@ -159,6 +159,15 @@ impl DiskBudget {
     }
 }
 
+/// The run the folder `dir` holds, as its manifest names it, or `None` where it holds none
+/// (no manifest, or not a readable one). Reads without the lock: for a front end choosing
+/// which run to resume; [`Workdir::open`] checks it all again.
+pub fn run_in(dir: &Path) -> Option<String> {
+    let table = file::load(&dir.join(MANIFEST)).ok()?;
+    let header = table.header();
+    (header.params == MANIFEST_KIND).then(|| header.puzzle.clone())
+}
+
 impl Workdir {
     /// Opens (creating it if needed) and locks `dir` for the run described by `run`, and reads
     /// its manifest: `None` for a fresh folder. A folder holding another run, or a run when
