@@ -1,7 +1,7 @@
 //! States that are unsigned integers: what the frontier engines sort and the disk engine writes
 //! as key gaps.
 
-use rayon::slice::ParallelSliceMut as _;
+use rayon::prelude::*;
 use voracious_radix_sort::RadixSort as _;
 
 /// A state that is an unsigned integer, so that levels can be written as key gaps and sorted
@@ -13,17 +13,43 @@ pub trait KeyState: Copy + Ord + Send + Sync + 'static {
     fn to_key(self) -> u128;
     /// The state of a key, `None` when the key does not fit the state type.
     fn from_key(key: u128) -> Option<Self>;
-    /// Sorts `states` in place on every thread of the pool. Keys of up to 64 bits get a
-    /// parallel in-place radix sort, 2.2x as fast as rayon's comparison sort on 10^8 15-puzzle
-    /// ranks with 2 threads (0.66-0.76 against 1.44-1.69 s) at the same memory; 128-bit keys
-    /// (the 3x3x3's classes, whose minimal representatives share long prefixes) keep rayon's
-    /// sort, since the radix sort made `bfs 3x3x3 --max-depth 7` 5-7% slower.
+    /// Sorts `states` in place on every thread of the pool, with no memory beside them. Keys
+    /// of up to 64 bits get a parallel in-place radix sort, 2.2x as fast as rayon's comparison
+    /// sort on 10^8 15-puzzle ranks with 2 threads (0.66-0.76 against 1.44-1.69 s), unless the
+    /// list holds a long sorted run ([`has_long_run`]): the radix sort merges such runs out of
+    /// place, through a copy of up to half the list, where the comparison sort takes as long
+    /// (5.4 s each on 2*10^8 keys half sorted) and copies nothing. 128-bit keys (the 3x3x3's
+    /// classes, whose minimal representatives share long prefixes) keep rayon's sort, since
+    /// the radix sort made `bfs 3x3x3 --max-depth 7` 5-7% slower.
     fn sort_all(states: &mut [Self]);
-    /// Sorts `states` in place on every thread of the pool by comparison, with no memory
-    /// beside them whatever runs they hold (the radix sort merges presorted runs out of place).
-    fn sort_all_in_place(states: &mut [Self]) {
-        states.par_sort_unstable();
+}
+
+/// Whether `states` holds a monotone run (rising or falling) long enough that the radix sort
+/// would merge it with the rest out of place: its presorted-run pass (verge sort) takes runs of
+/// at least `n / log2(n)` of `n` keys. Answers `true` for runs of half that, split across the
+/// threads' chunks, so it errs on the side of the sort that copies nothing. One read of the list.
+pub fn has_long_run<S: KeyState>(states: &[S]) -> bool {
+    let n = states.len();
+    if n < 2 {
+        return false;
     }
+    let merged_run = (n as f64 / (n as f64).log2()) as usize;
+    let threshold = (merged_run / 2).max(2);
+    let chunk = n.div_ceil(rayon::current_num_threads()).max(threshold);
+    states
+        .par_chunks(chunk)
+        .any(|part| longest_monotone_run(part) >= threshold)
+}
+
+/// The length of the longest rising or falling run (repeats count in either) in `states`.
+fn longest_monotone_run<S: Ord>(states: &[S]) -> usize {
+    let (mut longest, mut rising, mut falling) = (states.len().min(1), 1, 1);
+    for pair in states.windows(2) {
+        rising = if pair[0] <= pair[1] { rising + 1 } else { 1 };
+        falling = if pair[0] >= pair[1] { falling + 1 } else { 1 };
+        longest = longest.max(rising).max(falling);
+    }
+    longest
 }
 
 macro_rules! key_state {
@@ -44,10 +70,56 @@ macro_rules! key_state {
         }
     )*};
     (@sort radix, $states:ident) => {
-        $states.voracious_mt_sort(rayon::current_num_threads())
+        match has_long_run($states) {
+            true => $states.par_sort_unstable(),
+            false => $states.voracious_mt_sort(rayon::current_num_threads()),
+        }
     };
     (@sort comparison, $states:ident) => {
         $states.par_sort_unstable()
     };
 }
 key_state!(u32 => radix, u64 => radix, u128 => comparison);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    fn random(n: usize, seed: u64) -> Vec<u64> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..n).map(|_| rng.gen()).collect()
+    }
+
+    #[test]
+    fn long_runs_are_found_rising_or_falling_and_short_ones_are_not() {
+        let n = 1 << 20;
+        assert!(!has_long_run(&random(n, 1)));
+        let mut half_sorted = random(n, 2);
+        half_sorted[..n / 2].sort_unstable();
+        assert!(has_long_run(&half_sorted));
+        let mut falling = random(n, 3);
+        falling[n / 3..n / 3 + n / 8].sort_unstable_by(|a, b| b.cmp(a));
+        assert!(has_long_run(&falling));
+        // Sorted pieces of a thousand keys: far below n / log2(n) / 2.
+        let mut pieces = random(n, 4);
+        pieces.chunks_mut(1000).for_each(|c| c.sort_unstable());
+        assert!(!has_long_run(&pieces));
+        assert!(!has_long_run::<u64>(&[]) && !has_long_run(&[7u64]));
+    }
+
+    #[test]
+    fn keys_with_and_without_long_runs_sort_alike() {
+        let n = 3 << 20;
+        let mut runs = random(n, 5);
+        runs[..n / 2].sort_unstable();
+        runs[n / 2..].sort_unstable_by(|a, b| b.cmp(a));
+        for mut keys in [random(n, 6), runs] {
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            u64::sort_all(&mut keys);
+            assert_eq!(keys, expected);
+        }
+    }
+}

@@ -1119,8 +1119,6 @@ where
         let count_only = output.count_only;
         let wanted = &pass.wanted[..];
         let moves = pass.moves.as_deref().map_or(Moves::All, Moves::ByPart);
-        // A pass of a level made part by part lists long sorted runs (see `sort_dedup`).
-        let in_place = pass.moves.is_some();
         let d = depth as usize;
         let parents = &manifest.levels[d - 1];
         // States that carry their moves back list only new states (`back_moves`).
@@ -1143,19 +1141,8 @@ where
         let wanted_capacity = cap.min((parents.classes as usize).saturating_mul(max_degree));
         pending.reserve_exact(wanted_capacity);
         let mut spilled = false;
-        // How many candidates at the start of the list are sorted (by `make_room`).
-        let mut sorted = 0;
-        // (A distributed run's passes are whole levels, so `in_place` is false for them.)
-        let room = |pending: &mut Vec<P::State>, sorted: &mut usize, n: usize| {
-            make_room(
-                pending,
-                sorted,
-                n,
-                cap,
-                &spill,
-                bounds,
-                (in_place, back_bits),
-            )
+        let room = |pending: &mut Vec<P::State>, n: usize| {
+            make_room(pending, n, cap, &spill, bounds, back_bits)
         };
         let mut peak_states = 0usize;
         self.progress.level_started(depth, parents.classes);
@@ -1195,7 +1182,7 @@ where
             {
                 let degrees = degrees_by(self.space, slice, moves);
                 let n: usize = degrees.iter().sum();
-                if room(&mut pending, &mut sorted, n)? {
+                if room(&mut pending, n)? {
                     spilled = true;
                     self.progress.detail(&format!(
                         "expanding, {:.1} GB of neighbours spilled, {:.1} GB of levels on disk",
@@ -1220,7 +1207,7 @@ where
                 if let Some(router) = router.as_deref_mut() {
                     let round = router.round(&mut pending, start, false)?;
                     let received = round.received.len();
-                    spilled |= room(&mut pending, &mut sorted, received)?;
+                    spilled |= room(&mut pending, received)?;
                     pending.extend(round.received);
                 }
                 peak_states = peak_states.max(pending.len() + read);
@@ -1233,7 +1220,7 @@ where
                 let from = pending.len();
                 let round = router.round(&mut pending, from, true)?;
                 let received = round.received.len();
-                spilled |= room(&mut pending, &mut sorted, received)?;
+                spilled |= room(&mut pending, received)?;
                 pending.extend(round.received);
                 peak_states = peak_states.max(pending.len());
                 if round.all_finished {
@@ -1241,7 +1228,7 @@ where
                 }
             }
         }
-        sort_dedup(&mut pending, in_place, back_bits);
+        sort_dedup(&mut pending, back_bits);
         self.progress
             .level_started(depth, wanted.iter().filter(|&&w| w).count() as u64);
         let keep_states = all_wanted && pending.len() <= self.limits.antipode_cap;
@@ -1561,18 +1548,11 @@ fn on_disk_bytes(manifest: &Manifest) -> u64 {
         .sum()
 }
 
-/// Sorts `states` and removes repeats, joining their moves back where states carry
-/// `back_bits` of them ([`join_repeats`]). With `in_place`, by comparison, with no memory
-/// beside the list; otherwise by radix, faster, but the radix sort merges presorted runs it
-/// finds out of place: 0.7 GB beside 180 million candidates made part by part, whose parents
-/// in a neighbouring group list theirs as long sorted runs (and a kill for memory at the
-/// 15-puzzle's level 35 in 14 GB).
-fn sort_dedup<S: KeyState>(states: &mut Vec<S>, in_place: bool, back_bits: u32) {
-    if in_place {
-        S::sort_all_in_place(states);
-    } else {
-        S::sort_all(states);
-    }
+/// Sorts `states` in place ([`KeyState::sort_all`]: nothing beside them, whatever sorted runs
+/// they hold) and removes repeats, joining their moves back where states carry `back_bits` of
+/// them ([`join_repeats`]).
+fn sort_dedup<S: KeyState>(states: &mut Vec<S>, back_bits: u32) {
+    S::sort_all(states);
     join_repeats(states, back_bits);
 }
 
@@ -1627,44 +1607,27 @@ fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, wanted: &[Range<u
     states.truncate(kept);
 }
 
-/// Makes room for `n` more candidates in `pending` (at most `cap`, counting the copy its
-/// sort will make, [`sort_copy`]): first by removing its repeats, then, when that is not
-/// enough (or leaves it more than half full), by spilling it to disk as sorted runs. `sorted`
-/// is how many states at its start are sorted and distinct (kept so by an earlier call);
-/// `(in_place, back_bits)` say how to sort and join them ([`sort_dedup`]). `true` if it
-/// spilled.
+/// Makes room for `n` more candidates in `pending` (at most `cap`; its sort takes no memory
+/// beside it): first by removing its repeats (joining the moves back of states that carry
+/// `back_bits`, [`sort_dedup`]), then, when that is not enough (or leaves it more than half
+/// full), by spilling it to disk as sorted runs. `true` if it spilled.
 fn make_room<S: KeyState>(
     pending: &mut Vec<S>,
-    sorted: &mut usize,
     n: usize,
     cap: usize,
     spill: &Spill,
     bounds: &Bounds,
-    (in_place, back_bits): (bool, u32),
+    back_bits: u32,
 ) -> Result<bool, DiskError> {
-    let fits = |len: usize, sorted: usize| len + n + sort_copy(sorted, len + n, in_place) <= cap;
-    if fits(pending.len(), *sorted) {
+    if pending.len() + n <= cap {
         return Ok(false);
     }
-    sort_dedup(pending, in_place, back_bits);
-    *sorted = pending.len();
-    if !fits(pending.len(), *sorted) || pending.len() > cap / 2 {
+    sort_dedup(pending, back_bits);
+    if pending.len() + n > cap || pending.len() > cap / 2 {
         spill_all(pending, spill, bounds)?;
-        *sorted = 0;
         return Ok(true);
     }
     Ok(false)
-}
-
-/// States the sort of a list of `len` candidates copies aside when its first `sorted` are
-/// sorted already: the radix sort finds such a run and merges it with the rest out of place,
-/// through a copy of the shorter of the two (with 16 GiB for the list, that copy would be up
-/// to 7 GiB beside it). The comparison sort of a level made part by part copies nothing.
-fn sort_copy(sorted: usize, len: usize, in_place: bool) -> usize {
-    match in_place {
-        true => 0,
-        false => sorted.min(len - sorted),
-    }
 }
 
 /// Writes `pending` (sorted, without repeats) out as one run a bucket, and empties it.
@@ -1842,8 +1805,8 @@ mod tests {
             // (whose spill is about a fifth of the whole) fails, and the rest is made in two
             // ranges after the two passes finished.
             within(false, Layout::InRanges(3), files + spill / 6),
-            // Less than a sixteenth: not even the most ranges fit.
-            within(true, Layout::Spilling, spill / 20),
+            // No disk at all: counted in ranges whose candidates fit in memory.
+            within(true, Layout::Spilling, 0),
         ]);
         let (positions, classes) = (
             column("cube3x3x3-qtm.txt", 1, 9)[8],
@@ -1863,7 +1826,18 @@ mod tests {
                 assert_eq!(made.buckets, free.buckets, "{i}: the same files");
             }
         }
-        assert!(made[4].is_none());
+        let in_memory = made[4]
+            .as_ref()
+            .expect("ranges that fit in memory need no disk");
+        assert_eq!(
+            (in_memory.positions, in_memory.spilled_bytes),
+            (positions, 0)
+        );
+        assert!(
+            in_memory.passes > MAX_RANGE_PASSES / 2,
+            "{}",
+            in_memory.passes
+        );
     }
 
     #[test]
@@ -1913,73 +1887,31 @@ mod tests {
     }
 
     #[test]
-    fn a_sorted_start_counts_the_copy_its_sort_makes_against_the_cap() {
+    fn a_list_fills_to_the_cap_and_then_spills_in_sorted_runs() {
         let dir = tempfile::tempdir().unwrap();
         let spill = spill_in(&dir);
         let bounds = Bounds::single();
-        let mut pending: Vec<u64> = (0..40).collect();
-        let mut sorted = 40;
-        // 40 + 30 listed, and a copy of the 30 beside them: exactly the cap.
-        let spilled = make_room(
-            &mut pending,
-            &mut sorted,
-            30,
-            100,
-            &spill,
-            &bounds,
-            (false, 0),
-        );
-        assert!(!spilled.unwrap());
-        assert_eq!((pending.len(), sorted), (40, 40));
-        // One more does not fit with its copy, though 71 states alone would.
-        let spilled = make_room(
-            &mut pending,
-            &mut sorted,
-            31,
-            100,
-            &spill,
-            &bounds,
-            (false, 0),
-        );
-        assert!(spilled.unwrap());
-        assert_eq!((pending.len(), sorted), (0, 0));
+        let mut pending: Vec<u64> = (0..40).rev().collect();
+        // 40 + 60 listed: exactly the cap, nothing to do.
+        assert!(!make_room(&mut pending, 60, 100, &spill, &bounds, 0).unwrap());
+        assert_eq!(pending.len(), 40);
+        // One more: no repeats to remove, so the list is sorted and spilled.
+        assert!(make_room(&mut pending, 61, 100, &spill, &bounds, 0).unwrap());
+        assert!(pending.is_empty());
         let mut back: Vec<u64> = Vec::new();
         spill.read_into(0, &mut Vec::new(), &mut back, 0).unwrap();
         assert_eq!(back, (0..40).collect::<Vec<u64>>());
-        // Sorted in place by comparison, nothing is copied.
-        let mut pending: Vec<u64> = (0..40).collect();
-        let mut sorted = 40;
-        let spilled = make_room(
-            &mut pending,
-            &mut sorted,
-            60,
-            100,
-            &spill,
-            &bounds,
-            (true, 0),
-        );
-        assert!(!spilled.unwrap());
     }
 
     #[test]
-    fn repeats_removed_make_room_without_spilling_and_leave_a_sorted_start() {
+    fn repeats_removed_make_room_without_spilling() {
         let dir = tempfile::tempdir().unwrap();
         let spill = spill_in(&dir);
         let bounds = Bounds::single();
         let mut pending: Vec<u64> = (0..60).map(|i| (i * 7) % 20).collect();
-        let mut sorted = 0;
-        let spilled = make_room(
-            &mut pending,
-            &mut sorted,
-            50,
-            100,
-            &spill,
-            &bounds,
-            (false, 0),
-        );
+        let spilled = make_room(&mut pending, 50, 100, &spill, &bounds, 0);
         assert!(!spilled.unwrap());
         assert_eq!(pending, (0..20).collect::<Vec<u64>>());
-        assert_eq!(sorted, 20);
         assert_eq!(spill.bytes(), 0);
     }
 
