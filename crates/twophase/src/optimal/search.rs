@@ -159,6 +159,10 @@ struct Lookup<'t, const N: usize, G> {
     solved_sorted: u16,
     /// The entry of the solved cube.
     goal_entry: usize,
+    /// `ends[a]`: the moves that turn the U or D face as axis `a` sees them. A position whose
+    /// axis-`a` distance is exactly the moves left has no solution of that length ending in
+    /// one of them ([`Lookup::finals`]).
+    ends: [u32; AXES],
 }
 
 impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
@@ -174,6 +178,48 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
             goal_entry: tables.goal_entry(),
+            ends: std::array::from_fn(|a| {
+                (tables.moves.iter())
+                    .filter(|&&m| {
+                        let seen = to_move(tables.axis_move[a][m as usize] as usize);
+                        !seen.is_slice() && seen.axis() == 0
+                    })
+                    .fold(0, |mask, &m| mask | 1 << m)
+            }),
+        }
+    }
+
+    /// Every move of the metric, as a mask: the moves that may end a solution before anything
+    /// is known.
+    fn all_moves(&self) -> u32 {
+        self.tables.moves.iter().fold(0, |mask, &m| mask | 1 << m)
+    }
+
+    /// The moves that may still end a solution of exactly `left` more moves through `node`,
+    /// given `inherited`, those that may end one through its parent (nxopt's rule, applied
+    /// along the path). Every table's coordinate is the same for the solved cube and for a
+    /// turn of U or D (corner twist and the U corners' places, the middle edges, the flips),
+    /// so if a solution of `left` moves ended in such a turn, its first `left - 1` moves would
+    /// take the node's projection to the goal, and the table distance would be below `left`.
+    /// An axis whose distance is exactly `left` thus rules out its U and D turns as the last
+    /// move, and a node where nothing is left to end on has no solution of that length: when
+    /// the three axes agree on the distance, the bound is one more (all face turns ruled out;
+    /// the slice-turn metric's middle layers never are).
+    #[inline]
+    fn finals(&self, inherited: u32, node: &Node, left: usize) -> u32 {
+        (node.axes.iter().enumerate()).fold(inherited, |finals, (a, axis)| {
+            self.narrow(finals, a, axis.dist, left)
+        })
+    }
+
+    /// [`finals`](Self::finals) for one axis: `finals` less the turns axis `a` rules out at
+    /// distance `dist` with `left` moves to go (none when no move is left: the node is then
+    /// the solution's end).
+    #[inline]
+    fn narrow(&self, finals: u32, a: usize, dist: u8, left: usize) -> u32 {
+        match left > 0 && dist as usize == left {
+            true => finals & !self.ends[a],
+            false => finals,
         }
     }
 
@@ -280,12 +326,19 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     /// and read together, so the reads (each most likely a cache miss) overlap instead of
     /// waiting on one another.
     #[inline]
-    fn children(&self, node: &Node, moves: u32, left: usize, out: &mut [Node; N]) -> u32 {
+    fn children(
+        &self,
+        (node, finals_in): (&Node, u32),
+        moves: u32,
+        left: usize,
+        out: &mut [Node; N],
+        finals: &mut [u32; N],
+    ) -> u32 {
         let mut live = moves;
         let mut entries = [0usize; N];
         for a in 0..AXES {
             self.fetch_axis(node, a, live, out, &mut entries);
-            live = self.check_axis(node, a, live, left, out, &entries);
+            live = self.check_axis((node, finals_in), a, live, left, (out, finals), &entries);
             if live == 0 {
                 return 0;
             }
@@ -326,16 +379,18 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     }
 
     /// Reads the entries [`fetch_axis`](Self::fetch_axis) found for axis `a`, writes the
-    /// children's distances, and returns the moves in `live` whose child is still within
-    /// `left` moves of the goal.
+    /// children's distances and the moves that may still end their solutions (`finals[m]`,
+    /// from `finals_in`, the node's, on the first axis; [`Lookup::narrow`]), and returns the
+    /// moves in `live` whose child is still within `left` moves of the goal with a move left
+    /// to end on: a child the first axes rule out this way is not read on the later ones.
     #[inline]
     fn check_axis(
         &self,
-        node: &Node,
+        (node, finals_in): (&Node, u32),
         a: usize,
         mut live: u32,
         left: usize,
-        out: &mut [Node; N],
+        (out, finals): (&mut [Node; N], &mut [u32; N]),
         entries: &[usize; N],
     ) -> u32 {
         let t = self.tables;
@@ -345,7 +400,9 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let dist = next_distance(parent.dist, t.mod3(entries[m]));
-            if dist as usize > left {
+            let inherited = if a == 0 { finals_in } else { finals[m] };
+            finals[m] = self.narrow(inherited, a, dist, left);
+            if dist as usize > left || finals[m] == 0 {
                 live &= !(1 << m);
             }
             out[m].axes[a].dist = dist;
@@ -460,6 +517,8 @@ struct Subtree {
     path: Vec<u8>,
     node: Node,
     state: AutomatonState,
+    /// The moves that may end a solution through it ([`Lookup::finals`]).
+    finals: u32,
 }
 
 /// What the threads share while a bound is searched.
@@ -485,6 +544,8 @@ struct Pending {
     /// The moves to it: their number, and the last.
     len: u8,
     last: u8,
+    /// The moves that may end a solution through it ([`Lookup::finals`]).
+    finals: u32,
 }
 
 /// A node whose children are being checked, an axis a turn.
@@ -496,6 +557,8 @@ struct Expansion<const N: usize> {
     live: u32,
     children: [Node; N],
     entries: [usize; N],
+    /// The moves that may end a solution through each child ([`Lookup::finals`]).
+    finals: [u32; N],
 }
 
 /// One subtree's depth-first search, advanced a turn at a time. A thread runs [`FIBERS`] of
@@ -598,6 +661,7 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             state: tree.state,
             len: len as u8,
             last: tree.path.last().copied().unwrap_or(0),
+            finals: tree.finals,
         });
         true
     }
@@ -608,11 +672,11 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
         if let Some(e) = &mut fiber.expansion {
             let left = e.parent.left as usize - 1;
             e.live = lookup.check_axis(
-                &e.parent.node,
+                (&e.parent.node, e.parent.finals),
                 e.axis,
                 e.live,
                 left,
-                &mut e.children,
+                (&mut e.children, &mut e.finals),
                 &e.entries,
             );
             if e.live != 0 && e.axis + 1 < AXES {
@@ -651,7 +715,7 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
         if left == 1 {
             // The last move: most nodes are here, and a child ends a solution only when it is
             // solved, which its coordinates say without a read of the table.
-            let mut bits = allowed;
+            let mut bits = allowed & p.finals;
             while bits != 0 {
                 let m = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -673,9 +737,17 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             live: allowed,
             children: [Node::default(); N],
             entries: [0; N],
+            finals: [0; N],
         };
         lookup.fetch_axis(&p.node, 0, allowed, &mut e.children, &mut e.entries);
-        e.live = lookup.check_axis(&p.node, 0, allowed, left - 1, &mut e.children, &e.entries);
+        e.live = lookup.check_axis(
+            (&p.node, p.finals),
+            0,
+            allowed,
+            left - 1,
+            (&mut e.children, &mut e.finals),
+            &e.entries,
+        );
         if e.live == 0 {
             return;
         }
@@ -695,6 +767,7 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
         while bits != 0 {
             let m = (u32::BITS - 1 - bits.leading_zeros()) as usize;
             bits &= !(1 << m);
+            let finals = e.finals[m];
             let state = lookup.order.after(e.parent.state, m);
             if left >= 2 {
                 lookup.prefetch_first_axis(&children[m], lookup.order.allowed(state));
@@ -705,6 +778,7 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
                 state,
                 len: e.parent.len + 1,
                 last: m as u8,
+                finals,
             });
         }
     }
@@ -754,7 +828,9 @@ fn subtrees<const N: usize, G: Projection>(
         path: Vec::new(),
         node: *root,
         state: SequenceAutomaton::START,
+        finals: lookup.finals(lookup.all_moves(), root, bound),
     }];
+    out.retain(|tree| tree.finals != 0);
     let mut nodes = 0;
     for level in 0..depth {
         let mut next = Vec::new();
@@ -762,16 +838,32 @@ fn subtrees<const N: usize, G: Projection>(
             let allowed = lookup.order.allowed(tree.state);
             nodes += u64::from(allowed.count_ones());
             let mut children = [Node::default(); N];
-            let mut live = lookup.children(&tree.node, allowed, bound - level - 1, &mut children);
+            let mut finals = [0; N];
+            let mut live = lookup.children(
+                (&tree.node, tree.finals),
+                allowed,
+                bound - level - 1,
+                &mut children,
+                &mut finals,
+            );
             while live != 0 {
                 let m = live.trailing_zeros() as usize;
                 live &= live - 1;
+                // A child with no move left is a solution's end: the move to it is the last.
+                let finals = match bound - level - 1 {
+                    0 => tree.finals & 1 << m,
+                    _ => finals[m],
+                };
+                if finals == 0 {
+                    continue;
+                }
                 let mut path = tree.path.clone();
                 path.push(m as u8);
                 next.push(Subtree {
                     path,
                     node: children[m],
                     state: lookup.order.after(tree.state, m),
+                    finals,
                 });
             }
         }
@@ -920,11 +1012,35 @@ fn solve_with<const N: usize, G: Projection>(
 /// table. Admissible: each is the distance of a projection of the cube.
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
     cube.check()?;
-    let root = match (tables.columns, tables.index()) {
-        (MOVES, TableIndex::FlipSlice(g)) => Lookup::<MOVES, _>::new(tables, g).root(cube),
-        (MOVES, TableIndex::CornerSlice(g)) => Lookup::<MOVES, _>::new(tables, g).root(cube),
-        (_, TableIndex::FlipSlice(g)) => Lookup::<LAYER_MOVES, _>::new(tables, g).root(cube),
-        (_, TableIndex::CornerSlice(g)) => Lookup::<LAYER_MOVES, _>::new(tables, g).root(cube),
-    };
-    Ok(root.ok_or(SolveError::NotFound)?.estimate())
+    let (estimate, _) = root_bounds(tables, cube, 0).ok_or(SolveError::NotFound)?;
+    Ok(estimate)
+}
+
+/// The moves (as a mask of move-table columns) that may end a solution of `cube` of exactly
+/// `left` moves, by the rule of [`Lookup::finals`]; 0 when the table proves there is none.
+/// `None` for a damaged table.
+#[cfg(test)]
+pub(crate) fn final_moves(tables: &OptimalTables, cube: &CubieCube, left: usize) -> Option<u32> {
+    root_bounds(tables, cube, left).map(|(_, finals)| finals)
+}
+
+/// The start estimate of `cube` and the moves that may end a solution of `left` moves.
+fn root_bounds(tables: &OptimalTables, cube: &CubieCube, left: usize) -> Option<(usize, u32)> {
+    fn of<const N: usize, G: Projection>(
+        lookup: Lookup<N, G>,
+        cube: &CubieCube,
+        left: usize,
+    ) -> Option<(usize, u32)> {
+        let root = lookup.root(cube)?;
+        Some((
+            root.estimate(),
+            lookup.finals(lookup.all_moves(), &root, left),
+        ))
+    }
+    match (tables.columns, tables.index()) {
+        (MOVES, TableIndex::FlipSlice(g)) => of(Lookup::<MOVES, _>::new(tables, g), cube, left),
+        (MOVES, TableIndex::CornerSlice(g)) => of(Lookup::<MOVES, _>::new(tables, g), cube, left),
+        (_, TableIndex::FlipSlice(g)) => of(Lookup::<LAYER_MOVES, _>::new(tables, g), cube, left),
+        (_, TableIndex::CornerSlice(g)) => of(Lookup::<LAYER_MOVES, _>::new(tables, g), cube, left),
+    }
 }

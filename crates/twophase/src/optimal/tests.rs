@@ -1,4 +1,4 @@
-use super::search::RootSymmetry;
+use super::search::{final_moves, RootSymmetry};
 use super::table::TableIndex;
 use super::*;
 use crate::coords;
@@ -253,6 +253,63 @@ fn all_lists_every_canonical_optimal_solution() {
         got.sort_by_key(|s| format!("{s:?}"));
         assert_eq!(got, expected);
         assert!(!got.is_empty());
+    }
+}
+
+/// The column of the move tables that turns `m`.
+fn column_of(m: Move) -> usize {
+    (0..crate::coords::MOVES)
+        .find(|&k| to_move(k) == m)
+        .expect("every face turn has a column")
+}
+
+/// Lengths the rule of the last move is checked at: searched bounds that may fail (from the
+/// table's estimate) and the ones that succeed, up to what brute force lists quickly.
+const LAST_MOVE_CHECK_LENGTH: usize = 5;
+/// Positions whose bound the rule raises, checked against their exact distance.
+const PROVEN_CHECKED: usize = 5;
+
+#[test]
+fn the_last_move_rule_keeps_every_solution_and_proves_longer_bounds() {
+    for (metric, tables) in [(Metric::Htm, small()), (Metric::Qtm, small_qtm())] {
+        let mut rng = StdRng::seed_from_u64(18);
+        let every: u32 = metric
+            .moves()
+            .iter()
+            .fold(0, |m, &mv| m | 1 << column_of(mv));
+        let mut ruled_out = 0;
+        for _ in 0..40 {
+            let walk = rng.gen_range(2..=LAST_MOVE_CHECK_LENGTH + 1);
+            let cube = walk_in(&mut rng, metric, walk);
+            let estimate = lower_bound(tables, &cube).unwrap();
+            let exact = exact_distance(&cube, metric).unwrap() as usize;
+            for length in estimate..=(exact + 2).min(LAST_MOVE_CHECK_LENGTH) {
+                let finals = final_moves(tables, &cube, length).unwrap();
+                let solutions = brute_force_solutions(&cube, length, metric);
+                for solution in &solutions {
+                    let last = column_of(*solution.last().expect("not solved"));
+                    assert!(finals & 1 << last != 0, "{metric:?} {solution:?} ruled out");
+                }
+                ruled_out += (every & !finals).count_ones();
+            }
+        }
+        assert!(ruled_out > 0, "{metric:?}");
+        // Where the rule leaves no last move at the table's estimate, there is no solution of
+        // that length: the bound is one more.
+        let mut proven = 0;
+        for _ in 0..2000 {
+            let cube = walk_in(&mut rng, metric, 2 * BALL_DEPTH as usize);
+            let estimate = lower_bound(tables, &cube).unwrap();
+            if final_moves(tables, &cube, estimate) == Some(0) {
+                let exact = exact_distance(&cube, metric).expect("within twice the ball");
+                assert!(exact as usize > estimate, "{metric:?}: {exact} moves");
+                proven += 1;
+                if proven == PROVEN_CHECKED {
+                    break;
+                }
+            }
+        }
+        assert_eq!(proven, PROVEN_CHECKED, "{metric:?}");
     }
 }
 
