@@ -7,6 +7,9 @@
 //! permutation rides along for the goal test (the three axes' slices place every edge; only
 //! the corners' places escape them). Children are generated in the cube's canonical order, and
 //! a child is dropped at the first axis that proves it too far, so most cost one table read.
+//! A node also carries the moves that may still end its solution ([`Lookup::finals`], nxopt's
+//! rule): an axis at exactly the distance left rules out its U and D turns, and a node with
+//! none left is dropped.
 //!
 //! Each bound is split at depth [`SPLIT_DEPTH`] into a few thousand subtrees that the threads
 //! take in order, each thread [`FIBERS`] at a time, in rotation ([`Fiber`]), so that their
