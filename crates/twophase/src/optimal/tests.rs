@@ -256,13 +256,6 @@ fn all_lists_every_canonical_optimal_solution() {
     }
 }
 
-/// The column of the move tables that turns `m`.
-fn column_of(m: Move) -> usize {
-    (0..crate::coords::MOVES)
-        .find(|&k| to_move(k) == m)
-        .expect("every face turn has a column")
-}
-
 /// Lengths the rule of the last move is checked at: searched bounds that may fail (from the
 /// table's estimate) and the ones that succeed, up to what brute force lists quickly.
 const LAST_MOVE_CHECK_LENGTH: usize = 5;
@@ -276,7 +269,7 @@ fn the_last_move_rule_keeps_every_solution_and_proves_longer_bounds() {
         let every: u32 = metric
             .moves()
             .iter()
-            .fold(0, |m, &mv| m | 1 << column_of(mv));
+            .fold(0, |m, &mv| m | 1 << mv.htm_index());
         let mut ruled_out = 0;
         for _ in 0..40 {
             let walk = rng.gen_range(2..=LAST_MOVE_CHECK_LENGTH + 1);
@@ -287,7 +280,7 @@ fn the_last_move_rule_keeps_every_solution_and_proves_longer_bounds() {
                 let finals = final_moves(tables, &cube, length).unwrap();
                 let solutions = brute_force_solutions(&cube, length, metric);
                 for solution in &solutions {
-                    let last = column_of(*solution.last().expect("not solved"));
+                    let last = solution.last().expect("not solved").htm_index();
                     assert!(finals & 1 << last != 0, "{metric:?} {solution:?} ruled out");
                 }
                 ruled_out += (every & !finals).count_ones();
