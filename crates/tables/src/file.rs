@@ -298,8 +298,29 @@ fn write_atomically(
     out.inner.flush().map_err(io_err)?;
     drop(out);
     tmp.as_file().sync_all().map_err(io_err)?;
+    release_cache(tmp.as_file());
     tmp.persist(path).map_err(|e| io_err(e.error))?;
     Ok(checksum)
+}
+
+/// Asks the kernel to drop a written and synced file's pages from its cache. Pages cached as
+/// they were written are small; read back through [`load`]'s mapping (advised for huge
+/// pages), a file comes into the cache in huge pages that the mapping uses directly, so a
+/// table read at random is as fast mapped as copied into huge pages. Advice only: nothing
+/// is lost if the kernel ignores it.
+fn release_cache(file: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the descriptor is open for the call's duration; the call only gives advice
+        // about its cached pages.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
 }
 
 /// The folder `path` is in (`.` for a bare file name): where its temporary file is written.
@@ -508,6 +529,10 @@ pub fn load(path: &Path) -> Result<LoadedTable, TableError> {
     // rename, which leaves this mapping intact, and the checksum below is verified first.
     #[allow(unsafe_code)]
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_err)?;
+    // Pages the checksum below brings into the cache come in huge pages where the kernel can
+    // ([`release_cache`]): fewer TLB misses for the searches that read tables at random.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
     let (header, payload) = validate(&map, path)?;
     Ok(LoadedTable {
         header,

@@ -2,8 +2,11 @@
 //! pages (2 MiB on x86-64, through `madvise`; the default Linux setting honours the request).
 //!
 //! A search that reads a gigabyte table at random misses the TLB on nearly every read when the
-//! table lies in 4 KiB pages (a memory-mapped file); in huge pages the page walk mostly hits
-//! the cache. Copying the table in costs a fraction of a second and its size in memory.
+//! table lies in 4 KiB pages; in huge pages the page walk mostly hits the cache. A mapped
+//! table file lies in huge pages when the kernel holds the file in its cache in huge pages,
+//! which it does for a file read back into the cache (Linux 6 with large folios; not for one
+//! cached as it was written, hence [`crate::file::save`] drops a new file from the cache).
+//! Otherwise the table is copied: a second a gigabyte, and its size in memory.
 
 use crate::LoadedTable;
 use std::io;
@@ -53,14 +56,77 @@ impl TableBytes {
         }
     }
 
-    /// The same bytes copied into huge pages, for a table read at random; left where they
-    /// are when the memory cannot be had.
+    /// The same bytes in huge pages, for a table read at random: a mapped file the kernel
+    /// already maps in huge pages (a table file read back after [`crate::file::save`] dropped it
+    /// from the cache) is left as it is, anything else is copied; left where they are when
+    /// the memory for a copy cannot be had.
     pub fn resident(self) -> Self {
+        if let TableBytes::Mapped(table) = &self {
+            if in_huge_pages(table.payload()) {
+                return self;
+            }
+        }
         match ResidentBytes::copy_of(self.as_slice()) {
             Ok(copy) => TableBytes::Resident(copy),
             Err(_) => self,
         }
     }
+}
+
+/// Share of a mapping that must lie in huge pages for a copy to gain nothing.
+const HUGE_ENOUGH_PERCENT: u64 = 90;
+
+/// Whether the kernel maps the file mapping that holds `bytes` in huge pages, nearly all of
+/// it ([`HUGE_ENOUGH_PERCENT`]): the mapping's `FilePmdMapped` against its `Size` in
+/// `/proc/self/smaps`. `false` where that cannot be read (and on other systems).
+fn in_huge_pages(bytes: &[u8]) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let Ok(smaps) = std::fs::read_to_string("/proc/self/smaps") else {
+            return false;
+        };
+        huge_share(&smaps, bytes.as_ptr() as usize)
+            .is_some_and(|(size, huge)| huge * 100 >= size * HUGE_ENOUGH_PERCENT && size > 0)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = bytes;
+        false
+    }
+}
+
+/// The `Size` and `FilePmdMapped` (kB) of the mapping holding `address`, from the text of
+/// `/proc/PID/smaps`: a line `start-end perms ...` (hexadecimal) opens each mapping, and its
+/// fields follow as `Name:   value kB`.
+fn huge_share(smaps: &str, address: usize) -> Option<(u64, u64)> {
+    let mut inside = false;
+    let (mut size, mut huge) = (None, None);
+    for line in smaps.lines() {
+        let range = line.split_once(' ').and_then(|(range, _)| {
+            let (start, end) = range.split_once('-')?;
+            Some((
+                usize::from_str_radix(start, 16).ok()?,
+                usize::from_str_radix(end, 16).ok()?,
+            ))
+        });
+        if let Some((start, end)) = range {
+            if inside {
+                break;
+            }
+            inside = (start..end).contains(&address);
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let field = |name: &str| {
+            let value = line.strip_prefix(name)?.trim().strip_suffix("kB")?;
+            value.trim().parse::<u64>().ok()
+        };
+        size = size.or_else(|| field("Size:"));
+        huge = huge.or_else(|| field("FilePmdMapped:"));
+    }
+    Some((size?, huge?))
 }
 
 /// Bytes copied into memory advised for huge pages (plain anonymous memory where the platform
@@ -139,6 +205,27 @@ mod tests {
         }
         prefetch(&[], 0);
         assert_eq!(bytes, vec![7u8; 100]);
+    }
+
+    #[test]
+    fn the_huge_share_is_read_from_the_mapping_that_holds_the_address() {
+        let smaps = "\
+00400000-00452000 r-xp 00000000 08:02 173521      /usr/bin/dbus-daemon
+Size:                328 kB
+FilePmdMapped:         0 kB
+7f0000000000-7f0000600000 r--s 00000000 fd:00 42     /cache/table.tbl
+Size:               6144 kB
+KernelPageSize:        4 kB
+FilePmdMapped:      4096 kB
+7f0000600000-7f0000800000 rw-p 00000000 00:00 0
+Size:               2048 kB
+FilePmdMapped:         0 kB
+";
+        assert_eq!(huge_share(smaps, 0x7f00_0000_1000), Some((6144, 4096)));
+        assert_eq!(huge_share(smaps, 0x0040_0000), Some((328, 0)));
+        assert_eq!(huge_share(smaps, 0x7f00_0060_0000), Some((2048, 0)));
+        assert_eq!(huge_share(smaps, 0x10), None);
+        assert_eq!(huge_share("", 0x10), None);
     }
 
     #[test]
