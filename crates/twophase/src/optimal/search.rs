@@ -149,26 +149,6 @@ impl Node {
     fn estimate(&self) -> usize {
         self.axes.iter().map(|a| a.dist as usize).max().unwrap_or(0)
     }
-
-    /// The axes in the order the node's children are read: the farthest first, ties in axis
-    /// order. A child is at most one move farther than its parent on every axis, so only the
-    /// axes near the bound can rule it out, and a child ruled out by its first axes is not
-    /// read on the others.
-    #[inline]
-    fn axis_order(&self) -> [usize; AXES] {
-        let d = |a: usize| self.axes[a].dist;
-        let mut order = [0, 1, 2];
-        if d(order[1]) > d(order[0]) {
-            order.swap(0, 1);
-        }
-        if d(order[2]) > d(order[1]) {
-            order.swap(1, 2);
-            if d(order[1]) > d(order[0]) {
-                order.swap(0, 1);
-            }
-        }
-        order
-    }
 }
 
 /// The table's lookups, with the graph view made once, for move tables of `N` columns (a
@@ -359,17 +339,9 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     ) -> u32 {
         let mut live = moves;
         let mut entries = [0usize; N];
-        for (step, a) in node.axis_order().into_iter().enumerate() {
+        for a in 0..AXES {
             self.fetch_axis(node, a, live, out, &mut entries);
-            let first = step == 0;
-            live = self.check_axis(
-                (node, finals_in),
-                (a, first),
-                live,
-                left,
-                (out, finals),
-                &entries,
-            );
+            live = self.check_axis((node, finals_in), a, live, left, (out, finals), &entries);
             if live == 0 {
                 return 0;
             }
@@ -411,15 +383,14 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
 
     /// Reads the entries [`fetch_axis`](Self::fetch_axis) found for axis `a`, writes the
     /// children's distances and the moves that may still end their solutions (`finals[m]`,
-    /// from `finals_in`, the node's, when `a` is the `first` axis read; [`Lookup::narrow`]),
-    /// and returns the
+    /// from `finals_in`, the node's, on the first axis; [`Lookup::narrow`]), and returns the
     /// moves in `live` whose child is still within `left` moves of the goal with a move left
     /// to end on: a child the first axes rule out this way is not read on the later ones.
     #[inline]
     fn check_axis(
         &self,
         (node, finals_in): (&Node, u32),
-        (a, first): (usize, bool),
+        a: usize,
         mut live: u32,
         left: usize,
         (out, finals): (&mut [Node; N], &mut [u32; N]),
@@ -432,7 +403,7 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let dist = next_distance(parent.dist, t.mod3(entries[m]));
-            let inherited = if first { finals_in } else { finals[m] };
+            let inherited = if a == 0 { finals_in } else { finals[m] };
             finals[m] = self.narrow(inherited, a, dist, left);
             if dist as usize > left || finals[m] == 0 {
                 live &= !(1 << m);
@@ -453,16 +424,15 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
         }
     }
 
-    /// Asks for the table entries of the first axis of `node`'s children by `moves` (the
-    /// first of [`Node::axis_order`]): what its expansion reads first.
+    /// Asks for the table entries of the first axis of `node`'s children by `moves`: what its
+    /// expansion reads first.
     #[inline]
     fn prefetch_first_axis(&self, node: &Node, moves: u32) {
-        let first = node.axis_order()[0];
         let mut bits = moves;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.tables.prefetch(self.child_axis(node, first, m).1);
+            self.tables.prefetch(self.child_axis(node, 0, m).1);
         }
     }
 }
@@ -584,10 +554,8 @@ struct Pending {
 /// A node whose children are being checked, an axis a turn.
 struct Expansion<const N: usize> {
     parent: Pending,
-    /// The axes in the order they are read ([`Node::axis_order`]).
-    order: [usize; AXES],
-    /// The place in `order` of the axis whose entries were asked for on the last turn.
-    step: usize,
+    /// The axis whose entries were asked for on the last turn.
+    axis: usize,
     /// The moves whose children are still within reach of the goal.
     live: u32,
     children: [Node; N],
@@ -708,17 +676,17 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             let left = e.parent.left as usize - 1;
             e.live = lookup.check_axis(
                 (&e.parent.node, e.parent.finals),
-                (e.order[e.step], e.step == 0),
+                e.axis,
                 e.live,
                 left,
                 (&mut e.children, &mut e.finals),
                 &e.entries,
             );
-            if e.live != 0 && e.step + 1 < AXES {
-                e.step += 1;
+            if e.live != 0 && e.axis + 1 < AXES {
+                e.axis += 1;
                 lookup.fetch_axis(
                     &e.parent.node,
-                    e.order[e.step],
+                    e.axis,
                     e.live,
                     &mut e.children,
                     &mut e.entries,
@@ -766,20 +734,18 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             return;
         }
         // The first axis's entries were asked for when the node was pushed.
-        let order = p.node.axis_order();
         let mut e = Expansion {
             parent: p,
-            order,
-            step: 0,
+            axis: 0,
             live: allowed,
             children: [Node::default(); N],
             entries: [0; N],
             finals: [0; N],
         };
-        lookup.fetch_axis(&p.node, order[0], allowed, &mut e.children, &mut e.entries);
+        lookup.fetch_axis(&p.node, 0, allowed, &mut e.children, &mut e.entries);
         e.live = lookup.check_axis(
             (&p.node, p.finals),
-            (order[0], true),
+            0,
             allowed,
             left - 1,
             (&mut e.children, &mut e.finals),
@@ -788,8 +754,8 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
         if e.live == 0 {
             return;
         }
-        e.step = 1;
-        lookup.fetch_axis(&p.node, order[1], e.live, &mut e.children, &mut e.entries);
+        e.axis = 1;
+        lookup.fetch_axis(&p.node, 1, e.live, &mut e.children, &mut e.entries);
         fiber.expansion = Some(e);
     }
 
