@@ -20,6 +20,8 @@ use godsearch_puzzles::cube::coord::{self as cube_coord, TWISTS};
 use godsearch_puzzles::cube::cubie::{CORNERS, EDGES};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries, UD_SYMMETRIES};
 use godsearch_puzzles::cube::CubieCube;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Placements of the four U corners among the eight corner positions: `C(8, 4)`.
 pub const CORNER_OCCUPANCIES: usize = 70;
@@ -161,7 +163,13 @@ pub(crate) struct CornerSliceTables {
     /// A flip coordinate with each U/D flip at each placement (the middle edges' flips chosen
     /// to make the parity even): `placement * 256 + ud_flip`.
     expand: Vec<u16>,
+    /// Names these tables (and so the graphs over them) in the threads' [`RowMoves`] caches:
+    /// unique in the process.
+    id: u64,
 }
+
+/// Source of [`CornerSliceTables`]'s ids.
+static NEXT_TABLES_ID: AtomicU64 = AtomicU64::new(0);
 
 impl CornerSliceTables {
     /// The tables for move tables of these cubies (their columns).
@@ -206,6 +214,7 @@ impl CornerSliceTables {
             occupancy_move: coords::move_table(CORNER_OCCUPANCIES, corner_occupancy, moves),
             extract: UdFlipExtract::new(),
             expand,
+            id: NEXT_TABLES_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -285,6 +294,73 @@ impl CornerSliceGraph<'_> {
     }
 }
 
+/// What one move does to every entry of a row (`class * slices + slice`): all 256 U/D flips
+/// of a row land in one row, seen through one symmetry, so only the flip's part of a
+/// neighbour's entry is left to work out per entry. Kept per thread for the row last
+/// expanded: a BFS pass meets a row's entries one after another.
+#[derive(Clone, Copy, Default)]
+struct RowMove {
+    /// First entry of the row reached.
+    base: usize,
+    sym: u8,
+    /// What the reached slice's placement adds to the conjugated flip.
+    slice_flip: u16,
+    /// The conjugated placement of the middle edges.
+    placement: u16,
+}
+
+/// A thread's [`RowMove`]s: for which graph and row ([`CornerSliceGraph::row_key`]), which
+/// moves are worked out yet.
+struct RowMoves {
+    key: RowKey,
+    ready: u32,
+    moves: [RowMove; crate::optimal::LAYER_MOVES],
+}
+
+thread_local! {
+    static ROW_MOVES: RefCell<RowMoves> = const {
+        RefCell::new(RowMoves {
+            key: (u64::MAX, 0, 0, 0, usize::MAX),
+            ready: 0,
+            moves: [RowMove { base: 0, sym: 0, slice_flip: 0, placement: 0 }; crate::optimal::LAYER_MOVES],
+        })
+    };
+}
+
+/// A graph (its tables' id, its kind of slice, its move tables' columns, its moves) and one
+/// of its rows.
+type RowKey = (u64, usize, usize, usize, usize);
+
+impl CornerSliceGraph<'_> {
+    /// The key of row `row` of this graph in the threads' caches.
+    fn row_key(&self, row: usize) -> RowKey {
+        let moves = self.moves.as_ptr() as usize;
+        (self.corners.id, self.slices, self.columns, moves, row)
+    }
+
+    /// Where the `k`-th of the graph's moves takes row `row`.
+    fn row_move(&self, row: usize, k: usize) -> RowMove {
+        let (class, slice) = (row / self.slices, row % self.slices);
+        let corners = self.corners.classes.rep[class] as usize;
+        let (twist, occupancy) = (corners / CORNER_OCCUPANCIES, corners % CORNER_OCCUPANCIES);
+        let (c, m) = (self.columns, self.moves[k] as usize);
+        let corners = self.twist_move[twist * c + m] as usize * CORNER_OCCUPANCIES
+            + self.corners.occupancy_move[occupancy * c + m] as usize;
+        let classes = &self.corners.classes;
+        let sym = classes.to_rep[corners] as usize;
+        let slice = self.slice_move[slice * c + m] as usize;
+        let at = slice / self.orders * UD_SYMMETRIES + sym;
+        let reached = classes.class[corners] as usize * self.slices
+            + self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
+        RowMove {
+            base: reached * UD_FLIPS,
+            sym: sym as u8,
+            slice_flip: self.conjugates.slice_flip[at],
+            placement: self.conjugates.slice[at],
+        }
+    }
+}
+
 impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
     fn entries(&self) -> usize {
         CornerSliceGraph::entries(self)
@@ -294,17 +370,36 @@ impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
         self.moves.len()
     }
 
+    /// The same neighbours as [`CornerSliceGraph::entry`] of each move gives, with the row's
+    /// part of the work ([`RowMove`]) done once a row per thread.
     fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
-        let (twist, occupancy, flip, slice) = self.position(entry);
-        let c = self.columns;
-        self.moves.iter().any(|&m| {
-            let m = m as usize;
-            f(self.entry(
-                self.twist_move[twist * c + m] as usize,
-                self.corners.occupancy_move[occupancy * c + m] as usize,
-                self.flip_move[flip * c + m] as usize,
-                self.slice_move[slice * c + m] as usize,
-            ))
+        let (row, ud) = (entry / UD_FLIPS, entry % UD_FLIPS);
+        let flip = self.corners.flip_of(ud, row % self.slices / self.orders);
+        let key = self.row_key(row);
+        ROW_MOVES.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            if cache.key != key {
+                cache.key = key;
+                cache.ready = 0;
+            }
+            let c = self.columns;
+            for (k, &m) in self.moves.iter().enumerate() {
+                if cache.ready >> k & 1 == 0 {
+                    cache.moves[k] = self.row_move(row, k);
+                    cache.ready |= 1 << k;
+                }
+                let to = cache.moves[k];
+                let sym = to.sym as usize;
+                let moved = self.flip_move[flip * c + m as usize] as usize;
+                let conjugated = self.conjugates.flip[moved * UD_SYMMETRIES + sym] ^ to.slice_flip;
+                let ud_flip = self
+                    .corners
+                    .ud_flip(conjugated as usize, to.placement as usize);
+                if f(to.base + ud_flip) {
+                    return true;
+                }
+            }
+            false
         })
     }
 
@@ -326,9 +421,10 @@ impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pruning::PairGraph;
     use crate::tests::random_walk;
     use rand::rngs::StdRng;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
 
     fn tables() -> CornerSliceTables {
         let syms = Symmetries::new();
@@ -347,6 +443,87 @@ mod tests {
         }
         assert_eq!(corner_occupancy(&CubieCube::SOLVED), 0);
         assert_eq!(tables().classes.len(), CORNER_OCCUPANCY_CLASSES);
+    }
+
+    /// The neighbours the threads' cached rows give are each move's entry, for both kinds of
+    /// slice and two sets of moves, with three graphs used in turn on one thread.
+    #[test]
+    fn cached_rows_give_each_moves_entry() {
+        let syms = Symmetries::new();
+        let all: Vec<CubieCube> = (0..coords::MOVES)
+            .map(|k| crate::search::to_move(k).cubie())
+            .collect();
+        let t = tables();
+        let twist_move = coords::move_table(TWISTS, coords::twist, &all);
+        let flip_move = coords::move_table(cube_coord::FLIPS, coords::flip, &all);
+        let conjugates = FlipSliceConjugates::new(&syms);
+        let placement_move = coords::move_table(SLICES, coords::slice, &all);
+        let sorted_move = coords::move_table(coords::SLICE_SORTED, coords::slice_sorted, &all);
+        let sorted_conj = crate::flipslice::slice_sorted_conjugates(&syms);
+        let face_turns: Vec<u8> = (0..coords::MOVES as u8).collect();
+        let quarter_turns: Vec<u8> = (0..coords::MOVES as u8).filter(|m| m % 3 != 1).collect();
+        let graph = |slice_move, slice_conj, slices, moves| CornerSliceGraph {
+            corners: &t,
+            twist_move: &twist_move,
+            flip_move: &flip_move,
+            conjugates: &conjugates,
+            slice_move,
+            slice_conj,
+            slices,
+            orders: slices / SLICES,
+            columns: coords::MOVES,
+            moves,
+        };
+        let graphs = [
+            graph(&placement_move, &conjugates.slice, SLICES, &face_turns),
+            graph(
+                &sorted_move,
+                &sorted_conj,
+                coords::SLICE_SORTED,
+                &quarter_turns,
+            ),
+            graph(&placement_move, &conjugates.slice, SLICES, &quarter_turns),
+        ];
+        // Each move's entry, worked out from the entry's coordinates without the cache.
+        let direct = |g: &CornerSliceGraph, entry: usize| -> Vec<usize> {
+            let (twist, occupancy, flip, slice) = g.position(entry);
+            let c = g.columns;
+            (g.moves.iter())
+                .map(|&m| {
+                    let m = m as usize;
+                    g.entry(
+                        g.twist_move[twist * c + m] as usize,
+                        g.corners.occupancy_move[occupancy * c + m] as usize,
+                        g.flip_move[flip * c + m] as usize,
+                        g.slice_move[slice * c + m] as usize,
+                    )
+                })
+                .collect()
+        };
+        let mut rng = StdRng::seed_from_u64(8);
+        for _ in 0..3000 {
+            for g in &graphs {
+                // An entry, then another of its row (the cache's case), then the next graph.
+                let entry = rng.gen_range(0..g.entries());
+                let same_row = entry - entry % UD_FLIPS + rng.gen_range(0..UD_FLIPS);
+                // A caller that stops early leaves the row's later moves not worked out yet.
+                let stop_after = rng.gen_range(1..=g.moves.len());
+                let mut seen = Vec::new();
+                assert!(g.neighbours(entry, &mut |n| {
+                    seen.push(n);
+                    seen.len() == stop_after
+                }));
+                assert_eq!(seen[..], direct(g, entry)[..stop_after]);
+                for e in [entry, same_row] {
+                    let mut got = Vec::new();
+                    g.neighbours(e, &mut |n| {
+                        got.push(n);
+                        false
+                    });
+                    assert_eq!(got, direct(g, e));
+                }
+            }
+        }
     }
 
     #[test]

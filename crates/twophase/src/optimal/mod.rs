@@ -23,6 +23,7 @@ mod search;
 mod table;
 
 pub use search::{gods_number, lower_bound, solve_optimal, OptimalOptions, OptimalSolution};
+pub(crate) use table::LAYER_MOVES;
 pub use table::{OptimalTables, TableSize, CORNER_OPTIMAL_FORMAT, OPTIMAL_FORMAT};
 
 #[cfg(test)]
