@@ -272,10 +272,33 @@ impl CornerSliceGraph<'_> {
     /// `slice` seen through symmetry `sym`.
     #[inline]
     fn entry_through(&self, class: usize, sym: usize, flip: usize, slice: usize) -> usize {
-        let placement = slice / self.orders;
-        let (flip, placement) = self.conjugates.conjugate(flip, placement, sym);
-        let slice = self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
-        (class * self.slices + slice) * UD_FLIPS + self.corners.ud_flip(flip, placement)
+        self.entry_in(&self.row_through(class, sym, slice), flip)
+    }
+
+    /// The row's part of [`entry_through`](Self::entry_through): where every flip of corner
+    /// class `class` and slice `slice` seen through `sym` lands.
+    #[inline]
+    fn row_through(&self, class: usize, sym: usize, slice: usize) -> RowMove {
+        let at = slice / self.orders * UD_SYMMETRIES + sym;
+        let reached = class * self.slices + self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
+        RowMove {
+            base: reached * UD_FLIPS,
+            sym: sym as u8,
+            slice_flip: self.conjugates.slice_flip[at],
+            placement: self.conjugates.slice[at],
+        }
+    }
+
+    /// The flip's part of [`entry_through`](Self::entry_through): the entry of flip `flip`
+    /// in the row `to` says.
+    #[inline]
+    fn entry_in(&self, to: &RowMove, flip: usize) -> usize {
+        let conjugated =
+            self.conjugates.flip[flip * UD_SYMMETRIES + to.sym as usize] ^ to.slice_flip;
+        to.base
+            + self
+                .corners
+                .ud_flip(conjugated as usize, to.placement as usize)
     }
 
     /// The raw coordinates of one position of `entry`: twist, occupancy, flip, slice.
@@ -294,10 +317,11 @@ impl CornerSliceGraph<'_> {
     }
 }
 
-/// What one move does to every entry of a row (`class * slices + slice`): all 256 U/D flips
-/// of a row land in one row, seen through one symmetry, so only the flip's part of a
-/// neighbour's entry is left to work out per entry. Kept per thread for the row last
-/// expanded: a BFS pass meets a row's entries one after another.
+/// Where the entries of a row (`class * slices + slice`) land, seen through a symmetry or
+/// after a move: all 256 U/D flips of a row land in one row, seen through one symmetry, so
+/// only the flip's part of an entry is left to work out per entry
+/// ([`CornerSliceGraph::entry_in`]). The neighbours kept per thread for the row last expanded
+/// ([`RowMoves`]): a BFS pass meets a row's entries one after another.
 #[derive(Clone, Copy, Default)]
 struct RowMove {
     /// First entry of the row reached.
@@ -349,15 +373,7 @@ impl CornerSliceGraph<'_> {
         let classes = &self.corners.classes;
         let sym = classes.to_rep[corners] as usize;
         let slice = self.slice_move[slice * c + m] as usize;
-        let at = slice / self.orders * UD_SYMMETRIES + sym;
-        let reached = classes.class[corners] as usize * self.slices
-            + self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
-        RowMove {
-            base: reached * UD_FLIPS,
-            sym: sym as u8,
-            slice_flip: self.conjugates.slice_flip[at],
-            placement: self.conjugates.slice[at],
-        }
+        self.row_through(classes.class[corners] as usize, sym, slice)
     }
 }
 
@@ -388,14 +404,8 @@ impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
                     cache.moves[k] = self.row_move(row, k);
                     cache.ready |= 1 << k;
                 }
-                let to = cache.moves[k];
-                let sym = to.sym as usize;
                 let moved = self.flip_move[flip * c + m as usize] as usize;
-                let conjugated = self.conjugates.flip[moved * UD_SYMMETRIES + sym] ^ to.slice_flip;
-                let ud_flip = self
-                    .corners
-                    .ud_flip(conjugated as usize, to.placement as usize);
-                if f(to.base + ud_flip) {
+                if f(self.entry_in(&cache.moves[k], moved)) {
                     return true;
                 }
             }
