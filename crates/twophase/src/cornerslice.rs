@@ -322,7 +322,7 @@ impl CornerSliceGraph<'_> {
 /// only the flip's part of an entry is left to work out per entry
 /// ([`CornerSliceGraph::entry_in`]). The neighbours kept per thread for the row last expanded
 /// ([`RowMoves`]): a BFS pass meets a row's entries one after another.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct RowMove {
     /// First entry of the row reached.
     base: usize,
@@ -364,9 +364,7 @@ impl CornerSliceGraph<'_> {
 
     /// Where the `k`-th of the graph's moves takes row `row`.
     fn row_move(&self, row: usize, k: usize) -> RowMove {
-        let (class, slice) = (row / self.slices, row % self.slices);
-        let corners = self.corners.classes.rep[class] as usize;
-        let (twist, occupancy) = (corners / CORNER_OCCUPANCIES, corners % CORNER_OCCUPANCIES);
+        let (twist, occupancy, _, slice) = self.position(row * UD_FLIPS);
         let (c, m) = (self.columns, self.moves[k] as usize);
         let corners = self.twist_move[twist * c + m] as usize * CORNER_OCCUPANCIES
             + self.corners.occupancy_move[occupancy * c + m] as usize;
