@@ -507,6 +507,30 @@ fn tiles_with_their_moves_back_spill_split_and_count_to_the_published_levels() {
 }
 
 #[test]
+fn a_levels_buckets_hold_about_the_states_asked_of_them() {
+    // The next level's buckets are planned from a sample of the newest level that weighs
+    // each of its key ranges as much as it holds; weighing its buckets alike, the largest
+    // of the 15-puzzle's level 22 held twice the states asked (65,406 against 32,768).
+    let dir = tempfile::tempdir().unwrap();
+    let asked = 1 << 15;
+    let r = run(
+        &tiles_with_moves_back(4, 4),
+        &options(dir.path(), "4x4 back", asked),
+        &limits(Some(22), 64 * MIB),
+    );
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=22]);
+    let states: Vec<u64> = (bucket_files(dir.path(), 22).iter())
+        .map(|f| godsearch_tables::file::load(f).unwrap().header().entries)
+        .collect();
+    assert!(states.len() > 20, "{} buckets", states.len());
+    let largest = *states.iter().max().unwrap();
+    assert!(
+        largest <= asked + asked / 4,
+        "the largest bucket holds {largest} states, {asked} asked"
+    );
+}
+
+#[test]
 fn tiles_with_their_moves_back_remake_a_damaged_bucket_from_its_parents() {
     let space = tiles_with_moves_back(4, 3);
     let expected = &levels("sliding-3x4.txt")[..=18];

@@ -118,7 +118,8 @@ fn decode_short_gaps<S: KeyState>(bytes: &[u8], count: u64, out: &mut Vec<S>) ->
     if count > bytes.len() as u64 {
         return false;
     }
-    out.reserve(count as usize);
+    // Exactly: a buffer reused from file to file would otherwise double past the largest.
+    out.reserve_exact(count as usize);
     let (mut at, mut last, mut ascending) = (0usize, 0u64, true);
     for i in 0..count {
         let (gap, len) = match bytes.get(at..at + 2) {
@@ -179,7 +180,7 @@ fn decode_as<S: KeyState, A: Accumulator>(
     count: u64,
     states: &mut Vec<S>,
 ) -> Result<(), CodecError> {
-    states.reserve(count.min(bytes.len() as u64) as usize);
+    states.reserve_exact(count.min(bytes.len() as u64) as usize);
     let mut at = 0;
     let mut last = A::default();
     for i in 0..count {

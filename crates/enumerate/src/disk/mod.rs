@@ -909,10 +909,15 @@ where
         Ok(sample)
     }
 
-    /// Keeps a share of bucket `bucket`'s `states` (one of `buckets` of the level at `depth`)
-    /// in the sample that plans the next level.
+    /// Keeps a share of `states`, the new states of one of the `buckets` of the level at
+    /// `depth`, in the sample that plans the next level: one in the same number of every
+    /// bucket, so that each key range weighs in the sample as much as it holds. (One in a
+    /// number set by each bucket's own size gave every bucket the same weight, and the
+    /// largest buckets planned from it held three times the average: the 15-puzzle's levels 27
+    /// and 28, 7.4 and 9.0 million states against 4.2 planned.)
     fn record_sample(&self, depth: u32, buckets: usize, states: &[P::State]) {
-        let step = (states.len() * buckets / SAMPLE_STATES).max(1);
+        let planned = buckets as u64 * self.options.bucket_states;
+        let step = (planned / SAMPLE_STATES as u64).max(1) as usize;
         let mut kept = self.sample.lock().expect("a sample");
         if kept.depth != depth {
             *kept = Sample {
@@ -1213,6 +1218,8 @@ where
                 peak_states = peak_states.max(pending.len() + read);
             }
         }
+        // The parents' buffers are not needed by the merges, which take their room.
+        drop(batch);
         // A worker of a distributed run goes on taking states until every worker has listed
         // its part of the level.
         if let Some(router) = router {
