@@ -1,7 +1,8 @@
 //! `godsearch bench --section optimal`: the optimal 3x3x3 solver on positions of a known kind:
 //! random 13-move sequences with the small table, then uniformly random cubes with the table
 //! of `--table-size` (1 GB by default), each position on every thread. Prints each position's
-//! optimal length, nodes and time, then the distribution of the times.
+//! optimal length, nodes and time, then the distribution of the times, and what the table's
+//! lookups prove of many random cubes (the mean bound, lookup by lookup, as nxopt reports it).
 
 use crate::output::outln;
 use anyhow::{ensure, Result};
@@ -9,7 +10,9 @@ use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::units::{format_bytes, format_count, format_seconds};
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::{random_cube, CubieCube, Metric};
-use godsearch_twophase::optimal::{solve_optimal, OptimalOptions, OptimalTables, TableSize};
+use godsearch_twophase::optimal::{
+    solve_optimal, table_bounds, OptimalOptions, OptimalTables, TableBounds, TableSize,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -19,6 +22,12 @@ const SEED: u64 = 2026;
 /// Positions of the short set, and their scramble length: a few seconds in all.
 const SHORT_POSITIONS: usize = 20;
 const SHORT_LENGTH: usize = 13;
+/// Random cubes whose table bounds are averaged, and their own seed (the solved cubes stay the
+/// same whatever this part draws): about a second with the 8gb table.
+const BOUND_CUBES: usize = 10_000;
+const BOUND_SEED: u64 = 2027;
+/// Bounds are counted up to this value (the tables' distances stay below 14 in HTM).
+const BOUND_VALUES: usize = 24;
 
 fn tables(cache: &TableCache, size: TableSize) -> OptimalTables {
     let bar = crate::progress::LevelBar::new();
@@ -120,5 +129,51 @@ pub fn run(cache: &TableCache, size: TableSize, random: usize, threads: usize) -
     );
     let tables = tables(cache, size);
     let cubes: Vec<CubieCube> = (0..random).map(|_| random_cube(&mut rng)).collect();
-    solve_all(&tables, &cubes, threads)
+    solve_all(&tables, &cubes, threads)?;
+    bounds_of_random_cubes(&tables)
+}
+
+/// One of the bounds reported, from a cube's table bounds and its inverse's.
+type BoundOf = fn(&TableBounds, &TableBounds) -> usize;
+
+/// The mean of each of the table's bounds over [`BOUND_CUBES`] random cubes, and how they
+/// spread: one lookup, the largest of three, with the rule of the last move, and with the
+/// inverse position's bounds as well (which the search does not read yet: its table keeps
+/// distances mod 3, found only along a path of moves, and the inverse's path is not one).
+fn bounds_of_random_cubes(tables: &OptimalTables) -> Result<()> {
+    let mut rng = StdRng::seed_from_u64(BOUND_SEED);
+    let kinds: [(&str, BoundOf); 4] = [
+        ("U/D axis alone", |b, _| b.axes[0]),
+        ("largest of three axes", |b, _| b.largest),
+        ("with the last-move rule", |b, _| b.with_last_move),
+        ("and the inverse's", |b, inv| {
+            b.with_last_move.max(inv.with_last_move)
+        }),
+    ];
+    let mut counts = [[0u64; BOUND_VALUES]; 4];
+    for _ in 0..BOUND_CUBES {
+        let cube = random_cube(&mut rng);
+        let bounds = table_bounds(tables, &cube)?;
+        let inverse = table_bounds(tables, &cube.inverse())?;
+        for (k, (_, of)) in kinds.iter().enumerate() {
+            counts[k][of(&bounds, &inverse).min(BOUND_VALUES - 1)] += 1;
+        }
+    }
+    outln!(
+        "table bounds of {} random cubes: mean, then the share at each value",
+        format_count(BOUND_CUBES as u64)
+    );
+    for ((name, _), count) in kinds.iter().zip(&counts) {
+        let n = BOUND_CUBES as f64;
+        let mean = (count.iter().enumerate())
+            .map(|(v, &c)| v as f64 * c as f64)
+            .sum::<f64>()
+            / n;
+        let shares: Vec<String> = (count.iter().enumerate())
+            .filter(|(_, &c)| c > 0)
+            .map(|(v, &c)| format!("{v}: {:.1}%", 100.0 * c as f64 / n))
+            .collect();
+        outln!("  {name:<24} {mean:>7.3}   {}", shares.join(", "));
+    }
+    Ok(())
 }

@@ -22,7 +22,10 @@
 mod search;
 mod table;
 
-pub use search::{gods_number, lower_bound, solve_optimal, OptimalOptions, OptimalSolution};
+pub use search::{
+    gods_number, lower_bound, solve_optimal, table_bounds, OptimalOptions, OptimalSolution,
+    TableBounds,
+};
 pub(crate) use table::LAYER_MOVES;
 pub use table::{OptimalTables, TableSize, CORNER_OPTIMAL_FORMAT, OPTIMAL_FORMAT};
 

@@ -1014,9 +1014,28 @@ fn solve_with<const N: usize, G: Projection>(
 /// The table's lower bound for `cube`: the largest of its three axes' exact distances in the
 /// table. Admissible: each is the distance of a projection of the cube.
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
+    Ok(table_bounds(tables, cube)?.largest)
+}
+
+/// What the table proves of a position's distance, lookup by lookup: each figure is a lower
+/// bound on its optimal length (admissible), the later ones at least as large as the earlier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableBounds {
+    /// The exact table distance of each axis's projection, U/D axis first (the one lookup a
+    /// solver without symmetry makes).
+    pub axes: [usize; AXES],
+    /// The largest of the three ([`lower_bound`]).
+    pub largest: usize,
+    /// `largest`, or one more where every move is ruled out as the last of a solution of
+    /// that length (nxopt's rule, [`Lookup::finals`]; the search's first bound proves it).
+    pub with_last_move: usize,
+}
+
+/// The table's bounds for `cube`, lookup by lookup ([`TableBounds`]).
+pub fn table_bounds(tables: &OptimalTables, cube: &CubieCube) -> Result<TableBounds, SolveError> {
     cube.check()?;
-    let (estimate, _) = root_bounds(tables, cube, 0).ok_or(SolveError::NotFound)?;
-    Ok(estimate)
+    let (bounds, _) = root_bounds(tables, cube, 0).ok_or(SolveError::NotFound)?;
+    Ok(bounds)
 }
 
 /// The moves (as a mask of move-table columns) that may end a solution of `cube` of exactly
@@ -1027,18 +1046,26 @@ pub(crate) fn final_moves(tables: &OptimalTables, cube: &CubieCube, left: usize)
     root_bounds(tables, cube, left).map(|(_, finals)| finals)
 }
 
-/// The start estimate of `cube` and the moves that may end a solution of `left` moves.
-fn root_bounds(tables: &OptimalTables, cube: &CubieCube, left: usize) -> Option<(usize, u32)> {
+/// The table's bounds for `cube` and the moves that may end a solution of `left` moves.
+fn root_bounds(
+    tables: &OptimalTables,
+    cube: &CubieCube,
+    left: usize,
+) -> Option<(TableBounds, u32)> {
     fn of<const N: usize, G: Projection>(
         lookup: Lookup<N, G>,
         cube: &CubieCube,
         left: usize,
-    ) -> Option<(usize, u32)> {
+    ) -> Option<(TableBounds, u32)> {
         let root = lookup.root(cube)?;
-        Some((
-            root.estimate(),
-            lookup.finals(lookup.all_moves(), &root, left),
-        ))
+        let largest = root.estimate();
+        let all_ruled_out = largest > 0 && lookup.finals(lookup.all_moves(), &root, largest) == 0;
+        let bounds = TableBounds {
+            axes: std::array::from_fn(|a| root.axes[a].dist as usize),
+            largest,
+            with_last_move: largest + usize::from(all_ruled_out),
+        };
+        Some((bounds, lookup.finals(lookup.all_moves(), &root, left)))
     }
     match (tables.columns, tables.index()) {
         (MOVES, TableIndex::FlipSlice(g)) => of(Lookup::<MOVES, _>::new(tables, g), cube, left),

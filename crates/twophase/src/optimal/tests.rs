@@ -125,6 +125,18 @@ fn the_bound_never_exceeds_the_exact_distance_at_any_depth_to_ten() {
                 bound <= exact as usize,
                 "bound {bound} over distance {exact}"
             );
+            // Lookup by lookup, and with the rule of the last move; the inverse position has
+            // the same distance.
+            for position in [cube, cube.inverse()] {
+                let bounds = table_bounds(small(), &position).unwrap();
+                assert_eq!(bounds.axes.iter().max(), Some(&bounds.largest));
+                assert!(bounds.largest <= bounds.with_last_move);
+                assert!(
+                    bounds.with_last_move <= exact as usize,
+                    "{bounds:?}: {exact}"
+                );
+            }
+            assert_eq!(table_bounds(small(), &cube).unwrap().largest, bound);
         }
     }
 }
