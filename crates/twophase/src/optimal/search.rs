@@ -1026,8 +1026,9 @@ pub struct TableBounds {
     pub axes: [usize; AXES],
     /// The largest of the three ([`lower_bound`]).
     pub largest: usize,
-    /// `largest`, or one more where every move is ruled out as the last of a solution of
-    /// that length (nxopt's rule, [`Lookup::finals`]; the search's first bound proves it).
+    /// `largest`, or one more where the three axes rule out every move as the last of a
+    /// solution of that length (nxopt's rule of the last move, which the search applies at
+    /// every node; its first bound proves this one).
     pub with_last_move: usize,
 }
 
