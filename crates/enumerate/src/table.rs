@@ -214,6 +214,19 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<TableEnumeration<P::State, T>, EnumerateError> {
+    enumerate_observed(puzzle, limits, progress, &mut |_, _, _| {})
+}
+
+/// [`enumerate_into`], calling `level_done(depth, count, &table)` as each level is complete,
+/// from level 0: the table then holds every level up to `depth` and no deeper one, which lets
+/// a caller copy a 2-bit table's levels into another form as they come (their residues alone
+/// would not tell them apart afterwards).
+pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
+    puzzle: &P,
+    limits: &Limits,
+    progress: &dyn Progress,
+    level_done: &mut dyn FnMut(u32, u64, &T),
+) -> Result<TableEnumeration<P::State, T>, EnumerateError> {
     let states = puzzle.state_count();
     let per_word = entries_per_word::<T>() as u128;
     let needed = states.div_ceil(per_word) * 8;
@@ -241,6 +254,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
     });
     let mut reached = goals.len() as u64;
     let mut levels = vec![reached];
+    level_done(0, reached, &table);
     let mut last_level = (goals.len() <= limits.antipode_cap).then(|| goals.clone());
     let mut peak_listed = goals.len();
     let mut listed = (goals.len() <= listing).then_some(goals);
@@ -286,6 +300,7 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
         }
         reached += pass.found;
         levels.push(pass.found);
+        level_done(depth + 1, pass.found, &table);
         let found = pass.found as usize;
         let recorded = pass.level();
         peak_listed = peak_listed.max(recorded.as_ref().map_or(0, Vec::len));

@@ -270,3 +270,38 @@ fn both_engines_give_every_name_of_a_position_its_distance() {
     assert_eq!(by_frontier.stop, Stop::Complete);
     assert_eq!(by_frontier.levels, expected);
 }
+
+/// The observer sees each level once, in order, complete: its count is the level's, and the
+/// 2-bit table then holds exactly the levels so far (the blocked optimal tables are copied
+/// from it this way).
+#[test]
+fn an_observed_build_shows_each_level_complete_as_it_ends() {
+    use godsearch_tables::{DistanceMod3, TwoBitTable};
+    let sp = space(3, 3);
+    let distances = table::enumerate_exact(&sp, &limits(None), &NoProgress)
+        .unwrap()
+        .table
+        .into_bytes();
+    let mut seen = Vec::new();
+    let built = table::enumerate_observed::<_, TwoBitTable>(
+        &sp,
+        &limits(None),
+        &NoProgress,
+        &mut |depth, count, two_bit| {
+            let mut at_depth = 0;
+            for (i, &d) in distances.iter().enumerate() {
+                let reached = u32::from(d) <= depth;
+                assert_eq!(two_bit.get(i) != godsearch_tables::UNREACHED, reached);
+                at_depth += u64::from(u32::from(d) == depth);
+                if reached {
+                    assert_eq!(u32::from(two_bit.get(i)), u32::from(d) % 3);
+                }
+            }
+            assert_eq!(count, at_depth, "level {depth}");
+            seen.push(count);
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, built.enumeration.levels);
+    assert_eq!(seen, levels("sliding-3x3.txt"));
+}

@@ -464,7 +464,9 @@ impl LoadedTable {
         &self.header
     }
 
-    /// The payload bytes, checked against the checksum at load.
+    /// The payload bytes, checked against the checksum at load. Inlined: searches read a
+    /// mapped table through it.
+    #[inline]
     pub fn payload(&self) -> &[u8] {
         &self.map[self.payload.clone()]
     }

@@ -2,6 +2,8 @@
 //!
 //! - [`packed`]: the 2-bit "distance mod 3" table, shared safely between threads while a BFS
 //!   fills it, and a read-only view of the same layout over any bytes (a memory-mapped file).
+//! - [`blocked`]: two bits an entry above a base with a minimum a block, a table of lower
+//!   bounds whose entries are read alone (the optimal cube solver's, after nxopt).
 //! - [`level`]: the entry encodings the table engine fills ([`LevelTable`]: 2-bit mod 3, or a
 //!   byte of exact distance with its read-only [`ByteView`]).
 //! - [`resident`]: a table copied into memory backed by huge pages, for random reads, and
@@ -9,6 +11,7 @@
 //! - [`file`](mod@file): the table file: a header naming the puzzle and parameters, the payload, and a
 //!   checksum; written atomically, validated completely on load.
 
+pub mod blocked;
 pub mod file;
 pub mod level;
 pub mod packed;

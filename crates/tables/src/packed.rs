@@ -89,6 +89,24 @@ impl TwoBitTable {
         self.words.len()
     }
 
+    /// The 64 entries from entry `i` on, two bits each, entry `i + k` at bits `2k..2k+2`;
+    /// entries past the end read as [`UNREACHED`].
+    #[inline]
+    pub fn fields_from(&self, i: usize) -> u128 {
+        let first = i / ENTRIES_PER_WORD;
+        let word = |w: usize| {
+            self.words
+                .get(w)
+                .map_or(u64::MAX, |x| x.load(Ordering::Relaxed))
+        };
+        let low = u128::from(word(first)) | u128::from(word(first + 1)) << 64;
+        let shift = 2 * (i % ENTRIES_PER_WORD);
+        match shift {
+            0 => low,
+            _ => low >> shift | u128::from(word(first + 2)) << (128 - shift),
+        }
+    }
+
     /// Writes the entries in the file layout (little-endian words), in blocks.
     pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         const WORDS_PER_BLOCK: usize = 1 << 14;

@@ -171,6 +171,11 @@ impl ResidentBytes {
     pub fn bytes(&self) -> &[u8] {
         &self.map[..self.len]
     }
+
+    /// The bytes, to change in place (a table built where it will be read).
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map[..self.len]
+    }
 }
 
 /// Asks the processor to bring `bytes[at]` into the cache, without waiting for it: a search
