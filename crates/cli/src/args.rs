@@ -303,9 +303,9 @@ pub struct SolveArgs {
     /// bound proven.
     #[arg(long)]
     pub optimal: bool,
-    /// 3x3x3 with --optimal: the pruning table. small (43 MB, built in about 10 s: positions
-    /// of up to about 15 moves), 300mb (315 MB), 1gb (1.02 GB of memory and disk, built once
-    /// in about 2.5 minutes with 5 GB of memory) or 8gb (7.55 GB; built once with 15 GB of
+    /// 3x3x3 with --optimal: the pruning table. small (44 MB, built in about 10 s: positions
+    /// of up to about 15 moves), 300mb (325 MB), 1gb (1.05 GB of memory and disk, built once
+    /// in about 2 minutes with 2.2 GB of memory) or 8gb (7.79 GB; built once with 16 GB of
     /// memory), cached and read into huge pages at each start. Default 1gb.
     #[arg(long, value_name = "SIZE", requires = "optimal")]
     pub table_size: Option<String>,
@@ -621,7 +621,7 @@ pub struct VerifyArgs {
     /// Boards and the 2x2x2 are told without it, from a distance table
     #[arg(long)]
     pub prove: bool,
-    /// 3x3x3 with --prove: the pruning table, small (43 MB), 300mb, 1gb (default) or 8gb
+    /// 3x3x3 with --prove: the pruning table, small (44 MB), 300mb, 1gb (default) or 8gb
     #[arg(long, value_name = "SIZE", requires = "prove")]
     pub table_size: Option<String>,
     /// 3x3x3 with --prove: give up proving after this many seconds a start, keeping the lower

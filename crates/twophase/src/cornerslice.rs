@@ -30,7 +30,7 @@ pub const UD_FLIPS: usize = 256;
 /// Classes of `twist x corner occupancy` under the 16 symmetries that keep the U-D axis.
 pub const CORNER_OCCUPANCY_CLASSES: usize = 9_930;
 /// First of the D corners (`DFR DLF DBL DRB` are 4..8): the U corners are 0..4.
-const FIRST_D_CORNER: u8 = 4;
+pub(crate) const FIRST_D_CORNER: u8 = 4;
 /// Bits of the flip (as 12 bits, one a position) each half of [`UdFlipExtract`] reads.
 const HALF_BITS: usize = EDGES / 2;
 

@@ -7,7 +7,8 @@
 
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
-use godsearch_tables::{ByteTable, TwoBitTable};
+use godsearch_tables::blocked::{self, BlockedBuilder};
+use godsearch_tables::{ByteTable, ResidentBytes, TwoBitTable};
 
 /// Table entry of a position not reached (never left in a finished table).
 pub const UNREACHED: u8 = ByteTable::UNREACHED;
@@ -111,21 +112,39 @@ pub fn distances(
     (built.table.into_bytes(), built.enumeration.levels)
 }
 
-/// [`distances`] in two bits an entry: each entry's distance mod 3, with the count at each
-/// distance. For tables too large for a byte an entry.
-pub fn distances_mod3(
+/// Lower bounds on the distances from `goal` of every entry, in two bits an entry above a
+/// base with a minimum a block ([`godsearch_tables::blocked`]): the table's bytes (in memory
+/// advised for huge pages), its base, and the exact count at each distance. Built
+/// breadth-first in a 2-bit table of distances mod 3, each level copied into the blocked form
+/// as it is complete, so the build holds both (about twice the table) but never a byte an
+/// entry.
+pub fn blocked_bounds(
     graph: &impl PairGraph,
     goal: usize,
     progress: &dyn Progress,
-) -> (TwoBitTable, Vec<u64>) {
+) -> (ResidentBytes, u8, Vec<u64>) {
     let limits = Limits {
         max_depth: None,
         memory_bytes: u64::MAX,
         antipode_cap: 0,
         count_last: false,
     };
-    let built =
-        table::enumerate_into::<_, TwoBitTable>(&GraphSpace { graph, goal }, &limits, progress)
-            .expect("a table without a depth limit or memory budget always completes");
-    (built.table, built.enumeration.levels)
+    let mut builder = BlockedBuilder::new(graph.entries()).expect("memory for the table");
+    table::enumerate_observed::<_, TwoBitTable>(
+        &GraphSpace { graph, goal },
+        &limits,
+        progress,
+        &mut |depth, count, two_bit| {
+            let residue = (depth % 3) as u8;
+            builder.add_level(depth, count, |b| {
+                blocked::mod3_candidates(two_bit, b, residue)
+            });
+        },
+    )
+    .expect("a table without a depth limit or memory budget always completes");
+    let levels = builder.levels().to_vec();
+    let (bytes, base) = builder
+        .finish()
+        .expect("a complete build records every entry, so it passes the base");
+    (bytes, base, levels)
 }

@@ -2,14 +2,17 @@
 //! current rayon pool.
 //!
 //! A node carries, for each axis (the cube seen through `URF3^a`), its twist, flip and slice
-//! and the exact distance of that projection, which the 2-bit table gives from the parent's:
-//! a move changes it by at most one, and the three candidates differ mod 3. The corner
-//! permutation rides along for the goal test (the three axes' slices place every edge; only
-//! the corners' places escape them). Children are generated in the cube's canonical order, and
-//! a child is dropped at the first axis that proves it too far, so most cost one table read.
-//! A node also carries the moves that may still end its solution ([`Lookup::finals`], nxopt's
-//! rule): an axis at exactly the distance left rules out its U and D turns, and a node with
-//! none left is dropped.
+//! and the table's bound for that projection. The corner permutation rides along for the goal
+//! test (the three axes' slices place every edge; only the corners' places escape them).
+//! Children are generated in the cube's canonical order, and a child is dropped at the first
+//! axis that proves it too far, so most cost one table read. A node also carries the moves
+//! that may still end its solution ([`Lookup::finals`], nxopt's rule): an axis at exactly the
+//! distance left rules out its U and D turns, and a node with none left is dropped.
+//!
+//! A child that passes the three axes and has [`INVERSE_FROM`] moves or more to go is read
+//! three times more, as its inverse position ([`super::inverse`]): each of those bounds
+//! bounds it too, and by the same rule an inverse axis at exactly the distance left rules out
+//! its U and D turns as the child's next move ([`Node::firsts`]).
 //!
 //! Each bound is split at depth [`SPLIT_DEPTH`] into a few thousand subtrees that the threads
 //! take in order, each thread [`FIBERS`] at a time, in rotation ([`Fiber`]), so that their
@@ -18,6 +21,7 @@
 //! does not depend on the number of threads. A position that symmetries of the cube keep is
 //! searched one opening of each class under them ([`RootSymmetry`]).
 
+use super::inverse::Pieces;
 use super::table::{OptimalTables, Projection, TableIndex, LAYER_MOVES};
 use crate::coords::MOVES;
 use crate::search::{to_move, SolveError};
@@ -36,6 +40,19 @@ use std::time::Instant;
 const SPLIT_DEPTH: usize = 3;
 /// A thread looks at the clock and at the other threads' findings once every this many nodes.
 const CHECK_EVERY: u64 = 1 << 16;
+/// Children with at least this many moves to go are read as their inverse too. One move
+/// from the end they are not worth it: their own children are tested against the solved cube
+/// without a read.
+const INVERSE_FROM: usize = 2;
+
+/// The stages of checks for children with `left` moves to go: their three axes, and their
+/// inverse's three from [`INVERSE_FROM`] moves on.
+fn stages(left: usize) -> usize {
+    match left >= INVERSE_FROM {
+        true => 2 * AXES,
+        false => AXES,
+    }
+}
 /// No 3x3x3 position needs more than this many moves in `metric`: God's number (20 face
 /// turns: Rokicki, Kociemba, Davidson and Dethridge 2010; 26 quarter turns: Rokicki and
 /// Davidson 2014), and in the slice-turn metric the face turns' 20, an upper bound (the exact
@@ -111,7 +128,7 @@ pub struct OptimalSolution {
     /// Every solution has at least this many moves: the optimal length when `solutions` is
     /// not empty, else the bound that was being searched when the deadline passed.
     pub lower_bound: usize,
-    /// The largest of the three axes' table distances at the start (the search's first bound).
+    /// The largest of the six table bounds at the start (the search's first bound).
     pub start_estimate: usize,
     /// Children generated (each costs at least one table read).
     pub nodes: u64,
@@ -126,7 +143,7 @@ pub struct OptimalSolution {
 }
 
 /// One axis's projection of a node: its coordinates (the middle edges' sorted slice,
-/// whatever the table's) and exact table distance.
+/// whatever the table's) and the table's bound for it.
 #[derive(Debug, Clone, Copy, Default)]
 struct Axis {
     twist: u16,
@@ -142,12 +159,21 @@ struct Axis {
 struct Node {
     axes: [Axis; AXES],
     corners: u16,
+    /// The inverse position seen from each axis (kept where its bounds are read).
+    inverse: [Pieces; AXES],
+    /// The table's bounds for `inverse` (where read).
+    inverse_dist: [u8; AXES],
+    /// The moves that may come next on a solution of the length searched (all but those
+    /// the inverse's bounds rule out: [`Lookup::check_inverse`]).
+    firsts: u32,
 }
 
 impl Node {
-    /// The bound at the node: the largest of the three axes' distances.
+    /// The bound at the node: the largest of the six axes' bounds (three of the position,
+    /// three of its inverse).
     fn estimate(&self) -> usize {
-        self.axes.iter().map(|a| a.dist as usize).max().unwrap_or(0)
+        let own = self.axes.iter().map(|a| a.dist);
+        own.chain(self.inverse_dist).max().unwrap_or(0) as usize
     }
 }
 
@@ -160,8 +186,6 @@ struct Lookup<'t, const N: usize, G> {
     occupancy_move: &'t [u16],
     order: Canonical<N>,
     solved_sorted: u16,
-    /// The entry of the solved cube.
-    goal_entry: usize,
     /// `ends[a]`: the moves that turn the U or D face as axis `a` sees them. A position whose
     /// axis-`a` distance is exactly the moves left has no solution of that length ending in
     /// one of them ([`Lookup::finals`]).
@@ -180,7 +204,6 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
                 .map_or(&[], |c| &c.occupancy_move[..]),
             order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
-            goal_entry: tables.goal_entry(),
             ends: std::array::from_fn(|a| {
                 (tables.moves.iter())
                     .filter(|&&m| {
@@ -254,11 +277,6 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
         )
     }
 
-    #[inline]
-    fn mod3(&self, a: &Axis) -> u8 {
-        self.tables.mod3(self.entry(a))
-    }
-
     /// Whether the axis's coordinates are solved.
     fn is_goal(&self, a: &Axis) -> bool {
         a.twist == 0 && a.flip == 0 && a.sorted == self.solved_sorted
@@ -278,36 +296,19 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             && (0..AXES).all(|a| self.is_goal(&self.turn(node.axes[a], t.axis_move[a][m] as usize)))
     }
 
-    /// The exact distance of an axis's projection, by walking the table down to the goal;
-    /// `None` if the table has no way down (a damaged table).
-    fn exact_distance(&self, mut a: Axis) -> Option<u8> {
-        let mut steps = 0u8;
-        while self.entry(&a) != self.goal_entry {
-            let v = self.mod3(&a);
-            let closer = (v + 2) % 3;
-            a = (self.tables.moves.iter())
-                .map(|&m| self.turn(a, m as usize))
-                .find(|c| self.mod3(c) == closer)?;
-            steps += 1;
-            if steps as usize > gods_number(self.tables.metric()) {
-                return None;
-            }
-        }
-        Some(steps)
-    }
-
-    /// The start node of `cube`.
-    fn root(&self, cube: &CubieCube) -> Option<Node> {
+    /// The start node of `cube`, its bounds read on all six axes.
+    fn root(&self, cube: &CubieCube) -> Node {
         let t = self.tables;
         let mut node = Node {
             corners: crate::coords::corner_perm(cube),
+            firsts: self.all_moves(),
             ..Node::default()
         };
-        for (a, axis) in node.axes.iter_mut().enumerate() {
-            let seen = t
-                .symmetries
-                .conjugate(cube, a * crate::tables::URF3_SYMMETRY);
-            *axis = Axis {
+        let inverse = cube.inverse();
+        for a in 0..AXES {
+            let symmetry = a * crate::tables::URF3_SYMMETRY;
+            let seen = t.symmetries.conjugate(cube, symmetry);
+            let mut axis = Axis {
                 twist: crate::coords::twist(&seen),
                 flip: crate::coords::flip(&seen),
                 sorted: crate::coords::slice_sorted(&seen),
@@ -317,9 +318,35 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
                 },
                 dist: 0,
             };
-            axis.dist = self.exact_distance(*axis)?;
+            axis.dist = t.bound(self.entry(&axis));
+            node.axes[a] = axis;
+            node.inverse[a] = Pieces::of(&t.symmetries.conjugate(&inverse, symmetry));
+            node.inverse_dist[a] = t.bound(self.inverse_entry(&node.inverse[a]));
         }
-        Some(node)
+        node
+    }
+
+    /// The table entry of an axis's view of the inverse.
+    #[inline]
+    fn inverse_entry(&self, pieces: &Pieces) -> usize {
+        let c = self.tables.left_moves.coordinates(pieces);
+        let slice = self.tables.table_slice(c.sorted as usize);
+        (self.graph).entry(
+            c.twist as usize,
+            c.occupancy as usize,
+            c.flip as usize,
+            slice,
+        )
+    }
+
+    /// The moves that may come next on a solution of exactly `left` more moves through
+    /// `node`, by the rule of [`finals`](Self::finals) read on the inverse: its solutions are
+    /// the node's reversed and inverted, so their last move is the inverse of the node's next.
+    /// (The moves an axis rules out are closed under inverses.)
+    fn firsts(&self, node: &Node, left: usize) -> u32 {
+        (node.inverse_dist.iter().enumerate()).fold(self.all_moves(), |firsts, (a, &dist)| {
+            self.narrow(firsts, a, dist, left)
+        })
     }
 
     /// The children of `node` by the moves in `moves` that can still reach the goal in `left`
@@ -339,15 +366,50 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     ) -> u32 {
         let mut live = moves;
         let mut entries = [0usize; N];
-        for a in 0..AXES {
-            self.fetch_axis(node, a, live, out, &mut entries);
-            live = self.check_axis((node, finals_in), a, live, left, (out, finals), &entries);
+        for stage in 0..stages(left) {
+            self.fetch_stage(node, stage, live, out, &mut entries);
+            live = self.check_stage(finals_in, stage, live, left, (out, finals), &entries);
             if live == 0 {
                 return 0;
             }
         }
         self.place_corners(node, live, out);
         live
+    }
+
+    /// Writes stage `stage` of `node`'s children by the moves in `live` (an axis of theirs,
+    /// or from [`AXES`] on one of their inverse's), and asks for its entries.
+    #[inline]
+    fn fetch_stage(
+        &self,
+        node: &Node,
+        stage: usize,
+        live: u32,
+        out: &mut [Node; N],
+        entries: &mut [usize; N],
+    ) {
+        match stage < AXES {
+            true => self.fetch_axis(node, stage, live, out, entries),
+            false => self.fetch_inverse(node, stage - AXES, live, out, entries),
+        }
+    }
+
+    /// Reads the entries of stage `stage` and returns the moves in `live` whose child it
+    /// lets through ([`check_axis`](Self::check_axis), [`check_inverse`](Self::check_inverse)).
+    #[inline]
+    fn check_stage(
+        &self,
+        finals_in: u32,
+        stage: usize,
+        live: u32,
+        left: usize,
+        (out, finals): (&mut [Node; N], &mut [u32; N]),
+        entries: &[usize; N],
+    ) -> u32 {
+        match stage < AXES {
+            true => self.check_axis(finals_in, stage, live, left, (out, finals), entries),
+            false => self.check_inverse(stage - AXES, live, left, out, entries),
+        }
     }
 
     /// Writes axis `a` of `node`'s children by the moves in `live` to `out[m]`, and where
@@ -369,7 +431,69 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             self.tables.prefetch(entry);
             entries[m] = entry;
             out[m].axes[a] = axis;
+            if a == 0 {
+                out[m].firsts = u32::MAX;
+            }
         }
+    }
+
+    /// Writes the inverse of `node`'s children by the moves in `live`, seen from axis `a`, to
+    /// `out[m]`, and where their table entries are to `entries[m]`, whose fetch it asks for.
+    #[inline]
+    fn fetch_inverse(
+        &self,
+        node: &Node,
+        a: usize,
+        live: u32,
+        out: &mut [Node; N],
+        entries: &mut [usize; N],
+    ) {
+        let t = self.tables;
+        let mut bits = live;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let pieces = t
+                .left_moves
+                .after(&node.inverse[a], t.axis_move[a][m] as usize);
+            let entry = self.inverse_entry(&pieces);
+            t.prefetch(entry);
+            entries[m] = entry;
+            out[m].inverse[a] = pieces;
+        }
+    }
+
+    /// Reads the entries [`fetch_inverse`](Self::fetch_inverse) found for axis `a`, writes the
+    /// children's inverse bounds and the moves that may come next from them
+    /// ([`Node::firsts`]), and returns the moves in `live` whose child is still within `left`
+    /// moves of the goal with a move left to take.
+    #[inline]
+    fn check_inverse(
+        &self,
+        a: usize,
+        mut live: u32,
+        left: usize,
+        out: &mut [Node; N],
+        entries: &[usize; N],
+    ) -> u32 {
+        let mut bits = live;
+        while bits != 0 {
+            let m = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let child = &mut out[m];
+            let dist = self.tables.bound(entries[m]);
+            child.inverse_dist[a] = dist;
+            let firsts = if a == 0 {
+                self.all_moves()
+            } else {
+                child.firsts
+            };
+            child.firsts = self.narrow(firsts, a, dist, left);
+            if dist as usize > left || child.firsts == 0 {
+                live &= !(1 << m);
+            }
+        }
+        live
     }
 
     /// Axis `a` of `node`'s child by move `m`, and where its table entry lies.
@@ -389,7 +513,7 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     #[inline]
     fn check_axis(
         &self,
-        (node, finals_in): (&Node, u32),
+        finals_in: u32,
         a: usize,
         mut live: u32,
         left: usize,
@@ -397,12 +521,11 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
         entries: &[usize; N],
     ) -> u32 {
         let t = self.tables;
-        let parent = node.axes[a];
         let mut bits = live;
         while bits != 0 {
             let m = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let dist = next_distance(parent.dist, t.mod3(entries[m]));
+            let dist = t.bound(entries[m]);
             let inherited = if a == 0 { finals_in } else { finals[m] };
             finals[m] = self.narrow(inherited, a, dist, left);
             if dist as usize > left || finals[m] == 0 {
@@ -434,19 +557,6 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
             bits &= bits - 1;
             self.tables.prefetch(self.child_axis(node, 0, m).1);
         }
-    }
-}
-
-/// The exact distance of a neighbour of a position at distance `d` whose table entry is `v`
-/// (its distance mod 3): `d - 1`, `d` or `d + 1`, which differ mod 3.
-#[inline]
-fn next_distance(d: u8, v: u8) -> u8 {
-    if v == (d + 1) % 3 {
-        d + 1
-    } else if v == d % 3 {
-        d
-    } else {
-        d - 1
     }
 }
 
@@ -537,7 +647,7 @@ struct Shared {
 const FIBERS: usize = 4;
 
 /// A node on a fiber's stack, waiting its turn.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Pending {
     node: Node,
     /// Moves left to reach the goal.
@@ -551,11 +661,12 @@ struct Pending {
     finals: u32,
 }
 
-/// A node whose children are being checked, an axis a turn.
+/// A node whose children are being checked, a stage a turn: their three axes, then (if they
+/// are far enough from the end) their inverses'.
 struct Expansion<const N: usize> {
     parent: Pending,
-    /// The axis whose entries were asked for on the last turn.
-    axis: usize,
+    /// The stage whose entries were asked for on the last turn ([`Lookup::fetch_stage`]).
+    stage: usize,
     /// The moves whose children are still within reach of the goal.
     live: u32,
     children: [Node; N],
@@ -581,17 +692,37 @@ struct Fiber<const N: usize> {
     index: usize,
     path: Vec<u8>,
     stack: Vec<Pending>,
-    expansion: Option<Expansion<N>>,
+    /// The node being expanded, while `expanding`: kept in place from node to node (it is
+    /// a few kilobytes, which moving in and out showed in profiles).
+    expansion: Box<Expansion<N>>,
+    expanding: bool,
 }
 
 impl<const N: usize> Fiber<N> {
+    fn new() -> Self {
+        Fiber {
+            index: 0,
+            path: Vec::new(),
+            stack: Vec::new(),
+            expansion: Box::new(Expansion {
+                parent: Pending::default(),
+                stage: 0,
+                live: 0,
+                children: [Node::default(); N],
+                entries: [0; N],
+                finals: [0; N],
+            }),
+            expanding: false,
+        }
+    }
+
     fn idle(&self) -> bool {
-        self.stack.is_empty() && self.expansion.is_none()
+        self.stack.is_empty() && !self.expanding
     }
 
     fn drop_subtree(&mut self) {
         self.stack.clear();
-        self.expansion = None;
+        self.expanding = false;
     }
 }
 
@@ -612,14 +743,7 @@ struct Worker<'a, 't, const N: usize, G> {
 impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
     /// Searches subtrees until none is left or the search stops.
     fn run(&mut self) {
-        let mut fibers: Vec<Fiber<N>> = (0..FIBERS)
-            .map(|_| Fiber {
-                index: 0,
-                path: Vec::new(),
-                stack: Vec::new(),
-                expansion: None,
-            })
-            .collect();
+        let mut fibers: Vec<Fiber<N>> = (0..FIBERS).map(|_| Fiber::new()).collect();
         loop {
             let mut busy = false;
             for fiber in &mut fibers {
@@ -672,30 +796,25 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
     /// One turn of `fiber`: a step of the node being expanded, or the next node taken.
     fn turn(&mut self, fiber: &mut Fiber<N>) {
         let lookup = self.lookup;
-        if let Some(e) = &mut fiber.expansion {
+        if fiber.expanding {
+            let e = &mut *fiber.expansion;
             let left = e.parent.left as usize - 1;
-            e.live = lookup.check_axis(
-                (&e.parent.node, e.parent.finals),
-                e.axis,
+            e.live = lookup.check_stage(
+                e.parent.finals,
+                e.stage,
                 e.live,
                 left,
                 (&mut e.children, &mut e.finals),
                 &e.entries,
             );
-            if e.live != 0 && e.axis + 1 < AXES {
-                e.axis += 1;
-                lookup.fetch_axis(
-                    &e.parent.node,
-                    e.axis,
-                    e.live,
-                    &mut e.children,
-                    &mut e.entries,
-                );
+            if e.live != 0 && e.stage + 1 < stages(left) {
+                e.stage += 1;
+                let (node, children) = (&e.parent.node, &mut e.children);
+                lookup.fetch_stage(node, e.stage, e.live, children, &mut e.entries);
                 return;
             }
-        }
-        if let Some(e) = fiber.expansion.take() {
-            self.push_children(fiber, &e);
+            fiber.expanding = false;
+            self.push_children(&mut fiber.expansion, &mut fiber.stack);
             return;
         }
         let Some(p) = fiber.stack.pop() else {
@@ -713,7 +832,7 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             }
             return;
         }
-        let allowed = lookup.order.allowed(p.state);
+        let allowed = lookup.order.allowed(p.state) & p.node.firsts;
         self.nodes += u64::from(allowed.count_ones());
         if left == 1 {
             // The last move: most nodes are here, and a child ends a solution only when it is
@@ -734,17 +853,12 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             return;
         }
         // The first axis's entries were asked for when the node was pushed.
-        let mut e = Expansion {
-            parent: p,
-            axis: 0,
-            live: allowed,
-            children: [Node::default(); N],
-            entries: [0; N],
-            finals: [0; N],
-        };
+        let e = &mut *fiber.expansion;
+        e.parent = p;
+        e.stage = 0;
         lookup.fetch_axis(&p.node, 0, allowed, &mut e.children, &mut e.entries);
         e.live = lookup.check_axis(
-            (&p.node, p.finals),
+            p.finals,
             0,
             allowed,
             left - 1,
@@ -754,17 +868,17 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
         if e.live == 0 {
             return;
         }
-        e.axis = 1;
+        e.stage = 1;
         lookup.fetch_axis(&p.node, 1, e.live, &mut e.children, &mut e.entries);
-        fiber.expansion = Some(e);
+        fiber.expanding = true;
     }
 
     /// Pushes the children that passed every axis, the first move on top, and asks for the
     /// entries their own expansion reads first.
-    fn push_children(&self, fiber: &mut Fiber<N>, e: &Expansion<N>) {
+    fn push_children(&self, e: &mut Expansion<N>, stack: &mut Vec<Pending>) {
         let lookup = self.lookup;
-        let mut children = e.children;
-        lookup.place_corners(&e.parent.node, e.live, &mut children);
+        let children = &mut e.children;
+        lookup.place_corners(&e.parent.node, e.live, children);
         let left = e.parent.left - 1;
         let mut bits = e.live;
         while bits != 0 {
@@ -773,9 +887,10 @@ impl<const N: usize, G: Projection> Worker<'_, '_, N, G> {
             let finals = e.finals[m];
             let state = lookup.order.after(e.parent.state, m);
             if left >= 2 {
-                lookup.prefetch_first_axis(&children[m], lookup.order.allowed(state));
+                let moves = lookup.order.allowed(state) & children[m].firsts;
+                lookup.prefetch_first_axis(&children[m], moves);
             }
-            fiber.stack.push(Pending {
+            stack.push(Pending {
                 node: children[m],
                 left,
                 state,
@@ -829,16 +944,19 @@ fn subtrees<const N: usize, G: Projection>(
 ) -> (Vec<Subtree>, u64) {
     let mut out = vec![Subtree {
         path: Vec::new(),
-        node: *root,
+        node: Node {
+            firsts: lookup.firsts(root, bound),
+            ..*root
+        },
         state: SequenceAutomaton::START,
         finals: lookup.finals(lookup.all_moves(), root, bound),
     }];
-    out.retain(|tree| tree.finals != 0);
+    out.retain(|tree| tree.finals != 0 && tree.node.firsts != 0);
     let mut nodes = 0;
     for level in 0..depth {
         let mut next = Vec::new();
         for tree in &out {
-            let allowed = lookup.order.allowed(tree.state);
+            let allowed = lookup.order.allowed(tree.state) & tree.node.firsts;
             nodes += u64::from(allowed.count_ones());
             let mut children = [Node::default(); N];
             let mut finals = [0; N];
@@ -921,7 +1039,7 @@ fn solve_with<const N: usize, G: Projection>(
         Some(moves) => Some(merge_same_face(moves)),
         None => None,
     };
-    let root = lookup.root(cube).ok_or(SolveError::NotFound)?;
+    let root = lookup.root(cube);
     let keeping = RootSymmetry::of(tables, cube);
     let position_symmetries = keeping.order();
     let symmetry = match options.all {
@@ -1011,62 +1129,71 @@ fn solve_with<const N: usize, G: Projection>(
     Err(SolveError::NotFound)
 }
 
-/// The table's lower bound for `cube`: the largest of its three axes' exact distances in the
-/// table. Admissible: each is the distance of a projection of the cube.
+/// The table's lower bound for `cube`: the largest of the six bounds it reads (three axes of
+/// the position, three of its inverse), or one more where the rule of the last move leaves no
+/// solution of that length ([`TableBounds::with_inverse`]). Admissible: each is the distance
+/// of a projection of the cube or of its inverse, which is as far from solved.
 pub fn lower_bound(tables: &OptimalTables, cube: &CubieCube) -> Result<usize, SolveError> {
-    Ok(table_bounds(tables, cube)?.largest)
+    Ok(table_bounds(tables, cube)?.with_inverse)
 }
 
 /// What the table proves of a position's distance, lookup by lookup: each figure is a lower
 /// bound on its optimal length (admissible), the later ones at least as large as the earlier.
+/// A bound read is the projection's exact distance when that is one or two above the table's
+/// base ([`OptimalTables::base`]), and less otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableBounds {
-    /// The exact table distance of each axis's projection, U/D axis first (the one lookup a
-    /// solver without symmetry makes).
+    /// The table's bound for each axis's projection of the position, U/D axis first (the one
+    /// lookup a solver without symmetry makes).
     pub axes: [usize; AXES],
-    /// The largest of the three ([`lower_bound`]).
+    /// The same for the inverse position's three axes.
+    pub inverse_axes: [usize; AXES],
+    /// The largest of the position's three.
     pub largest: usize,
-    /// `largest`, or one more where the three axes rule out every move as the last of a
-    /// solution of that length (nxopt's rule of the last move, which the search applies at
-    /// every node; its first bound proves this one).
+    /// `largest`, or one more where the position's three axes rule out every move as the last
+    /// of a solution of that length (nxopt's rule of the last move).
     pub with_last_move: usize,
+    /// The largest of all six, or one more where the rule, read on the position or on its
+    /// inverse (whose last move is the position's first), leaves no move to end or to start a
+    /// solution of that length: what the search proves before its first node ([`lower_bound`]).
+    pub with_inverse: usize,
 }
 
 /// The table's bounds for `cube`, lookup by lookup ([`TableBounds`]).
 pub fn table_bounds(tables: &OptimalTables, cube: &CubieCube) -> Result<TableBounds, SolveError> {
     cube.check()?;
-    let (bounds, _) = root_bounds(tables, cube, 0).ok_or(SolveError::NotFound)?;
-    Ok(bounds)
+    Ok(root_bounds(tables, cube, 0).0)
 }
 
 /// The moves (as a mask of move-table columns) that may end a solution of `cube` of exactly
 /// `left` moves, by the rule of [`Lookup::finals`]; 0 when the table proves there is none.
-/// `None` for a damaged table.
 #[cfg(test)]
-pub(crate) fn final_moves(tables: &OptimalTables, cube: &CubieCube, left: usize) -> Option<u32> {
-    root_bounds(tables, cube, left).map(|(_, finals)| finals)
+pub(crate) fn final_moves(tables: &OptimalTables, cube: &CubieCube, left: usize) -> u32 {
+    root_bounds(tables, cube, left).1
 }
 
 /// The table's bounds for `cube` and the moves that may end a solution of `left` moves.
-fn root_bounds(
-    tables: &OptimalTables,
-    cube: &CubieCube,
-    left: usize,
-) -> Option<(TableBounds, u32)> {
+fn root_bounds(tables: &OptimalTables, cube: &CubieCube, left: usize) -> (TableBounds, u32) {
     fn of<const N: usize, G: Projection>(
         lookup: Lookup<N, G>,
         cube: &CubieCube,
         left: usize,
-    ) -> Option<(TableBounds, u32)> {
-        let root = lookup.root(cube)?;
-        let largest = root.estimate();
-        let all_ruled_out = largest > 0 && lookup.finals(lookup.all_moves(), &root, largest) == 0;
+    ) -> (TableBounds, u32) {
+        let root = lookup.root(cube);
+        let all = lookup.all_moves();
+        let axes = root.axes.map(|a| a.dist as usize);
+        let largest = axes.iter().copied().max().unwrap_or(0);
+        let six = root.estimate();
+        let no_last = |bound: usize| bound > 0 && lookup.finals(all, &root, bound) == 0;
+        let no_first = |bound: usize| bound > 0 && lookup.firsts(&root, bound) == 0;
         let bounds = TableBounds {
-            axes: std::array::from_fn(|a| root.axes[a].dist as usize),
+            axes,
+            inverse_axes: root.inverse_dist.map(usize::from),
             largest,
-            with_last_move: largest + usize::from(all_ruled_out),
+            with_last_move: largest + usize::from(no_last(largest)),
+            with_inverse: six + usize::from(no_last(six) || no_first(six)),
         };
-        Some((bounds, lookup.finals(lookup.all_moves(), &root, left)))
+        (bounds, lookup.finals(all, &root, left))
     }
     match (tables.columns, tables.index()) {
         (MOVES, TableIndex::FlipSlice(g)) => of(Lookup::<MOVES, _>::new(tables, g), cube, left),

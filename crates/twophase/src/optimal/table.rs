@@ -1,8 +1,11 @@
-//! The optimal solver's pruning table: exact distances of `twist class x slice x flip` (see
-//! [`crate::flipslice`]) or of `corner class x slice x U/D flip` (see [`crate::cornerslice`]),
-//! kept as distance mod 3 in two bits an entry, and the small tables that find a position's
-//! entry.
+//! The optimal solver's pruning table: lower bounds on the distances of `twist class x slice x
+//! flip` (see [`crate::flipslice`]) or of `corner class x slice x U/D flip` (see
+//! [`crate::cornerslice`]), in two bits an entry above a base with a minimum a block
+//! ([`godsearch_tables::blocked`], nxopt's form: exact on the two levels above the base, where
+//! most entries lie, and readable without a neighbour's distance), and the small tables that
+//! find a position's entry.
 
+use super::inverse::LeftMoves;
 use crate::coords::{self, MOVES, SLICES, SLICE_PERMS, SLICE_SORTED};
 use crate::cornerslice::{CornerSliceGraph, CornerSliceTables, CORNER_OCCUPANCY_CLASSES, UD_FLIPS};
 use crate::flipslice::{slice_sorted_conjugates, FlipSliceConjugates, FlipSliceGraph};
@@ -13,20 +16,17 @@ use godsearch_core::Progress;
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
 use godsearch_puzzles::cube::{CubieCube, Metric};
-use godsearch_tables::packed::TwoBitTable;
+use godsearch_tables::blocked;
 use godsearch_tables::{LoadedTable, TableBytes};
-use rayon::prelude::*;
 use std::io::{self, Write};
 
 /// Identity of the layout of the tables of `twist class x slice x flip` (`small`, `1gb`),
 /// stored in and required of saved files. Change it whenever a coordinate, a move order, a
 /// symmetry or the layout changes.
-pub const OPTIMAL_FORMAT: &str = "optimal sym16 twistclass-slice-flip mod3 v1";
+pub const OPTIMAL_FORMAT: &str = "optimal sym16 twistclass-slice-flip blocked v2";
 /// The same for the tables of `corner class x slice x U/D flip` (`300mb`, `8gb`).
-pub const CORNER_OPTIMAL_FORMAT: &str = "optimal sym16 cornerclass-slice-udflip mod3 v1";
+pub const CORNER_OPTIMAL_FORMAT: &str = "optimal sym16 cornerclass-slice-udflip blocked v2";
 
-/// Entries a 2-bit byte holds.
-const ENTRIES_PER_BYTE: usize = 4;
 /// Moves of the slice-turn metric: the 18 face turns, then the middle layers' 9 (see
 /// [`Metric::moves`]).
 pub(crate) const LAYER_MOVES: usize = 27;
@@ -46,17 +46,17 @@ pub(crate) fn move_columns(metric: Metric) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
     /// Twist class, where the middle edges are (phase 1's coordinate), flip: 170,311,680
-    /// entries, 43 MB, built in seconds; at most 12 moves. For tests and positions of up to
+    /// entries, 44 MB, built in seconds; at most 12 moves. For tests and positions of up to
     /// about 15 moves.
     Small,
     /// Twist and U-corner placement class, where the middle edges are, U/D flip (the
-    /// coordinate of nxopt's 325 MB table): 1,258,329,600 entries, 315 MB.
+    /// coordinate of nxopt's 325 MB table): 1,258,329,600 entries, 325 MB.
     Medium,
     /// Twist class, where the middle edges are and in which order, flip (Kociemba's optimal
-    /// solver's coordinate): 4,087,480,320 entries, 1.02 GB.
+    /// solver's coordinate): 4,087,480,320 entries, 1.05 GB.
     Gigabyte,
     /// Twist and U-corner placement class, where the middle edges are and in which order, U/D
-    /// flip (the coordinate of nxopt's 7.8 GB table): 30,199,910,400 entries, 7.55 GB.
+    /// flip (the coordinate of nxopt's 7.8 GB table): 30,199,910,400 entries, 7.79 GB.
     Large,
 }
 
@@ -126,9 +126,10 @@ impl TableSize {
         }
     }
 
-    /// Bytes of the table (two bits an entry), in memory and on disk.
+    /// Bytes of the table (two bits an entry, a 4-bit minimum for every 62), in memory and on
+    /// disk.
     pub fn bytes(self) -> usize {
-        self.entries().div_ceil(ENTRIES_PER_BYTE)
+        blocked::bytes_for(self.entries())
     }
 
     /// The identity a saved table of this preset in `metric` carries.
@@ -165,9 +166,13 @@ pub struct OptimalTables {
     pub(crate) corners: Option<CornerSliceTables>,
 
     pub(crate) symmetries: Symmetries,
-    /// The 2-bit entries, copied into huge pages when the memory can be had: fewer TLB misses
-    /// on the search's random reads (10-20% faster; see [`godsearch_tables::resident`]).
+    /// The moves as renamings of pieces, for the inverse's lookups.
+    pub(crate) left_moves: LeftMoves,
+    /// The blocked entries, copied into huge pages when the memory can be had: fewer TLB
+    /// misses on the search's random reads (10-20% faster; see [`godsearch_tables::resident`]).
     pruning: TableBytes,
+    /// The entries' base ([`blocked::base_for`] of the levels).
+    base: u8,
     levels: Vec<u64>,
 }
 
@@ -176,34 +181,14 @@ impl OptimalTables {
     /// [`TableSize::Small`], minutes for the larger ones; the distance levels are reported to
     /// `progress`).
     pub fn build(size: TableSize, metric: Metric, progress: &dyn Progress) -> Self {
-        let mut tables =
-            Self::small_tables(size, metric, TableBytes::Owned(Vec::new()), Vec::new());
+        let mut tables = Self::small_tables(size, metric, TableBytes::Owned(Vec::new()), &[]);
         let goal = tables.goal_entry();
-        let graph = match tables.index() {
-            TableIndex::FlipSlice(graph) => graph,
-            TableIndex::CornerSlice(graph) => {
-                // Tables by corners are built in two bits an entry: a byte each would not fit
-                // in memory for the 8gb one (30 billion entries).
-                let (two_bit, levels) = pruning::distances_mod3(&graph, goal, progress);
-                tables.pruning = packed_bytes(&two_bit, size);
-                tables.levels = levels;
-                return tables;
-            }
+        let (bytes, base, levels) = match tables.index() {
+            TableIndex::FlipSlice(graph) => pruning::blocked_bounds(&graph, goal, progress),
+            TableIndex::CornerSlice(graph) => pruning::blocked_bounds(&graph, goal, progress),
         };
-        let (distances, levels) = pruning::distances(&graph, goal, progress);
-        let mut packed = vec![0u8; size.bytes()];
-        packed
-            .par_chunks_mut(1 << 16)
-            .zip(distances.par_chunks(ENTRIES_PER_BYTE << 16))
-            .for_each(|(bytes, exact)| {
-                for (byte, four) in bytes.iter_mut().zip(exact.chunks(ENTRIES_PER_BYTE)) {
-                    *byte = four
-                        .iter()
-                        .enumerate()
-                        .fold(0, |b, (k, &d)| b | (d % 3) << (2 * k));
-                }
-            });
-        tables.pruning = TableBytes::Owned(packed).resident();
+        tables.pruning = TableBytes::Resident(bytes);
+        tables.base = base;
         tables.levels = levels;
         tables
     }
@@ -212,7 +197,7 @@ impl OptimalTables {
         size: TableSize,
         metric: Metric,
         pruning: TableBytes,
-        levels: Vec<u64>,
+        levels: &[u64],
     ) -> Self {
         let symmetries = Symmetries::new();
         let columns = move_columns(metric);
@@ -262,8 +247,10 @@ impl OptimalTables {
             axis_move,
             corners,
             symmetries,
+            left_moves: LeftMoves::new(&all),
             pruning,
-            levels,
+            base: blocked::base_for(levels, size.entries() as u64).unwrap_or(0),
+            levels: levels.to_vec(),
         }
     }
 
@@ -333,19 +320,27 @@ impl OptimalTables {
         self.pruning.as_slice()
     }
 
-    /// Distance mod 3 of `entry` (3 would be unreached, never left in a finished table).
+    /// A lower bound on `entry`'s distance (admissible), exact when it is one or two more than
+    /// the base ([`blocked::bound`]).
     #[inline]
-    pub(crate) fn mod3(&self, entry: usize) -> u8 {
-        (self.pruning_bytes()[entry / ENTRIES_PER_BYTE] >> (2 * (entry % ENTRIES_PER_BYTE))) & 3
+    pub(crate) fn bound(&self, entry: usize) -> u8 {
+        blocked::bound(self.pruning_bytes(), self.base, entry)
     }
 
-    /// Asks for `entry`'s byte to be fetched into the cache ([`godsearch_tables::prefetch`]).
+    /// The base of the entries: distances `base + 1` and `base + 2` are read exactly, those
+    /// at most `base` as their block's least, the deeper ones as `base + 3`.
+    pub fn base(&self) -> u8 {
+        self.base
+    }
+
+    /// Asks for `entry`'s block to be fetched into the cache ([`godsearch_tables::prefetch`]).
     #[inline]
     pub(crate) fn prefetch(&self, entry: usize) {
-        godsearch_tables::prefetch(self.pruning_bytes(), entry / ENTRIES_PER_BYTE);
+        godsearch_tables::prefetch(self.pruning_bytes(), blocked::block_byte(entry));
     }
 
-    /// Writes the saved form, [`TableSize::bytes`] long (the 2-bit entries, entry `i` at bits `2*(i%4)` of byte `i/4`).
+    /// Writes the saved form, [`TableSize::bytes`] long (the blocks of
+    /// [`godsearch_tables::blocked`]; the base follows from the levels).
     pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.pruning_bytes())
     }
@@ -370,24 +365,13 @@ impl OptimalTables {
         if levels.iter().sum::<u64>() != size.entries() as u64 {
             return Err(TablesError::Corrupt);
         }
-        let tables = Self::small_tables(size, metric, TableBytes::Mapped(table).resident(), levels);
-        if tables.mod3(tables.goal_entry()) != 0 {
+        let tables =
+            Self::small_tables(size, metric, TableBytes::Mapped(table).resident(), &levels);
+        if tables.bound(tables.goal_entry()) != 0 {
             return Err(TablesError::Corrupt);
         }
         Ok(tables)
     }
-}
-
-/// The entries of a table built in two bits, in the saved layout (the same), copied once into
-/// huge pages where the memory can be had.
-fn packed_bytes(two_bit: &TwoBitTable, size: TableSize) -> TableBytes {
-    assert_eq!(
-        two_bit.payload_len(),
-        size.bytes() as u64,
-        "the presets' entries fill whole words"
-    );
-    TableBytes::written(size.bytes(), &|out| two_bit.write_to(out))
-        .expect("writing to memory does not fail")
 }
 
 /// How a table names a position: the graph of its coordinate.

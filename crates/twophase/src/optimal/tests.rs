@@ -125,16 +125,26 @@ fn the_bound_never_exceeds_the_exact_distance_at_any_depth_to_ten() {
                 bound <= exact as usize,
                 "bound {bound} over distance {exact}"
             );
-            // Lookup by lookup, and with the rule of the last move; the inverse position has
-            // the same distance.
-            for position in [cube, cube.inverse()] {
+            // Lookup by lookup, with the rule of the last move, and with the inverse's bounds;
+            // the inverse position has the same distance, and its own bounds are those the
+            // search reads for it from the position's.
+            for (position, inverse) in [(cube, cube.inverse()), (cube.inverse(), cube)] {
                 let bounds = table_bounds(small(), &position).unwrap();
+                assert_eq!(
+                    bounds.inverse_axes,
+                    table_bounds(small(), &inverse).unwrap().axes
+                );
                 assert_eq!(bounds.axes.iter().max(), Some(&bounds.largest));
                 assert!(bounds.largest <= bounds.with_last_move);
-                assert!(
-                    bounds.with_last_move <= exact as usize,
-                    "{bounds:?}: {exact}"
-                );
+                let six = bounds
+                    .axes
+                    .iter()
+                    .chain(&bounds.inverse_axes)
+                    .max()
+                    .unwrap();
+                assert!(bounds.with_last_move <= bounds.with_inverse);
+                assert!(*six <= bounds.with_inverse);
+                assert!(bounds.with_inverse <= exact as usize, "{bounds:?}: {exact}");
             }
         }
     }
@@ -288,7 +298,7 @@ fn the_last_move_rule_keeps_every_solution_and_proves_longer_bounds() {
             let estimate = lower_bound(tables, &cube).unwrap();
             let exact = exact_distance(&cube, metric).unwrap() as usize;
             for length in estimate..=(exact + 2).min(LAST_MOVE_CHECK_LENGTH) {
-                let finals = final_moves(tables, &cube, length).unwrap();
+                let finals = final_moves(tables, &cube, length);
                 let solutions = brute_force_solutions(&cube, length, metric);
                 for solution in &solutions {
                     let last = solution.last().expect("not solved").htm_index();
@@ -303,8 +313,8 @@ fn the_last_move_rule_keeps_every_solution_and_proves_longer_bounds() {
         let mut proven = 0;
         for _ in 0..2000 {
             let cube = walk_in(&mut rng, metric, 2 * BALL_DEPTH as usize);
-            let estimate = lower_bound(tables, &cube).unwrap();
-            if final_moves(tables, &cube, estimate) == Some(0) {
+            let estimate = table_bounds(tables, &cube).unwrap().largest;
+            if final_moves(tables, &cube, estimate) == 0 {
                 let exact = exact_distance(&cube, metric).expect("within twice the ball");
                 assert!(exact as usize > estimate, "{metric:?}: {exact} moves");
                 proven += 1;
@@ -575,12 +585,8 @@ fn the_tables_by_corners_name_projections_that_move_like_cubes() {
     let mut rng = StdRng::seed_from_u64(37);
     for size in [TableSize::Medium, TableSize::Large] {
         for metric in Metric::ALL {
-            let tables = OptimalTables::small_tables(
-                size,
-                metric,
-                TableBytes::Owned(Vec::new()),
-                Vec::new(),
-            );
+            let tables =
+                OptimalTables::small_tables(size, metric, TableBytes::Owned(Vec::new()), &[]);
             let TableIndex::CornerSlice(graph) = tables.index() else {
                 panic!("{} is a table by corners", size.name());
             };
