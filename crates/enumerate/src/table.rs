@@ -5,7 +5,8 @@
 //! Each level is one pass, split into blocks that rayon hands to the threads:
 //!
 //! - **forward from a list** while a level is small (at most [`list_cap`] positions, so the
-//!   list never takes more than an eighth of the table's memory): the level's positions were recorded
+//!   list never takes more than an eighth of the table's memory, nor more than the memory
+//!   budget leaves beside the table): the level's positions were recorded
 //!   when they were found, and only they mark their unreached neighbours `d + 1` (an atomic
 //!   set-once, so a position reached from two threads is counted once). Deep, narrow spaces
 //!   (a subgoal stage: a hundred levels of a few thousand positions) cost what a queue costs;
@@ -240,7 +241,10 @@ pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
     }
     let n = states as usize;
     let mut table = T::with_len(n);
-    let listing = list_cap::<T, P::State>(&table);
+    // Two lists are held at once, the level expanded and the level found: within the memory
+    // budget beside the table, when that is less than `list_cap` allows.
+    let room = (limits.memory_bytes - needed as u64) / (2 * std::mem::size_of::<P::State>() as u64);
+    let listing = list_cap::<T, P::State>(&table).min(usize::try_from(room).unwrap_or(usize::MAX));
     let mut goals = Vec::new();
     puzzle.for_each_goal(|g| {
         if table.try_set(puzzle.rank_of(g), T::value_of(0)) {

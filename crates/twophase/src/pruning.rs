@@ -8,7 +8,14 @@
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_tables::blocked::{self, BlockedBuilder};
-use godsearch_tables::{ByteTable, ResidentBytes, TwoBitTable};
+use godsearch_tables::{entries_per_word, ByteTable, ResidentBytes, TwoBitTable};
+
+/// The part of a 2-bit table (one in this many bytes) that [`blocked_bounds`] lets the
+/// engine's lists of positions take, both together: a build holds the 2-bit table and the
+/// blocked one already (14.3 GiB for the 8gb table), and lists of an eighth of the table each
+/// (the engine's own cap) took its peak to 15.6 GiB, where they save a scan or two of the
+/// table at most.
+pub const LIST_SHARE: u64 = 16;
 
 /// Table entry of a position not reached (never left in a finished table).
 pub const UNREACHED: u8 = ByteTable::UNREACHED;
@@ -117,15 +124,17 @@ pub fn distances(
 /// advised for huge pages), its base, and the exact count at each distance. Built
 /// breadth-first in a 2-bit table of distances mod 3, each level copied into the blocked form
 /// as it is complete, so the build holds both (about twice the table) but never a byte an
-/// entry.
+/// entry; the engine's lists of small levels are held to [`LIST_SHARE`] of the 2-bit table.
 pub fn blocked_bounds(
     graph: &impl PairGraph,
     goal: usize,
     progress: &dyn Progress,
 ) -> (ResidentBytes, u8, Vec<u64>) {
+    let words = graph.entries().div_ceil(entries_per_word::<TwoBitTable>());
+    let two_bit_bytes = (words * std::mem::size_of::<u64>()) as u64;
     let limits = Limits {
         max_depth: None,
-        memory_bytes: u64::MAX,
+        memory_bytes: two_bit_bytes + two_bit_bytes / LIST_SHARE,
         antipode_cap: 0,
         count_last: false,
     };
