@@ -187,8 +187,8 @@ struct Lookup<'t, const N: usize, G> {
     order: Canonical<N>,
     solved_sorted: u16,
     /// `ends[a]`: the moves that turn the U or D face as axis `a` sees them. A position whose
-    /// axis-`a` distance is exactly the moves left has no solution of that length ending in
-    /// one of them ([`Lookup::finals`]).
+    /// axis-`a` bound is the moves left has no solution of that length ending in one of them
+    /// ([`Lookup::finals`]).
     ends: [u32; AXES],
 }
 
@@ -227,10 +227,11 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     /// turn of U or D (corner twist and the U corners' places, the middle edges, the flips),
     /// so if a solution of `left` moves ended in such a turn, its first `left - 1` moves would
     /// take the node's projection to the goal, and the table distance would be below `left`.
-    /// An axis whose distance is exactly `left` thus rules out its U and D turns as the last
-    /// move, and a node where nothing is left to end on has no solution of that length: when
-    /// the three axes agree on the distance, the bound is one more (all face turns ruled out;
-    /// the slice-turn metric's middle layers never are).
+    /// An axis whose bound is `left` (a lower bound: its distance is at least that) thus
+    /// rules out its U and D turns as the last move, and a node where nothing is left to end
+    /// on has no solution of that length: when the three axes agree on the bound, the bound
+    /// is one more (all face turns ruled out; the slice-turn metric's middle layers never
+    /// are).
     #[inline]
     fn finals(&self, inherited: u32, node: &Node, left: usize) -> u32 {
         (node.axes.iter().enumerate()).fold(inherited, |finals, (a, axis)| {
