@@ -20,7 +20,7 @@
 //!
 //! Like the two-phase search, the search is specialised to the cube (see [`search`]'s
 //! documentation): a node keeps three axes' coordinates and bounds and its inverse piece by
-//! piece ([`inverse`]), and a child is dropped at the first lookup that rules it out. It reads
+//! piece (module `inverse`), and a child is dropped at the first lookup that rules it out. It reads
 //! and writes no files: the front end saves [`OptimalTables`] with
 //! [`OptimalTables::write_to`] and maps them back with [`OptimalTables::from_loaded`].
 
