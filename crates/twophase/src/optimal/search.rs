@@ -186,6 +186,9 @@ struct Lookup<'t, const N: usize, G> {
     occupancy_move: &'t [u16],
     order: Canonical<N>,
     solved_sorted: u16,
+    /// Every move of the metric, as a mask (made once: the inverse's check starts from it for
+    /// every child).
+    all_moves: u32,
     /// `ends[a]`: the moves that turn the U or D face as axis `a` sees them. A position whose
     /// axis-`a` bound is the moves left has no solution of that length ending in one of them
     /// ([`Lookup::finals`]).
@@ -204,6 +207,7 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
                 .map_or(&[], |c| &c.occupancy_move[..]),
             order: Canonical::new(tables.metric(), &tables.moves),
             solved_sorted: crate::coords::slice_sorted(&CubieCube::SOLVED),
+            all_moves: tables.moves.iter().fold(0, |mask, &m| mask | 1 << m),
             ends: std::array::from_fn(|a| {
                 (tables.moves.iter())
                     .filter(|&&m| {
@@ -218,7 +222,7 @@ impl<'t, const N: usize, G: Projection> Lookup<'t, N, G> {
     /// Every move of the metric, as a mask: the moves that may end a solution before anything
     /// is known.
     fn all_moves(&self) -> u32 {
-        self.tables.moves.iter().fold(0, |mask, &m| mask | 1 << m)
+        self.all_moves
     }
 
     /// The moves that may still end a solution of exactly `left` more moves through `node`,
