@@ -81,6 +81,31 @@ pub fn block_byte(entry: usize) -> usize {
     entry / ENTRIES_PER_BLOCK * BLOCK_BYTES
 }
 
+/// The block minimum that level `depth` sets, where it is the first coded 0 in a block.
+fn minimum_of(depth: u32) -> u128 {
+    depth.min(u32::from(NO_MINIMUM) - 1).into()
+}
+
+/// Writes `code` into `block` for the entries `marked` (bit `2k` for entry `k`) not written
+/// yet; the first code 0 in the block sets its minimum to `minimum` (levels come in order, so
+/// the first is the least).
+fn write_codes(block: &mut [u8], marked: u128, code: u8, minimum: u128) {
+    let mut word = u128::from_le_bytes((&*block).try_into().expect("a block"));
+    let codes = word >> MIN_BITS;
+    let unwritten = codes & (codes >> 1) & CODE_LOW_BITS;
+    let hit = marked & unwritten;
+    if hit == 0 {
+        return;
+    }
+    let cleared = codes & !(hit | hit << 1);
+    let min = match code == 0 && word as u8 & NO_MINIMUM == NO_MINIMUM {
+        true => minimum,
+        false => word & u128::from(NO_MINIMUM),
+    };
+    word = ((cleared | (hit * u128::from(code))) << MIN_BITS) | min;
+    block.copy_from_slice(&word.to_le_bytes());
+}
+
 /// The code of distance `d` against `base`.
 fn code(d: u32, base: u8) -> u8 {
     d.saturating_sub(u32::from(base)).min(u32::from(ABOVE)) as u8
@@ -103,10 +128,7 @@ impl BlockedBuilder {
     pub fn new(entries: usize) -> io::Result<Self> {
         let mut block = [0xFFu8; BLOCK_BYTES];
         block[0] = 0xF0 | NO_MINIMUM;
-        let blocks = entries.div_ceil(ENTRIES_PER_BLOCK);
-        let bytes = ResidentBytes::filled(blocks * BLOCK_BYTES, &|out| {
-            (0..blocks).try_for_each(|_| out.write_all(&block))
-        })?;
+        let bytes = ResidentBytes::tiled(&block, entries.div_ceil(ENTRIES_PER_BLOCK))?;
         Ok(BlockedBuilder {
             bytes,
             entries,
@@ -123,15 +145,10 @@ impl BlockedBuilder {
     /// Levels past `base + 2` are not scanned: their entries keep the code they started with,
     /// [`ABOVE`].
     pub fn add_level(&mut self, depth: u32, count: u64, candidates: impl Fn(usize) -> u128 + Sync) {
-        assert_eq!(depth as usize, self.levels.len(), "levels come in order");
-        self.levels.push(count);
-        self.base = self.base.or(base_for(&self.levels, self.entries as u64));
-        // Until the base is known, every level lies at or below it.
-        let code = self.base.map_or(0, |base| code(depth, base));
-        if code == ABOVE {
+        let Some(code) = self.record(depth, count) else {
             return;
-        }
-        let minimum = depth.min(u32::from(NO_MINIMUM) - 1) as u128;
+        };
+        let minimum = minimum_of(depth);
         self.bytes
             .bytes_mut()
             .par_chunks_mut(BLOCK_BYTES * BLOCKS_PER_TASK)
@@ -143,22 +160,45 @@ impl BlockedBuilder {
                     if marked == 0 {
                         continue;
                     }
-                    let mut word = u128::from_le_bytes(block.try_into().expect("a block"));
-                    let codes = word >> MIN_BITS;
-                    let unwritten = codes & (codes >> 1) & CODE_LOW_BITS;
-                    let hit = marked & unwritten;
-                    if hit == 0 {
-                        continue;
-                    }
-                    let cleared = codes & !(hit | hit << 1);
-                    let min = match code == 0 && word as u8 & NO_MINIMUM == NO_MINIMUM {
-                        true => minimum,
-                        false => word & u128::from(NO_MINIMUM),
-                    };
-                    word = ((cleared | (hit * u128::from(code))) << MIN_BITS) | min;
-                    block.copy_from_slice(&word.to_le_bytes());
+                    write_codes(block, marked, code, minimum);
                 }
             });
+    }
+
+    /// Records level `depth` (levels come in order from 0) as its entries: those of a small
+    /// level, written one by one rather than found by a scan of the whole table as
+    /// [`add_level`](Self::add_level) does.
+    pub fn add_listed(&mut self, depth: u32, entries: impl ExactSizeIterator<Item = usize>) {
+        let Some(code) = self.record(depth, entries.len() as u64) else {
+            return;
+        };
+        let minimum = minimum_of(depth);
+        let bytes = self.bytes.bytes_mut();
+        for entry in entries {
+            let at = block_byte(entry);
+            let mark = 1u128 << (2 * (entry % ENTRIES_PER_BLOCK));
+            write_codes(&mut bytes[at..at + BLOCK_BYTES], mark, code, minimum);
+        }
+    }
+
+    /// Records that level `depth` has `count` entries, and returns its code, or `None` when
+    /// it is past `base + 2` (its entries keep the code they started with).
+    fn record(&mut self, depth: u32, count: u64) -> Option<u8> {
+        assert_eq!(depth as usize, self.levels.len(), "levels come in order");
+        self.levels.push(count);
+        self.base = self.base.or(base_for(&self.levels, self.entries as u64));
+        // Until the base is known, every level lies at or below it.
+        let code = self.base.map_or(0, |base| code(depth, base));
+        (code != ABOVE).then_some(code)
+    }
+
+    /// Whether every entry not recorded yet keeps the code it started with: the base is
+    /// known and `base + 2` is recorded, so a build may stop (the later levels' counts aside,
+    /// its table is finished).
+    pub fn is_complete(&self) -> bool {
+        // The last level read exactly is `base + 2`, coded `ABOVE - 1`.
+        self.base
+            .is_some_and(|base| self.levels.len() > usize::from(base + ABOVE - 1))
     }
 
     /// The finished table's bytes and base; `None` when the levels never reached the base
@@ -190,10 +230,18 @@ mod tests {
 
     /// Builds the table of `distances` the way a breadth-first build would, from their mod 3.
     fn built(distances: &[u8]) -> (Vec<u8>, u8) {
+        built_until(distances, false)
+    }
+
+    /// [`built`], stopping once the builder is complete when `stop` says so.
+    fn built_until(distances: &[u8], stop: bool) -> (Vec<u8>, u8) {
         let two_bit = TwoBitTable::new(distances.len());
         let mut builder = BlockedBuilder::new(distances.len()).unwrap();
         let deepest = *distances.iter().max().unwrap();
         for d in 0..=deepest {
+            if stop && builder.is_complete() {
+                break;
+            }
             let mut count = 0;
             for (i, &x) in distances.iter().enumerate() {
                 if x == d {
@@ -253,6 +301,50 @@ mod tests {
                 _ => assert_eq!(b, base + 3, "entry {i}"),
             }
         }
+    }
+
+    #[test]
+    fn a_build_may_stop_after_the_second_level_above_the_base() {
+        // Levels 0-9, the base 6 (at most 5% at or below it): complete after level 8.
+        let distances: Vec<u8> = (0..2000u32)
+            .map(|i| match i % 100 {
+                0 => (i / 100 % 7) as u8,
+                1..=3 => 6,
+                4..=40 => 7,
+                41..=90 => 8,
+                _ => 9,
+            })
+            .collect();
+        let mut builder = BlockedBuilder::new(distances.len()).unwrap();
+        for d in 0..=8u8 {
+            assert!(!builder.is_complete(), "not complete before level {d}");
+            let count = distances.iter().filter(|&&x| x == d).count() as u64;
+            builder.add_level(d.into(), count, |_| 0);
+        }
+        assert!(builder.is_complete());
+        let (full, base) = built(&distances);
+        assert_eq!(base, 6);
+        assert_eq!(built_until(&distances, true), (full, base));
+    }
+
+    #[test]
+    fn levels_given_as_lists_write_what_scanned_levels_do() {
+        let distances: Vec<u8> = (0..3000u32)
+            .map(|i| match i.wrapping_mul(2_654_435_761) >> 25 & 63 {
+                0 => 0,
+                1..=2 => 3,
+                3..=20 => 4,
+                21..=50 => 5,
+                _ => 6,
+            })
+            .collect();
+        let mut builder = BlockedBuilder::new(distances.len()).unwrap();
+        for d in 0..=6u8 {
+            let at_d = (0..distances.len()).filter(|&i| distances[i] == d);
+            builder.add_listed(d.into(), at_d.collect::<Vec<_>>().into_iter());
+        }
+        let (bytes, base) = builder.finish().unwrap();
+        assert_eq!((bytes.bytes().to_vec(), base), built(&distances));
     }
 
     #[test]

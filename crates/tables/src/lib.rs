@@ -6,8 +6,9 @@
 //!   bounds whose entries are read alone (the optimal cube solver's, after nxopt).
 //! - [`level`]: the entry encodings the table engine fills ([`LevelTable`]: 2-bit mod 3, or a
 //!   byte of exact distance with its read-only [`ByteView`]).
-//! - [`resident`]: a table copied into memory backed by huge pages, for random reads, and
-//!   [`prefetch`] for reads known ahead.
+//! - [`resident`]: tables in memory backed by huge pages, for random reads and marks (a copy of
+//!   a table's bytes, or a 2-bit table's words while a BFS fills it), and [`prefetch`] for
+//!   reads known ahead.
 //! - [`file`](mod@file): the table file: a header naming the puzzle and parameters, the payload, and a
 //!   checksum; written atomically, validated completely on load.
 
@@ -20,4 +21,4 @@ pub mod resident;
 pub use file::{Encoding, LoadedTable, TableError, TableHeader};
 pub use level::{entries_per_word, ByteTable, ByteView, LevelTable};
 pub use packed::{DistanceMod3, TwoBitTable, TwoBitView, UNREACHED};
-pub use resident::{prefetch, ResidentBytes, TableBytes};
+pub use resident::{prefetch, ResidentBytes, ResidentWords, TableBytes};

@@ -8,7 +8,8 @@
 //! Layout (also the file payload): entry `i` is bits `2*(i%4)..2*(i%4)+2` of byte `i/4`; whole
 //! 64-bit words are little-endian, so the same bytes are read on any machine.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use crate::ResidentWords;
+use std::sync::atomic::Ordering;
 
 /// The entry value of a position not (yet) reached.
 pub const UNREACHED: u8 = 3;
@@ -34,16 +35,16 @@ pub trait DistanceMod3 {
 /// `UNREACHED`, atomically, so two threads reaching the same position count it once.
 #[derive(Debug)]
 pub struct TwoBitTable {
-    words: Vec<AtomicU64>,
+    words: ResidentWords,
     len: usize,
 }
 
 impl TwoBitTable {
-    /// A table of `len` entries, all [`UNREACHED`].
+    /// A table of `len` entries, all [`UNREACHED`], in memory advised for huge pages (a BFS
+    /// marks its entries at random). Panics when the memory cannot be had, as a vector would.
     pub fn new(len: usize) -> Self {
-        let words = (0..len.div_ceil(ENTRIES_PER_WORD))
-            .map(|_| AtomicU64::new(u64::MAX))
-            .collect();
+        let words = ResidentWords::new(len.div_ceil(ENTRIES_PER_WORD), u64::MAX)
+            .expect("memory for the 2-bit table");
         Self { words, len }
     }
 

@@ -9,7 +9,10 @@
 //! Otherwise the table is copied: a second a gigabyte, and its size in memory.
 
 use crate::LoadedTable;
+use rayon::prelude::*;
 use std::io;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::AtomicU64;
 
 /// A table's bytes wherever they live: built in this process, memory-mapped from a validated
 /// table file, or copied into huge pages ([`ResidentBytes`]).
@@ -149,12 +152,7 @@ impl ResidentBytes {
         len: usize,
         write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
     ) -> io::Result<Self> {
-        let mut map = memmap2::MmapMut::map_anon(len.max(1))?;
-        #[cfg(target_os = "linux")]
-        {
-            // Advice only: a kernel that declines it leaves ordinary pages, still correct.
-            let _ = map.advise(memmap2::Advice::HugePage);
-        }
+        let mut map = huge_anonymous(len)?;
         let mut rest: &mut [u8] = &mut map[..len];
         write(&mut rest)?;
         if !rest.is_empty() {
@@ -162,6 +160,26 @@ impl ResidentBytes {
                 io::ErrorKind::InvalidData,
                 "wrote fewer bytes than the length",
             ));
+        }
+        Ok(ResidentBytes { map, len })
+    }
+
+    /// `copies` copies of `pattern` one after another, written by all threads (a table of
+    /// gigabytes takes seconds to write alone); an error when the memory cannot be had.
+    pub fn tiled(pattern: &[u8], copies: usize) -> io::Result<Self> {
+        let len = pattern
+            .len()
+            .checked_mul(copies)
+            .ok_or_else(|| io::Error::new(io::ErrorKind::OutOfMemory, "too many bytes"))?;
+        let mut map = huge_anonymous(len)?;
+        if !pattern.is_empty() {
+            map[..len]
+                .par_chunks_mut(pattern.len() * FILL_COPIES_PER_TASK)
+                .for_each(|chunk| {
+                    for copy in chunk.chunks_exact_mut(pattern.len()) {
+                        copy.copy_from_slice(pattern);
+                    }
+                });
         }
         Ok(ResidentBytes { map, len })
     }
@@ -175,6 +193,78 @@ impl ResidentBytes {
     /// The bytes, to change in place (a table built where it will be read).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         &mut self.map[..self.len]
+    }
+}
+
+/// `len` bytes (at least one) of anonymous memory, zeroed, advised for huge pages before it is
+/// touched (the advice only counts for pages not yet faulted in).
+fn huge_anonymous(len: usize) -> io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapMut::map_anon(len.max(1))?;
+    #[cfg(target_os = "linux")]
+    {
+        // Advice only: a kernel that declines it leaves ordinary pages, still correct.
+        let _ = map.advise(memmap2::Advice::HugePage);
+    }
+    Ok(map)
+}
+
+/// Words filled in parallel at a time: 8 MiB, so both threads fault their own huge pages in.
+const FILL_WORDS_PER_TASK: usize = 1 << 20;
+/// Copies of a pattern written at a time by [`ResidentBytes::tiled`]: of a 16-byte block, 8
+/// MiB.
+const FILL_COPIES_PER_TASK: usize = 1 << 19;
+
+/// 64-bit words that threads may change together (atomics), in memory advised for huge pages:
+/// a breadth-first build marks entries of its table at random, and in 4 KiB pages nearly every
+/// mark of a table of gigabytes would also miss the TLB. Plain anonymous memory where the
+/// platform has no such advice. Reads as a slice of the words.
+#[derive(Debug)]
+pub struct ResidentWords {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl ResidentWords {
+    /// `len` words, each `value`; an error when the memory cannot be had.
+    pub fn new(len: usize, value: u64) -> io::Result<Self> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<u64>())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::OutOfMemory, "too many words"))?;
+        let mut words = ResidentWords {
+            map: huge_anonymous(bytes)?,
+            len,
+        };
+        words
+            .par_chunks_mut(FILL_WORDS_PER_TASK)
+            .for_each(|chunk| chunk.iter_mut().for_each(|w| *w.get_mut() = value));
+        Ok(words)
+    }
+}
+
+impl Deref for ResidentWords {
+    type Target = [AtomicU64];
+
+    #[inline]
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: the mapping holds at least `len` 8-byte words and starts on a page boundary,
+        // so the words are aligned; `AtomicU64` has `u64`'s size and bit validity, so every
+        // byte pattern is a valid word; the mapping lives as long as the borrow, and is only
+        // ever reached through these atomics.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU64>(), self.len)
+        }
+    }
+}
+
+impl DerefMut for ResidentWords {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [AtomicU64] {
+        // SAFETY: as in `deref`; the exclusive borrow of `self` makes the slice exclusive.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast::<AtomicU64>(), self.len)
+        }
     }
 }
 
@@ -201,6 +291,26 @@ pub fn prefetch(bytes: &[u8], at: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiled_bytes_repeat_their_pattern() {
+        let tiled = ResidentBytes::tiled(&[1, 2, 3], 5).unwrap();
+        assert_eq!(tiled.bytes(), [1, 2, 3].repeat(5));
+        assert!(ResidentBytes::tiled(&[], 5).unwrap().bytes().is_empty());
+        assert!(ResidentBytes::tiled(&[1], 0).unwrap().bytes().is_empty());
+    }
+
+    #[test]
+    fn resident_words_start_at_their_value_and_change_alone() {
+        use std::sync::atomic::Ordering;
+        let mut words = ResidentWords::new(3, u64::MAX).unwrap();
+        assert!(words.iter().all(|w| w.load(Ordering::Relaxed) == u64::MAX));
+        words[1].fetch_and(7, Ordering::Relaxed);
+        *words[2].get_mut() = 5;
+        let seen: Vec<u64> = words.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        assert_eq!(seen, [u64::MAX, 7, 5]);
+        assert!(ResidentWords::new(0, 1).unwrap().is_empty());
+    }
 
     #[test]
     fn a_prefetch_is_only_a_hint() {
