@@ -24,6 +24,31 @@ pub const SLICES: usize = 495;
 pub const SLICE_PERMS: usize = 24;
 /// Placements and order of the four middle edges: `12 * 11 * 10 * 9`.
 pub const SLICE_SORTED: usize = SLICES * SLICE_PERMS;
+/// A table row's class and slice, for a table of `slices` slices a class (a row is `class *
+/// slices + slice`). The slice has one of two sizes, [`SLICES`] or [`SLICE_SORTED`], and the
+/// divisions by each are written out so that the compiler makes them multiplications: a
+/// division by a value known only at run time costs as much as the rest of an entry's
+/// neighbour in a table build.
+#[inline]
+pub(crate) fn class_and_slice(row: usize, slices: usize) -> (usize, usize) {
+    match slices {
+        SLICES => (row / SLICES, row % SLICES),
+        SLICE_SORTED => (row / SLICE_SORTED, row % SLICE_SORTED),
+        slices => (row / slices, row % slices),
+    }
+}
+
+/// Where the middle edges are, from a table's slice of `orders` orders a placement (1, or
+/// [`SLICE_PERMS`] for the sorted slice), divisions written out as in [`class_and_slice`].
+#[inline]
+pub(crate) fn placement_of(slice: usize, orders: usize) -> usize {
+    match orders {
+        1 => slice,
+        SLICE_PERMS => slice / SLICE_PERMS,
+        orders => slice / orders,
+    }
+}
+
 /// Orders of the eight U/D edges: `8!`.
 pub const UD_EDGE_PERMS: usize = 40320;
 /// First of the middle-layer edges (`FR FL BL BR` are 8..12).

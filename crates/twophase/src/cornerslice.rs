@@ -268,6 +268,18 @@ impl CornerSliceGraph<'_> {
         self.entry_through(classes.class[corners] as usize, sym, flip, slice)
     }
 
+    /// Row `row`'s corner class and slice ([`coords::class_and_slice`]).
+    #[inline]
+    fn class_and_slice(&self, row: usize) -> (usize, usize) {
+        coords::class_and_slice(row, self.slices)
+    }
+
+    /// Where the middle edges are, from the table's slice ([`coords::placement_of`]).
+    #[inline]
+    fn placement(&self, slice: usize) -> usize {
+        coords::placement_of(slice, self.orders)
+    }
+
     /// The entry of corner class `class` whose edges are those of flip `flip` and slice
     /// `slice` seen through symmetry `sym`.
     #[inline]
@@ -279,7 +291,7 @@ impl CornerSliceGraph<'_> {
     /// class `class` and slice `slice` seen through `sym` lands.
     #[inline]
     fn row_through(&self, class: usize, sym: usize, slice: usize) -> RowMove {
-        let at = slice / self.orders * UD_SYMMETRIES + sym;
+        let at = self.placement(slice) * UD_SYMMETRIES + sym;
         let reached = class * self.slices + self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
         RowMove {
             base: reached * UD_FLIPS,
@@ -305,9 +317,9 @@ impl CornerSliceGraph<'_> {
     #[inline]
     fn position(&self, entry: usize) -> (usize, usize, usize, usize) {
         let (row, ud) = (entry / UD_FLIPS, entry % UD_FLIPS);
-        let (class, slice) = (row / self.slices, row % self.slices);
+        let (class, slice) = self.class_and_slice(row);
         let corners = self.corners.classes.rep[class] as usize;
-        let flip = self.corners.flip_of(ud, slice / self.orders);
+        let flip = self.corners.flip_of(ud, self.placement(slice));
         (
             corners / CORNER_OCCUPANCIES,
             corners % CORNER_OCCUPANCIES,
@@ -386,9 +398,11 @@ impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
 
     /// The same neighbours as [`CornerSliceGraph::entry`] of each move gives, with the row's
     /// part of the work ([`RowMove`]) done once a row per thread.
-    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
+    fn neighbours(&self, entry: usize, mut f: impl FnMut(usize) -> bool) -> bool {
         let (row, ud) = (entry / UD_FLIPS, entry % UD_FLIPS);
-        let flip = self.corners.flip_of(ud, row % self.slices / self.orders);
+        let flip = self
+            .corners
+            .flip_of(ud, self.placement(self.class_and_slice(row).1));
         let key = self.row_key(row);
         ROW_MOVES.with(|cell| {
             let mut cache = cell.borrow_mut();
@@ -411,12 +425,23 @@ impl crate::pruning::PairGraph for CornerSliceGraph<'_> {
         })
     }
 
-    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
-        let class = entry / UD_FLIPS / self.slices;
+    /// Inlined up to the test of the class's stabiliser, which nearly every entry passes: the
+    /// table engine asks this of every entry it sets.
+    #[inline]
+    fn partners(&self, entry: usize, f: impl FnMut(usize)) {
+        let class = self.class_and_slice(entry / UD_FLIPS).0;
         let mask = self.corners.classes.stabiliser[class];
-        if mask == 1 {
-            return;
+        if mask != 1 {
+            self.partners_by(entry, class, mask, f);
         }
+    }
+}
+
+impl CornerSliceGraph<'_> {
+    /// The partners of `entry`, of class `class` whose representative the symmetries of
+    /// `mask` keep.
+    #[inline(never)]
+    fn partners_by(&self, entry: usize, class: usize, mask: u64, mut f: impl FnMut(usize)) {
         let (_, _, flip, slice) = self.position(entry);
         for sym in 1..UD_SYMMETRIES {
             if mask >> sym & 1 == 1 {

@@ -129,7 +129,7 @@ impl FlipSliceGraph<'_> {
     #[inline]
     pub fn entry(&self, twist: usize, flip: usize, slice: usize) -> usize {
         let sym = self.twists.to_rep[twist] as usize;
-        let placement = slice / self.orders;
+        let placement = coords::placement_of(slice, self.orders);
         let flip = self.conjugates.flip[flip * UD_SYMMETRIES + sym]
             ^ self.conjugates.slice_flip[placement * UD_SYMMETRIES + sym];
         (self.twists.class[twist] as usize * self.slices
@@ -141,7 +141,7 @@ impl FlipSliceGraph<'_> {
     /// Where move `m` takes row `row` (`class * slices + slice`).
     #[inline]
     pub fn row_move(&self, row: usize, m: usize) -> RowMove {
-        let (class, slice) = (row / self.slices, row % self.slices);
+        let (class, slice) = coords::class_and_slice(row, self.slices);
         let twist = self.twists.rep[class] as usize;
         let t2 = self.twist_move[twist * self.columns + m] as usize;
         let sl2 = self.slice_move[slice * self.columns + m] as usize;
@@ -151,7 +151,8 @@ impl FlipSliceGraph<'_> {
                 + self.slice_conj[sl2 * UD_SYMMETRIES + sym] as usize)
                 * FLIPS,
             sym,
-            slice_flip: self.conjugates.slice_flip[sl2 / self.orders * UD_SYMMETRIES + sym],
+            slice_flip: self.conjugates.slice_flip
+                [coords::placement_of(sl2, self.orders) * UD_SYMMETRIES + sym],
         }
     }
 
@@ -172,7 +173,7 @@ impl crate::pruning::PairGraph for FlipSliceGraph<'_> {
         self.moves.len()
     }
 
-    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
+    fn neighbours(&self, entry: usize, mut f: impl FnMut(usize) -> bool) -> bool {
         let (row, flip) = (entry / FLIPS, entry % FLIPS);
         self.moves.iter().any(|&m| {
             let m = m as usize;
@@ -180,16 +181,28 @@ impl crate::pruning::PairGraph for FlipSliceGraph<'_> {
         })
     }
 
-    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
-        let (row, flip) = (entry / FLIPS, entry % FLIPS);
-        let (class, slice) = (row / self.slices, row % self.slices);
+    /// Inlined up to the test of the class's stabiliser, which nearly every entry passes: the
+    /// table engine asks this of every entry it sets.
+    #[inline]
+    fn partners(&self, entry: usize, f: impl FnMut(usize)) {
+        let (class, _) = coords::class_and_slice(entry / FLIPS, self.slices);
         let mask = self.twists.stabiliser[class];
-        if mask == 1 {
-            return;
+        if mask != 1 {
+            self.partners_by(entry, mask, f);
         }
+    }
+}
+
+impl FlipSliceGraph<'_> {
+    /// The partners of `entry`, whose class's representative the symmetries of `mask` keep.
+    #[inline(never)]
+    fn partners_by(&self, entry: usize, mask: u64, mut f: impl FnMut(usize)) {
+        let (row, flip) = (entry / FLIPS, entry % FLIPS);
+        let (class, slice) = coords::class_and_slice(row, self.slices);
         for sym in 1..UD_SYMMETRIES {
             if mask >> sym & 1 == 1 {
-                let (f2, _) = self.conjugates.conjugate(flip, slice / self.orders, sym);
+                let placement = coords::placement_of(slice, self.orders);
+                let (f2, _) = self.conjugates.conjugate(flip, placement, sym);
                 let sl2 = self.slice_conj[slice * UD_SYMMETRIES + sym] as usize;
                 f((class * self.slices + sl2) * FLIPS + f2);
             }

@@ -339,7 +339,7 @@ impl PairGraph for Phase2Graph<'_> {
         PHASE2_COUNT
     }
 
-    fn neighbours(&self, entry: usize, f: &mut dyn FnMut(usize) -> bool) -> bool {
+    fn neighbours(&self, entry: usize, mut f: impl FnMut(usize) -> bool) -> bool {
         let s = self.0;
         let (class, ud) = (entry / UD_EDGE_PERMS, entry % UD_EDGE_PERMS);
         let cp = s.corners.rep[class] as usize;
@@ -356,7 +356,7 @@ impl PairGraph for Phase2Graph<'_> {
         false
     }
 
-    fn partners(&self, entry: usize, f: &mut dyn FnMut(usize)) {
+    fn partners(&self, entry: usize, mut f: impl FnMut(usize)) {
         let s = self.0;
         let (class, ud) = (entry / UD_EDGE_PERMS, entry % UD_EDGE_PERMS);
         let mask = s.corners.stabiliser[class];
