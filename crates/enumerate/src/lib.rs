@@ -74,7 +74,8 @@ pub struct Limits {
 pub enum Stop {
     /// Every reachable position was counted; the last level is the diameter.
     Complete,
-    /// The level at `max_depth` was counted and the run stopped there.
+    /// The level at `max_depth` was counted and the run stopped there (or where the caller's
+    /// observer of the levels stopped it, [`table::enumerate_observed`]).
     MaxDepth(u32),
     /// The caller cancelled the run ([`Progress::cancelled`])
     /// after the level at this depth was counted.

@@ -29,6 +29,7 @@ use crate::{EnumerateError, Enumeration, Limits, Progress, Stop};
 use godsearch_core::RankedSpace;
 use godsearch_tables::{entries_per_word, ByteTable, LevelTable, TwoBitTable};
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Words a rayon task scans: 2^12 words = 131,072 2-bit positions, small enough to balance two
@@ -215,18 +216,32 @@ pub fn enumerate_into<P: RankedSpace, T: LevelTable>(
     limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<TableEnumeration<P::State, T>, EnumerateError> {
-    enumerate_observed(puzzle, limits, progress, &mut |_, _, _| {})
+    enumerate_observed(puzzle, limits, progress, &mut |_| ControlFlow::Continue(()))
 }
 
-/// [`enumerate_into`], calling `level_done(depth, count, &table)` as each level is complete,
-/// from level 0: the table then holds every level up to `depth` and no deeper one, which lets
-/// a caller copy a 2-bit table's levels into another form as they come (their residues alone
-/// would not tell them apart afterwards).
+/// A complete level, as [`enumerate_observed`] hands it over.
+pub struct LevelDone<'a, P: RankedSpace, T> {
+    /// Its distance.
+    pub depth: u32,
+    /// Its positions.
+    pub count: u64,
+    /// The table, holding every level up to this one and no deeper one.
+    pub table: &'a T,
+    /// The level's positions (with their aliases), when the engine kept them as a list
+    /// (small levels).
+    pub listed: Option<&'a [P::State]>,
+}
+
+/// [`enumerate_into`], calling `level_done` with each level as it is complete, from level 0
+/// ([`LevelDone`]), which lets a caller copy a 2-bit table's levels into another form as they
+/// come (their residues alone would not tell them apart afterwards). When it returns
+/// [`ControlFlow::Break`] the run stops there, as at a depth limit ([`Stop::MaxDepth`]): a
+/// caller that needs no deeper level saves the passes that find them.
 pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
     puzzle: &P,
     limits: &Limits,
     progress: &dyn Progress,
-    level_done: &mut dyn FnMut(u32, u64, &T),
+    level_done: &mut dyn FnMut(LevelDone<'_, P, T>) -> ControlFlow<()>,
 ) -> Result<TableEnumeration<P::State, T>, EnumerateError> {
     let states = puzzle.state_count();
     let per_word = entries_per_word::<T>() as u128;
@@ -258,13 +273,18 @@ pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
     });
     let mut reached = goals.len() as u64;
     let mut levels = vec![reached];
-    level_done(0, reached, &table);
+    let mut observed = level_done(LevelDone {
+        depth: 0,
+        count: reached,
+        table: &table,
+        listed: Some(&goals),
+    });
     let mut last_level = (goals.len() <= limits.antipode_cap).then(|| goals.clone());
     let mut peak_listed = goals.len();
     let mut listed = (goals.len() <= listing).then_some(goals);
     let stop = loop {
         let depth = levels.len() as u32 - 1;
-        if limits.max_depth.is_some_and(|m| depth >= m) {
+        if limits.max_depth.is_some_and(|m| depth >= m) || observed.is_break() {
             break Stop::MaxDepth(depth);
         }
         if progress.cancelled() {
@@ -304,9 +324,14 @@ pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
         }
         reached += pass.found;
         levels.push(pass.found);
-        level_done(depth + 1, pass.found, &table);
         let found = pass.found as usize;
         let recorded = pass.level();
+        observed = level_done(LevelDone {
+            depth: depth + 1,
+            count: found as u64,
+            table: &table,
+            listed: recorded.as_deref(),
+        });
         peak_listed = peak_listed.max(recorded.as_ref().map_or(0, Vec::len));
         last_level = recorded
             .as_ref()

@@ -6,6 +6,7 @@ use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, reference, table, Limits, NoProgress, Stop};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use godsearch_testdata::levels;
+use std::ops::ControlFlow;
 
 const GIB: u64 = 1 << 30;
 const ANTIPODE_CAP: usize = 100;
@@ -287,7 +288,14 @@ fn an_observed_build_shows_each_level_complete_as_it_ends() {
         &sp,
         &limits(None),
         &NoProgress,
-        &mut |depth, count, two_bit| {
+        &mut |level| {
+            let (depth, count, two_bit) = (level.depth, level.count, level.table);
+            if let Some(list) = level.listed {
+                assert_eq!(list.len() as u64, count, "level {depth} listed whole");
+                for &state in list {
+                    assert_eq!(u32::from(distances[sp.rank_of(state)]), depth);
+                }
+            }
             let mut at_depth = 0;
             for (i, &d) in distances.iter().enumerate() {
                 let reached = u32::from(d) <= depth;
@@ -299,9 +307,37 @@ fn an_observed_build_shows_each_level_complete_as_it_ends() {
             }
             assert_eq!(count, at_depth, "level {depth}");
             seen.push(count);
+            ControlFlow::Continue(())
         },
     )
     .unwrap();
     assert_eq!(seen, built.enumeration.levels);
     assert_eq!(seen, levels("sliding-3x3.txt"));
+}
+
+#[test]
+fn the_level_observer_stops_the_run_where_it_says() {
+    use godsearch_tables::TwoBitTable;
+    let sp = space(3, 3);
+    let full = levels("sliding-3x3.txt");
+    for last in [0u32, 1, 12, 30] {
+        let mut seen = Vec::new();
+        let built = table::enumerate_observed::<_, TwoBitTable>(
+            &sp,
+            &limits(None),
+            &NoProgress,
+            &mut |level| {
+                seen.push(level.count);
+                match level.depth < last {
+                    true => ControlFlow::Continue(()),
+                    false => ControlFlow::Break(()),
+                }
+            },
+        )
+        .unwrap()
+        .enumeration;
+        assert_eq!(seen, full[..=last as usize], "stopped after level {last}");
+        assert_eq!(built.levels, seen);
+        assert_eq!(built.stop, Stop::MaxDepth(last));
+    }
 }

@@ -173,6 +173,7 @@ pub struct OptimalTables {
     pruning: TableBytes,
     /// The entries' base ([`blocked::base_for`] of the levels).
     base: u8,
+    /// See [`levels`](Self::levels).
     levels: Vec<u64>,
 }
 
@@ -311,7 +312,10 @@ impl OptimalTables {
         self.metric
     }
 
-    /// Entries at each distance from solved (index = distance).
+    /// Entries at each distance from solved (index = distance) up to two more than the base,
+    /// then the count of every entry further away, whose distances the table does not hold
+    /// (all read as `base + 3`). A table saved before builds stopped there holds every level;
+    /// either way they add up to the entries.
     pub fn levels(&self) -> &[u64] {
         &self.levels
     }
