@@ -305,8 +305,8 @@ pub struct SolveArgs {
     pub optimal: bool,
     /// 3x3x3 with --optimal: the pruning table. small (44 MB, built in about 10 s: positions
     /// of up to about 15 moves), 300mb (325 MB), 1gb (1.05 GB of memory and disk, built once
-    /// in about 2 minutes with 2.2 GB of memory) or 8gb (7.79 GB; built once with 16 GB of
-    /// memory), cached and read into huge pages at each start. Default 1gb.
+    /// in about a minute with 2.1 GB of memory) or 8gb (7.79 GB; built once in about 9 minutes
+    /// with 15 GB of memory), cached and read into huge pages at each start. Default 1gb.
     #[arg(long, value_name = "SIZE", requires = "optimal")]
     pub table_size: Option<String>,
     /// 3x3x3 with --optimal: every optimal solution (canonical sequences: no layer twice in a

@@ -510,7 +510,7 @@ fn check_table(
     }
 }
 
-/// The 1 GB table: about 2.5 minutes and 5 GB to build, so outside the normal run
+/// The 1 GB table: about a minute and 2 GB to build, so outside the normal run
 /// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
 #[test]
 #[ignore]
@@ -524,7 +524,7 @@ fn gigabyte_table_is_admissible_and_exact_to_depth_ten() {
     );
 }
 
-/// The 1 GB slice-turn table: about 5 minutes and 6 GB to build, so outside the normal run
+/// The 1 GB slice-turn table: about 50 s and 2 GB to build, so outside the normal run
 /// (`cargo test --release -p godsearch-twophase -- --ignored gigabyte`).
 #[test]
 #[ignore]
@@ -538,7 +538,7 @@ fn gigabyte_slice_turn_table_is_admissible_and_exact_to_depth_eight() {
     );
 }
 
-/// The 300 MB table by corners: about 35 s to build on two cores, the one table of its kind in
+/// The 300 MB table by corners: about 25 s to build on two cores, the one table of its kind in
 /// the normal run.
 #[test]
 fn the_300mb_table_by_corners_is_admissible_and_exact_to_depth_ten() {
@@ -551,7 +551,7 @@ fn the_300mb_table_by_corners_is_admissible_and_exact_to_depth_ten() {
     );
 }
 
-/// The 8 GB table: about 15 minutes and 15 GB to build, so outside the normal run
+/// The 8 GB table: about 9 minutes and 15 GB to build, so outside the normal run
 /// (`cargo test --release -p godsearch-twophase -- --ignored 8gb`).
 #[test]
 #[ignore]
