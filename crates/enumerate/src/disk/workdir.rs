@@ -475,7 +475,7 @@ impl Workdir {
         self.sync()
     }
 
-    fn read_manifest(&self) -> Result<Manifest, DiskError> {
+    pub(crate) fn read_manifest(&self) -> Result<Manifest, DiskError> {
         let path = self.dir.join(MANIFEST);
         let bad = |why: &str| DiskError::Manifest {
             path: path.clone(),
