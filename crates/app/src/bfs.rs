@@ -8,7 +8,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
-use godsearch_enumerate::disk::{enumerate_on_disk, run_in, DiskOptions, DiskRun};
+use godsearch_enumerate::disk::{enumerate_on_disk, run_in, worker_folder, DiskOptions, DiskRun};
 use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
 use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
@@ -334,11 +334,11 @@ pub fn stop_message(stop: Stop) -> Option<String> {
     }
 }
 
-/// The frontier engine over `space`, in one process with each state's moves back
-/// ([`BackMoves`]: a third fewer candidates, and no earlier level held or read to remove known
-/// states), levels on disk under a run name that says so. A distributed run's workers own
-/// states by a hash of their keys and keep plain states, and so does a run resumed from a
-/// folder of plain states.
+/// The frontier engine over `space` with each state's moves back ([`BackMoves`]: a third
+/// fewer candidates, and no earlier level held or read to remove known states), levels on
+/// disk under a run name that says so; a distributed run's workers own states by a hash of
+/// their positions' keys. A run resumed from a folder of plain states (made before the moves
+/// back, in one process or by a distributed run's workers) goes on as one.
 fn tiles_frontier_run<R: RankInt + KeyState>(
     space: &TileSpace<R>,
     run: &str,
@@ -346,12 +346,16 @@ fn tiles_frontier_run<R: RankInt + KeyState>(
     progress: &dyn Progress,
 ) -> AppResult<FrontierRun<R>> {
     // A folder holding a run of plain states (made before the moves back) goes on as one.
-    let resumes_plain = request
-        .disk
-        .is_some_and(|d| d.resume && run_in(d.workdir).as_deref() == Some(run));
-    let back_moves = match request.cluster.is_none() && !resumes_plain {
-        true => BackMoves::ranked(space.clone()),
-        false => None,
+    // (A distributed run's workers name theirs `{run}; N workers, owner ...`.)
+    let resumes_plain = request.disk.is_some_and(|d| {
+        let alone = run_in(d.workdir).is_some_and(|found| found == run);
+        let distributed = run_in(&worker_folder(d.workdir, 0))
+            .is_some_and(|found| found.strip_prefix(run).is_some_and(|r| r.starts_with(';')));
+        d.resume && (alone || distributed)
+    });
+    let back_moves = match resumes_plain {
+        false => BackMoves::ranked(space.clone()),
+        true => None,
     };
     let Some(back_moves) = back_moves else {
         return frontier_run(space, run, request, progress);
@@ -667,5 +671,49 @@ mod tests {
             run_in(fresh.path()),
             Some(format!("{plain} {BACK_MOVES_RUN}"))
         );
+    }
+
+    /// The same for a distributed run, whose workers' folders hold the runs: plain states go on
+    /// as plain, a new run carries the moves back.
+    #[cfg(feature = "distributed")]
+    #[test]
+    fn a_distributed_run_of_plain_states_resumes_as_one() {
+        let goal = Board::goal(Shape::new(4, 3).unwrap());
+        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
+        let plain = tiles_run_name(&space);
+        let distributed = |dir, resume, max_depth| BfsRequest {
+            cluster: Some(ClusterRequest {
+                workers: 2,
+                process: 0,
+                addresses: &[],
+                patience: std::time::Duration::from_secs(10),
+            }),
+            ..request(dir, resume, max_depth)
+        };
+        let expected = godsearch_testdata::levels("sliding-3x4.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let worker = |w| run_in(&worker_folder(dir.path(), w));
+        frontier_run(
+            &space,
+            &plain,
+            &distributed(dir.path(), false, 12),
+            &NoProgress,
+        )
+        .unwrap();
+        let plain_worker = worker(1).unwrap();
+        assert!(
+            plain_worker.starts_with(&format!("{plain};")),
+            "{plain_worker}"
+        );
+        let report = tiles(&goal, &distributed(dir.path(), true, 16), &NoProgress).unwrap();
+        assert_eq!(report.levels[..], expected[..=16]);
+        assert_eq!(worker(1), Some(plain_worker));
+
+        let fresh = tempfile::tempdir().unwrap();
+        let report = tiles(&goal, &distributed(fresh.path(), false, 16), &NoProgress).unwrap();
+        assert_eq!(report.levels[..], expected[..=16]);
+        let new_worker = run_in(&worker_folder(fresh.path(), 1)).unwrap();
+        let with_moves_back = format!("{plain} {BACK_MOVES_RUN};");
+        assert!(new_worker.starts_with(&with_moves_back), "{new_worker}");
     }
 }

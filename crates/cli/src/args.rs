@@ -659,7 +659,8 @@ pub enum BenchSection {
     /// uniformly random cubes (--table-size, default 1gb) and the mean of the table's bounds
     /// over 10,000 random cubes, lookup by lookup. In `all` with --large only.
     Optimal,
-    /// The distributed backend against the plain frontier engine: 4x4 through depth 25 (28
+    /// The distributed backend against the frontier engine alone (both keeping the tiles'
+    /// moves back, as `bfs` does): 4x4 through depth 25 (28
     /// with --large) in one process with 1 and 2 workers and in 2, 3, 4 processes on
     /// loopback. Not in `all`.
     Distributed,

@@ -4,6 +4,7 @@
 #![cfg(feature = "distributed")]
 
 use godsearch_core::StateSpace;
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 use godsearch_enumerate::distributed::{
     enumerate_distributed, owner_of, Cluster, DistributedOptions, DistributedRun, LevelsOnDisk,
@@ -96,6 +97,19 @@ fn cubes_equal_published_counts() {
 
 #[test]
 fn a_run_on_disk_resumes_and_refuses_a_foreign_folder() {
+    resumes_and_repairs(|| tiles(3, 3));
+    // With their moves back, two levels are kept, and a damaged level is made again from the
+    // one before it alone.
+    resumes_and_repairs(|| BackMoves::ranked(tiles(3, 3)).unwrap());
+}
+
+/// A run of the 8-puzzle's `space` on disk with two workers: refused without `--resume`, or
+/// for another puzzle; resumed to the same counts; and a damaged newest level made again.
+fn resumes_and_repairs<P>(space: impl Fn() -> P)
+where
+    P: StateSpace + Send + Sync + 'static,
+    P::State: KeyState,
+{
     let dir = tempfile::tempdir().unwrap();
     let with = |resume: bool, run: &'static str, depth: u32| {
         let options = DistributedOptions {
@@ -110,7 +124,7 @@ fn a_run_on_disk_resumes_and_refuses_a_foreign_folder() {
             }),
             patience: Duration::from_secs(10),
         };
-        enumerate_distributed(tiles(3, 3), &options, &limits(Some(depth)), &NoProgress)
+        enumerate_distributed(space(), &options, &limits(Some(depth)), &NoProgress)
     };
     let first = with(false, "3x3", 12).unwrap();
     assert_eq!(first.resumed_from, None);
@@ -164,6 +178,42 @@ fn a_process_that_never_comes_is_named_after_the_wait() {
         err.contains(&format!("process 1 ({theirs}) did not connect")),
         "{err}"
     );
+}
+
+#[test]
+fn states_with_their_moves_back_give_the_published_counts_in_memory_and_on_disk() {
+    // Owned by their positions' keys, so that every copy of a position meets the others at
+    // one owner, which joins their moves back.
+    let expected = levels("sliding-3x3.txt");
+    for workers in 1..=3 {
+        // A depth limit past the diameter, so that a run whose copies of a position never
+        // meet (and so never runs out of levels) ends.
+        let past = expected.len() as u32;
+        let r = run(BackMoves::ranked(tiles(3, 3)).unwrap(), workers, Some(past));
+        assert_eq!(r.enumeration.levels, expected, "{workers} workers");
+        assert_eq!(r.enumeration.last_level.map(|l| l.len()), Some(2));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let options = DistributedOptions {
+        cluster: Cluster::single(3),
+        run: "4x4 with moves back",
+        on_disk: Some(LevelsOnDisk {
+            root: dir.path(),
+            resume: false,
+            keep_levels: false,
+            bucket_states: 5_000,
+            disk_bytes: None,
+        }),
+        patience: Duration::from_secs(10),
+    };
+    let tight = Limits {
+        memory_bytes: 3 << 20,
+        ..limits(Some(19))
+    };
+    let space = BackMoves::ranked(tiles(4, 4)).unwrap();
+    let r = enumerate_distributed(space, &options, &tight, &NoProgress).unwrap();
+    assert_eq!(r.enumeration.levels, levels("sliding-4x4.txt")[..=19]);
+    assert!(r.traffic[19].spilled_bytes > 0, "level 19 spilled");
 }
 
 #[test]

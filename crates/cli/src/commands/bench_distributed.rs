@@ -1,21 +1,24 @@
-//! `godsearch bench --section distributed`: the distributed backend against the plain
-//! frontier engine on the same board and depth, measured in the same run: the backend in one
-//! process (one and two workers), then 2, 3 and 4 processes on loopback (started as this
-//! program's `bfs --processes K`). Prints each run's time as a ratio to the plain engine, the
+//! `godsearch bench --section distributed`: the distributed backend against the frontier
+//! engine alone (as `bfs` runs it in one process: states with their moves back, as the
+//! backend's workers keep them) on the same board and depth, measured in the same run: the
+//! backend in one process (one and two workers), then 2, 3 and 4 processes on loopback
+//! (started as this program's `bfs --processes K`). Prints each run's time as a ratio to the
+//! engine alone, the
 //! states and bytes the workers sent each other, and the network volume a simple model
 //! predicts from the 2-process run (docs/distributed.md uses these figures).
 
 use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::units::{format_bytes, format_count};
+use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, Limits, NoProgress};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use std::process::Command;
 use std::time::Instant;
 
-/// Depth of the 4x4 run (about 7 s for the plain engine here); `--large` goes deeper.
+/// Depth of the 4x4 run (about 2.5 s for the engine alone here); `--large` goes deeper.
 const DEPTH: u32 = 25;
-/// Depth with `--large` (the plain engine needs about 4 GB and half a minute).
+/// Depth with `--large` (the engine alone needs about 3 GB and 15 s).
 const LARGE_DEPTH: u32 = 28;
 /// Bits a gap grows by when the workers double (see the model in `run`).
 const GAP_BITS_PER_DOUBLING: f64 = 2.0;
@@ -33,8 +36,9 @@ struct Run {
 
 pub fn run(large: bool) -> Result<()> {
     let depth = if large { LARGE_DEPTH } else { DEPTH };
-    outln!("== distributed: 4x4 through depth {depth}, the plain frontier engine against the backend\n");
-    let space = TileSpace::<u64>::new(Board::goal(Shape::new(4, 4)?))?;
+    outln!("== distributed: 4x4 through depth {depth}, the frontier engine alone against the backend\n");
+    let tiles = TileSpace::<u64>::new(Board::goal(Shape::new(4, 4)?))?;
+    let space = BackMoves::ranked(tiles).context("4x4 states with their moves back")?;
     let limits = Limits {
         max_depth: Some(depth),
         memory_bytes: crate::machine::memory_budget(None),
@@ -42,11 +46,11 @@ pub fn run(large: bool) -> Result<()> {
         count_last: false,
     };
     let started = Instant::now();
-    let plain = frontier::enumerate(&space, &limits, &NoProgress);
-    let plain = Run {
-        case: "plain frontier engine".into(),
+    let alone = frontier::enumerate(&space, &limits, &NoProgress);
+    let alone = Run {
+        case: "frontier engine alone".into(),
         seconds: started.elapsed().as_secs_f64(),
-        levels: plain.levels,
+        levels: alone.levels,
         sent_states: 0,
         sent_bytes: 0,
     };
@@ -65,17 +69,17 @@ pub fn run(large: bool) -> Result<()> {
     }
     for r in &runs {
         ensure!(
-            r.levels == plain.levels,
-            "{}: counts differ from the plain engine",
+            r.levels == alone.levels,
+            "{}: counts differ from the engine alone",
             r.case
         );
     }
-    let positions: u64 = plain.levels.iter().sum();
+    let positions: u64 = alone.levels.iter().sum();
     outln!(
         "{:<26} {:>9} {:>9} {:>16} {:>11} {:>8} {:>14} {:>14}",
         "run",
         "seconds",
-        "x plain",
+        "x alone",
         "states sent",
         "bytes sent",
         "B/state",
@@ -101,7 +105,7 @@ pub fn run(large: bool) -> Result<()> {
     let cores = available_cores() as f64;
     let core_seconds_a_sent_state =
         (two.seconds - one.seconds).max(0.0) * cores / two.sent_states.max(1) as f64;
-    for r in std::iter::once(&plain).chain(&runs) {
+    for r in std::iter::once(&alone).chain(&runs) {
         let model = match r.case.split(' ').next().and_then(|k| k.parse::<f64>().ok()) {
             Some(k) if r.case.contains("processes") => {
                 let states = listed as f64 * (k - 1.0) / k;
@@ -115,7 +119,7 @@ pub fn run(large: bool) -> Result<()> {
             "{:<26} {:>9.2} {:>9.2} {:>16} {:>11} {:>8.2} {:>14} {:>14}",
             r.case,
             r.seconds,
-            r.seconds / plain.seconds,
+            r.seconds / alone.seconds,
             format_count(r.sent_states),
             format_bytes(r.sent_bytes as f64),
             r.sent_bytes as f64 / r.sent_states.max(1) as f64,

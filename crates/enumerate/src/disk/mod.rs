@@ -61,7 +61,7 @@
 pub mod codec;
 pub(crate) mod workdir;
 
-pub use workdir::run_in;
+pub use workdir::{run_in, worker_folder};
 
 use crate::back_moves::join_repeats;
 use crate::frontier::{aliases_of, degrees_by, expand_by, positions_in, Moves};
@@ -1577,7 +1577,7 @@ where
     /// How many levels a level is made from: the one before it, and the one before that to
     /// remove repeats, or only the one before for states that carry their moves back. These
     /// are the levels checked when a run resumes.
-    fn levels_made_from(&self) -> usize {
+    pub(crate) fn levels_made_from(&self) -> usize {
         match self.space.back_move_bits() {
             0 => 2,
             _ => 1,

@@ -168,6 +168,12 @@ pub fn run_in(dir: &Path) -> Option<String> {
     (header.params == MANIFEST_KIND).then(|| header.puzzle.clone())
 }
 
+/// The folder under a distributed run's `root` that worker `worker` (of all processes) keeps
+/// its levels in, as a run of its own.
+pub fn worker_folder(root: &Path, worker: usize) -> PathBuf {
+    root.join(format!("worker-{worker:03}"))
+}
+
 impl Workdir {
     /// Opens (creating it if needed) and locks `dir` for the run described by `run`, and reads
     /// its manifest: `None` for a fresh folder. A folder holding another run, or a run when

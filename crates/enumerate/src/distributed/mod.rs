@@ -62,7 +62,8 @@ pub const OWNER_SEED: u64 = 0x676f_6473_6561_7263;
 /// How often the calling thread looks at the caller's cancel switch while the workers run.
 const POLL: Duration = Duration::from_millis(100);
 
-/// The worker (of `peers`) that owns the state with key `key`: XXH3-64 of the key's 16
+/// The worker (of `peers`) that owns the state with key `key` (a state that carries its moves
+/// back goes by its position's key, above those bits): XXH3-64 of the key's 16
 /// little-endian bytes with seed [`OWNER_SEED`], modulo `peers`. The same on every machine,
 /// in every run.
 pub fn owner_of(key: u128, peers: usize) -> usize {

@@ -47,7 +47,7 @@ where
             memory_bytes: shared.limits.memory_bytes / local,
             ..shared.limits
         };
-        let folder = plan.root.join(format!("worker-{:03}", self.me));
+        let folder = crate::disk::worker_folder(&plan.root, self.me);
         let options = DiskOptions {
             workdir: &folder,
             run: &shared.run,
@@ -250,8 +250,9 @@ where
     }
 
     /// The newest level every worker has listed (`common` levels) and whose files, with the
-    /// level before it, read back intact on every worker, falling back a level while one does
-    /// not; what is newer is forgotten. `None` when no level qualifies.
+    /// level before it where the next is made from both (not for states with their moves
+    /// back), read back intact on every worker, falling back a level while one does not; what
+    /// is newer is forgotten. `None` when no level qualifies.
     fn resume_point(
         &mut self,
         engine: &DiskEngine<'_, P>,
@@ -259,9 +260,11 @@ where
         common: usize,
     ) -> Result<Option<u32>, WorkerError> {
         let mut newest = common;
+        let made_from = engine.levels_made_from() as u32;
         while newest > 0 {
             let depth = newest as u32 - 1;
-            let intact = (depth.saturating_sub(1)..=depth).all(|d| intact(engine, manifest, d));
+            let mut needed = (depth + 1).saturating_sub(made_from)..=depth;
+            let intact = needed.all(|d| intact(engine, manifest, d));
             if self.first_failed(intact).is_none() {
                 manifest.levels.truncate(depth as usize + 1);
                 manifest.plan = None;
@@ -388,7 +391,8 @@ where
     ) -> Result<RoundOutcome<P::State>, DiskError> {
         let this = &mut *self.this;
         let (me, peers) = (this.me, this.peers);
-        let mut by_owner = deal(&listed[from..], peers);
+        let back_move_bits = this.space().back_move_bits();
+        let mut by_owner = deal(&listed[from..], peers, back_move_bits);
         listed.truncate(from);
         listed.append(&mut by_owner[me]);
         let mut packets = this.encode(by_owner);

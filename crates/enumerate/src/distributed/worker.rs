@@ -6,6 +6,7 @@
 
 use super::mailbox::{Body, Mailbox, Packet, Report};
 use super::{owner_of, Event, LevelTraffic, Shared, WorkerError};
+use crate::back_moves::join_repeats;
 use crate::disk::codec::{decode_sorted, encode_sorted};
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::keys::KeyState;
@@ -38,14 +39,16 @@ pub(super) fn level_totals(depth: u32, seconds: f64, all: &[Report]) -> (u64, u6
     (sum(|r| r.positions), sum(|r| r.classes), cost)
 }
 
-/// `listed` dealt out to its owners among `peers` workers, by threads.
-pub(super) fn deal<S: KeyState>(listed: &[S], peers: usize) -> Vec<Vec<S>> {
+/// `listed` dealt out to its owners among `peers` workers, by threads. States that carry
+/// `back_move_bits` go by the key above those bits, their position's: every copy of a
+/// position, whichever moves lead back from it, reaches the one owner that joins them.
+pub(super) fn deal<S: KeyState>(listed: &[S], peers: usize, back_move_bits: u32) -> Vec<Vec<S>> {
     let hands: Vec<Vec<Vec<S>>> = listed
         .par_chunks(STATES_PER_PACKET)
         .map(|chunk| {
             let mut hands: Vec<Vec<S>> = (0..peers).map(|_| Vec::new()).collect();
             for &s in chunk {
-                hands[owner_of(s.to_key(), peers)].push(s);
+                hands[owner_of(s.to_key() >> back_move_bits, peers)].push(s);
             }
             hands
         })
@@ -335,7 +338,8 @@ where
         let mut goals = Vec::new();
         space.for_each_goal(|g| goals.push(g));
         goals.extend(aliases_of(space, &goals));
-        goals.retain(|g| owner_of(g.to_key(), self.peers) == self.me);
+        let back_move_bits = space.back_move_bits();
+        goals.retain(|g| owner_of(g.to_key() >> back_move_bits, self.peers) == self.me);
         goals.sort_unstable();
         goals.dedup();
         goals
@@ -365,6 +369,7 @@ where
     ) -> Result<(Vec<P::State>, (u64, u64), u64), String> {
         let shared = self.shared;
         let space = &shared.space;
+        let back_move_bits = space.back_move_bits();
         let mut by_owner = self.list_by_owner(store.newest());
         let listed: u64 = by_owner.iter().map(|o| o.len() as u64).sum();
         let mut mine = std::mem::take(&mut by_owner[self.me]);
@@ -372,7 +377,7 @@ where
         let sent_bytes: u64 = packets.iter().map(Packet::payload_bytes).sum();
         let sent_states: u64 = packets.iter().map(Packet::states).sum();
         P::State::sort_all(&mut mine);
-        mine.dedup();
+        join_repeats(&mut mine, back_move_bits);
         let received = self.round(packets);
         let mut pieces: Vec<(u32, Vec<P::State>)> = received
             .into_par_iter()
@@ -387,7 +392,12 @@ where
         let held = store.held() + listed.max(mine.len() as u64 + got);
         pieces.push((self.me as u32, mine));
         let mut next = merge_runs(runs_by_sender(pieces));
-        store.remove_known(&mut next, space.same_level_possible());
+        // States that carry their moves back list only new states (every move forward leads
+        // to the next level), and the copies of one from several senders are joined here.
+        match back_move_bits {
+            0 => store.remove_known(&mut next, space.same_level_possible()),
+            bits => join_repeats(&mut next, bits),
+        }
         let mut mine = next;
         mine.shrink_to_fit();
         Ok((mine, (sent_bytes, sent_states), held))
@@ -416,7 +426,7 @@ where
             expand_into(space, slice, &degrees, &mut listed, progress);
             let aliases = aliases_of(space, &listed);
             listed.extend(aliases);
-            let dealt = deal(&listed, peers);
+            let dealt = deal(&listed, peers, space.back_move_bits());
             drop(listed);
             for (owner, hand) in dealt.into_iter().enumerate() {
                 by_owner[owner].extend(hand);
@@ -429,13 +439,14 @@ where
     /// out), each part sorted, without repeats, in pieces of at most [`STATES_PER_PACKET`].
     pub(super) fn encode(&self, by_owner: Vec<Vec<P::State>>) -> Vec<Packet> {
         let me = self.me as u32;
+        let back_move_bits = self.space().back_move_bits();
         let mut packets = Vec::new();
         for (to, mut states) in by_owner.into_iter().enumerate() {
             if states.is_empty() {
                 continue;
             }
             P::State::sort_all(&mut states);
-            states.dedup();
+            join_repeats(&mut states, back_move_bits);
             let pieces: Vec<Packet> = states
                 .par_chunks(STATES_PER_PACKET)
                 .map(|piece| {
