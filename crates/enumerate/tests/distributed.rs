@@ -194,40 +194,31 @@ fn states_with_their_moves_back_give_the_published_counts_in_memory_and_on_disk(
         assert_eq!(r.enumeration.last_level.map(|l| l.len()), Some(2));
     }
     let dir = tempfile::tempdir().unwrap();
-    let options = DistributedOptions {
-        cluster: Cluster::single(3),
-        run: "4x4 with moves back",
-        on_disk: Some(LevelsOnDisk {
-            root: dir.path(),
-            resume: false,
-            keep_levels: false,
-            bucket_states: 5_000,
-            disk_bytes: None,
-        }),
-        patience: Duration::from_secs(10),
-    };
-    let tight = Limits {
-        memory_bytes: 3 << 20,
-        ..limits(Some(19))
-    };
     let space = BackMoves::ranked(tiles(4, 4)).unwrap();
-    let r = enumerate_distributed(space, &options, &tight, &NoProgress).unwrap();
+    let r = spilling_to_depth_19(space, dir.path(), false);
     assert_eq!(r.enumeration.levels, levels("sliding-4x4.txt")[..=19]);
     assert!(r.traffic[19].spilled_bytes > 0, "level 19 spilled");
 }
 
-#[test]
-fn levels_on_disk_spill_and_split_into_buckets_with_the_same_counts() {
-    // A tiny memory share and small buckets, so that candidates spill to disk and levels
-    // split into many bucket files on every worker.
-    let dir = tempfile::tempdir().unwrap();
+/// `space` (the 4x4's states) to depth 19 on disk under `root`, with 3 workers, a tiny memory
+/// share and small buckets, so that candidates spill to disk and levels split into many
+/// bucket files on every worker.
+fn spilling_to_depth_19<P>(
+    space: P,
+    root: &std::path::Path,
+    keep_levels: bool,
+) -> DistributedRun<P::State>
+where
+    P: StateSpace + Send + Sync + 'static,
+    P::State: KeyState,
+{
     let options = DistributedOptions {
         cluster: Cluster::single(3),
         run: "4x4 small",
         on_disk: Some(LevelsOnDisk {
-            root: dir.path(),
+            root,
             resume: false,
-            keep_levels: true,
+            keep_levels,
             bucket_states: 5_000,
             disk_bytes: None,
         }),
@@ -237,7 +228,13 @@ fn levels_on_disk_spill_and_split_into_buckets_with_the_same_counts() {
         memory_bytes: 3 << 20,
         ..limits(Some(19))
     };
-    let r = enumerate_distributed(tiles(4, 4), &options, &tight, &NoProgress).unwrap();
+    enumerate_distributed(space, &options, &tight, &NoProgress).unwrap()
+}
+
+#[test]
+fn levels_on_disk_spill_and_split_into_buckets_with_the_same_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = spilling_to_depth_19(tiles(4, 4), dir.path(), true);
     assert_eq!(r.enumeration.levels, levels("sliding-4x4.txt")[..=19]);
     let buckets = std::fs::read_dir(dir.path().join("worker-002/level-019"))
         .unwrap()
