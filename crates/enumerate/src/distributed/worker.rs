@@ -289,6 +289,10 @@ where
             classes.push(level_classes);
             traffic.push(cost);
             store.push(next);
+            // States that carry their moves back are never looked up in the level before.
+            if self.space().back_move_bits() > 0 {
+                store.forget_previous();
+            }
             next_needed = self.bytes_to_expand(&store);
             self.event(Event::Finished {
                 depth: depth + 1,
