@@ -453,8 +453,8 @@ pub(crate) struct Made<S> {
     pub spill_peak_bytes: u64,
     /// Expansions of the parents made, a failed one included ([`LevelCost::passes`]).
     pub passes: usize,
-    /// Neighbours listed from the parents, and of them those listed before the list last
-    /// spilled (by the last pass).
+    /// Neighbours listed from the parents by one pass, and of them those listed before the
+    /// list last spilled: read off a pass over the whole level ([`LastPass`]), not summed.
     pub listed: u64,
     pub listed_spilled: u64,
     pub peak_bytes: u64,
@@ -495,8 +495,6 @@ impl<S> Made<S> {
         self.spill_peak_bytes = self.spill_peak_bytes.max(part.spill_peak_bytes);
         self.peak_bytes = self.peak_bytes.max(part.peak_bytes);
         self.passes += part.passes;
-        self.listed = part.listed;
-        self.listed_spilled = part.listed_spilled;
         for (b, record) in part.buckets.into_iter().enumerate() {
             self.buckets[b] = self.buckets[b].or(record);
         }
