@@ -203,7 +203,8 @@ pub struct BfsArgs {
     #[arg(long, requires = "workdir")]
     pub resume: bool,
     /// Keep every level's files in --workdir (by default each is deleted once the next four
-    /// are written).
+    /// are written, two for tiles, or one level sooner where its room lets the next level be
+    /// made in fewer passes).
     #[arg(long, requires = "workdir")]
     pub keep_levels: bool,
     /// States a bucket file of --workdir aims at (smaller: less memory while merging, more

@@ -556,3 +556,42 @@ fn tiles_with_their_moves_back_remake_a_damaged_bucket_from_its_parents() {
         );
     }
 }
+
+#[test]
+fn a_spare_level_is_deleted_where_its_room_lets_the_next_spill_in_one_pass() {
+    // The 15-puzzle with its moves back keeps levels 22 and 23 before making 24 (22 only to
+    // make 23 again should a file of it be damaged). In 120 MiB, the two leave room to make
+    // level 24 only part by part (six passes, as the engine did before); without level 22
+    // its 30 MB of neighbours spill beside it, in one pass.
+    let dir = tempfile::tempdir().unwrap();
+    let budget = 120 * MIB;
+    let tight = DiskOptions {
+        disk_bytes: Some(budget),
+        ..options(dir.path(), "4x4 back", 1 << 18)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let space = tiles_with_moves_back(4, 4);
+    let r = pool.install(|| run(&space, &tight, &limits(Some(24), 96 * MIB)));
+    assert_eq!(r.enumeration.levels[..], levels("sliding-4x4.txt")[..=24]);
+    let last = r.costs.last().unwrap();
+    assert_eq!(last.passes, 1, "made in one pass");
+    assert!(last.spilled_bytes > 0);
+    assert!(r.peak_disk_bytes <= budget);
+    // With every level kept (`keep_levels`) and the room of those before 22 added, it is
+    // made in parts.
+    let dir = tempfile::tempdir().unwrap();
+    let keeping = DiskOptions {
+        keep_levels: true,
+        ..options(dir.path(), "4x4 back", 1 << 18)
+    };
+    let keeping = DiskOptions {
+        disk_bytes: Some(budget + r.costs[..22].iter().map(|c| c.disk_bytes).sum::<u64>()),
+        ..keeping
+    };
+    let kept = pool.install(|| run(&space, &keeping, &limits(Some(24), 96 * MIB)));
+    assert_eq!(kept.enumeration.levels, r.enumeration.levels);
+    assert!(kept.costs.last().unwrap().passes > 1, "made in parts");
+}

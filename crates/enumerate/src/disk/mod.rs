@@ -44,7 +44,9 @@
 //! it reads is checked, and a damaged bucket of the two levels the next is made from is made
 //! again from the two levels before its own. So four levels are kept on disk (two, for states
 //! that carry their moves back: a level is made from the one before it alone), and older ones
-//! are deleted unless [`DiskOptions::keep_levels`].
+//! are deleted unless [`DiskOptions::keep_levels`]. The spare levels (those kept only to make
+//! the newest again) are deleted early, once the newest are checked, where their room lets the
+//! next level be made in fewer passes; a damaged file is then reported, not made again.
 //!
 //! **Disk space.** Before each level the free space is compared with an estimate of what the
 //! level will take, and the level is planned in key ranges where its spill would not fit at
@@ -352,7 +354,20 @@ pub(crate) enum Layout {
     InRanges(usize),
 }
 
+impl Layout {
+    /// The layouts ranked as [`DiskNeed::layout`] prefers them, fastest first: spilling (one
+    /// expansion of the parents), part by part, then by the number of key ranges.
+    fn rank(self) -> usize {
+        match self {
+            Layout::Spilling => 1,
+            Layout::InParts => 2,
+            Layout::InRanges(n) => n.max(2),
+        }
+    }
+}
+
 /// What the next level may take on disk, and what the disk has for it.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct DiskNeed {
     /// Bytes of the level's files.
     pub files: u64,
@@ -612,19 +627,12 @@ where
             // before the free space is measured (they once held 40 GB of it when the 3x3x3's
             // QTM level 12 resumed, and its passes were planned in what was left).
             self.dir.remove_candidates(depth + 1)?;
-            let need = self.disk_needed(&manifest.levels, &bounds, on_disk_bytes(&manifest))?;
+            let mut need = self.disk_needed(&manifest.levels, &bounds, on_disk_bytes(&manifest))?;
             let last_wanted = self.limits.max_depth == Some(depth + 1);
             let max_ranges = bounds.len().min(MAX_RANGE_PASSES);
-            // The level is written where it fits (spilling, part by part, or in key ranges:
-            // the fastest that fits; part by part needs no room for spilled runs but reads a
-            // group's parents once for each group they reach: 15-puzzle level 29 in 2 GB took
-            // 23.9 s in parts, 22.2-23.1 s spilling), and else counted where that fits.
-            let written = need.layout(false, max_ranges);
-            let count_only = self.limits.count_last && (last_wanted || written.is_none());
-            let layout = match count_only {
-                true => need.layout(true, max_ranges),
-                false => written,
-            };
+            need.available +=
+                self.room_from_spare_levels(&mut manifest, &need, last_wanted, max_ranges)?;
+            let (count_only, layout) = self.choose_layout(&need, last_wanted, max_ranges);
             let available = need.available;
             // Stopped for disk, the level needs at least what making it in the most ranges
             // takes (stored, or only counted).
@@ -778,6 +786,71 @@ where
         Ok(manifest)
     }
 
+    /// Whether the next level is only counted, and how it is made: written where it fits
+    /// (spilling, part by part, or in key ranges: the fastest that fits; part by part needs no
+    /// room for spilled runs but reads a group's parents once for each group they reach:
+    /// 15-puzzle level 29 in 2 GB took 23.9 s in parts, 22.2-23.1 s spilling), and else
+    /// counted where that fits (`None`: neither fits).
+    fn choose_layout(
+        &self,
+        need: &DiskNeed,
+        last_wanted: bool,
+        max_ranges: usize,
+    ) -> (bool, Option<Layout>) {
+        let written = need.layout(false, max_ranges);
+        let count_only = self.limits.count_last && (last_wanted || written.is_none());
+        match count_only {
+            true => (true, need.layout(true, max_ranges)),
+            false => (false, written),
+        }
+    }
+
+    /// Deletes the spare levels (those kept only to make the newest again should a file of
+    /// it be found damaged) when the room they take would let the next level be made faster,
+    /// or at all: written rather than only counted, or in fewer passes. The newest levels are
+    /// first read back whole and any damaged bucket made again ([`Self::repair`]), so what the
+    /// run keeps matched its checksums when the spares went. Returns the bytes freed.
+    ///
+    /// The 15-puzzle in 60 GiB of disk: its levels 34 and 35 take 19.6 GB, and level 36
+    /// spills about 20 GB beside its own 18.4 GB. Kept, level 34 left room only for 14 passes
+    /// (974 s); without it, level 36 is made in one. A damaged file found later is then
+    /// reported as [`DiskError::Unrepairable`] rather than made again.
+    fn room_from_spare_levels(
+        &self,
+        manifest: &mut Manifest,
+        need: &DiskNeed,
+        last_wanted: bool,
+        max_ranges: usize,
+    ) -> Result<u64, DiskError> {
+        if self.options.keep_levels {
+            return Ok(0);
+        }
+        let made_from = self.levels_made_from();
+        let spare_to = manifest.levels.len().saturating_sub(made_from);
+        let spare_bytes: u64 = manifest.levels[..spare_to]
+            .iter()
+            .filter(|l| l.on_disk)
+            .map(LevelRecord::bytes)
+            .sum();
+        if spare_bytes == 0 {
+            return Ok(0);
+        }
+        let roomier = DiskNeed {
+            available: need.available + spare_bytes,
+            ..*need
+        };
+        let speed = |(count_only, layout): (bool, Option<Layout>)| {
+            (layout.is_none(), count_only, layout.map_or(0, Layout::rank))
+        };
+        let now = speed(self.choose_layout(need, last_wanted, max_ranges));
+        if speed(self.choose_layout(&roomier, last_wanted, max_ranges)) >= now {
+            return Ok(0);
+        }
+        self.repair(manifest)?;
+        self.dir.forget_levels_before_last(manifest, made_from)?;
+        Ok(spare_bytes)
+    }
+
     /// Checks every file of the levels the next one is made from against the manifest, and
     /// makes damaged buckets again from the levels before theirs
     /// ([`levels_made_from`](Self::levels_made_from)).
@@ -796,6 +869,7 @@ where
                 continue;
             }
             let damaged: Vec<bool> = (0..level.bounds.len())
+                .into_par_iter()
                 .map(|b| {
                     self.dir
                         .read_bucket::<P::State>(
