@@ -679,8 +679,10 @@ where
             if count_only {
                 extra_level = Some((made.positions, made.classes));
                 last_counted_only = true;
-                // Nothing written, but its spilled neighbours were on disk beside the levels.
+                // Nothing written, but its spilled neighbours were on disk beside the levels
+                // (the 15-puzzle's level 37: 33 GB, left behind before they were removed here).
                 peak_disk = peak_disk.max(on_disk_bytes(&manifest) + made.spill_peak_bytes);
+                self.dir.remove_level(depth + 1)?;
                 costs.push(LevelCost {
                     depth: depth + 1,
                     seconds: started.elapsed().as_secs_f64(),
