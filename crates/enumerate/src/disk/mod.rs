@@ -849,7 +849,18 @@ where
             return Ok(0);
         }
         self.repair(manifest)?;
+        let spares: Vec<String> = manifest.levels[..spare_to]
+            .iter()
+            .filter(|l| l.on_disk)
+            .map(|l| l.depth.to_string())
+            .collect();
         self.dir.forget_levels_before_last(manifest, made_from)?;
+        let noun = if spares.len() == 1 { "level" } else { "levels" };
+        self.progress.detail(&format!(
+            "{noun} {} deleted early for room ({:.1} GB), the levels kept checked",
+            spares.join(" and "),
+            spare_bytes as f64 / 1e9
+        ));
         Ok(spare_bytes)
     }
 
