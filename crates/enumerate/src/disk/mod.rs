@@ -813,10 +813,10 @@ where
     /// first read back whole and any damaged bucket made again ([`Self::repair`]), so what the
     /// run keeps matched its checksums when the spares went. Returns the bytes freed.
     ///
-    /// The 15-puzzle in 60 GiB of disk: its levels 34 and 35 take 19.6 GB, and level 36
-    /// spills about 20 GB beside its own 18.4 GB. Kept, level 34 left room only for 14 passes
-    /// (974 s); without it, level 36 is made in one. A damaged file found later is then
-    /// reported as [`DiskError::Unrepairable`] rather than made again.
+    /// The 15-puzzle: its levels 34 and 35 take 19.6 GB, and level 36 spills 21.5 GB beside
+    /// its own 18.4 GB. With level 34 kept, `--disk 70G` left room to make level 36 only in
+    /// 14 passes (974 s); without it, `--disk 60G` made it in one (556 s). A damaged file
+    /// found later is then reported as [`DiskError::Unrepairable`] rather than made again.
     fn room_from_spare_levels(
         &self,
         manifest: &mut Manifest,
