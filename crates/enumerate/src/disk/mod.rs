@@ -829,11 +829,12 @@ where
         }
         let made_from = self.levels_made_from();
         let spare_to = manifest.levels.len().saturating_sub(made_from);
-        let spare_bytes: u64 = manifest.levels[..spare_to]
+        let spares: Vec<(u32, u64)> = manifest.levels[..spare_to]
             .iter()
             .filter(|l| l.on_disk)
-            .map(LevelRecord::bytes)
-            .sum();
+            .map(|l| (l.depth, l.bytes()))
+            .collect();
+        let spare_bytes: u64 = spares.iter().map(|&(_, bytes)| bytes).sum();
         if spare_bytes == 0 {
             return Ok(0);
         }
@@ -849,16 +850,12 @@ where
             return Ok(0);
         }
         self.repair(manifest)?;
-        let spares: Vec<String> = manifest.levels[..spare_to]
-            .iter()
-            .filter(|l| l.on_disk)
-            .map(|l| l.depth.to_string())
-            .collect();
         self.dir.forget_levels_before_last(manifest, made_from)?;
-        let noun = if spares.len() == 1 { "level" } else { "levels" };
+        let depths: Vec<String> = spares.iter().map(|(d, _)| d.to_string()).collect();
+        let noun = if depths.len() == 1 { "level" } else { "levels" };
         self.progress.detail(&format!(
             "{noun} {} deleted early for room ({:.1} GB), the levels kept checked",
-            spares.join(" and "),
+            depths.join(" and "),
             spare_bytes as f64 / 1e9
         ));
         Ok(spare_bytes)
