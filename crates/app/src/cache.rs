@@ -524,9 +524,61 @@ impl CacheEntry {
     }
 }
 
+/// What `cache clean` would do with an entry, and does: the dry run and the real run ask the
+/// same question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Removal {
+    /// The file is godsearch's and nothing uses it: it may go.
+    Remove,
+    /// A running godsearch holds the build lock, or may still be writing the temporary file.
+    InUse,
+    /// The file has a cache name but godsearch did not write it (no table magic, or a lock file
+    /// with contents): it is the user's, and is never removed.
+    NotOurs,
+}
+
 impl TableCache {
-    /// Every file in the cache folder that godsearch wrote (tables, temporary files, build
-    /// locks), in name order; none when the folder does not exist.
+    /// What a cache table named `name` in this folder is, from its name alone: `None` for any
+    /// name the cache does not give its tables.
+    fn table_kind(&self, name: &str) -> Option<CacheKind> {
+        let path = self.dir.join(name);
+        let stem = name.strip_suffix(&format!(".{TABLE_EXTENSION}"))?;
+        Some(if stem.starts_with("pdb-") {
+            CacheKind::PatternDatabase
+        } else if stem.starts_with("subgoal-") {
+            CacheKind::SubgoalStages
+        } else if path == self.twophase_path() {
+            CacheKind::TwoPhase
+        } else if TableSize::ALL
+            .iter()
+            .any(|&s| Metric::ALL.iter().any(|&m| path == self.optimal_path(s, m)))
+        {
+            CacheKind::Optimal
+        } else {
+            CacheKind::OtherTable
+        })
+    }
+
+    /// What a file named `name` in this folder is, from its name: a cache table, the build lock
+    /// of one, or a temporary table file; `None` for every other name (the user's files).
+    fn kind_of_name(&self, name: &str) -> Option<CacheKind> {
+        if file::is_temp_file_name(name) {
+            return Some(CacheKind::Temporary);
+        }
+        if let Some(stem) = name.strip_suffix(&format!(".{LOCK_EXTENSION}")) {
+            let table = format!("{stem}.{TABLE_EXTENSION}");
+            return match self.table_kind(&table) {
+                Some(CacheKind::OtherTable) | None => None,
+                Some(_) => Some(CacheKind::Lock),
+            };
+        }
+        self.table_kind(name)
+    }
+
+    /// Every file in the cache folder that carries a name godsearch gives its cache files
+    /// (tables, temporary files, build locks), in name order; none when the folder does not
+    /// exist. A table file that godsearch did not write is listed with its problem ("not a
+    /// godsearch table file") so that the user sees it; [`TableCache::removal`] never lets it go.
     pub fn entries(&self) -> std::io::Result<Vec<CacheEntry>> {
         let listing = match std::fs::read_dir(&self.dir) {
             Ok(listing) => listing,
@@ -541,27 +593,7 @@ impl TableCache {
                 continue;
             };
             let name = dir_entry.file_name().to_string_lossy().into_owned();
-            let extension = path.extension().and_then(|e| e.to_str());
-            let kind = if file::is_temp_file_name(&name) {
-                CacheKind::Temporary
-            } else if extension == Some(LOCK_EXTENSION) {
-                CacheKind::Lock
-            } else if extension == Some(TABLE_EXTENSION) {
-                if name.starts_with("pdb-") {
-                    CacheKind::PatternDatabase
-                } else if name.starts_with("subgoal-") {
-                    CacheKind::SubgoalStages
-                } else if path == self.twophase_path() {
-                    CacheKind::TwoPhase
-                } else if TableSize::ALL
-                    .iter()
-                    .any(|&s| Metric::ALL.iter().any(|&m| path == self.optimal_path(s, m)))
-                {
-                    CacheKind::Optimal
-                } else {
-                    CacheKind::OtherTable
-                }
-            } else {
+            let Some(kind) = self.kind_of_name(&name) else {
                 continue;
             };
             if !meta.is_file() {
@@ -587,34 +619,70 @@ impl TableCache {
         Ok(entries)
     }
 
-    /// Deletes a cache entry. A build lock is deleted only when no run holds it (`Ok(false)`
-    /// otherwise), and a temporary file only when no one has written it for
-    /// [`STALE_TEMP_AGE`], since a run may be writing it.
-    pub fn remove(&self, entry: &CacheEntry) -> std::io::Result<bool> {
-        match entry.kind {
-            CacheKind::Lock => {
-                let lock = File::open(&entry.path)?;
-                match fs4::FileExt::try_lock(&lock) {
-                    Ok(()) => {}
-                    Err(fs4::TryLockError::WouldBlock) => return Ok(false),
-                    Err(fs4::TryLockError::Error(e)) => return Err(e),
-                }
-            }
+    /// Whether `cache clean` may delete an entry: only files godsearch wrote for this cache, a
+    /// build lock only when no run holds it, and a temporary file only when no one has written
+    /// it for [`STALE_TEMP_AGE`], since a run may be writing it. A table that is not the
+    /// cache's (a `bfs` table saved here) is never removed.
+    pub fn removal(&self, entry: &CacheEntry) -> std::io::Result<Removal> {
+        Ok(match entry.kind {
+            CacheKind::OtherTable => Removal::NotOurs,
+            CacheKind::Lock if entry.bytes != 0 => Removal::NotOurs,
+            CacheKind::Lock => match lock_if_free(&entry.path)? {
+                Some(_) => Removal::Remove,
+                None => Removal::InUse,
+            },
             CacheKind::Temporary => {
                 let age = entry
                     .modified
                     .and_then(|m| SystemTime::now().duration_since(m).ok());
                 if age.is_none_or(|a| a < STALE_TEMP_AGE) {
-                    return Ok(false);
+                    Removal::InUse
+                } else {
+                    Removal::Remove
                 }
             }
-            _ => {}
-        }
+            CacheKind::PatternDatabase
+            | CacheKind::SubgoalStages
+            | CacheKind::TwoPhase
+            | CacheKind::Optimal => {
+                if file::has_table_magic(&entry.path) {
+                    Removal::Remove
+                } else {
+                    Removal::NotOurs
+                }
+            }
+        })
+    }
+
+    /// Deletes a cache entry when [`TableCache::removal`] allows it, and says what happened
+    /// (`Removal::Remove`: it is gone). A build lock is held while its file is deleted, so a
+    /// run cannot take it in between.
+    pub fn remove(&self, entry: &CacheEntry) -> std::io::Result<Removal> {
+        let _held = match entry.kind {
+            CacheKind::Lock if entry.bytes == 0 => match lock_if_free(&entry.path)? {
+                Some(held) => Some(held),
+                None => return Ok(Removal::InUse),
+            },
+            _ => match self.removal(entry)? {
+                Removal::Remove => None,
+                other => return Ok(other),
+            },
+        };
         match std::fs::remove_file(&entry.path) {
-            Ok(()) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Ok(()) => Ok(Removal::Remove),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Removal::InUse),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// The lock file at `path`, locked, when no run holds it; `None` while one does.
+fn lock_if_free(path: &Path) -> std::io::Result<Option<File>> {
+    let lock = File::open(path)?;
+    match fs4::FileExt::try_lock(&lock) {
+        Ok(()) => Ok(Some(lock)),
+        Err(fs4::TryLockError::WouldBlock) => Ok(None),
+        Err(fs4::TryLockError::Error(e)) => Err(e),
     }
 }
 

@@ -54,7 +54,18 @@ fn cache_list_and_clean_show_and_remove_the_files() {
     assert!(stdout(&out).contains("is empty"), "{}", stdout(&out));
     let out = godsearch(&["pdb", "build", "3x3", "--pdb", "4-4", "--cache", cache]);
     assert!(out.status.success(), "{}", stderr(&out));
-    std::fs::write(dir.path().join("pdb-3x3-00000000-9.tbl"), b"damaged").unwrap();
+    // A damaged table of the cache's: its header is godsearch's, its payload cut short.
+    let good_table = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "tbl"))
+        .unwrap();
+    let bytes = std::fs::read(good_table).unwrap();
+    std::fs::write(
+        dir.path().join("pdb-3x3-00000000-9.tbl"),
+        &bytes[..bytes.len() / 2],
+    )
+    .unwrap();
     let listed = json_lines(&["cache", "list", "--cache", cache, "--json"]);
     assert_eq!(listed.len(), 3);
     let good: Vec<_> = listed.iter().filter(|f| f["problem"].is_null()).collect();
@@ -90,6 +101,73 @@ fn cache_list_and_clean_show_and_remove_the_files() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     let out = godsearch(&["cache", "clean", "--older-than", "soon"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The files a clean run removed, from its output.
+fn removed_files(out: &str, verb: &str) -> Vec<String> {
+    let mut files: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix(verb))
+        .filter_map(|rest| rest.trim().split(' ').next().map(str::to_string))
+        .filter(|f| f.starts_with('/'))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn cache_clean_removes_only_godsearchs_files_and_the_dry_run_says_exactly_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let out = godsearch(&["pdb", "build", "3x3", "--pdb", "4-4", "--cache", cache]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let path = |name: &str| dir.path().join(name);
+    // godsearch's: a stale build lock (empty, held by nobody) beside the two databases.
+    let ours = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect::<Vec<_>>();
+    std::fs::write(path("pdb-3x3-00000000-1-2.lock"), b"").unwrap();
+    // The user's: lock files of other programs, a table `bfs --save` wrote, a file with a
+    // cache table's name that godsearch did not write, a lock with contents, and a text file.
+    std::fs::write(path(".pwd.lock"), b"").unwrap();
+    std::fs::write(path("editor.lock"), b"").unwrap();
+    std::fs::write(path("pdb-mine.tbl"), b"my own notes").unwrap();
+    std::fs::write(path("pdb-3x3-00000000-5.lock"), b"pid 42").unwrap();
+    std::fs::write(path("notes.txt"), b"keep").unwrap();
+    let saved = path("level-table.tbl");
+    let out = godsearch(&["bfs", "2x3", "--save", saved.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let users = [
+        ".pwd.lock",
+        "editor.lock",
+        "pdb-mine.tbl",
+        "pdb-3x3-00000000-5.lock",
+        "notes.txt",
+        "level-table.tbl",
+    ];
+
+    let dry = stdout(&godsearch(&["cache", "clean", "--cache", cache, "--dry-run"]));
+    let would = removed_files(&dry, "would remove");
+    let mut expected: Vec<String> = ours
+        .iter()
+        .map(|p| p.display().to_string())
+        .chain([path("pdb-3x3-00000000-1-2.lock").display().to_string()])
+        .collect();
+    expected.sort();
+    assert_eq!(would, expected, "{dry}");
+    assert!(dry.contains("3 not written by godsearch's cache left alone"), "{dry}");
+
+    let real = stdout(&godsearch(&["cache", "clean", "--cache", cache]));
+    assert_eq!(removed_files(&real, "removed"), would, "{real}");
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    let mut users: Vec<String> = users.iter().map(|u| u.to_string()).collect();
+    users.sort();
+    assert_eq!(left, users, "only godsearch's cache files go");
 }
 
 #[test]

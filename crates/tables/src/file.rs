@@ -604,6 +604,23 @@ pub fn read_header(path: &Path) -> Result<(TableHeader, u64), TableError> {
     Ok((header, meta.len()))
 }
 
+/// Whether the file at `path` is a regular file that starts with the table magic: one that
+/// godsearch wrote, whether or not the rest of it is intact. `false` for anything else,
+/// including a file that cannot be read.
+pub fn has_table_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    if check_regular(path, &meta).is_err() {
+        return false;
+    }
+    let mut front = [0u8; MAGIC.len()];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut front))
+        .is_ok_and(|()| &front == MAGIC)
+}
+
 /// Decodes the header at the front of `bytes` (the whole file or its first bytes): the header,
 /// where the payload starts, and the payload's length. Never panics, whatever the bytes.
 fn decode_header(bytes: &[u8], path: &Path) -> Result<(TableHeader, usize, u64), TableError> {

@@ -4,7 +4,7 @@
 use crate::args::{CacheArgs, CacheCleanArgs, CacheCommand, CacheListArgs};
 use crate::output::outln;
 use anyhow::{Context, Result};
-use godsearch_app::cache::CacheEntry;
+use godsearch_app::cache::{CacheEntry, Removal};
 use godsearch_app::units::format_bytes;
 use std::time::SystemTime;
 
@@ -74,39 +74,43 @@ fn run_clean(args: &CacheCleanArgs) -> Result<()> {
             .and_then(|m| now.duration_since(m).ok())
             .is_some_and(|a| a >= age),
     };
-    let (mut removed, mut freed, mut kept) = (0usize, 0u64, 0usize);
+    let (mut removed, mut freed, mut in_use, mut not_ours) = (0usize, 0u64, 0usize, 0usize);
     for entry in entries.iter().filter(|e| old_enough(e)) {
-        let gone = if args.dry_run {
-            true
+        let outcome = if args.dry_run {
+            cache.removal(entry)
         } else {
-            cache
-                .remove(entry)
-                .with_context(|| format!("removing {}", entry.path.display()))?
-        };
-        if gone {
-            removed += 1;
-            freed += entry.bytes;
-            outln!(
-                "{} {} ({}, {})",
-                if args.dry_run {
-                    "would remove"
-                } else {
-                    "removed"
-                },
-                entry.path.display(),
-                entry.kind.name(),
-                format_bytes(entry.bytes as f64)
-            );
-        } else {
-            kept += 1;
+            cache.remove(entry)
+        }
+        .with_context(|| format!("removing {}", entry.path.display()))?;
+        match outcome {
+            Removal::Remove => {
+                removed += 1;
+                freed += entry.bytes;
+                outln!(
+                    "{} {} ({}, {})",
+                    if args.dry_run {
+                        "would remove"
+                    } else {
+                        "removed"
+                    },
+                    entry.path.display(),
+                    entry.kind.name(),
+                    format_bytes(entry.bytes as f64)
+                );
+            }
+            Removal::InUse => in_use += 1,
+            Removal::NotOurs => not_ours += 1,
         }
     }
-    let in_use = match kept {
-        0 => String::new(),
-        n => format!("; {n} in use by a running godsearch left alone"),
-    };
+    let mut left = String::new();
+    if in_use > 0 {
+        left += &format!("; {in_use} in use by a running godsearch left alone");
+    }
+    if not_ours > 0 {
+        left += &format!("; {not_ours} not written by godsearch's cache left alone");
+    }
     outln!(
-        "{} {removed} files, {}{in_use}",
+        "{} {removed} files, {}{left}",
         if args.dry_run {
             "would remove"
         } else {
