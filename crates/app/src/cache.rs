@@ -823,12 +823,16 @@ mod tests {
         let lock = &entries[1];
         let held = File::open(&lock.path).unwrap();
         fs4::FileExt::lock(&held).unwrap();
-        assert!(!cache.remove(lock).unwrap());
+        assert_eq!(cache.remove(lock).unwrap(), Removal::InUse);
         fs4::FileExt::unlock(&held).unwrap();
-        for entry in &entries {
-            assert!(cache.remove(entry).unwrap());
+        // The file with a cache name that godsearch did not write stays, listed.
+        assert_eq!(cache.removal(&entries[0]).unwrap(), Removal::NotOurs);
+        assert_eq!(cache.remove(&entries[0]).unwrap(), Removal::NotOurs);
+        for entry in &entries[1..] {
+            assert_eq!(cache.remove(entry).unwrap(), Removal::Remove);
         }
-        assert!(cache.entries().unwrap().is_empty());
+        assert_eq!(cache.entries().unwrap().len(), 1);
+        assert!(dir.path().join("pdb-3x3-00000000-1.tbl").exists());
         assert!(dir.path().join("notes.txt").exists());
     }
 

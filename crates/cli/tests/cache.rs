@@ -147,7 +147,13 @@ fn cache_clean_removes_only_godsearchs_files_and_the_dry_run_says_exactly_which(
         "level-table.tbl",
     ];
 
-    let dry = stdout(&godsearch(&["cache", "clean", "--cache", cache, "--dry-run"]));
+    let dry = stdout(&godsearch(&[
+        "cache",
+        "clean",
+        "--cache",
+        cache,
+        "--dry-run",
+    ]));
     let would = removed_files(&dry, "would remove");
     let mut expected: Vec<String> = ours
         .iter()
@@ -156,7 +162,10 @@ fn cache_clean_removes_only_godsearchs_files_and_the_dry_run_says_exactly_which(
         .collect();
     expected.sort();
     assert_eq!(would, expected, "{dry}");
-    assert!(dry.contains("3 not written by godsearch's cache left alone"), "{dry}");
+    assert!(
+        dry.contains("3 not written by godsearch's cache left alone"),
+        "{dry}"
+    );
 
     let real = stdout(&godsearch(&["cache", "clean", "--cache", cache]));
     assert_eq!(removed_files(&real, "removed"), would, "{real}");
