@@ -475,6 +475,34 @@ fn kind6_save_targets_are_checked_before_the_work() {
 }
 
 #[test]
+fn data_loss3_save_onto_a_symbolic_link_writes_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("kept").join("levels.tbl");
+    std::fs::create_dir(target.parent().unwrap()).unwrap();
+    std::fs::write(&target, b"an old table").unwrap();
+    let link = dir.path().join("levels.tbl");
+    std::os::unix::fs::symlink("kept/levels.tbl", &link).unwrap();
+    let out = godsearch(&["bfs", "2x3", "--save", link.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link is kept");
+    // The saved table is the link's target, and reads back through the link.
+    let out = godsearch(&[
+        "solve",
+        "2x3",
+        "--table",
+        link.to_str().unwrap(),
+        "1,2,3,4,0,5",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(&target)
+        .unwrap()
+        .starts_with(b"godsearch-table"));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 2, "no temporary file beside the link");
+}
+
+#[test]
 fn kind6_an_interrupted_save_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("t.tbl");

@@ -264,6 +264,8 @@ fn write_atomically(
         path: path.to_path_buf(),
         error,
     };
+    // Saving onto a symbolic link replaces the file it points to, not the link.
+    let path = &follow_links(path).map_err(io_err)?;
     check_target(path)?;
     if header
         .encoding
@@ -323,6 +325,30 @@ fn release_cache(file: &File) {
     let _ = file;
 }
 
+/// How many symbolic links [`follow_links`] follows before it gives up (Linux's own limit).
+const MAX_LINKS_FOLLOWED: usize = 40;
+
+/// `path` with every symbolic link at its end followed, to the file they lead to, which need
+/// not exist yet (a dangling link names where the file is to be made). A path that is no link
+/// is returned as it is. A loop of links is an error.
+pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS_FOLLOWED {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)?;
+                current = folder_of(&current).join(target);
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS_FOLLOWED} symbolic links in a row (a loop?)"
+    )))
+}
+
 /// The folder `path` is in (`.` for a bare file name): where its temporary file is written.
 pub fn folder_of(path: &Path) -> &Path {
     match path.parent() {
@@ -375,14 +401,16 @@ fn check_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), TableError
     }
 }
 
-/// Checks, before any work, that a table could be saved at `path`: its folder exists and takes
-/// new files, and `path` is absent or a regular file ([`save`] will not replace a directory,
+/// Checks, before any work, that a table could be saved at `path` (symbolic links followed):
+/// its folder exists and takes new files, and `path` is absent or a regular file ([`save`] will not replace a directory,
 /// a device or a FIFO). Creates and removes one empty temporary file to find out.
 pub fn check_target(path: &Path) -> Result<(), TableError> {
     let io_err = |error| TableError::Io {
         path: path.to_path_buf(),
         error,
     };
+    let target = follow_links(path).map_err(io_err)?;
+    let path = &target;
     let dir = folder_of(path);
     if !dir.is_dir() {
         return Err(TableError::NoFolder(dir.to_path_buf()));
@@ -783,6 +811,58 @@ mod tests {
         // An I/O error is said once.
         let err = load(&dir.path().join("absent.tbl")).unwrap_err();
         assert!(std::error::Error::source(&err).is_none());
+    }
+
+    #[test]
+    fn saving_onto_a_symbolic_link_replaces_its_target_and_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let targets = dir.path().join("targets");
+        std::fs::create_dir(&targets).unwrap();
+        let header = TableHeader {
+            puzzle: "p".into(),
+            params: "q".into(),
+            encoding: Encoding::Bytes,
+            entries: 3,
+            levels: vec![],
+        };
+        let check = |link: &Path, target: &Path, payload: &[u8]| {
+            save_bytes(link, &header, payload).unwrap();
+            assert!(std::fs::symlink_metadata(link)
+                .unwrap()
+                .file_type()
+                .is_symlink());
+            assert_eq!(load(target).unwrap().payload(), payload);
+        };
+        // A link to an existing table, relative, through a second link.
+        let target = targets.join("table.tbl");
+        std::fs::write(&target, b"old").unwrap();
+        let first = dir.path().join("first.tbl");
+        std::os::unix::fs::symlink("targets/table.tbl", &first).unwrap();
+        let second = dir.path().join("second.tbl");
+        std::os::unix::fs::symlink(&first, &second).unwrap();
+        check(&second, &target, &[1, 2, 3]);
+        assert!(std::fs::symlink_metadata(&first)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        // A dangling link: the table is made where it points.
+        let fresh = targets.join("fresh.tbl");
+        let dangling = dir.path().join("dangling.tbl");
+        std::os::unix::fs::symlink(&fresh, &dangling).unwrap();
+        check(&dangling, &fresh, &[4, 5, 6]);
+        // A link into a folder that does not exist is refused before any work, and a loop too.
+        let nowhere = dir.path().join("nowhere.tbl");
+        std::os::unix::fs::symlink(dir.path().join("none/t.tbl"), &nowhere).unwrap();
+        assert!(matches!(
+            check_target(&nowhere),
+            Err(TableError::NoFolder(_))
+        ));
+        let a = dir.path().join("a.tbl");
+        let b = dir.path().join("b.tbl");
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        let refused = check_target(&a).unwrap_err().to_string();
+        assert!(refused.contains("symbolic links"), "{refused}");
     }
 
     #[test]
