@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 /// How long the surviving processes may take to notice a killed one and stop.
 const NOTICE_WITHIN: Duration = Duration::from_secs(15);
+/// How long the processes of a launcher that was killed or interrupted may take to end (they
+/// are told at once, and remove only their temporary files).
+const DIE_WITHIN: Duration = Duration::from_secs(2);
 /// Give up waiting for a kill point after this long.
 const PATIENCE: Duration = Duration::from_secs(120);
 
@@ -156,6 +159,92 @@ fn a_killed_process_stops_the_others_and_the_run_resumes_to_the_same_counts() {
     let from = r["resumed_from"].as_u64().expect("resumed");
     assert!((19..=21).contains(&from), "resumed from {from}");
     assert_eq!(levels_of(&r, "levels"), levels("sliding-4x4.txt")[..=24]);
+}
+
+/// How many running processes have `text` in their command line.
+fn processes_mentioning(text: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|line| String::from_utf8_lossy(line).contains(text))
+        .count()
+}
+
+/// The hostfile folders a launcher left in `tmp`.
+fn hostfile_folders(tmp: &Path) -> Vec<String> {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("godsearch-hosts-"))
+        .collect()
+}
+
+#[test]
+fn the_processes_die_with_their_launcher_and_the_run_resumes_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let workdir = dir.path().join("run");
+    let workdir = workdir.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = checkpointed(workdir);
+        args.extend(["--processes", "2"]);
+        args.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_godsearch"))
+            .args(&args)
+            .env("TMPDIR", &tmp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    for (round, signal) in ["TERM", "INT", "HUP", "KILL"].into_iter().enumerate() {
+        let mut launcher = run(if round == 0 { &[] } else { &["--resume"] });
+        // Wait until the run is past where the round before stopped it.
+        let saved = Path::new(workdir).join(format!("worker-001/level-{:03}", 17 + round));
+        let started = Instant::now();
+        while !saved.exists() {
+            assert!(started.elapsed() < PATIENCE, "{signal}: level never saved");
+            assert!(
+                launcher.try_wait().unwrap().is_none(),
+                "{signal}: ended early"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let sent = Command::new("kill")
+            .args(["-s", signal, &launcher.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = launcher.wait().unwrap();
+        assert!(!status.success(), "{signal}");
+        let killed = Instant::now();
+        while processes_mentioning(workdir) > 0 {
+            assert!(
+                killed.elapsed() < DIE_WITHIN,
+                "{signal}: a process outlived its launcher"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let last = Path::new(workdir).join("worker-001/level-024");
+        assert!(!last.exists(), "{signal}: a process finished the run alone");
+        if signal != "KILL" {
+            assert_eq!(hostfile_folders(&tmp), Vec::<String>::new(), "{signal}");
+        }
+    }
+    // SIGKILL left the launcher no time to clean up; the next launch removes its folder.
+    assert_eq!(hostfile_folders(&tmp).len(), 1);
+    let out = run(&["--resume"]).wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["resumed_from"].as_u64().expect("resumed") >= 19);
+    assert_eq!(
+        levels_of(&report, "levels"),
+        levels("sliding-4x4.txt")[..=24]
+    );
+    assert_eq!(hostfile_folders(&tmp), Vec::<String>::new());
 }
 
 #[test]
