@@ -1,6 +1,7 @@
 //! God's algorithm as every front end offers it: the engine chosen by size, the run, the table
 //! saved when asked, and the [`BfsReport`] with antipodes written the way users read them.
 
+use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::{BfsReport, DistributedReport, LevelCostReport};
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
@@ -14,6 +15,7 @@ use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Metric, Reduction};
 use godsearch_puzzles::cube::{CUBE2_MAX_DISTANCE, CUBE2_RANKING};
+use godsearch_puzzles::orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_search::descend;
 use godsearch_tables::TwoBitTable;
@@ -528,6 +530,117 @@ pub fn cube2(
     );
     add_run_figures(&mut report, disk);
     Ok(report)
+}
+
+/// A definition file's puzzle over `generators` in `metric`, from solved: the table engine when
+/// a table of its ranks fits (ranks a constraint leaves unused take room but are never
+/// reached, so counts stay exact), the frontier engines otherwise; antipodes are written as
+/// scrambles (the inverse of an optimal solution by table descent) when the table engine ran.
+pub fn definition(
+    puzzle: &DefinitionPuzzle,
+    generators: &[String],
+    metric: DefinitionMetric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let narrow: AppResult<OrbitSpace<u64>> = puzzle.space(generators, metric);
+    match narrow {
+        Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
+        Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
+            let space: OrbitSpace<u128> = puzzle.space(generators, metric)?;
+            enumerate_definition(puzzle, space, metric, request, progress)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn enumerate_definition<R: RankInt + KeyState>(
+    puzzle: &DefinitionPuzzle,
+    space: OrbitSpace<R>,
+    metric: DefinitionMetric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    check_count_last(request)?;
+    check_disk(request)?;
+    if request.save.is_some() {
+        return Err(AppError::Input(
+            "--save is not offered for definition puzzles yet: their table files would carry no identity to check on loading".into(),
+        ));
+    }
+    let limits = &request.limits;
+    let engine = match request.engine {
+        EngineChoice::Auto
+            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
+        {
+            Engine::Frontier
+        }
+        EngineChoice::Auto => choose_engine(&space, limits.memory_bytes),
+        EngineChoice::Table => Engine::Table,
+        EngineChoice::Frontier => Engine::Frontier,
+    };
+    let run_name = format!(
+        "definition {} generators {} metric {} ranking {ORBIT_RANKING}",
+        puzzle.name(),
+        space.generators().join(","),
+        metric.name()
+    );
+    let started = Instant::now();
+    let (enumeration, antipodes, engine, disk) = match engine {
+        Engine::Table => {
+            let built = table::enumerate(&space, limits, progress)?;
+            let complete = built.enumeration.stop == Stop::Complete;
+            let diameter = built.enumeration.levels.len();
+            let antipodes = match &built.enumeration.last_level {
+                Some(ranks) if complete => Some(
+                    ranks
+                        .iter()
+                        .map(|&r| {
+                            let path = descend(&space, &built.table, r, diameter)?;
+                            Ok(scramble_text(&space, &path))
+                        })
+                        .collect::<AppResult<Vec<String>>>()?,
+                ),
+                _ => None,
+            };
+            let bytes =
+                table::table_bytes(space.state_count()) as f64 / built.enumeration.total() as f64;
+            (
+                built.enumeration,
+                antipodes,
+                ("table", bytes),
+                Finish::Memory,
+            )
+        }
+        Engine::Frontier => {
+            let (e, disk) = frontier_run(&space, &run_name, request, progress)?;
+            (e, None, ("frontier", std::mem::size_of::<R>() as f64), disk)
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let mut report = report(
+        puzzle.name().to_string(),
+        "solved".into(),
+        metric.name(),
+        engine,
+        &enumeration,
+        antipodes,
+        seconds,
+    );
+    add_run_figures(&mut report, disk);
+    Ok(report)
+}
+
+/// The version of [`OrbitSpace`]'s ranking, in the run names of levels on disk.
+const ORBIT_RANKING: &str = "orbit components v1";
+
+/// The position a path of moves solves, written as the moves that make it from solved.
+fn scramble_text<R: RankInt>(space: &OrbitSpace<R>, path: &[godsearch_core::MoveIdx]) -> String {
+    path.iter()
+        .rev()
+        .map(|&m| space.move_name(space.inverse_move(m)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The 3x3x3 in `metric`, from solved, as classes under `reduction`: exact position and class

@@ -56,6 +56,17 @@ pub enum AppError {
     /// A pattern database that could not be built.
     #[error(transparent)]
     PatternDb(#[from] PatternDbError),
+    /// A definition file that does not read.
+    #[error("{file}: {source}")]
+    Definition {
+        /// The file.
+        file: String,
+        /// What is wrong, and where in it.
+        source: godsearch_puzzles::orbit::DefinitionError,
+    },
+    /// A definition's space that cannot be made (an unknown generator, too many moves).
+    #[error(transparent)]
+    OrbitSpace(#[from] godsearch_puzzles::orbit::SpaceError),
     /// A table file that could not be read or written, or belongs to something else.
     #[error(transparent)]
     Table(#[from] TableError),
@@ -79,6 +90,8 @@ impl AppError {
             | AppError::Partition(_)
             | AppError::Plan(_)
             | AppError::Enumerate(_)
+            | AppError::Definition { .. }
+            | AppError::OrbitSpace(_)
             | AppError::PatternDb(_) => true,
             AppError::Search(e) => {
                 !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)

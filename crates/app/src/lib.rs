@@ -7,6 +7,7 @@
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
+//! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
 //! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
 //! - [`info`]: the size of a board's state space and what storing it costs;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
@@ -70,6 +71,7 @@ pub mod bfs;
 pub mod cache;
 pub mod choice;
 pub mod cubes;
+pub mod definitions;
 pub mod error;
 pub mod info;
 pub mod report;

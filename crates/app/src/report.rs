@@ -408,6 +408,7 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<Scramble>(),
         generator.subschema_for::<InfoReport>(),
         generator.subschema_for::<CubeInfoReport>(),
+        generator.subschema_for::<DefinitionInfoReport>(),
         generator.subschema_for::<VerifyReport>(),
         generator.subschema_for::<CachedFile>(),
     ];
@@ -456,4 +457,47 @@ pub struct VerifyReport {
     /// 3x3x3 with the optimal search stopped by its timeout: every solution has at least this
     /// many moves (in `metric`).
     pub lower_bound: Option<usize>,
+}
+
+/// One orbit of a definition puzzle (`info --def`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct OrbitReport {
+    /// Its name in the file.
+    pub name: String,
+    /// Pieces (and slots).
+    pub pieces: usize,
+    /// Orientations of each piece.
+    pub orientations: u8,
+}
+
+/// What `info` says of a definition puzzle over its generators.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DefinitionInfoReport {
+    /// The definition's name.
+    pub puzzle: String,
+    /// The file it was read from.
+    pub file: String,
+    /// Its orbits.
+    pub orbits: Vec<OrbitReport>,
+    /// The moves the file names (derived ones too).
+    pub moves: Vec<String>,
+    /// The generators searched with.
+    pub generators: Vec<String>,
+    /// Moves of the space: every power of every generator.
+    pub space_moves: usize,
+    /// The order of the group the generators generate (exact, by Schreier-Sims), in decimal.
+    pub group_order: String,
+    /// Positions the generators reach from solved, in decimal: the group order when the solved
+    /// pattern's pieces are all distinct; `None` when some are alike.
+    pub positions: Option<String>,
+    /// Ranks the space numbers positions with (the product of its coordinates' sizes), in
+    /// decimal; `None` past 128 bits.
+    pub ranks: Option<String>,
+    /// Whether the ranks are exactly the positions (then the table engine and table descent
+    /// serve it).
+    pub ranks_exact: bool,
+    /// Bytes of a 2-bit distance table of every rank, when the ranks are exact.
+    pub table_bytes: Option<u64>,
+    /// Seconds the group order took.
+    pub group_order_seconds: f64,
 }

@@ -152,11 +152,48 @@ fn parse_notation(text: &str) -> Result<CubeNotation, String> {
 }
 use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
 
+/// A puzzle from a definition file (`--def FILE`, or a puzzle name that is such a file).
+#[derive(Debug, Args, Clone, Default)]
+pub struct DefinitionArgs {
+    /// A puzzle definition file: cubing.js KPuzzle JSON (.json, .kpuzzle.json) or twsearch's
+    /// .tws; a puzzle name ending so is read as one too. data/definitions has the 2x2x2, the
+    /// 3x3x3, the pyraminx and the skewb
+    #[arg(long = "def", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Definition puzzles: the moves to search with, e.g. U,F,R (every power of each is a
+    /// move); derived moves may be named. Default: the file's own moves
+    #[arg(long, value_name = "MOVES")]
+    pub generators: Option<String>,
+}
+
+impl DefinitionArgs {
+    /// The definition file this command is about, if any: `--def`, or the puzzle name when it
+    /// ends in `.json` or `.tws`.
+    pub fn path(&self, puzzle: Option<&str>) -> Option<PathBuf> {
+        self.file.clone().or_else(|| {
+            puzzle
+                .filter(|p| godsearch_app::definitions::is_definition_path(p))
+                .map(PathBuf::from)
+        })
+    }
+
+    /// The generators named (empty: the file's own moves).
+    pub fn generator_names(&self) -> Vec<String> {
+        self.generators
+            .as_deref()
+            .map(godsearch_app::definitions::parse_generators)
+            .unwrap_or_default()
+    }
+}
+
 /// `godsearch bfs`.
 #[derive(Debug, Args)]
 pub struct BfsArgs {
-    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3
-    pub puzzle: String,
+    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3, or a definition file
+    #[arg(required_unless_present = "file")]
+    pub puzzle: Option<String>,
+    #[command(flatten)]
+    pub definition: DefinitionArgs,
     /// The goal board (default: tiles in order, blank last), e.g. 0,1,2,3,4,5,6,7,8.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
@@ -573,8 +610,11 @@ pub struct PdbBuildArgs {
 /// `godsearch info`.
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// The puzzle.
-    pub puzzle: String,
+    /// The puzzle, or a definition file.
+    #[arg(required_unless_present = "file")]
+    pub puzzle: Option<String>,
+    #[command(flatten)]
+    pub definition: DefinitionArgs,
     /// Print the number of positions in full, however many digits it has.
     #[arg(long)]
     pub exact: bool,

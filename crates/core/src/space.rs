@@ -208,8 +208,13 @@ pub trait StateSpace: Sync {
 /// way into a table (a subgoal stage: its cells, ranked as a placement). Converting between a
 /// puzzle's positions (boards, cubes) and states is the puzzle's own business. A ranked space
 /// has no symmetry classes: the table engine counts one position per rank.
+///
+/// A ranking may leave some ranks unused (a definition puzzle whose moves keep a constraint
+/// its coordinates do not encode, such as the skewb's): no move leads to or from them, so the
+/// engines never reach them and every count stays exact; they only take table room.
 pub trait RankedSpace: StateSpace {
-    /// Exact number of reachable positions (and the bound on every rank).
+    /// The number of ranks, and the bound on every rank: exactly the reachable positions for a
+    /// perfect ranking, more where some ranks are unused.
     fn state_count(&self) -> u128;
 
     /// The rank of `state`, below [`state_count`](Self::state_count).

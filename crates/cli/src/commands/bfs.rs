@@ -20,7 +20,11 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     if role.request().is_some() {
         bfs_cluster::watch_connections();
     }
-    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
+    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
+        return super::definition_bfs::run(args, &path, &role);
+    }
+    let puzzle = args.puzzle.as_deref().unwrap_or_default();
+    if let PuzzleName::Cube(size) = puzzle.parse::<PuzzleName>()? {
         return super::cube_bfs::run(args, size, &role);
     }
     if args.symmetry.is_some() {
@@ -29,7 +33,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     if args.metric.is_some() {
         bad_input!("--metric is for cubes; sliding-tile moves are counted one per tile moved");
     }
-    let shape = spaces::tile_shape(&args.puzzle)?;
+    let shape = spaces::tile_shape(puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     check_save_target(args)?;
     let request = bfs_request(args, role.request());

@@ -37,7 +37,15 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 
 pub fn run(args: &InfoArgs) -> Result<()> {
     let (ram, disk) = (machine::total_memory(), machine::free_disk(Path::new(".")));
-    match args.puzzle.parse::<PuzzleName>()? {
+    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
+        return super::definition_info::run(args, &path);
+    }
+    match args
+        .puzzle
+        .as_deref()
+        .unwrap_or_default()
+        .parse::<PuzzleName>()?
+    {
         PuzzleName::Cube(size) => {
             let report = info::cube_info(size, ram, disk);
             match args.json {

@@ -12,6 +12,8 @@ mod bfs_output;
 mod cache_files;
 mod cube_bfs;
 mod cube_solve;
+mod definition_bfs;
+mod definition_info;
 mod docs;
 mod info;
 mod measure;

@@ -1,0 +1,231 @@
+//! Puzzles from definition files (KPuzzle JSON, `.tws`) as every front end takes them: the file
+//! read and checked, the generators chosen, the space made (64-bit ranks where they fit), and
+//! whether its ranks are exactly its positions, settled by the group order (Schreier-Sims).
+
+use crate::report::{DefinitionInfoReport, OrbitReport};
+use crate::{AppError, AppResult};
+use godsearch_core::RankInt;
+use godsearch_puzzles::orbit::group::group_order;
+use godsearch_puzzles::orbit::SpaceError;
+use godsearch_puzzles::orbit::{Definition, Format, OrbitSpace};
+use num_bigint::BigUint;
+use std::path::Path;
+
+/// The largest definition file read (the largest shipped one is a few kilobytes; twsearch's
+/// 20x20x20 is about 2 MB).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Moves whose order is above this are not listed with their powers (the space refuses them).
+const MOVE_ORDER_LIMIT: u64 = godsearch_puzzles::orbit::space::MAX_MOVES as u64;
+
+/// Whether a puzzle name is the path of a definition file (it ends in `.json` or `.tws`).
+pub fn is_definition_path(name: &str) -> bool {
+    Format::of_name(name).is_some()
+}
+
+/// A definition read from a file, with the name it is known by.
+#[derive(Debug, Clone)]
+pub struct DefinitionPuzzle {
+    /// The file's name, as given.
+    pub file: String,
+    /// What it defines.
+    pub definition: Definition,
+}
+
+/// Reads and checks the definition in `path` (its format from its name; a name that says
+/// none is read as JSON when it starts with `{`, as `.tws` otherwise).
+pub fn load(path: &Path) -> AppResult<DefinitionPuzzle> {
+    let file = path.display().to_string();
+    let input = |what: String| AppError::Input(format!("{file}: {what}"));
+    let meta = std::fs::metadata(path).map_err(|e| input(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(input("not a regular file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(input(format!(
+            "{} bytes; a definition file is at most {MAX_FILE_BYTES}",
+            meta.len()
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| input(e.to_string()))?;
+    let format = Format::of_name(&file).unwrap_or(if text.trim_start().starts_with('{') {
+        Format::KPuzzle
+    } else {
+        Format::Tws
+    });
+    let definition = format.read(&text).map_err(|source| AppError::Definition {
+        file: file.clone(),
+        source,
+    })?;
+    Ok(DefinitionPuzzle { file, definition })
+}
+
+/// How the moves are counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DefinitionMetric {
+    /// Every power of a generator is one move (the half-turn metric on cubes).
+    #[default]
+    Outer,
+    /// Only a generator and its inverse are moves (the quarter-turn metric on cubes).
+    Quarter,
+}
+
+impl DefinitionMetric {
+    /// Reads `htm`/`outer`/`btm` or `qtm`/`quarter`.
+    pub fn parse(text: &str) -> AppResult<Self> {
+        match text.to_ascii_lowercase().as_str() {
+            "htm" | "outer" | "obtm" | "btm" => Ok(DefinitionMetric::Outer),
+            "qtm" | "quarter" => Ok(DefinitionMetric::Quarter),
+            other => Err(AppError::Input(format!(
+                "unknown metric '{other}' for a definition puzzle: htm (every power of a move is one move) or qtm (only a move and its inverse)"
+            ))),
+        }
+    }
+
+    /// The name reports give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DefinitionMetric::Outer => "htm",
+            DefinitionMetric::Quarter => "qtm",
+        }
+    }
+}
+
+impl DefinitionPuzzle {
+    /// The space over `generators` (all of the file's own moves when empty) in `metric`.
+    pub fn space<R: RankInt>(
+        &self,
+        generators: &[String],
+        metric: DefinitionMetric,
+    ) -> AppResult<OrbitSpace<R>> {
+        Ok(OrbitSpace::new(
+            &self.definition,
+            generators,
+            metric == DefinitionMetric::Quarter,
+        )?)
+    }
+
+    /// The exact number of positions `generators` reach from solved, when the solved pattern's
+    /// pieces are all distinct (the order of the group they generate); `None` when some pieces
+    /// are alike (then positions are fewer than group elements).
+    pub fn reachable(&self, generators: &[String]) -> AppResult<Option<BigUint>> {
+        let distinct = self.definition.solved.orbits.iter().all(|o| {
+            let mut p = o.pieces.clone();
+            p.sort_unstable();
+            p.windows(2).all(|w| w[0] != w[1])
+        });
+        let order = self.group_order(generators)?;
+        Ok(distinct.then_some(order))
+    }
+
+    /// The order of the group `generators` generate.
+    pub fn group_order(&self, generators: &[String]) -> AppResult<BigUint> {
+        let chosen = self.generator_moves(generators)?;
+        Ok(group_order(&chosen, &self.definition.orbits))
+    }
+
+    fn generator_moves(
+        &self,
+        generators: &[String],
+    ) -> AppResult<Vec<godsearch_puzzles::orbit::Transformation>> {
+        let d = &self.definition;
+        if generators.is_empty() {
+            return Ok(d
+                .moves
+                .iter()
+                .filter(|m| !m.derived)
+                .map(|m| m.transformation.clone())
+                .collect());
+        }
+        generators
+            .iter()
+            .map(|g| {
+                d.find_move(g)
+                    .map(|m| m.transformation.clone())
+                    .ok_or_else(|| {
+                        AppError::Input(format!(
+                            "unknown move '{g}' in the generators (the definition has: {})",
+                            d.move_names().join(", ")
+                        ))
+                    })
+            })
+            .collect()
+    }
+
+    /// The puzzle's name in reports: the definition's name.
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+}
+
+/// Splits `--generators R,U` into names.
+pub fn parse_generators(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// What `info` says of `puzzle` over `generators` (see [`DefinitionInfoReport`]).
+pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<DefinitionInfoReport> {
+    let d = &puzzle.definition;
+    let started = std::time::Instant::now();
+    let order = puzzle.group_order(generators)?;
+    let group_order_seconds = started.elapsed().as_secs_f64();
+    let positions = puzzle.reachable(generators)?;
+    let space: AppResult<OrbitSpace<u128>> = puzzle.space(generators, DefinitionMetric::Outer);
+    let (ranks, space_moves, used) = match space {
+        Ok(space) => (
+            Some(space.rank_count()),
+            space.moves().len(),
+            space.generators().to_vec(),
+        ),
+        Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
+            let used = match generators.is_empty() {
+                true => d
+                    .moves
+                    .iter()
+                    .filter(|m| !m.derived)
+                    .map(|m| m.name.clone())
+                    .collect(),
+                false => generators.to_vec(),
+            };
+            let powers: u64 = puzzle
+                .generator_moves(generators)?
+                .iter()
+                .map(|t| t.order(&d.orbits, MOVE_ORDER_LIMIT).map_or(0, |o| o - 1))
+                .sum();
+            (None, powers as usize, used)
+        }
+        Err(e) => return Err(e),
+    };
+    let ranks_exact = match (&positions, ranks) {
+        (Some(p), Some(r)) => *p == BigUint::from(r),
+        _ => false,
+    };
+    Ok(DefinitionInfoReport {
+        puzzle: d.name.clone(),
+        file: puzzle.file.clone(),
+        orbits: d
+            .orbits
+            .iter()
+            .map(|o| OrbitReport {
+                name: o.name.clone(),
+                pieces: o.pieces,
+                orientations: o.orientations,
+            })
+            .collect(),
+        moves: d.move_names(),
+        generators: used,
+        space_moves,
+        group_order: order.to_string(),
+        positions: positions.map(|p| p.to_string()),
+        ranks: ranks.map(|r| r.to_string()),
+        ranks_exact,
+        table_bytes: ranks
+            .filter(|_| ranks_exact)
+            .and_then(|r| u64::try_from(godsearch_enumerate::table::table_bytes(r)).ok()),
+        group_order_seconds,
+    })
+}

@@ -1,0 +1,201 @@
+//! Puzzles from the shipped definition files (data/definitions) against published figures:
+//! the 2x2x2 and 3x3x3 read from files count what the built-in ones do, the pyraminx and the
+//! skewb give their published level counts, and the group orders are exact.
+
+use godsearch_app::bfs::{self, BfsRequest, EngineChoice};
+use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_app::report::BfsReport;
+use godsearch_core::NoProgress;
+use godsearch_enumerate::Limits;
+use godsearch_puzzles::orbit::{alg, OrbitSpace, Transformation};
+use godsearch_testdata::{column, data_dir, levels};
+
+fn load(name: &str) -> DefinitionPuzzle {
+    definitions::load(&data_dir().join("definitions").join(name)).unwrap()
+}
+
+fn names(text: &str) -> Vec<String> {
+    definitions::parse_generators(text)
+}
+
+fn run(
+    puzzle: &DefinitionPuzzle,
+    generators: &str,
+    metric: DefinitionMetric,
+    engine: EngineChoice,
+    max_depth: Option<u32>,
+) -> BfsReport {
+    let request = BfsRequest {
+        limits: Limits {
+            max_depth,
+            memory_bytes: 4 << 30,
+            antipode_cap: 1000,
+            count_last: false,
+        },
+        engine,
+        save: None,
+        disk: None,
+        cluster: None,
+    };
+    bfs::definition(puzzle, &names(generators), metric, &request, &NoProgress).unwrap()
+}
+
+#[test]
+fn the_2x2x2_from_its_file_counts_what_the_built_in_one_does() {
+    let cube = load("2x2x2.kpuzzle.json");
+    for (metric, file) in [
+        (DefinitionMetric::Outer, "cube2x2x2-htm.txt"),
+        (DefinitionMetric::Quarter, "cube2x2x2-qtm.txt"),
+    ] {
+        for engine in [EngineChoice::Table, EngineChoice::Frontier] {
+            let report = run(&cube, "U,F,R", metric, engine, None);
+            assert_eq!(report.levels, levels(file), "{file} {engine:?}");
+            assert!(report.complete);
+        }
+    }
+    // The antipodes, written as scrambles, replay to positions as far as the diameter.
+    let report = run(
+        &cube,
+        "U,F,R",
+        DefinitionMetric::Quarter,
+        EngineChoice::Table,
+        None,
+    );
+    let antipodes = report.antipodes.expect("276 antipodes are listed");
+    assert_eq!(antipodes.len(), 276);
+    assert!(antipodes.iter().all(|a| a.split(' ').count() == 14));
+    let space: OrbitSpace<u64> = cube
+        .space(&names("U,F,R"), DefinitionMetric::Quarter)
+        .unwrap();
+    let move_names: Vec<String> = space.moves().iter().map(|m| m.name.clone()).collect();
+    let transformations: Vec<&Transformation> =
+        space.moves().iter().map(|m| &m.transformation).collect();
+    let mut ranks: Vec<u64> = antipodes
+        .iter()
+        .map(|a| {
+            let steps = alg::parse(a, &move_names).unwrap();
+            let t = alg::to_transformation(&steps, &transformations, &cube.definition.orbits);
+            let pattern = t.apply(&cube.definition.solved, &cube.definition.orbits);
+            space.rank_pattern(&pattern).expect("reachable")
+        })
+        .collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    assert_eq!(
+        ranks.len(),
+        276,
+        "the antipodes are 276 different positions"
+    );
+}
+
+#[test]
+fn the_pyraminx_and_the_skewb_give_their_published_counts() {
+    let pyraminx = load("pyraminx-no-tips.tws");
+    let skewb = load("skewb.kpuzzle.json");
+    for engine in [EngineChoice::Table, EngineChoice::Frontier] {
+        let report = run(&pyraminx, "", DefinitionMetric::Outer, engine, None);
+        assert_eq!(report.levels, levels("pyraminx-no-tips.txt"), "{engine:?}");
+        let report = run(&skewb, "", DefinitionMetric::Outer, engine, None);
+        assert_eq!(report.levels, levels("skewb.txt"), "{engine:?}");
+        assert_eq!(report.diameter, Some(11));
+    }
+}
+
+#[test]
+fn the_3x3x3_from_its_file_counts_what_the_built_in_one_does_to_depth_5() {
+    let cube = load("3x3x3.kpuzzle.json");
+    let report = run(
+        &cube,
+        "",
+        DefinitionMetric::Outer,
+        EngineChoice::Auto,
+        Some(5),
+    );
+    assert_eq!(report.levels, column("cube3x3x3-htm.txt", 1, 6));
+}
+
+/// About 12 s and 2.2 GB: the 3x3x3 from its file to depth 7, as the issue asks.
+#[test]
+#[ignore]
+fn the_3x3x3_from_its_file_counts_what_the_built_in_one_does_to_depth_7() {
+    let cube = load("3x3x3.kpuzzle.json");
+    let report = run(
+        &cube,
+        "",
+        DefinitionMetric::Outer,
+        EngineChoice::Auto,
+        Some(7),
+    );
+    assert_eq!(report.levels, column("cube3x3x3-htm.txt", 1, 8));
+}
+
+/// About 6 s: the `<R, U>` group of the 3x3x3 complete (73,483,200 positions, diameter 20 in
+/// the half-turn metric).
+#[test]
+#[ignore]
+fn the_r_u_group_is_complete_with_its_published_size_and_diameter() {
+    let cube = load("3x3x3.kpuzzle.json");
+    let report = run(
+        &cube,
+        "R,U",
+        DefinitionMetric::Outer,
+        EngineChoice::Auto,
+        None,
+    );
+    assert_eq!(report.total, 73_483_200);
+    assert_eq!(report.diameter, Some(20));
+}
+
+#[test]
+fn group_orders_are_exact() {
+    let order = |file: &str, generators: &str| {
+        load(file)
+            .group_order(&names(generators))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(order("2x2x2.kpuzzle.json", "U,F,R"), "3674160");
+    assert_eq!(order("2x2x2.kpuzzle.json", ""), "88179840");
+    assert_eq!(order("3x3x3.kpuzzle.json", ""), "43252003274489856000");
+    assert_eq!(order("3x3x3.kpuzzle.json", "R,U"), "73483200");
+    assert_eq!(order("pyraminx-no-tips.tws", ""), "933120");
+    assert_eq!(
+        order("pyraminx.kpuzzle.json", ""),
+        (933_120u64 * 81).to_string()
+    );
+    assert_eq!(order("skewb.kpuzzle.json", ""), "3149280");
+    // The megaminx: 20!/2 3^19 30!/2 2^29 (centres fixed).
+    assert_eq!(
+        order("megaminx.kpuzzle.json", ""),
+        "100669616553523347122516032313645505168688116411019768627200000000000"
+    );
+}
+
+#[test]
+fn info_says_when_ranks_are_exactly_the_positions() {
+    let report = definitions::info(&load("2x2x2.kpuzzle.json"), &names("U,F,R")).unwrap();
+    assert!(report.ranks_exact);
+    assert_eq!(report.space_moves, 9);
+    let report = definitions::info(&load("skewb.kpuzzle.json"), &[]).unwrap();
+    assert!(
+        !report.ranks_exact,
+        "the skewb keeps a constraint the ranks do not encode"
+    );
+    assert_eq!(report.positions.as_deref(), Some("3149280"));
+    let report = definitions::info(&load("megaminx.kpuzzle.json"), &[]).unwrap();
+    assert_eq!(report.ranks, None);
+    assert_eq!(report.space_moves, 48);
+}
+
+#[test]
+fn the_canonical_sequences_of_the_3x3x3_file_are_the_built_in_ones() {
+    use godsearch_core::StateSpace;
+    let cube = load("3x3x3.kpuzzle.json");
+    let space: OrbitSpace<u128> = cube.space(&[], DefinitionMetric::Outer).unwrap();
+    // Opposite faces commute and are tried in one order: 18, 243, 3240, 43254 (twsearch's
+    // canonical counts in the half-turn metric).
+    assert_eq!(
+        space.sequence_automaton().sequence_counts(4),
+        [1, 18, 243, 3240, 43254]
+    );
+}

@@ -1,0 +1,60 @@
+//! `godsearch info --def FILE`: a definition puzzle's orbits, moves, group order and ranking
+//! ([`godsearch_app::definitions::info`]).
+
+use crate::args::InfoArgs;
+use crate::output::outln;
+use anyhow::Result;
+use godsearch_app::definitions;
+use godsearch_app::units::{format_bytes, format_count};
+use num_bigint::BigUint;
+use std::path::Path;
+
+pub fn run(args: &InfoArgs, path: &Path) -> Result<()> {
+    let puzzle = definitions::load(path)?;
+    let report = definitions::info(&puzzle, &args.definition.generator_names())?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    let count = |text: &str| match text.parse::<BigUint>() {
+        Ok(n) if args.exact || text.len() <= 30 => format_count(&n),
+        _ => format!("{}.{}e{}", &text[..1], &text[1..3], text.len() - 1),
+    };
+    outln!("{} ({})", report.puzzle, report.file);
+    for o in &report.orbits {
+        outln!(
+            "  orbit {:<12} {:>4} pieces, {} orientations",
+            o.name,
+            o.pieces,
+            o.orientations
+        );
+    }
+    outln!("  moves in the file:  {}", report.moves.join(" "));
+    outln!(
+        "  generators:         {} ({} moves with their powers)",
+        report.generators.join(" "),
+        report.space_moves
+    );
+    outln!(
+        "  group order:        {} (Schreier-Sims, {:.3} s)",
+        count(&report.group_order),
+        report.group_order_seconds
+    );
+    match &report.positions {
+        Some(p) => outln!("  positions:          {} (pieces all distinct)", count(p)),
+        None => outln!("  positions:          fewer than the group order (some pieces are alike)"),
+    }
+    match (&report.ranks, report.table_bytes) {
+        (Some(r), Some(bytes)) => outln!(
+            "  ranks:              {} = the positions; a 2-bit table of them takes {}",
+            count(r),
+            format_bytes(bytes as f64)
+        ),
+        (Some(r), None) => outln!(
+            "  ranks:              {} (more than the positions: a table of every rank has unused entries)",
+            count(r)
+        ),
+        (None, _) => outln!("  ranks:              more than 128 bits hold"),
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! `bfs` and `info` on definition files: `--def FILE` or a puzzle name ending in `.tws` or
+//! `.json`, with `--generators` and `--metric`; a malformed file is refused on one line with
+//! exit code 2.
+
+mod common;
+
+use common::{godsearch, json, refused, stderr};
+use godsearch_testdata::{data_dir, levels};
+
+fn definition(name: &str) -> String {
+    data_dir()
+        .join("definitions")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn bfs_takes_a_definition_file_by_option_or_by_name() {
+    let two = definition("2x2x2.kpuzzle.json");
+    let report = json(&["bfs", "--def", &two, "--generators", "U,F,R", "--json"]);
+    assert_eq!(
+        report["levels"],
+        serde_json::json!(levels("cube2x2x2-htm.txt"))
+    );
+    assert_eq!(report["puzzle"], "2x2x2");
+    let report = json(&[
+        "bfs",
+        &two,
+        "--generators",
+        "U F R",
+        "--metric",
+        "qtm",
+        "--json",
+    ]);
+    assert_eq!(
+        report["levels"],
+        serde_json::json!(levels("cube2x2x2-qtm.txt"))
+    );
+    let pyraminx = definition("pyraminx-no-tips.tws");
+    let report = json(&["bfs", &pyraminx, "--engine", "frontier", "--json"]);
+    assert_eq!(
+        report["levels"],
+        serde_json::json!(levels("pyraminx-no-tips.txt"))
+    );
+}
+
+#[test]
+fn info_gives_the_group_order_and_whether_ranks_are_exact() {
+    let report = json(&[
+        "info",
+        "--def",
+        &definition("megaminx.kpuzzle.json"),
+        "--json",
+    ]);
+    assert_eq!(
+        report["group_order"],
+        "100669616553523347122516032313645505168688116411019768627200000000000"
+    );
+    let report = json(&[
+        "info",
+        &definition("3x3x3.kpuzzle.json"),
+        "--generators",
+        "R,U",
+        "--json",
+    ]);
+    assert_eq!(report["positions"], "73483200");
+    assert_eq!(report["ranks_exact"], false);
+}
+
+#[test]
+fn malformed_files_and_bad_generators_are_refused_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.tws");
+    std::fs::write(
+        &bad,
+        "Name x\nSet A 3 1\nSolved\nA\n1 2 3\nEnd\nMove U\nA\n1 1 2\nEnd\n",
+    )
+    .unwrap();
+    let out = godsearch(&["bfs", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("line 9: not a permutation"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    refused(
+        &[
+            "bfs",
+            "--def",
+            &definition("2x2x2.kpuzzle.json"),
+            "--generators",
+            "U,Q",
+        ],
+        "unknown move 'Q'",
+    );
+    refused(
+        &[
+            "info",
+            "--def",
+            &dir.path().join("none.json").display().to_string(),
+        ],
+        "none.json",
+    );
+    refused(
+        &["bfs", &definition("skewb.kpuzzle.json"), "--metric", "stm"],
+        "unknown metric 'stm'",
+    );
+}

@@ -1,0 +1,192 @@
+//! Definition files: every kind of mistake gets one message naming where it is (a JSON path or
+//! a line) and what is wrong; a good file reads the same from either format; ranks round-trip.
+
+use godsearch_core::{RankedSpace, StateSpace};
+use godsearch_puzzles::orbit::{kpuzzle, tws, Format, OrbitSpace};
+
+/// A two-orbit toy: 3 pieces of 3 orientations and 2 of 2.
+fn kpuzzle_text(u_permutation: &str, u_orientation: &str, derived: &str) -> String {
+    format!(
+        r#"{{
+  "name": "toy",
+  "orbits": [
+    {{"orbitName": "A", "numPieces": 3, "numOrientations": 3}},
+    {{"orbitName": "B", "numPieces": 2, "numOrientations": 2}}
+  ],
+  "defaultPattern": {{
+    "A": {{"pieces": [0, 1, 2], "orientation": [0, 0, 0]}},
+    "B": {{"pieces": [0, 1], "orientation": [0, 0]}}
+  }},
+  "moves": {{
+    "U": {{"A": {{"permutation": {u_permutation}, "orientationDelta": {u_orientation}}}}},
+    "R": {{"B": {{"permutation": [1, 0], "orientationDelta": [0, 1]}}}}
+  }},
+  "derivedMoves": {{ {derived} }}
+}}"#
+    )
+}
+
+fn kpuzzle_error(text: &str) -> String {
+    kpuzzle::read_definition(text).unwrap_err().to_string()
+}
+
+#[test]
+fn each_kind_of_mistake_in_kpuzzle_json_is_named_with_its_path() {
+    let good = kpuzzle_text("[1, 2, 0]", "[0, 1, 2]", r#""X": "[U: R]""#);
+    let d = kpuzzle::read_definition(&good).unwrap();
+    assert_eq!(d.move_names(), ["U", "R", "X"]);
+    for (text, path, what) in [
+        (
+            kpuzzle_text("[1, 1, 0]", "[0, 0, 0]", ""),
+            "moves.U.A.permutation",
+            "not a permutation",
+        ),
+        (
+            kpuzzle_text("[1, 2, 0]", "[0, 3, 0]", ""),
+            "moves.U.A.orientationDelta",
+            "orientation 3 is out of range",
+        ),
+        (
+            kpuzzle_text("[1, 0]", "[0, 0]", ""),
+            "moves.U.A.permutation",
+            "2 entries, but orbit A has 3 pieces",
+        ),
+        (
+            kpuzzle_text("[1, 2, 0]", "[0, 0, 0]", r#""X": "U Q""#),
+            "derivedMoves.X",
+            "unknown move 'Q'",
+        ),
+        (
+            kpuzzle_text("[1, 2, 0]", "[0, 0, 0]", r#""X": "[U: R""#),
+            "derivedMoves.X",
+            "does not parse",
+        ),
+        (
+            kpuzzle_text("[1, 2, 0]", "[0, 0, 0]", r#""X": "Y", "Y": "X""#),
+            "derivedMoves.",
+            "names itself",
+        ),
+        (
+            kpuzzle_text("[1, 2, -1]", "[0, 0, 0]", ""),
+            "moves.U.A.permutation[2]",
+            "expected a whole number",
+        ),
+        (
+            good.replace(r#""R": {"B""#, r#""R": {"C""#),
+            "moves.R",
+            "unknown orbit 'C'",
+        ),
+        (
+            good.replace(r#""numPieces": 2"#, r#""numPieces": 0"#),
+            "orbits[1]",
+            "orbit B has 0 pieces",
+        ),
+        (
+            good.replace("\"moves\"", "\"movez\""),
+            "(the file)",
+            "missing field 'moves'",
+        ),
+        (good[..40].to_string(), "line ", "not valid JSON"),
+    ] {
+        let message = kpuzzle_error(&text);
+        assert!(
+            message.contains(path) && message.contains(what),
+            "expected {path:?} and {what:?} in: {message}"
+        );
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
+}
+
+const TWS: &str = "# a toy\nName toy\nSet A 3 3\nSet B 2 2\n\nSolved\nA\n1 2 3\nB\n1 2\nEnd\n\nMove U\nA\n2 3 1\n0 1 2\nEnd\n\nMove R\nB\n2 1\n1 0\nEnd\n\nMoveSequence X [U: R]\n";
+
+#[test]
+fn each_kind_of_mistake_in_a_tws_file_is_named_with_its_line() {
+    let d = tws::read_definition(TWS).unwrap();
+    assert_eq!(d.move_names(), ["U", "R", "X"]);
+    for (text, at, what) in [
+        (
+            TWS.replace("2 3 1\n", "2 2 1\n"),
+            "line 15",
+            "not a permutation",
+        ),
+        (
+            TWS.replace("0 1 2\n", "0 1 5\n"),
+            "line 16",
+            "orientation 5 is out of range",
+        ),
+        (
+            TWS.replace("2 3 1\n", "2 3\n"),
+            "line 15",
+            "2 entries, but orbit A has 3 pieces",
+        ),
+        (
+            TWS.replace("[U: R]", "[U: Q]"),
+            "line 25",
+            "unknown move 'Q'",
+        ),
+        (
+            TWS.replace("Move R\nB", "Move R\nC"),
+            "line 20",
+            "unknown orbit 'C'",
+        ),
+        (
+            TWS.replace("Set B 2 2", "Set B 2"),
+            "line 4",
+            "takes 3 words",
+        ),
+        (
+            TWS.replace("End\n\nMove R", "\nMove R"),
+            "line",
+            "expected an orbit name or numbers",
+        ),
+        (
+            TWS.replace("Name toy", "Illegal toy"),
+            "line 2",
+            "not a .tws statement",
+        ),
+    ] {
+        let message = tws::read_definition(&text).unwrap_err().to_string();
+        assert!(
+            message.contains(at) && message.contains(what),
+            "expected {at:?} and {what:?} in: {message}"
+        );
+    }
+}
+
+#[test]
+fn ksolve_moves_and_kpuzzle_moves_mean_the_same() {
+    // The tws toy's U lists twists by the slot a piece leaves; in KPuzzle terms slot i receives
+    // the piece of slot permutation[i] with that slot's twist.
+    let from_tws = tws::read_definition(TWS).unwrap();
+    let from_json =
+        kpuzzle::read_definition(&kpuzzle_text("[1, 2, 0]", "[1, 2, 0]", r#""X": "[U: R]""#))
+            .unwrap();
+    assert_eq!(from_tws.moves, from_json.moves);
+    assert_eq!(from_tws.solved, from_json.solved);
+    assert_eq!(Format::of_name("x.kpuzzle.json"), Some(Format::KPuzzle));
+    assert_eq!(Format::of_name("x.TWS"), Some(Format::Tws));
+}
+
+#[test]
+fn ranks_round_trip_and_neighbours_undo_each_other() {
+    let d = kpuzzle::read_definition(&kpuzzle_text("[1, 2, 0]", "[0, 1, 2]", "")).unwrap();
+    let space = OrbitSpace::<u64>::new(&d, &[], false).unwrap();
+    for rank in 0..space.state_count() as u64 {
+        let pattern = space.pattern_of(rank);
+        assert_eq!(space.rank_pattern(&pattern), Some(rank));
+        space.for_each_neighbour(rank, |m, next| {
+            let mut back = None;
+            space.for_each_neighbour(next, |n, prev| {
+                if n == space.inverse_move(m) {
+                    back = Some(prev);
+                }
+            });
+            assert_eq!(back, Some(rank));
+        });
+    }
+    // Unknown generators and moves that change nothing are refused.
+    assert!(OrbitSpace::<u64>::new(&d, &["Q".into()], false)
+        .unwrap_err()
+        .to_string()
+        .contains("unknown move 'Q'"));
+}

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Writes the shipped puzzle definitions from the puzzles' geometry.
+
+Each puzzle is a set of pieces in space, each piece a point (its centre) with stickers (the
+outward normals of the faces it shows). A move turns every piece on one side of a plane about
+the plane's normal. Where a piece goes is read off the rotated centre; its twist off where its
+first sticker lands among the destination slot's stickers, which are listed in the same cyclic
+order for every slot (anticlockwise about the slot's centre seen from outside), so the twist is
+the same whichever sticker is taken. Moves are written in KPuzzle's convention:
+permutation[i] is the slot whose piece comes to slot i, orientationDelta[i] its added twist.
+
+Run from anywhere: python3 data/definitions/make_definitions.py
+"""
+
+import json
+import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EPS = 1e-6
+
+
+def sub(a, b):
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def scale(a, s):
+    return tuple(x * s for x in a)
+
+
+def norm(a):
+    return scale(a, 1 / math.sqrt(dot(a, a)))
+
+
+def rotate(v, axis, angle):
+    """Rodrigues: v turned by `angle` about the unit `axis` (right-handed)."""
+    k = norm(axis)
+    c, s = math.cos(angle), math.sin(angle)
+    kv = cross(k, v)
+    kd = dot(k, v)
+    return tuple(v[i] * c + kv[i] * s + k[i] * kd * (1 - c) for i in range(3))
+
+
+def same(a, b):
+    return all(abs(x - y) < EPS for x, y in zip(a, b))
+
+
+class Orbit:
+    def __init__(self, name, pieces):
+        """pieces: list of (centre, [normals]); every piece of an orbit has as many stickers."""
+        self.name = name
+        self.pieces = [(c, order_stickers(c, ns)) for c, ns in pieces]
+        self.orientations = len(self.pieces[0][1])
+
+
+def order_stickers(centre, normals):
+    """Normals in anticlockwise order about the centre's direction seen from outside."""
+    if len(normals) <= 2:
+        return list(normals)
+    axis = norm(centre)
+    ref = normals[0]
+    def angle(n):
+        x = dot(n, ref)
+        y = dot(cross(ref, n), axis)
+        return math.atan2(y, x) % (2 * math.pi)
+    return sorted(normals, key=angle)
+
+
+def move_of(orbits, axis, angle, side):
+    """The transformation turning every piece with dot(centre, axis) > side by `angle`."""
+    result = {}
+    for orbit in orbits:
+        n = len(orbit.pieces)
+        perm = [None] * n
+        twist = [None] * n
+        for j, (c, stickers) in enumerate(orbit.pieces):
+            if dot(c, norm(axis)) > side:
+                c2 = rotate(c, axis, angle)
+                first = rotate(stickers[0], axis, angle)
+            else:
+                c2, first = c, stickers[0]
+            i = next(i for i, (d, _) in enumerate(orbit.pieces) if same(d, c2))
+            d_stickers = orbit.pieces[i][1]
+            o = next(o for o, s in enumerate(d_stickers) if same(s, first))
+            perm[i] = j
+            twist[i] = o
+        assert None not in perm, orbit.name
+        result[orbit.name] = {"permutation": perm, "orientationDelta": twist}
+    return result
+
+
+def kpuzzle(name, orbits, moves, derived=None):
+    data = {
+        "name": name,
+        "orbits": [
+            {"orbitName": o.name, "numPieces": len(o.pieces), "numOrientations": o.orientations}
+            for o in orbits
+        ],
+        "defaultPattern": {
+            o.name: {"pieces": list(range(len(o.pieces))), "orientation": [0] * len(o.pieces)}
+            for o in orbits
+        },
+        "moves": moves,
+    }
+    if derived:
+        data["derivedMoves"] = derived
+    return data
+
+
+def write_json(file, data):
+    with open(os.path.join(HERE, file), "w") as f:
+        f.write("{\n")
+        items = list(data.items())
+        for k, (key, value) in enumerate(items):
+            comma = "," if k + 1 < len(items) else ""
+            if key == "moves":
+                f.write('  "moves": {\n')
+                moves = list(value.items())
+                for m, (mname, parts) in enumerate(moves):
+                    mc = "," if m + 1 < len(moves) else ""
+                    f.write(f'    {json.dumps(mname)}: {{\n')
+                    plist = list(parts.items())
+                    for p, (oname, t) in enumerate(plist):
+                        pc = "," if p + 1 < len(plist) else ""
+                        f.write(f'      {json.dumps(oname)}: {{"permutation": {json.dumps(t["permutation"])}, '
+                                f'"orientationDelta": {json.dumps(t["orientationDelta"])}}}{pc}\n')
+                    f.write(f"    }}{mc}\n")
+                f.write(f"  }}{comma}\n")
+            else:
+                f.write(f"  {json.dumps(key)}: {json.dumps(value)}{comma}\n")
+        f.write("}\n")
+
+
+def write_tws(file, name, orbits, moves, comment):
+    """twsearch's text format, KPuzzle-style moves (MoveTransformation, slots from 0)."""
+    lines = [f"# {comment}", f"Name {name}", ""]
+    for o in orbits:
+        lines.append(f"Set {o.name} {len(o.pieces)} {o.orientations}")
+    lines += ["", "Solved"]
+    for o in orbits:
+        lines.append(o.name)
+        lines.append(" ".join(str(i + 1) for i in range(len(o.pieces))))
+    lines += ["End", ""]
+    for mname, parts in moves.items():
+        lines.append(f"MoveTransformation {mname}")
+        for oname, t in parts.items():
+            if t["permutation"] == list(range(len(t["permutation"]))) and not any(t["orientationDelta"]):
+                continue
+            lines.append(oname)
+            lines.append(" ".join(map(str, t["permutation"])))
+            lines.append(" ".join(map(str, t["orientationDelta"])))
+        lines += ["End", ""]
+    with open(os.path.join(HERE, file), "w") as f:
+        f.write("\n".join(lines))
+
+
+# ---- cubes: faces U R F D L B as outward normals
+FACES = {"U": (0, 1, 0), "R": (1, 0, 0), "F": (0, 0, 1), "D": (0, -1, 0), "L": (-1, 0, 0), "B": (0, 0, -1)}
+QUARTER = -math.pi / 2  # clockwise seen from outside the face
+
+
+def cube_pieces(kind):
+    """Corners (3 nonzero coordinates), edges (2) or centres (1) of a cube of side 2."""
+    out = []
+    for x in (-1, 0, 1):
+        for y in (-1, 0, 1):
+            for z in (-1, 0, 1):
+                c = (x, y, z)
+                nonzero = sum(1 for v in c if v)
+                if nonzero == kind:
+                    # The U/D sticker first, then F/B: the usual reference stickers.
+                    normals = [tuple(v if i == a else 0 for i, v in enumerate(c)) for a in (1, 2, 0) if c[a]]
+                    out.append((c, normals))
+    return out
+
+
+def cube_moves(orbits, side):
+    return {f: move_of(orbits, n, QUARTER, side) for f, n in FACES.items()}
+
+
+def make_2x2x2():
+    corners = Orbit("CORNERS", cube_pieces(3))
+    moves = cube_moves([corners], 0)
+    return kpuzzle("2x2x2", [corners], moves)
+
+
+def make_3x3x3():
+    edges = Orbit("EDGES", cube_pieces(2))
+    corners = Orbit("CORNERS", cube_pieces(3))
+    moves = cube_moves([edges, corners], 0.5)
+    return kpuzzle("3x3x3", [edges, corners], moves)
+
+
+# ---- pyraminx: a regular tetrahedron; faces opposite its vertices
+TETRA = {"U": (1, 1, 1), "L": (-1, -1, 1), "R": (1, -1, -1), "B": (-1, 1, -1)}
+THIRD = -2 * math.pi / 3  # clockwise seen from outside the vertex
+
+
+def pyraminx(with_tips):
+    names = list(TETRA)
+    vs = [TETRA[n] for n in names]
+    edges = []
+    for a in range(4):
+        for b in range(a + 1, 4):
+            mid = scale(tuple(p + q for p, q in zip(vs[a], vs[b])), 0.5)
+            normals = [scale(vs[c], -1) for c in range(4) if c not in (a, b)]
+            edges.append((mid, normals))
+    axial = [(scale(v, 0.5), [scale(vs[c], -1) for c in range(4) if vs[c] != v]) for v in vs]
+    tips = [(scale(v, 0.9), [scale(vs[c], -1) for c in range(4) if vs[c] != v]) for v in vs]
+    orbits = [Orbit("EDGES", edges), Orbit("CENTERS", axial)]
+    if with_tips:
+        orbits.append(Orbit("TIPS", tips))
+    # A layer turn (U) turns the axial piece, the three edges beside it and the tip; a tip
+    # turn (u) the tip alone.
+    moves = {n: move_of(orbits, TETRA[n], THIRD, 0) for n in names}
+    if with_tips:
+        for n in names:
+            moves[n.lower()] = move_of(orbits, TETRA[n], THIRD, math.sqrt(3) * 0.8)
+    return orbits, moves
+
+
+# ---- skewb: a cube cut through its centre perpendicular to each corner's axis; the corner
+# DBL (-1,-1,-1) stays fixed: moves turn the half away from it, about the other four
+# corners' axes that do not share a face with it (WCA's fixed-corner notation: R, U, L, B).
+SKEWB_AXES = {"R": (1, -1, -1), "U": (-1, 1, -1), "L": (-1, -1, 1), "B": (1, 1, 1)}
+
+
+def make_skewb():
+    corners = Orbit("CORNERS", cube_pieces(3))
+    centres = Orbit("CENTERS", [(c, ns[:1]) for c, ns in cube_pieces(1)])
+    orbits = [corners, centres]
+    moves = {n: move_of(orbits, a, THIRD, 0) for n, a in SKEWB_AXES.items()}
+    return kpuzzle("skewb", orbits, moves)
+
+
+# ---- megaminx: a dodecahedron; each face turns its layer (5 corners, 5 edges) by 72 degrees.
+PHI = (1 + math.sqrt(5)) / 2
+FIFTH = -2 * math.pi / 5  # clockwise seen from outside the face
+
+
+def make_megaminx():
+    # Face centres of a dodecahedron: the vertices of an icosahedron.
+    normals = []
+    for a in (1, -1):
+        for b in (PHI, -PHI):
+            normals += [(0, b, a), (a, 0, b), (b, a, 0)]
+    normals = [norm(n) for n in normals]
+    vertices = [(x, y, z) for x in (1, -1) for y in (1, -1) for z in (1, -1)]
+    for a in (1, -1):
+        for b in (1, -1):
+            vertices += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (b * PHI, 0, a / PHI)]
+
+    def faces_at(point, count):
+        ranked = sorted(normals, key=lambda n: -dot(n, point))
+        return ranked[:count]
+
+    corners = [(v, faces_at(v, 3)) for v in vertices]
+    edge_length = min(math.dist(a, b) for a in vertices for b in vertices if a != b)
+    mids = []
+    for i, a in enumerate(vertices):
+        for b in vertices[i + 1:]:
+            if abs(math.dist(a, b) - edge_length) < EPS:
+                mids.append(scale(tuple(p + q for p, q in zip(a, b)), 0.5))
+    edges = [(m, faces_at(m, 2)) for m in mids]
+    orbits = [Orbit("EDGES", edges), Orbit("CORNERS", corners)]
+    # U on top; the upper ring F (front, +z), R, BR, BL, L clockwise seen from above; every
+    # lower face named by the face opposite it.
+    face_dot = max(dot(v, normals[0]) for v in vertices)
+    top = max(normals, key=lambda n: (round(n[1], 6), n[2]))
+    upper = [n for n in normals if EPS < dot(n, top) < 1 - EPS]
+    front = max(upper, key=lambda n: n[2])
+
+    def flat(n):
+        return sub(n, scale(top, dot(n, top)))
+
+    def clockwise(n):
+        a, b = flat(front), flat(n)
+        return (-math.atan2(dot(cross(a, b), top), dot(a, b))) % (2 * math.pi)
+
+    upper.sort(key=clockwise)
+    named = [("U", top)] + list(zip(["F", "R", "BR", "BL", "L"], upper))
+    opposite = {"U": "D", "F": "B", "R": "DBL", "L": "DBR", "BR": "DL", "BL": "DR"}
+    named += [(opposite[name], scale(n, -1)) for name, n in named]
+    moves = {}
+    for name, n in named:
+        moves[name] = move_of(orbits, n, FIFTH, face_dot - 1e-3)
+    return kpuzzle("megaminx", orbits, moves)
+
+
+def main():
+    write_json("2x2x2.kpuzzle.json", make_2x2x2())
+    write_json("3x3x3.kpuzzle.json", make_3x3x3())
+    orbits, moves = pyraminx(False)
+    write_tws("pyraminx-no-tips.tws", "pyraminx (no tips)", orbits, moves,
+              "The pyraminx without its tips: 6 edges, 4 axial centres. Made by make_definitions.py.")
+    orbits, moves = pyraminx(True)
+    write_json("pyraminx.kpuzzle.json", kpuzzle("pyraminx", orbits, moves))
+    write_json("skewb.kpuzzle.json", make_skewb())
+    write_json("megaminx.kpuzzle.json", make_megaminx())
+
+
+if __name__ == "__main__":
+    main()
