@@ -299,6 +299,7 @@ def main():
     write_json("2x2x2.kpuzzle.json", make_2x2x2())
     write_json("3x3x3.kpuzzle.json", make_3x3x3())
     orbits, moves = pyraminx(False)
+    write_json("pyraminx-no-tips.kpuzzle.json", kpuzzle("pyraminx (no tips)", orbits, moves))
     write_tws("pyraminx-no-tips.tws", "pyraminx (no tips)", orbits, moves,
               "The pyraminx without its tips: 6 edges, 4 axial centres. Made by make_definitions.py.")
     orbits, moves = pyraminx(True)

@@ -102,6 +102,15 @@ fn the_pyraminx_and_the_skewb_give_their_published_counts() {
 }
 
 #[test]
+fn the_same_puzzle_in_either_format_is_the_same_space() {
+    let from_tws = load("pyraminx-no-tips.tws");
+    let from_json = load("pyraminx-no-tips.kpuzzle.json");
+    assert_eq!(from_tws.definition.moves, from_json.definition.moves);
+    assert_eq!(from_tws.definition.solved, from_json.definition.solved);
+    assert_eq!(from_tws.definition.orbits, from_json.definition.orbits);
+}
+
+#[test]
 fn the_3x3x3_from_its_file_counts_what_the_built_in_one_does_to_depth_5() {
     let cube = load("3x3x3.kpuzzle.json");
     let report = run(

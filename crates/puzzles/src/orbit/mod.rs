@@ -5,10 +5,13 @@
 //! ([`automaton`]), and the exact group order by Schreier-Sims ([`group`]).
 
 pub mod alg;
+mod arrange;
 pub mod automaton;
+mod component;
 pub mod definition;
 pub mod group;
 pub mod kpuzzle;
+mod relations;
 pub mod space;
 pub mod tws;
 
