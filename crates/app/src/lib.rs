@@ -8,6 +8,8 @@
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
 //! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
+//! - [`definition_solve`]: their positions solved optimally (table descent or IDA* over
+//!   automatic pattern databases);
 //! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
 //! - [`info`]: the size of a board's state space and what storing it costs;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
@@ -71,6 +73,7 @@ pub mod bfs;
 pub mod cache;
 pub mod choice;
 pub mod cubes;
+pub mod definition_solve;
 pub mod definitions;
 pub mod error;
 pub mod info;

@@ -409,6 +409,7 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<InfoReport>(),
         generator.subschema_for::<CubeInfoReport>(),
         generator.subschema_for::<DefinitionInfoReport>(),
+        generator.subschema_for::<DefinitionSolution>(),
         generator.subschema_for::<VerifyReport>(),
         generator.subschema_for::<CachedFile>(),
     ];
@@ -500,4 +501,29 @@ pub struct DefinitionInfoReport {
     pub table_bytes: Option<u64>,
     /// Seconds the group order took.
     pub group_order_seconds: f64,
+}
+
+/// A definition puzzle's position solved (`solve --def`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DefinitionSolution {
+    /// The definition's name.
+    pub puzzle: String,
+    /// The start as given: a move sequence from solved, or the pattern file.
+    pub start: String,
+    /// The moves, in the space's names (`R`, `R2`, `R'`), separated by spaces.
+    pub solution: String,
+    /// Number of moves.
+    pub length: usize,
+    /// Always `true`: table descent and IDA* with admissible databases are optimal.
+    pub optimal: bool,
+    /// How it was found: `table descent` or `IDA* over pattern databases`.
+    pub method: String,
+    /// The pattern databases used (projections of the puzzle), if any.
+    pub databases: Vec<String>,
+    /// Seconds spent building the table or the databases.
+    pub build_seconds: f64,
+    /// Nodes expanded by IDA* (0 for table descent).
+    pub nodes_expanded: u64,
+    /// Seconds the search took, building excluded.
+    pub seconds: f64,
 }

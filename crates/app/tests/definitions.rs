@@ -208,3 +208,93 @@ fn the_canonical_sequences_of_the_3x3x3_file_are_the_built_in_ones() {
         [1, 18, 243, 3240, 43254]
     );
 }
+
+/// The exact distance of every rank of `space` (255: unreached).
+fn distances(space: &OrbitSpace<u64>) -> Vec<u8> {
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: 4 << 30,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    godsearch_enumerate::table::enumerate_exact(space, &limits, &NoProgress)
+        .unwrap()
+        .table
+        .into_bytes()
+}
+
+#[test]
+fn the_automatic_pattern_databases_never_overestimate() {
+    use godsearch_app::definition_solve::databases;
+    use godsearch_core::{Heuristic, StateSpace};
+    use godsearch_puzzles::orbit::projection::PatternDatabases;
+    for (file, generators, largest, expected) in [
+        // Too small for the corners whole: their orientations and their arrangement apart.
+        (
+            "2x2x2.kpuzzle.json",
+            "U,F,R",
+            10_000,
+            "CORNERS orientations, CORNERS arrangement",
+        ),
+        ("skewb.kpuzzle.json", "", 1 << 30, "CORNERS, CENTERS"),
+        ("pyraminx-no-tips.tws", "", 1 << 30, "EDGES, CENTERS"),
+    ] {
+        let puzzle = load(file);
+        let space: OrbitSpace<u64> = puzzle
+            .space(&names(generators), DefinitionMetric::Outer)
+            .unwrap();
+        let tables = databases(&puzzle, &space, false, largest, &NoProgress).unwrap();
+        let described: Vec<String> = tables
+            .iter()
+            .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+            .collect();
+        assert_eq!(described.join(", "), expected, "{file}");
+        let heuristic = PatternDatabases::new(&space, tables);
+        let truth = distances(&space);
+        let mut informative = 0;
+        for (rank, &d) in truth.iter().enumerate() {
+            if d == u8::MAX {
+                continue;
+            }
+            let h = heuristic.lower_bound(rank as u64);
+            assert!(
+                h <= d as u32,
+                "{file}: rank {rank} estimated {h}, distance {d}"
+            );
+            informative += (h > 0) as u64;
+            if rank % 97 == 0 {
+                space.for_each_neighbour(rank as u64, |_, next| {
+                    let hn = heuristic.lower_bound(next);
+                    assert!(h.abs_diff(hn) <= 1, "{file}: not consistent at rank {rank}");
+                });
+            }
+        }
+        assert!(informative > 0, "{file}: the databases say something");
+    }
+}
+
+#[test]
+fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
+    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest};
+    let puzzle = load("pyraminx-no-tips.tws");
+    let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
+    let truth = distances(&space);
+    let request = DefinitionSolveRequest {
+        generators: &[],
+        metric: DefinitionMetric::Outer,
+        memory_bytes: 1 << 30,
+        deadline: None,
+        descent_ranks: 0,
+        database_ranks: 1 << 30,
+    };
+    let step = truth.len() / 40;
+    for rank in (1..truth.len())
+        .step_by(step)
+        .filter(|&r| truth[r] != u8::MAX)
+    {
+        let start = space.pattern_of(rank as u64);
+        let report = solve(&puzzle, &start, "sampled", &request, &NoProgress).unwrap();
+        assert_eq!(report.method, "IDA* over pattern databases");
+        assert_eq!(report.length, truth[rank] as usize, "rank {rank}");
+    }
+}

@@ -158,8 +158,8 @@ pub struct DefinitionArgs {
     /// A puzzle definition file: cubing.js KPuzzle JSON (.json, .kpuzzle.json) or twsearch's
     /// .tws; a puzzle name ending so is read as one too. data/definitions has the 2x2x2, the
     /// 3x3x3, the pyraminx and the skewb
-    #[arg(long = "def", value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    #[arg(long = "def", id = "def", value_name = "FILE")]
+    pub def: Option<PathBuf>,
     /// Definition puzzles: the moves to search with, e.g. U,F,R (every power of each is a
     /// move); derived moves may be named. Default: the file's own moves
     #[arg(long, value_name = "MOVES")]
@@ -170,7 +170,7 @@ impl DefinitionArgs {
     /// The definition file this command is about, if any: `--def`, or the puzzle name when it
     /// ends in `.json` or `.tws`.
     pub fn path(&self, puzzle: Option<&str>) -> Option<PathBuf> {
-        self.file.clone().or_else(|| {
+        self.def.clone().or_else(|| {
             puzzle
                 .filter(|p| godsearch_app::definitions::is_definition_path(p))
                 .map(PathBuf::from)
@@ -190,7 +190,7 @@ impl DefinitionArgs {
 #[derive(Debug, Args)]
 pub struct BfsArgs {
     /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3, or a definition file
-    #[arg(required_unless_present = "file")]
+    #[arg(required_unless_present = "def")]
     pub puzzle: Option<String>,
     #[command(flatten)]
     pub definition: DefinitionArgs,
@@ -285,13 +285,21 @@ pub use godsearch_app::choice::{Algorithm, HeuristicChoice, SolutionNotation};
 /// `godsearch solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3
-    pub puzzle: String,
+    /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3, or a definition
+    /// file (with --def, this is the first position)
+    #[arg(required_unless_present_any = ["def"])]
+    pub puzzle: Option<String>,
+    #[command(flatten)]
+    pub definition: DefinitionArgs,
+    /// Definition puzzles: the position as a KPuzzle pattern file (JSON: per orbit `pieces`
+    /// and `orientation`), instead of moves
+    #[arg(long, value_name = "FILE")]
+    pub pattern: Option<PathBuf>,
     /// Boards to solve: 2,4,0,1,8,5,3,6,7 or "2 4 0 1 8 5 3 6 7" or 240185367. Cubes: a
     /// facelet string (54 stickers, 24 on the 2x2x2) or a move sequence from solved; ignoring
     /// whitespace, exactly that many characters of six kinds are stickers, anything else moves,
     /// and a text that could be either is refused (say which with --facelets or --moves).
-    #[arg(value_name = "BOARD", required_unless_present = "file")]
+    #[arg(value_name = "BOARD", required_unless_present_any = ["file", "def", "pattern"])]
     pub boards: Vec<String>,
     /// Boards: how to write each solution: the blank's moves (default), the tiles that slide,
     /// or the directions the tiles move. The JSON keeps the blank's moves in `solution` and
@@ -611,7 +619,7 @@ pub struct PdbBuildArgs {
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// The puzzle, or a definition file.
-    #[arg(required_unless_present = "file")]
+    #[arg(required_unless_present = "def")]
     pub puzzle: Option<String>,
     #[command(flatten)]
     pub definition: DefinitionArgs,

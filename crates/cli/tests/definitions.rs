@@ -108,3 +108,87 @@ fn malformed_files_and_bad_generators_are_refused_on_one_line() {
         "unknown metric 'stm'",
     );
 }
+
+#[test]
+fn solve_takes_moves_or_a_pattern_and_answers_optimally() {
+    let two = definition("2x2x2.kpuzzle.json");
+    let report = json(&[
+        "solve",
+        &two,
+        "--generators",
+        "U,F,R",
+        "R U F' U2 R'",
+        "--json",
+    ]);
+    assert_eq!(report["length"], 5);
+    assert_eq!(report["method"], "table descent");
+    // With --def, the first word is a position; a pattern file gives one too.
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("p.json");
+    std::fs::write(
+        &pattern,
+        r#"{"CORNERS": {"pieces": [0, 1, 2, 3, 4, 5, 6, 7], "orientation": [0, 0, 0, 0, 0, 0, 0, 0]}}"#,
+    )
+    .unwrap();
+    let reports = common::json_lines(&[
+        "solve",
+        "--def",
+        &two,
+        "--pattern",
+        pattern.to_str().unwrap(),
+        "U2",
+        "--json",
+    ]);
+    assert_eq!(reports[0]["length"], 0);
+    assert_eq!(reports[1]["solution"], "U2");
+    // The 3x3x3 by IDA* over its corners' and edge orientations' databases.
+    let report = json(&[
+        "solve",
+        &definition("3x3x3.kpuzzle.json"),
+        "R U F D2 L' B R2 U'",
+        "--json",
+    ]);
+    assert_eq!(report["length"], 8);
+    assert_eq!(report["method"], "IDA* over pattern databases");
+}
+
+#[test]
+fn solve_refuses_what_a_definition_puzzle_cannot_take() {
+    let two = definition("2x2x2.kpuzzle.json");
+    refused(
+        &["solve", &two, "--generators", "U,F,R", "D"],
+        "cannot reach",
+    );
+    refused(&["solve", &two, "R Q"], "unknown move 'Q'");
+    refused(
+        &["solve", &two, "R", "--pdb", "4-4"],
+        "--pdb is for the built-in puzzles",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("p.json");
+    std::fs::write(
+        &pattern,
+        r#"{"CORNERS": {"pieces": [0, 0, 2, 3, 4, 5, 6, 7]}}"#,
+    )
+    .unwrap();
+    refused(
+        &[
+            "solve",
+            "--def",
+            &two,
+            "--pattern",
+            pattern.to_str().unwrap(),
+        ],
+        "does not hold the pieces",
+    );
+    refused(
+        &[
+            "solve",
+            "3x3",
+            "--pattern",
+            pattern.to_str().unwrap(),
+            "123456780",
+        ],
+        "--pattern is for definition puzzles",
+    );
+}

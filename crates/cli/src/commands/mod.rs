@@ -14,6 +14,7 @@ mod cube_bfs;
 mod cube_solve;
 mod definition_bfs;
 mod definition_info;
+mod definition_solve;
 mod docs;
 mod info;
 mod measure;

@@ -17,14 +17,21 @@ use godsearch_puzzles::PuzzleName;
 use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    if let PuzzleName::Cube(size) = args.puzzle.parse::<PuzzleName>()? {
+    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
+        return super::definition_solve::run(args, &path);
+    }
+    if args.pattern.is_some() {
+        bad_input!("--pattern is for definition puzzles (--def FILE)");
+    }
+    let puzzle = args.puzzle.as_deref().unwrap_or_default();
+    if let PuzzleName::Cube(size) = puzzle.parse::<PuzzleName>()? {
         return super::cube_solve::run(args, size);
     }
     if args.show_facelets {
         bad_input!("--show-facelets is for cubes, not sliding-tile boards");
     }
     args.notation.check_runs(args.runs)?;
-    let shape = spaces::tile_shape(&args.puzzle)?;
+    let shape = spaces::tile_shape(puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
     let memory_bytes = machine::memory_budget(args.memory);
     let algorithm = choice::tile_algorithm(

@@ -11,6 +11,7 @@ mod component;
 pub mod definition;
 pub mod group;
 pub mod kpuzzle;
+pub mod projection;
 mod relations;
 pub mod space;
 pub mod tws;

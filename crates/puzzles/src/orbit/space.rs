@@ -135,7 +135,22 @@ fn power_names(name: &str, order: u64) -> Vec<(u64, String)> {
 }
 
 /// One component's coordinates while decoding: full arrangement rank and orientation value.
-type Coords = (u128, u128);
+pub type Coords = (u128, u128);
+
+/// One digit of a rank as a projection reads it ([`OrbitSpace::digit_layout`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DigitLayout {
+    /// The component.
+    pub component: usize,
+    /// Its orientations (else its arrangement).
+    pub orientation: bool,
+    /// Whether the full arrangement is halved (a parity rule).
+    pub halve: bool,
+    /// The place value of the dropped top orientation digit (a sum rule).
+    pub top_digit: Option<u128>,
+    /// The digit's radix.
+    pub radix: u128,
+}
 
 /// One digit of a rank: a component's stored arrangement or orientations.
 #[derive(Debug, Clone)]
@@ -428,6 +443,52 @@ impl<R: RankInt> OrbitSpace<R> {
                 out[i].1 += top as u128 * c.top_digit;
             }
         }
+    }
+
+    /// The rank's digits, most significant first, as a projection reads them.
+    pub fn digit_layout(&self) -> Vec<DigitLayout> {
+        self.digits
+            .iter()
+            .map(|d| {
+                let c = &self.components[d.component];
+                DigitLayout {
+                    component: d.component,
+                    orientation: d.orientation,
+                    halve: !d.orientation && c.parity_rule.is_some(),
+                    top_digit: (d.orientation && c.sum_rule.is_some()).then_some(c.top_digit),
+                    radix: d.radix.to_u128(),
+                }
+            })
+            .collect()
+    }
+
+    /// A component's orbit and first slot (what names it across spaces of one definition).
+    pub fn component_key(&self, component: usize) -> (usize, usize) {
+        let c = &self.components[component];
+        (c.orbit, c.slots[0])
+    }
+
+    /// The component of `orbit` that holds `slot`.
+    pub fn component_index(&self, orbit: usize, slot: usize) -> Option<usize> {
+        self.components
+            .iter()
+            .position(|c| c.orbit == orbit && c.slots.contains(&slot))
+    }
+
+    /// Calls `f` with every component's full coordinates in `state`, decoded on the stack.
+    #[inline]
+    pub fn with_coords<T>(&self, state: R, f: impl FnOnce(&[Coords]) -> T) -> T {
+        let n = self.components.len();
+        let mut inline = [(0u128, 0u128); INLINE_COMPONENTS];
+        let mut spilled = Vec::new();
+        let coords: &mut [Coords] = if n <= INLINE_COMPONENTS {
+            &mut inline[..n]
+        } else {
+            spilled.resize(n, (0, 0));
+            &mut spilled
+        };
+        self.decode_into(state, coords);
+        f(coords)
     }
 
     /// Every position's rank is below this: the product of the stored coordinates' sizes. It

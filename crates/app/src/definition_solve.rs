@@ -1,0 +1,211 @@
+//! Solving a definition puzzle's position optimally: by descent through a table of every
+//! position when it fits the memory budget, else by IDA* over pattern databases of projections
+//! of the puzzle chosen automatically within the budget; the solution is replayed on the
+//! definition's own moves before it is returned.
+
+use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::report::DefinitionSolution;
+use crate::{AppError, AppResult};
+use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
+use godsearch_enumerate::{table, Limits};
+use godsearch_puzzles::orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
+use godsearch_puzzles::orbit::{OrbitSpace, Pattern, SpaceError};
+use godsearch_search::{descend, ida_star, IdaError};
+use std::time::Instant;
+
+/// Spaces of at most this many ranks are solved by table descent (a 2-bit table of every
+/// position, built in about a second: the 2x2x2's 3.7 M, the pyraminx's 75.6 M).
+pub const DESCENT_RANKS: u128 = 1 << 28;
+/// The largest pattern database built on the spot (one byte a rank; 3x3x3 corners: 88 M, about
+/// 2 s to build).
+pub const QUICK_DATABASE_RANKS: u128 = 100_000_000;
+
+/// What to solve, and within what.
+#[derive(Debug, Clone)]
+pub struct DefinitionSolveRequest<'a> {
+    /// The generators (empty: the file's own moves).
+    pub generators: &'a [String],
+    /// How moves are counted.
+    pub metric: DefinitionMetric,
+    /// Memory for the table or the databases.
+    pub memory_bytes: u64,
+    /// When to give up.
+    pub deadline: Option<Instant>,
+    /// Spaces of at most this many ranks are solved by table descent ([`DESCENT_RANKS`]).
+    pub descent_ranks: u128,
+    /// The largest pattern database to build ([`QUICK_DATABASE_RANKS`]).
+    pub database_ranks: u128,
+}
+
+/// Solves `start` (written as `start_text` in the report) optimally.
+pub fn solve(
+    puzzle: &DefinitionPuzzle,
+    start: &Pattern,
+    start_text: &str,
+    request: &DefinitionSolveRequest,
+    progress: &dyn Progress,
+) -> AppResult<DefinitionSolution> {
+    match puzzle.space::<u64>(request.generators, request.metric) {
+        Ok(space) => solve_in(puzzle, space, start, start_text, request, progress),
+        Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
+            let space: OrbitSpace<u128> = puzzle.space(request.generators, request.metric)?;
+            solve_in(puzzle, space, start, start_text, request, progress)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn solve_in<R: RankInt>(
+    puzzle: &DefinitionPuzzle,
+    space: OrbitSpace<R>,
+    start: &Pattern,
+    start_text: &str,
+    request: &DefinitionSolveRequest,
+    progress: &dyn Progress,
+) -> AppResult<DefinitionSolution> {
+    let Some(start_rank) = space.rank_pattern(start) else {
+        return Err(AppError::Input(format!(
+            "{}: the generators {} cannot reach this position from solved",
+            puzzle.name(),
+            space.generators().join(",")
+        )));
+    };
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: request.memory_bytes,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    let built = Instant::now();
+    let table_fits = space.state_count() <= request.descent_ranks
+        && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
+    let (moves, method, databases, build_seconds, nodes, seconds) = if table_fits {
+        let made = table::enumerate(&space, &limits, progress)?;
+        let build_seconds = built.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let longest = made.enumeration.levels.len();
+        let path = descend(&space, &made.table, start_rank, longest)?;
+        let seconds = started.elapsed().as_secs_f64();
+        (path, "table descent", Vec::new(), build_seconds, 0, seconds)
+    } else {
+        let quarter = request.metric == DefinitionMetric::Quarter;
+        let budget = (request.memory_bytes as u128).min(request.database_ranks);
+        let tables = databases(puzzle, &space, quarter, budget, progress)?;
+        let names: Vec<String> = tables
+            .iter()
+            .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+            .collect();
+        let build_seconds = built.elapsed().as_secs_f64();
+        let heuristic = PatternDatabases::new(&space, tables);
+        let started = Instant::now();
+        let path = ida_star(&space, &heuristic, start_rank, request.deadline).map_err(|e| match e {
+            IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
+                "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
+            )),
+            IdaError::Exhausted => AppError::Check("the search found no way to solved".into()),
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        let expanded = path.stats.expanded;
+        (
+            path.moves,
+            "IDA* over pattern databases",
+            names,
+            build_seconds,
+            expanded,
+            seconds,
+        )
+    };
+    let solution: Vec<String> = moves.iter().map(|&m| space.move_name(m)).collect();
+    replay(puzzle, &space, start, &moves)?;
+    Ok(DefinitionSolution {
+        puzzle: puzzle.name().to_string(),
+        start: start_text.to_string(),
+        length: solution.len(),
+        solution: solution.join(" "),
+        optimal: true,
+        method: method.to_string(),
+        databases,
+        build_seconds,
+        nodes_expanded: nodes,
+        seconds,
+    })
+}
+
+/// Checks that `moves`, applied to `start` with the definition's own transformations, give
+/// the solved pattern.
+fn replay<R: RankInt>(
+    puzzle: &DefinitionPuzzle,
+    space: &OrbitSpace<R>,
+    start: &Pattern,
+    moves: &[godsearch_core::MoveIdx],
+) -> AppResult<()> {
+    let orbits = &puzzle.definition.orbits;
+    let end = moves.iter().fold(start.clone(), |p, &m| {
+        space.moves()[m as usize].transformation.apply(&p, orbits)
+    });
+    if end != puzzle.definition.solved {
+        return Err(AppError::Check(format!(
+            "the solution found for {} does not solve the position when replayed",
+            puzzle.name()
+        )));
+    }
+    Ok(())
+}
+
+/// The projections worth a database, each of at most `largest` ranks (a byte each) and all
+/// within that too: each orbit whole where it fits, else its orientations and its arrangement
+/// apart. Admissible together (their maximum, [`PatternDatabases`]).
+pub fn databases<R: RankInt>(
+    puzzle: &DefinitionPuzzle,
+    space: &OrbitSpace<R>,
+    quarter: bool,
+    largest: u128,
+    progress: &dyn Progress,
+) -> AppResult<Vec<(Projection, Vec<u8>)>> {
+    let definition = &puzzle.definition;
+    let mut budget = largest;
+    let mut chosen: Vec<(Projection, Vec<u8>)> = Vec::new();
+    let mut candidates: Vec<ProjectionSpec> = Vec::new();
+    for o in 0..definition.orbits.len() {
+        candidates.push(ProjectionSpec {
+            orbits: vec![(o, Keep::Whole)],
+        });
+    }
+    while let Some(spec) = candidates.first().cloned() {
+        candidates.remove(0);
+        let projection = match Projection::new(space, definition, spec.clone(), quarter) {
+            Ok(Some(projection)) => Some(projection),
+            Ok(None) => continue,
+            Err(SpaceError::TooLarge { .. }) => None,
+            Err(e) => return Err(e.into()),
+        };
+        let ranks = projection
+            .as_ref()
+            .map_or(u128::MAX, |p| p.space.state_count());
+        let Some(projection) = projection.filter(|_| ranks <= budget) else {
+            // Too large whole: its orientations and its arrangement apart.
+            if let [(o, Keep::Whole)] = spec.orbits[..] {
+                for keep in [Keep::Orientations, Keep::Arrangement] {
+                    candidates.push(ProjectionSpec {
+                        orbits: vec![(o, keep)],
+                    });
+                }
+            }
+            continue;
+        };
+        progress.detail(&format!(
+            "building the pattern database of {}",
+            spec.describe(&definition.orbits)
+        ));
+        let limits = Limits {
+            max_depth: None,
+            memory_bytes: budget as u64,
+            antipode_cap: 0,
+            count_last: false,
+        };
+        let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+        budget -= ranks;
+        chosen.push((projection, made.table.into_bytes()));
+    }
+    Ok(chosen)
+}

@@ -1,0 +1,114 @@
+//! `godsearch solve FILE POSITION...` (or `--def FILE`): a definition puzzle's positions,
+//! given as move sequences from solved or as a KPuzzle pattern (`--pattern`), solved optimally
+//! by [`godsearch_app::definition_solve`] and printed.
+
+use crate::args::SolveArgs;
+use crate::errors::bad_input;
+use crate::machine;
+use crate::output::outln;
+use crate::progress::LevelBar;
+use anyhow::{Context, Result};
+use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
+use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_app::units::format_seconds;
+use godsearch_puzzles::orbit::{alg, kpuzzle, Pattern, Transformation};
+use std::path::Path;
+use std::time::Instant;
+
+pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
+    refuse_other_puzzles_options(args)?;
+    let puzzle = definitions::load(path)?;
+    let metric = match args.metric.as_deref() {
+        Some(text) => DefinitionMetric::parse(text)?,
+        None => DefinitionMetric::Outer,
+    };
+    let generators = args.definition.generator_names();
+    let mut positions: Vec<(Pattern, String)> = Vec::new();
+    if let Some(file) = &args.pattern {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("--pattern {}", file.display()))?;
+        let pattern = kpuzzle::read_pattern(&text, &puzzle.definition)
+            .map_err(|e| crate::errors::InputError(format!("--pattern {}: {e}", file.display())))?;
+        positions.push((pattern, file.display().to_string()));
+    }
+    // With --def, the first positional is a position, not the puzzle.
+    let texts = args
+        .definition
+        .def
+        .as_ref()
+        .and(args.puzzle.as_ref())
+        .into_iter()
+        .chain(&args.boards);
+    for text in texts {
+        positions.push((position_of(&puzzle, text)?, text.clone()));
+    }
+    let request = DefinitionSolveRequest {
+        generators: &generators,
+        metric,
+        memory_bytes: machine::memory_budget(args.memory),
+        deadline: args.timeout.map(|t| Instant::now() + t),
+        descent_ranks: definition_solve::DESCENT_RANKS,
+        database_ranks: definition_solve::QUICK_DATABASE_RANKS,
+    };
+    for (pattern, text) in positions {
+        let bar = LevelBar::new();
+        let report = definition_solve::solve(&puzzle, &pattern, &text, &request, &bar);
+        bar.finish();
+        let report = report?;
+        if args.json {
+            outln!("{}", serde_json::to_string(&report)?);
+        } else if args.moves_only {
+            outln!("{}", report.solution);
+        } else {
+            outln!("{} {}", report.puzzle, report.start);
+            outln!(
+                "  solution ({} moves, optimal): {}",
+                report.length,
+                report.solution
+            );
+            let databases = match report.databases.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", report.databases.join(", ")),
+            };
+            outln!(
+                "  {}{databases}: built in {}, searched in {}, {} nodes expanded",
+                report.method,
+                format_seconds(report.build_seconds),
+                format_seconds(report.seconds),
+                report.nodes_expanded
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The position a move sequence from solved reaches (names of the file's moves, derived ones
+/// too, each with a count and a prime).
+fn position_of(puzzle: &DefinitionPuzzle, text: &str) -> Result<Pattern> {
+    let d = &puzzle.definition;
+    let steps = alg::parse(text, &d.move_names())
+        .map_err(|why| crate::errors::InputError(format!("'{text}': {why}")))?;
+    let moves: Vec<&Transformation> = d.moves.iter().map(|m| &m.transformation).collect();
+    let t = alg::to_transformation(&steps, &moves, &d.orbits);
+    Ok(t.apply(&d.solved, &d.orbits))
+}
+
+/// Options of the tile and cube solvers that mean nothing here are refused, not ignored.
+fn refuse_other_puzzles_options(args: &SolveArgs) -> Result<()> {
+    let used = [
+        (args.file.is_some(), "--file"),
+        (args.table.is_some(), "--table"),
+        (args.goal.is_some(), "--goal"),
+        (args.pdb.is_some(), "--pdb"),
+        (args.facelets, "--facelets"),
+        (args.optimal, "--optimal"),
+        (args.show_facelets, "--show-facelets"),
+        (args.depth.is_some(), "--depth"),
+        (args.stages.is_some(), "--stages"),
+        (args.max_length.is_some(), "--max-length"),
+    ];
+    if let Some((_, name)) = used.iter().find(|(given, _)| *given) {
+        bad_input!("{name} is for the built-in puzzles; a definition puzzle is solved optimally from moves or --pattern");
+    }
+    Ok(())
+}

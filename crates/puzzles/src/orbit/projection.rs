@@ -1,0 +1,235 @@
+//! Pattern databases for definition puzzles, found automatically: a **projection** keeps part
+//! of the puzzle (some orbits whole, or an orbit's orientations alone, or its arrangement
+//! alone) as a smaller definition over the same moves; the fewest moves that solve the
+//! projection of a position never exceed the moves that solve the position, so a table of the
+//! projection's distances is an admissible heuristic, and the maximum of several is too
+//! ([`PatternDatabases`]). A projection's rank is read straight off the full space's decoded
+//! coordinates (its components are the full space's components of the orbits it keeps), so a
+//! lookup costs a few multiplications, not an unranking.
+
+use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
+use super::space::{Coords, OrbitSpace, SpaceError};
+use godsearch_core::{Heuristic, RankInt};
+
+/// What a projection keeps of one orbit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The pieces and their orientations.
+    Whole,
+    /// Only the orientations (every piece alike).
+    Orientations,
+    /// Only where the pieces are (orientations ignored).
+    Arrangement,
+}
+
+/// A part of a puzzle: the orbits it keeps, and how much of each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectionSpec {
+    /// `(orbit index, what is kept of it)`, in orbit order.
+    pub orbits: Vec<(usize, Keep)>,
+}
+
+impl ProjectionSpec {
+    /// A short description: `CORNERS`, `EDGES orientations`, `EDGES arrangement`, joined by `+`.
+    pub fn describe(&self, orbits: &[OrbitDef]) -> String {
+        self.orbits
+            .iter()
+            .map(|&(o, keep)| match keep {
+                Keep::Whole => orbits[o].name.clone(),
+                Keep::Orientations => format!("{} orientations", orbits[o].name),
+                Keep::Arrangement => format!("{} arrangement", orbits[o].name),
+            })
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    /// The smaller definition this projection is: the kept orbits, with alike pieces or no
+    /// orientations as asked, under the same moves (a move that changes nothing of it is
+    /// dropped by [`Projection::new`]).
+    pub fn definition(&self, full: &Definition) -> Definition {
+        let orbits: Vec<OrbitDef> = self
+            .orbits
+            .iter()
+            .map(|&(o, keep)| OrbitDef {
+                orientations: match keep {
+                    Keep::Arrangement => 1,
+                    _ => full.orbits[o].orientations,
+                },
+                ..full.orbits[o].clone()
+            })
+            .collect();
+        let solved = super::Pattern {
+            orbits: self
+                .orbits
+                .iter()
+                .map(|&(o, keep)| {
+                    let p = &full.solved.orbits[o];
+                    OrbitPattern {
+                        pieces: match keep {
+                            Keep::Orientations => vec![0; p.pieces.len()],
+                            _ => p.pieces.clone(),
+                        },
+                        orientation: match keep {
+                            Keep::Arrangement => vec![0; p.orientation.len()],
+                            _ => p.orientation.clone(),
+                        },
+                    }
+                })
+                .collect(),
+        };
+        let moves = full
+            .moves
+            .iter()
+            .map(|m| NamedMove {
+                name: m.name.clone(),
+                derived: m.derived,
+                transformation: super::Transformation {
+                    orbits: self
+                        .orbits
+                        .iter()
+                        .map(|&(o, keep)| {
+                            let t = &m.transformation.orbits[o];
+                            OrbitTransformation {
+                                permutation: t.permutation.clone(),
+                                orientation: match keep {
+                                    Keep::Arrangement => vec![0; t.orientation.len()],
+                                    _ => t.orientation.clone(),
+                                },
+                            }
+                        })
+                        .collect(),
+                },
+            })
+            .collect();
+        Definition {
+            name: format!("{} ({})", full.name, self.describe(&full.orbits)),
+            orbits,
+            solved,
+            moves,
+        }
+    }
+}
+
+/// A projection as a space of its own, and how to read its rank off the full space's
+/// coordinates.
+#[derive(Debug, Clone)]
+pub struct Projection {
+    /// What it keeps.
+    pub spec: ProjectionSpec,
+    /// Its positions, ranked.
+    pub space: OrbitSpace<u64>,
+    /// Per digit of its rank: the full component it is read from, and what it is.
+    sources: Vec<Source>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Source {
+    component: usize,
+    orientation: bool,
+    halve: bool,
+    top_digit: Option<u128>,
+    radix: u64,
+}
+
+impl Projection {
+    /// The projection `spec` of `full` (a space over `definition`), over the same generators
+    /// and metric; `None` when no generator changes it.
+    pub fn new<R: RankInt>(
+        full: &OrbitSpace<R>,
+        definition: &Definition,
+        spec: ProjectionSpec,
+        quarter: bool,
+    ) -> Result<Option<Self>, SpaceError> {
+        let projected = spec.definition(definition);
+        // Generators that change nothing of the projection are left out.
+        let generators: Vec<String> = full
+            .generators()
+            .iter()
+            .filter(|g| {
+                projected
+                    .find_move(g)
+                    .is_some_and(|m| !m.transformation.is_identity())
+            })
+            .cloned()
+            .collect();
+        if generators.is_empty() {
+            return Ok(None);
+        }
+        let space = OrbitSpace::<u64>::new(&projected, &generators, quarter)?;
+        let sources = space
+            .digit_layout()
+            .into_iter()
+            .map(|d| {
+                let (orbit, first_slot) = space.component_key(d.component);
+                let full_orbit = spec.orbits[orbit].0;
+                let component = full
+                    .component_index(full_orbit, first_slot)
+                    .expect("the projection's components are the full space's");
+                Source {
+                    component,
+                    orientation: d.orientation,
+                    halve: d.halve,
+                    top_digit: d.top_digit,
+                    radix: d.radix as u64,
+                }
+            })
+            .collect();
+        Ok(Some(Projection {
+            spec,
+            space,
+            sources,
+        }))
+    }
+
+    /// The projection's rank of a position, from the full space's decoded coordinates.
+    #[inline]
+    pub fn rank_from(&self, coords: &[Coords]) -> u64 {
+        let mut rank = 0u64;
+        for s in &self.sources {
+            let (a, o) = coords[s.component];
+            let mut value = if s.orientation { o } else { a };
+            if s.halve {
+                value >>= 1;
+            }
+            if let Some(top) = s.top_digit {
+                value %= top;
+            }
+            rank = rank * s.radix + value as u64;
+        }
+        rank
+    }
+}
+
+/// The maximum of pattern databases over projections of one space: admissible (each is a
+/// lower bound on the moves left, see the module docs); consistent too, as a maximum of
+/// consistent estimates (every move changes a projection's distance by at most one).
+#[derive(Debug)]
+pub struct PatternDatabases<'a, R: RankInt> {
+    space: &'a OrbitSpace<R>,
+    tables: Vec<(Projection, Vec<u8>)>,
+}
+
+impl<'a, R: RankInt> PatternDatabases<'a, R> {
+    /// The databases `tables` (each projection with its exact distances, one byte a rank, 255
+    /// for unreached) over `space`.
+    pub fn new(space: &'a OrbitSpace<R>, tables: Vec<(Projection, Vec<u8>)>) -> Self {
+        Self { space, tables }
+    }
+}
+
+impl<R: RankInt> Heuristic<R> for PatternDatabases<'_, R> {
+    const CONSISTENT: bool = true;
+
+    fn lower_bound(&self, state: R) -> u32 {
+        self.space.with_coords(state, |coords| {
+            self.tables
+                .iter()
+                .map(|(p, table)| match table[p.rank_from(coords) as usize] {
+                    u8::MAX => 0,
+                    d => d as u32,
+                })
+                .max()
+                .unwrap_or(0)
+        })
+    }
+}
