@@ -11,6 +11,7 @@ use godsearch_enumerate::{table, Limits};
 use godsearch_puzzles::orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_puzzles::orbit::{OrbitSpace, Pattern, SpaceError};
 use godsearch_search::{descend, ida_star, IdaError};
+use godsearch_tables::TwoBitTable;
 use std::time::Instant;
 
 /// Spaces of at most this many ranks are solved by table descent (a 2-bit table of every
@@ -37,7 +38,64 @@ pub struct DefinitionSolveRequest<'a> {
     pub database_ranks: u128,
 }
 
-/// Solves `start` (written as `start_text` in the report) optimally.
+/// A definition puzzle ready to solve positions: its space with the table of every rank or the
+/// pattern databases built once, for as many positions as asked.
+pub enum DefinitionSolver<'p> {
+    /// Ranks fit 64 bits.
+    Narrow(Solver<'p, u64>),
+    /// Ranks need 128 bits.
+    Wide(Solver<'p, u128>),
+}
+
+/// [`DefinitionSolver`] for one rank type.
+pub struct Solver<'p, R: RankInt> {
+    puzzle: &'p DefinitionPuzzle,
+    space: OrbitSpace<R>,
+    method: Method,
+    build_seconds: f64,
+}
+
+/// How positions are solved.
+enum Method {
+    /// Descent through a 2-bit table of every rank, of this diameter.
+    Table(TwoBitTable, usize),
+    /// IDA* over these databases.
+    Databases(Vec<(Projection, Vec<u8>)>),
+}
+
+impl<'p> DefinitionSolver<'p> {
+    /// Builds what solving `puzzle` under `request` needs (see the module docs).
+    pub fn new(
+        puzzle: &'p DefinitionPuzzle,
+        request: &DefinitionSolveRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
+        match puzzle.space::<u64>(request.generators, request.metric) {
+            Ok(space) => Ok(Self::Narrow(Solver::new(puzzle, space, request, progress)?)),
+            Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
+                let space = puzzle.space::<u128>(request.generators, request.metric)?;
+                Ok(Self::Wide(Solver::new(puzzle, space, request, progress)?))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Solves `start` (written as `start_text` in the report) optimally, giving up at
+    /// `deadline`.
+    pub fn solve(
+        &self,
+        start: &Pattern,
+        start_text: &str,
+        deadline: Option<Instant>,
+    ) -> AppResult<DefinitionSolution> {
+        match self {
+            Self::Narrow(s) => s.solve(start, start_text, deadline),
+            Self::Wide(s) => s.solve(start, start_text, deadline),
+        }
+    }
+}
+
+/// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
 pub fn solve(
     puzzle: &DefinitionPuzzle,
     start: &Pattern,
@@ -45,90 +103,95 @@ pub fn solve(
     request: &DefinitionSolveRequest,
     progress: &dyn Progress,
 ) -> AppResult<DefinitionSolution> {
-    match puzzle.space::<u64>(request.generators, request.metric) {
-        Ok(space) => solve_in(puzzle, space, start, start_text, request, progress),
-        Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
-            let space: OrbitSpace<u128> = puzzle.space(request.generators, request.metric)?;
-            solve_in(puzzle, space, start, start_text, request, progress)
-        }
-        Err(e) => Err(e),
-    }
+    DefinitionSolver::new(puzzle, request, progress)?.solve(start, start_text, request.deadline)
 }
 
-fn solve_in<R: RankInt>(
-    puzzle: &DefinitionPuzzle,
-    space: OrbitSpace<R>,
-    start: &Pattern,
-    start_text: &str,
-    request: &DefinitionSolveRequest,
-    progress: &dyn Progress,
-) -> AppResult<DefinitionSolution> {
-    let Some(start_rank) = space.rank_pattern(start) else {
-        return Err(AppError::Input(format!(
-            "{}: the generators {} cannot reach this position from solved",
-            puzzle.name(),
-            space.generators().join(",")
-        )));
-    };
-    let limits = Limits {
-        max_depth: None,
-        memory_bytes: request.memory_bytes,
-        antipode_cap: 0,
-        count_last: false,
-    };
-    let built = Instant::now();
-    let table_fits = space.state_count() <= request.descent_ranks
-        && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
-    let (moves, method, databases, build_seconds, nodes, seconds) = if table_fits {
-        let made = table::enumerate(&space, &limits, progress)?;
-        let build_seconds = built.elapsed().as_secs_f64();
+impl<'p, R: RankInt> Solver<'p, R> {
+    fn new(
+        puzzle: &'p DefinitionPuzzle,
+        space: OrbitSpace<R>,
+        request: &DefinitionSolveRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
+        let built = Instant::now();
+        let table_fits = space.state_count() <= request.descent_ranks
+            && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
+        let method = if table_fits {
+            let limits = Limits {
+                max_depth: None,
+                memory_bytes: request.memory_bytes,
+                antipode_cap: 0,
+                count_last: false,
+            };
+            let made = table::enumerate(&space, &limits, progress)?;
+            Method::Table(made.table, made.enumeration.levels.len())
+        } else {
+            let quarter = request.metric == DefinitionMetric::Quarter;
+            let budget = (request.memory_bytes as u128).min(request.database_ranks);
+            Method::Databases(databases(puzzle, &space, quarter, budget, progress)?)
+        };
+        Ok(Self {
+            puzzle,
+            space,
+            method,
+            build_seconds: built.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn solve(
+        &self,
+        start: &Pattern,
+        start_text: &str,
+        deadline: Option<Instant>,
+    ) -> AppResult<DefinitionSolution> {
+        let (puzzle, space) = (self.puzzle, &self.space);
+        let Some(start_rank) = space.rank_pattern(start) else {
+            return Err(AppError::Input(format!(
+                "{}: the generators {} cannot reach this position from solved",
+                puzzle.name(),
+                space.generators().join(",")
+            )));
+        };
         let started = Instant::now();
-        let longest = made.enumeration.levels.len();
-        let path = descend(&space, &made.table, start_rank, longest)?;
+        let (moves, method, databases, nodes) = match &self.method {
+            Method::Table(table, longest) => {
+                let path = descend(space, table, start_rank, *longest)?;
+                (path, "table descent", Vec::new(), 0)
+            }
+            Method::Databases(tables) => {
+                let heuristic = PatternDatabases::new(space, tables);
+                let path = ida_star(space, &heuristic, start_rank, deadline).map_err(|e| match e {
+                    IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
+                        "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
+                    )),
+                    IdaError::Exhausted => {
+                        AppError::Check("the search found no way to solved".into())
+                    }
+                })?;
+                let names = tables
+                    .iter()
+                    .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+                    .collect();
+                let expanded = path.stats.expanded;
+                (path.moves, "IDA* over pattern databases", names, expanded)
+            }
+        };
         let seconds = started.elapsed().as_secs_f64();
-        (path, "table descent", Vec::new(), build_seconds, 0, seconds)
-    } else {
-        let quarter = request.metric == DefinitionMetric::Quarter;
-        let budget = (request.memory_bytes as u128).min(request.database_ranks);
-        let tables = databases(puzzle, &space, quarter, budget, progress)?;
-        let names: Vec<String> = tables
-            .iter()
-            .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
-            .collect();
-        let build_seconds = built.elapsed().as_secs_f64();
-        let heuristic = PatternDatabases::new(&space, tables);
-        let started = Instant::now();
-        let path = ida_star(&space, &heuristic, start_rank, request.deadline).map_err(|e| match e {
-            IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
-                "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
-            )),
-            IdaError::Exhausted => AppError::Check("the search found no way to solved".into()),
-        })?;
-        let seconds = started.elapsed().as_secs_f64();
-        let expanded = path.stats.expanded;
-        (
-            path.moves,
-            "IDA* over pattern databases",
-            names,
-            build_seconds,
-            expanded,
+        replay(puzzle, space, start, &moves)?;
+        let solution: Vec<String> = moves.iter().map(|&m| space.move_name(m)).collect();
+        Ok(DefinitionSolution {
+            puzzle: puzzle.name().to_string(),
+            start: start_text.to_string(),
+            length: solution.len(),
+            solution: solution.join(" "),
+            optimal: true,
+            method: method.to_string(),
+            databases,
+            build_seconds: self.build_seconds,
+            nodes_expanded: nodes,
             seconds,
-        )
-    };
-    let solution: Vec<String> = moves.iter().map(|&m| space.move_name(m)).collect();
-    replay(puzzle, &space, start, &moves)?;
-    Ok(DefinitionSolution {
-        puzzle: puzzle.name().to_string(),
-        start: start_text.to_string(),
-        length: solution.len(),
-        solution: solution.join(" "),
-        optimal: true,
-        method: method.to_string(),
-        databases,
-        build_seconds,
-        nodes_expanded: nodes,
-        seconds,
-    })
+        })
+    }
 }
 
 /// Checks that `moves`, applied to `start` with the definition's own transformations, give

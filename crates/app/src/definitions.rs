@@ -48,16 +48,25 @@ pub fn load(path: &Path) -> AppResult<DefinitionPuzzle> {
         )));
     }
     let text = std::fs::read_to_string(path).map_err(|e| input(e.to_string()))?;
-    let format = Format::of_name(&file).unwrap_or(if text.trim_start().starts_with('{') {
+    parse(&file, &text)
+}
+
+/// Reads and checks the definition `text`, known as `file` (its format from that name; a name
+/// that says none is read as JSON when the text starts with `{`, as `.tws` otherwise).
+pub fn parse(file: &str, text: &str) -> AppResult<DefinitionPuzzle> {
+    let format = Format::of_name(file).unwrap_or(if text.trim_start().starts_with('{') {
         Format::KPuzzle
     } else {
         Format::Tws
     });
-    let definition = format.read(&text).map_err(|source| AppError::Definition {
-        file: file.clone(),
+    let definition = format.read(text).map_err(|source| AppError::Definition {
+        file: file.to_string(),
         source,
     })?;
-    Ok(DefinitionPuzzle { file, definition })
+    Ok(DefinitionPuzzle {
+        file: file.to_string(),
+        definition,
+    })
 }
 
 /// How the moves are counted.

@@ -249,7 +249,7 @@ fn the_automatic_pattern_databases_never_overestimate() {
             .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
             .collect();
         assert_eq!(described.join(", "), expected, "{file}");
-        let heuristic = PatternDatabases::new(&space, tables);
+        let heuristic = PatternDatabases::new(&space, &tables);
         let truth = distances(&space);
         let mut informative = 0;
         for (rank, &d) in truth.iter().enumerate() {

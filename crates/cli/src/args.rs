@@ -713,6 +713,10 @@ pub enum BenchSection {
     /// with --large) in one process with 1 and 2 workers and in 2, 3, 4 processes on
     /// loopback. Not in `all`.
     Distributed,
+    /// Puzzles from the shipped definition files against the built-in cubes, group orders,
+    /// and 3x3x3 scrambles solved over automatic pattern databases (with --large also the
+    /// pyraminx with tips and the <R, U> group).
+    Definitions,
 }
 
 /// `godsearch bench`.

@@ -11,3 +11,31 @@ pub const KORF100_SOURCE: &str = "data/korf100.txt";
 pub const KORF100_BLANK_LAST: &str = include_str!("../data/korf100-blank-last.txt");
 /// 24-puzzle boards of 66 to 88 moves with their optimal lengths (blank-last goal).
 pub const BENCH_24_PUZZLE: &str = include_str!("../data/bench-24puzzle.txt");
+
+/// The shipped definition files the definitions benchmark runs on (data/definitions), by name.
+pub const SHIPPED: &[(&str, &str)] = &[
+    (
+        "2x2x2.kpuzzle.json",
+        include_str!("../data/definitions/2x2x2.kpuzzle.json"),
+    ),
+    (
+        "3x3x3.kpuzzle.json",
+        include_str!("../data/definitions/3x3x3.kpuzzle.json"),
+    ),
+    (
+        "pyraminx-no-tips.tws",
+        include_str!("../data/definitions/pyraminx-no-tips.tws"),
+    ),
+    (
+        "pyraminx.kpuzzle.json",
+        include_str!("../data/definitions/pyraminx.kpuzzle.json"),
+    ),
+    (
+        "skewb.kpuzzle.json",
+        include_str!("../data/definitions/skewb.kpuzzle.json"),
+    ),
+    (
+        "megaminx.kpuzzle.json",
+        include_str!("../data/definitions/megaminx.kpuzzle.json"),
+    ),
+];

@@ -198,6 +198,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             threads,
         )?;
     }
+    if matches!(args.section, BenchSection::All | BenchSection::Definitions) {
+        outln!();
+        super::bench_definitions::run(args.large, threads)?;
+    }
     if args.section == BenchSection::Distributed {
         super::bench_distributed::run(args.large)?;
     }

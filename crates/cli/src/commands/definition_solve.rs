@@ -8,7 +8,7 @@ use crate::machine;
 use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::{Context, Result};
-use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
+use godsearch_app::definition_solve::{self, DefinitionSolveRequest, DefinitionSolver};
 use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use godsearch_app::units::format_seconds;
 use godsearch_puzzles::orbit::{alg, kpuzzle, Pattern, Transformation};
@@ -50,11 +50,12 @@ pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
     };
+    let bar = LevelBar::new();
+    let solver = DefinitionSolver::new(&puzzle, &request, &bar);
+    bar.finish();
+    let solver = solver?;
     for (pattern, text) in positions {
-        let bar = LevelBar::new();
-        let report = definition_solve::solve(&puzzle, &pattern, &text, &request, &bar);
-        bar.finish();
-        let report = report?;
+        let report = solver.solve(&pattern, &text, request.deadline)?;
         if args.json {
             outln!("{}", serde_json::to_string(&report)?);
         } else if args.moves_only {

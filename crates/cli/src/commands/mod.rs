@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_cube;
+mod bench_definitions;
 mod bench_distributed;
 mod bench_optimal;
 mod bench_search;

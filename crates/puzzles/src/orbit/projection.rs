@@ -206,13 +206,13 @@ impl Projection {
 #[derive(Debug)]
 pub struct PatternDatabases<'a, R: RankInt> {
     space: &'a OrbitSpace<R>,
-    tables: Vec<(Projection, Vec<u8>)>,
+    tables: &'a [(Projection, Vec<u8>)],
 }
 
 impl<'a, R: RankInt> PatternDatabases<'a, R> {
     /// The databases `tables` (each projection with its exact distances, one byte a rank, 255
     /// for unreached) over `space`.
-    pub fn new(space: &'a OrbitSpace<R>, tables: Vec<(Projection, Vec<u8>)>) -> Self {
+    pub fn new(space: &'a OrbitSpace<R>, tables: &'a [(Projection, Vec<u8>)]) -> Self {
         Self { space, tables }
     }
 }

@@ -1,0 +1,166 @@
+//! `godsearch bench --section definitions`: puzzles read from the shipped definition files,
+//! enumerated by the same engines as the built-in ones, against the built-in 2x2x2 and 3x3x3
+//! measured in the same run; the group orders by Schreier-Sims; short 3x3x3 scrambles solved
+//! by IDA* over the automatic pattern databases. (twips, the peer, is measured outside the
+//! project: docs/definitions.md says how.)
+
+use super::measure::{best_of, limits, print_rows, Row};
+use crate::benchsets::SHIPPED;
+use crate::output::outln;
+use anyhow::{ensure, Context, Result};
+use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
+use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_core::{NoProgress, RankedSpace};
+use godsearch_enumerate::{frontier, table, Stop};
+use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
+use godsearch_puzzles::orbit::{alg, OrbitSpace, Transformation};
+use std::time::Instant;
+
+/// Repetitions of each enumeration; the best time counts.
+const REPEATS: usize = 5;
+/// The 3x3x3 from its file and built in, to this depth.
+const CUBE_DEPTH: u32 = 6;
+/// 3x3x3 scrambles solved, and their length.
+const SCRAMBLES: &[&str] = &[
+    "R U F D2 L' B R2 U' F2 L",
+    "F' D R2 B U' L2 F D' R B2",
+    "U2 L F' R D B' U R2 F' D",
+    "B L2 U' F R' D2 B' L U F2",
+];
+
+fn definition(name: &str) -> Result<DefinitionPuzzle> {
+    let text = SHIPPED
+        .iter()
+        .find(|(file, _)| *file == name)
+        .map(|(_, text)| *text)
+        .with_context(|| format!("no shipped definition {name}"))?;
+    Ok(definitions::parse(name, text)?)
+}
+
+fn table_row(case: &str, space: &impl RankedSpace<State = u64>, total: u64) -> Result<Row> {
+    let (e, seconds) = best_of(REPEATS, || {
+        Ok(table::enumerate(space, &limits(None), &NoProgress)?.enumeration)
+    })?;
+    ensure!(
+        e.stop == Stop::Complete && e.total() == total,
+        "{case}: total {}",
+        e.total()
+    );
+    Ok(Row {
+        case: case.into(),
+        engine: "table",
+        positions: e.total(),
+        seconds,
+        engine_bytes: e.peak_bytes,
+        bytes_per_state: table::table_bytes(space.state_count()) as f64 / total as f64,
+        disk_bytes: 0,
+    })
+}
+
+fn file_row(file: &str, generators: &str, total: u64) -> Result<Row> {
+    let puzzle = definition(file)?;
+    let space: OrbitSpace<u64> = puzzle.space(
+        &definitions::parse_generators(generators),
+        DefinitionMetric::Outer,
+    )?;
+    table_row(&format!("{} (file)", puzzle.name()), &space, total)
+}
+
+pub fn run(large: bool, threads: usize) -> Result<()> {
+    outln!("== definition files: {threads} threads; 'vs base' compares positions/s with the built-in 2x2x2's table engine\n");
+    let built_in = table_row("2x2x2 built in", &Cube2Space::new(Metric::Htm), 3_674_160)?;
+    let base = built_in.positions as f64 / built_in.seconds;
+    let mut rows = vec![
+        built_in,
+        file_row("2x2x2.kpuzzle.json", "U,F,R", 3_674_160)?,
+        file_row("pyraminx-no-tips.tws", "", 933_120)?,
+        file_row("skewb.kpuzzle.json", "", 3_149_280)?,
+    ];
+    if large {
+        rows.push(file_row("pyraminx.kpuzzle.json", "", 75_582_720)?);
+        rows.push(file_row("3x3x3.kpuzzle.json", "R,U", 73_483_200)?);
+    }
+    print_rows(&rows, threads, |_| base);
+
+    outln!(
+        "\n3x3x3 to depth {CUBE_DEPTH}: from its file (no symmetry) and built in (classes of 48)"
+    );
+    let cube = definition("3x3x3.kpuzzle.json")?;
+    let space: OrbitSpace<u128> = cube.space(&[], DefinitionMetric::Outer)?;
+    let (from_file, file_seconds) = best_of(REPEATS, || {
+        Ok(frontier::enumerate(
+            &space,
+            &limits(Some(CUBE_DEPTH)),
+            &NoProgress,
+        ))
+    })?;
+    let classes = Cube3Classes::new(Metric::Htm, Reduction::Symmetries);
+    let (built, built_seconds) = best_of(REPEATS, || {
+        Ok(frontier::enumerate(
+            &classes,
+            &limits(Some(CUBE_DEPTH)),
+            &NoProgress,
+        ))
+    })?;
+    ensure!(
+        from_file.levels == built.levels,
+        "the 3x3x3 file's levels differ"
+    );
+    outln!(
+        "  file {:.3} s, built in {:.3} s: {:.1}x the built-in time for {} positions",
+        file_seconds,
+        built_seconds,
+        file_seconds / built_seconds,
+        from_file.total()
+    );
+
+    outln!("\ngroup orders (Schreier-Sims)");
+    for file in ["3x3x3.kpuzzle.json", "megaminx.kpuzzle.json"] {
+        let puzzle = definition(file)?;
+        let started = Instant::now();
+        let order = puzzle.group_order(&[])?;
+        outln!(
+            "  {:<10} {:>6.3} s  {} digits",
+            puzzle.name(),
+            started.elapsed().as_secs_f64(),
+            order.to_string().len()
+        );
+    }
+
+    outln!(
+        "\n3x3x3 from its file: 10-move scrambles solved by IDA* over automatic pattern databases"
+    );
+    let request = DefinitionSolveRequest {
+        generators: &[],
+        metric: DefinitionMetric::Outer,
+        memory_bytes: crate::machine::default_memory_budget(),
+        deadline: None,
+        descent_ranks: definition_solve::DESCENT_RANKS,
+        database_ranks: definition_solve::QUICK_DATABASE_RANKS,
+    };
+    let names = cube.definition.move_names();
+    let moves: Vec<&Transformation> = cube
+        .definition
+        .moves
+        .iter()
+        .map(|m| &m.transformation)
+        .collect();
+    let solver = definition_solve::DefinitionSolver::new(&cube, &request, &NoProgress)?;
+    for scramble in SCRAMBLES {
+        let steps = alg::parse(scramble, &names).map_err(anyhow::Error::msg)?;
+        let orbits = &cube.definition.orbits;
+        let start =
+            alg::to_transformation(&steps, &moves, orbits).apply(&cube.definition.solved, orbits);
+        let r = solver.solve(&start, scramble, None)?;
+        outln!(
+            "  {:<28} {:>2} moves  {:>10} nodes  {:>8.3} s  ({:.1} k nodes/s; databases {:.2} s)",
+            scramble,
+            r.length,
+            r.nodes_expanded,
+            r.seconds,
+            r.nodes_expanded as f64 / r.seconds.max(1e-9) / 1e3,
+            r.build_seconds
+        );
+    }
+    Ok(())
+}
