@@ -9,6 +9,8 @@ use std::time::Duration;
 
 /// The most worker threads `--threads` takes, even with `--oversubscribe`.
 pub const MAX_THREADS: u64 = 1024;
+/// The most processes a distributed run may have (`--processes`, hostfile lines).
+pub const MAX_PROCESSES: u64 = 1024;
 /// Without `--oversubscribe`, at most this many threads a core.
 pub const THREADS_PER_CORE: usize = 4;
 /// The longest `scramble --moves` sequence.
@@ -258,14 +260,16 @@ pub struct BfsArgs {
     pub disk: Option<u64>,
     /// Distributed run: worker threads in this process (timely's -w; default 1). Each worker
     /// owns the states a fixed hash of their key picks, and --memory is shared among them.
-    #[arg(short = 'w', long, value_name = "N")]
+    #[arg(short = 'w', long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
     pub workers: Option<usize>,
     /// Distributed run: the processes in it (timely's -n). Without --process, starts this many
     /// processes on this machine on loopback and prints process 0's report: the way to try
     /// it without a hostfile. With --workdir, every worker keeps its levels on disk there
     /// (worker-NNN folders, as a single process does: --memory, --bucket-states and --disk
     /// then hold per process) and --resume continues from the newest level all of them saved.
-    #[arg(short = 'n', long, value_name = "K")]
+    #[arg(short = 'n', long, value_name = "K",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_PROCESSES))]
     pub processes: Option<usize>,
     /// Distributed run: this process's index, from 0 (timely's -p); start one process per
     /// line of --hostfile, each with its index and the same other options.

@@ -1,6 +1,7 @@
 //! Where the command keeps its table cache (`--cache`, else the user's cache folder), and the
 //! cached tables loaded with a progress bar and a line on stderr when something was built.
 
+use crate::output::errln;
 use crate::progress::LevelBar;
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::tiles::Notice;
@@ -65,11 +66,11 @@ fn tell_origin(cache: &TableCache, what: &str, origin: Origin) {
             format!(" (replacing a cached file: {r})")
         });
         match not_saved {
-            None => eprintln!(
+            None => errln!(
                 "built {what} in {seconds:.1} s and saved it to {}{why}",
                 cache.dir().display()
             ),
-            Some(not_saved) => eprintln!(
+            Some(not_saved) => errln!(
                 "warning: built {what} in {seconds:.1} s but could not cache it ({not_saved}); it is built again next time"
             ),
         }
@@ -81,7 +82,7 @@ fn tell_origin(cache: &TableCache, what: &str, origin: Origin) {
 pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
     match notice {
         Notice::Rebuilding { why } => {
-            eprintln!("note: rebuilding a cached pattern database ({why})")
+            errln!("note: rebuilding a cached pattern database ({why})")
         }
         Notice::Built {
             tiles,
@@ -93,7 +94,7 @@ pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
                 Ok(dir) => format!("cached in {}", dir.display()),
                 Err(why) => format!("not cached ({why}), so it is built again next time"),
             };
-            eprintln!(
+            errln!(
                 "built pattern database for tiles {tiles:?}: {} entries in {seconds:.2} s, {kept}",
                 format_count(entries),
             );
@@ -108,7 +109,7 @@ pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
                 Err(why) => format!("not cached ({why}), so they are built again next time"),
             };
             let plan = godsearch_core::excerpt(&plan);
-            eprintln!("built the subgoal stage tables of plan {plan} in {seconds:.2} s, {kept}");
+            errln!("built the subgoal stage tables of plan {plan} in {seconds:.2} s, {kept}");
         }
         Notice::NothingCached { partition } => {
             let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
@@ -118,7 +119,7 @@ pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
             if let Some(dir) = cache_flag {
                 command += &format!(" --cache {}", dir.display());
             }
-            eprintln!(
+            errln!(
                 "note: no pattern database is cached for this board size and goal; \
                  `{command}` builds {partition} once (under a minute here), after which long \
                  boards solve far faster"

@@ -13,6 +13,7 @@
 //! cause already said by the message before it is not repeated, line breaks are escaped and a
 //! message is cut at [`MAX_MESSAGE_CHARS`].
 
+use crate::output::errln;
 use godsearch_app::AppError;
 use godsearch_enumerate::pattern_db::PatternDbError;
 use godsearch_enumerate::EnumerateError;
@@ -100,7 +101,7 @@ pub fn flatten(text: &str) -> String {
 
 /// Prints `err` on one line to stderr and returns the exit code for it.
 pub fn report(err: &anyhow::Error) -> ExitCode {
-    eprintln!("error: {}", one_line(err));
+    errln!("error: {}", one_line(err));
     ExitCode::from(if is_bad_input(err) {
         EXIT_BAD_INPUT
     } else {
@@ -119,7 +120,7 @@ pub fn report_usage(err: &clap::Error) -> ExitCode {
             return ExitCode::from(EXIT_SUCCESS);
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprintln!("error: a command is needed: bfs, solve, pdb, info, scramble or bench (see godsearch --help)");
+            errln!("error: a command is needed: bfs, solve, pdb, info, scramble or bench (see godsearch --help)");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
         _ => {}
@@ -134,7 +135,7 @@ pub fn report_usage(err: &clap::Error) -> ExitCode {
         .collect();
     let what = what.join(" ").replace(" tip: ", "; tip: ");
     let what = what.strip_prefix("error: ").unwrap_or(&what);
-    eprintln!("error: {} (see --help)", flatten(what));
+    errln!("error: {} (see --help)", flatten(what));
     ExitCode::from(EXIT_BAD_INPUT)
 }
 

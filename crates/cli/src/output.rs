@@ -12,10 +12,26 @@ pub fn line(args: std::fmt::Arguments) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("error: writing the output: {e}");
+        note(format_args!("error: writing the output: {e}"));
         std::process::exit(1);
     }
 }
+
+/// Writes one line to stderr: notes, warnings and error messages. A failed write is ignored:
+/// a note that cannot be shown never changes what the command does or its exit code (where
+/// `eprintln!` would panic and exit 101).
+pub fn note(args: std::fmt::Arguments) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+}
+
+/// `eprintln!` for godsearch's messages: see [`note`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::output::note(format_args!($($arg)*))
+    };
+}
+pub(crate) use errln;
 
 /// `println!` for godsearch output: see [`line`].
 macro_rules! outln {

@@ -764,3 +764,86 @@ fn kind5_a_length_that_differs_from_the_file_does_not_stop_the_batch() {
         "{err}"
     );
 }
+
+#[test]
+fn crash4_an_empty_korf_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "# only a comment\n").unwrap();
+    refused(
+        &[
+            "bench",
+            "--section",
+            "search",
+            "--korf",
+            empty.to_str().unwrap(),
+        ],
+        "no instances",
+    );
+}
+
+#[test]
+fn crash5_workers_processes_and_rayon_threads_are_bounded_when_read() {
+    for (args, needle) in [
+        (
+            vec!["bfs", "2x3", "--workers", "18446744073709551615"],
+            "not in 0..=1024",
+        ),
+        (
+            vec!["bfs", "2x3", "--workers", "4294967296"],
+            "not in 0..=1024",
+        ),
+        (vec!["bfs", "2x3", "--workers", "1000"], "a core"),
+        (
+            vec!["bfs", "2x3", "--processes", "100000"],
+            "not in 0..=1024",
+        ),
+        (vec!["bfs", "2x3", "--processes", "1000"], "a core"),
+    ] {
+        let started = Instant::now();
+        refused(&args, needle);
+        assert!(started.elapsed() < Duration::from_secs(5), "{args:?}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["bfs", "2x3"])
+        .env("RAYON_NUM_THREADS", "100000")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("RAYON_NUM_THREADS=100000"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn crash6_a_failed_write_to_stderr_never_changes_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    // A fresh cache: the run notes the databases it builds, to a full stderr, and still prints
+    // its solution with success.
+    let out = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args([
+            "solve",
+            "3x3",
+            "--cache",
+            dir.path().to_str().unwrap(),
+            "867254301",
+        ])
+        .stderr(full.try_clone().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("solution"), "{}", stdout(&out));
+    // An error is still the error's exit code, not a panic's.
+    let out = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["solve", "3x3", "1,1"])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

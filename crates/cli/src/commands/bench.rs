@@ -6,6 +6,7 @@ use crate::args::{BenchArgs, BenchSection};
 use crate::benchsets::{KORF100, KORF100_SOURCE};
 use crate::errors::bad_input;
 use crate::machine;
+use crate::output::errln;
 use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::units::{format_bytes, format_count};
@@ -164,7 +165,7 @@ fn disk_row(
 
 pub fn run(args: &BenchArgs) -> Result<()> {
     if cfg!(debug_assertions) {
-        eprintln!("warning: this is a debug build; build with --release for meaningful figures");
+        errln!("warning: this is a debug build; build with --release for meaningful figures");
     }
     let threads = rayon::current_num_threads();
     if matches!(args.section, BenchSection::All | BenchSection::Bfs) {

@@ -1,6 +1,7 @@
 //! `godsearch bench --section search`: pattern-database builds and optimal search on Korf's 100
 //! 15-puzzle instances, with the single-thread run as the baseline for parallel IDA*.
 
+use crate::errors::InputError;
 use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::cache::TableCache;
@@ -25,6 +26,12 @@ const BUILD_MEMORY: u64 = 8 << 30;
 fn read_korf(text: &str, source: &str, goal: &Board) -> Result<Vec<(usize, Board)>> {
     let instances = parse_instances(goal.shape(), text)
         .map_err(|(line, e)| anyhow::Error::new(e).context(format!("{source} line {line}")))?;
+    if instances.is_empty() {
+        return Err(InputError(format!(
+            "{source}: no instances (a line is an id, the optimal length and 16 cells)"
+        ))
+        .into());
+    }
     instances
         .into_iter()
         .map(|i| {

@@ -3,7 +3,7 @@
 //! and the hostfile of every process's `host:port`; `-h` stays help), and the launcher that
 //! starts `--processes K` copies of this command on this machine, on loopback.
 
-use crate::args::BfsArgs;
+use crate::args::{BfsArgs, MAX_PROCESSES, THREADS_PER_CORE};
 use crate::errors::{bad_input, InputError};
 use crate::machine::DEFAULT_MEMORY_SHARE;
 use anyhow::{anyhow, Context, Result};
@@ -73,6 +73,22 @@ pub(crate) fn role(args: &BfsArgs) -> Result<Role> {
     if workers == 0 {
         bad_input!("--workers is at least 1");
     }
+    // Threads and processes started on this machine: at most a few a core, as --threads.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores * THREADS_PER_CORE;
+    if workers > most {
+        bad_input!(
+            "--workers {workers} is more than {THREADS_PER_CORE} a core on this {cores}-core machine ({most})"
+        );
+    }
+    if let (None, Some(k)) = (args.process, args.processes) {
+        if k * workers > most {
+            bad_input!(
+                "--processes {k} with {workers} worker(s) each starts {} threads here, more than {THREADS_PER_CORE} a core on this {cores}-core machine ({most}); start processes on several machines with --process and --hostfile",
+                k * workers
+            );
+        }
+    }
     let Some(process) = args.process else {
         return Ok(match args.processes {
             None if args.workers.is_none() => Role::Alone,
@@ -96,6 +112,13 @@ pub(crate) fn role(args: &BfsArgs) -> Result<Role> {
         .collect();
     if addresses.is_empty() {
         bad_input!("--hostfile {}: no host:port lines", path.display());
+    }
+    if addresses.len() as u64 > MAX_PROCESSES {
+        bad_input!(
+            "--hostfile {}: {} processes, at most {MAX_PROCESSES}",
+            path.display(),
+            addresses.len()
+        );
     }
     if let Some(k) = args.processes.filter(|&k| k != addresses.len()) {
         bad_input!(

@@ -26,13 +26,26 @@ mod solve;
 mod solve_report;
 mod verify;
 
-use crate::args::{Cli, Command, PdbCommand, THREADS_PER_CORE};
+use crate::args::{Cli, Command, PdbCommand, MAX_THREADS, THREADS_PER_CORE};
 use crate::errors::bad_input;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 /// Runs the command the user asked for.
 pub fn run(cli: Cli) -> Result<()> {
+    // RAYON_NUM_THREADS sets the threads where --threads does not: the same limits hold.
+    let from_environment = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let (None, Some(threads)) = (cli.threads, from_environment) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = (cores * THREADS_PER_CORE) as u64;
+        if threads > most.max(1) && !(cli.oversubscribe && threads <= MAX_THREADS) {
+            bad_input!(
+                "RAYON_NUM_THREADS={threads} is more than {THREADS_PER_CORE} a core on this {cores}-core machine ({most}); use --threads (with --oversubscribe for up to {MAX_THREADS})"
+            );
+        }
+    }
     if let Some(threads) = cli.threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = cores * THREADS_PER_CORE;

@@ -3,6 +3,7 @@
 
 use crate::args::ServeArgs;
 use crate::errors::bad_input;
+use crate::output::errln;
 use crate::{cache, machine};
 use anyhow::{Context, Result};
 use godsearch_app::request::{optimal_table_size, JobLimits, Workbench};
@@ -36,7 +37,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     };
     let workbench = Arc::new(Workbench::new(cache::open(args.cache.as_deref())));
     serve_blocking(args.addr, workbench, options, |addr| {
-        eprintln!(
+        errln!(
             "godsearch serving on http://{addr} ({max_jobs} jobs at once, {} s and {} each; Ctrl-C stops)",
             args.job_timeout.as_secs_f64(),
             godsearch_app::units::format_bytes(job_memory as f64)

@@ -5,6 +5,7 @@
 use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
+use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::{Context, Result};
@@ -68,8 +69,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         if !args.json {
             let held = godsearch_app::units::format_count(solver.positions_held());
             match solver.holds_all() {
-                true => eprintln!("holding all {held} positions: every board is solved"),
-                false => eprintln!(
+                true => errln!("holding all {held} positions: every board is solved"),
+                false => errln!(
                     "holding the {held} positions within {} moves of the goal: boards within {} moves are solved",
                     solver.depth(),
                     2 * solver.depth()

@@ -3,6 +3,7 @@
 //! any length is reported in constant memory. The totals are shared with the interrupt
 //! handler, so Ctrl-C during a batch still prints the summary of the boards solved so far.
 
+use crate::output::errln;
 use crate::output::outln;
 use crate::progress::BatchBar;
 use anyhow::{bail, Result};
@@ -130,7 +131,7 @@ impl Printer {
                 Style::Json => outln!("{}", serde_json::to_string(&s)?),
                 Style::MovesOnly => match s.timed_out {
                     // Nothing on stdout is a solution; the exit code and stderr say what happened.
-                    true => eprintln!(
+                    true => errln!(
                         "board {}: no solution found (every solution has at least {} moves)",
                         s.start,
                         s.lower_bound.unwrap_or(0)
@@ -140,7 +141,7 @@ impl Printer {
                 Style::Human => print_human(&s, self.verbose),
             }
             if let (Some(expected), Style::MovesOnly) = (mismatch, self.style) {
-                eprintln!(
+                errln!(
                     "board {}: the optimal solution has {} moves, the file says {expected}",
                     s.id.as_deref().unwrap_or(&s.start),
                     s.length
