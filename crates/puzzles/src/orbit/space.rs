@@ -628,16 +628,17 @@ impl<R: RankInt> StateSpace for OrbitSpace<R> {
     }
 
     fn for_each_neighbour(&self, state: R, mut f: impl FnMut(MoveIdx, R)) {
-        let n = self.components.len();
-        let mut inline = [(0u128, 0u128); INLINE_COMPONENTS];
-        let mut spilled = Vec::new();
-        let coords: &mut [Coords] = if n <= INLINE_COMPONENTS {
-            &mut inline[..n]
-        } else {
-            spilled.resize(n, (0, 0));
-            &mut spilled
-        };
-        self.decode_into(state, coords);
+        self.with_coords(state, |coords| self.neighbours_from(coords, &mut f));
+    }
+
+    fn sequence_automaton(&self) -> godsearch_core::SequenceAutomaton {
+        super::automaton::canonical(self)
+    }
+}
+
+impl<R: RankInt> OrbitSpace<R> {
+    /// Calls `f(move, neighbour)` for every move from the position of decoded `coords`.
+    fn neighbours_from(&self, coords: &[Coords], f: &mut impl FnMut(MoveIdx, R)) {
         // Components without a move table are unranked once here, not once a move.
         let unranked: Vec<Option<Vec<u8>>> = match self.any_untabled {
             false => Vec::new(),
@@ -692,10 +693,6 @@ impl<R: RankInt> StateSpace for OrbitSpace<R> {
             }
             f(m as MoveIdx, rank);
         }
-    }
-
-    fn sequence_automaton(&self) -> godsearch_core::SequenceAutomaton {
-        super::automaton::canonical(self)
     }
 }
 
