@@ -40,16 +40,16 @@ pub struct DefinitionSolveRequest<'a> {
 
 /// A definition puzzle ready to solve positions: its space with the table of every rank or the
 /// pattern databases built once, for as many positions as asked.
-pub enum DefinitionSolver<'p> {
+pub enum DefinitionSolver {
     /// Ranks fit 64 bits.
-    Narrow(Solver<'p, u64>),
+    Narrow(Solver<u64>),
     /// Ranks need 128 bits.
-    Wide(Solver<'p, u128>),
+    Wide(Solver<u128>),
 }
 
 /// [`DefinitionSolver`] for one rank type.
-pub struct Solver<'p, R: RankInt> {
-    puzzle: &'p DefinitionPuzzle,
+pub struct Solver<R: RankInt> {
+    puzzle: DefinitionPuzzle,
     space: OrbitSpace<R>,
     method: Method,
     build_seconds: f64,
@@ -63,10 +63,10 @@ enum Method {
     Databases(Vec<(Projection, Vec<u8>)>),
 }
 
-impl<'p> DefinitionSolver<'p> {
+impl DefinitionSolver {
     /// Builds what solving `puzzle` under `request` needs (see the module docs).
     pub fn new(
-        puzzle: &'p DefinitionPuzzle,
+        puzzle: &DefinitionPuzzle,
         request: &DefinitionSolveRequest,
         progress: &dyn Progress,
     ) -> AppResult<Self> {
@@ -106,9 +106,9 @@ pub fn solve(
     DefinitionSolver::new(puzzle, request, progress)?.solve(start, start_text, request.deadline)
 }
 
-impl<'p, R: RankInt> Solver<'p, R> {
+impl<R: RankInt> Solver<R> {
     fn new(
-        puzzle: &'p DefinitionPuzzle,
+        puzzle: &DefinitionPuzzle,
         space: OrbitSpace<R>,
         request: &DefinitionSolveRequest,
         progress: &dyn Progress,
@@ -131,7 +131,7 @@ impl<'p, R: RankInt> Solver<'p, R> {
             Method::Databases(databases(puzzle, &space, quarter, budget, progress)?)
         };
         Ok(Self {
-            puzzle,
+            puzzle: puzzle.clone(),
             space,
             method,
             build_seconds: built.elapsed().as_secs_f64(),
@@ -144,7 +144,7 @@ impl<'p, R: RankInt> Solver<'p, R> {
         start_text: &str,
         deadline: Option<Instant>,
     ) -> AppResult<DefinitionSolution> {
-        let (puzzle, space) = (self.puzzle, &self.space);
+        let (puzzle, space) = (&self.puzzle, &self.space);
         let Some(start_rank) = space.rank_pattern(start) else {
             return Err(AppError::Input(format!(
                 "{}: the generators {} cannot reach this position from solved",

@@ -238,3 +238,18 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
         group_order_seconds,
     })
 }
+
+/// The position a move sequence from solved reaches: names of the file's moves (derived ones
+/// too), each with a count and a prime, brackets, commutators and conjugates.
+pub fn position(
+    puzzle: &DefinitionPuzzle,
+    text: &str,
+) -> AppResult<godsearch_puzzles::orbit::Pattern> {
+    let d = &puzzle.definition;
+    let steps = godsearch_puzzles::orbit::alg::parse(text, &d.move_names())
+        .map_err(|why| AppError::Input(format!("'{}': {why}", godsearch_core::excerpt(text))))?;
+    let moves: Vec<&godsearch_puzzles::orbit::Transformation> =
+        d.moves.iter().map(|m| &m.transformation).collect();
+    let t = godsearch_puzzles::orbit::alg::to_transformation(&steps, &moves, &d.orbits);
+    Ok(t.apply(&d.solved, &d.orbits))
+}

@@ -192,3 +192,48 @@ fn solve_refuses_what_a_definition_puzzle_cannot_take() {
         "--pattern is for definition puzzles",
     );
 }
+
+#[test]
+fn verify_and_apply_replay_on_the_definitions_own_moves() {
+    let skewb = definition("skewb.kpuzzle.json");
+    let report = json(&[
+        "verify",
+        &skewb,
+        "R U L B' R' U'",
+        "U R B L' U' R'",
+        "--json",
+    ]);
+    assert_eq!(report["reaches_goal"], true);
+    assert_eq!(report["optimal"], true);
+    assert_eq!(report["length"], 6);
+    let report = json(&["verify", &skewb, "R U", "U' R' U U'", "--json"]);
+    assert_eq!(report["optimal"], false);
+    assert_eq!(report["shortest"], 2);
+    let out = godsearch(&["verify", &skewb, "R U", "U'"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a sequence that does not solve fails"
+    );
+    // apply prints the pattern reached, which solve --pattern reads back.
+    let two = definition("2x2x2.kpuzzle.json");
+    let report = json(&["apply", &two, "", "R U", "--json"]);
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("p.json");
+    std::fs::write(&pattern, report["end"].as_str().unwrap()).unwrap();
+    let solved = json(&[
+        "solve",
+        "--def",
+        &two,
+        "--pattern",
+        pattern.to_str().unwrap(),
+        "--generators",
+        "U,F,R",
+        "--json",
+    ]);
+    assert_eq!(solved["length"], 2);
+    refused(
+        &["verify", &two, "R", "R'", "--prove"],
+        "for the built-in puzzles",
+    );
+}

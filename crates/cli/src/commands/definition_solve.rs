@@ -9,9 +9,9 @@ use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::{Context, Result};
 use godsearch_app::definition_solve::{self, DefinitionSolveRequest, DefinitionSolver};
-use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_app::definitions::{self, DefinitionMetric};
 use godsearch_app::units::format_seconds;
-use godsearch_puzzles::orbit::{alg, kpuzzle, Pattern, Transformation};
+use godsearch_puzzles::orbit::{kpuzzle, Pattern};
 use std::path::Path;
 use std::time::Instant;
 
@@ -40,7 +40,7 @@ pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
         .into_iter()
         .chain(&args.boards);
     for text in texts {
-        positions.push((position_of(&puzzle, text)?, text.clone()));
+        positions.push((definitions::position(&puzzle, text)?, text.clone()));
     }
     let request = DefinitionSolveRequest {
         generators: &generators,
@@ -81,17 +81,6 @@ pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The position a move sequence from solved reaches (names of the file's moves, derived ones
-/// too, each with a count and a prime).
-fn position_of(puzzle: &DefinitionPuzzle, text: &str) -> Result<Pattern> {
-    let d = &puzzle.definition;
-    let steps = alg::parse(text, &d.move_names())
-        .map_err(|why| crate::errors::InputError(format!("'{text}': {why}")))?;
-    let moves: Vec<&Transformation> = d.moves.iter().map(|m| &m.transformation).collect();
-    let t = alg::to_transformation(&steps, &moves, &d.orbits);
-    Ok(t.apply(&d.solved, &d.orbits))
 }
 
 /// Options of the tile and cube solvers that mean nothing here are refused, not ignored.

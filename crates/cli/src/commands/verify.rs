@@ -74,6 +74,9 @@ type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
 /// The check for the puzzle named, with the prover that tells shortest solutions where one is
 /// at hand.
 fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
+    if godsearch_app::definitions::is_definition_path(&args.puzzle) {
+        return definition_checker(args);
+    }
     match args.puzzle.parse::<PuzzleName>()? {
         PuzzleName::Tiles(shape) => {
             if args.metric.is_some() || args.facelets || args.notation.is_some() {
@@ -141,6 +144,52 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
             }))
         }
     }
+}
+
+/// The check for a definition file named as the puzzle: a table of every position proves
+/// shortest solutions where one fits (as `solve` builds it); nothing does otherwise.
+fn definition_checker(args: &VerifyArgs) -> Result<Check<'_>> {
+    use godsearch_app::definition_solve::{
+        DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS,
+    };
+    use godsearch_app::definitions::{self, DefinitionMetric};
+    if args.goal.is_some()
+        || args.table.is_some()
+        || args.facelets
+        || args.prove
+        || args.notation.is_some()
+    {
+        bad_input!(
+            "--goal, --table, --facelets, --notation and --prove are for the built-in puzzles"
+        );
+    }
+    let metric = match args.metric.as_deref() {
+        Some(text) => DefinitionMetric::parse(text)?,
+        None => DefinitionMetric::Outer,
+    };
+    let puzzle = definitions::load(std::path::Path::new(&args.puzzle))?;
+    let request = DefinitionSolveRequest {
+        generators: &[],
+        metric,
+        memory_bytes: crate::machine::default_memory_budget(),
+        deadline: None,
+        descent_ranks: DESCENT_RANKS,
+        database_ranks: 0,
+    };
+    let fits = puzzle
+        .space::<u64>(&[], metric)
+        .is_ok_and(|s| godsearch_core::RankedSpace::state_count(&s) <= DESCENT_RANKS);
+    let prover = match fits {
+        true => Some(DefinitionSolver::new(
+            &puzzle,
+            &request,
+            &godsearch_core::NoProgress,
+        )?),
+        false => None,
+    };
+    Ok(Box::new(move |claim| {
+        Ok(verify::definition(&puzzle, metric, claim, prover.as_ref())?)
+    }))
 }
 
 fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {

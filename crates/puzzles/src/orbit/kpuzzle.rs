@@ -334,3 +334,16 @@ fn resolve_derived(
     }
     Ok(())
 }
+
+/// `pattern` of `definition` as a one-line KPuzzle pattern (per orbit `pieces` and
+/// `orientation`), the form [`read_pattern`] reads back.
+pub fn write_pattern(pattern: &Pattern, definition: &Definition) -> String {
+    let mut out = Map::new();
+    for (part, def) in pattern.orbits.iter().zip(&definition.orbits) {
+        let mut orbit = Map::new();
+        orbit.insert("pieces".into(), part.pieces.clone().into());
+        orbit.insert("orientation".into(), part.orientation.clone().into());
+        out.insert(def.name.clone(), Value::Object(orbit));
+    }
+    Value::Object(out).to_string()
+}
