@@ -95,6 +95,17 @@ impl DefinitionSolver {
     }
 }
 
+impl DefinitionSolver {
+    /// An optimal sequence of moves that makes `pattern` from solved (the inverse of an optimal
+    /// solution), in the space's move names.
+    pub fn reaching(&self, pattern: &Pattern) -> AppResult<Vec<String>> {
+        match self {
+            Self::Narrow(s) => s.reaching(pattern),
+            Self::Wide(s) => s.reaching(pattern),
+        }
+    }
+}
+
 /// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
 pub fn solve(
     puzzle: &DefinitionPuzzle,
@@ -136,6 +147,25 @@ impl<R: RankInt> Solver<R> {
             method,
             build_seconds: built.elapsed().as_secs_f64(),
         })
+    }
+
+    fn reaching(&self, pattern: &Pattern) -> AppResult<Vec<String>> {
+        let report = self.solve(pattern, "", None)?;
+        let names: Vec<&str> = report.solution.split_whitespace().collect();
+        Ok(names
+            .iter()
+            .rev()
+            .map(|name| {
+                let m = self
+                    .space
+                    .moves()
+                    .iter()
+                    .position(|m| m.name == *name)
+                    .expect("a move of the space");
+                self.space
+                    .move_name(self.space.inverse_move(m as godsearch_core::MoveIdx))
+            })
+            .collect())
     }
 
     fn solve(

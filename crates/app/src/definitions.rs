@@ -133,6 +133,18 @@ impl DefinitionPuzzle {
         Ok(group_order(&chosen, &self.definition.orbits))
     }
 
+    /// The group `generators` generate (its order, uniformly random elements).
+    pub fn group(
+        &self,
+        generators: &[String],
+    ) -> AppResult<godsearch_puzzles::orbit::group::Group> {
+        let chosen = self.generator_moves(generators)?;
+        Ok(godsearch_puzzles::orbit::group::Group::new(
+            &chosen,
+            &self.definition.orbits,
+        ))
+    }
+
     fn generator_moves(
         &self,
         generators: &[String],

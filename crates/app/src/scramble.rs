@@ -229,6 +229,125 @@ fn checked(e: impl std::fmt::Display) -> AppError {
     AppError::Check(format!("a random board failed its check: {e}"))
 }
 
+/// Uniformly random positions of a definition puzzle over its generators: uniform elements of
+/// the group they generate (Schreier-Sims), each with an optimal sequence reaching it where a
+/// table of every position fits, and random canonical move sequences.
+pub struct DefinitionScrambler {
+    puzzle: crate::definitions::DefinitionPuzzle,
+    group: godsearch_puzzles::orbit::group::Group,
+    solver: Option<crate::definition_solve::DefinitionSolver>,
+    /// The space random move sequences walk in (`None` past 128-bit ranks: then uniform
+    /// positions only).
+    walker: Option<godsearch_puzzles::orbit::OrbitSpace<u128>>,
+    metric: crate::definitions::DefinitionMetric,
+}
+
+impl DefinitionScrambler {
+    /// The scrambler of `puzzle` over `generators` in `metric`; `with_sequences` builds the
+    /// table that gives each uniform position its sequence, where it fits.
+    pub fn new(
+        puzzle: &crate::definitions::DefinitionPuzzle,
+        generators: &[String],
+        metric: crate::definitions::DefinitionMetric,
+        memory_bytes: u64,
+        with_sequences: bool,
+    ) -> AppResult<Self> {
+        use crate::definition_solve::{DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS};
+        let walker: Option<godsearch_puzzles::orbit::OrbitSpace<u128>> =
+            match puzzle.space(generators, metric) {
+                Ok(space) => Some(space),
+                Err(AppError::OrbitSpace(godsearch_puzzles::orbit::SpaceError::TooLarge {
+                    ..
+                })) => None,
+                Err(e) => return Err(e),
+            };
+        let group = puzzle.group(generators)?;
+        let fits = walker
+            .as_ref()
+            .is_some_and(|w| godsearch_core::RankedSpace::state_count(w) <= DESCENT_RANKS);
+        let solver = match with_sequences && fits {
+            true => {
+                let request = DefinitionSolveRequest {
+                    generators,
+                    metric,
+                    memory_bytes,
+                    deadline: None,
+                    descent_ranks: DESCENT_RANKS,
+                    database_ranks: 0,
+                };
+                Some(DefinitionSolver::new(
+                    puzzle,
+                    &request,
+                    &godsearch_core::NoProgress,
+                )?)
+            }
+            false => None,
+        };
+        Ok(Self {
+            puzzle: puzzle.clone(),
+            group,
+            solver,
+            walker,
+            metric,
+        })
+    }
+
+    /// A uniformly random position, with an optimal sequence reaching it where the table fits.
+    pub fn uniform(&self, rng: &mut impl Rng) -> AppResult<Scramble> {
+        let d = &self.puzzle.definition;
+        let pattern = self.group.random(rng).apply(&d.solved, &d.orbits);
+        let moves = match &self.solver {
+            Some(solver) => Some(solver.reaching(&pattern)?),
+            None => None,
+        };
+        Ok(self.report(moves, &pattern))
+    }
+
+    /// `length` random moves, each canonical after the ones before, and the position they make.
+    pub fn moves(&self, length: usize, rng: &mut impl Rng) -> AppResult<Scramble> {
+        use godsearch_core::{MoveIdx, SequenceAutomaton, StateSpace};
+        let d = &self.puzzle.definition;
+        let Some(walker) = &self.walker else {
+            return Err(AppError::Input(format!(
+                "{}: random move sequences need its positions ranked in 128 bits; uniform positions (leave out --moves) do not",
+                self.puzzle.name()
+            )));
+        };
+        let automaton = walker.sequence_automaton();
+        let mut state = SequenceAutomaton::START;
+        let mut pattern = d.solved.clone();
+        let mut names = Vec::with_capacity(length);
+        for _ in 0..length {
+            let allowed: Vec<(MoveIdx, _)> = (0..walker.move_count() as MoveIdx)
+                .filter_map(|m| automaton.next(state, m).map(|next| (m, next)))
+                .collect();
+            let (m, next) = allowed[rng.gen_range(0..allowed.len())];
+            state = next;
+            let mv = &walker.moves()[m as usize];
+            pattern = mv.transformation.apply(&pattern, &d.orbits);
+            names.push(mv.name.clone());
+        }
+        Ok(self.report(Some(names), &pattern))
+    }
+
+    fn report(
+        &self,
+        moves: Option<Vec<String>>,
+        pattern: &godsearch_puzzles::orbit::Pattern,
+    ) -> Scramble {
+        Scramble {
+            puzzle: self.puzzle.name().to_string(),
+            length: moves.as_ref().map(Vec::len),
+            scramble: moves.map(|m| m.join(" ")),
+            metric: Some(self.metric.name()),
+            position: Some(godsearch_puzzles::orbit::kpuzzle::write_pattern(
+                pattern,
+                &self.puzzle.definition,
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

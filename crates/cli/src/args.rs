@@ -502,6 +502,9 @@ pub struct ScrambleArgs {
     /// Folder for the cached two-phase tables (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
+    /// Definition puzzles: the moves to scramble with, e.g. U,F,R (default: the file's own)
+    #[arg(long, value_name = "MOVES")]
+    pub generators: Option<String>,
     /// One JSON document per scramble (the same as --format json).
     #[arg(long)]
     pub json: bool,

@@ -237,3 +237,39 @@ fn verify_and_apply_replay_on_the_definitions_own_moves() {
         "for the built-in puzzles",
     );
 }
+
+#[test]
+fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
+    let skewb = definition("skewb.kpuzzle.json");
+    let scrambles =
+        common::json_lines(&["scramble", &skewb, "--count", "5", "--seed", "7", "--json"]);
+    assert_eq!(scrambles.len(), 5);
+    for s in &scrambles {
+        let moves = s["scramble"].as_str().unwrap();
+        let applied = json(&["apply", &skewb, "", moves, "--json"]);
+        assert_eq!(
+            applied["end"], s["position"],
+            "the sequence makes the position"
+        );
+        assert!(
+            s["length"].as_u64().unwrap() <= 11,
+            "optimal: the skewb's diameter is 11"
+        );
+    }
+    // Past 128-bit ranks a uniform position comes without a sequence; a walk is refused.
+    let megaminx = definition("megaminx.kpuzzle.json");
+    let s = json(&["scramble", &megaminx, "--seed", "1", "--json"]);
+    assert!(s["scramble"].is_null() && s["position"].is_string());
+    refused(
+        &["scramble", &megaminx, "--moves", "5"],
+        "ranked in 128 bits",
+    );
+    let walk = json(&[
+        "scramble",
+        &definition("3x3x3.kpuzzle.json"),
+        "--moves",
+        "12",
+        "--json",
+    ]);
+    assert_eq!(walk["length"], 12);
+}

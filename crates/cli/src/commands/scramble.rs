@@ -7,7 +7,7 @@ use crate::output::outln;
 use crate::spaces;
 use anyhow::Result;
 use godsearch_app::report::Scramble;
-use godsearch_app::{scramble, tables};
+use godsearch_app::{definitions, scramble, tables};
 use godsearch_puzzles::cube::{Cube2Space, CubeSize};
 use godsearch_puzzles::tiles::BoardFormat;
 use godsearch_puzzles::PuzzleName;
@@ -48,6 +48,40 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         Ok(())
     };
     let walk = args.moves.map(|n| n as usize);
+    if definitions::is_definition_path(&args.puzzle) {
+        if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
+            bad_input!("--format hex and grid are for boards; a definition puzzle prints a scramble and its KPuzzle pattern, or json");
+        }
+        if args.cache.is_some() {
+            bad_input!("--cache is for the built-in puzzles; a definition puzzle's table is built in memory");
+        }
+        let puzzle = definitions::load(std::path::Path::new(&args.puzzle))?;
+        let metric = match args.metric.as_deref() {
+            Some(text) => definitions::DefinitionMetric::parse(text)?,
+            None => definitions::DefinitionMetric::Outer,
+        };
+        let scrambler = scramble::DefinitionScrambler::new(
+            &puzzle,
+            &args
+                .generators
+                .as_deref()
+                .map(definitions::parse_generators)
+                .unwrap_or_default(),
+            metric,
+            crate::machine::default_memory_budget(),
+            walk.is_none(),
+        )?;
+        for _ in 0..args.count {
+            print(match walk {
+                Some(n) => scrambler.moves(n, &mut rng)?,
+                None => scrambler.uniform(&mut rng)?,
+            })?;
+        }
+        return Ok(());
+    }
+    if args.generators.is_some() {
+        bad_input!("--generators is for definition puzzles");
+    }
     match args.puzzle.parse::<PuzzleName>()? {
         PuzzleName::Cube(size) => {
             if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {

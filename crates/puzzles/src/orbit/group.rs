@@ -120,28 +120,125 @@ impl SimsTable {
 /// Stack for the table's recursion, which goes as deep as the orbits are long.
 const STACK_BYTES: usize = 512 << 20;
 
+/// The group `generators` generate, as Knuth's table: its exact order, and uniformly random
+/// elements.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Per base point, its coset representatives (those present).
+    levels: Vec<Vec<Perm>>,
+    orbits: Vec<OrbitDef>,
+}
+
+impl Group {
+    /// The group of `generators` acting on `orbits`.
+    pub fn new(generators: &[Transformation], orbits: &[OrbitDef]) -> Self {
+        let perms: Vec<Perm> = generators
+            .iter()
+            .map(|g| point_permutation(g, orbits))
+            .collect();
+        let n = perms.first().map_or(0, Vec::len);
+        let work = move || {
+            let mut table = SimsTable::new(n);
+            for p in perms {
+                table.add(0, p);
+            }
+            table
+                .trans
+                .into_iter()
+                .map(|row| row.into_iter().flatten().collect::<Vec<Perm>>())
+                .collect::<Vec<_>>()
+        };
+        let levels = std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn(work)
+            .expect("a thread for the group's table")
+            .join()
+            .expect("the group's table does not panic");
+        Self {
+            levels,
+            orbits: orbits.to_vec(),
+        }
+    }
+
+    /// The exact order.
+    pub fn order(&self) -> BigUint {
+        self.levels
+            .iter()
+            .map(|row| BigUint::from(row.len()))
+            .product::<BigUint>()
+    }
+
+    /// A uniformly random element: one representative of each level, chosen uniformly, composed
+    /// from the last level to the first (every element is one such product, exactly once).
+    pub fn random(&self, rng: &mut impl rand::Rng) -> Transformation {
+        let n = self.levels.len();
+        let mut g: Perm = (0..n as u16).collect();
+        for row in self.levels.iter().rev() {
+            let pick = &row[rng.gen_range(0..row.len())];
+            g = then(&g, pick);
+        }
+        transformation_of(&g, &self.orbits)
+    }
+}
+
+/// The transformation whose action on points is `p` (the inverse of [`point_permutation`]).
+fn transformation_of(p: &Perm, orbits: &[OrbitDef]) -> Transformation {
+    let mut base = 0;
+    let parts = orbits
+        .iter()
+        .map(|def| {
+            let k = def.orientations as usize;
+            let mut permutation = vec![0u8; def.pieces];
+            let mut orientation = vec![0u8; def.pieces];
+            for from in 0..def.pieces {
+                let to = p[base + from * k] as usize - base;
+                permutation[to / k] = from as u8;
+                orientation[to / k] = (to % k) as u8;
+            }
+            base += def.pieces * k;
+            super::OrbitTransformation {
+                permutation,
+                orientation,
+            }
+        })
+        .collect();
+    Transformation { orbits: parts }
+}
+
 /// The exact order of the group `generators` generate (acting on `orbits`).
 pub fn group_order(generators: &[Transformation], orbits: &[OrbitDef]) -> BigUint {
-    let perms: Vec<Perm> = generators
-        .iter()
-        .map(|g| point_permutation(g, orbits))
-        .collect();
-    let n = perms.first().map_or(0, Vec::len);
-    let work = move || {
-        let mut table = SimsTable::new(n);
-        for p in perms {
-            table.add(0, p);
+    Group::new(generators, orbits).order()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn points_and_transformations_convert_both_ways() {
+        let orbits = vec![OrbitDef {
+            name: "A".into(),
+            pieces: 3,
+            orientations: 3,
+        }];
+        let t = Transformation {
+            orbits: vec![super::super::OrbitTransformation {
+                permutation: vec![1, 2, 0],
+                orientation: vec![1, 0, 0],
+            }],
+        };
+        assert_eq!(
+            transformation_of(&point_permutation(&t, &orbits), &orbits),
+            t
+        );
+        let group = Group::new(&[t], &orbits);
+        assert_eq!(group.order(), BigUint::from(9u32));
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..500 {
+            seen.insert(group.random(&mut rng));
         }
-        table
-            .trans
-            .iter()
-            .map(|row| BigUint::from(row.iter().flatten().count()))
-            .product::<BigUint>()
-    };
-    std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
-        .spawn(work)
-        .expect("a thread for the group order")
-        .join()
-        .expect("the group order's computation does not panic")
+        assert_eq!(seen.len(), 9, "every element comes up");
+    }
 }
