@@ -130,7 +130,8 @@ impl DefinitionPuzzle {
     /// The order of the group `generators` generate.
     pub fn group_order(&self, generators: &[String]) -> AppResult<BigUint> {
         let chosen = self.generator_moves(generators)?;
-        Ok(group_order(&chosen, &self.definition.orbits))
+        group_order(&chosen, &self.definition.orbits)
+            .map_err(|e| AppError::Input(format!("{}: {e}", self.file)))
     }
 
     /// The group `generators` generate (its order, uniformly random elements).
@@ -139,10 +140,8 @@ impl DefinitionPuzzle {
         generators: &[String],
     ) -> AppResult<godsearch_puzzles::orbit::group::Group> {
         let chosen = self.generator_moves(generators)?;
-        Ok(godsearch_puzzles::orbit::group::Group::new(
-            &chosen,
-            &self.definition.orbits,
-        ))
+        godsearch_puzzles::orbit::group::Group::new(&chosen, &self.definition.orbits)
+            .map_err(|e| AppError::Input(format!("{}: {e}", self.file)))
     }
 
     fn generator_moves(

@@ -190,3 +190,53 @@ fn ranks_round_trip_and_neighbours_undo_each_other() {
         .to_string()
         .contains("unknown move 'Q'"));
 }
+
+mod never_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The toy files with one character replaced, or cut short.
+    fn mutated(original: String) -> impl Strategy<Value = String> {
+        let len = original.len();
+        (0..len, any::<char>(), any::<bool>()).prop_map(move |(at, c, cut)| {
+            let mut chars: Vec<char> = original.chars().collect();
+            let at = at.min(chars.len().saturating_sub(1));
+            if cut {
+                chars.truncate(at);
+            } else {
+                chars[at] = c;
+            }
+            chars.into_iter().collect()
+        })
+    }
+
+    fn exercise(text: &str) {
+        for read in [kpuzzle::read_definition, tws::read_definition] {
+            let Ok(definition) = read(text) else { continue };
+            if let Ok(space) = OrbitSpace::<u64>::new(&definition, &[], false) {
+                let goal = space.goal_state();
+                assert_eq!(space.rank_pattern(&space.pattern_of(goal)), Some(goal));
+                space.for_each_neighbour(goal, |_, _| {});
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_is_read_or_refused(text in ".{0,300}") {
+            exercise(&text);
+        }
+
+        #[test]
+        fn a_damaged_kpuzzle_file_is_read_or_refused(
+            text in mutated(kpuzzle_text("[1, 2, 0]", "[0, 1, 2]", r#""X": "[U: R]""#))
+        ) {
+            exercise(&text);
+        }
+
+        #[test]
+        fn a_damaged_tws_file_is_read_or_refused(text in mutated(TWS.to_string())) {
+            exercise(&text);
+        }
+    }
+}

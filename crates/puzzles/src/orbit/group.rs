@@ -119,6 +119,18 @@ impl SimsTable {
 
 /// Stack for the table's recursion, which goes as deep as the orbits are long.
 const STACK_BYTES: usize = 512 << 20;
+/// The most points (slots x orientations, over all orbits) the table takes: it holds up to
+/// one representative of every point per point (the megaminx has 120 points, the 4x4x4 about
+/// 150; twsearch's largest cubes reach thousands, whose table would not fit in memory).
+pub const MAX_POINTS: usize = 1024;
+
+/// Why a group's table cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the puzzle has {points} points (slots times orientations); the group order is computed for at most {MAX_POINTS}")]
+pub struct TooManyPoints {
+    /// Points of the puzzle.
+    pub points: usize,
+}
 
 /// The group `generators` generate, as Knuth's table: its exact order, and uniformly random
 /// elements.
@@ -130,8 +142,15 @@ pub struct Group {
 }
 
 impl Group {
-    /// The group of `generators` acting on `orbits`.
-    pub fn new(generators: &[Transformation], orbits: &[OrbitDef]) -> Self {
+    /// The group of `generators` acting on `orbits`; refused past [`MAX_POINTS`].
+    pub fn new(generators: &[Transformation], orbits: &[OrbitDef]) -> Result<Self, TooManyPoints> {
+        let points: usize = orbits
+            .iter()
+            .map(|o| o.pieces * o.orientations as usize)
+            .sum();
+        if points > MAX_POINTS {
+            return Err(TooManyPoints { points });
+        }
         let perms: Vec<Perm> = generators
             .iter()
             .map(|g| point_permutation(g, orbits))
@@ -154,10 +173,10 @@ impl Group {
             .expect("a thread for the group's table")
             .join()
             .expect("the group's table does not panic");
-        Self {
+        Ok(Self {
             levels,
             orbits: orbits.to_vec(),
-        }
+        })
     }
 
     /// The exact order.
@@ -206,8 +225,11 @@ fn transformation_of(p: &Perm, orbits: &[OrbitDef]) -> Transformation {
 }
 
 /// The exact order of the group `generators` generate (acting on `orbits`).
-pub fn group_order(generators: &[Transformation], orbits: &[OrbitDef]) -> BigUint {
-    Group::new(generators, orbits).order()
+pub fn group_order(
+    generators: &[Transformation],
+    orbits: &[OrbitDef],
+) -> Result<BigUint, TooManyPoints> {
+    Ok(Group::new(generators, orbits)?.order())
 }
 
 #[cfg(test)]
@@ -232,7 +254,7 @@ mod tests {
             transformation_of(&point_permutation(&t, &orbits), &orbits),
             t
         );
-        let group = Group::new(&[t], &orbits);
+        let group = Group::new(&[t], &orbits).unwrap();
         assert_eq!(group.order(), BigUint::from(9u32));
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut seen = std::collections::HashSet::new();
