@@ -240,3 +240,31 @@ mod never_panic {
         }
     }
 }
+
+/// Found by the fuzz target: an orientation coordinate too large for a move table (six
+/// orientations on eight corners: 1.7 M values, 30 M entries with 18 moves) is moved without one.
+#[test]
+fn an_orientation_coordinate_without_a_move_table_still_moves() {
+    let text = include_str!("../../../data/definitions/2x2x2.kpuzzle.json")
+        .replace("\"numOrientations\": 3", "\"numOrientations\": 6");
+    let d = kpuzzle::read_definition(&text).unwrap();
+    let space = OrbitSpace::<u64>::new(&d, &[], false).unwrap();
+    let mut state = space.goal_state();
+    for step in 0..20 {
+        let mut next = None;
+        space.for_each_neighbour(state, |m, n| {
+            let mut back = None;
+            space.for_each_neighbour(n, |k, prev| {
+                if k == space.inverse_move(m) {
+                    back = Some(prev);
+                }
+            });
+            assert_eq!(back, Some(state));
+            if m as usize == step % space.move_count() {
+                next = Some(n);
+            }
+        });
+        state = next.unwrap();
+        assert_eq!(space.rank_pattern(&space.pattern_of(state)), Some(state));
+    }
+}

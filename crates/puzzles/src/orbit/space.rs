@@ -105,7 +105,7 @@ pub struct OrbitSpace<R: RankInt> {
     digits: Vec<Digit<R>>,
     any_parity_rule: bool,
     any_sum_rule: bool,
-    /// Whether some component's arrangement has no move table.
+    /// Whether some digit (an arrangement or orientations) has no move table.
     any_untabled: bool,
     rank_count: u128,
     goal: R,
@@ -264,9 +264,10 @@ impl<R: RankInt> OrbitSpace<R> {
             digits,
             any_parity_rule: components.iter().any(|c| c.parity_rule.is_some()),
             any_sum_rule: components.iter().any(|c| c.sum_rule.is_some()),
-            any_untabled: components
-                .iter()
-                .any(|c| c.arrangement.table.is_none() && c.arrangement.size > 1),
+            any_untabled: components.iter().any(|c| {
+                (c.arrangement.table.is_none() && c.arrangement.size > 1)
+                    || (c.orientation.table.is_none() && c.orientation.size > 1)
+            }),
             components,
             rank_count: count,
             goal: R::default(),
