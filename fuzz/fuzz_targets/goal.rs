@@ -1,7 +1,7 @@
 //! Goals: any parsed goal gives a ranked space and heuristics without a panic, and a board
 //! written for it is judged solvable or not by parity alone.
 #![no_main]
-use godsearch_core::RankedPuzzle;
+use godsearch_core::StateSpace;
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
 use libfuzzer_sys::fuzz_target;
 
@@ -11,7 +11,7 @@ fuzz_target!(|text: &str| {
         if let Ok(goal) = Board::parse(shape, text) {
             let space =
                 TileSpace::<u64>::new(goal.clone()).expect("up to 16 cells rank in 64 bits");
-            assert_eq!(space.rank(&goal), space.goal_rank());
+            assert_eq!(space.rank(&goal), space.goal_state());
             assert!(goal.check_solvable(&goal).is_ok());
             let standard = Board::goal(shape);
             let _ = standard.check_solvable(&goal);
