@@ -273,3 +273,35 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     ]);
     assert_eq!(walk["length"], 12);
 }
+
+#[test]
+fn definition_puzzles_run_on_disk_across_processes_and_count_the_last_level() {
+    let pyraminx = definition("pyraminx-no-tips.tws");
+    let expected = serde_json::json!(levels("pyraminx-no-tips.txt"));
+    let dir = tempfile::tempdir().unwrap();
+    let workdir = dir.path().join("run");
+    let report = json(&[
+        "bfs",
+        &pyraminx,
+        "--workdir",
+        workdir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(report["engine"], "frontier on disk");
+    assert_eq!(report["levels"], expected);
+    let report = json(&["bfs", &pyraminx, "--processes", "2", "--json"]);
+    assert_eq!(report["engine"], "frontier, distributed");
+    assert_eq!(report["levels"], expected);
+    let report = json(&[
+        "bfs",
+        &pyraminx,
+        "--count-last",
+        "--max-depth",
+        "9",
+        "--json",
+    ]);
+    assert_eq!(
+        report["levels"].as_array().unwrap()[..],
+        expected.as_array().unwrap()[..=9]
+    );
+}
