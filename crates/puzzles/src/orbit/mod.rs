@@ -2,7 +2,8 @@
 //! ([`tws`]) read into one [`Definition`] (orbits, a solved pattern, named moves), and a
 //! definition over chosen generators as an [`OrbitSpace`]: every position a dense rank, moves
 //! as coordinate tables, the canonical-sequence automaton from which moves commute
-//! ([`automaton`]), and the exact group order by Schreier-Sims ([`group`]).
+//! ([`automaton`]), the exact group order and uniform random elements by Schreier-Sims
+//! ([`group`]), and pattern databases over projections of the puzzle ([`projection`]).
 
 pub mod alg;
 mod arrange;
