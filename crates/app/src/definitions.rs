@@ -114,17 +114,14 @@ impl DefinitionPuzzle {
         )?)
     }
 
-    /// The exact number of positions `generators` reach from solved, when the solved pattern's
-    /// pieces are all distinct (the order of the group they generate); `None` when some pieces
-    /// are alike (then positions are fewer than group elements).
-    pub fn reachable(&self, generators: &[String]) -> AppResult<Option<BigUint>> {
-        let distinct = self.definition.solved.orbits.iter().all(|o| {
+    /// Whether no two pieces of the solved pattern are alike (then positions are group
+    /// elements, one each).
+    fn pieces_distinct(&self) -> bool {
+        self.definition.solved.orbits.iter().all(|o| {
             let mut p = o.pieces.clone();
             p.sort_unstable();
             p.windows(2).all(|w| w[0] != w[1])
-        });
-        let order = self.group_order(generators)?;
-        Ok(distinct.then_some(order))
+        })
     }
 
     /// The order of the group `generators` generate.
@@ -193,7 +190,7 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
     let started = std::time::Instant::now();
     let order = puzzle.group_order(generators)?;
     let group_order_seconds = started.elapsed().as_secs_f64();
-    let positions = puzzle.reachable(generators)?;
+    let positions = puzzle.pieces_distinct().then(|| order.clone());
     let space: AppResult<OrbitSpace<u128>> = puzzle.space(generators, DefinitionMetric::Outer);
     let (ranks, space_moves, used) = match space {
         Ok(space) => (

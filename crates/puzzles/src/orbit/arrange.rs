@@ -88,17 +88,6 @@ pub fn unrank_distinct(mut rank: u128, out: &mut [u8]) {
     }
 }
 
-/// Whether an arrangement of distinct labels is an odd permutation.
-pub fn is_odd(labels: &[u8]) -> bool {
-    let mut inversions = 0usize;
-    for i in 0..labels.len() {
-        for j in i + 1..labels.len() {
-            inversions += (labels[i] > labels[j]) as usize;
-        }
-    }
-    inversions % 2 == 1
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
