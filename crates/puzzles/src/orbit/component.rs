@@ -3,11 +3,11 @@
 //! components fix its parity or its orientation sum (see [`super::space`]).
 
 use super::arrange::{
-    is_odd, multinomial, rank_distinct, rank_multiset, unrank_distinct, unrank_multiset,
-    FAST_DISTINCT,
+    multinomial, rank_distinct, rank_multiset, unrank_distinct, unrank_multiset, FAST_DISTINCT,
 };
 use super::definition::Definition;
 use super::space::SpaceMove;
+use godsearch_core::perm::is_odd;
 
 /// The most entries (coordinate values x moves) a coordinate's move table may have: 16 M
 /// entries, 64 MiB.
@@ -202,13 +202,19 @@ impl Component {
 
     pub fn arrangement_of(&self, rank: u128) -> Vec<u8> {
         let mut out = vec![0; self.slots.len()];
+        self.arrangement_into(rank, &mut out);
+        out
+    }
+
+    /// The arrangement of rank `rank` into `out` (one label a slot); allocates nothing for
+    /// distinct pieces.
+    pub fn arrangement_into(&self, rank: u128, out: &mut [u8]) {
         if self.distinct && out.len() <= FAST_DISTINCT {
-            unrank_distinct(rank, &mut out);
+            unrank_distinct(rank, out);
         } else {
             let mut counts = self.label_counts.clone();
-            unrank_multiset(rank, &mut counts, &mut out);
+            unrank_multiset(rank, &mut counts, out);
         }
-        out
     }
 
     pub fn rank_of_arrangement(&self, labels: &[u8]) -> u128 {
@@ -272,7 +278,7 @@ impl Component {
         rank: u128,
         labels: Option<&[u8]>,
         m: usize,
-        scratch: &mut Vec<u8>,
+        scratch: &mut [u8],
     ) -> u128 {
         if self.arrangement.size == 1 {
             return 0;
@@ -289,9 +295,11 @@ impl Component {
             }
         };
         let (perm, _) = &self.moves[m];
-        scratch.clear();
-        scratch.extend(perm.iter().map(|&from| labels[from as usize]));
-        self.store_arrangement(self.rank_of_arrangement(scratch))
+        let moved = &mut scratch[..perm.len()];
+        for (to, &from) in moved.iter_mut().zip(perm) {
+            *to = labels[from as usize];
+        }
+        self.store_arrangement(self.rank_of_arrangement(moved))
     }
 
     fn store_arrangement(&self, full: u128) -> u128 {

@@ -36,6 +36,9 @@ use thiserror::Error;
 const INLINE_COMPONENTS: usize = 8;
 /// Digits whose move tables are looked up from the stack (more take the general path).
 const INLINE_DIGITS: usize = 16;
+/// Labels of untabled components unranked on the stack, with room to move one component (a
+/// 3x3x3's edges take 12 + 12; more go to the heap).
+const INLINE_LABELS: usize = 256;
 /// Components whose parities or sums a rule can read while decoding (the bits of a word).
 const MAX_RULE_COMPONENTS: usize = 64;
 /// The most moves a space may have: a move index is a byte, and the canonical-sequence
@@ -107,6 +110,9 @@ pub struct OrbitSpace<R: RankInt> {
     any_sum_rule: bool,
     /// Whether some digit (an arrangement or orientations) has no move table.
     any_untabled: bool,
+    /// Slots of all components together, and of the largest one (buffer sizes).
+    slot_count: usize,
+    max_slots: usize,
     rank_count: u128,
     goal: R,
     solved: Pattern,
@@ -268,6 +274,8 @@ impl<R: RankInt> OrbitSpace<R> {
                 (c.arrangement.table.is_none() && c.arrangement.size > 1)
                     || (c.orientation.table.is_none() && c.orientation.size > 1)
             }),
+            slot_count: components.iter().map(|c| c.slots.len()).sum(),
+            max_slots: components.iter().map(|c| c.slots.len()).max().unwrap_or(0),
             components,
             rank_count: count,
             goal: R::default(),
@@ -548,7 +556,7 @@ fn find_rules(components: &mut [Component]) {
         .map(|m| {
             eligible
                 .iter()
-                .map(|&c| super::arrange::is_odd(&components[c].moves[m].0) as u8)
+                .map(|&c| godsearch_core::perm::is_odd(&components[c].moves[m].0) as u8)
                 .collect()
         })
         .collect();
@@ -640,19 +648,6 @@ impl<R: RankInt> StateSpace for OrbitSpace<R> {
 impl<R: RankInt> OrbitSpace<R> {
     /// Calls `f(move, neighbour)` for every move from the position of decoded `coords`.
     fn neighbours_from(&self, coords: &[Coords], f: &mut impl FnMut(MoveIdx, R)) {
-        // Components without a move table are unranked once here, not once a move.
-        let unranked: Vec<Option<Vec<u8>>> = match self.any_untabled {
-            false => Vec::new(),
-            true => self
-                .components
-                .iter()
-                .zip(coords.iter())
-                .map(|(c, &(a, _))| match c.arrangement.table {
-                    None if c.arrangement.size > 1 => Some(c.arrangement_of(a)),
-                    _ => None,
-                })
-                .collect(),
-        };
         // Where each digit's tabled value after move `m` is: `table[base + m]`.
         let moves = self.moves.len();
         let mut tabled = [(&[][..], 0usize); INLINE_DIGITS];
@@ -677,7 +672,35 @@ impl<R: RankInt> OrbitSpace<R> {
             }
             return;
         }
-        let mut scratch = Vec::new();
+        // Components without a move table are unranked once here, not once a move: their
+        // labels side by side, on the stack where they fit.
+        let mut inline = [0u8; INLINE_LABELS];
+        let mut spilled = Vec::new();
+        let total = self.slot_count + self.max_slots;
+        let buffer: &mut [u8] = if total <= INLINE_LABELS {
+            &mut inline[..total]
+        } else {
+            spilled.resize(total, 0);
+            &mut spilled
+        };
+        let (labels, scratch) = buffer.split_at_mut(self.slot_count);
+        let mut starts = [usize::MAX; INLINE_COMPONENTS];
+        let mut spilled_starts = Vec::new();
+        let starts: &mut [usize] = if self.components.len() <= INLINE_COMPONENTS {
+            &mut starts[..self.components.len()]
+        } else {
+            spilled_starts.resize(self.components.len(), usize::MAX);
+            &mut spilled_starts
+        };
+        let mut at = 0;
+        for (i, (c, &(a, _))) in self.components.iter().zip(coords).enumerate() {
+            if c.arrangement.table.is_none() && c.arrangement.size > 1 {
+                let n = c.slots.len();
+                c.arrangement_into(a, &mut labels[at..at + n]);
+                starts[i] = at;
+                at += n;
+            }
+        }
         for m in 0..self.moves.len() {
             let mut rank = R::default();
             for d in &self.digits {
@@ -685,8 +708,10 @@ impl<R: RankInt> OrbitSpace<R> {
                 let (a, o) = coords[d.component];
                 let value = match d.orientation {
                     false => {
-                        let labels = unranked.get(d.component).and_then(|l| l.as_deref());
-                        c.moved_arrangement(a, labels, m, &mut scratch)
+                        let start = starts[d.component];
+                        let unranked =
+                            (start != usize::MAX).then(|| &labels[start..start + c.slots.len()]);
+                        c.moved_arrangement(a, unranked, m, scratch)
                     }
                     true => c.moved_orientation(o, m),
                 };
