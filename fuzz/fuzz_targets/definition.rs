@@ -3,7 +3,7 @@
 //! it; a KPuzzle pattern of it written out reads back the same.
 #![no_main]
 use godsearch_core::StateSpace;
-use godsearch_puzzles::orbit::{kpuzzle, tws, OrbitSpace};
+use godsearch_orbit::{kpuzzle, tws, OrbitSpace};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -5,9 +5,9 @@
 use crate::report::{DefinitionInfoReport, OrbitReport};
 use crate::{AppError, AppResult};
 use godsearch_core::RankInt;
-use godsearch_puzzles::orbit::group::group_order;
-use godsearch_puzzles::orbit::SpaceError;
-use godsearch_puzzles::orbit::{Definition, Format, OrbitSpace};
+use godsearch_orbit::group::group_order;
+use godsearch_orbit::SpaceError;
+use godsearch_orbit::{Definition, Format, OrbitSpace};
 use num_bigint::BigUint;
 use std::path::Path;
 
@@ -16,7 +16,7 @@ use std::path::Path;
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// Moves whose order is above this are not listed with their powers (the space refuses them).
-const MOVE_ORDER_LIMIT: u64 = godsearch_puzzles::orbit::space::MAX_MOVES as u64;
+const MOVE_ORDER_LIMIT: u64 = godsearch_orbit::space::MAX_MOVES as u64;
 
 /// Whether a puzzle name is the path of a definition file (it ends in `.json` or `.tws`).
 pub fn is_definition_path(name: &str) -> bool {
@@ -132,19 +132,16 @@ impl DefinitionPuzzle {
     }
 
     /// The group `generators` generate (its order, uniformly random elements).
-    pub fn group(
-        &self,
-        generators: &[String],
-    ) -> AppResult<godsearch_puzzles::orbit::group::Group> {
+    pub fn group(&self, generators: &[String]) -> AppResult<godsearch_orbit::group::Group> {
         let chosen = self.generator_moves(generators)?;
-        godsearch_puzzles::orbit::group::Group::new(&chosen, &self.definition.orbits)
+        godsearch_orbit::group::Group::new(&chosen, &self.definition.orbits)
             .map_err(|e| AppError::Input(format!("{}: {e}", self.file)))
     }
 
     fn generator_moves(
         &self,
         generators: &[String],
-    ) -> AppResult<Vec<godsearch_puzzles::orbit::Transformation>> {
+    ) -> AppResult<Vec<godsearch_orbit::Transformation>> {
         let d = &self.definition;
         if generators.is_empty() {
             return Ok(d
@@ -249,15 +246,12 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
 
 /// The position a move sequence from solved reaches: names of the file's moves (derived ones
 /// too), each with a count and a prime, brackets, commutators and conjugates.
-pub fn position(
-    puzzle: &DefinitionPuzzle,
-    text: &str,
-) -> AppResult<godsearch_puzzles::orbit::Pattern> {
+pub fn position(puzzle: &DefinitionPuzzle, text: &str) -> AppResult<godsearch_orbit::Pattern> {
     let d = &puzzle.definition;
-    let steps = godsearch_puzzles::orbit::alg::parse(text, &d.move_names())
+    let steps = godsearch_orbit::alg::parse(text, &d.move_names())
         .map_err(|why| AppError::Input(format!("'{}': {why}", godsearch_core::excerpt(text))))?;
-    let moves: Vec<&godsearch_puzzles::orbit::Transformation> =
+    let moves: Vec<&godsearch_orbit::Transformation> =
         d.moves.iter().map(|m| &m.transformation).collect();
-    let t = godsearch_puzzles::orbit::alg::to_transformation(&steps, &moves, &d.orbits);
+    let t = godsearch_orbit::alg::to_transformation(&steps, &moves, &d.orbits);
     Ok(t.apply(&d.solved, &d.orbits))
 }

@@ -62,11 +62,11 @@ pub enum AppError {
         /// The file.
         file: String,
         /// What is wrong, and where in it.
-        source: godsearch_puzzles::orbit::DefinitionError,
+        source: godsearch_orbit::DefinitionError,
     },
     /// A definition's space that cannot be made (an unknown generator, too many moves).
     #[error(transparent)]
-    OrbitSpace(#[from] godsearch_puzzles::orbit::SpaceError),
+    OrbitSpace(#[from] godsearch_orbit::SpaceError),
     /// A table file that could not be read or written, or belongs to something else.
     #[error(transparent)]
     Table(#[from] TableError),

@@ -234,11 +234,11 @@ fn checked(e: impl std::fmt::Display) -> AppError {
 /// table of every position fits, and random canonical move sequences.
 pub struct DefinitionScrambler {
     puzzle: crate::definitions::DefinitionPuzzle,
-    group: godsearch_puzzles::orbit::group::Group,
+    group: godsearch_orbit::group::Group,
     solver: Option<crate::definition_solve::DefinitionSolver>,
     /// The space random move sequences walk in (`None` past 128-bit ranks: then uniform
     /// positions only).
-    walker: Option<godsearch_puzzles::orbit::OrbitSpace<u128>>,
+    walker: Option<godsearch_orbit::OrbitSpace<u128>>,
     metric: crate::definitions::DefinitionMetric,
 }
 
@@ -253,12 +253,10 @@ impl DefinitionScrambler {
         with_sequences: bool,
     ) -> AppResult<Self> {
         use crate::definition_solve::{DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS};
-        let walker: Option<godsearch_puzzles::orbit::OrbitSpace<u128>> =
+        let walker: Option<godsearch_orbit::OrbitSpace<u128>> =
             match puzzle.space(generators, metric) {
                 Ok(space) => Some(space),
-                Err(AppError::OrbitSpace(godsearch_puzzles::orbit::SpaceError::TooLarge {
-                    ..
-                })) => None,
+                Err(AppError::OrbitSpace(godsearch_orbit::SpaceError::TooLarge { .. })) => None,
                 Err(e) => return Err(e),
             };
         let group = puzzle.group(generators)?;
@@ -330,17 +328,13 @@ impl DefinitionScrambler {
         Ok(self.report(Some(names), &pattern))
     }
 
-    fn report(
-        &self,
-        moves: Option<Vec<String>>,
-        pattern: &godsearch_puzzles::orbit::Pattern,
-    ) -> Scramble {
+    fn report(&self, moves: Option<Vec<String>>, pattern: &godsearch_orbit::Pattern) -> Scramble {
         Scramble {
             puzzle: self.puzzle.name().to_string(),
             length: moves.as_ref().map(Vec::len),
             scramble: moves.map(|m| m.join(" ")),
             metric: Some(self.metric.name()),
-            position: Some(godsearch_puzzles::orbit::kpuzzle::write_pattern(
+            position: Some(godsearch_orbit::kpuzzle::write_pattern(
                 pattern,
                 &self.puzzle.definition,
             )),

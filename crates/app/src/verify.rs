@@ -237,7 +237,7 @@ pub fn definition(
     claim: Claim,
     prover: Option<&crate::definition_solve::DefinitionSolver>,
 ) -> AppResult<VerifyReport> {
-    use godsearch_puzzles::orbit::{alg, kpuzzle};
+    use godsearch_orbit::{alg, kpuzzle};
     let d = &puzzle.definition;
     let start = crate::definitions::position(puzzle, claim.start)?;
     let steps = alg::parse(claim.moves, &d.move_names())

@@ -7,7 +7,7 @@ use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use godsearch_app::report::BfsReport;
 use godsearch_core::NoProgress;
 use godsearch_enumerate::Limits;
-use godsearch_puzzles::orbit::{alg, OrbitSpace, Transformation};
+use godsearch_orbit::{alg, OrbitSpace, Transformation};
 use godsearch_testdata::{column, data_dir, levels};
 
 fn load(name: &str) -> DefinitionPuzzle {
@@ -227,7 +227,7 @@ fn distances(space: &OrbitSpace<u64>) -> Vec<u8> {
 fn the_automatic_pattern_databases_never_overestimate() {
     use godsearch_app::definition_solve::databases;
     use godsearch_core::{Heuristic, StateSpace};
-    use godsearch_puzzles::orbit::projection::PatternDatabases;
+    use godsearch_orbit::projection::PatternDatabases;
     for (file, generators, largest, expected) in [
         // Too small for the corners whole: their orientations and their arrangement apart.
         (

@@ -3,11 +3,9 @@
 //!
 //! - [`tiles`]: sliding-tile puzzles of any size `W x H` (the 8-, 15-, 24-puzzle and beyond).
 //! - [`cube`]: the 2x2x2 and 3x3x3 Rubik's cubes (facelets, cubies, coordinates, notation).
-//! - [`orbit`]: any puzzle a definition file describes (KPuzzle JSON, `.tws`).
 //! - [`PuzzleName`]: the names the command line accepts, resolved to a puzzle family.
 
 pub mod cube;
-pub mod orbit;
 pub mod tiles;
 
 use std::str::FromStr;

@@ -12,8 +12,8 @@ use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
 use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use godsearch_core::{NoProgress, RankedSpace};
 use godsearch_enumerate::{frontier, table, Stop};
+use godsearch_orbit::{alg, OrbitSpace, Transformation};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
-use godsearch_puzzles::orbit::{alg, OrbitSpace, Transformation};
 use std::time::Instant;
 
 /// Repetitions of each enumeration; the best time counts.

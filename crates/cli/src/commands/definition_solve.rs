@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use godsearch_app::definition_solve::{self, DefinitionSolveRequest, DefinitionSolver};
 use godsearch_app::definitions::{self, DefinitionMetric};
 use godsearch_app::units::format_seconds;
-use godsearch_puzzles::orbit::{kpuzzle, Pattern};
+use godsearch_orbit::{kpuzzle, Pattern};
 use std::path::Path;
 use std::time::Instant;
 

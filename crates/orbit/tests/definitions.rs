@@ -2,7 +2,7 @@
 //! a line) and what is wrong; a good file reads the same from either format; ranks round-trip.
 
 use godsearch_core::{RankedSpace, StateSpace};
-use godsearch_puzzles::orbit::{kpuzzle, tws, Format, OrbitSpace};
+use godsearch_orbit::{kpuzzle, tws, Format, OrbitSpace};
 
 /// A two-orbit toy: 3 pieces of 3 orientations and 2 of 2.
 fn kpuzzle_text(u_permutation: &str, u_orientation: &str, derived: &str) -> String {
