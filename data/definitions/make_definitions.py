@@ -74,15 +74,15 @@ def order_stickers(centre, normals):
     return sorted(normals, key=angle)
 
 
-def move_of(orbits, axis, angle, side):
-    """The transformation turning every piece with dot(centre, axis) > side by `angle`."""
+def move_of(orbits, axis, angle, side, upto=math.inf):
+    """The transformation turning every piece with side < dot(centre, axis) < upto by `angle`."""
     result = {}
     for orbit in orbits:
         n = len(orbit.pieces)
         perm = [None] * n
         twist = [None] * n
         for j, (c, stickers) in enumerate(orbit.pieces):
-            if dot(c, norm(axis)) > side:
+            if side < dot(c, norm(axis)) < upto:
                 c2 = rotate(c, axis, angle)
                 first = rotate(stickers[0], axis, angle)
             else:
@@ -97,7 +97,9 @@ def move_of(orbits, axis, angle, side):
     return result
 
 
-def kpuzzle(name, orbits, moves, derived=None):
+def kpuzzle(name, orbits, moves, derived=None, alike=None):
+    """alike: per orbit name, the piece numbers of its solved pattern where pieces are alike."""
+    alike = alike or {}
     data = {
         "name": name,
         "orbits": [
@@ -105,7 +107,8 @@ def kpuzzle(name, orbits, moves, derived=None):
             for o in orbits
         ],
         "defaultPattern": {
-            o.name: {"pieces": list(range(len(o.pieces))), "orientation": [0] * len(o.pieces)}
+            o.name: {"pieces": alike.get(o.name, list(range(len(o.pieces)))),
+                     "orientation": [0] * len(o.pieces)}
             for o in orbits
         },
         "moves": moves,
@@ -197,6 +200,55 @@ def make_3x3x3():
     corners = Orbit("CORNERS", cube_pieces(3))
     moves = cube_moves([edges, corners], 0.5)
     return kpuzzle("3x3x3", [edges, corners], moves)
+
+
+def make_3x3x3_ru():
+    """The 3x3x3's <R, U> group: only the pieces R and U move, only those two moves."""
+    turned = lambda c: c[0] == 1 or c[1] == 1
+    edges = Orbit("EDGES", [p for p in cube_pieces(2) if turned(p[0])])
+    corners = Orbit("CORNERS", [p for p in cube_pieces(3) if turned(p[0])])
+    moves = {f: move_of([edges, corners], FACES[f], QUARTER, 0.5) for f in ("R", "U")}
+    return [edges, corners], moves
+
+
+# ---- the 4x4x4: cubies at coordinates -3, -1, 1, 3; layers 1 (outer) and 2 (inner) per face
+def cube4_pieces():
+    coords = (-3, -1, 1, 3)
+    corners, wings, centres = [], [], []
+    for x in coords:
+        for y in coords:
+            for z in coords:
+                c = (x, y, z)
+                outer = [a for a in (1, 2, 0) if abs(c[a]) == 3]
+                normals = [tuple(1 if i == a and c[a] > 0 else -1 if i == a else 0 for i in range(3))
+                           for a in outer]
+                if len(outer) == 3:
+                    corners.append((c, normals))
+                elif len(outer) == 2:
+                    # A wing cannot turn in place: its one sticker is the one whose cross product
+                    # with the other points along the wing's offset from its edge's middle, a
+                    # choice every turn keeps.
+                    inner = next(a for a in range(3) if abs(c[a]) == 1)
+                    offset = tuple(c[a] if a == inner else 0 for a in range(3))
+                    a, b = normals
+                    wings.append((c, [a if dot(cross(a, b), offset) > 0 else b]))
+                elif len(outer) == 1:
+                    centres.append((c, normals))
+    return corners, wings, centres
+
+
+def make_4x4x4():
+    corners, wings, centres = cube4_pieces()
+    orbits = [Orbit("CORNERS", corners), Orbit("WINGS", wings), Orbit("CENTERS", centres)]
+    moves = {}
+    for f, n in FACES.items():
+        moves[f] = move_of(orbits, n, QUARTER, 2)
+    for f, n in FACES.items():
+        moves["2" + f] = move_of(orbits, n, QUARTER, 0, 2)
+    derived = {f + "w": f"{f} 2{f}" for f in FACES}
+    # The centres of one face are alike: each is numbered by its face.
+    face_of = [next(i for i, n in enumerate(FACES.values()) if same(n, st[0])) for _, st in centres]
+    return kpuzzle("4x4x4", orbits, moves, derived, {"CENTERS": face_of})
 
 
 # ---- pyraminx: a regular tetrahedron; faces opposite its vertices
@@ -306,6 +358,10 @@ def main():
     write_json("pyraminx.kpuzzle.json", kpuzzle("pyraminx", orbits, moves))
     write_json("skewb.kpuzzle.json", make_skewb())
     write_json("megaminx.kpuzzle.json", make_megaminx())
+    write_json("4x4x4.kpuzzle.json", make_4x4x4())
+    orbits, moves = make_3x3x3_ru()
+    write_tws("3x3x3-ru.tws", "3x3x3 <R, U>", orbits, moves,
+              "The 3x3x3's <R, U> group: the 7 edges and 6 corners R and U move. Made by make_definitions.py.")
 
 
 if __name__ == "__main__":

@@ -131,6 +131,16 @@ impl DefinitionPuzzle {
             .map_err(|e| AppError::Input(format!("{}: {e}", self.file)))
     }
 
+    /// The exact number of distinguishable positions `generators` reach from the solved
+    /// pattern when some of its pieces are alike; `None` where it cannot be found (see
+    /// [`distinct_positions`](godsearch_orbit::group::distinct_positions)).
+    pub fn distinct_positions(&self, generators: &[String]) -> AppResult<Option<BigUint>> {
+        let chosen = self.generator_moves(generators)?;
+        let d = &self.definition;
+        godsearch_orbit::group::distinct_positions(&chosen, &d.orbits, &d.solved)
+            .map_err(|e| AppError::Input(format!("{}: {e}", self.file)))
+    }
+
     /// The group `generators` generate (its order, uniformly random elements).
     pub fn group(&self, generators: &[String]) -> AppResult<godsearch_orbit::group::Group> {
         let chosen = self.generator_moves(generators)?;
@@ -187,7 +197,10 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
     let started = std::time::Instant::now();
     let order = puzzle.group_order(generators)?;
     let group_order_seconds = started.elapsed().as_secs_f64();
-    let positions = puzzle.pieces_distinct().then(|| order.clone());
+    let positions = match puzzle.pieces_distinct() {
+        true => Some(order.clone()),
+        false => puzzle.distinct_positions(generators)?,
+    };
     let space: AppResult<OrbitSpace<u128>> = puzzle.space(generators, DefinitionMetric::Outer);
     let (ranks, space_moves, used) = match space {
         Ok(space) => (

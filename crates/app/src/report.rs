@@ -488,8 +488,9 @@ pub struct DefinitionInfoReport {
     pub space_moves: usize,
     /// The order of the group the generators generate (exact, by Schreier-Sims), in decimal.
     pub group_order: String,
-    /// Positions the generators reach from solved, in decimal: the group order when the solved
-    /// pattern's pieces are all distinct; `None` when some are alike.
+    /// Positions the generators reach from solved, in decimal (exact): the group order when
+    /// the solved pattern's pieces are all distinct; where some are alike, the group order over
+    /// the pattern's stabiliser, or `None` where that could not be found.
     pub positions: Option<String>,
     /// Ranks the space numbers positions with (the product of its coordinates' sizes), in
     /// decimal; `None` past 128 bits.

@@ -38,4 +38,12 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "megaminx.kpuzzle.json",
         include_str!("../data/definitions/megaminx.kpuzzle.json"),
     ),
+    (
+        "4x4x4.kpuzzle.json",
+        include_str!("../data/definitions/4x4x4.kpuzzle.json"),
+    ),
+    (
+        "3x3x3-ru.tws",
+        include_str!("../data/definitions/3x3x3-ru.tws"),
+    ),
 ];

@@ -8,7 +8,7 @@
 //! pattern of distinct pieces. The 3x3x3's 48 points take milliseconds, the megaminx's 120 well
 //! under a second.
 
-use super::definition::{OrbitDef, Transformation};
+use super::definition::{OrbitDef, Pattern, Transformation};
 use num_bigint::BigUint;
 
 /// A permutation of points: `p[x]` is where point `x` goes.
@@ -155,24 +155,11 @@ impl Group {
             .iter()
             .map(|g| point_permutation(g, orbits))
             .collect();
-        let n = perms.first().map_or(0, Vec::len);
-        let work = move || {
-            let mut table = SimsTable::new(n);
-            for p in perms {
-                table.add(0, p);
-            }
-            table
-                .trans
-                .into_iter()
-                .map(|row| row.into_iter().flatten().collect::<Vec<Perm>>())
-                .collect::<Vec<_>>()
-        };
-        let levels = std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
-            .spawn(work)
-            .expect("a thread for the group's table")
-            .join()
-            .expect("the group's table does not panic");
+        let levels = sims_table(perms)
+            .trans
+            .into_iter()
+            .map(|row| row.into_iter().flatten().collect::<Vec<Perm>>())
+            .collect();
         Ok(Self {
             levels,
             orbits: orbits.to_vec(),
@@ -198,6 +185,25 @@ impl Group {
         }
         transformation_of(&g, &self.orbits)
     }
+}
+
+/// Knuth's table of the group `perms` generate, filled on a thread with a stack deep enough
+/// for its recursion.
+fn sims_table(perms: Vec<Perm>) -> SimsTable {
+    let n = perms.first().map_or(0, Vec::len);
+    let work = move || {
+        let mut table = SimsTable::new(n);
+        for p in perms {
+            table.add(0, p);
+        }
+        table
+    };
+    std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(work)
+        .expect("a thread for the group's table")
+        .join()
+        .expect("the group's table does not panic")
 }
 
 /// The transformation whose action on points is `p` (the inverse of [`point_permutation`]).
@@ -230,6 +236,157 @@ pub fn group_order(
     orbits: &[OrbitDef],
 ) -> Result<BigUint, TooManyPoints> {
     Ok(Group::new(generators, orbits)?.order())
+}
+
+/// The number of distinct patterns the moves reach from `pattern`, where pieces that share a
+/// number are alike (the 4x4x4's centres): the orbit-stabiliser count `|G| / |S|`, `S` the
+/// elements that leave `pattern` looking the same. Exact when it answers; `None` where this
+/// method cannot find `S`: alike pieces with more than one orientation, or moves that, with
+/// every distinct piece fixed, do not make every even arrangement of the alike ones.
+///
+/// How: the points of distinct pieces go first in the table's base, so the group held from
+/// the first alike point on is `K`, the elements fixing every distinct piece. When `K` holds
+/// every even permutation of each orbit's alike pieces (3-cycles sifted through the table), it
+/// is exactly the permutations whose parities per orbit lie in the span `V` of its
+/// generators' parities; the pattern's own symmetries `Y` (alike pieces swapped among
+/// themselves) meet it in `|Y| |V| / 2^r` elements, `r` the orbits with alike pieces.
+pub fn distinct_positions(
+    generators: &[Transformation],
+    orbits: &[OrbitDef],
+    pattern: &Pattern,
+) -> Result<Option<BigUint>, TooManyPoints> {
+    let points: usize = orbits
+        .iter()
+        .map(|o| o.pieces * o.orientations as usize)
+        .sum();
+    if points > MAX_POINTS {
+        return Err(TooManyPoints { points });
+    }
+    // Per orbit: the base of its points, and whether some of its pieces are alike.
+    let mut alike_orbits = Vec::new();
+    let mut base = 0;
+    for (def, part) in orbits.iter().zip(&pattern.orbits) {
+        let mut pieces = part.pieces.clone();
+        pieces.sort_unstable();
+        if pieces.windows(2).any(|w| w[0] == w[1]) {
+            if def.orientations > 1 {
+                return Ok(None);
+            }
+            alike_orbits.push((base, def.pieces, &part.pieces));
+        }
+        base += def.pieces * def.orientations as usize;
+    }
+    // Relabel the points: those of distinct pieces first, then each alike orbit's in turn.
+    let is_alike = |x: usize| {
+        alike_orbits
+            .iter()
+            .any(|&(b, n, _)| (b..b + n).contains(&x))
+    };
+    let mut order: Vec<usize> = (0..points).filter(|&x| !is_alike(x)).collect();
+    let fixed = order.len();
+    for &(b, n, _) in &alike_orbits {
+        order.extend(b..b + n);
+    }
+    let mut label = vec![0u16; points];
+    for (new, &old) in order.iter().enumerate() {
+        label[old] = new as u16;
+    }
+    let perms: Vec<Perm> = generators
+        .iter()
+        .map(|g| {
+            let p = point_permutation(g, orbits);
+            let mut q = vec![0u16; points];
+            for (x, &y) in p.iter().enumerate() {
+                q[label[x] as usize] = label[y as usize];
+            }
+            q
+        })
+        .collect();
+    if perms.is_empty() {
+        return Ok(Some(BigUint::from(1u8)));
+    }
+    let table = sims_table(perms);
+    let size = |rows: &[Vec<Option<Perm>>]| {
+        rows.iter()
+            .map(|row| BigUint::from(row.iter().flatten().count()))
+            .product::<BigUint>()
+    };
+    let order_g = size(&table.trans);
+    // Each alike orbit's span in the relabelled points.
+    let mut spans = Vec::new();
+    let mut start = fixed;
+    for &(_, n, _) in &alike_orbits {
+        spans.push(start..start + n);
+        start += n;
+    }
+    // K holds every even permutation of each alike orbit: its 3-cycles (a b c), c past b.
+    let identity: Perm = (0..points as u16).collect();
+    for span in &spans {
+        for c in span.start + 2..span.end {
+            let mut cycle = identity.clone();
+            let (a, b) = (span.start, span.start + 1);
+            cycle[a] = b as u16;
+            cycle[b] = c as u16;
+            cycle[c] = a as u16;
+            if !table.contains(fixed, &cycle) {
+                return Ok(None);
+            }
+        }
+    }
+    // V: the span over GF(2) of K's generators' parities, one bit per alike orbit.
+    if spans.len() > u64::BITS as usize {
+        return Ok(None);
+    }
+    let mut basis: Vec<u64> = Vec::new();
+    for g in table.gens[fixed..].iter().flatten() {
+        let mut bits = spans
+            .iter()
+            .enumerate()
+            .filter(|(_, span)| is_odd_on(g, (*span).clone()))
+            .fold(0u64, |acc, (i, _)| acc | 1 << i);
+        for &b in &basis {
+            bits = bits.min(bits ^ b);
+        }
+        if bits != 0 {
+            basis.push(bits);
+        }
+    }
+    // |Y|: the arrangements of alike pieces among themselves.
+    let mut symmetries = BigUint::from(1u8);
+    for &(_, _, pieces) in &alike_orbits {
+        let mut counts = std::collections::BTreeMap::new();
+        for &p in pieces {
+            *counts.entry(p).or_insert(0u32) += 1;
+        }
+        for &c in counts.values() {
+            symmetries *= (1..=c).map(BigUint::from).product::<BigUint>();
+        }
+    }
+    let stabiliser = symmetries << basis.len() >> spans.len();
+    if stabiliser == BigUint::from(0u8) || &order_g % &stabiliser != BigUint::from(0u8) {
+        return Ok(None);
+    }
+    Ok(Some(order_g / stabiliser))
+}
+
+/// Whether `g`, which maps `span` onto itself, permutes it oddly.
+fn is_odd_on(g: &Perm, span: std::ops::Range<usize>) -> bool {
+    let mut seen = vec![false; span.len()];
+    let mut odd = false;
+    for start in span.clone() {
+        if seen[start - span.start] {
+            continue;
+        }
+        let mut x = start;
+        let mut length = 0;
+        while !seen[x - span.start] {
+            seen[x - span.start] = true;
+            x = g[x] as usize;
+            length += 1;
+        }
+        odd ^= length % 2 == 0;
+    }
+    odd
 }
 
 #[cfg(test)]

@@ -41,8 +41,14 @@ pub fn run(args: &InfoArgs, path: &Path) -> Result<()> {
         report.group_order_seconds
     );
     match &report.positions {
-        Some(p) => outln!("  positions:          {} (pieces all distinct)", count(p)),
-        None => outln!("  positions:          fewer than the group order (some pieces are alike)"),
+        Some(p) if *p == report.group_order => {
+            outln!("  positions:          {} (pieces all distinct)", count(p))
+        }
+        Some(p) => outln!(
+            "  positions:          {} (some pieces alike: the group order over the solved pattern's stabiliser)",
+            count(p)
+        ),
+        None => outln!("  positions:          fewer than the group order (some pieces are alike; their count is not known)"),
     }
     match (&report.ranks, report.table_bytes) {
         (Some(r), Some(bytes)) => outln!(
