@@ -140,7 +140,7 @@ godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > 
     /// table, play a solution step by step, count a small space's levels as a chart. The API
     /// (`/api/solve`, `/api/bfs`, `/api/scramble`, `/api/replay`, `/api/jobs/...`) takes JSON
     /// bodies named like this command line's options and answers the same JSON as `--json`
-    /// (see the README). Every job runs under the limits below; at most --max-jobs run at once.
+    /// (see docs/web-api-python.md). Every job runs under the limits below; at most --max-jobs run at once.
     #[command(
         after_help = "Examples:\n  godsearch serve\n  godsearch serve --addr 127.0.0.1:9000 --max-jobs 1 --job-timeout 20"
     )]

@@ -1,6 +1,6 @@
 //! The one place where errors become messages and exit codes.
 //!
-//! Exit codes (README, "Exit codes"):
+//! Exit codes (docs/guide.md, "Exit codes"):
 //! - `0` success;
 //! - `1` the work could not be finished: an I/O failure, a damaged or foreign table file, a
 //!   wrong answer caught by a check, boards that ran past `--timeout`;

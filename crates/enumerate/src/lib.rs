@@ -29,7 +29,7 @@
 //! [`pattern_db`] builds the sliding tiles' pattern databases, specialised: its moves cost 0
 //! (the blank passing through cells the group does not hold) or 1, which the unit-cost engines
 //! cannot express, and its region flood fill is what makes the 7-8 databases build in 51 s
-//! rather than the 224 s of a queue (README, Performance).
+//! rather than the 224 s of a queue (docs/performance.md).
 //!
 //! [`reference`](mod@reference) is a deliberately plain hash-set BFS over any state type: the independent check
 //! the tests compare the engines with, and the baseline the benchmark measures them against.

@@ -1,6 +1,6 @@
 //! Reading a cube position from what a user typed: a facelet string or a move sequence.
 //!
-//! The rule, the same for every front end (README, "Cubes"):
+//! The rule, the same for every front end (docs/cubes.md):
 //! - Whitespace never decides. Ignoring whitespace, a text is read as **facelets** when it has
 //!   exactly the cube's sticker count (54 on the 3x3x3, 24 on the 2x2x2) in exactly six distinct
 //!   characters, and as a **move sequence** otherwise.
