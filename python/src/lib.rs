@@ -5,8 +5,9 @@
 //! package turns into dicts. The Python package (`godsearch/__init__.py`) gives the functions
 //! their keyword arguments and docs.
 //!
-//! - The work runs on a thread of its own with the GIL released; the calling thread wakes
-//!   every [`SIGNAL_CHECK`] to let Python handle signals, so Ctrl-C (KeyboardInterrupt) cancels
+//! - The work runs on a thread of its own with the GIL released; the calling thread waits for
+//!   it to finish (a quick call answers at once), waking every [`SIGNAL_CHECK`] to let Python
+//!   handle signals, so Ctrl-C (KeyboardInterrupt) cancels
 //!   the work (IDA* within 65,536 nodes a thread, an enumeration after its level) and raises.
 //! - Errors: `InputError` (a `ValueError`) when the request is at fault, with the command
 //!   line's message; `GodsearchError` (a `RuntimeError`) when the work failed.
@@ -23,6 +24,7 @@ use pyo3::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 create_exception!(
@@ -91,9 +93,27 @@ impl Session {
         let control = JobControl::new(self.limits.max_nodes);
         let (bench, limits, control, request) = (&self.bench, &self.limits, &control, &request);
         let outcome = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || work(bench, request, limits, control));
-            while !worker.is_finished() {
-                py.allow_threads(|| std::thread::sleep(SIGNAL_CHECK));
+            // The worker says when it is done, so a quick call answers at once; the wait
+            // wakes every SIGNAL_CHECK only to let Python look at its signals.
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            let worker = scope.spawn(move || {
+                let outcome = work(bench, request, limits, control);
+                let _ = done.send(());
+                outcome
+            });
+            let mut finished = finished;
+            loop {
+                // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
+                let (outcome, receiver) = py.allow_threads(move || {
+                    let outcome = finished.recv_timeout(SIGNAL_CHECK);
+                    (outcome, finished)
+                });
+                finished = receiver;
+                match outcome {
+                    // Done, or the worker ended without saying so (a panic): join it.
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
                 if let Err(interrupt) = py.check_signals() {
                     control.cancel();
                     // The engines stop at their next look; the interrupt is raised after.
