@@ -480,8 +480,11 @@ pub struct ServeArgs {
 /// `godsearch scramble`.
 #[derive(Debug, Args)]
 pub struct ScrambleArgs {
-    /// The puzzle: 2x2x2, 3x3x3, or a board size such as 4x4.
-    pub puzzle: String,
+    /// The puzzle: 2x2x2, 3x3x3, a board size such as 4x4, or a definition file.
+    #[arg(required_unless_present = "def")]
+    pub puzzle: Option<String>,
+    #[command(flatten)]
+    pub definition: DefinitionArgs,
     /// How many (printed as they are made).
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -503,9 +506,6 @@ pub struct ScrambleArgs {
     /// Folder for the cached two-phase tables (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// Definition puzzles: the moves to scramble with, e.g. U,F,R (default: the file's own)
-    #[arg(long, value_name = "MOVES")]
-    pub generators: Option<String>,
     /// One JSON document per scramble (the same as --format json).
     #[arg(long)]
     pub json: bool,
@@ -640,17 +640,23 @@ pub struct InfoArgs {
 }
 
 /// `godsearch verify` and `godsearch apply`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone)]
 pub struct VerifyArgs {
-    /// The puzzle: a board size such as 3x3 or 4x4, or 2x2x2 or 3x3x3
-    pub puzzle: String,
+    /// The puzzle: a board size such as 3x3 or 4x4, 2x2x2 or 3x3x3, or a definition file
+    /// (with --def, this is the start)
+    #[arg(required_unless_present = "def")]
+    pub puzzle: Option<String>,
+    /// A puzzle definition file (KPuzzle JSON or .tws) instead of a puzzle name; the start and
+    /// the moves follow it as the first two arguments
+    #[arg(long = "def", id = "def", value_name = "FILE")]
+    pub def: Option<PathBuf>,
     /// The start: a board (tile list or hex), or a cube as stickers or moves from solved
-    #[arg(required_unless_present = "file")]
+    #[arg(required_unless_present_any = ["file", "def"])]
     pub start: Option<String>,
     /// The moves: the blank's moves (U D L R) for boards; for cubes any algorithm: face,
     /// wide (Rw, r), slice (M E S) turns and rotations (x y z), ( )3 repeats, [A, B]
     /// commutators, [A: B] conjugates, // comments
-    #[arg(required_unless_present = "file")]
+    #[arg(required_unless_present_any = ["file", "def"])]
     pub moves: Option<String>,
     /// Check every line of FILE (`-` for standard input) instead: the start and the moves
     /// separated by `|` or a tab (or by the first space, when the start has none); blank lines

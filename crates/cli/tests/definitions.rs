@@ -305,3 +305,24 @@ fn definition_puzzles_run_on_disk_across_processes_and_count_the_last_level() {
         expected.as_array().unwrap()[..=9]
     );
 }
+
+#[test]
+fn verify_apply_and_scramble_take_the_file_by_option_too() {
+    let skewb = definition("skewb.kpuzzle.json");
+    let by_option = json(&["verify", "--def", &skewb, "R U L'", "L U' R'", "--json"]);
+    let by_name = json(&["verify", &skewb, "R U L'", "L U' R'", "--json"]);
+    assert_eq!(by_option, by_name);
+    assert_eq!(by_option["reaches_goal"], true);
+    let applied = json(&["apply", "--def", &skewb, "", "R U", "--json"]);
+    assert_eq!(applied, json(&["apply", &skewb, "", "R U", "--json"]));
+    let scrambled = json(&["scramble", "--def", &skewb, "--seed", "3", "--json"]);
+    assert_eq!(
+        scrambled,
+        json(&["scramble", &skewb, "--seed", "3", "--json"])
+    );
+    refused(
+        &["verify", "--def", &skewb, "R", "R'", "R"],
+        "give only the start and the moves",
+    );
+    refused(&["scramble", &skewb, "--def", &skewb], "not both");
+}

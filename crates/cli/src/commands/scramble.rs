@@ -48,25 +48,24 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         Ok(())
     };
     let walk = args.moves.map(|n| n as usize);
-    if definitions::is_definition_path(&args.puzzle) {
+    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
+        if args.definition.def.is_some() && args.puzzle.is_some() {
+            bad_input!("give the puzzle as --def FILE or by name, not both");
+        }
         if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
             bad_input!("--format hex and grid are for boards; a definition puzzle prints a scramble and its KPuzzle pattern, or json");
         }
         if args.cache.is_some() {
             bad_input!("--cache is for the built-in puzzles; a definition puzzle's table is built in memory");
         }
-        let puzzle = definitions::load(std::path::Path::new(&args.puzzle))?;
+        let puzzle = definitions::load(&path)?;
         let metric = match args.metric.as_deref() {
             Some(text) => definitions::DefinitionMetric::parse(text)?,
             None => definitions::DefinitionMetric::Outer,
         };
         let scrambler = scramble::DefinitionScrambler::new(
             &puzzle,
-            &args
-                .generators
-                .as_deref()
-                .map(definitions::parse_generators)
-                .unwrap_or_default(),
+            &args.definition.generator_names(),
             metric,
             crate::machine::default_memory_budget(),
             walk.is_none(),
@@ -79,10 +78,11 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         }
         return Ok(());
     }
-    if args.generators.is_some() {
+    if args.definition.generators.is_some() {
         bad_input!("--generators is for definition puzzles");
     }
-    match args.puzzle.parse::<PuzzleName>()? {
+    let name = args.puzzle.as_deref().unwrap_or_default();
+    match name.parse::<PuzzleName>()? {
         PuzzleName::Cube(size) => {
             if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
                 bad_input!("--format hex and grid are for boards; cubes print a scramble and its stickers, or json");

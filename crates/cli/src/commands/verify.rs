@@ -25,6 +25,7 @@ pub enum Mode {
 }
 
 pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
+    let args = &with_definition_as_puzzle(args)?;
     let text;
     let claims: Vec<(String, Claim)> = match &args.file {
         Some(path) => {
@@ -69,15 +70,41 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     Ok(())
 }
 
+/// The arguments with `--def FILE` as the puzzle: the positional arguments it leaves are the
+/// start and the moves, so they move down one place.
+fn with_definition_as_puzzle(args: &VerifyArgs) -> Result<VerifyArgs> {
+    let Some(path) = &args.def else {
+        return Ok(args.clone());
+    };
+    if args.moves.is_some() {
+        bad_input!("with --def FILE, give only the start and the moves");
+    }
+    if args.file.is_some() && args.puzzle.is_some() {
+        bad_input!("with --def FILE and --file, give no other arguments");
+    }
+    Ok(VerifyArgs {
+        puzzle: Some(path.display().to_string()),
+        def: None,
+        start: args.puzzle.clone(),
+        moves: args.start.clone(),
+        ..args.clone()
+    })
+}
+
+/// The puzzle named (set: [`with_definition_as_puzzle`] has run).
+fn puzzle_name(args: &VerifyArgs) -> &str {
+    args.puzzle.as_deref().unwrap_or_default()
+}
+
 type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
 
 /// The check for the puzzle named, with the prover that tells shortest solutions where one is
 /// at hand.
 fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
-    if godsearch_app::definitions::is_definition_path(&args.puzzle) {
+    if godsearch_app::definitions::is_definition_path(puzzle_name(args)) {
         return definition_checker(args);
     }
-    match args.puzzle.parse::<PuzzleName>()? {
+    match puzzle_name(args).parse::<PuzzleName>()? {
         PuzzleName::Tiles(shape) => {
             if args.metric.is_some() || args.facelets || args.notation.is_some() {
                 bad_input!("--metric, --facelets and --notation are for cubes");
@@ -167,7 +194,7 @@ fn definition_checker(args: &VerifyArgs) -> Result<Check<'_>> {
         Some(text) => DefinitionMetric::parse(text)?,
         None => DefinitionMetric::Outer,
     };
-    let puzzle = definitions::load(std::path::Path::new(&args.puzzle))?;
+    let puzzle = definitions::load(std::path::Path::new(puzzle_name(args)))?;
     let request = DefinitionSolveRequest {
         generators: &[],
         metric,
@@ -201,7 +228,7 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
     outln!("moves      {}", r.moves);
     if mode == Mode::Apply {
         outln!("end        {}", r.end);
-        if let Ok(PuzzleName::Tiles(shape)) = args.puzzle.parse::<PuzzleName>() {
+        if let Ok(PuzzleName::Tiles(shape)) = puzzle_name(args).parse::<PuzzleName>() {
             let board = Board::parse(shape, &r.end).context("the board reached")?;
             for line in board.to_grid().lines() {
                 outln!("           {line}");
@@ -228,7 +255,7 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
             "optimal    not known: every solution has at least {b} {} (the search stopped at --timeout)",
             r.metric
         ),
-        _ if args.puzzle.parse::<PuzzleName>().ok() == Some(PuzzleName::Cube(CubeSize::Three)) => {
+        _ if puzzle_name(args).parse::<PuzzleName>().ok() == Some(PuzzleName::Cube(CubeSize::Three)) => {
             outln!("optimal    not known (--prove runs the optimal solver)")
         }
         _ => outln!("optimal    not known (no distance table for this puzzle here)"),
