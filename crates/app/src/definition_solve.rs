@@ -5,6 +5,7 @@
 
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
+use crate::slot_solve::SlotSolver;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
@@ -45,6 +46,8 @@ pub enum DefinitionSolver {
     Narrow(Solver<u64>),
     /// Ranks need 128 bits.
     Wide(Solver<u128>),
+    /// Ranks need more: positions as slots, solved by IDA* ([`crate::slot_solve`]).
+    Slots(SlotSolver),
 }
 
 /// [`DefinitionSolver`] for one rank type.
@@ -73,8 +76,13 @@ impl DefinitionSolver {
         match puzzle.space::<u64>(request.generators, request.metric) {
             Ok(space) => Ok(Self::Narrow(Solver::new(puzzle, space, request, progress)?)),
             Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
-                let space = puzzle.space::<u128>(request.generators, request.metric)?;
-                Ok(Self::Wide(Solver::new(puzzle, space, request, progress)?))
+                match puzzle.space::<u128>(request.generators, request.metric) {
+                    Ok(space) => Ok(Self::Wide(Solver::new(puzzle, space, request, progress)?)),
+                    Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
+                        Ok(Self::Slots(SlotSolver::new(puzzle, request, progress)?))
+                    }
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         }
@@ -91,6 +99,7 @@ impl DefinitionSolver {
         match self {
             Self::Narrow(s) => s.solve(start, start_text, deadline),
             Self::Wide(s) => s.solve(start, start_text, deadline),
+            Self::Slots(s) => s.solve(start, start_text, deadline),
         }
     }
 }
@@ -102,6 +111,23 @@ impl DefinitionSolver {
         match self {
             Self::Narrow(s) => s.reaching(pattern),
             Self::Wide(s) => s.reaching(pattern),
+            Self::Slots(s) => {
+                let space = s.space();
+                let report = s.solve(pattern, "", None)?;
+                Ok(report
+                    .solution
+                    .split_whitespace()
+                    .rev()
+                    .map(|name| {
+                        let m = space
+                            .moves()
+                            .iter()
+                            .position(|m| m.name == name)
+                            .expect("a move of the space");
+                        space.move_name(space.inverse_move(m as godsearch_core::MoveIdx))
+                    })
+                    .collect())
+            }
         }
     }
 }

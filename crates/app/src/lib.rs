@@ -80,6 +80,7 @@ pub mod info;
 pub mod report;
 pub mod request;
 pub mod scramble;
+pub mod slot_solve;
 pub mod tables;
 pub mod tiles;
 pub mod units;

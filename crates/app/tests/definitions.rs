@@ -368,3 +368,75 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
     let fixed: num_bigint::BigUint = report.positions.unwrap().parse().unwrap();
     assert_eq!(all.positions, Some((fixed * 24u8).to_string()));
 }
+
+/// The slot space (positions as slot contents, for puzzles past 128-bit ranks) against the
+/// ranked space on the 2x2x2: the same moves, and databases of piece subsets that never
+/// overestimate and change by at most one a move.
+#[test]
+fn slot_spaces_move_as_ranked_ones_and_their_subset_databases_never_overestimate() {
+    use godsearch_app::slot_solve::databases;
+    use godsearch_core::{Heuristic, StateSpace};
+    use godsearch_orbit::projection::SlotDatabases;
+    use godsearch_orbit::slots::SlotSpace;
+    let puzzle = load("2x2x2.kpuzzle.json");
+    let generators = names("U,F,R");
+    let space: OrbitSpace<u64> = puzzle.space(&generators, DefinitionMetric::Outer).unwrap();
+    let slots = SlotSpace::new(&puzzle.definition, &generators, false).unwrap();
+    assert_eq!(slots.move_count(), space.move_count());
+    // Too little room for the corners' arrangement whole: subsets of them.
+    let tables = databases(&puzzle, &slots, false, 1_000, &NoProgress).unwrap();
+    let described: Vec<String> = tables
+        .iter()
+        .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+        .collect();
+    assert!(described[0] == "CORNERS orientations", "{described:?}");
+    assert!(
+        described[1..]
+            .iter()
+            .all(|d| d.starts_with("CORNERS pieces")),
+        "{described:?}"
+    );
+    let heuristic = SlotDatabases::new(&slots, &tables);
+    let truth = distances(&space);
+    let mut informative = 0;
+    for rank in (0..truth.len()).step_by(11) {
+        let state = slots.slots_of(&space.pattern_of(rank as u64));
+        let (h, d) = (heuristic.lower_bound(state), truth[rank] as u32);
+        assert!(h <= d, "rank {rank} estimated {h}, distance {d}");
+        informative += (h > 0) as u64;
+        let mut ranked = Vec::new();
+        space.for_each_neighbour(rank as u64, |m, next| ranked.push((m, next)));
+        for (m, next) in ranked {
+            let moved = slots.apply(&state, m);
+            assert_eq!(moved, slots.slots_of(&space.pattern_of(next)), "move {m}");
+            assert!(heuristic.lower_bound(moved).abs_diff(h) <= 1, "consistent");
+        }
+    }
+    assert!(informative > 0);
+}
+
+/// The target: short scrambles of the 4x4x4 and the megaminx (ranks past 128 bits)
+/// solved over automatic databases in seconds; the solutions replayed, no longer than the
+/// scrambles.
+#[test]
+fn the_4x4x4_and_the_megaminx_solve_six_move_scrambles() {
+    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS};
+    for (file, scramble) in [
+        ("4x4x4.kpuzzle.json", "R 2U F' 2R D B2"),
+        ("megaminx.kpuzzle.json", "U R F' BR2 L DL'"),
+    ] {
+        let puzzle = load(file);
+        let request = DefinitionSolveRequest {
+            generators: &[],
+            metric: DefinitionMetric::Outer,
+            memory_bytes: 1 << 30,
+            deadline: None,
+            descent_ranks: 0,
+            database_ranks: QUICK_DATABASE_RANKS,
+        };
+        let start = definitions::position(&puzzle, scramble).unwrap();
+        let report = solve(&puzzle, &start, scramble, &request, &NoProgress).unwrap();
+        assert_eq!(report.length, 6, "{file}");
+        assert!(report.optimal);
+    }
+}

@@ -6,13 +6,25 @@
 //! swapping adjacent commuting moves into increasing order, into one the automaton accepts, of
 //! the same length or shorter: searches that follow it stay complete and optimal.
 
-use super::space::OrbitSpace;
-use godsearch_core::{RankInt, SequenceAutomaton, StateSpace};
+use super::definition::{OrbitDef, Transformation};
+use super::space::{OrbitSpace, SpaceMove};
+use godsearch_core::{RankInt, SequenceAutomaton};
 
 /// The automaton of `space`'s moves (see the module docs).
 pub fn canonical<R: RankInt>(space: &OrbitSpace<R>) -> SequenceAutomaton {
-    let generators = space.generator_transformations();
-    let orbits = space.orbits();
+    of_moves(
+        &space.generator_transformations(),
+        space.orbits(),
+        space.moves(),
+    )
+}
+
+/// The automaton of `moves`, powers of `generators` acting on `orbits` (see the module docs).
+pub fn of_moves(
+    generators: &[Transformation],
+    orbits: &[OrbitDef],
+    moves: &[SpaceMove],
+) -> SequenceAutomaton {
     let g = generators.len();
     let commutes: Vec<Vec<bool>> = (0..g)
         .map(|a| {
@@ -24,8 +36,7 @@ pub fn canonical<R: RankInt>(space: &OrbitSpace<R>) -> SequenceAutomaton {
                 .collect()
         })
         .collect();
-    let moves = space.moves();
-    SequenceAutomaton::new(space.move_count(), g + 1, |state, m| {
+    SequenceAutomaton::new(moves.len(), g + 1, |state, m| {
         let next = moves[m].generator;
         if state != SequenceAutomaton::START {
             let last = state as usize - 1;

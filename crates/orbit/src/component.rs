@@ -8,6 +8,10 @@ use super::arrange::{
 use super::definition::Definition;
 use super::space::SpaceMove;
 use godsearch_core::perm::is_odd;
+use rayon::prelude::*;
+
+/// Components with at most this many distinct labels copy their label counts on the stack.
+pub const INLINE_LABEL_KINDS: usize = 64;
 
 /// The most entries (coordinate values x moves) a coordinate's move table may have: 16 M
 /// entries, 64 MiB.
@@ -212,17 +216,29 @@ impl Component {
         if self.distinct && out.len() <= FAST_DISTINCT {
             unrank_distinct(rank, out);
         } else {
-            let mut counts = self.label_counts.clone();
-            unrank_multiset(rank, &mut counts, out);
+            self.with_counts(|counts| unrank_multiset(rank, counts, self.arrangement.size, out));
         }
     }
 
+    /// The rank of an arrangement (one label a slot); allocates nothing for components of up
+    /// to [`INLINE_LABEL_KINDS`] labels.
     pub fn rank_of_arrangement(&self, labels: &[u8]) -> u128 {
         if self.distinct && labels.len() <= FAST_DISTINCT {
             return rank_distinct(labels);
         }
-        let mut counts = self.label_counts.clone();
-        rank_multiset(labels, &mut counts)
+        self.with_counts(|counts| rank_multiset(labels, counts, self.arrangement.size))
+    }
+
+    /// Calls `f` with a copy of the label counts to consume, on the stack where it fits.
+    fn with_counts<T>(&self, f: impl FnOnce(&mut [u8]) -> T) -> T {
+        let n = self.label_counts.len();
+        if n <= INLINE_LABEL_KINDS {
+            let mut counts = [0u8; INLINE_LABEL_KINDS];
+            counts[..n].copy_from_slice(&self.label_counts);
+            f(&mut counts[..n])
+        } else {
+            f(&mut self.label_counts.clone())
+        }
     }
 
     /// The orientation of each slot in full orientation value `value`.
@@ -344,20 +360,33 @@ impl Component {
     pub fn build_tables(&mut self) {
         let moves = self.moves.len() as u128;
         if self.arrangement.size > 1 && self.arrangement.size * moves <= TABLE_ENTRIES {
-            let mut table = Vec::with_capacity((self.arrangement.size * moves) as usize);
-            let mut odd = vec![0u64; (self.arrangement.size as usize).div_ceil(64)];
-            let mut scratch = Vec::new();
-            for r in 0..self.arrangement.size {
-                let labels = self.arrangement_of(r);
-                if self.distinct && is_odd(&labels) {
-                    odd[r as usize / 64] |= 1 << (r % 64);
-                }
-                for (perm, _) in &self.moves {
-                    scratch.clear();
-                    scratch.extend(perm.iter().map(|&from| labels[from as usize]));
-                    table.push(self.store_arrangement(self.rank_of_arrangement(&scratch)) as u32);
-                }
-            }
+            // Rows of 64 ranks at a time on every core: each row its moves' ranks and a word
+            // of parity bits.
+            let size = self.arrangement.size as usize;
+            let width = moves as usize;
+            let mut table = vec![0u32; size * width];
+            let mut odd = vec![0u64; size.div_ceil(64)];
+            let this = &*self;
+            table
+                .par_chunks_mut(64 * width)
+                .zip(odd.par_iter_mut())
+                .enumerate()
+                .for_each(|(block, (rows, word))| {
+                    let mut scratch = Vec::new();
+                    for (i, row) in rows.chunks_mut(width).enumerate() {
+                        let r = (block * 64 + i) as u128;
+                        let labels = this.arrangement_of(r);
+                        if this.distinct && is_odd(&labels) {
+                            *word |= 1 << i;
+                        }
+                        for (entry, (perm, _)) in row.iter_mut().zip(&this.moves) {
+                            scratch.clear();
+                            scratch.extend(perm.iter().map(|&from| labels[from as usize]));
+                            *entry =
+                                this.store_arrangement(this.rank_of_arrangement(&scratch)) as u32;
+                        }
+                    }
+                });
             self.arrangement.table = Some(table);
             self.odd = self.distinct.then_some(odd);
         }

@@ -14,6 +14,7 @@ pub mod group;
 pub mod kpuzzle;
 pub mod projection;
 mod relations;
+pub mod slots;
 pub mod space;
 pub mod tws;
 

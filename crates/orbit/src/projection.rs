@@ -7,7 +7,10 @@
 //! coordinates (its components are the full space's components of the orbits it keeps), so a
 //! lookup costs a few multiplications, not an unranking.
 
-use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
+use super::definition::{
+    Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation, Pattern,
+};
+use super::slots::{SlotSpace, Slots};
 use super::space::{Coords, OrbitSpace, SpaceError};
 use godsearch_core::{Heuristic, RankInt};
 
@@ -20,7 +23,13 @@ pub enum Keep {
     Orientations,
     /// Only where the pieces are (orientations ignored).
     Arrangement,
+    /// Only where the pieces whose numbers are in this mask are (bit `n` for piece `n`); the
+    /// others alike, orientations ignored.
+    Subset(u64),
 }
+
+/// The number the pieces a [`Keep::Subset`] leaves out share.
+const OTHER: u8 = u8::MAX;
 
 /// A part of a puzzle: the orbits it keeps, and how much of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +47,15 @@ impl ProjectionSpec {
                 Keep::Whole => orbits[o].name.clone(),
                 Keep::Orientations => format!("{} orientations", orbits[o].name),
                 Keep::Arrangement => format!("{} arrangement", orbits[o].name),
+                Keep::Subset(mask) => format!(
+                    "{} pieces {}",
+                    orbits[o].name,
+                    (0..u64::BITS)
+                        .filter(|b| mask >> b & 1 == 1)
+                        .map(|b| b.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
             })
             .collect::<Vec<_>>()
             .join(" + ")
@@ -52,7 +70,7 @@ impl ProjectionSpec {
             .iter()
             .map(|&(o, keep)| OrbitDef {
                 orientations: match keep {
-                    Keep::Arrangement => 1,
+                    Keep::Arrangement | Keep::Subset(_) => 1,
                     _ => full.orbits[o].orientations,
                 },
                 ..full.orbits[o].clone()
@@ -64,16 +82,7 @@ impl ProjectionSpec {
                 .iter()
                 .map(|&(o, keep)| {
                     let p = &full.solved.orbits[o];
-                    OrbitPattern {
-                        pieces: match keep {
-                            Keep::Orientations => vec![0; p.pieces.len()],
-                            _ => p.pieces.clone(),
-                        },
-                        orientation: match keep {
-                            Keep::Arrangement => vec![0; p.orientation.len()],
-                            _ => p.orientation.clone(),
-                        },
-                    }
+                    project_orbit(keep, &p.pieces, &p.orientation)
                 })
                 .collect(),
         };
@@ -92,7 +101,9 @@ impl ProjectionSpec {
                             OrbitTransformation {
                                 permutation: t.permutation.clone(),
                                 orientation: match keep {
-                                    Keep::Arrangement => vec![0; t.orientation.len()],
+                                    Keep::Arrangement | Keep::Subset(_) => {
+                                        vec![0; t.orientation.len()]
+                                    }
                                     _ => t.orientation.clone(),
                                 },
                             }
@@ -107,6 +118,27 @@ impl ProjectionSpec {
             solved,
             moves,
         }
+    }
+}
+
+/// What `keep` leaves of an orbit's pieces and orientations.
+fn project_orbit(keep: Keep, pieces: &[u8], orientation: &[u8]) -> OrbitPattern {
+    OrbitPattern {
+        pieces: match keep {
+            Keep::Orientations => vec![0; pieces.len()],
+            Keep::Subset(mask) => pieces
+                .iter()
+                .map(|&p| match p < 64 && mask >> p & 1 == 1 {
+                    true => p,
+                    false => OTHER,
+                })
+                .collect(),
+            _ => pieces.to_vec(),
+        },
+        orientation: match keep {
+            Keep::Arrangement | Keep::Subset(_) => vec![0; orientation.len()],
+            _ => orientation.to_vec(),
+        },
     }
 }
 
@@ -140,22 +172,9 @@ impl Projection {
         spec: ProjectionSpec,
         quarter: bool,
     ) -> Result<Option<Self>, SpaceError> {
-        let projected = spec.definition(definition);
-        // Generators that change nothing of the projection are left out.
-        let generators: Vec<String> = full
-            .generators()
-            .iter()
-            .filter(|g| {
-                projected
-                    .find_move(g)
-                    .is_some_and(|m| !m.transformation.is_identity())
-            })
-            .cloned()
-            .collect();
-        if generators.is_empty() {
+        let Some(space) = projected_space(definition, &spec, full.generators(), quarter)? else {
             return Ok(None);
-        }
-        let space = OrbitSpace::<u64>::new(&projected, &generators, quarter)?;
+        };
         let sources = space
             .digit_layout()
             .into_iter()
@@ -181,6 +200,45 @@ impl Projection {
         }))
     }
 
+    /// The projection `spec` of `definition` over `generators` (of a [`SlotSpace`], whose
+    /// positions it ranks by [`rank_of_slots`](Self::rank_of_slots)); `None` when no generator
+    /// changes it.
+    pub fn of_slots(
+        slots: &SlotSpace,
+        definition: &Definition,
+        spec: ProjectionSpec,
+        quarter: bool,
+    ) -> Result<Option<Self>, SpaceError> {
+        let Some(space) = projected_space(definition, &spec, slots.generators(), quarter)? else {
+            return Ok(None);
+        };
+        Ok(Some(Projection {
+            spec,
+            space,
+            sources: Vec::new(),
+        }))
+    }
+
+    /// The projection's rank of a slot space's position; `None` if it is not one the
+    /// projection's moves reach (not for a position the slot space's moves reach).
+    pub fn rank_of_slots(&self, slots: &SlotSpace, state: &Slots) -> Option<u64> {
+        let pattern = Pattern {
+            orbits: self
+                .spec
+                .orbits
+                .iter()
+                .map(|&(o, keep)| {
+                    let k = slots.orbits()[o].orientations;
+                    let contents = slots.orbit_slots(state, o);
+                    let pieces: Vec<u8> = contents.iter().map(|v| v / k).collect();
+                    let orientation: Vec<u8> = contents.iter().map(|v| v % k).collect();
+                    project_orbit(keep, &pieces, &orientation)
+                })
+                .collect(),
+        };
+        self.space.rank_pattern(&pattern)
+    }
+
     /// The projection's rank of a position, from the full space's decoded coordinates.
     #[inline]
     pub fn rank_from(&self, coords: &[Coords]) -> u64 {
@@ -197,6 +255,65 @@ impl Projection {
             rank = rank * s.radix + value as u64;
         }
         rank
+    }
+}
+
+/// The space of `spec`'s projection of `definition` over those of `generators` that change
+/// it; `None` when none does.
+fn projected_space(
+    definition: &Definition,
+    spec: &ProjectionSpec,
+    generators: &[String],
+    quarter: bool,
+) -> Result<Option<OrbitSpace<u64>>, SpaceError> {
+    let projected = spec.definition(definition);
+    let generators: Vec<String> = generators
+        .iter()
+        .filter(|g| {
+            projected
+                .find_move(g)
+                .is_some_and(|m| !m.transformation.is_identity())
+        })
+        .cloned()
+        .collect();
+    if generators.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(OrbitSpace::<u64>::new(
+        &projected,
+        &generators,
+        quarter,
+    )?))
+}
+
+/// The maximum of pattern databases over projections of a [`SlotSpace`]: admissible and
+/// consistent, as [`PatternDatabases`] is.
+#[derive(Debug)]
+pub struct SlotDatabases<'a> {
+    space: &'a SlotSpace,
+    tables: &'a [(Projection, Vec<u8>)],
+}
+
+impl<'a> SlotDatabases<'a> {
+    /// The databases `tables` (projections made by [`Projection::of_slots`], each with its
+    /// exact distances, one byte a rank, 255 for unreached) over `space`.
+    pub fn new(space: &'a SlotSpace, tables: &'a [(Projection, Vec<u8>)]) -> Self {
+        Self { space, tables }
+    }
+}
+
+impl Heuristic<Slots> for SlotDatabases<'_> {
+    const CONSISTENT: bool = true;
+
+    fn lower_bound(&self, state: Slots) -> u32 {
+        self.tables
+            .iter()
+            .map(|(p, table)| match p.rank_of_slots(self.space, &state) {
+                Some(rank) if table[rank as usize] != u8::MAX => table[rank as usize] as u32,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
 }
 

@@ -177,56 +177,11 @@ impl<R: RankInt> OrbitSpace<R> {
         quarter: bool,
     ) -> Result<Self, SpaceError> {
         let orbits = &definition.orbits;
-        let chosen: Vec<&super::NamedMove> = if generators.is_empty() {
-            definition.moves.iter().filter(|m| !m.derived).collect()
-        } else {
-            generators
-                .iter()
-                .map(|g| {
-                    definition
-                        .find_move(g)
-                        .ok_or_else(|| SpaceError::UnknownMove {
-                            name: g.clone(),
-                            known: definition.move_names().join(", "),
-                        })
-                })
-                .collect::<Result<_, _>>()?
-        };
-        if chosen.is_empty() {
-            return Err(SpaceError::NoMoves);
-        }
-        let mut moves = Vec::new();
-        let mut inverse = Vec::new();
-        for (g, named) in chosen.iter().enumerate() {
-            let t = &named.transformation;
-            if t.is_identity() {
-                return Err(SpaceError::Identity(named.name.clone()));
-            }
-            let order = t
-                .order(orbits, MAX_MOVES as u64 + 1)
-                .ok_or_else(|| SpaceError::OrderTooHigh(named.name.clone()))?;
-            let powers: Vec<(u64, String)> = power_names(&named.name, order)
-                .into_iter()
-                .filter(|&(p, _)| !quarter || p == 1 || p == order - 1)
-                .collect();
-            let first = moves.len();
-            for &(power, ref name) in &powers {
-                moves.push(SpaceMove {
-                    name: name.clone(),
-                    generator: g,
-                    power,
-                    transformation: t.power(power, orbits),
-                });
-                let back = powers
-                    .iter()
-                    .position(|&(p, _)| (p + power) % order == 0)
-                    .expect("the inverse power is listed too");
-                inverse.push(first + back);
-            }
-            if moves.len() > MAX_MOVES {
-                return Err(SpaceError::TooManyMoves { count: moves.len() });
-            }
-        }
+        let SpaceMoves {
+            generators: generator_names,
+            moves,
+            inverse,
+        } = space_moves(definition, generators, quarter)?;
         let mut components = Component::all(definition, &moves);
         find_rules(&mut components);
         let too_large = |components: &[Component]| SpaceError::TooLarge {
@@ -264,9 +219,9 @@ impl<R: RankInt> OrbitSpace<R> {
         let mut space = Self {
             name: definition.name.clone(),
             orbits: orbits.clone(),
-            generators: chosen.iter().map(|m| m.name.clone()).collect(),
+            generators: generator_names,
             moves,
-            inverse: inverse.into_iter().map(|i| i as MoveIdx).collect(),
+            inverse,
             digits,
             any_parity_rule: components.iter().any(|c| c.parity_rule.is_some()),
             any_sum_rule: components.iter().any(|c| c.sum_rule.is_some()),
@@ -512,6 +467,12 @@ impl<R: RankInt> OrbitSpace<R> {
         &self.moves
     }
 
+    /// Whether every coordinate has a move table (then a neighbour is a few lookups, and a
+    /// table of every rank builds at tens of millions of positions a second).
+    pub fn fully_tabled(&self) -> bool {
+        !self.any_untabled
+    }
+
     /// The generators' names.
     pub fn generators(&self) -> &[String] {
         &self.generators
@@ -607,6 +568,83 @@ fn find_rules(components: &mut [Component]) {
             components[eligible[col]].sum_rule = Some(from);
         }
     }
+}
+
+/// The moves of a space, with what it needs to know of them.
+#[derive(Debug, Clone)]
+pub struct SpaceMoves {
+    /// The generators' names.
+    pub generators: Vec<String>,
+    /// Every move.
+    pub moves: Vec<SpaceMove>,
+    /// Each move's inverse.
+    pub inverse: Vec<MoveIdx>,
+}
+
+/// The moves of a space over `generators` of `definition` (all of its own moves when empty):
+/// every power of each generator (only itself and its inverse when `quarter`), named as
+/// twsearch names them.
+pub fn space_moves(
+    definition: &Definition,
+    generators: &[String],
+    quarter: bool,
+) -> Result<SpaceMoves, SpaceError> {
+    let orbits = &definition.orbits;
+    let chosen: Vec<&super::NamedMove> = if generators.is_empty() {
+        definition.moves.iter().filter(|m| !m.derived).collect()
+    } else {
+        generators
+            .iter()
+            .map(|g| {
+                definition
+                    .find_move(g)
+                    .ok_or_else(|| SpaceError::UnknownMove {
+                        name: g.clone(),
+                        known: definition.move_names().join(", "),
+                    })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if chosen.is_empty() {
+        return Err(SpaceError::NoMoves);
+    }
+    let mut moves = Vec::new();
+    let mut inverse = Vec::new();
+    for (g, named) in chosen.iter().enumerate() {
+        let t = &named.transformation;
+        if t.is_identity() {
+            return Err(SpaceError::Identity(named.name.clone()));
+        }
+        let order = t
+            .order(orbits, MAX_MOVES as u64 + 1)
+            .ok_or_else(|| SpaceError::OrderTooHigh(named.name.clone()))?;
+        let powers: Vec<(u64, String)> = power_names(&named.name, order)
+            .into_iter()
+            .filter(|&(p, _)| !quarter || p == 1 || p == order - 1)
+            .collect();
+        let first = moves.len();
+        for &(power, ref name) in &powers {
+            moves.push(SpaceMove {
+                name: name.clone(),
+                generator: g,
+                power,
+                transformation: t.power(power, orbits),
+            });
+            let back = powers
+                .iter()
+                .position(|&(p, _)| (p + power) % order == 0)
+                .expect("the inverse power is listed too");
+            inverse.push(first + back);
+        }
+        if moves.len() > MAX_MOVES {
+            return Err(SpaceError::TooManyMoves { count: moves.len() });
+        }
+    }
+    Ok(SpaceMoves {
+        generators: chosen.iter().map(|m| m.name.clone()).collect(),
+        moves,
+        inverse: inverse.into_iter().map(|i| i as MoveIdx).collect(),
+    })
 }
 
 fn approximate(components: &[Component]) -> String {

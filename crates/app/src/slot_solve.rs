@@ -1,0 +1,205 @@
+//! Solving positions of definition puzzles whose ranks pass 128 bits (the megaminx, the
+//! 4x4x4): IDA* over their [`SlotSpace`] with pattern databases of projections chosen within
+//! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
+//! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
+
+use crate::definition_solve::DefinitionSolveRequest;
+use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::report::DefinitionSolution;
+use crate::{AppError, AppResult};
+use godsearch_core::{Progress, RankedSpace, StateSpace};
+use godsearch_enumerate::{table, Limits};
+use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
+use godsearch_orbit::slots::{SlotError, SlotSpace};
+use godsearch_orbit::{Pattern, SpaceError};
+use godsearch_search::{ida_star, IdaError};
+use std::time::Instant;
+
+/// A slot space with its pattern databases built once.
+pub struct SlotSolver {
+    puzzle: DefinitionPuzzle,
+    space: SlotSpace,
+    tables: Vec<(Projection, Vec<u8>)>,
+    build_seconds: f64,
+}
+
+impl SlotSolver {
+    /// The space of `puzzle` under `request`, and the databases that fit its budget.
+    pub fn new(
+        puzzle: &DefinitionPuzzle,
+        request: &DefinitionSolveRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
+        let built = Instant::now();
+        let quarter = request.metric == DefinitionMetric::Quarter;
+        let space = SlotSpace::new(&puzzle.definition, request.generators, quarter).map_err(
+            |e| match e {
+                SlotError::Space(e) => AppError::OrbitSpace(e),
+                other => AppError::Input(format!("{}: {other}", puzzle.name())),
+            },
+        )?;
+        let budget = (request.memory_bytes as u128).min(request.database_ranks);
+        let tables = databases(puzzle, &space, quarter, budget, progress)?;
+        Ok(Self {
+            puzzle: puzzle.clone(),
+            space,
+            tables,
+            build_seconds: built.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Solves `start` optimally (written `start_text` in the report), giving up at `deadline`.
+    pub fn solve(
+        &self,
+        start: &Pattern,
+        start_text: &str,
+        deadline: Option<Instant>,
+    ) -> AppResult<DefinitionSolution> {
+        let (puzzle, space) = (&self.puzzle, &self.space);
+        let started = Instant::now();
+        let heuristic = SlotDatabases::new(space, &self.tables);
+        let path = ida_star(space, &heuristic, space.slots_of(start), deadline).map_err(|e| {
+            match e {
+                IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
+                    "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
+                )),
+                IdaError::Exhausted => AppError::Input(format!(
+                    "{}: the generators {} cannot reach this position from solved",
+                    puzzle.name(),
+                    space.generators().join(",")
+                )),
+            }
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        let orbits = &puzzle.definition.orbits;
+        let end = path.moves.iter().fold(start.clone(), |p, &m| {
+            space.moves()[m as usize].transformation.apply(&p, orbits)
+        });
+        if end != puzzle.definition.solved {
+            return Err(AppError::Check(format!(
+                "the solution found for {} does not solve the position when replayed",
+                puzzle.name()
+            )));
+        }
+        let solution: Vec<String> = path.moves.iter().map(|&m| space.move_name(m)).collect();
+        Ok(DefinitionSolution {
+            puzzle: puzzle.name().to_string(),
+            start: start_text.to_string(),
+            length: solution.len(),
+            solution: solution.join(" "),
+            optimal: true,
+            method: "IDA* over pattern databases".into(),
+            databases: self
+                .tables
+                .iter()
+                .map(|(p, _)| p.spec.describe(orbits))
+                .collect(),
+            build_seconds: self.build_seconds,
+            nodes_expanded: path.stats.expanded,
+            seconds,
+        })
+    }
+
+    /// The space's move names, for sequences the solver gives.
+    pub fn space(&self) -> &SlotSpace {
+        &self.space
+    }
+}
+
+/// The projection `spec`, if it changes under the moves and has at most `largest` ranks.
+fn fitting(
+    puzzle: &DefinitionPuzzle,
+    space: &SlotSpace,
+    spec: ProjectionSpec,
+    quarter: bool,
+    largest: u128,
+) -> AppResult<Option<Projection>> {
+    match Projection::of_slots(space, &puzzle.definition, spec, quarter) {
+        Ok(Some(p)) if p.space.state_count() <= largest => Ok(Some(p)),
+        Ok(_) | Err(SpaceError::TooLarge { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The projections worth a database within `largest` ranks in all (a byte each), an equal
+/// share an orbit: each orbit whole where that fits; else its orientations where they fit and
+/// its arrangement, or where that does not fit, the arrangements of its pieces in groups as
+/// large as the share allows. Admissible together (their maximum).
+pub fn databases(
+    puzzle: &DefinitionPuzzle,
+    space: &SlotSpace,
+    quarter: bool,
+    largest: u128,
+    progress: &dyn Progress,
+) -> AppResult<Vec<(Projection, Vec<u8>)>> {
+    let definition = &puzzle.definition;
+    let orbit_count = definition.orbits.len();
+    let share = largest / orbit_count.max(1) as u128;
+    let mut chosen: Vec<Projection> = Vec::new();
+    for o in 0..orbit_count {
+        let single = |keep| ProjectionSpec {
+            orbits: vec![(o, keep)],
+        };
+        if let Some(p) = fitting(puzzle, space, single(Keep::Whole), quarter, share)? {
+            chosen.push(p);
+            continue;
+        }
+        let mut left = share;
+        if definition.orbits[o].orientations > 1 {
+            if let Some(p) = fitting(puzzle, space, single(Keep::Orientations), quarter, left)? {
+                left -= p.space.state_count();
+                chosen.push(p);
+            }
+        }
+        if let Some(p) = fitting(puzzle, space, single(Keep::Arrangement), quarter, left)? {
+            chosen.push(p);
+            continue;
+        }
+        // Groups of the orbit's piece numbers, as large as fit the share together and keep
+        // their move tables (an untabled arrangement, the 4x4x4's wings five at a time, takes
+        // minutes to build instead of a second).
+        let mut numbers: Vec<u8> = definition.solved.orbits[o].pieces.clone();
+        numbers.sort_unstable();
+        numbers.dedup();
+        if numbers.iter().any(|&n| n >= 64) {
+            continue;
+        }
+        for size in (1..numbers.len()).rev() {
+            let mut groups = Vec::new();
+            let mut total = 0u128;
+            for group in numbers.chunks(size) {
+                let mask = group.iter().fold(0u64, |m, &n| m | 1 << n);
+                match fitting(puzzle, space, single(Keep::Subset(mask)), quarter, left)? {
+                    Some(p) if total + p.space.state_count() <= left && p.space.fully_tabled() => {
+                        total += p.space.state_count();
+                        groups.push(p);
+                    }
+                    _ => {
+                        groups.clear();
+                        break;
+                    }
+                }
+            }
+            if !groups.is_empty() {
+                chosen.extend(groups);
+                break;
+            }
+        }
+    }
+    let mut tables = Vec::with_capacity(chosen.len());
+    for projection in chosen {
+        progress.detail(&format!(
+            "building the pattern database of {}",
+            projection.spec.describe(&definition.orbits)
+        ));
+        let limits = Limits {
+            max_depth: None,
+            memory_bytes: largest as u64,
+            antipode_cap: 0,
+            count_last: false,
+        };
+        let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+        tables.push((projection, made.table.into_bytes()));
+    }
+    Ok(tables)
+}
