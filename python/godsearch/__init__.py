@@ -70,13 +70,15 @@ class Session:
     def solve(self, puzzle, position, *, algorithm=None, heuristic=None, pdb=None,
               no_reflection=False, goal=None, stages=None, effort=None, depth=None,
               metric=None, facelets=False, moves=False, max_length=None, optimal=False,
-              all=False, table_size=None, timeout=None):
+              all=False, table_size=None, timeout=None, generators=None):
         """Solves one position; returns the report dict (``solution``, ``length``,
         ``optimal``, ``nodes_expanded``, ``seconds``, ...), its solution replayed first.
 
-        :param puzzle: ``"3x3"``, ``"4x4"``, any ``"WxH"``, ``"2x2x2"`` or ``"3x3x3"``.
+        :param puzzle: ``"3x3"``, ``"4x4"``, any ``"WxH"``, ``"2x2x2"``, ``"3x3x3"``, or the
+            path of a puzzle definition file (KPuzzle JSON or ``.tws``).
         :param position: a board (``"8,6,7,2,5,4,3,0,1"`` or hex), a cube's 54 facelets, or
-            cube moves (``"R U R' U'"``).
+            moves (``"R U R' U'"``) for cubes and definition puzzles.
+        :param generators: definition puzzles: the moves to search with (``"U,F,R"``).
         :param algorithm: ``auto`` (default), ``ida``, ``parallel-ida``, ``astar``, ``table``,
             ``half-depth``, ``two-stage``, ``subgoal``, ``two-phase``.
         :param heuristic: ``auto``, ``manhattan``, ``linear-conflict`` or ``pdb``.
@@ -91,17 +93,20 @@ class Session:
                            goal=goal, stages=stages, effort=effort, depth=depth,
                            metric=metric, facelets=facelets, moves=moves,
                            max_length=max_length, optimal=optimal, all=all,
-                           table_size=table_size, timeout=timeout)
+                           table_size=table_size, timeout=timeout, generators=generators)
         return _json.loads(self._native.solve_json(request))
 
-    def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False):
+    def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False,
+            generators=None):
         """Counts the positions at every distance from the goal (God's algorithm); returns the
         report dict: ``levels`` (exact counts by distance), ``total``, ``diameter``,
         ``complete``, ``antipodes``, ``seconds``, ... It stops with exact counts so far at
-        ``max_depth`` or when the next level would not fit the session's memory.
+        ``max_depth`` or when the next level would not fit the session's memory. ``puzzle``
+        may be a definition file's path, with ``generators`` (``"R,U"``) and ``metric``
+        (``"htm"`` or ``"qtm"``).
         """
         request = _request(puzzle=puzzle, goal=goal, metric=metric, max_depth=max_depth,
-                           count_last=count_last)
+                           count_last=count_last, generators=generators)
         return _json.loads(self._native.bfs_json(request))
 
     def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None):

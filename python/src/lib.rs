@@ -152,6 +152,7 @@ impl Session {
                 max_seconds: None,
                 largest_table: TableSize::Gigabyte,
                 max_scrambles: u32::MAX,
+                definition_files: true,
             },
         })
     }

@@ -182,3 +182,18 @@ def test_the_catalog_lists_puzzles_and_options():
     assert "linear-conflict" in catalog["heuristics"]
     assert "6-6-3" in next(p for p in catalog["puzzles"] if p["name"] == "4x4")["partitions"]
     assert godsearch.__version__
+
+
+def test_definition_files_enumerate_and_solve(session):
+    pyraminx = str(DATA / "definitions" / "pyraminx-no-tips.tws")
+    report = session.bfs(pyraminx)
+    assert report["levels"] == levels("pyraminx-no-tips.txt")
+    two = str(DATA / "definitions" / "2x2x2.kpuzzle.json")
+    quarter = session.bfs(two, generators="U,F,R", metric="qtm")
+    assert quarter["levels"] == levels("cube2x2x2-qtm.txt")
+    solved = godsearch.solve(str(DATA / "definitions" / "skewb.kpuzzle.json"), "R U L' B")
+    assert solved["optimal"] is True and solved["length"] == 4
+    with pytest.raises(godsearch.InputError, match="is for the built-in puzzles"):
+        session.solve(pyraminx, "U", heuristic="pdb")
+    with pytest.raises(godsearch.InputError, match="unknown move"):
+        session.solve(pyraminx, "U X")

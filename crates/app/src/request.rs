@@ -22,7 +22,9 @@ use crate::cubes::{
     default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
     TwoPhaseSolver,
 };
-use crate::report::{BfsReport, CubeSolution, Scramble, Solution};
+use crate::definition_solve::{DefinitionSolveRequest, DESCENT_RANKS, QUICK_DATABASE_RANKS};
+use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
 use crate::tiles::{
     solvable_board, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Notice, Search, StagedSolver,
     TableSolver, TileJob,
@@ -59,10 +61,14 @@ const ANTIPODE_CAP: usize = 64;
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SolveRequest {
-    /// The puzzle: `3x3`, `4x4`, any `WxH`, `2x2x2` or `3x3x3`.
+    /// The puzzle: `3x3`, `4x4`, any `WxH`, `2x2x2`, `3x3x3`, or a definition file's path.
     pub puzzle: String,
-    /// A board (tile list or hex string), a cube's 54 facelets, or a cube move sequence.
+    /// A board (tile list or hex string), a cube's 54 facelets, or a move sequence (cubes and
+    /// definition puzzles).
     pub position: String,
+    /// Definition puzzles: the moves to search with, e.g. `U,F,R` (default: the file's own).
+    #[serde(default)]
+    pub generators: Option<String>,
     /// The board's goal (tiles; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
@@ -133,6 +139,7 @@ impl SolveRequest {
         SolveRequest {
             puzzle: puzzle.into(),
             position: position.into(),
+            generators: None,
             goal: None,
             algorithm: Algorithm::Auto,
             heuristic: HeuristicChoice::Auto,
@@ -247,6 +254,41 @@ impl SolveRequest {
         Ok(())
     }
 
+    /// Refuses what a definition puzzle's solver does not take: every board and cube option
+    /// but `metric` (`htm` or `qtm`), `generators` and `timeout`.
+    pub fn check_definition_options(&self) -> AppResult<()> {
+        let unused = [
+            (self.goal.is_some(), "--goal"),
+            (self.algorithm != Algorithm::Auto, "--algorithm"),
+            (self.heuristic != HeuristicChoice::Auto, "--heuristic"),
+            (self.pdb.is_some(), "--pdb"),
+            (self.no_reflection, "--no-reflection"),
+            (self.stages.is_some(), "--stages"),
+            (self.effort.is_some(), "--effort"),
+            (self.depth.is_some(), "--depth"),
+            (self.facelets, "--facelets"),
+            (self.max_length.is_some(), "--max-length"),
+            (self.optimal, "--optimal"),
+            (self.all, "--all"),
+            (self.table_size.is_some(), "--table-size"),
+            (self.known_solution.is_some(), "--known-solution"),
+        ];
+        match unused.iter().find(|(given, _)| *given) {
+            Some((_, name)) => Err(AppError::Input(format!(
+                "{name} is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The generators named (empty: the definition's own moves).
+    pub fn generator_names(&self) -> Vec<String> {
+        self.generators
+            .as_deref()
+            .map(crate::definitions::parse_generators)
+            .unwrap_or_default()
+    }
+
     /// Refuses, for a cube of `size`, the board-only options and those the chosen cube solver
     /// would not use.
     pub fn check_cube_options(&self, size: CubeSize) -> AppResult<()> {
@@ -351,14 +393,19 @@ pub enum SolveReport {
     Tiles(Solution),
     /// A cube.
     Cube(CubeSolution),
+    /// A puzzle from a definition file.
+    Definition(DefinitionSolution),
 }
 
 /// An enumeration to run, named like `bfs`'s options.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BfsJob {
-    /// The puzzle: a board size, `2x2x2` or `3x3x3`.
+    /// The puzzle: a board size, `2x2x2`, `3x3x3`, or a definition file's path.
     pub puzzle: String,
+    /// Definition puzzles: the moves to search with, e.g. `U,F,R` (default: the file's own).
+    #[serde(default)]
+    pub generators: Option<String>,
     /// The board's goal (tiles; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
@@ -378,6 +425,7 @@ impl BfsJob {
     pub fn new(puzzle: &str) -> Self {
         BfsJob {
             puzzle: puzzle.into(),
+            generators: None,
             goal: None,
             metric: None,
             max_depth: None,
@@ -513,6 +561,9 @@ pub struct JobLimits {
     pub largest_table: TableSize,
     /// The most scrambles one request may ask for.
     pub max_scrambles: u32,
+    /// Whether a puzzle named by a definition file's path is read (Python: yes; the HTTP
+    /// server: no, since it must not read files its clients name).
+    pub definition_files: bool,
 }
 
 /// A running job's state for watchers: its enumeration levels, its search's threshold and
@@ -763,6 +814,16 @@ impl Workbench {
         control: &JobControl,
     ) -> AppResult<SolveReport> {
         control.start();
+        if crate::definitions::is_definition_path(&request.puzzle) {
+            return self
+                .solve_definition(request, limits)
+                .map(SolveReport::Definition);
+        }
+        if request.generators.is_some() {
+            return Err(AppError::Input(
+                "--generators is for definition puzzles".into(),
+            ));
+        }
         match parse_puzzle(&request.puzzle)? {
             PuzzleName::Tiles(shape) => self
                 .solve_board(request, shape, limits, control)
@@ -771,6 +832,37 @@ impl Workbench {
                 .solve_cube(request, size, limits, control)
                 .map(SolveReport::Cube),
         }
+    }
+
+    fn solve_definition(
+        &self,
+        request: &SolveRequest,
+        limits: &JobLimits,
+    ) -> AppResult<DefinitionSolution> {
+        let puzzle = definition_file(&request.puzzle, limits)?;
+        request.check_definition_options()?;
+        let metric = match request.metric.as_deref() {
+            Some(text) => DefinitionMetric::parse(text)?,
+            None => DefinitionMetric::Outer,
+        };
+        let start = crate::definitions::position(&puzzle, &request.position)?;
+        let generators = request.generator_names();
+        let deadline = shorter(request.timeout()?, limits.max_seconds).map(|t| Instant::now() + t);
+        let solve_request = DefinitionSolveRequest {
+            generators: &generators,
+            metric,
+            memory_bytes: limits.memory_bytes,
+            deadline,
+            descent_ranks: DESCENT_RANKS,
+            database_ranks: QUICK_DATABASE_RANKS,
+        };
+        crate::definition_solve::solve(
+            &puzzle,
+            &start,
+            &request.position,
+            &solve_request,
+            &godsearch_core::NoProgress,
+        )
     }
 
     fn solve_board(
@@ -908,6 +1000,29 @@ impl Workbench {
             disk: None,
             cluster: None,
         };
+        if crate::definitions::is_definition_path(&job.puzzle) {
+            let puzzle = definition_file(&job.puzzle, limits)?;
+            if job.goal.is_some() {
+                return Err(AppError::Input(
+                    "--goal is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
+                ));
+            }
+            let metric = match job.metric.as_deref() {
+                Some(text) => DefinitionMetric::parse(text)?,
+                None => DefinitionMetric::Outer,
+            };
+            let generators = job
+                .generators
+                .as_deref()
+                .map(crate::definitions::parse_generators)
+                .unwrap_or_default();
+            return bfs::definition(&puzzle, &generators, metric, &request, control);
+        }
+        if job.generators.is_some() {
+            return Err(AppError::Input(
+                "--generators is for definition puzzles".into(),
+            ));
+        }
         match parse_puzzle(&job.puzzle)? {
             PuzzleName::Tiles(shape) => {
                 if job.metric.is_some() {
@@ -1115,6 +1230,16 @@ pub struct Replay {
     pub positions: Vec<String>,
     /// Whether the last one is the goal (solved).
     pub solved: bool,
+}
+
+/// The definition puzzle at `path`, where `limits` let requests name files.
+fn definition_file(path: &str, limits: &JobLimits) -> AppResult<DefinitionPuzzle> {
+    if !limits.definition_files {
+        return Err(AppError::Input(
+            "this server does not read definition files named in requests".into(),
+        ));
+    }
+    crate::definitions::load(std::path::Path::new(path))
 }
 
 /// Plays `request.solution` from its start, refusing a move that leaves the board or cannot be

@@ -45,6 +45,7 @@ fn start(cache: PathBuf) -> String {
             max_seconds: Some(REQUEST_LIMIT),
             largest_table: TableSize::Small,
             max_scrambles: 1000,
+            definition_files: false,
         },
         wall_limit: Some(REQUEST_LIMIT),
         body_limit: 1 << 16,

@@ -21,6 +21,7 @@ fn limits() -> JobLimits {
         max_seconds: Some(Duration::from_secs(60)),
         largest_table: TableSize::Small,
         max_scrambles: 100,
+        definition_files: false,
     }
 }
 
@@ -228,6 +229,17 @@ fn bad_input_gets_400_with_the_command_lines_message() {
         "/api/solve",
         json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
         "unsolvable",
+    );
+    // The server reads no file a request names.
+    refused(
+        "/api/solve",
+        json!({"puzzle": "/etc/passwd.json", "position": "R"}),
+        "does not read definition files",
+    );
+    refused(
+        "/api/bfs",
+        json!({"puzzle": "../data/definitions/skewb.kpuzzle.json"}),
+        "does not read definition files",
     );
     refused(
         "/api/solve",

@@ -75,6 +75,7 @@ async fn start_server(cache: &std::path::Path) -> String {
             max_seconds: Some(Duration::from_secs(60)),
             largest_table: TableSize::Small,
             max_scrambles: 10,
+            definition_files: false,
         },
         wall_limit: Some(Duration::from_secs(60)),
         body_limit: 1 << 16,

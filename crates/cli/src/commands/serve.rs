@@ -31,6 +31,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             max_seconds: Some(args.job_timeout),
             largest_table,
             max_scrambles: args.max_scrambles,
+            definition_files: false,
         },
         wall_limit: Some(args.job_timeout),
         body_limit,
