@@ -1252,6 +1252,7 @@ pub fn replay(request: &ReplayRequest) -> AppResult<Replay> {
             let moves = TileMove::parse_sequence(&request.solution).map_err(|e| {
                 AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
             })?;
+            check_replay_size(moves.len(), shape.cells())?;
             let mut positions = vec![board.to_list()];
             for (k, &m) in moves.iter().enumerate() {
                 if !board.apply(m) {
@@ -1278,16 +1279,19 @@ pub fn replay(request: &ReplayRequest) -> AppResult<Replay> {
                 AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
             })?;
             let turns: Vec<&str> = request.solution.split_whitespace().collect();
+            check_replay_size(turns.len(), facelet::FACELETS)?;
             let mut positions = Vec::with_capacity(turns.len() + 1);
             let mut last = start;
-            // Each prefix is read and applied whole, so that a rotation or slice renames the
-            // faces of the turns after it exactly as the full sequence does.
-            for k in 0..=turns.len() {
-                let prefix = CubeAlgorithm::parse(&turns[..k].join(" ")).map_err(|e| {
-                    AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
-                })?;
-                last = prefix
-                    .apply_held(size, &start)
+            positions.push(facelet::format(&last));
+            // Each turn is applied to the cube as held after the ones before it, which is
+            // how a rotation or slice renames the faces of the turns after it in the whole
+            // sequence (a test compares this with applying every prefix whole).
+            for turn in turns {
+                last = CubeAlgorithm::parse(turn)
+                    .map_err(|e| {
+                        AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
+                    })?
+                    .apply_held(size, &last)
                     .map_err(|e| AppError::Input(e.to_string()))?;
                 positions.push(facelet::format(&last));
             }
@@ -1297,6 +1301,22 @@ pub fn replay(request: &ReplayRequest) -> AppResult<Replay> {
             })
         }
     }
+}
+
+/// The most cells or stickers a replay lists in all (positions times their size): a few tens
+/// of megabytes of JSON at most.
+pub const MAX_REPLAY_ENTRIES: usize = 4_000_000;
+
+/// Refuses a replay of `moves` moves of positions of `size` entries past
+/// [`MAX_REPLAY_ENTRIES`].
+fn check_replay_size(moves: usize, size: usize) -> AppResult<()> {
+    let entries = (moves + 1).saturating_mul(size);
+    if entries > MAX_REPLAY_ENTRIES {
+        return Err(AppError::Input(format!(
+            "a replay of {moves} moves lists {entries} cells or stickers; at most {MAX_REPLAY_ENTRIES} are listed (fewer moves, or verify, which prints only the end)"
+        )));
+    }
+    Ok(())
 }
 
 /// A notice in words, for a job's progress.
@@ -1368,5 +1388,67 @@ pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
                 TableSize::names()
             ))
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::SliceRandom;
+
+    /// The replay before: every prefix parsed and applied whole (quadratic).
+    fn replay_by_prefixes(size: CubeSize, solution: &str) -> Vec<String> {
+        let turns: Vec<&str> = solution.split_whitespace().collect();
+        (0..=turns.len())
+            .map(|k| {
+                let prefix = CubeAlgorithm::parse(&turns[..k].join(" ")).unwrap();
+                facelet::format(&prefix.apply_held(size, &CubieCube::SOLVED).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_replay_turn_by_turn_equals_applying_each_prefix_whole() {
+        let words = [
+            "R", "U'", "F2", "D", "L'", "B2", "M", "E'", "S2", "x", "y'", "z2", "Rw", "u'",
+            "f2", "r", "Dw2", "b'",
+        ];
+        let mut rng = StdRng::seed_from_u64(11);
+        for size in [CubeSize::Two, CubeSize::Three] {
+            for _ in 0..40 {
+                let solution: Vec<&str> = (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
+                let solution = solution.join(" ");
+                let request = ReplayRequest {
+                    puzzle: size.to_string(),
+                    position: String::new(),
+                    solution: solution.clone(),
+                    goal: None,
+                };
+                match replay(&request) {
+                    Ok(r) => assert_eq!(r.positions, replay_by_prefixes(size, &solution), "{solution}"),
+                    // The 2x2x2 has no middle layer: both refuse the same sequences.
+                    Err(_) => assert!(size == CubeSize::Two, "{solution}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_replay_is_bounded_by_what_it_lists() {
+        let long = vec!["R"; MAX_REPLAY_ENTRIES / 54 + 1].join(" ");
+        let request = ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: String::new(),
+            solution: long,
+            goal: None,
+        };
+        let refused = replay(&request).unwrap_err().to_string();
+        assert!(refused.contains("at most"), "{refused}");
+        // Ten thousand turns are answered (in linear time).
+        let request = ReplayRequest {
+            solution: vec!["R U"; 5_000].join(" "),
+            ..request
+        };
+        assert_eq!(replay(&request).unwrap().positions.len(), 10_001);
     }
 }

@@ -308,7 +308,12 @@ async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Respo
         Ok(request) => request,
         Err(refused) => return refused.into_response(),
     };
-    match replay(&request) {
+    // Linear in the moves and bounded (app::request::MAX_REPLAY_ENTRIES), yet off the
+    // runtime's threads, so a long replay never holds up the health check.
+    let replayed = tokio::task::spawn_blocking(move || replay(&request))
+        .await
+        .unwrap_or_else(|_| Err(godsearch_app::AppError::Check("the replay panicked".into())));
+    match replayed {
         Ok(replayed) => Json(replayed).into_response(),
         Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
