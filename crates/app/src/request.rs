@@ -309,6 +309,15 @@ impl SolveRequest {
         if self.all && !self.optimal {
             return input("--all lists every shortest solution; it needs --optimal");
         }
+        if let Some(n) = self
+            .max_length
+            .filter(|&n| n as u64 > crate::units::MAX_TARGET_LENGTH)
+        {
+            return Err(AppError::Input(format!(
+                "--max-length {n}: at most {} moves can be asked for",
+                crate::units::MAX_TARGET_LENGTH
+            )));
+        }
         if self.table_size.is_some() && !self.optimal {
             return input("--table-size is for --optimal");
         }
@@ -379,9 +388,9 @@ impl SolveRequest {
 fn seconds_option(seconds: Option<f64>, name: &str) -> AppResult<Option<Duration>> {
     match seconds {
         None => Ok(None),
-        Some(s) => Duration::try_from_secs_f64(s)
+        Some(s) => crate::units::check_seconds(s)
             .map(Some)
-            .map_err(|_| AppError::Input(format!("--{name} must be a number of seconds, not {s}"))),
+            .map_err(|why| AppError::Input(format!("--{name} {s}: {why}"))),
     }
 }
 
@@ -1124,6 +1133,18 @@ impl Workbench {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => StdRng::from_entropy(),
         };
+        if request.count == 0 {
+            return Err(AppError::Input("--count must be at least 1".into()));
+        }
+        if let Some(n) = request
+            .moves
+            .filter(|&n| n as u64 > crate::units::MAX_SCRAMBLE_MOVES)
+        {
+            return Err(AppError::Input(format!(
+                "--moves {n}: at most {} moves can be asked for",
+                crate::units::MAX_SCRAMBLE_MOVES
+            )));
+        }
         let walk = request.moves.map(|n| n as usize);
         let count = request.count as usize;
         match parse_puzzle(&request.puzzle)? {
@@ -1410,13 +1431,14 @@ mod tests {
     #[test]
     fn a_replay_turn_by_turn_equals_applying_each_prefix_whole() {
         let words = [
-            "R", "U'", "F2", "D", "L'", "B2", "M", "E'", "S2", "x", "y'", "z2", "Rw", "u'",
-            "f2", "r", "Dw2", "b'",
+            "R", "U'", "F2", "D", "L'", "B2", "M", "E'", "S2", "x", "y'", "z2", "Rw", "u'", "f2",
+            "r", "Dw2", "b'",
         ];
         let mut rng = StdRng::seed_from_u64(11);
         for size in [CubeSize::Two, CubeSize::Three] {
             for _ in 0..40 {
-                let solution: Vec<&str> = (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
+                let solution: Vec<&str> =
+                    (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
                 let solution = solution.join(" ");
                 let request = ReplayRequest {
                     puzzle: size.to_string(),
@@ -1425,7 +1447,11 @@ mod tests {
                     goal: None,
                 };
                 match replay(&request) {
-                    Ok(r) => assert_eq!(r.positions, replay_by_prefixes(size, &solution), "{solution}"),
+                    Ok(r) => assert_eq!(
+                        r.positions,
+                        replay_by_prefixes(size, &solution),
+                        "{solution}"
+                    ),
                     // The 2x2x2 has no middle layer: both refuse the same sequences.
                     Err(_) => assert!(size == CubeSize::Two, "{solution}"),
                 }

@@ -47,6 +47,12 @@ pub fn parse_size(text: &str, total: u64) -> Result<u64, String> {
     Ok((value * KIB.powi(power)) as u64)
 }
 
+/// The longest solution length a request may ask for (`--max-length`): more than any cube
+/// metric's God's number.
+pub const MAX_TARGET_LENGTH: u64 = 100;
+/// The longest random move sequence a scramble may ask for (`scramble --moves`).
+pub const MAX_SCRAMBLE_MOVES: u64 = 1_000_000;
+
 /// Reads a time limit in seconds (`10`, `0.5`, `1e3`): from [`MIN_TIMEOUT`] to
 /// [`MAX_TIMEOUT`].
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -54,6 +60,12 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{}' is not a number of seconds", excerpt(text)))?;
+    check_seconds(seconds)
+}
+
+/// A time limit of `seconds`, from [`MIN_TIMEOUT`] to [`MAX_TIMEOUT`] (the rule the command
+/// line and the API share).
+pub fn check_seconds(seconds: f64) -> Result<Duration, String> {
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err("it must be a positive number of seconds".into());
     }

@@ -13,12 +13,9 @@ pub const MAX_THREADS: u64 = 1024;
 pub const MAX_PROCESSES: u64 = 1024;
 /// Without `--oversubscribe`, at most this many threads a core.
 pub const THREADS_PER_CORE: usize = 4;
-/// The longest `scramble --moves` sequence.
-pub const MAX_SCRAMBLE_MOVES: u64 = 1_000_000;
+pub use godsearch_app::units::{MAX_SCRAMBLE_MOVES, MAX_TARGET_LENGTH};
 /// The largest `--effort` (a beam this wide already takes seconds a board).
 pub const MAX_EFFORT: u64 = 1000;
-/// The largest `--max-length` (every 3x3x3 position has a solution of 20 moves or fewer).
-pub const MAX_TARGET_LENGTH: u64 = 100;
 
 /// Exhaustive (God's algorithm) and optimal search on permutation puzzles.
 #[derive(Debug, Parser)]

@@ -230,6 +230,29 @@ fn bad_input_gets_400_with_the_command_lines_message() {
         json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
         "unsolvable",
     );
+    // The command line's limits hold for the API too.
+    for timeout in [0.0, 1e-9, -1.0, 1e12] {
+        refused(
+            "/api/solve",
+            json!({"puzzle": "4x4", "position": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15", "timeout": timeout}),
+            "--timeout",
+        );
+    }
+    refused(
+        "/api/solve",
+        json!({"puzzle": "3x3x3", "position": "R U", "moves": true, "max_length": 101}),
+        "--max-length 101",
+    );
+    refused(
+        "/api/scramble",
+        json!({"puzzle": "3x3x3", "moves": 1_000_001}),
+        "--moves 1000001",
+    );
+    refused(
+        "/api/scramble",
+        json!({"puzzle": "4x4", "count": 0}),
+        "--count",
+    );
     // The server reads no file a request names.
     refused(
         "/api/solve",
