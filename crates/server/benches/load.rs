@@ -49,6 +49,8 @@ fn start(cache: PathBuf) -> String {
         },
         wall_limit: Some(REQUEST_LIMIT),
         body_limit: 1 << 16,
+        max_connections: godsearch_server::MAX_CONNECTIONS,
+        header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
     };
     common::start(options, cache)
 }

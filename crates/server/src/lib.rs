@@ -62,12 +62,19 @@ pub struct ServerOptions {
     pub wall_limit: Option<Duration>,
     /// Largest request body, in bytes (413 beyond).
     pub body_limit: usize,
+    /// Connections served at once; one more is closed at once ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's headers before it is closed
+    /// ([`HEADER_READ_TIMEOUT`]).
+    pub header_read_timeout: Duration,
 }
 
 /// A bound server, ready to run.
 pub struct Server {
     listener: tokio::net::TcpListener,
     router: Router,
+    max_connections: usize,
+    header_read_timeout: Duration,
 }
 
 impl Server {
@@ -81,6 +88,8 @@ impl Server {
         Ok(Server {
             listener,
             router: router(workbench, options),
+            max_connections: options.max_connections,
+            header_read_timeout: options.header_read_timeout,
         })
     }
 
@@ -89,11 +98,45 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// Answers requests until the process ends.
+    /// Answers requests until the process ends: at most `max_connections` connections at once
+    /// (one more is closed at once), each given `header_read_timeout` to send a request's
+    /// headers, so half-open connections cannot crowd out the others for long.
     pub async fn run(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).await
+        let slots = Arc::new(tokio::sync::Semaphore::new(self.max_connections));
+        let header_read_timeout = self.header_read_timeout;
+        loop {
+            let (stream, _) = match self.listener.accept().await {
+                Ok(accepted) => accepted,
+                // Out of file descriptors, or a connection reset before it was accepted: the
+                // listener itself is fine.
+                Err(_) => {
+                    tokio::time::sleep(ACCEPT_RETRY).await;
+                    continue;
+                }
+            };
+            let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+                drop(stream);
+                continue;
+            };
+            let service = hyper_util::service::TowerToHyperService::new(self.router.clone());
+            tokio::spawn(async move {
+                let _slot = slot;
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_read_timeout)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
     }
 }
+
+/// The default for the most connections served at once (event streams of jobs included).
+pub const MAX_CONNECTIONS: usize = 1024;
+/// The default time a connection may take to send a request's headers before it is closed.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// The pause before accepting again after a failed accept.
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
 
 /// Binds `addr` and serves on a runtime of its own until the process ends; `ready` hears the
 /// address once it listens.

@@ -32,6 +32,8 @@ fn options() -> ServerOptions {
         limits: limits(),
         wall_limit: Some(Duration::from_secs(60)),
         body_limit: 4096,
+        max_connections: godsearch_server::MAX_CONNECTIONS,
+        header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
     }
 }
 
@@ -554,4 +556,60 @@ fn concurrent_requests_share_the_slots_and_a_full_line_is_refused() {
         &json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8"}),
     );
     assert_eq!(status, 200);
+}
+
+/// Slow or half-open connections are closed after the header-read timeout, and past the
+/// connection limit a new one is closed at once: neither can keep the health check away for
+/// longer than the timeout.
+#[test]
+fn half_open_connections_are_closed_and_bounded() {
+    use std::io::{Read, Write};
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(
+        ServerOptions {
+            max_connections: 4,
+            header_read_timeout: Duration::from_millis(300),
+            ..options()
+        },
+        cache.path(),
+    );
+    let address = base.trim_start_matches("http://");
+    // Four connections that send half a request line and stop (slowloris).
+    let mut slow: Vec<std::net::TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(address).unwrap();
+            s.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    // Every slot is taken: a fifth connection is closed without an answer.
+    let mut fifth = std::net::TcpStream::connect(address).unwrap();
+    fifth
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let _ = fifth.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut buffer = [0u8; 512];
+    let read = fifth
+        .read(&mut buffer)
+        .or_else(|e| match e.kind() {
+            std::io::ErrorKind::ConnectionReset => Ok(0),
+            _ => Err(e),
+        })
+        .expect("closed at once, not left waiting");
+    assert_eq!(read, 0, "{}", String::from_utf8_lossy(&buffer[..read]));
+    // The server closes each slow one after the header timeout (the read sees the end, or a
+    // 408), not after the client's own 10 s.
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let read = s.read(&mut buffer).expect("closed by the server");
+        let answer = String::from_utf8_lossy(&buffer[..read]);
+        assert!(
+            read == 0 || answer.starts_with("HTTP/1.1 408"),
+            "a half-open connection got '{answer}'"
+        );
+    }
+    // Their slots are free again: the health check answers.
+    let (status, health) = get(&base, "/api/health");
+    assert_eq!(status, 200, "{health}");
 }

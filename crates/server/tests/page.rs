@@ -79,6 +79,8 @@ async fn start_server(cache: &std::path::Path) -> String {
         },
         wall_limit: Some(Duration::from_secs(60)),
         body_limit: 1 << 16,
+        max_connections: godsearch_server::MAX_CONNECTIONS,
+        header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
     };
     let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
     let server = Server::bind(SocketAddr::from(([127, 0, 0, 1], 0)), workbench, options)

@@ -35,6 +35,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         },
         wall_limit: Some(args.job_timeout),
         body_limit,
+        max_connections: godsearch_server::MAX_CONNECTIONS,
+        header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
     };
     let workbench = Arc::new(Workbench::new(cache::open(args.cache.as_deref())));
     serve_blocking(args.addr, workbench, options, |addr| {
