@@ -57,7 +57,7 @@ impl SlotSolver {
     ) -> AppResult<DefinitionSolution> {
         let (puzzle, space) = (&self.puzzle, &self.space);
         let started = Instant::now();
-        let heuristic = SlotDatabases::new(space, &self.tables);
+        let heuristic = SlotDatabases::new(&self.tables);
         let path = ida_star(space, &heuristic, space.slots_of(start), deadline).map_err(|e| {
             match e {
                 IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(

@@ -152,6 +152,18 @@ pub struct Projection {
     pub space: OrbitSpace<u64>,
     /// Per digit of its rank: the full component it is read from, and what it is.
     sources: Vec<Source>,
+    /// For a slot space's positions: per component of the projection, how its labels and
+    /// orientations are read off the slot bytes.
+    readers: Vec<SlotReader>,
+}
+
+/// How one of a projection's components is read off a [`SlotSpace`] position: the bytes of
+/// its slots, and for every byte value the projected label and orientation.
+#[derive(Debug, Clone)]
+struct SlotReader {
+    bytes: Vec<usize>,
+    label: Box<[u8; 256]>,
+    orientation: Box<[u8; 256]>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -197,6 +209,7 @@ impl Projection {
             spec,
             space,
             sources,
+            readers: Vec::new(),
         }))
     }
 
@@ -212,15 +225,62 @@ impl Projection {
         let Some(space) = projected_space(definition, &spec, slots.generators(), quarter)? else {
             return Ok(None);
         };
+        let readers = space
+            .component_slots()
+            .into_iter()
+            .enumerate()
+            .map(|(c, (orbit, component_slots))| {
+                let (full, keep) = spec.orbits[orbit];
+                let k = slots.orbits()[full].orientations;
+                let start = slots.orbit_start(full);
+                let mut label = Box::new([u8::MAX; 256]);
+                let mut orientation = Box::new([0u8; 256]);
+                for v in 0..=255u8 {
+                    let (piece, ori) = (v / k, v % k);
+                    let projected = project_orbit(keep, &[piece], &[ori]);
+                    if let Some(l) = space.component_label(c, projected.pieces[0]) {
+                        label[v as usize] = l;
+                    }
+                    orientation[v as usize] = projected.orientation[0];
+                }
+                SlotReader {
+                    bytes: component_slots.iter().map(|&s| start + s).collect(),
+                    label,
+                    orientation,
+                }
+            })
+            .collect();
         Ok(Some(Projection {
             spec,
             space,
             sources: Vec::new(),
+            readers,
         }))
     }
 
-    /// The projection's rank of a slot space's position; `None` if it is not one the
-    /// projection's moves reach (not for a position the slot space's moves reach).
+    /// The projection's rank of a position of the slot space it was made for
+    /// ([`of_slots`](Self::of_slots)), read straight off the slot bytes; the position must be
+    /// one the slot space's moves reach.
+    #[inline]
+    pub fn rank_of_slot_bytes(&self, state: &Slots) -> u64 {
+        self.space.rank_of_filled(|c, labels, orientations| {
+            let reader = &self.readers[c];
+            for ((label, orientation), &byte) in labels
+                .iter_mut()
+                .zip(orientations.iter_mut())
+                .zip(&reader.bytes)
+            {
+                let v = state.0[byte] as usize;
+                *label = reader.label[v];
+                *orientation = reader.orientation[v];
+            }
+        })
+    }
+
+    /// The projection's rank of a slot space's position, through its pattern and every
+    /// check of [`OrbitSpace::rank_pattern`]; `None` if the projection's moves do not reach
+    /// it. Slower than [`rank_of_slot_bytes`](Self::rank_of_slot_bytes), which tests compare
+    /// with it.
     pub fn rank_of_slots(&self, slots: &SlotSpace, state: &Slots) -> Option<u64> {
         let pattern = Pattern {
             orbits: self
@@ -290,15 +350,14 @@ fn projected_space(
 /// consistent, as [`PatternDatabases`] is.
 #[derive(Debug)]
 pub struct SlotDatabases<'a> {
-    space: &'a SlotSpace,
     tables: &'a [(Projection, Vec<u8>)],
 }
 
 impl<'a> SlotDatabases<'a> {
-    /// The databases `tables` (projections made by [`Projection::of_slots`], each with its
-    /// exact distances, one byte a rank, 255 for unreached) over `space`.
-    pub fn new(space: &'a SlotSpace, tables: &'a [(Projection, Vec<u8>)]) -> Self {
-        Self { space, tables }
+    /// The databases `tables` (projections made by [`Projection::of_slots`] for one slot
+    /// space, each with its exact distances, one byte a rank, 255 for unreached).
+    pub fn new(tables: &'a [(Projection, Vec<u8>)]) -> Self {
+        Self { tables }
     }
 }
 
@@ -308,10 +367,12 @@ impl Heuristic<Slots> for SlotDatabases<'_> {
     fn lower_bound(&self, state: Slots) -> u32 {
         self.tables
             .iter()
-            .map(|(p, table)| match p.rank_of_slots(self.space, &state) {
-                Some(rank) if table[rank as usize] != u8::MAX => table[rank as usize] as u32,
-                _ => 0,
-            })
+            .map(
+                |(p, table)| match table[p.rank_of_slot_bytes(&state) as usize] {
+                    u8::MAX => 0,
+                    d => d as u32,
+                },
+            )
             .max()
             .unwrap_or(0)
     }

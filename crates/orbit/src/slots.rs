@@ -184,6 +184,11 @@ impl SlotSpace {
         }
     }
 
+    /// The first slot of orbit `orbit` in a position's bytes.
+    pub fn orbit_start(&self, orbit: usize) -> usize {
+        self.starts[orbit]
+    }
+
     /// The contents of orbit `orbit`'s slots.
     pub fn orbit_slots<'s>(&self, slots: &'s Slots, orbit: usize) -> &'s [u8] {
         let start = self.starts[orbit];
