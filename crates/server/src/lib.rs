@@ -187,8 +187,44 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         .route("/api/jobs/pdb", post(pdb_job))
         .route("/api/jobs/{id}", get(job_state).delete(cancel_job))
         .route("/api/jobs/{id}/events", get(job_events))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(AppState { jobs })
+}
+
+/// 404, as JSON like every other refusal.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        format!("no such route: {}", uri.path()),
+    )
+}
+
+/// 405, as JSON like every other refusal.
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
+/// One line a request on stderr: method, path, status and the time to the answer's headers
+/// (an event stream's, not its whole life). A failed write is ignored.
+async fn log_request(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use std::io::Write;
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    let _ = writeln!(
+        std::io::stderr(),
+        "{method} {path} {} {:.1} ms",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    response
 }
 
 /// An error answer: `{"error": message}` with its status.

@@ -255,6 +255,16 @@ fn bad_input_gets_400_with_the_command_lines_message() {
         json!({"puzzle": "4x4", "count": 0}),
         "--count",
     );
+    // Unknown routes and methods answer JSON too.
+    let (status, answer) = get(&base, "/api/nothing");
+    assert_eq!(status, 404);
+    assert!(answer["error"].as_str().unwrap().contains("/api/nothing"));
+    let (status, answer) = get(&base, "/api/solve");
+    assert_eq!(status, 405);
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("GET is not allowed"));
     // The server reads no file a request names.
     refused(
         "/api/solve",
