@@ -184,7 +184,9 @@ impl Projection {
         spec: ProjectionSpec,
         quarter: bool,
     ) -> Result<Option<Self>, SpaceError> {
-        let Some(space) = projected_space(definition, &spec, full.generators(), quarter)? else {
+        let Some(space) =
+            projected_space(definition, &spec, full.generators(), quarter, u128::MAX)?
+        else {
             return Ok(None);
         };
         let sources = space
@@ -214,15 +216,17 @@ impl Projection {
     }
 
     /// The projection `spec` of `definition` over `generators` (of a [`SlotSpace`], whose
-    /// positions it ranks by [`rank_of_slots`](Self::rank_of_slots)); `None` when no generator
-    /// changes it.
+    /// positions it ranks by [`rank_of_slot_bytes`](Self::rank_of_slot_bytes)); `None` when no
+    /// generator changes it; [`SpaceError::OverBudget`] past `largest` ranks.
     pub fn of_slots(
         slots: &SlotSpace,
         definition: &Definition,
         spec: ProjectionSpec,
         quarter: bool,
+        largest: u128,
     ) -> Result<Option<Self>, SpaceError> {
-        let Some(space) = projected_space(definition, &spec, slots.generators(), quarter)? else {
+        let Some(space) = projected_space(definition, &spec, slots.generators(), quarter, largest)?
+        else {
             return Ok(None);
         };
         let readers = space
@@ -325,6 +329,7 @@ fn projected_space(
     spec: &ProjectionSpec,
     generators: &[String],
     quarter: bool,
+    largest: u128,
 ) -> Result<Option<OrbitSpace<u64>>, SpaceError> {
     let projected = spec.definition(definition);
     let generators: Vec<String> = generators
@@ -339,10 +344,11 @@ fn projected_space(
     if generators.is_empty() {
         return Ok(None);
     }
-    Ok(Some(OrbitSpace::<u64>::new(
+    Ok(Some(OrbitSpace::<u64>::new_within(
         &projected,
         &generators,
         quarter,
+        largest,
     )?))
 }
 

@@ -71,6 +71,14 @@ pub enum SpaceError {
     /// A move whose order is too high to list its powers.
     #[error("move '{0}' has to be repeated more than {MAX_MOVES} times to come back; its powers cannot be listed")]
     OrderTooHigh(String),
+    /// More ranks than the caller allows ([`OrbitSpace::new_within`]).
+    #[error("the puzzle has {ranks} ranks, more than the {largest} allowed")]
+    OverBudget {
+        /// Its ranks.
+        ranks: u128,
+        /// The most allowed.
+        largest: u128,
+    },
     /// The positions do not fit the rank type.
     #[error("the puzzle has about {positions} ranked positions, more than {bits}-bit ranks hold")]
     TooLarge {
@@ -176,6 +184,18 @@ impl<R: RankInt> OrbitSpace<R> {
         generators: &[String],
         quarter: bool,
     ) -> Result<Self, SpaceError> {
+        Self::new_within(definition, generators, quarter, u128::MAX)
+    }
+
+    /// [`new`](Self::new), refused with [`SpaceError::OverBudget`] when it would have more
+    /// than `largest` ranks, before any move table is built (so trying a candidate that does
+    /// not fit costs next to nothing).
+    pub fn new_within(
+        definition: &Definition,
+        generators: &[String],
+        quarter: bool,
+        largest: u128,
+    ) -> Result<Self, SpaceError> {
         let orbits = &definition.orbits;
         let SpaceMoves {
             generators: generator_names,
@@ -196,6 +216,12 @@ impl<R: RankInt> OrbitSpace<R> {
         }
         let count = count.ok_or_else(|| too_large(&components))?;
         R::from_u128(count.saturating_sub(1)).ok_or_else(|| too_large(&components))?;
+        if count > largest {
+            return Err(SpaceError::OverBudget {
+                ranks: count,
+                largest,
+            });
+        }
         for c in &mut components {
             c.build_tables();
         }
