@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
-use godsearch_orbit::{OrbitSpace, Pattern, SpaceError};
+use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::{descend, ida_star, IdaError};
 use godsearch_tables::TwoBitTable;
 use std::time::Instant;
@@ -233,7 +233,7 @@ impl<R: RankInt> Solver<R> {
             }
         };
         let seconds = started.elapsed().as_secs_f64();
-        replay(puzzle, space, start, &moves)?;
+        replay(puzzle, space.moves(), start, &moves)?;
         let solution: Vec<String> = moves.iter().map(|&m| space.move_name(m)).collect();
         Ok(DefinitionSolution {
             puzzle: puzzle.name().to_string(),
@@ -250,17 +250,17 @@ impl<R: RankInt> Solver<R> {
     }
 }
 
-/// Checks that `moves`, applied to `start` with the definition's own transformations, give
-/// the solved pattern.
-fn replay<R: RankInt>(
+/// Checks that `path` (indices into `moves`), applied to `start` with the definition's own
+/// transformations, gives the solved pattern.
+pub(crate) fn replay(
     puzzle: &DefinitionPuzzle,
-    space: &OrbitSpace<R>,
+    moves: &[SpaceMove],
     start: &Pattern,
-    moves: &[godsearch_core::MoveIdx],
+    path: &[godsearch_core::MoveIdx],
 ) -> AppResult<()> {
     let orbits = &puzzle.definition.orbits;
-    let end = moves.iter().fold(start.clone(), |p, &m| {
-        space.moves()[m as usize].transformation.apply(&p, orbits)
+    let end = path.iter().fold(start.clone(), |p, &m| {
+        moves[m as usize].transformation.apply(&p, orbits)
     });
     if end != puzzle.definition.solved {
         return Err(AppError::Check(format!(
@@ -312,19 +312,31 @@ pub fn databases<R: RankInt>(
             }
             continue;
         };
-        progress.detail(&format!(
-            "building the pattern database of {}",
-            spec.describe(&definition.orbits)
-        ));
-        let limits = Limits {
-            max_depth: None,
-            memory_bytes: budget as u64,
-            antipode_cap: 0,
-            count_last: false,
-        };
-        let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+        let table = database(&projection, definition, budget, progress)?;
         budget -= ranks;
-        chosen.push((projection, made.table.into_bytes()));
+        chosen.push((projection, table));
     }
     Ok(chosen)
+}
+
+/// The exact distances of `projection`'s positions, a byte each (255: unreached), built in at
+/// most `memory_bytes`.
+pub(crate) fn database(
+    projection: &Projection,
+    definition: &godsearch_orbit::Definition,
+    memory_bytes: u128,
+    progress: &dyn Progress,
+) -> AppResult<Vec<u8>> {
+    progress.detail(&format!(
+        "building the pattern database of {}",
+        projection.spec.describe(&definition.orbits)
+    ));
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: memory_bytes.min(u64::MAX as u128) as u64,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+    Ok(made.table.into_bytes())
 }

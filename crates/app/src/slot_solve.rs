@@ -3,12 +3,12 @@
 //! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
 //! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
 
-use crate::definition_solve::DefinitionSolveRequest;
+use crate::definition_solve::{database, replay, DefinitionSolveRequest};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace, StateSpace};
-use godsearch_enumerate::{table, Limits};
+use godsearch_orbit::group::reaches;
 use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::{Pattern, SpaceError};
@@ -64,6 +64,20 @@ impl SlotSolver {
         deadline: Option<Instant>,
     ) -> AppResult<DefinitionSolution> {
         let (puzzle, space) = (&self.puzzle, &self.space);
+        // A search of a space this large never runs out of positions: a position the moves
+        // cannot reach is refused here, by the group, not searched for until the deadline.
+        let d = &puzzle.definition;
+        let unreachable = || {
+            AppError::Input(format!(
+                "{}: the generators {} cannot reach this position from solved",
+                puzzle.name(),
+                space.generators().join(",")
+            ))
+        };
+        let generators = space.generator_transformations();
+        if let Ok(Some(false)) = reaches(&generators, &d.orbits, &d.solved, start) {
+            return Err(unreachable());
+        }
         let started = Instant::now();
         let heuristic = SlotDatabases::new(&self.tables);
         let path = ida_star(space, &heuristic, space.slots_of(start), deadline).map_err(|e| {
@@ -71,24 +85,12 @@ impl SlotSolver {
                 IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
                     "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
                 )),
-                IdaError::Exhausted => AppError::Input(format!(
-                    "{}: the generators {} cannot reach this position from solved",
-                    puzzle.name(),
-                    space.generators().join(",")
-                )),
+                IdaError::Exhausted => unreachable(),
             }
         })?;
         let seconds = started.elapsed().as_secs_f64();
         let orbits = &puzzle.definition.orbits;
-        let end = path.moves.iter().fold(start.clone(), |p, &m| {
-            space.moves()[m as usize].transformation.apply(&p, orbits)
-        });
-        if end != puzzle.definition.solved {
-            return Err(AppError::Check(format!(
-                "the solution found for {} does not solve the position when replayed",
-                puzzle.name()
-            )));
-        }
+        replay(puzzle, space.moves(), start, &path.moves)?;
         let solution: Vec<String> = path.moves.iter().map(|&m| space.move_name(m)).collect();
         Ok(DefinitionSolution {
             puzzle: puzzle.name().to_string(),
@@ -195,20 +197,11 @@ pub fn databases(
             }
         }
     }
-    let mut tables = Vec::with_capacity(chosen.len());
-    for projection in chosen {
-        progress.detail(&format!(
-            "building the pattern database of {}",
-            projection.spec.describe(&definition.orbits)
-        ));
-        let limits = Limits {
-            max_depth: None,
-            memory_bytes: largest as u64,
-            antipode_cap: 0,
-            count_last: false,
-        };
-        let made = table::enumerate_exact(&projection.space, &limits, progress)?;
-        tables.push((projection, made.table.into_bytes()));
-    }
-    Ok(tables)
+    chosen
+        .into_iter()
+        .map(|p| {
+            let table = database(&p, definition, largest, progress)?;
+            Ok((p, table))
+        })
+        .collect()
 }

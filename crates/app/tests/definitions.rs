@@ -447,3 +447,71 @@ fn the_4x4x4_and_the_megaminx_solve_six_move_scrambles() {
         assert!(report.optimal);
     }
 }
+
+/// Past 128-bit ranks IDA* cannot run out of positions, so the group decides reachability
+/// first: a twisted corner or a flipped edge is refused at once, with alike pieces too.
+#[test]
+fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
+    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS};
+    use godsearch_orbit::group::reaches;
+    for (file, scramble, orbit) in [
+        ("4x4x4.kpuzzle.json", "R 2U F'", "CORNERS"),
+        ("megaminx.kpuzzle.json", "U R F'", "EDGES"),
+    ] {
+        let puzzle = load(file);
+        let d = &puzzle.definition;
+        let generators: Vec<Transformation> = d
+            .moves
+            .iter()
+            .filter(|m| !m.derived)
+            .map(|m| m.transformation.clone())
+            .collect();
+        let start = definitions::position(&puzzle, scramble).unwrap();
+        assert_eq!(
+            reaches(&generators, &d.orbits, &d.solved, &start).unwrap(),
+            Some(true),
+            "{file}"
+        );
+        let o = d.orbits.iter().position(|x| x.name == orbit).unwrap();
+        let mut twisted = start.clone();
+        let k = d.orbits[o].orientations;
+        twisted.orbits[o].orientation[0] = (twisted.orbits[o].orientation[0] + 1) % k;
+        assert_eq!(
+            reaches(&generators, &d.orbits, &d.solved, &twisted).unwrap(),
+            Some(false),
+            "{file}"
+        );
+        let request = DefinitionSolveRequest {
+            generators: &[],
+            metric: DefinitionMetric::Outer,
+            memory_bytes: 1 << 30,
+            deadline: None,
+            descent_ranks: 0,
+            database_ranks: QUICK_DATABASE_RANKS,
+        };
+        let refused = solve(&puzzle, &twisted, "twisted", &request, &NoProgress).unwrap_err();
+        assert!(refused.to_string().contains("cannot reach"), "{refused}");
+    }
+    // The 4x4x4's centres are alike: any arrangement of their colours is reached, two of
+    // them swapped too; so is one pair of wings swapped (the "parity" cubers know).
+    let cube = load("4x4x4.kpuzzle.json");
+    let d = &cube.definition;
+    let generators: Vec<Transformation> = d
+        .moves
+        .iter()
+        .filter(|m| !m.derived)
+        .map(|m| m.transformation.clone())
+        .collect();
+    for orbit in ["CENTERS", "WINGS"] {
+        let o = d.orbits.iter().position(|x| x.name == orbit).unwrap();
+        let mut swapped = d.solved.clone();
+        let pieces = &mut swapped.orbits[o].pieces;
+        let other = pieces.iter().position(|&p| p != pieces[0]).unwrap();
+        pieces.swap(0, other);
+        assert_eq!(
+            reaches(&generators, &d.orbits, &d.solved, &swapped).unwrap(),
+            Some(true),
+            "{orbit}"
+        );
+    }
+}

@@ -215,7 +215,8 @@ impl SlotSpace {
         &self.name
     }
 
-    fn generator_transformations(&self) -> Vec<Transformation> {
+    /// The generators' transformations (each move of power 1).
+    pub fn generator_transformations(&self) -> Vec<Transformation> {
         self.moves
             .iter()
             .filter(|m| m.power == 1)
