@@ -12,7 +12,7 @@ use godsearch_app::request::{JobControl, JobLimits, Workbench};
 use godsearch_app::AppError;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
@@ -31,8 +31,10 @@ pub enum Outcome {
     BadInput(String),
     /// The work failed (HTTP 500).
     Failed(String),
-    /// The job was cancelled before it started.
-    Cancelled,
+    /// The job was cancelled by its client (`DELETE`), with what the work had when it
+    /// stopped (IDA*'s proven lower bound, an enumeration's finished levels), or `None` when it
+    /// was cancelled before it started.
+    Cancelled(Option<serde_json::Value>),
 }
 
 impl Outcome {
@@ -53,10 +55,19 @@ pub struct Job {
     pub kind: &'static str,
     /// Progress and cancel switch.
     pub control: JobControl,
+    /// Whether its client cancelled it (not its time limit).
+    cancelled_by_client: AtomicBool,
     done: watch::Sender<Option<Outcome>>,
 }
 
 impl Job {
+    /// Cancels it at its client's request: it stops at the engines' next look and ends in
+    /// the state `cancelled`.
+    pub fn cancel(&self) {
+        self.cancelled_by_client.store(true, Ordering::Relaxed);
+        self.control.cancel();
+    }
+
     /// The outcome, once the job has ended.
     pub fn outcome(&self) -> Option<Outcome> {
         self.done.borrow().clone()
@@ -174,6 +185,7 @@ impl Jobs {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             kind,
             control: JobControl::new(self.limits.max_nodes),
+            cancelled_by_client: AtomicBool::new(false),
             done,
         });
         self.keep(&job);
@@ -192,7 +204,7 @@ impl Jobs {
             return;
         };
         if job.control.progress().cancelled {
-            job.done.send_replace(Some(Outcome::Cancelled));
+            job.done.send_replace(Some(Outcome::Cancelled(None)));
             return;
         }
         self.running.fetch_add(1, Ordering::Relaxed);
@@ -226,6 +238,12 @@ impl Jobs {
         let outcome = match joined {
             Ok(result) => Outcome::of(result),
             Err(e) => Outcome::Failed(format!("the job failed: {e}")),
+        };
+        let outcome = match outcome {
+            Outcome::Done(value) if job.cancelled_by_client.load(Ordering::Relaxed) => {
+                Outcome::Cancelled(Some(value))
+            }
+            other => other,
         };
         job.done.send_replace(Some(outcome));
     }

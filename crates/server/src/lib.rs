@@ -285,7 +285,8 @@ fn outcome_response(outcome: Outcome) -> Response {
         Outcome::Done(value) => Json(value).into_response(),
         Outcome::BadInput(message) => error(StatusCode::BAD_REQUEST, message),
         Outcome::Failed(message) => error(StatusCode::INTERNAL_SERVER_ERROR, message),
-        Outcome::Cancelled => error(StatusCode::CONFLICT, "cancelled before it started"),
+        Outcome::Cancelled(Some(value)) => Json(value).into_response(),
+        Outcome::Cancelled(None) => error(StatusCode::CONFLICT, "cancelled before it started"),
     }
 }
 
@@ -455,7 +456,7 @@ fn job_document(job: &Job) -> serde_json::Value {
         Some(Outcome::Done(value)) => ("done", Some(value), None),
         Some(Outcome::BadInput(m)) => ("error", None, Some(json!({"status": 400, "error": m}))),
         Some(Outcome::Failed(m)) => ("error", None, Some(json!({"status": 500, "error": m}))),
-        Some(Outcome::Cancelled) => ("cancelled", None, None),
+        Some(Outcome::Cancelled(result)) => ("cancelled", result, None),
     };
     json!({
         "id": job.id,
@@ -478,7 +479,7 @@ async fn cancel_job(State(state): State<AppState>, Path(id): Path<String>) -> Re
     match find(&state, &id) {
         Ok(job) => {
             let was_running = job.running();
-            job.control.cancel();
+            job.cancel();
             Json(json!({ "id": job.id, "cancelled": was_running })).into_response()
         }
         Err(missing) => missing.into_response(),
@@ -490,7 +491,7 @@ fn final_event(job: &Job, outcome: Outcome) -> Event {
     let document = job_document(job);
     match outcome {
         Outcome::Done(_) => Event::default().event("result"),
-        Outcome::Cancelled => Event::default().event("cancelled"),
+        Outcome::Cancelled(_) => Event::default().event("cancelled"),
         Outcome::BadInput(_) | Outcome::Failed(_) => Event::default().event("error"),
     }
     .data(document.to_string())

@@ -450,14 +450,18 @@ fn jobs_stream_their_progress_and_can_be_cancelled() {
     assert_eq!((status, &answer["cancelled"]), (200, &json!(true)));
     let done = wait_for(&base, id);
     assert!(cancelled_at.elapsed() < Duration::from_secs(5));
-    assert_eq!(done["state"], json!("done"));
+    assert_eq!(done["state"], json!("cancelled"), "{done}");
     assert_eq!(done["result"]["timed_out"], json!(true));
+    assert!(
+        done["result"]["lower_bound"].as_u64().unwrap() > 0,
+        "{done}"
+    );
     assert!(done["progress"]["cancelled"] == json!(true));
 
     let stream = reader.join().unwrap();
     let progress = stream.matches("event: progress").count();
     assert!(progress >= 2, "{stream}");
-    assert!(stream.contains("event: result"), "{stream}");
+    assert!(stream.contains("event: cancelled"), "{stream}");
     let thresholds: Vec<u64> = stream
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))
@@ -475,7 +479,7 @@ fn jobs_stream_their_progress_and_can_be_cancelled() {
     std::thread::sleep(Duration::from_millis(300));
     delete(&base, &format!("/api/jobs/{id}"));
     let done = wait_for(&base, id);
-    assert_eq!(done["state"], json!("done"), "{done}");
+    assert_eq!(done["state"], json!("cancelled"), "{done}");
     assert!(done["result"]["stopped"]
         .as_str()
         .unwrap()

@@ -330,8 +330,9 @@ function showOptions() {
 }
 
 // Runs a job (`/api/jobs/KIND`), reporting its progress events to `onProgress` and its number
-// to `onStart` (for a cancel button); resolves with its final document, or rejects with the
-// server's message (a cancelled job rejects with "cancelled").
+// to `onStart` (for a cancel button); resolves with its final document (a cancelled job's too,
+// when the work stopped with what it had: a lower bound, the levels so far), or rejects with
+// the server's message ("cancelled" for a job cancelled before it started).
 async function runJob(kind, request, onStart, onProgress) {
   const started = await api(`/api/jobs/${kind}`, request);
   onStart(started.id);
@@ -339,7 +340,11 @@ async function runJob(kind, request, onStart, onProgress) {
     const events = new EventSource(started.events);
     events.addEventListener("progress", (e) => onProgress(JSON.parse(e.data), started.id));
     events.addEventListener("result", (e) => { events.close(); resolve(JSON.parse(e.data)); });
-    events.addEventListener("cancelled", () => { events.close(); reject(new Error("cancelled")); });
+    events.addEventListener("cancelled", (e) => {
+      events.close();
+      const doc = e.data ? JSON.parse(e.data) : null;
+      if (doc && doc.result) resolve(doc); else reject(new Error("cancelled"));
+    });
     events.addEventListener("error", (e) => {
       events.close();
       const doc = e.data ? JSON.parse(e.data) : null;
