@@ -430,6 +430,20 @@ pub struct BfsJob {
 }
 
 impl BfsJob {
+    /// Refuses the options `puzzle` (a built-in one) does not take: a metric for boards, a
+    /// goal for cubes.
+    pub fn check_options(&self, puzzle: PuzzleName) -> AppResult<()> {
+        match puzzle {
+            PuzzleName::Tiles(_) if self.metric.is_some() => Err(AppError::Input(
+                "--metric is for cubes; sliding-tile moves are counted one per tile moved".into(),
+            )),
+            PuzzleName::Cube(_) if self.goal.is_some() => Err(AppError::Input(
+                "--goal is for sliding-tile boards; a cube is enumerated from solved".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// An enumeration of `puzzle` to the end.
     pub fn new(puzzle: &str) -> Self {
         BfsJob {
@@ -828,11 +842,7 @@ impl Workbench {
                 .solve_definition(request, limits)
                 .map(SolveReport::Definition);
         }
-        if request.generators.is_some() {
-            return Err(AppError::Input(
-                "--generators is for definition puzzles".into(),
-            ));
-        }
+        no_generators(&request.generators)?;
         match parse_puzzle(&request.puzzle)? {
             PuzzleName::Tiles(shape) => self
                 .solve_board(request, shape, limits, control)
@@ -1027,29 +1037,15 @@ impl Workbench {
                 .unwrap_or_default();
             return bfs::definition(&puzzle, &generators, metric, &request, control);
         }
-        if job.generators.is_some() {
-            return Err(AppError::Input(
-                "--generators is for definition puzzles".into(),
-            ));
-        }
-        match parse_puzzle(&job.puzzle)? {
+        no_generators(&job.generators)?;
+        let puzzle = parse_puzzle(&job.puzzle)?;
+        job.check_options(puzzle)?;
+        match puzzle {
             PuzzleName::Tiles(shape) => {
-                if job.metric.is_some() {
-                    return Err(AppError::Input(
-                        "--metric is for cubes; sliding-tile moves are counted one per tile moved"
-                            .into(),
-                    ));
-                }
                 let goal = tile_goal(shape, job.goal.as_deref())?;
                 bfs::tiles(&goal, &request, control)
             }
             PuzzleName::Cube(size) => {
-                if job.goal.is_some() {
-                    return Err(AppError::Input(
-                        "--goal is for sliding-tile boards; a cube is enumerated from solved"
-                            .into(),
-                    ));
-                }
                 let metric = cube_metric(job.metric.as_deref(), size)?;
                 match size {
                     CubeSize::Two => bfs::cube2(metric, &request, control),
@@ -1251,6 +1247,93 @@ pub struct Replay {
     pub positions: Vec<String>,
     /// Whether the last one is the goal (solved).
     pub solved: bool,
+}
+
+/// What a front end can refuse before it queues the work: the request read and checked as far
+/// as is cheap (puzzle, goal, position, options), with no table built and no search run. The
+/// work checks everything again; this only lets a job with bad input be refused at once.
+pub trait Precheck {
+    /// `Ok` when nothing cheap to check is wrong; the error the work would end with otherwise.
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        let _ = limits;
+        Ok(())
+    }
+}
+
+impl Precheck for SolveRequest {
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        if crate::definitions::is_definition_path(&self.puzzle) {
+            if !limits.definition_files {
+                definition_file(&self.puzzle, limits)?;
+            }
+            return self.check_definition_options();
+        }
+        no_generators(&self.generators)?;
+        let timeout = self.timeout()?;
+        match parse_puzzle(&self.puzzle)? {
+            PuzzleName::Tiles(shape) => {
+                let goal = tile_goal(shape, self.goal.as_deref())?;
+                let algorithm =
+                    choice::tile_algorithm(self.algorithm, shape, false, timeout.is_some())?;
+                self.check_tile_options(algorithm)?;
+                solvable_board(&goal, &self.position).map(|_| ())
+            }
+            PuzzleName::Cube(size) => {
+                self.check_cube_options(size)?;
+                cube_metric(self.metric.as_deref(), size)?;
+                parse_position(size, &self.position, self.syntax()?)
+                    .map(|_| ())
+                    .map_err(|e| {
+                        AppError::Input(format!("position '{}': {e}", excerpt(&self.position)))
+                    })
+            }
+        }
+    }
+}
+
+impl Precheck for BfsJob {
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        if crate::definitions::is_definition_path(&self.puzzle) {
+            return match limits.definition_files {
+                false => definition_file(&self.puzzle, limits).map(|_| ()),
+                true => Ok(()),
+            };
+        }
+        no_generators(&self.generators)?;
+        let puzzle = parse_puzzle(&self.puzzle)?;
+        self.check_options(puzzle)?;
+        match puzzle {
+            PuzzleName::Tiles(shape) => tile_goal(shape, self.goal.as_deref()).map(|_| ()),
+            PuzzleName::Cube(size) => cube_metric(self.metric.as_deref(), size).map(|_| ()),
+        }
+    }
+}
+
+impl Precheck for ScrambleRequest {
+    fn precheck(&self, _: &JobLimits) -> AppResult<()> {
+        parse_puzzle(&self.puzzle).map(|_| ())
+    }
+}
+
+impl Precheck for PdbJob {
+    fn precheck(&self, _: &JobLimits) -> AppResult<()> {
+        match parse_puzzle(&self.puzzle)? {
+            PuzzleName::Tiles(shape) => tile_goal(shape, self.goal.as_deref()).map(|_| ()),
+            PuzzleName::Cube(size) => Err(AppError::Input(format!(
+                "pattern databases are for sliding-tile boards; {size} is a cube"
+            ))),
+        }
+    }
+}
+
+/// Refuses generators for a built-in puzzle.
+fn no_generators(generators: &Option<String>) -> AppResult<()> {
+    match generators {
+        Some(_) => Err(AppError::Input(
+            "--generators is for definition puzzles".into(),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The definition puzzle at `path`, where `limits` let requests name files.

@@ -172,6 +172,11 @@ impl Jobs {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The limits every job runs under.
+    pub fn limits(&self) -> &JobLimits {
+        &self.limits
+    }
+
     /// Starts a job: it waits for a slot, runs `work` on a blocking thread, and is cancelled
     /// when its wall-clock limit passes. Refused when the waiting line is full.
     pub fn start(self: &Arc<Self>, kind: &'static str, work: Work) -> Result<Arc<Job>, Refusal> {

@@ -33,8 +33,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, ReplayRequest, ScrambleRequest,
-    SolveRequest, Workbench,
+    catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, Precheck, ReplayRequest,
+    ScrambleRequest, SolveRequest, Workbench,
 };
 use godsearch_app::AppError;
 use jobs::{Job, Jobs, Outcome, Refusal, Work};
@@ -428,14 +428,21 @@ async fn scramble_job(
     job_from(&state, "scramble", parsed, Workbench::scramble)
 }
 
-fn job_from<T: DeserializeOwned + Send + 'static, R: Serialize + 'static>(
+/// Starts `method` on the request as a job, after the checks that cost nothing
+/// ([`Precheck`]): a job with a bad position or option is refused with 400 at once, not
+/// accepted and failed later.
+fn job_from<T: DeserializeOwned + Precheck + Send + 'static, R: Serialize + 'static>(
     state: &AppState,
     kind: &'static str,
     parsed: Result<Json<T>, JsonRejection>,
     method: Method<T, R>,
 ) -> Response {
     match body(parsed) {
-        Ok(request) => start_job(state, kind, work(request, method)),
+        Ok(request) => match request.precheck(state.jobs.limits()) {
+            Ok(()) => start_job(state, kind, work(request, method)),
+            Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, e.to_string()),
+            Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        },
         Err(refused) => refused.into_response(),
     }
 }

@@ -487,15 +487,40 @@ fn jobs_stream_their_progress_and_can_be_cancelled() {
     let levels: Vec<u64> = serde_json::from_value(done["result"]["levels"].clone()).unwrap();
     assert_eq!(&levels[..3], &[1, 2, 4]);
 
-    // A job that failed keeps its 400 message.
-    let (_, started) = post(
-        &base,
-        "/api/jobs/solve",
-        &json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
-    );
-    let done = wait_for(&base, started["id"].as_u64().unwrap());
-    assert_eq!(done["state"], json!("error"));
-    assert_eq!(done["error"]["status"], json!(400));
+    // A job with a bad position or option is refused at submission, with the 400 message
+    // the work would have ended with.
+    for (path, body, needle) in [
+        (
+            "/api/jobs/solve",
+            json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,8,7,0"}),
+            "unsolvable",
+        ),
+        (
+            "/api/jobs/solve",
+            json!({"puzzle": "3x3x3", "position": "R U X"}),
+            "position",
+        ),
+        (
+            "/api/jobs/solve",
+            json!({"puzzle": "3x3", "position": "1,2,3,4,5,6,7,0,8", "metric": "qtm"}),
+            "--metric",
+        ),
+        (
+            "/api/jobs/bfs",
+            json!({"puzzle": "3x3x3", "goal": "1,2"}),
+            "--goal",
+        ),
+        (
+            "/api/jobs/pdb",
+            json!({"puzzle": "2x2x2", "partition": "4-4"}),
+            "cube",
+        ),
+    ] {
+        let (status, answer) = post(&base, path, &body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        let message = answer["error"].as_str().unwrap();
+        assert!(message.contains(needle), "{body}: '{message}'");
+    }
 }
 
 #[test]
