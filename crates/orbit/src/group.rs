@@ -7,6 +7,10 @@
 //! is faithful, so the order is the exact number of positions the moves reach from a solved
 //! pattern of distinct pieces. The 3x3x3's 48 points take milliseconds, the megaminx's 120 well
 //! under a second.
+//!
+//! The same table gives uniformly random elements ([`Group::random`]), the number of
+//! distinguishable positions where pieces are alike ([`distinct_positions`], by
+//! orbit-stabiliser), and whether the moves reach a pattern at all ([`reaches`], by sifting).
 
 use super::definition::{OrbitDef, Pattern, Transformation};
 use num_bigint::BigUint;
