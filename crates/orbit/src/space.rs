@@ -7,7 +7,7 @@
 //!   multiset of pieces (alike pieces, such as a 4x4x4's centres, are arranged, not numbered);
 //! - the orientations of its pieces as base-k digits.
 //!
-//! **Rules** ([`super::relations`]). The moves' permutation parities on the components (of
+//! **Rules** (the `relations` module). The moves' permutation parities on the components (of
 //! distinct pieces) span a space over GF(2); a component outside a basis of it has its parity
 //! fixed by the others (the 3x3x3's edges by its corners), and its arrangement is stored halved
 //! (the lexicographic rank halved, as [`godsearch_core::perm::HalfRanker`] does). Likewise the
