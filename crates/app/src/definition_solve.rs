@@ -108,28 +108,29 @@ impl DefinitionSolver {
     /// An optimal sequence of moves that makes `pattern` from solved (the inverse of an optimal
     /// solution), in the space's move names.
     pub fn reaching(&self, pattern: &Pattern) -> AppResult<Vec<String>> {
-        match self {
-            Self::Narrow(s) => s.reaching(pattern),
-            Self::Wide(s) => s.reaching(pattern),
-            Self::Slots(s) => {
-                let space = s.space();
-                let report = s.solve(pattern, "", None)?;
-                Ok(report
-                    .solution
-                    .split_whitespace()
-                    .rev()
-                    .map(|name| {
-                        let m = space
-                            .moves()
-                            .iter()
-                            .position(|m| m.name == name)
-                            .expect("a move of the space");
-                        space.move_name(space.inverse_move(m as godsearch_core::MoveIdx))
-                    })
-                    .collect())
-            }
-        }
+        let solution = self.solve(pattern, "", None)?.solution;
+        Ok(match self {
+            Self::Narrow(s) => inverse_sequence(&s.space, s.space.moves(), &solution),
+            Self::Wide(s) => inverse_sequence(&s.space, s.space.moves(), &solution),
+            Self::Slots(s) => inverse_sequence(s.space(), s.space().moves(), &solution),
+        })
     }
+}
+
+/// The inverse of `solution` (names of `moves`, the moves of `space`): its moves undone in
+/// reverse order.
+fn inverse_sequence(space: &impl StateSpace, moves: &[SpaceMove], solution: &str) -> Vec<String> {
+    solution
+        .split_whitespace()
+        .rev()
+        .map(|name| {
+            let m = moves
+                .iter()
+                .position(|m| m.name == name)
+                .expect("a move of the space");
+            space.move_name(space.inverse_move(m as godsearch_core::MoveIdx))
+        })
+        .collect()
 }
 
 /// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
@@ -173,25 +174,6 @@ impl<R: RankInt> Solver<R> {
             method,
             build_seconds: built.elapsed().as_secs_f64(),
         })
-    }
-
-    fn reaching(&self, pattern: &Pattern) -> AppResult<Vec<String>> {
-        let report = self.solve(pattern, "", None)?;
-        let names: Vec<&str> = report.solution.split_whitespace().collect();
-        Ok(names
-            .iter()
-            .rev()
-            .map(|name| {
-                let m = self
-                    .space
-                    .moves()
-                    .iter()
-                    .position(|m| m.name == *name)
-                    .expect("a move of the space");
-                self.space
-                    .move_name(self.space.inverse_move(m as godsearch_core::MoveIdx))
-            })
-            .collect())
     }
 
     fn solve(

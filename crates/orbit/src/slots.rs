@@ -7,7 +7,7 @@
 
 use super::automaton;
 use super::definition::{Definition, OrbitDef, OrbitPattern, Pattern, Transformation};
-use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
+use super::space::{generator_transformations, space_moves, SpaceError, SpaceMove, SpaceMoves};
 use godsearch_core::{MoveIdx, SequenceAutomaton, StateSpace};
 
 /// The most slots (over all orbits) a slot space holds: the 4x4x4 has 56, the megaminx 50.
@@ -217,11 +217,7 @@ impl SlotSpace {
 
     /// The generators' transformations (each move of power 1).
     pub fn generator_transformations(&self) -> Vec<Transformation> {
-        self.moves
-            .iter()
-            .filter(|m| m.power == 1)
-            .map(|m| m.transformation.clone())
-            .collect()
+        generator_transformations(&self.moves)
     }
 
     /// `state` after move `m`.

@@ -378,15 +378,14 @@ impl<R: RankInt> OrbitSpace<R> {
     ///
     /// [`component_slots`]: Self::component_slots
     pub fn rank_of_filled(&self, mut fill: impl FnMut(usize, &mut [u8], &mut [u8])) -> R {
-        let n = self.components.len();
-        let mut inline = [(0u128, 0u128); INLINE_COMPONENTS];
-        let mut spilled = Vec::new();
-        let coords: &mut [Coords] = if n <= INLINE_COMPONENTS {
-            &mut inline[..n]
-        } else {
-            spilled.resize(n, (0, 0));
-            &mut spilled
-        };
+        self.with_coord_buffer(|coords| self.rank_filled_into(coords, &mut fill))
+    }
+
+    fn rank_filled_into(
+        &self,
+        coords: &mut [Coords],
+        fill: &mut impl FnMut(usize, &mut [u8], &mut [u8]),
+    ) -> R {
         let mut labels = [0u8; INLINE_LABELS];
         let mut spilled_labels = Vec::new();
         let buffer: &mut [u8] = if 2 * self.max_slots <= INLINE_LABELS {
@@ -528,6 +527,15 @@ impl<R: RankInt> OrbitSpace<R> {
     /// Calls `f` with every component's full coordinates in `state`, decoded on the stack.
     #[inline]
     pub fn with_coords<T>(&self, state: R, f: impl FnOnce(&[Coords]) -> T) -> T {
+        self.with_coord_buffer(|coords| {
+            self.decode_into(state, coords);
+            f(coords)
+        })
+    }
+
+    /// Calls `f` with room for every component's coordinates, on the stack where it fits.
+    #[inline]
+    fn with_coord_buffer<T>(&self, f: impl FnOnce(&mut [Coords]) -> T) -> T {
         let n = self.components.len();
         let mut inline = [(0u128, 0u128); INLINE_COMPONENTS];
         let mut spilled = Vec::new();
@@ -537,7 +545,6 @@ impl<R: RankInt> OrbitSpace<R> {
             spilled.resize(n, (0, 0));
             &mut spilled
         };
-        self.decode_into(state, coords);
         f(coords)
     }
 
@@ -581,12 +588,17 @@ impl<R: RankInt> OrbitSpace<R> {
 
     /// The generators' transformations (power 1 of each), in order.
     pub fn generator_transformations(&self) -> Vec<Transformation> {
-        self.moves
-            .iter()
-            .filter(|m| m.power == 1)
-            .map(|m| m.transformation.clone())
-            .collect()
+        generator_transformations(&self.moves)
     }
+}
+
+/// The generators' transformations among a space's `moves`: each move of power 1.
+pub fn generator_transformations(moves: &[SpaceMove]) -> Vec<Transformation> {
+    moves
+        .iter()
+        .filter(|m| m.power == 1)
+        .map(|m| m.transformation.clone())
+        .collect()
 }
 
 /// Sets the parity and orientation-sum rules of `components` (see the module docs): Gaussian
