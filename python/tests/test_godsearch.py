@@ -197,3 +197,16 @@ def test_definition_files_enumerate_and_solve(session):
         session.solve(pyraminx, "U", heuristic="pdb")
     with pytest.raises(godsearch.InputError, match="unknown move"):
         session.solve(pyraminx, "U X")
+
+
+def test_the_pancake_puzzle_comes_from_the_registry(session):
+    # No Python code names it: the registry's entry is all it takes.
+    assert any(p["kind"] == "pancake" for p in godsearch.puzzles()["puzzles"])
+    report = session.bfs("pancake-7")
+    assert report["levels"] == [1, 6, 30, 149, 543, 1357, 1903, 1016, 35]
+    solved = session.solve("pancake-8", "3,1,4,8,2,7,5,6")
+    assert solved["optimal"] is True and solved["length"] == 8
+    by_table = session.solve("pancake-8", "3,1,4,8,2,7,5,6", algorithm="table")
+    assert by_table["length"] == 8
+    with pytest.raises(godsearch.InputError, match="given twice"):
+        session.solve("pancake-4", "1,1,2,3")

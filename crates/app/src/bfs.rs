@@ -561,12 +561,56 @@ fn enumerate_definition<R: RankInt + KeyState>(
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
+    let run = RankedRun {
+        puzzle: puzzle.name().to_string(),
+        metric: metric.name(),
+        run_name: format!(
+            "definition {} generators {} metric {} ranking {ORBIT_RANKING}",
+            puzzle.name(),
+            space.generators().join(","),
+            metric.name()
+        ),
+        what: "definition puzzles",
+    };
+    ranked(&space, &run, request, progress)
+}
+
+/// What names a run of [`ranked`]: the puzzle and metric its report shows, the run name of its
+/// levels on disk (which must change whenever the ranks would), and the puzzles it is for, in
+/// words, for refusals.
+pub struct RankedRun {
+    /// The puzzle's name, as reports show it.
+    pub puzzle: String,
+    /// The metric moves are counted in.
+    pub metric: &'static str,
+    /// Names levels on disk; differs whenever the states would.
+    pub run_name: String,
+    /// The puzzles of this kind, in words (`definition puzzles`).
+    pub what: &'static str,
+}
+
+/// God's algorithm on any ranked space from its goal: the table engine when a table of its
+/// ranks fits (ranks never reached take room but counts stay exact), the frontier engines
+/// otherwise (on disk or distributed as `request` asks); antipodes are written as the moves
+/// that reach them (the inverse of an optimal solution by table descent) when the table engine
+/// ran. Counts are exact; `--save` is refused (such a table's file would carry no identity).
+pub fn ranked<P>(
+    space: &P,
+    run: &RankedRun,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport>
+where
+    P: RankedSpace + Clone + Send + Sync + 'static,
+    P::State: KeyState,
+{
     check_count_last(request)?;
     check_disk(request)?;
     if request.save.is_some() {
-        return Err(AppError::Input(
-            "--save is not offered for definition puzzles yet: their table files would carry no identity to check on loading".into(),
-        ));
+        return Err(AppError::Input(format!(
+            "--save is not offered for {} yet: their table files would carry no identity to check on loading",
+            run.what
+        )));
     }
     let limits = &request.limits;
     let engine = match request.engine {
@@ -575,29 +619,23 @@ fn enumerate_definition<R: RankInt + KeyState>(
         {
             Engine::Frontier
         }
-        EngineChoice::Auto => choose_engine(&space, limits.memory_bytes),
+        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
     };
-    let run_name = format!(
-        "definition {} generators {} metric {} ranking {ORBIT_RANKING}",
-        puzzle.name(),
-        space.generators().join(","),
-        metric.name()
-    );
     let started = Instant::now();
     let (enumeration, antipodes, engine, disk) = match engine {
         Engine::Table => {
-            let built = table::enumerate(&space, limits, progress)?;
+            let built = table::enumerate(space, limits, progress)?;
             let complete = built.enumeration.stop == Stop::Complete;
             let diameter = built.enumeration.levels.len();
             let antipodes = match &built.enumeration.last_level {
-                Some(ranks) if complete => Some(
-                    ranks
+                Some(states) if complete => Some(
+                    states
                         .iter()
-                        .map(|&r| {
-                            let path = descend(&space, &built.table, r, diameter)?;
-                            Ok(scramble_text(&space, &path))
+                        .map(|&s| {
+                            let path = descend(space, &built.table, s, diameter)?;
+                            Ok(reaching_moves(space, &path))
                         })
                         .collect::<AppResult<Vec<String>>>()?,
                 ),
@@ -613,15 +651,20 @@ fn enumerate_definition<R: RankInt + KeyState>(
             )
         }
         Engine::Frontier => {
-            let (e, disk) = frontier_run(&space, &run_name, request, progress)?;
-            (e, None, ("frontier", std::mem::size_of::<R>() as f64), disk)
+            let (e, disk) = frontier_run(space, &run.run_name, request, progress)?;
+            (
+                e,
+                None,
+                ("frontier", std::mem::size_of::<P::State>() as f64),
+                disk,
+            )
         }
     };
     let seconds = started.elapsed().as_secs_f64();
     let mut report = report(
-        puzzle.name().to_string(),
+        run.puzzle.clone(),
         "solved".into(),
-        metric.name(),
+        run.metric,
         engine,
         &enumeration,
         antipodes,
@@ -634,8 +677,8 @@ fn enumerate_definition<R: RankInt + KeyState>(
 /// The version of [`OrbitSpace`]'s ranking, in the run names of levels on disk.
 const ORBIT_RANKING: &str = "orbit components v1";
 
-/// The position a path of moves solves, written as the moves that make it from solved.
-fn scramble_text<R: RankInt>(space: &OrbitSpace<R>, path: &[godsearch_core::MoveIdx]) -> String {
+/// The position a path of moves solves, written as the moves that make it from the goal.
+fn reaching_moves<P: StateSpace>(space: &P, path: &[godsearch_core::MoveIdx]) -> String {
     path.iter()
         .rev()
         .map(|&m| space.move_name(space.inverse_move(m)))

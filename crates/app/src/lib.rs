@@ -16,6 +16,8 @@
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
 //! - [`scramble`]: uniform random positions and random canonical move sequences;
+//! - [`registry`]: every puzzle kind (tiles, cubes, the pancake puzzle, definition files), each
+//!   in its own module, and the one place a puzzle name becomes a puzzle;
 //! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
 //!   a server's limits, watched and cancellable, with the tables kept between requests;
 //! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
@@ -77,6 +79,7 @@ pub mod definition_solve;
 pub mod definitions;
 pub mod error;
 pub mod info;
+pub mod registry;
 pub mod report;
 pub mod request;
 pub mod scramble;

@@ -15,31 +15,19 @@
 //! A search stopped by a limit or a cancel still answers: IDA* with its proven lower bound
 //! (`timed_out`), an enumeration with the levels it finished (`stopped`).
 
-use crate::bfs::{self, BfsRequest, EngineChoice};
-use crate::cache::{Origin, TableCache};
-use crate::choice::{self, Algorithm, HeuristicChoice};
-use crate::cubes::{
-    default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
-    TwoPhaseSolver,
-};
-use crate::definition_solve::{DefinitionSolveRequest, DESCENT_RANKS, QUICK_DATABASE_RANKS};
-use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::bfs::{BfsRequest, EngineChoice};
+use crate::cache::TableCache;
+use crate::choice::{Algorithm, HeuristicChoice};
+use crate::cubes::Cube2Solver;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
-use crate::tiles::{
-    solvable_board, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Notice, Search, StagedSolver,
-    TableSolver, TileJob,
-};
-use crate::{scramble, tables, AppError, AppResult};
+use crate::tiles::{AnyHeuristic, HeuristicRequest, Notice};
+use crate::{registry, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
-use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
 use godsearch_puzzles::cube::notation::{parse_moves, Move};
-use godsearch_puzzles::cube::{
-    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax,
-};
-use godsearch_puzzles::tiles::{Board, BoardFormat, Move as TileMove, Partition, Shape, TileSpace};
-use godsearch_puzzles::PuzzleName;
-use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
+use godsearch_puzzles::cube::{CubeSize, Metric, Syntax};
+use godsearch_puzzles::tiles::{Board, Shape};
+use godsearch_search::tiles::Watch;
 use godsearch_twophase::optimal::OptimalTables;
 /// The optimal cube solver's table sizes, for [`JobLimits::largest_table`].
 pub use godsearch_twophase::optimal::TableSize;
@@ -257,26 +245,38 @@ impl SolveRequest {
     /// Refuses what a definition puzzle's solver does not take: every board and cube option
     /// but `metric` (`htm` or `qtm`), `generators` and `timeout`.
     pub fn check_definition_options(&self) -> AppResult<()> {
-        let unused = [
-            (self.goal.is_some(), "--goal"),
-            (self.algorithm != Algorithm::Auto, "--algorithm"),
-            (self.heuristic != HeuristicChoice::Auto, "--heuristic"),
-            (self.pdb.is_some(), "--pdb"),
-            (self.no_reflection, "--no-reflection"),
-            (self.stages.is_some(), "--stages"),
-            (self.effort.is_some(), "--effort"),
-            (self.depth.is_some(), "--depth"),
-            (self.facelets, "--facelets"),
-            (self.max_length.is_some(), "--max-length"),
-            (self.optimal, "--optimal"),
-            (self.all, "--all"),
-            (self.table_size.is_some(), "--table-size"),
-            (self.known_solution.is_some(), "--known-solution"),
+        self.refuse_options_but(
+            &["metric", "generators", "timeout", "moves"],
+            "is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically",
+        )
+    }
+
+    /// Refuses every option given but those named in `kept` (`max-length`, `timeout`, ...),
+    /// the error being the option's name and `why`: for puzzles that take few of the board and
+    /// cube options.
+    pub fn refuse_options_but(&self, kept: &[&str], why: &str) -> AppResult<()> {
+        let given = [
+            (self.generators.is_some(), "generators"),
+            (self.goal.is_some(), "goal"),
+            (self.algorithm != Algorithm::Auto, "algorithm"),
+            (self.heuristic != HeuristicChoice::Auto, "heuristic"),
+            (self.pdb.is_some(), "pdb"),
+            (self.no_reflection, "no-reflection"),
+            (self.stages.is_some(), "stages"),
+            (self.effort.is_some(), "effort"),
+            (self.depth.is_some(), "depth"),
+            (self.metric.is_some(), "metric"),
+            (self.facelets, "facelets"),
+            (self.moves, "moves"),
+            (self.max_length.is_some(), "max-length"),
+            (self.optimal, "optimal"),
+            (self.all, "all"),
+            (self.table_size.is_some(), "table-size"),
+            (self.known_solution.is_some(), "known-solution"),
+            (self.timeout.is_some(), "timeout"),
         ];
-        match unused.iter().find(|(given, _)| *given) {
-            Some((_, name)) => Err(AppError::Input(format!(
-                "{name} is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically"
-            ))),
+        match given.iter().find(|(on, name)| *on && !kept.contains(name)) {
+            Some((_, name)) => Err(AppError::Input(format!("--{name} {why}"))),
             None => Ok(()),
         }
     }
@@ -372,7 +372,7 @@ impl SolveRequest {
     }
 
     /// How `position` is read for a cube.
-    fn syntax(&self) -> AppResult<Syntax> {
+    pub(crate) fn syntax(&self) -> AppResult<Syntax> {
         match (self.moves, self.facelets) {
             (true, true) => Err(AppError::Input(
                 "--moves and --facelets exclude each other".into(),
@@ -421,6 +421,9 @@ pub struct BfsJob {
     /// Cubes: `htm` (default), `qtm`, `stm` or `etm`.
     #[serde(default)]
     pub metric: Option<String>,
+    /// The 3x3x3: count classes under 48 symmetries (default) or 96 (with inversion).
+    #[serde(default)]
+    pub symmetry: Option<u32>,
     /// Stop after this level.
     #[serde(default)]
     pub max_depth: Option<u32>,
@@ -430,20 +433,6 @@ pub struct BfsJob {
 }
 
 impl BfsJob {
-    /// Refuses the options `puzzle` (a built-in one) does not take: a metric for boards, a
-    /// goal for cubes.
-    pub fn check_options(&self, puzzle: PuzzleName) -> AppResult<()> {
-        match puzzle {
-            PuzzleName::Tiles(_) if self.metric.is_some() => Err(AppError::Input(
-                "--metric is for cubes; sliding-tile moves are counted one per tile moved".into(),
-            )),
-            PuzzleName::Cube(_) if self.goal.is_some() => Err(AppError::Input(
-                "--goal is for sliding-tile boards; a cube is enumerated from solved".into(),
-            )),
-            _ => Ok(()),
-        }
-    }
-
     /// An enumeration of `puzzle` to the end.
     pub fn new(puzzle: &str) -> Self {
         BfsJob {
@@ -451,6 +440,7 @@ impl BfsJob {
             generators: None,
             goal: None,
             metric: None,
+            symmetry: None,
             max_depth: None,
             count_last: false,
         }
@@ -461,8 +451,11 @@ impl BfsJob {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScrambleRequest {
-    /// The puzzle: a board size, `2x2x2` or `3x3x3`.
+    /// The puzzle: a board size, `2x2x2`, `3x3x3`, `pancake-N`, or a definition file's path.
     pub puzzle: String,
+    /// Definition puzzles: the moves to scramble with, e.g. `U,F,R` (default: the file's own).
+    #[serde(default)]
+    pub generators: Option<String>,
     /// How many (default 1).
     #[serde(default = "one")]
     pub count: u32,
@@ -524,45 +517,11 @@ pub const ALGORITHMS: [Algorithm; 9] = [
     Algorithm::TwoPhase,
 ];
 
-/// The puzzles menus offer first (any WxH board is also accepted).
-const LISTED_PUZZLES: [&str; 7] = ["3x3", "2x4", "3x4", "4x4", "5x5", "2x2x2", "3x3x3"];
-
-/// The catalog of puzzles and options.
+/// The catalog of puzzles and options: the puzzles every registered kind lists first (any
+/// `WxH` board, `pancake-N` and definition files are read too).
 pub fn catalog() -> Catalog {
-    let puzzles = LISTED_PUZZLES
-        .iter()
-        .filter_map(|name| name.parse::<PuzzleName>().ok())
-        .map(|name| match name {
-            PuzzleName::Tiles(shape) => {
-                let goal = Board::goal(shape);
-                let algorithms = ALGORITHMS
-                    .iter()
-                    .filter(|a| **a != Algorithm::TwoPhase)
-                    .filter(|a| shape.cells() == 9 || **a != Algorithm::TwoStage)
-                    .map(|a| a.name())
-                    .collect();
-                PuzzleEntry {
-                    name: shape.to_string(),
-                    kind: "tiles",
-                    goal: goal.to_string(),
-                    algorithms,
-                    partitions: Partition::names(shape),
-                }
-            }
-            PuzzleName::Cube(size) => PuzzleEntry {
-                name: size.to_string(),
-                kind: "cube",
-                goal: "solved".into(),
-                algorithms: match size {
-                    CubeSize::Two => vec!["table", "half-depth"],
-                    CubeSize::Three => vec!["two-phase", "ida", "half-depth"],
-                },
-                partitions: Vec::new(),
-            },
-        })
-        .collect();
     Catalog {
-        puzzles,
+        puzzles: crate::registry::listed_entries(),
         algorithms: ALGORITHMS.iter().map(|a| a.name()).collect(),
         heuristics: vec!["auto", "manhattan", "linear-conflict", "pdb"],
         metrics: vec!["htm", "qtm", "stm", "etm"],
@@ -646,6 +605,11 @@ impl JobControl {
     /// The search's watch, for IDA*.
     pub fn watch(&self) -> &Watch {
         &self.watch
+    }
+
+    /// The switch [`cancel`](Self::cancel) sets, for engines that look at a flag.
+    pub fn cancel_flag(&self) -> &AtomicBool {
+        &self.cancelled
     }
 
     /// What the job has done so far.
@@ -753,7 +717,7 @@ impl Workbench {
             .get_or_init(|| self.cache.twophase_tables(progress).0.resident())
     }
 
-    fn optimal_tables(
+    pub(crate) fn optimal_tables(
         &self,
         size: TableSize,
         metric: Metric,
@@ -770,7 +734,7 @@ impl Workbench {
         )
     }
 
-    fn cube2(&self, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
+    pub(crate) fn cube2(&self, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
         let mut loaded = self.cube2.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(solver) = loaded.get(metric.name()) {
             return Ok(Arc::clone(solver));
@@ -780,7 +744,7 @@ impl Workbench {
         Ok(solver)
     }
 
-    fn heuristic(
+    pub(crate) fn heuristic(
         &self,
         request: &SolveRequest,
         goal: &Board,
@@ -828,6 +792,15 @@ impl Workbench {
         Ok(resolved)
     }
 
+    /// Forgets the pattern-database heuristics loaded, so that the next search reads them
+    /// afresh from the cache.
+    pub(crate) fn forget_heuristics(&self) {
+        self.heuristics
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     /// Solves one position as `request` asks, within `limits`, reporting to `control`. The
     /// solution is replayed before it is returned, as on the command line.
     pub fn solve(
@@ -837,165 +810,8 @@ impl Workbench {
         control: &JobControl,
     ) -> AppResult<SolveReport> {
         control.start();
-        if crate::definitions::is_definition_path(&request.puzzle) {
-            return self
-                .solve_definition(request, limits)
-                .map(SolveReport::Definition);
-        }
-        no_generators(&request.generators)?;
-        match parse_puzzle(&request.puzzle)? {
-            PuzzleName::Tiles(shape) => self
-                .solve_board(request, shape, limits, control)
-                .map(SolveReport::Tiles),
-            PuzzleName::Cube(size) => self
-                .solve_cube(request, size, limits, control)
-                .map(SolveReport::Cube),
-        }
-    }
-
-    fn solve_definition(
-        &self,
-        request: &SolveRequest,
-        limits: &JobLimits,
-    ) -> AppResult<DefinitionSolution> {
-        let puzzle = definition_file(&request.puzzle, limits)?;
-        request.check_definition_options()?;
-        let metric = match request.metric.as_deref() {
-            Some(text) => DefinitionMetric::parse(text)?,
-            None => DefinitionMetric::Outer,
-        };
-        let start = crate::definitions::position(&puzzle, &request.position)?;
-        let generators = request.generator_names();
-        let deadline = shorter(request.timeout()?, limits.max_seconds).map(|t| Instant::now() + t);
-        let solve_request = DefinitionSolveRequest {
-            generators: &generators,
-            metric,
-            memory_bytes: limits.memory_bytes,
-            deadline,
-            descent_ranks: DESCENT_RANKS,
-            database_ranks: QUICK_DATABASE_RANKS,
-        };
-        crate::definition_solve::solve(
-            &puzzle,
-            &start,
-            &request.position,
-            &solve_request,
-            &godsearch_core::NoProgress,
-        )
-    }
-
-    fn solve_board(
-        &self,
-        request: &SolveRequest,
-        shape: Shape,
-        limits: &JobLimits,
-        control: &JobControl,
-    ) -> AppResult<Solution> {
-        let goal = tile_goal(shape, request.goal.as_deref())?;
-        let timeout = request.timeout()?;
-        let algorithm = choice::tile_algorithm(request.algorithm, shape, false, timeout.is_some())?;
-        request.check_tile_options(algorithm)?;
-        let job = TileJob {
-            id: None,
-            expected: None,
-            board: solvable_board(&goal, &request.position)?,
-            format: BoardFormat::of_text(shape, &request.position),
-        };
-        let memory_bytes = limits.memory_bytes;
-        if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
-            return Err(SearchError::BoardTooLarge.into());
-        }
-        if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
-            return Err(SearchError::AStarTooLarge.into());
-        }
-        match algorithm {
-            Algorithm::HalfDepth => {
-                HalfDepthSolver::new(&goal, request.depth, memory_bytes)?.solve(&goal, &job)
-            }
-            Algorithm::Table => TableSolver::new(&goal, None)?.solve(&goal, &job),
-            a if a.is_staged() => StagedSolver::new(
-                algorithm,
-                &goal,
-                request.stages.as_deref(),
-                request.effort.map(|e| e as usize),
-                &self.cache,
-                &mut |notice| control.detail(&notice_text(&notice)),
-            )?
-            .solve(&goal, &job),
-            _ => {
-                let heuristic = self.heuristic(request, &goal, memory_bytes, control)?;
-                let search = Search {
-                    algorithm,
-                    goal: &goal,
-                    memory_bytes,
-                    deadline_after: shorter(timeout, limits.max_seconds),
-                    watch: Some(control.watch()),
-                };
-                search.solve(&heuristic, &job)
-            }
-        }
-    }
-
-    fn solve_cube(
-        &self,
-        request: &SolveRequest,
-        size: CubeSize,
-        limits: &JobLimits,
-        control: &JobControl,
-    ) -> AppResult<CubeSolution> {
-        request.check_cube_options(size)?;
-        let metric = cube_metric(request.metric.as_deref(), size)?;
-        let cube = parse_position(size, &request.position, request.syntax()?).map_err(|e| {
-            AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
-        })?;
-        let job = CubeJob {
-            text: request.position.clone(),
-            cube,
-        };
-        let timeout = shorter(request.timeout()?, limits.max_seconds);
-        match (size, request.algorithm) {
-            (CubeSize::Two, Algorithm::HalfDepth) => {
-                Cube2HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
-            }
-            (CubeSize::Two, _) => self.cube2(metric)?.solve(&job),
-            (CubeSize::Three, _) if request.optimal => {
-                let size = optimal_table_size(request.table_size.as_deref())?;
-                if size > limits.largest_table {
-                    return Err(AppError::Input(format!(
-                        "--table-size {} is over this server's limit ({})",
-                        size.name(),
-                        limits.largest_table.name()
-                    )));
-                }
-                let tables = self.optimal_tables(size, metric, control);
-                let fallback = timeout.map(|_| self.twophase(control));
-                let known = request.known_moves()?;
-                OptimalSolver {
-                    tables: &tables,
-                    fallback,
-                    timeout,
-                    all: request.all,
-                    known: known.as_deref(),
-                    stop: Some(&control.cancelled),
-                }
-                .solve(&job)
-            }
-            (CubeSize::Three, Algorithm::HalfDepth) => Cube3HalfDepth::new(
-                metric,
-                request.depth,
-                limits.memory_bytes,
-            )?
-            .solve_within(&job, timeout, Some(&control.cancelled)),
-            (CubeSize::Three, _) => TwoPhaseSolver {
-                tables: self.twophase(control),
-                metric,
-                max_length: request
-                    .max_length
-                    .map_or(default_max_length(metric), |n| n as usize),
-                timeout,
-            }
-            .solve(&job),
-        }
+        registry::open(&request.puzzle, limits.definition_files)?
+            .solve(self, request, limits, control)
     }
 
     /// Enumerates as `job` asks, in at most `limits.memory_bytes`, reporting each level to
@@ -1019,40 +835,7 @@ impl Workbench {
             disk: None,
             cluster: None,
         };
-        if crate::definitions::is_definition_path(&job.puzzle) {
-            let puzzle = definition_file(&job.puzzle, limits)?;
-            if job.goal.is_some() {
-                return Err(AppError::Input(
-                    "--goal is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
-                ));
-            }
-            let metric = match job.metric.as_deref() {
-                Some(text) => DefinitionMetric::parse(text)?,
-                None => DefinitionMetric::Outer,
-            };
-            let generators = job
-                .generators
-                .as_deref()
-                .map(crate::definitions::parse_generators)
-                .unwrap_or_default();
-            return bfs::definition(&puzzle, &generators, metric, &request, control);
-        }
-        no_generators(&job.generators)?;
-        let puzzle = parse_puzzle(&job.puzzle)?;
-        job.check_options(puzzle)?;
-        match puzzle {
-            PuzzleName::Tiles(shape) => {
-                let goal = tile_goal(shape, job.goal.as_deref())?;
-                bfs::tiles(&goal, &request, control)
-            }
-            PuzzleName::Cube(size) => {
-                let metric = cube_metric(job.metric.as_deref(), size)?;
-                match size {
-                    CubeSize::Two => bfs::cube2(metric, &request, control),
-                    CubeSize::Three => bfs::cube3(metric, Reduction::Symmetries, &request, control),
-                }
-            }
-        }
+        registry::open(&job.puzzle, limits.definition_files)?.bfs(job, &request, control)
     }
 
     /// Loads or builds (and caches) the pattern databases of `job`'s partition, each in at
@@ -1064,51 +847,7 @@ impl Workbench {
         control: &JobControl,
     ) -> AppResult<PdbReport> {
         control.start();
-        let shape = match parse_puzzle(&job.puzzle)? {
-            PuzzleName::Tiles(shape) => shape,
-            PuzzleName::Cube(size) => {
-                return Err(AppError::Input(format!(
-                    "pattern databases are for sliding-tile boards; {size} is a cube"
-                )))
-            }
-        };
-        let goal = tile_goal(shape, job.goal.as_deref())?;
-        let partition = Partition::parse(&job.partition, &goal)?;
-        let mut groups = Vec::new();
-        for pattern in partition.patterns() {
-            let (_, origin) = self.cache.load_or_build(
-                &goal,
-                pattern,
-                limits.memory_bytes,
-                job.force,
-                control,
-            )?;
-            let (origin, seconds, not_saved) = match origin {
-                Origin::Cached => ("cached", 0.0, None),
-                Origin::Built {
-                    seconds, not_saved, ..
-                } => ("built", seconds, not_saved),
-            };
-            groups.push(PdbGroup {
-                tiles: pattern.tiles().to_vec(),
-                entries: pattern.entries(),
-                origin,
-                seconds,
-                not_saved,
-            });
-        }
-        // A search resolves them afresh from the cache.
-        self.heuristics
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
-        Ok(PdbReport {
-            puzzle: shape.to_string(),
-            goal: goal.to_list(),
-            partition: partition.name().to_string(),
-            cache: self.cache.dir().display().to_string(),
-            groups,
-        })
+        registry::open(&job.puzzle, limits.definition_files)?.build_pdb(self, job, limits, control)
     }
 
     /// Makes the scrambles `request` asks for (at most `limits.max_scrambles`).
@@ -1119,20 +858,30 @@ impl Workbench {
         control: &JobControl,
     ) -> AppResult<Vec<Scramble>> {
         control.start();
-        if request.count > limits.max_scrambles {
-            return Err(AppError::Input(format!(
-                "--count {} is over the limit of {} a request",
-                request.count, limits.max_scrambles
-            )));
-        }
+        request.check_counts(limits)?;
         let mut rng = match request.seed {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => StdRng::from_entropy(),
         };
-        if request.count == 0 {
+        registry::open(&request.puzzle, limits.definition_files)?
+            .scramble(self, request, limits, &mut rng, control)
+    }
+}
+
+impl ScrambleRequest {
+    /// Refuses a count of 0 or over `limits.max_scrambles`, and walks past
+    /// [`MAX_SCRAMBLE_MOVES`](crate::units::MAX_SCRAMBLE_MOVES).
+    fn check_counts(&self, limits: &JobLimits) -> AppResult<()> {
+        if self.count > limits.max_scrambles {
+            return Err(AppError::Input(format!(
+                "--count {} is over the limit of {} a request",
+                self.count, limits.max_scrambles
+            )));
+        }
+        if self.count == 0 {
             return Err(AppError::Input("--count must be at least 1".into()));
         }
-        if let Some(n) = request
+        if let Some(n) = self
             .moves
             .filter(|&n| n as u64 > crate::units::MAX_SCRAMBLE_MOVES)
         {
@@ -1141,39 +890,7 @@ impl Workbench {
                 crate::units::MAX_SCRAMBLE_MOVES
             )));
         }
-        let walk = request.moves.map(|n| n as usize);
-        let count = request.count as usize;
-        match parse_puzzle(&request.puzzle)? {
-            PuzzleName::Tiles(shape) => {
-                if request.metric.is_some() {
-                    return Err(AppError::Input("--metric is for cubes".into()));
-                }
-                (0..count)
-                    .map(|_| scramble::board(shape, walk, BoardFormat::List, &mut rng))
-                    .collect()
-            }
-            PuzzleName::Cube(size) => {
-                let metric = cube_metric(request.metric.as_deref(), size)?;
-                match (size, walk) {
-                    (_, Some(n)) => (0..count)
-                        .map(|_| scramble::cube_moves(size, metric, n, &mut rng))
-                        .collect(),
-                    (CubeSize::Two, None) => {
-                        let space = Cube2Space::new(metric);
-                        let (table, _) = tables::table_in_memory(&space)?;
-                        (0..count)
-                            .map(|_| scramble::cube2_uniform(&space, &table, &mut rng))
-                            .collect()
-                    }
-                    (CubeSize::Three, None) => {
-                        let tables = self.twophase(control);
-                        (0..count)
-                            .map(|_| scramble::cube3_uniform(tables, metric, &mut rng))
-                            .collect()
-                    }
-                }
-            }
-        }
+        Ok(())
     }
 }
 
@@ -1262,149 +979,34 @@ pub trait Precheck {
 
 impl Precheck for SolveRequest {
     fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
-        if crate::definitions::is_definition_path(&self.puzzle) {
-            if !limits.definition_files {
-                definition_file(&self.puzzle, limits)?;
-            }
-            return self.check_definition_options();
-        }
-        no_generators(&self.generators)?;
-        let timeout = self.timeout()?;
-        match parse_puzzle(&self.puzzle)? {
-            PuzzleName::Tiles(shape) => {
-                let goal = tile_goal(shape, self.goal.as_deref())?;
-                let algorithm =
-                    choice::tile_algorithm(self.algorithm, shape, false, timeout.is_some())?;
-                self.check_tile_options(algorithm)?;
-                solvable_board(&goal, &self.position).map(|_| ())
-            }
-            PuzzleName::Cube(size) => {
-                self.check_cube_options(size)?;
-                cube_metric(self.metric.as_deref(), size)?;
-                parse_position(size, &self.position, self.syntax()?)
-                    .map(|_| ())
-                    .map_err(|e| {
-                        AppError::Input(format!("position '{}': {e}", excerpt(&self.position)))
-                    })
-            }
-        }
+        registry::open(&self.puzzle, limits.definition_files)?.check_solve(self)
     }
 }
 
 impl Precheck for BfsJob {
     fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
-        if crate::definitions::is_definition_path(&self.puzzle) {
-            return match limits.definition_files {
-                false => definition_file(&self.puzzle, limits).map(|_| ()),
-                true => Ok(()),
-            };
-        }
-        no_generators(&self.generators)?;
-        let puzzle = parse_puzzle(&self.puzzle)?;
-        self.check_options(puzzle)?;
-        match puzzle {
-            PuzzleName::Tiles(shape) => tile_goal(shape, self.goal.as_deref()).map(|_| ()),
-            PuzzleName::Cube(size) => cube_metric(self.metric.as_deref(), size).map(|_| ()),
-        }
+        registry::open(&self.puzzle, limits.definition_files)?.check_bfs(self)
     }
 }
 
 impl Precheck for ScrambleRequest {
-    fn precheck(&self, _: &JobLimits) -> AppResult<()> {
-        parse_puzzle(&self.puzzle).map(|_| ())
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        self.check_counts(limits)?;
+        registry::open(&self.puzzle, limits.definition_files).map(|_| ())
     }
 }
 
 impl Precheck for PdbJob {
-    fn precheck(&self, _: &JobLimits) -> AppResult<()> {
-        match parse_puzzle(&self.puzzle)? {
-            PuzzleName::Tiles(shape) => tile_goal(shape, self.goal.as_deref()).map(|_| ()),
-            PuzzleName::Cube(size) => Err(AppError::Input(format!(
-                "pattern databases are for sliding-tile boards; {size} is a cube"
-            ))),
-        }
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        registry::open(&self.puzzle, limits.definition_files)?.check_pdb(self)
     }
-}
-
-/// Refuses generators for a built-in puzzle.
-fn no_generators(generators: &Option<String>) -> AppResult<()> {
-    match generators {
-        Some(_) => Err(AppError::Input(
-            "--generators is for definition puzzles".into(),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The definition puzzle at `path`, where `limits` let requests name files.
-fn definition_file(path: &str, limits: &JobLimits) -> AppResult<DefinitionPuzzle> {
-    if !limits.definition_files {
-        return Err(AppError::Input(
-            "this server does not read definition files named in requests".into(),
-        ));
-    }
-    crate::definitions::load(std::path::Path::new(path))
 }
 
 /// Plays `request.solution` from its start, refusing a move that leaves the board or cannot be
-/// read.
+/// read. Definition files are not read (the server replays; it must not open files its
+/// clients name).
 pub fn replay(request: &ReplayRequest) -> AppResult<Replay> {
-    match parse_puzzle(&request.puzzle)? {
-        PuzzleName::Tiles(shape) => {
-            let goal = tile_goal(shape, request.goal.as_deref())?;
-            let mut board = solvable_board(&goal, &request.position)?;
-            let moves = TileMove::parse_sequence(&request.solution).map_err(|e| {
-                AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
-            })?;
-            check_replay_size(moves.len(), shape.cells())?;
-            let mut positions = vec![board.to_list()];
-            for (k, &m) in moves.iter().enumerate() {
-                if !board.apply(m) {
-                    return Err(AppError::Input(format!(
-                        "move {} ({}) would take the blank off the board",
-                        k + 1,
-                        m.letter()
-                    )));
-                }
-                positions.push(board.to_list());
-            }
-            Ok(Replay {
-                positions,
-                solved: board == goal,
-            })
-        }
-        PuzzleName::Cube(size) => {
-            if request.goal.is_some() {
-                return Err(AppError::Input(
-                    "--goal is for sliding-tile boards; a cube is solved to solved".into(),
-                ));
-            }
-            let start = parse_position(size, &request.position, Syntax::Auto).map_err(|e| {
-                AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
-            })?;
-            let turns: Vec<&str> = request.solution.split_whitespace().collect();
-            check_replay_size(turns.len(), facelet::FACELETS)?;
-            let mut positions = Vec::with_capacity(turns.len() + 1);
-            let mut last = start;
-            positions.push(facelet::format(&last));
-            // Each turn is applied to the cube as held after the ones before it, which is
-            // how a rotation or slice renames the faces of the turns after it in the whole
-            // sequence (a test compares this with applying every prefix whole).
-            for turn in turns {
-                last = CubeAlgorithm::parse(turn)
-                    .map_err(|e| {
-                        AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
-                    })?
-                    .apply_held(size, &last)
-                    .map_err(|e| AppError::Input(e.to_string()))?;
-                positions.push(facelet::format(&last));
-            }
-            Ok(Replay {
-                positions,
-                solved: last == CubieCube::SOLVED,
-            })
-        }
-    }
+    registry::open(&request.puzzle, false)?.replay(request)
 }
 
 /// The most cells or stickers a replay lists in all (positions times their size): a few tens
@@ -1413,7 +1015,7 @@ pub const MAX_REPLAY_ENTRIES: usize = 4_000_000;
 
 /// Refuses a replay of `moves` moves of positions of `size` entries past
 /// [`MAX_REPLAY_ENTRIES`].
-fn check_replay_size(moves: usize, size: usize) -> AppResult<()> {
+pub(crate) fn check_replay_size(moves: usize, size: usize) -> AppResult<()> {
     let entries = (moves + 1).saturating_mul(size);
     if entries > MAX_REPLAY_ENTRIES {
         return Err(AppError::Input(format!(
@@ -1424,7 +1026,7 @@ fn check_replay_size(moves: usize, size: usize) -> AppResult<()> {
 }
 
 /// A notice in words, for a job's progress.
-fn notice_text(notice: &Notice) -> String {
+pub(crate) fn notice_text(notice: &Notice) -> String {
     match notice {
         Notice::Rebuilding { why } => format!("rebuilding a cached pattern database ({why})"),
         Notice::Built {
@@ -1447,17 +1049,11 @@ fn notice_text(notice: &Notice) -> String {
 }
 
 /// The shorter of two optional durations.
-fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+pub(crate) fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
-}
-
-/// The puzzle a name means.
-pub fn parse_puzzle(name: &str) -> AppResult<PuzzleName> {
-    name.parse::<PuzzleName>()
-        .map_err(|e| AppError::Input(e.to_string()))
 }
 
 /// The goal given, or the standard one.
@@ -1498,6 +1094,8 @@ pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
+    use godsearch_puzzles::cube::{facelet, CubieCube};
     use rand::seq::SliceRandom;
 
     /// The replay before: every prefix parsed and applied whole (quadratic).

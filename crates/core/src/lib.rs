@@ -3,8 +3,8 @@
 //!
 //! - [`StateSpace`] / [`RankedSpace`] ([`space`]): a puzzle as packed states, named moves with
 //!   inverses, a goal, neighbours, optional symmetry classes; ranked spaces number their states
-//!   densely. A new puzzle implements these (see the pancake puzzle in
-//!   `crates/search/tests/pancake.rs`, written outside the puzzles crate).
+//!   densely. A new puzzle implements these (see the pancake puzzle,
+//!   `crates/app/src/registry/pancake.rs`: one module and one registry line).
 //! - [`SequenceAutomaton`] ([`sequence`]): which move sequences are canonical.
 //! - [`Heuristic`] ([`heuristic`]): a lower bound with its contract (admissible, consistent).
 //! - [`Progress`] ([`progress`]): the sink long runs report to; front ends decide what to show.

@@ -15,6 +15,7 @@
 
 use crate::stats::SearchStats;
 use godsearch_core::{AutomatonState, Heuristic, MoveIdx, SequenceAutomaton, StateSpace};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The search looks at the clock once every this many expansions (a power of two).
@@ -56,6 +57,18 @@ pub fn ida_star<P: StateSpace, H: Heuristic<P::State>>(
     start: P::State,
     deadline: Option<Instant>,
 ) -> Result<Path, IdaError> {
+    ida_star_until(space, heuristic, start, deadline, None)
+}
+
+/// [`ida_star`] that also gives up, with the proven lower bound, soon after `cancel` is set
+/// (it is looked at with the clock, every 65,536 expansions).
+pub fn ida_star_until<P: StateSpace, H: Heuristic<P::State>>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Path, IdaError> {
     let automaton = space.sequence_automaton();
     let mut search = Dfs {
         space,
@@ -67,6 +80,7 @@ pub fn ida_star<P: StateSpace, H: Heuristic<P::State>>(
         next_bound: u32::MAX,
         stats: SearchStats::default(),
         deadline,
+        cancel,
         timed_out: false,
     };
     loop {
@@ -109,6 +123,7 @@ struct Dfs<'a, P: StateSpace, H> {
     next_bound: u32,
     stats: SearchStats,
     deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
     timed_out: bool,
 }
 
@@ -125,7 +140,8 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         }
         self.stats.expanded += 1;
         if self.stats.expanded % CLOCK_EVERY == 0
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
         {
             self.timed_out = true;
         }

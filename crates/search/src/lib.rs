@@ -19,5 +19,5 @@ pub mod tiles;
 
 pub use astar::{astar, AStarError};
 pub use descent::{descend, DescentError};
-pub use ida::{ida_star, IdaError, Path};
+pub use ida::{ida_star, ida_star_until, IdaError, Path};
 pub use stats::SearchStats;

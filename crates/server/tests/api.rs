@@ -513,7 +513,7 @@ fn jobs_stream_their_progress_and_can_be_cancelled() {
         (
             "/api/jobs/pdb",
             json!({"puzzle": "2x2x2", "partition": "4-4"}),
-            "cube",
+            "for sliding-tile boards; 2x2x2 builds what it needs",
         ),
     ] {
         let (status, answer) = post(&base, path, &body);

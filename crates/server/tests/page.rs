@@ -315,6 +315,17 @@ async fn the_page_solves_compares_and_plays() {
 
     // A cube: the 2x2x2 from a typed scramble, drawn as a net, solved and played.
     select(&client, "#puzzle", "2x2x2").await;
+    // Choosing another puzzle clears the levels counted for the one before.
+    assert_eq!(
+        client
+            .execute(
+                "return document.querySelectorAll('#levels tbody tr').length;",
+                vec![]
+            )
+            .await
+            .unwrap(),
+        json!(0)
+    );
     wait_until(
         &client,
         "the cube net",
@@ -343,6 +354,55 @@ async fn the_page_solves_compares_and_plays() {
     )
     .await;
     screenshot(&client, "cube").await;
+
+    // The pancake puzzle, from the registry with no page code of its own but its drawing: a
+    // typed stack, solved, played to the sorted stack; a click flips the stack above it.
+    select(&client, "#puzzle", "pancake-8").await;
+    wait_until(
+        &client,
+        "the sorted stack",
+        "return document.querySelectorAll('#stack .layer').length === 8 && document.getElementById('stack').classList.contains('solved');",
+    )
+    .await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("3,1,4,8,2,7,5,6").await.unwrap();
+    click(&client, "#set-position").await;
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the pancake row",
+        "return document.querySelectorAll('#runs tbody tr').length === 4 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(rows[3][1], "pancake-8");
+    assert_eq!(rows[3][2], "auto");
+    assert_eq!(rows[3][3], "IDA* with the gap heuristic");
+    assert_eq!(rows[3][4], "8", "{rows:?}");
+    click(&client, "#play").await;
+    wait_until(
+        &client,
+        "the stack sorted",
+        "return document.getElementById('play-status').textContent.includes('solved') && document.getElementById('stack').classList.contains('solved');",
+    )
+    .await;
+    // Flipping the whole sorted stack by its bottom pancake reverses it.
+    client
+        .execute(
+            "document.querySelectorAll('#stack .layer')[7].click();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        client
+            .execute("return document.getElementById('position').value;", vec![])
+            .await
+            .unwrap(),
+        json!("8,7,6,5,4,3,2,1")
+    );
+    screenshot(&client, "pancake").await;
 
     // The 3x3x3 after one U turn: the net and the 3D view show the front's top row in the
     // right face's colour (red), the rest of the front green.
@@ -427,12 +487,12 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the half-depth row",
-        "return document.querySelectorAll('#runs tbody tr').length === 4 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
     assert_eq!(
-        &rows[3][2..6],
+        &rows[4][2..6],
         &["half-depth", "positions within 16 moves held", "31", "yes"],
         "{rows:?}"
     );
@@ -469,14 +529,14 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the stopped row",
-        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 6 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
-    assert_eq!(rows[4][2], "ida (stopped)", "{rows:?}");
-    assert!(rows[4][4].starts_with("≥ "), "{rows:?}");
+    assert_eq!(rows[5][2], "ida (stopped)", "{rows:?}");
+    assert!(rows[5][4].starts_with("≥ "), "{rows:?}");
     assert_eq!(
-        rows[4][10], "",
+        rows[5][10], "",
         "a stopped search has nothing to play: {rows:?}"
     );
     let said = text(&client, "#progress").await;

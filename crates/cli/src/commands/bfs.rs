@@ -1,16 +1,15 @@
-//! `godsearch bfs`: God's algorithm from the goal, with the engine chosen by size
-//! ([`godsearch_app::bfs`]); this file reads the arguments and prints.
+//! `godsearch bfs`: God's algorithm from the goal on any registered puzzle (boards, cubes, the
+//! pancake puzzle, definition files), through the registry's one dispatch
+//! ([`godsearch_app::registry`]); this file reads the arguments and prints.
 
 use super::bfs_cluster::{self, Role};
 use super::bfs_output::{bar_of, bfs_request, check_save_target, emit_report};
 use crate::args::BfsArgs;
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
-use crate::spaces;
 use anyhow::Result;
-use godsearch_app::bfs;
-use godsearch_puzzles::tiles::Board;
-use godsearch_puzzles::PuzzleName;
+use godsearch_app::registry;
+use godsearch_app::request::BfsJob;
 
 pub fn run(args: &BfsArgs) -> Result<()> {
     let role = bfs_cluster::role(args)?;
@@ -20,30 +19,32 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     if role.request().is_some() {
         bfs_cluster::watch_connections();
     }
-    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
-        return super::definition_bfs::run(args, &path, &role);
-    }
-    let puzzle = args.puzzle.as_deref().unwrap_or_default();
-    if let PuzzleName::Cube(size) = puzzle.parse::<PuzzleName>()? {
-        return super::cube_bfs::run(args, size, &role);
-    }
-    if args.symmetry.is_some() {
-        bad_input!("--symmetry is for the 3x3x3");
-    }
-    if args.metric.is_some() {
-        bad_input!("--metric is for cubes; sliding-tile moves are counted one per tile moved");
-    }
-    let shape = spaces::tile_shape(puzzle)?;
-    let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
+    let name = match (&args.definition.def, &args.puzzle) {
+        (Some(_), Some(_)) => bad_input!("give the puzzle as --def FILE or by name, not both"),
+        (Some(path), None) => path.display().to_string(),
+        (None, Some(name)) => name.clone(),
+        (None, None) => bad_input!("name a puzzle, or a definition file with --def"),
+    };
+    let puzzle = registry::open(&name, true)?;
+    let job = BfsJob {
+        puzzle: name,
+        generators: args.definition.generators.clone(),
+        goal: args.goal.clone(),
+        metric: args.metric.clone(),
+        symmetry: args.symmetry,
+        max_depth: args.max_depth,
+        count_last: args.count_last,
+    };
+    puzzle.check_bfs(&job)?;
     check_save_target(args)?;
     let request = bfs_request(args, role.request());
     let bar = LevelBar::new();
-    let report = bfs::tiles(&goal, &request, bar_of(&role, &bar));
+    let report = puzzle.bfs(&job, &request, bar_of(&role, &bar));
     bar.finish();
     let report = report.map_err(|e| bfs_cluster::name_lost_process(e.into()))?;
-    let title = format!("{} sliding puzzle, goal {}", report.puzzle, report.goal);
-    emit_report(args, report, &title, |text| {
-        let board = Board::parse(goal.shape(), text).expect("printed by us");
-        board.to_grid().lines().map(str::to_string).collect()
-    })
+    let title = match report.goal.as_str() {
+        "solved" => format!("{}, {} metric", report.puzzle, report.metric),
+        goal => format!("{}, goal {goal}", report.puzzle),
+    };
+    emit_report(args, report, &title, |text| puzzle.picture(text))
 }

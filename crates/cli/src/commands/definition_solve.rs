@@ -5,12 +5,10 @@
 use crate::args::SolveArgs;
 use crate::errors::bad_input;
 use crate::machine;
-use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::{Context, Result};
 use godsearch_app::definition_solve::{self, DefinitionSolveRequest, DefinitionSolver};
 use godsearch_app::definitions::{self, DefinitionMetric};
-use godsearch_app::units::format_seconds;
 use godsearch_orbit::{kpuzzle, Pattern};
 use std::path::Path;
 use std::time::Instant;
@@ -56,29 +54,7 @@ pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
     let solver = solver?;
     for (pattern, text) in positions {
         let report = solver.solve(&pattern, &text, request.deadline)?;
-        if args.json {
-            outln!("{}", serde_json::to_string(&report)?);
-        } else if args.moves_only {
-            outln!("{}", report.solution);
-        } else {
-            outln!("{} {}", report.puzzle, report.start);
-            outln!(
-                "  solution ({} moves, optimal): {}",
-                report.length,
-                report.solution
-            );
-            let databases = match report.databases.is_empty() {
-                true => String::new(),
-                false => format!(" ({})", report.databases.join(", ")),
-            };
-            outln!(
-                "  {}{databases}: built in {}, searched in {}, {} nodes expanded",
-                report.method,
-                format_seconds(report.build_seconds),
-                format_seconds(report.seconds),
-                report.nodes_expanded
-            );
-        }
+        super::registry_solve::print(args, &report)?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use crate::output::outln;
 use crate::spaces;
 use anyhow::Result;
 use godsearch_app::report::Scramble;
+use godsearch_app::request::{JobControl, JobLimits, ScrambleRequest, TableSize, Workbench};
 use godsearch_app::{definitions, scramble, tables};
 use godsearch_puzzles::cube::{Cube2Space, CubeSize};
 use godsearch_puzzles::tiles::BoardFormat;
@@ -82,7 +83,42 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         bad_input!("--generators is for definition puzzles");
     }
     let name = args.puzzle.as_deref().unwrap_or_default();
-    match name.parse::<PuzzleName>()? {
+    let Ok(known) = name.parse::<PuzzleName>() else {
+        // Puzzles with no front end of their own here scramble through the registry, one at a
+        // time so that each is printed as it comes.
+        let puzzle = godsearch_app::registry::open(name, true)?;
+        if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
+            bad_input!("--format hex and grid are for boards; {name} prints a scramble and its position, or json");
+        }
+        if args.cache.is_some() {
+            bad_input!("--cache is for the built-in puzzles");
+        }
+        let bench = Workbench::new(crate::cache::open(None));
+        let limits = JobLimits {
+            memory_bytes: crate::machine::default_memory_budget(),
+            max_nodes: None,
+            max_seconds: None,
+            largest_table: TableSize::Small,
+            max_scrambles: 1,
+            definition_files: true,
+        };
+        let request = ScrambleRequest {
+            puzzle: name.to_string(),
+            generators: None,
+            count: 1,
+            moves: args.moves.map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+            metric: args.metric.clone(),
+            seed: None,
+        };
+        let control = JobControl::new(None);
+        for _ in 0..args.count {
+            for s in puzzle.scramble(&bench, &request, &limits, &mut rng, &control)? {
+                print(s)?;
+            }
+        }
+        return Ok(());
+    };
+    match known {
         PuzzleName::Cube(size) => {
             if !matches!(args.format, ScrambleFormat::List | ScrambleFormat::Json) {
                 bad_input!("--format hex and grid are for boards; cubes print a scramble and its stickers, or json");

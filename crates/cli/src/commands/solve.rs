@@ -25,8 +25,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         bad_input!("--pattern is for definition puzzles (--def FILE)");
     }
     let puzzle = args.puzzle.as_deref().unwrap_or_default();
-    if let PuzzleName::Cube(size) = puzzle.parse::<PuzzleName>()? {
-        return super::cube_solve::run(args, size);
+    match puzzle.parse::<PuzzleName>() {
+        Ok(PuzzleName::Cube(size)) => return super::cube_solve::run(args, size),
+        Ok(PuzzleName::Tiles(_)) => {}
+        // Puzzles with no front end of their own here go to the workbench as they are.
+        Err(_) => return super::registry_solve::run(args, puzzle),
     }
     if args.show_facelets {
         bad_input!("--show-facelets is for cubes, not sliding-tile boards");

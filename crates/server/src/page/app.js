@@ -49,6 +49,9 @@ function parseSize(name) {
 function choosePuzzle(name) {
   setPuzzle(name);
   fillAlgorithms();
+  // Levels counted belong to the puzzle they were counted for.
+  drawLevels([]);
+  $("bfs-progress").textContent = "";
   stopPlay();
   state.play = { positions: [], moves: [], at: 0, timer: null };
   $("play-moves").textContent = "";
@@ -56,11 +59,15 @@ function choosePuzzle(name) {
   resetPosition();
 }
 
-// The puzzle's kind, size and goal, without touching the position.
+// The puzzle's kind (from the catalog: tiles, cube, pancake, ...), size and goal, without
+// touching the position.
 function setPuzzle(name) {
   const size = parseSize(name);
+  const pancakes = /^pancake-(\d+)$/.exec(name);
+  const entry = state.catalog.puzzles.find((p) => p.name === name)
+    || (pancakes && { kind: "pancake", goal: [...Array(Number(pancakes[1])).keys()].map((i) => i + 1).join(",") });
   state.puzzle = name;
-  state.kind = size ? "tiles" : "cube";
+  state.kind = entry ? entry.kind : (size ? "tiles" : "cube");
   document.body.className = state.kind + (name === "3x3x3" ? " cube3" : "");
   if (size) {
     [state.width, state.height] = size;
@@ -70,7 +77,7 @@ function setPuzzle(name) {
     tiles.push(0);
     state.goal = tiles.join(",");
   } else {
-    state.goal = "";
+    state.goal = entry && state.kind !== "cube" ? entry.goal : "";
   }
 }
 
@@ -86,10 +93,10 @@ function fillAlgorithms() {
 
 async function resetPosition() {
   setError("error", "");
-  if (state.kind === "tiles") {
-    showPosition(state.goal, state.goal);
-  } else {
+  if (state.kind === "cube") {
     await showCubeText("");
+  } else {
+    showPosition(state.goal, state.goal);
   }
 }
 
@@ -111,6 +118,14 @@ function draw(shown) {
   if (state.kind === "tiles") {
     drawBoard(view, shown);
     $("view-hint").textContent = "Click a tile next to the blank, or use the arrow keys, to move it.";
+  } else if (state.kind === "pancake") {
+    drawStack(view, shown);
+    $("view-hint").textContent = "The stack, top first: click a pancake to flip it and those above it.";
+  } else if (state.kind !== "cube") {
+    const text = document.createElement("pre");
+    text.textContent = shown;
+    view.appendChild(text);
+    $("view-hint").textContent = "";
   } else {
     drawNet(view, shown);
     draw3d(view, shown);
@@ -185,6 +200,29 @@ function drawBoard(view, list) {
   view.appendChild(board);
 }
 
+// A pancake stack, top first, each pancake as wide as its size; clicking one flips the stack
+// from the top down to it.
+function drawStack(view, list) {
+  const sizes = list.split(/[ ,]+/).filter((t) => t !== "").map(Number);
+  const stack = document.createElement("div");
+  stack.className = "stack" + (list === state.goal ? " solved" : "");
+  stack.id = "stack";
+  sizes.forEach((size, at) => {
+    const pancake = document.createElement("div");
+    pancake.className = "layer";
+    pancake.style.width = `${Math.round(100 * size / sizes.length)}%`;
+    pancake.textContent = String(size);
+    pancake.title = at === 0 ? "the top pancake" : `flip the top ${at + 1}`;
+    pancake.addEventListener("click", () => {
+      if (at === 0) return;
+      const flipped = sizes.slice(0, at + 1).reverse().concat(sizes.slice(at + 1)).join(",");
+      showPosition(flipped, flipped);
+    });
+    stack.appendChild(pancake);
+  });
+  view.appendChild(stack);
+}
+
 function drawNet(view, facelets) {
   const pocket = state.puzzle === "2x2x2";
   const n = pocket ? 2 : 3;
@@ -250,11 +288,11 @@ async function setTyped() {
   setError("error", "");
   const text = $("position").value.trim();
   try {
-    if (state.kind === "tiles") {
+    if (state.kind === "cube") {
+      await showCubeText(text);
+    } else {
       const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
       showPosition(text, replayed.positions[0]);
-    } else {
-      await showCubeText(text);
     }
   } catch (e) {
     setError("error", e.message);
@@ -269,10 +307,10 @@ async function randomPosition() {
       (p) => { $("progress").textContent = `drawing a random position: ${progressText(p)}`; });
     $("progress").textContent = "";
     const [made] = doc.result;
-    if (state.kind === "tiles") {
-      showPosition(made.position, made.position);
-    } else {
+    if (state.kind === "cube") {
       await showCubeText(made.scramble || "");
+    } else {
+      showPosition(made.position, made.position);
     }
   } catch (e) {
     setError("error", e.message);
@@ -288,7 +326,7 @@ function solveRequest() {
     const searching = ["ida", "parallel-ida", "astar", "auto"].includes(request.algorithm);
     if (searching && heuristic !== "auto") request.heuristic = heuristic;
     if (searching && $("pdb").value.trim() !== "") request.pdb = $("pdb").value.trim();
-  } else {
+  } else if (state.kind === "cube") {
     request.metric = $("metric").value;
     // The optimal 3x3x3 search is IDA*: choosing it, or ticking "optimal" with two-phase,
     // asks for it (over the table chosen; small builds in seconds). Half-depth is optimal anyway.
@@ -424,8 +462,10 @@ function addRun(result, request) {
   const row = document.createElement("tr");
   const stopped = result.timed_out ? " (stopped)" : "";
   const cells = [
-    run.number, result.puzzle, result.algorithm + stopped,
-    result.heuristic || (result.metric ? result.metric : ""),
+    // Puzzles solved by the generic engines (pancakes, definition files) report the method
+    // in words instead of an algorithm and heuristic.
+    run.number, result.puzzle, (result.algorithm || request.algorithm) + stopped,
+    result.heuristic || result.metric || result.method || "",
     result.timed_out && !result.solution ? `≥ ${result.lower_bound}` : result.length,
     result.optimal ? "yes" : "no",
     result.nodes_expanded.toLocaleString(),
@@ -620,7 +660,13 @@ async function start() {
   $("use-size").addEventListener("click", () => {
     const name = $("custom-size").value.trim().toLowerCase();
     const size = parseSize(name);
-    if (!size || size[0] * size[1] > 100) { setError("error", "a board size is WxH, at most 10x10 here"); return; }
+    const pancakes = /^pancake-(\d+)$/.exec(name);
+    if (pancakes && (Number(pancakes[1]) < 2 || Number(pancakes[1]) > 20)) {
+      setError("error", "the pancake puzzle is pancake-N with N from 2 to 20"); return;
+    }
+    if (!pancakes && (!size || size[0] * size[1] > 100)) {
+      setError("error", "a board size is WxH (at most 10x10 here) or pancake-N"); return;
+    }
     if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
     select.value = name;
     choosePuzzle(name);

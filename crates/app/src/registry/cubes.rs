@@ -1,0 +1,248 @@
+//! The 2x2x2 and 3x3x3 cubes in the registry: the 2x2x2 solved by table descent or half-depth
+//! search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's table, or by
+//! half-depth search; both enumerated (the 3x3x3 by symmetry classes) and scrambled.
+
+use super::{no_generators, Puzzle, PuzzleKind};
+use crate::bfs::{self, BfsRequest};
+use crate::choice::Algorithm;
+use crate::cubes::{
+    default_max_length, Cube2HalfDepth, Cube3HalfDepth, CubeJob, OptimalSolver, TwoPhaseSolver,
+};
+use crate::report::{BfsReport, Scramble};
+use crate::request::{
+    check_replay_size, cube_metric, optimal_table_size, shorter, BfsJob, JobControl, JobLimits,
+    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+};
+use crate::{scramble, tables, AppError, AppResult};
+use godsearch_core::{excerpt, Progress};
+use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
+use godsearch_puzzles::cube::{
+    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Reduction, Syntax,
+};
+use rand::rngs::StdRng;
+
+/// The cubes: `2x2x2` (`cube2`, `pocket`) and `3x3x3` (`cube`, `cube3`, `rubik`).
+pub struct CubesKind;
+
+impl PuzzleKind for CubesKind {
+    fn family(&self) -> &'static str {
+        "cube"
+    }
+
+    fn names_help(&self) -> &'static str {
+        "a cube: 2x2x2 (cube2), 3x3x3 (cube, cube3)"
+    }
+
+    fn listed(&self) -> Vec<String> {
+        vec!["2x2x2".into(), "3x3x3".into()]
+    }
+
+    fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
+        let size = match name.to_ascii_lowercase().as_str() {
+            "3x3x3" | "cube" | "cube3" | "rubik" => CubeSize::Three,
+            "2x2x2" | "cube2" | "pocket" => CubeSize::Two,
+            _ => return None,
+        };
+        Some(Ok(Box::new(Cube { size })))
+    }
+}
+
+/// One cube.
+pub struct Cube {
+    size: CubeSize,
+}
+
+impl Cube {
+    fn start(&self, request: &SolveRequest) -> AppResult<CubieCube> {
+        parse_position(self.size, &request.position, request.syntax()?)
+            .map_err(|e| AppError::Input(format!("position '{}': {e}", excerpt(&request.position))))
+    }
+}
+
+impl Puzzle for Cube {
+    fn entry(&self) -> PuzzleEntry {
+        PuzzleEntry {
+            name: self.size.to_string(),
+            kind: CubesKind.family(),
+            goal: "solved".into(),
+            algorithms: match self.size {
+                CubeSize::Two => vec!["table", "half-depth"],
+                CubeSize::Three => vec!["two-phase", "ida", "half-depth"],
+            },
+            partitions: Vec::new(),
+        }
+    }
+
+    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
+        no_generators(&request.generators)?;
+        request.timeout()?;
+        request.check_cube_options(self.size)?;
+        cube_metric(request.metric.as_deref(), self.size)?;
+        self.start(request).map(|_| ())
+    }
+
+    fn solve(
+        &self,
+        bench: &Workbench,
+        request: &SolveRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<SolveReport> {
+        no_generators(&request.generators)?;
+        request.check_cube_options(self.size)?;
+        let metric = cube_metric(request.metric.as_deref(), self.size)?;
+        let job = CubeJob {
+            text: request.position.clone(),
+            cube: self.start(request)?,
+        };
+        let timeout = shorter(request.timeout()?, limits.max_seconds);
+        let solution = match (self.size, request.algorithm) {
+            (CubeSize::Two, Algorithm::HalfDepth) => {
+                Cube2HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
+            }
+            (CubeSize::Two, _) => bench.cube2(metric)?.solve(&job),
+            (CubeSize::Three, _) if request.optimal => {
+                let size = optimal_table_size(request.table_size.as_deref())?;
+                if size > limits.largest_table {
+                    return Err(AppError::Input(format!(
+                        "--table-size {} is over this server's limit ({})",
+                        size.name(),
+                        limits.largest_table.name()
+                    )));
+                }
+                let tables = bench.optimal_tables(size, metric, control);
+                let fallback = timeout.map(|_| bench.twophase(control));
+                let known = request.known_moves()?;
+                OptimalSolver {
+                    tables: &tables,
+                    fallback,
+                    timeout,
+                    all: request.all,
+                    known: known.as_deref(),
+                    stop: Some(control.cancel_flag()),
+                }
+                .solve(&job)
+            }
+            (CubeSize::Three, Algorithm::HalfDepth) => Cube3HalfDepth::new(
+                metric,
+                request.depth,
+                limits.memory_bytes,
+            )?
+            .solve_within(&job, timeout, Some(control.cancel_flag())),
+            (CubeSize::Three, _) => TwoPhaseSolver {
+                tables: bench.twophase(control),
+                metric,
+                max_length: request
+                    .max_length
+                    .map_or(default_max_length(metric), |n| n as usize),
+                timeout,
+            }
+            .solve(&job),
+        };
+        solution.map(SolveReport::Cube)
+    }
+
+    fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
+        no_generators(&job.generators)?;
+        if job.goal.is_some() {
+            return Err(AppError::Input(
+                "--goal is for sliding-tile boards; a cube is enumerated from solved".into(),
+            ));
+        }
+        self.reduction(job.symmetry)?;
+        cube_metric(job.metric.as_deref(), self.size).map(|_| ())
+    }
+
+    fn bfs(
+        &self,
+        job: &BfsJob,
+        request: &BfsRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<BfsReport> {
+        self.check_bfs(job)?;
+        let metric = cube_metric(job.metric.as_deref(), self.size)?;
+        match self.size {
+            CubeSize::Two => bfs::cube2(metric, request, progress),
+            CubeSize::Three => bfs::cube3(metric, self.reduction(job.symmetry)?, request, progress),
+        }
+    }
+
+    fn scramble(
+        &self,
+        bench: &Workbench,
+        request: &ScrambleRequest,
+        _: &JobLimits,
+        rng: &mut StdRng,
+        control: &JobControl,
+    ) -> AppResult<Vec<Scramble>> {
+        no_generators(&request.generators)?;
+        let metric = cube_metric(request.metric.as_deref(), self.size)?;
+        let count = request.count as usize;
+        match (self.size, request.moves) {
+            (size, Some(n)) => (0..count)
+                .map(|_| scramble::cube_moves(size, metric, n as usize, rng))
+                .collect(),
+            (CubeSize::Two, None) => {
+                let space = Cube2Space::new(metric);
+                let (table, _) = tables::table_in_memory(&space)?;
+                (0..count)
+                    .map(|_| scramble::cube2_uniform(&space, &table, rng))
+                    .collect()
+            }
+            (CubeSize::Three, None) => {
+                let tables = bench.twophase(control);
+                (0..count)
+                    .map(|_| scramble::cube3_uniform(tables, metric, rng))
+                    .collect()
+            }
+        }
+    }
+
+    fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
+        if request.goal.is_some() {
+            return Err(AppError::Input(
+                "--goal is for sliding-tile boards; a cube is solved to solved".into(),
+            ));
+        }
+        let start = parse_position(self.size, &request.position, Syntax::Auto).map_err(|e| {
+            AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
+        })?;
+        let turns: Vec<&str> = request.solution.split_whitespace().collect();
+        check_replay_size(turns.len(), facelet::FACELETS)?;
+        let mut positions = Vec::with_capacity(turns.len() + 1);
+        let mut last = start;
+        positions.push(facelet::format(&last));
+        // Each turn is applied to the cube as held after the ones before it, which is how a
+        // rotation or slice renames the faces of the turns after it in the whole sequence (a
+        // test compares this with applying every prefix whole).
+        for turn in turns {
+            last = CubeAlgorithm::parse(turn)
+                .map_err(|e| {
+                    AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
+                })?
+                .apply_held(self.size, &last)
+                .map_err(|e| AppError::Input(e.to_string()))?;
+            positions.push(facelet::format(&last));
+        }
+        Ok(Replay {
+            positions,
+            solved: last == CubieCube::SOLVED,
+        })
+    }
+}
+
+impl Cube {
+    /// The classes the 3x3x3 is enumerated by: 48 symmetries (default) or 96 with inversion.
+    fn reduction(&self, symmetry: Option<u32>) -> AppResult<Reduction> {
+        match (self.size, symmetry) {
+            (CubeSize::Two, Some(_)) => Err(AppError::Input(
+                "--symmetry is for the 3x3x3; the 2x2x2 is enumerated whole".into(),
+            )),
+            (_, None | Some(48)) => Ok(Reduction::Symmetries),
+            (_, Some(96)) => Ok(Reduction::SymmetriesAndInverse),
+            (_, Some(n)) => Err(AppError::Input(format!(
+                "--symmetry is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
+            ))),
+        }
+    }
+}

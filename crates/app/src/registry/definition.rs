@@ -1,0 +1,200 @@
+//! Puzzles from definition files (KPuzzle JSON, `.tws`) in the registry: a name that is a path
+//! ending in `.json` or `.tws` opens the file (where the limits let requests name files),
+//! solved optimally ([`crate::definition_solve`]), enumerated ([`bfs::definition`]) and
+//! scrambled ([`DefinitionScrambler`]) over the generators a request names.
+
+use super::{Puzzle, PuzzleKind};
+use crate::bfs::{self, BfsRequest};
+use crate::definition_solve::{DefinitionSolveRequest, DESCENT_RANKS, QUICK_DATABASE_RANKS};
+use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use crate::report::{BfsReport, Scramble};
+use crate::request::{
+    check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
+    ScrambleRequest, SolveReport, SolveRequest, Workbench,
+};
+use crate::scramble::DefinitionScrambler;
+use crate::{AppError, AppResult};
+use godsearch_core::Progress;
+use godsearch_orbit::kpuzzle;
+use rand::rngs::StdRng;
+use std::time::Instant;
+
+/// Definition files, named by their path.
+pub struct DefinitionKind;
+
+impl PuzzleKind for DefinitionKind {
+    fn family(&self) -> &'static str {
+        "definition"
+    }
+
+    fn names_help(&self) -> &'static str {
+        "or a definition file's path ending in .kpuzzle.json, .json or .tws"
+    }
+
+    fn listed(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn open(&self, name: &str, read_files: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
+        if !definitions::is_definition_path(name) {
+            return None;
+        }
+        if !read_files {
+            return Some(Err(AppError::Input(
+                "this server does not read definition files named in requests".into(),
+            )));
+        }
+        Some(
+            definitions::load(std::path::Path::new(name))
+                .map(|puzzle| Box::new(Definition { puzzle }) as Box<dyn Puzzle>),
+        )
+    }
+}
+
+/// A definition file's puzzle, read and checked.
+pub struct Definition {
+    puzzle: DefinitionPuzzle,
+}
+
+/// The metric a request names (default: outer turns, as the file gives them).
+fn metric(text: Option<&str>) -> AppResult<DefinitionMetric> {
+    match text {
+        Some(text) => DefinitionMetric::parse(text),
+        None => Ok(DefinitionMetric::Outer),
+    }
+}
+
+fn generators(text: Option<&str>) -> Vec<String> {
+    text.map(definitions::parse_generators).unwrap_or_default()
+}
+
+impl Puzzle for Definition {
+    fn entry(&self) -> PuzzleEntry {
+        PuzzleEntry {
+            name: self.puzzle.file.clone(),
+            kind: DefinitionKind.family(),
+            goal: "solved".into(),
+            algorithms: vec!["auto"],
+            partitions: Vec::new(),
+        }
+    }
+
+    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
+        request.check_definition_options()?;
+        request.timeout()?;
+        metric(request.metric.as_deref())?;
+        definitions::position(&self.puzzle, &request.position).map(|_| ())
+    }
+
+    fn solve(
+        &self,
+        _: &Workbench,
+        request: &SolveRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<SolveReport> {
+        request.check_definition_options()?;
+        let metric = metric(request.metric.as_deref())?;
+        let start = definitions::position(&self.puzzle, &request.position)?;
+        let generators = generators(request.generators.as_deref());
+        let deadline = shorter(request.timeout()?, limits.max_seconds).map(|t| Instant::now() + t);
+        let solve_request = DefinitionSolveRequest {
+            generators: &generators,
+            metric,
+            memory_bytes: limits.memory_bytes,
+            deadline,
+            descent_ranks: DESCENT_RANKS,
+            database_ranks: QUICK_DATABASE_RANKS,
+        };
+        crate::definition_solve::solve(
+            &self.puzzle,
+            &start,
+            &request.position,
+            &solve_request,
+            control,
+        )
+        .map(SolveReport::Definition)
+    }
+
+    fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
+        if job.goal.is_some() {
+            return Err(AppError::Input(
+                "--goal is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
+            ));
+        }
+        if job.symmetry.is_some() {
+            return Err(AppError::Input("--symmetry is for the 3x3x3".into()));
+        }
+        metric(job.metric.as_deref()).map(|_| ())
+    }
+
+    fn bfs(
+        &self,
+        job: &BfsJob,
+        request: &BfsRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<BfsReport> {
+        self.check_bfs(job)?;
+        let generators = generators(job.generators.as_deref());
+        let metric = metric(job.metric.as_deref())?;
+        bfs::definition(&self.puzzle, &generators, metric, request, progress)
+    }
+
+    fn scramble(
+        &self,
+        _: &Workbench,
+        request: &ScrambleRequest,
+        limits: &JobLimits,
+        rng: &mut StdRng,
+        _: &JobControl,
+    ) -> AppResult<Vec<Scramble>> {
+        let scrambler = DefinitionScrambler::new(
+            &self.puzzle,
+            &generators(request.generators.as_deref()),
+            metric(request.metric.as_deref())?,
+            limits.memory_bytes,
+            request.moves.is_none(),
+        )?;
+        (0..request.count)
+            .map(|_| match request.moves {
+                Some(n) => scrambler.moves(n as usize, rng),
+                None => scrambler.uniform(rng),
+            })
+            .collect()
+    }
+
+    fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
+        if request.goal.is_some() {
+            return Err(AppError::Input(
+                "--goal is for sliding-tile boards; a definition puzzle is solved to its solved pattern".into(),
+            ));
+        }
+        let d = &self.puzzle.definition;
+        let mut pattern = definitions::position(&self.puzzle, &request.position)?;
+        let names = d.move_names();
+        let steps = godsearch_orbit::alg::parse(&request.solution, &names).map_err(|why| {
+            AppError::Input(format!(
+                "moves '{}': {why}",
+                godsearch_core::excerpt(&request.solution)
+            ))
+        })?;
+        let moves: Vec<&godsearch_orbit::Transformation> =
+            d.moves.iter().map(|m| &m.transformation).collect();
+        let pieces: usize = d.orbits.iter().map(|o| o.pieces).sum();
+        check_replay_size(steps.len(), pieces)?;
+        let mut positions = vec![kpuzzle::write_pattern(&pattern, d)];
+        for step in &steps {
+            let t = godsearch_orbit::alg::to_transformation(
+                std::slice::from_ref(step),
+                &moves,
+                &d.orbits,
+            );
+            pattern = t.apply(&pattern, &d.orbits);
+            positions.push(kpuzzle::write_pattern(&pattern, d));
+        }
+        Ok(Replay {
+            solved: pattern == d.solved,
+            positions,
+        })
+    }
+}

@@ -1,0 +1,269 @@
+//! Sliding-tile boards of any size (`3x3`, `4x4`, `WxH`, `15-puzzle`) in the registry: solved
+//! by the algorithm the request names or the choice rules pick ([`crate::choice`]), enumerated
+//! from any goal, scrambled uniformly or by random walks.
+
+use super::{no_generators, Puzzle, PuzzleKind};
+use crate::bfs::{self, BfsRequest};
+use crate::cache::Origin;
+use crate::choice::{self, Algorithm};
+use crate::report::{BfsReport, Scramble};
+use crate::request::{
+    check_replay_size, shorter, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob,
+    PdbReport, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest,
+    Workbench, ALGORITHMS,
+};
+use crate::tiles::{solvable_board, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob};
+use crate::{scramble, AppError, AppResult};
+use godsearch_core::{excerpt, Progress};
+use godsearch_puzzles::tiles::{
+    Board, BoardFormat, Move as TileMove, Partition, Shape, ShapeError, TileSpace,
+};
+use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
+use rand::rngs::StdRng;
+
+/// The boards menus offer first (any `WxH` is read).
+const LISTED: [&str; 5] = ["3x3", "2x4", "3x4", "4x4", "5x5"];
+
+/// Sliding-tile boards: names `WxH` and `N-puzzle`.
+pub struct TilesKind;
+
+impl PuzzleKind for TilesKind {
+    fn family(&self) -> &'static str {
+        "tiles"
+    }
+
+    fn names_help(&self) -> &'static str {
+        "a board size such as 3x3, 4x4, 5x5 or WxH (width x height), 8-puzzle, 15-puzzle, 24-puzzle"
+    }
+
+    fn listed(&self) -> Vec<String> {
+        LISTED.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
+        match name.parse::<Shape>() {
+            Ok(shape) => Some(Ok(Box::new(Tiles { shape }))),
+            Err(ShapeError::Unknown(_)) => None,
+            Err(e) => Some(Err(AppError::Input(e.to_string()))),
+        }
+    }
+}
+
+/// One board size.
+pub struct Tiles {
+    shape: Shape,
+}
+
+impl Tiles {
+    fn goal(&self, goal: Option<&str>) -> AppResult<Board> {
+        tile_goal(self.shape, goal)
+    }
+}
+
+impl Puzzle for Tiles {
+    fn entry(&self) -> PuzzleEntry {
+        let shape = self.shape;
+        let algorithms = ALGORITHMS
+            .iter()
+            .filter(|a| **a != Algorithm::TwoPhase)
+            .filter(|a| shape.cells() == 9 || **a != Algorithm::TwoStage)
+            .map(|a| a.name())
+            .collect();
+        PuzzleEntry {
+            name: shape.to_string(),
+            kind: TilesKind.family(),
+            goal: Board::goal(shape).to_string(),
+            algorithms,
+            partitions: Partition::names(shape),
+        }
+    }
+
+    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
+        no_generators(&request.generators)?;
+        let goal = self.goal(request.goal.as_deref())?;
+        let algorithm = choice::tile_algorithm(
+            request.algorithm,
+            self.shape,
+            false,
+            request.timeout()?.is_some(),
+        )?;
+        request.check_tile_options(algorithm)?;
+        solvable_board(&goal, &request.position).map(|_| ())
+    }
+
+    fn solve(
+        &self,
+        bench: &Workbench,
+        request: &SolveRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<SolveReport> {
+        no_generators(&request.generators)?;
+        let shape = self.shape;
+        let goal = self.goal(request.goal.as_deref())?;
+        let timeout = request.timeout()?;
+        let algorithm = choice::tile_algorithm(request.algorithm, shape, false, timeout.is_some())?;
+        request.check_tile_options(algorithm)?;
+        let job = TileJob {
+            id: None,
+            expected: None,
+            board: solvable_board(&goal, &request.position)?,
+            format: BoardFormat::of_text(shape, &request.position),
+        };
+        let memory_bytes = limits.memory_bytes;
+        if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
+            return Err(SearchError::BoardTooLarge.into());
+        }
+        if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
+            return Err(SearchError::AStarTooLarge.into());
+        }
+        let solution = match algorithm {
+            Algorithm::HalfDepth => {
+                HalfDepthSolver::new(&goal, request.depth, memory_bytes)?.solve(&goal, &job)
+            }
+            Algorithm::Table => TableSolver::new(&goal, None)?.solve(&goal, &job),
+            a if a.is_staged() => StagedSolver::new(
+                algorithm,
+                &goal,
+                request.stages.as_deref(),
+                request.effort.map(|e| e as usize),
+                bench.cache(),
+                &mut |notice| control.detail(&crate::request::notice_text(&notice)),
+            )?
+            .solve(&goal, &job),
+            _ => {
+                let heuristic = bench.heuristic(request, &goal, memory_bytes, control)?;
+                let search = Search {
+                    algorithm,
+                    goal: &goal,
+                    memory_bytes,
+                    deadline_after: shorter(timeout, limits.max_seconds),
+                    watch: Some(control.watch()),
+                };
+                search.solve(&heuristic, &job)
+            }
+        };
+        solution.map(SolveReport::Tiles)
+    }
+
+    fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
+        no_generators(&job.generators)?;
+        if job.metric.is_some() {
+            return Err(AppError::Input(
+                "--metric is for cubes; sliding-tile moves are counted one per tile moved".into(),
+            ));
+        }
+        if job.symmetry.is_some() {
+            return Err(AppError::Input("--symmetry is for the 3x3x3".into()));
+        }
+        self.goal(job.goal.as_deref()).map(|_| ())
+    }
+
+    fn bfs(
+        &self,
+        job: &BfsJob,
+        request: &BfsRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<BfsReport> {
+        self.check_bfs(job)?;
+        let goal = self.goal(job.goal.as_deref())?;
+        bfs::tiles(&goal, request, progress)
+    }
+
+    fn scramble(
+        &self,
+        _: &Workbench,
+        request: &ScrambleRequest,
+        _: &JobLimits,
+        rng: &mut StdRng,
+        _: &JobControl,
+    ) -> AppResult<Vec<Scramble>> {
+        if request.metric.is_some() {
+            return Err(AppError::Input("--metric is for cubes".into()));
+        }
+        no_generators(&request.generators)?;
+        let walk = request.moves.map(|n| n as usize);
+        (0..request.count)
+            .map(|_| scramble::board(self.shape, walk, BoardFormat::List, rng))
+            .collect()
+    }
+
+    fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
+        let goal = self.goal(request.goal.as_deref())?;
+        let mut board = solvable_board(&goal, &request.position)?;
+        let moves = TileMove::parse_sequence(&request.solution)
+            .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution))))?;
+        check_replay_size(moves.len(), self.shape.cells())?;
+        let mut positions = vec![board.to_list()];
+        for (k, &m) in moves.iter().enumerate() {
+            if !board.apply(m) {
+                return Err(AppError::Input(format!(
+                    "move {} ({}) would take the blank off the board",
+                    k + 1,
+                    m.letter()
+                )));
+            }
+            positions.push(board.to_list());
+        }
+        Ok(Replay {
+            positions,
+            solved: board == goal,
+        })
+    }
+
+    fn picture(&self, position: &str) -> Vec<String> {
+        match Board::parse(self.shape, position) {
+            Ok(board) => board.to_grid().lines().map(str::to_string).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn check_pdb(&self, job: &PdbJob) -> AppResult<()> {
+        let goal = self.goal(job.goal.as_deref())?;
+        Partition::parse(&job.partition, &goal).map(|_| ())?;
+        Ok(())
+    }
+
+    fn build_pdb(
+        &self,
+        bench: &Workbench,
+        job: &PdbJob,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<PdbReport> {
+        let goal = self.goal(job.goal.as_deref())?;
+        let partition = Partition::parse(&job.partition, &goal)?;
+        let mut groups = Vec::new();
+        for pattern in partition.patterns() {
+            let (_, origin) = bench.cache().load_or_build(
+                &goal,
+                pattern,
+                limits.memory_bytes,
+                job.force,
+                control,
+            )?;
+            let (origin, seconds, not_saved) = match origin {
+                Origin::Cached => ("cached", 0.0, None),
+                Origin::Built {
+                    seconds, not_saved, ..
+                } => ("built", seconds, not_saved),
+            };
+            groups.push(PdbGroup {
+                tiles: pattern.tiles().to_vec(),
+                entries: pattern.entries(),
+                origin,
+                seconds,
+                not_saved,
+            });
+        }
+        // A search resolves them afresh from the cache.
+        bench.forget_heuristics();
+        Ok(PdbReport {
+            puzzle: self.shape.to_string(),
+            goal: goal.to_list(),
+            partition: partition.name().to_string(),
+            cache: bench.cache().dir().display().to_string(),
+            groups,
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! `godsearch solve NAME POSITION...` for registered puzzles without a solver front end of
+//! their own (the pancake puzzle, and any puzzle added to the registry next): each position is
+//! one [`SolveRequest`] to the [`Workbench`], the same call the server and Python make, and
+//! its replayed solution is printed.
+
+use crate::args::SolveArgs;
+use crate::errors::bad_input;
+use crate::output::outln;
+use crate::{cache, machine};
+use anyhow::Result;
+use godsearch_app::report::DefinitionSolution;
+use godsearch_app::request::{
+    JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
+};
+use godsearch_app::units::format_seconds;
+
+pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
+    godsearch_app::registry::open(name, true)?;
+    let front_end_only = [
+        (args.file.is_some(), "--file"),
+        (args.table.is_some(), "--table"),
+        (args.pattern.is_some(), "--pattern"),
+        (args.show_facelets, "--show-facelets"),
+        (args.runs, "--runs"),
+    ];
+    if let Some((_, option)) = front_end_only.iter().find(|(given, _)| *given) {
+        bad_input!("{option} is not taken by {name}");
+    }
+    if args.boards.is_empty() {
+        bad_input!("give the positions to solve after the puzzle's name");
+    }
+    let bench = Workbench::new(cache::open(args.cache.as_deref()));
+    let limits = JobLimits {
+        memory_bytes: machine::memory_budget(args.memory),
+        max_nodes: None,
+        max_seconds: None,
+        largest_table: TableSize::ALL[TableSize::ALL.len() - 1],
+        max_scrambles: u32::MAX,
+        definition_files: true,
+    };
+    let control = JobControl::new(None);
+    for position in &args.boards {
+        let request = request(args, name, position);
+        match bench.solve(&request, &limits, &control)? {
+            SolveReport::Definition(solution) => print(args, &solution)?,
+            other => outln!("{}", serde_json::to_string(&other)?),
+        }
+    }
+    Ok(())
+}
+
+/// The request the arguments make for one position.
+fn request(args: &SolveArgs, name: &str, position: &str) -> SolveRequest {
+    SolveRequest {
+        generators: args.definition.generators.clone(),
+        goal: args.goal.clone(),
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
+        pdb: args.pdb.clone(),
+        no_reflection: args.no_reflection,
+        stages: args.stages.clone(),
+        effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
+        depth: args.depth,
+        metric: args.metric.clone(),
+        facelets: args.facelets,
+        moves: args.moves,
+        max_length: args
+            .max_length
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        optimal: args.optimal,
+        all: args.all,
+        table_size: args.table_size.clone(),
+        known_solution: args.known_solution.clone(),
+        timeout: args.timeout.map(|t| t.as_secs_f64()),
+        ..SolveRequest::new(name, position)
+    }
+}
+
+/// Prints a solution found by a generic engine: JSON, the moves alone, or for people.
+pub(crate) fn print(args: &SolveArgs, report: &DefinitionSolution) -> Result<()> {
+    if args.json {
+        outln!("{}", serde_json::to_string(report)?);
+        return Ok(());
+    }
+    if args.moves_only {
+        outln!("{}", report.solution);
+        return Ok(());
+    }
+    outln!("{} {}", report.puzzle, report.start);
+    let optimal = if report.optimal { ", optimal" } else { "" };
+    outln!(
+        "  solution ({} moves{optimal}): {}",
+        report.length,
+        report.solution
+    );
+    let databases = match report.databases.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", report.databases.join(", ")),
+    };
+    let built = match report.build_seconds > 0.0 {
+        true => format!("built in {}, ", format_seconds(report.build_seconds)),
+        false => String::new(),
+    };
+    outln!(
+        "  {}{databases}: {built}searched in {}, {} nodes expanded",
+        report.method,
+        format_seconds(report.seconds),
+        report.nodes_expanded
+    );
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! A puzzle that has no command-line code of its own (the pancake puzzle, one module in the
+//! application's registry) is enumerated, solved and scrambled by the same commands as the
+//! built-in ones.
+
+mod common;
+
+use common::{godsearch, json, json_lines, refused, stdout};
+use godsearch_testdata::rows;
+
+#[test]
+fn bfs_counts_the_pancake_puzzle_as_published() {
+    let nine = rows("pancake.txt")
+        .into_iter()
+        .find(|row| row[0] == "9")
+        .unwrap();
+    let published: Vec<u64> = nine[1..].iter().map(|c| c.parse().unwrap()).collect();
+    let report = json(&["bfs", "pancake-9", "--json"]);
+    assert_eq!(report["levels"], serde_json::json!(published));
+    assert_eq!(report["diameter"], 10);
+    let frontier = json(&["bfs", "pancake-9", "--engine", "frontier", "--json"]);
+    assert_eq!(frontier["levels"], report["levels"]);
+}
+
+#[test]
+fn solve_and_scramble_take_the_pancake_puzzle() {
+    let out = godsearch(&["solve", "pancake-8", "3,1,4,8,2,7,5,6", "8,7,6,5,4,3,2,1"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("solution (8 moves, optimal)"), "{text}");
+    assert!(text.contains("solution (1 moves, optimal): 8"), "{text}");
+    let made = json_lines(&[
+        "scramble",
+        "pancake-10",
+        "--count",
+        "3",
+        "--moves",
+        "12",
+        "--json",
+    ]);
+    assert_eq!(made.len(), 3);
+    for scramble in made {
+        assert_eq!(scramble["length"], 12);
+        let position = scramble["position"].as_str().unwrap();
+        let solved = json(&["solve", "pancake-10", position, "--json"]);
+        assert!(solved["length"].as_u64().unwrap() <= 12);
+    }
+    refused(&["solve", "pancake-4", "1,2,3"], "3 sizes given");
+    refused(
+        &["solve", "pancake-4", "1,2,3,4", "--pdb", "6-6-3"],
+        "--pdb is not taken",
+    );
+    refused(
+        &["bfs", "pancake-4", "--metric", "qtm"],
+        "--metric is not taken",
+    );
+    refused(&["bfs", "pancake-40"], "from 2 to 20");
+    refused(
+        &["solve", "blancmange", "1"],
+        "the pancake puzzle pancake-N",
+    );
+}
