@@ -142,11 +142,25 @@ where
         bucket_states: disk.bucket_states,
         disk_bytes: disk.disk_bytes,
     };
-    let mut run = enumerate_on_disk(space, &options, &request.limits, progress)
-        .map_err(|e| AppError::Input(e.to_string()))?;
+    let mut run =
+        enumerate_on_disk(space, &options, &request.limits, progress).map_err(disk_error)?;
     let enumeration = run.enumeration.clone();
     run.enumeration.last_level = None;
     Ok((enumeration, Finish::Disk(run)))
+}
+
+/// A disk run's error as the request's (a folder that is not this run's, or holds one without
+/// --resume: exit 2) or the run's (a damaged file, a failed write: exit 1).
+fn disk_error(e: godsearch_enumerate::disk::DiskError) -> AppError {
+    use godsearch_enumerate::disk::DiskError;
+    match e {
+        DiskError::Busy(_)
+        | DiskError::NotEmpty(_)
+        | DiskError::NotAFolder(_)
+        | DiskError::RunExists(_)
+        | DiskError::OtherRun { .. } => AppError::Input(e.to_string()),
+        _ => AppError::Run(e.to_string()),
+    }
 }
 
 /// Runs the frontier engine as one process of a distributed computation, with levels on disk in
@@ -164,7 +178,6 @@ where
     P::State: KeyState,
 {
     use crate::report::LevelTrafficReport;
-    use godsearch_enumerate::disk::DiskError;
     use godsearch_enumerate::distributed::{
         enumerate_distributed, Cluster, DistributedError, DistributedOptions, LevelsOnDisk,
     };
@@ -188,14 +201,8 @@ where
     let run =
         enumerate_distributed(space.clone(), &options, &request.limits, progress).map_err(|e| {
             match e {
-                // A folder that is not this run's, or holds one without --resume: the request.
-                DistributedError::Disk(
-                    DiskError::Busy(_)
-                    | DiskError::NotEmpty(_)
-                    | DiskError::RunExists(_)
-                    | DiskError::OtherRun { .. },
-                ) => AppError::Input(e.to_string()),
-                // A lost or mismatched process, a damaged file, a failed write: the run.
+                DistributedError::Disk(disk) => disk_error(disk),
+                // A lost or mismatched process: the run.
                 _ => AppError::Run(e.to_string()),
             }
         })?;

@@ -141,7 +141,8 @@ impl Cube2HalfDepth {
     }
 
     /// A shortest solution in the faces as held, replayed before it is returned; a cube beyond
-    /// twice the depth held is refused with the lower bound proved.
+    /// twice the depth held is reported with no solution and the lower bound proved
+    /// (`beyond_depth`).
     pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
         let started = Instant::now();
         let start = self.space.rank(&job.cube);
@@ -150,11 +151,29 @@ impl Cube2HalfDepth {
                 let memory = Some(self.ball.bytes());
                 cube2_solution(&self.space, job, &path, ("half-depth", memory), started)
             }
-            HalfDepthOutcome::Beyond { lower_bound } => Err(AppError::Input(format!(
-                "{}: beyond twice --depth {}: every solution has at least {lower_bound} moves",
-                excerpt(&job.text),
-                self.ball.depth()
-            ))),
+            HalfDepthOutcome::Beyond { lower_bound } => Ok(CubeSolution {
+                puzzle: CubeSize::Two.to_string(),
+                start: job.text.clone(),
+                facelets: facelet::format_pocket(&job.cube),
+                solution: String::new(),
+                length: 0,
+                metric: self.space.metric().name(),
+                optimal: false,
+                algorithm: "half-depth",
+                phase1_length: None,
+                max_length: None,
+                nodes_expanded: 0,
+                phase2_nodes: None,
+                phase2_searches: None,
+                timed_out: true,
+                lower_bound: Some(lower_bound as usize),
+                beyond_depth: Some(self.ball.depth()),
+                position_symmetries: None,
+                known_solution: None,
+                all_solutions: None,
+                memory_bytes: Some(self.ball.bytes()),
+                seconds: started.elapsed().as_secs_f64(),
+            }),
         }
     }
 }
@@ -202,7 +221,7 @@ impl Cube3HalfDepth {
     }
 
     /// A shortest solution, replayed before it is returned; a cube beyond twice the depth held
-    /// is refused with the lower bound proved.
+    /// is reported with no solution and the lower bound proved (`beyond_depth`).
     pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
         self.solve_within(job, None, None)
     }
@@ -233,7 +252,10 @@ impl Cube3HalfDepth {
             self.ball.depth(),
             &brakes,
         );
-        let report = |solution: String, length: usize, lower_bound: Option<usize>| CubeSolution {
+        let report = |solution: String,
+                      length: usize,
+                      lower_bound: Option<usize>,
+                      beyond_depth: Option<u32>| CubeSolution {
             puzzle: CubeSize::Three.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
@@ -249,6 +271,7 @@ impl Cube3HalfDepth {
             phase2_searches: None,
             timed_out: lower_bound.is_some(),
             lower_bound,
+            beyond_depth,
             position_symmetries: None,
             known_solution: None,
             all_solutions: None,
@@ -257,20 +280,16 @@ impl Cube3HalfDepth {
         };
         let path = match found.outcome {
             HalfDepthOutcome::Solved(path) => path,
-            HalfDepthOutcome::Beyond { lower_bound } if found.stopped => {
-                return Ok(report(String::new(), 0, Some(lower_bound as usize)))
-            }
             HalfDepthOutcome::Beyond { lower_bound } => {
-                return Err(AppError::Input(format!(
-                    "{}: beyond twice --depth {}: every solution has at least {lower_bound} moves",
-                    excerpt(&job.text),
-                    self.ball.depth()
-                )))
+                // Stopped, or searched to twice the depth without reaching the ball: no
+                // solution for this cube, its bound proven; a batch goes on.
+                let beyond = (!found.stopped).then(|| self.ball.depth());
+                return Ok(report(String::new(), 0, Some(lower_bound as usize), beyond));
             }
         };
         let moves: Vec<Move> = path.iter().map(|&k| self.moves[k as usize]).collect();
         let solution = written_solution(&job.cube, &moves, metric, "half-depth solution")?;
-        Ok(report(solution, metric.length(&moves), None))
+        Ok(report(solution, metric.length(&moves), None, None))
     }
 }
 /// The report of an optimal 2x2x2 `path` (moves of the one-frame space), turned back to the
@@ -308,6 +327,7 @@ fn cube2_solution(
         phase2_searches: None,
         timed_out: false,
         lower_bound: None,
+        beyond_depth: None,
         position_symmetries: None,
         known_solution: None,
         all_solutions: None,
@@ -363,6 +383,7 @@ impl TwoPhaseSolver<'_> {
             phase2_searches: Some(found.phase2_searches),
             timed_out: found.timed_out,
             lower_bound: None,
+            beyond_depth: None,
             position_symmetries: None,
             known_solution: None,
             all_solutions: None,
@@ -454,6 +475,7 @@ impl OptimalSolver<'_> {
             phase2_searches: None,
             timed_out: found.timed_out,
             lower_bound: Some(found.lower_bound),
+            beyond_depth: None,
             position_symmetries: Some(found.position_symmetries),
             known_solution: known.map(|known| known == moves),
             all_solutions,

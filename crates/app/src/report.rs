@@ -122,6 +122,9 @@ pub struct CubeSolution {
     /// Optimal search: every solution has at least this many moves (the length itself when
     /// `optimal`; the bound being searched when the deadline passed).
     pub lower_bound: Option<usize>,
+    /// Half-depth search: the depth held, when the cube is beyond twice it (no solution, and
+    /// `lower_bound` is proven); reported per cube, the batch going on.
+    pub beyond_depth: Option<u32>,
     /// Optimal 3x3x3 search: how many of the cube's 48 symmetries keep the position (1: the
     /// identity alone). With more, one opening of each class under them was searched (every
     /// opening with `--all`).

@@ -184,6 +184,20 @@ impl SolveRequest {
                 "{name} is for cubes, not sliding-tile boards"
             )));
         }
+        if self.pdb.is_some()
+            && matches!(
+                self.heuristic,
+                HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
+            )
+        {
+            return Err(AppError::Input(format!(
+                "--pdb names pattern databases, which --heuristic {} does not read (use --heuristic pdb, or leave --heuristic out)",
+                match self.heuristic {
+                    HeuristicChoice::Manhattan => "manhattan",
+                    _ => "linear-conflict",
+                }
+            )));
+        }
         let searching = algorithm.is_search();
         let staged = algorithm.is_staged();
         let unused = [
@@ -954,6 +968,9 @@ pub struct ReplayRequest {
     /// The board's goal (tiles; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
+    /// Cubes: read `position` as stickers (where 54 letters could also be moves).
+    #[serde(default)]
+    pub facelets: bool,
 }
 
 /// The positions a solution passes through.
@@ -1126,6 +1143,7 @@ mod tests {
                     position: String::new(),
                     solution: solution.clone(),
                     goal: None,
+                    facelets: false,
                 };
                 match replay(&request) {
                     Ok(r) => assert_eq!(
@@ -1148,6 +1166,7 @@ mod tests {
             position: String::new(),
             solution: long,
             goal: None,
+            facelets: false,
         };
         let refused = replay(&request).unwrap_err().to_string();
         assert!(refused.contains("at most"), "{refused}");
@@ -1157,5 +1176,46 @@ mod tests {
             ..request
         };
         assert_eq!(replay(&request).unwrap().positions.len(), 10_001);
+    }
+
+    /// Replay reads moves as solve does: groups, repeats, commutators and comments, one
+    /// position a turn they expand to; stickers are read with `facelets`.
+    #[test]
+    fn a_replay_reads_moves_as_solve_does() {
+        let played = |solution: &str| {
+            replay(&ReplayRequest {
+                puzzle: "3x3x3".into(),
+                position: String::new(),
+                solution: solution.into(),
+                goal: None,
+                facelets: false,
+            })
+            .unwrap()
+            .positions
+        };
+        assert_eq!(played("(R U)2"), played("R U R U"));
+        assert_eq!(played("[R, U]"), played("R U R' U'"));
+        assert_eq!(played("R U // a comment"), played("R U"));
+        assert_eq!(played("R U // a comment").len(), 3);
+        let bad = replay(&ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: String::new(),
+            solution: "[R, U, F]".into(),
+            goal: None,
+            facelets: false,
+        })
+        .unwrap_err();
+        assert!(bad.to_string().contains("two parts"), "{bad}");
+        let after_u = played("U").pop().unwrap();
+        let from_stickers = replay(&ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: after_u.clone(),
+            solution: "U'".into(),
+            goal: None,
+            facelets: true,
+        })
+        .unwrap();
+        assert!(from_stickers.solved);
+        assert_eq!(from_stickers.positions[0], after_u);
     }
 }

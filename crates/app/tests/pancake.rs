@@ -209,6 +209,7 @@ fn every_algorithm_the_workbench_offers_finds_the_exact_distance() {
                 position: stack.clone(),
                 solution: solution.solution.clone(),
                 goal: None,
+                facelets: false,
             })
             .unwrap();
             assert!(played.solved, "{stack} {algorithm:?}");
@@ -314,6 +315,7 @@ fn bad_names_stacks_and_options_are_refused_with_a_reason() {
         position: "2,1,3,4".into(),
         solution: "2 5".into(),
         goal: None,
+        facelets: false,
     })
     .unwrap_err();
     assert!(bad_flip.to_string().contains("'5' is not a flip of 2 to 4"));

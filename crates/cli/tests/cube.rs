@@ -397,18 +397,22 @@ fn pocket_cube_half_depth_equals_the_table() {
             assert_eq!(half["optimal"], true);
         }
     }
-    refused(
-        &[
-            "solve",
-            "2x2x2",
-            "--algorithm",
-            "half-depth",
-            "--depth",
-            "2",
-            "--moves",
-            "R U F' D L2 B R' U2 F",
-        ],
-        "at least 5 moves",
+    // Beyond twice the depth: reported with its bound, exit 1 (as for boards).
+    let out = godsearch(&[
+        "solve",
+        "2x2x2",
+        "--algorithm",
+        "half-depth",
+        "--depth",
+        "2",
+        "--moves",
+        "R U F' D L2 B R' U2 F",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("at least 5 moves"),
+        "{}",
+        stdout(&out)
     );
     refused(
         &["solve", "3x3x3", "--depth", "3", "--moves", "R"],
@@ -436,7 +440,7 @@ fn pocket_cube_half_depth_equals_the_table() {
     let bound = report["lower_bound"].as_u64().unwrap();
     assert!((7..=15).contains(&bound), "{report}");
     assert!(report["nodes_expanded"].as_u64().unwrap() > 0);
-    assert!(stderr(&out).contains("ran past --timeout unsolved"));
+    assert!(stderr(&out).contains("were left unsolved by --timeout"));
 }
 
 #[test]
@@ -814,17 +818,25 @@ fn three_by_three_half_depth_agrees_with_the_optimal_solver() {
             assert!(replay_held(position, half["solution"].as_str().unwrap()).is_solved());
         }
     }
-    refused(
-        &[
-            "solve",
-            "3x3x3",
-            "--algorithm",
-            "half-depth",
-            "--depth",
-            "3",
-            "--moves",
-            SUPERFLIP_MOVES,
-        ],
-        "beyond twice --depth 3: every solution has at least 7 moves",
+    // A cube beyond twice the depth is reported on its own, with its proven bound, and the
+    // batch goes on (exit 1 at the end, as for boards).
+    let out = godsearch(&[
+        "solve",
+        "3x3x3",
+        "--algorithm",
+        "half-depth",
+        "--depth",
+        "3",
+        "--moves",
+        SUPERFLIP_MOVES,
+        "R U",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("none: beyond twice the depth held (3); every solution has at least 7 moves"),
+        "{text}"
     );
+    assert!(text.contains("U' R'"), "the next cube is solved: {text}");
+    assert!(stderr(&out).contains("1 of 2 positions were left unsolved"));
 }

@@ -176,3 +176,46 @@ fn the_report_gives_disk_figures() {
     assert!(text.contains("did not fit on disk"), "{text}");
     assert!(text.contains("--resume"), "{text}");
 }
+
+/// A file given as --workdir is refused as not a folder; a folder refused for holding other
+/// files keeps no lock file of ours; a damaged manifest stops a resume with exit 1 (a damaged
+/// file is the run's failure, not the request's).
+#[test]
+fn refused_folders_are_left_as_they_were_and_damage_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    fs::write(&file, "mine").unwrap();
+    refused(
+        &["bfs", "3x3", "--workdir", file.to_str().unwrap()],
+        "not a folder",
+    );
+    assert_eq!(fs::read_to_string(&file).unwrap(), "mine");
+    let busy = dir.path().join("holds-mine");
+    fs::create_dir(&busy).unwrap();
+    fs::write(busy.join("notes.txt"), "mine").unwrap();
+    refused(
+        &["bfs", "3x3", "--workdir", busy.to_str().unwrap()],
+        "holds other files",
+    );
+    let left: Vec<_> = fs::read_dir(&busy)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("notes.txt")]);
+
+    let run = dir.path().join("run");
+    let workdir = run.to_str().unwrap();
+    json(&[
+        "bfs",
+        "3x3",
+        "--workdir",
+        workdir,
+        "--max-depth",
+        "8",
+        "--json",
+    ]);
+    fs::write(run.join("manifest"), "not a manifest").unwrap();
+    let out = common::godsearch(&["bfs", "3x3", "--workdir", workdir, "--resume"]);
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
+    assert!(common::stderr(&out).contains("damaged run manifest"));
+}

@@ -35,6 +35,7 @@ impl FromStr for PuzzleName {
     type Err = PuzzleNameError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
         match s.to_ascii_lowercase().as_str() {
             "3x3x3" | "cube" | "cube3" | "rubik" => {
                 return Ok(PuzzleName::Cube(cube::CubeSize::Three))

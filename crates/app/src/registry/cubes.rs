@@ -204,22 +204,26 @@ impl Puzzle for Cube {
                 "--goal is for sliding-tile boards; a cube is solved to solved".into(),
             ));
         }
-        let start = parse_position(self.size, &request.position, Syntax::Auto).map_err(|e| {
+        let syntax = match request.facelets {
+            true => Syntax::Facelets,
+            false => Syntax::Auto,
+        };
+        let start = parse_position(self.size, &request.position, syntax).map_err(|e| {
             AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
         })?;
-        let turns: Vec<&str> = request.solution.split_whitespace().collect();
-        check_replay_size(turns.len(), facelet::FACELETS)?;
-        let mut positions = Vec::with_capacity(turns.len() + 1);
+        // Read whole, as solve reads moves: groups, repeats, commutators, conjugates and
+        // comments, one position after each turn they expand to.
+        let moves = CubeAlgorithm::parse(&request.solution)
+            .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution))))?;
+        check_replay_size(moves.turns.len(), facelet::FACELETS)?;
+        let mut positions = Vec::with_capacity(moves.turns.len() + 1);
         let mut last = start;
         positions.push(facelet::format(&last));
         // Each turn is applied to the cube as held after the ones before it, which is how a
         // rotation or slice renames the faces of the turns after it in the whole sequence (a
         // test compares this with applying every prefix whole).
-        for turn in turns {
-            last = CubeAlgorithm::parse(turn)
-                .map_err(|e| {
-                    AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution)))
-                })?
+        for &turn in &moves.turns {
+            last = CubeAlgorithm { turns: vec![turn] }
                 .apply_held(self.size, &last)
                 .map_err(|e| AppError::Input(e.to_string()))?;
             positions.push(facelet::format(&last));

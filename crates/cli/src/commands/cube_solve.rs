@@ -310,6 +310,14 @@ impl CubePrinter {
         if self.show_facelets {
             outln!("facelets   {}", s.facelets);
         }
+        if let (Some(depth), Some(bound)) = (s.beyond_depth, s.lower_bound) {
+            outln!(
+                "solution   none: beyond twice the depth held ({depth}); every solution has at least {bound} moves ({}), proven",
+                s.metric
+            );
+            outln!();
+            return Ok(());
+        }
         if s.timed_out && s.solution.is_empty() {
             outln!("solution   none found before --timeout");
             outln!(
@@ -399,7 +407,7 @@ impl CubePrinter {
         }
         if t.unsolved > 0 {
             anyhow::bail!(
-                "{} of {} positions ran past --timeout unsolved (their lower bounds are above)",
+                "{} of {} positions were left unsolved by --timeout or twice --depth (their lower bounds are above)",
                 t.unsolved,
                 t.solved + t.unsolved
             );

@@ -26,6 +26,20 @@ pub enum Mode {
 
 pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     let args = &with_definition_as_puzzle(args)?;
+    if mode == Mode::Apply {
+        // apply shows where moves lead; proving shortest is verify's, and is refused here
+        // rather than done and never shown.
+        let proving = [
+            (args.prove, "--prove"),
+            (args.table.is_some(), "--table"),
+            (args.table_size.is_some(), "--table-size"),
+            (args.timeout.is_some(), "--timeout"),
+            (args.cache.is_some(), "--cache"),
+        ];
+        if let Some((_, option)) = proving.iter().find(|(given, _)| *given) {
+            bad_input!("{option} is for verify, which tells whether a solution is shortest; apply only shows the position the moves reach");
+        }
+    }
     let text;
     let claims: Vec<(String, Claim)> = match &args.file {
         Some(path) => {
@@ -51,7 +65,7 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
             vec![(String::new(), Claim { start, moves })]
         }
     };
-    let check = checker(args)?;
+    let check = checker(args, mode)?;
     let mut failed = 0;
     for (k, (where_, claim)) in claims.iter().enumerate() {
         let report = check(*claim).with_context(|| where_.clone())?;
@@ -100,9 +114,10 @@ type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
 
 /// The check for the puzzle named, with the prover that tells shortest solutions where one is
 /// at hand.
-fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
+fn checker(args: &VerifyArgs, mode: Mode) -> Result<Check<'_>> {
+    let proves = mode == Mode::Verify;
     if godsearch_app::definitions::is_definition_path(puzzle_name(args)) {
-        return definition_checker(args);
+        return definition_checker(args, proves);
     }
     match puzzle_name(args).parse::<PuzzleName>()? {
         PuzzleName::Tiles(shape) => {
@@ -116,7 +131,8 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
             // A table proves optimality: the one given, or one built now for a small board.
             let prover = match &args.table {
                 Some(path) => Some(TableSolver::new(&goal, Some(path))?),
-                None => TableSolver::new(&goal, None).ok(),
+                None if proves => TableSolver::new(&goal, None).ok(),
+                None => None,
             };
             Ok(Box::new(move |claim| {
                 Ok(verify::board(&goal, claim, prover.as_ref())?)
@@ -141,7 +157,10 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
                 (CubeSize::Two, true) => {
                     bad_input!("--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it")
                 }
-                (CubeSize::Two, false) => (Some(Cube2Solver::new(search_metric, None)?), None),
+                (CubeSize::Two, false) if proves => {
+                    (Some(Cube2Solver::new(search_metric, None)?), None)
+                }
+                (CubeSize::Two, false) => (None, None),
                 (CubeSize::Three, true) => {
                     let table_size = optimal_table_size(args.table_size.as_deref())?;
                     let tables = crate::cache::optimal_tables(
@@ -175,7 +194,7 @@ fn checker(args: &VerifyArgs) -> Result<Check<'_>> {
 
 /// The check for a definition file named as the puzzle: a table of every position proves
 /// shortest solutions where one fits (as `solve` builds it); nothing does otherwise.
-fn definition_checker(args: &VerifyArgs) -> Result<Check<'_>> {
+fn definition_checker(args: &VerifyArgs, proves: bool) -> Result<Check<'_>> {
     use godsearch_app::definition_solve::{
         DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS,
     };
@@ -206,7 +225,7 @@ fn definition_checker(args: &VerifyArgs) -> Result<Check<'_>> {
     let fits = puzzle
         .space::<u64>(&[], metric)
         .is_ok_and(|s| godsearch_core::RankedSpace::state_count(&s) <= DESCENT_RANKS);
-    let prover = match fits {
+    let prover = match fits && proves {
         true => Some(DefinitionSolver::new(
             &puzzle,
             &request,

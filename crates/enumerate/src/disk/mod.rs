@@ -197,6 +197,9 @@ pub enum DiskError {
     /// The folder holds files that are not a run's.
     #[error("{0}: the folder holds other files; give an empty or new folder")]
     NotEmpty(PathBuf),
+    /// The path of the folder is a file (or something else that is not a folder).
+    #[error("{0}: not a folder; give an empty or new folder for the levels")]
+    NotAFolder(PathBuf),
     /// The folder holds a run and `resume` was not asked for.
     #[error("{0}: the folder holds a run; continue it with --resume, or give another folder")]
     RunExists(PathBuf),

@@ -183,8 +183,19 @@ impl Workdir {
         run: &str,
         resume: bool,
     ) -> Result<(Workdir, Option<Manifest>), DiskError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(DiskError::NotAFolder(dir.to_path_buf()));
+        }
         fs::create_dir_all(dir).map_err(io_error(dir))?;
         let lock_path = dir.join(LOCK);
+        // A folder refused (it holds other files) keeps no lock file of ours.
+        let lock_was_there = lock_path.exists();
+        let refuse = |e: DiskError| {
+            if !lock_was_there {
+                let _ = fs::remove_file(&lock_path);
+            }
+            Err(e)
+        };
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -209,7 +220,8 @@ impl Workdir {
             for entry in fs::read_dir(dir).map_err(io_error(dir))? {
                 let name = entry.map_err(io_error(dir))?.file_name();
                 if !ours(&name.to_string_lossy()) {
-                    return Err(DiskError::NotEmpty(dir.to_path_buf()));
+                    drop(workdir);
+                    return refuse(DiskError::NotEmpty(dir.to_path_buf()));
                 }
             }
             // Also with --resume: a run killed before level 0 was listed lost nothing.

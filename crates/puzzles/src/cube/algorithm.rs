@@ -684,10 +684,11 @@ impl Parser {
         }
     }
 
-    /// Skips whitespace, `//` comments, and commas that separate nothing.
+    /// Skips whitespace, `//` comments, and commas that separate nothing (between turns, not
+    /// in a bracket's second part, where a comma would make a third part).
     fn skip_blank(&mut self, context: Context) {
         while let Some(c) = self.peek() {
-            if c.is_whitespace() || (c == ',' && context != Context::BracketFirst) {
+            if c.is_whitespace() || (c == ',' && matches!(context, Context::Top | Context::Group)) {
                 self.at += 1;
             } else if c == '/' && self.chars.get(self.at + 1) == Some(&'/') {
                 while self.peek().is_some_and(|c| c != '\n') {
@@ -747,6 +748,12 @@ impl Parser {
                 }
                 '[' => self.bracket()?,
                 ')' | ']' | ':' => return Err(self.structure(start, "nothing opened this")),
+                ',' => {
+                    return Err(self.structure(
+                        start,
+                        "a commutator or conjugate has two parts: [A, B] or [A: B]",
+                    ))
+                }
                 _ => {
                     // A single turn's count is its quarter turns: `R2` is one half turn.
                     let kind = self.turn()?;

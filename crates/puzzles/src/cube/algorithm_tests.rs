@@ -143,6 +143,15 @@ fn a_bad_token_is_named_with_its_line_and_column() {
         err("R U)")
     );
     assert!(err("[R U]").contains("needs a comma"));
+    // A third part is refused, not read into the second; commas between turns still separate.
+    assert!(
+        err("[R, U, F]").contains("has two parts"),
+        "{}",
+        err("[R, U, F]")
+    );
+    assert!(err("[R: U, F]").contains("has two parts"));
+    assert_eq!(alg("[R, (U, F)]"), alg("[R, U F]"));
+    assert_eq!(alg("R, U, F"), alg("R U F"));
     assert!(err("[R, U").contains("not closed"));
     assert!(
         err("R'2").contains("''2' at line 1, column 2"),
