@@ -345,7 +345,7 @@ impl DefinitionScrambler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use godsearch_puzzles::cube::notation::parse_moves;
+    use godsearch_puzzles::cube::algorithm::parse_moves;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
 

@@ -9,7 +9,8 @@ use crate::report::VerifyReport;
 use crate::tiles::{TableSolver, TileJob};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
-use godsearch_puzzles::cube::notation::{apply_moves, parse_moves, Move};
+use godsearch_puzzles::cube::algorithm::parse_moves;
+use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Algorithm, CubeSize, CubieCube, Metric, Notation, Stickers, Syntax,
     TurnMetric,

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
-use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
+use godsearch_puzzles::cube::algorithm::parse_moves;
+use godsearch_puzzles::cube::notation::apply_moves;
 use godsearch_puzzles::cube::{
     facelet, Algorithm, Cube2Space, CubeSize, CubieCube, Metric, TurnMetric,
 };

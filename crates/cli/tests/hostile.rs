@@ -847,3 +847,46 @@ fn crash6_a_failed_write_to_stderr_never_changes_the_exit_code() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn contract13_apply_refuses_the_options_only_verify_uses() {
+    refused(
+        &["apply", "3x3x3", "--prove", "", "R U"],
+        "--prove is for verify",
+    );
+    refused(
+        &["apply", "3x3", "--table", "t.tbl", "1,2,3,4,5,6,7,8,0", "L"],
+        "--table is for verify",
+    );
+    let out = godsearch(&["apply", "3x3x3", "", "R U"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("end"));
+}
+
+#[test]
+fn contract16_unclear_inputs_are_refused_or_read_alike() {
+    refused(
+        &[
+            "solve",
+            "3x3",
+            "--pdb",
+            "4-4",
+            "--heuristic",
+            "manhattan",
+            "1,2,3,4,5,6,7,0,8",
+        ],
+        "--pdb names pattern databases",
+    );
+    refused(&["solve", "3x3x3", "--moves", "[R, U, F]"], "has two parts");
+    // A name with spaces around it reads the same for every puzzle.
+    for name in ["2x2x2 ", " 3x3"] {
+        let out = godsearch(&["scramble", name, "--seed", "1"]);
+        assert!(out.status.success(), "'{name}': {}", stderr(&out));
+    }
+    let out = godsearch(&["solve", "2x2x2 ", "R U"]);
+    assert!(
+        stdout(&out).contains("solution   U' R'"),
+        "{}",
+        stdout(&out)
+    );
+}

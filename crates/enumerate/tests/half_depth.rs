@@ -190,7 +190,7 @@ fn the_group_form_solves_3x3x3_cubes_over_their_class_keys() {
         // Beyond twice the depth held: the bound proven.
         let far = apply_moves(
             &CubieCube::SOLVED,
-            &godsearch_puzzles::cube::notation::parse_moves("U R2 F B R B2 R U2 L B2").unwrap(),
+            &godsearch_puzzles::cube::algorithm::parse_moves("U R2 F B R B2 R U2 L B2").unwrap(),
         );
         if metric == Metric::Htm {
             match balls[0].search_from(&far, &order, apply, key, 2) {

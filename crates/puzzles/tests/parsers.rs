@@ -4,7 +4,8 @@
 //! much longer under `cargo fuzz`: see `fuzz/`.)
 
 use godsearch_core::StateSpace;
-use godsearch_puzzles::cube::notation::{apply_moves, format_moves, parse_moves};
+use godsearch_puzzles::cube::algorithm::parse_moves;
+use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
 use godsearch_puzzles::cube::{
     facelet, parse_position, Algorithm, CubeSize, CubieCube, Move, Notation, PositionError, Syntax,
 };

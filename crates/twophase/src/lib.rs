@@ -16,7 +16,8 @@
 //! with [`Tables::write_to`] and reads them back with [`Tables::from_loaded`].
 //!
 //! ```
-//! use godsearch_puzzles::cube::notation::{apply_moves, parse_moves};
+//! use godsearch_puzzles::cube::algorithm::parse_moves;
+//! use godsearch_puzzles::cube::notation::apply_moves;
 //! use godsearch_puzzles::cube::CubieCube;
 //! use godsearch_enumerate::NoProgress;
 //! use godsearch_twophase::{solve, Options, Tables};
@@ -32,6 +33,7 @@ pub mod coords;
 mod cornerslice;
 mod flipslice;
 pub mod optimal;
+mod order;
 mod pruning;
 mod search;
 mod tables;

@@ -24,8 +24,8 @@
 
 use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED, UD_EDGE_PERMS};
 use crate::flipslice::{FlipSliceConjugates, FlipSliceGraph, RowMove, ALL_MOVES};
+use crate::order::MoveOrder;
 use crate::pruning::{self, PairGraph};
-use crate::search::MoveOrder;
 use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits, Progress};
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
@@ -95,7 +95,7 @@ pub struct Tables {
     /// [`Tables::moves_changing`]): shortening ones in the low 32 bits, lengthening ones high.
     seen_through: Vec<[[u64; NIBBLES]; FACES]>,
     /// `move_back[a][m]`: the move of the cube as given that move `m` of the cube turned
-    /// about the URF-DBL diagonal `a` times stands for (see [`crate::search`]).
+    /// about the URF-DBL diagonal `a` times stands for (see the search module).
     pub(crate) move_back: [[u8; MOVES]; AXES],
     /// The cube's symmetries and the 18 moves as cubie cubes, made once rather than per solve.
     pub(crate) symmetries: Symmetries,

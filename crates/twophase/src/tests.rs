@@ -234,7 +234,7 @@ fn solved_and_invalid_cubes() {
 #[test]
 fn an_unreachable_target_gives_the_shortest_two_phase_solution_and_a_deadline_the_first() {
     let tables = tables();
-    let scramble = godsearch_puzzles::cube::notation::parse_moves("R U F D2 L B'").unwrap();
+    let scramble = godsearch_puzzles::cube::algorithm::parse_moves("R U F D2 L B'").unwrap();
     let cube = apply_moves(&CubieCube::SOLVED, &scramble);
     let shortest = solve(
         tables,

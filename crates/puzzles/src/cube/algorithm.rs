@@ -362,6 +362,25 @@ impl Algorithm {
     }
 }
 
+/// Reads a sequence of face turns, written as [`Algorithm::parse`] reads algorithms
+/// (whitespace optional, `RU R'U2`; groups, commutators, conjugates and comments expanded).
+/// Wide turns, slices and rotations are refused here, since they move the centres: read those
+/// with [`Algorithm`]. Consecutive turns of one face are kept as written.
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
+    let algorithm = Algorithm::parse(text)?;
+    algorithm
+        .turns
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            t.face_turn().ok_or_else(|| NotationError::NotFaceTurn {
+                turn: Algorithm { turns: vec![*t] }.to_string(),
+                index: k + 1,
+            })
+        })
+        .collect()
+}
+
 /// A solution found with the centres fixed ([`Move`]s, middle layers among them), written as
 /// it is turned by hand: a face turn as it is, and a middle layer's turn (the two faces beside
 /// it turned against each other) as its slice `M E S`. A slice turns the centres with it, so

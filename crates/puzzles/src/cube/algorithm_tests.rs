@@ -1,7 +1,8 @@
 //! Each notation form against its definition, the held reading, and the errors.
 
+use super::parse_moves;
 use super::*;
-use crate::cube::notation::{apply_moves, parse_moves};
+use crate::cube::notation::apply_moves;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

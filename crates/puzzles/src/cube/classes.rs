@@ -283,7 +283,7 @@ mod tests {
         let syms = Symmetries::new();
         let c = super::super::notation::apply_moves(
             &CubieCube::SOLVED,
-            &super::super::notation::parse_moves("R U2 F' L D B2").unwrap(),
+            &super::super::algorithm::parse_moves("R U2 F' L D B2").unwrap(),
         );
         let key = reducer.representative(&c);
         assert_eq!(reducer.class_size(key), 48);

@@ -6,11 +6,10 @@
 //! **Middle layers with the centres fixed.** The searches keep the centres in place, so a
 //! middle-layer turn is searched as what it does to the cube as held: the two faces beside it
 //! turned against each other (`M` is `R L'` and a rotation, `x'`, which holding the cube by its
-//! centres undoes). A [`Move`] of a middle layer is that pair; [`held_form`](super::algorithm::held_form) writes a solution
+//! centres undoes). A [`Move`] of a middle layer is that pair; `algorithm::held_form` writes a solution
 //! of such moves back as the slices a cuber turns, renaming the later faces for the orientation
 //! each slice leaves.
 
-use super::algorithm::Algorithm;
 use super::cubie::{CubieCube, FACES};
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton};
 use std::fmt;
@@ -203,7 +202,7 @@ pub enum NotationError {
         /// 1-based column.
         column: usize,
     },
-    /// Brackets nested past [`MAX_NESTING`](super::algorithm::MAX_NESTING).
+    /// Brackets nested past `algorithm::MAX_NESTING`.
     #[error("brackets are nested more than {limit} deep (line {line}, column {column})")]
     TooDeep {
         /// The most levels read.
@@ -213,7 +212,7 @@ pub enum NotationError {
         /// 1-based column.
         column: usize,
     },
-    /// Repeats that expand past [`MAX_TURNS`](super::algorithm::MAX_TURNS).
+    /// Repeats that expand past `algorithm::MAX_TURNS`.
     #[error("the sequence expands to more than {0} turns")]
     TooLong(usize),
     /// A slice on the 2x2x2.
@@ -302,7 +301,7 @@ const QUARTERS: u8 = 4;
 
 /// A face turn in Singmaster's letters; a middle layer's turn as the two face turns it is with
 /// the centres fixed, the first of `U R F` first (`M` is `R L'`), so that the text read back is
-/// the same cube. [`held_form`](super::algorithm::held_form) writes slices as slices.
+/// the same cube. `algorithm::held_form` writes slices as slices.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some((a, b)) = self.slice_faces() {
@@ -316,25 +315,6 @@ impl fmt::Display for Move {
         };
         write!(f, "{}{suffix}", FACES[self.face as usize])
     }
-}
-
-/// Reads a sequence of face turns, written as [`Algorithm::parse`] reads algorithms
-/// (whitespace optional, `RU R'U2`; groups, commutators, conjugates and comments expanded).
-/// Wide turns, slices and rotations are refused here, since they move the centres: read those
-/// with [`Algorithm`]. Consecutive turns of one face are kept as written.
-pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
-    let algorithm = Algorithm::parse(text)?;
-    algorithm
-        .turns
-        .iter()
-        .enumerate()
-        .map(|(k, t)| {
-            t.face_turn().ok_or_else(|| NotationError::NotFaceTurn {
-                turn: Algorithm { turns: vec![*t] }.to_string(),
-                index: k + 1,
-            })
-        })
-        .collect()
 }
 
 /// A move sequence in notation, moves separated by spaces.

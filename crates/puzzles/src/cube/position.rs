@@ -162,7 +162,8 @@ pub fn parse_position(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cube::notation::{apply_moves, format_moves, parse_moves};
+    use crate::cube::algorithm::parse_moves;
+    use crate::cube::notation::{apply_moves, format_moves};
 
     fn auto(size: CubeSize, text: &str) -> Result<CubieCube, PositionError> {
         parse_position(size, text, Syntax::Auto)

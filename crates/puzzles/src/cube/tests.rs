@@ -1,7 +1,8 @@
+use super::algorithm::parse_moves;
 use super::coord::{perm_rank, perm_unrank};
 use super::cubie::{CubieCube, CubieError};
 use super::facelet::{self, FaceletError};
-use super::notation::{apply_moves, format_moves, invert_moves, parse_moves, Metric, Move};
+use super::notation::{apply_moves, format_moves, invert_moves, Metric, Move};
 use super::symmetry::{Symmetries, SYMMETRIES, UD_SYMMETRIES};
 use super::Cube2Space;
 use godsearch_core::{RankedSpace, StateSpace};

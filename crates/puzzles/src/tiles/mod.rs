@@ -11,15 +11,17 @@
 mod board;
 mod instances;
 mod known;
+mod moves;
 pub mod notation;
 mod partition;
 mod pattern;
 mod shape;
 mod space;
 
-pub use board::{Board, BoardError, BoardFormat, Move, MoveParseError, Parity, Unsolvability};
+pub use board::{Board, BoardError, BoardFormat, Parity, Unsolvability};
 pub use instances::{parse_instance, parse_instances, Instance};
 pub use known::known_diameter;
+pub use moves::{Move, MoveParseError};
 pub use partition::{Partition, PartitionError};
 pub use pattern::{Pattern, PatternError, MAX_PATTERN_CELLS, MAX_PATTERN_TILES, PATTERN_INDEXING};
 pub use shape::{Shape, ShapeError, MAX_CELLS};

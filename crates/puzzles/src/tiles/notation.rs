@@ -3,7 +3,8 @@
 //! directions those tiles move (`DRUL`: each the opposite of the blank's), and directions may be
 //! shortened by run lengths (`R3 U L2`).
 
-use super::board::{Board, Move};
+use super::board::Board;
+use super::moves::Move;
 
 /// The tile that slides at each of `moves` from `start`, or `None` if a move would take the
 /// blank off the board.

@@ -1,6 +1,6 @@
 //! Board sizes and their names.
 
-use super::board::Move;
+use super::moves::Move;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;

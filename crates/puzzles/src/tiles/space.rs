@@ -6,7 +6,8 @@
 //! tile sequence at all (the rank moves by `±B`), and a vertical move rotates `W` consecutive
 //! items of it, so the engines never build a board.
 
-use super::board::{Board, Move};
+use super::board::Board;
+use super::moves::Move;
 use super::shape::Shape;
 use godsearch_core::perm::{HalfRanker, RankError, MAX_RANKED};
 use godsearch_core::{MoveIdx, RankInt, RankedSpace, SequenceAutomaton, StateSpace};
