@@ -413,6 +413,7 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<CubeInfoReport>(),
         generator.subschema_for::<DefinitionInfoReport>(),
         generator.subschema_for::<DefinitionSolution>(),
+        generator.subschema_for::<PuzzleInfo>(),
         generator.subschema_for::<VerifyReport>(),
         generator.subschema_for::<CachedFile>(),
     ];
@@ -530,4 +531,24 @@ pub struct DefinitionSolution {
     pub nodes_expanded: u64,
     /// Seconds the search took, building excluded.
     pub seconds: f64,
+}
+
+/// What `info` says of a registered puzzle with no report of its own (the pancake puzzle):
+/// its catalog entry with its exact size.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PuzzleInfo {
+    /// The name requests use.
+    pub puzzle: String,
+    /// Its kind in the registry (`pancake`).
+    pub kind: &'static str,
+    /// The goal.
+    pub goal: String,
+    /// Positions reachable from the goal, exact, in decimal.
+    pub positions: String,
+    /// Its moves' names.
+    pub moves: Vec<String>,
+    /// The algorithms that solve it.
+    pub algorithms: Vec<&'static str>,
+    /// Bytes of a table of every position at two bits each (table engine, table descent).
+    pub table_bytes: Option<u64>,
 }

@@ -59,3 +59,12 @@ fn solve_and_scramble_take_the_pancake_puzzle() {
         "the pancake puzzle pancake-N",
     );
 }
+
+#[test]
+fn info_gives_the_pancake_puzzles_size() {
+    let report = json(&["info", "pancake-12", "--json"]);
+    assert_eq!(report["positions"], "479001600");
+    assert_eq!(report["moves"].as_array().unwrap().len(), 11);
+    let text = stdout(&godsearch(&["info", "pancake-20"]));
+    assert!(text.contains("2,432,902,008,176,640,000"), "{text}");
+}

@@ -17,7 +17,7 @@ pub mod pancake;
 pub mod tiles;
 
 use crate::bfs::BfsRequest;
-use crate::report::{BfsReport, Scramble};
+use crate::report::{BfsReport, PuzzleInfo, Scramble};
 use crate::request::{
     BfsJob, JobControl, JobLimits, PdbJob, PdbReport, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
@@ -94,6 +94,15 @@ pub trait Puzzle: Send + Sync {
 
     /// Plays `request.solution` from its start, refusing a move it cannot read or make.
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay>;
+
+    /// What `info` says of it; puzzles with reports of their own (boards, cubes, definition
+    /// files) give theirs through [`crate::info`] and [`crate::definitions::info`] instead.
+    fn info(&self) -> AppResult<PuzzleInfo> {
+        Err(AppError::Input(format!(
+            "{}: info reports boards, cubes and definition files; this puzzle has none yet",
+            self.entry().name
+        )))
+    }
 
     /// Lines drawing a position as the reports print it (a board's grid), or none.
     fn picture(&self, position: &str) -> Vec<String> {

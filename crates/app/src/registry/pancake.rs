@@ -15,7 +15,7 @@
 use super::{no_generators, Puzzle, PuzzleKind};
 use crate::bfs::{self, BfsRequest, RankedRun};
 use crate::choice::Algorithm;
-use crate::report::{BfsReport, DefinitionSolution, Scramble};
+use crate::report::{BfsReport, DefinitionSolution, PuzzleInfo, Scramble};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
@@ -275,6 +275,21 @@ impl Puzzle for Pancakes {
             algorithms: vec!["auto", "ida", "astar", "table"],
             partitions: Vec::new(),
         }
+    }
+
+    fn info(&self) -> AppResult<PuzzleInfo> {
+        let entry = self.entry();
+        Ok(PuzzleInfo {
+            puzzle: entry.name,
+            kind: entry.kind,
+            goal: entry.goal,
+            positions: self.state_count().to_string(),
+            moves: (0..self.move_count() as MoveIdx)
+                .map(|m| self.move_name(m))
+                .collect(),
+            algorithms: entry.algorithms,
+            table_bytes: u64::try_from(table::table_bytes(self.state_count())).ok(),
+        })
     }
 
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {

@@ -40,12 +40,34 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
         return super::definition_info::run(args, &path);
     }
-    match args
-        .puzzle
-        .as_deref()
-        .unwrap_or_default()
-        .parse::<PuzzleName>()?
-    {
+    let name = args.puzzle.as_deref().unwrap_or_default();
+    let Ok(known) = name.parse::<PuzzleName>() else {
+        // A registered puzzle with no report of its own here: its registry entry and size.
+        let report = godsearch_app::registry::open(name, true)?.info()?;
+        match args.json {
+            true => outln!("{}", serde_json::to_string(&report)?),
+            false => {
+                outln!(
+                    "{} ({} puzzle), goal {}",
+                    report.puzzle,
+                    report.kind,
+                    report.goal
+                );
+                let positions = report.positions.parse::<BigUint>().unwrap_or_default();
+                outln!("positions  {}", positions_text(&positions, args.exact));
+                outln!("moves      {}", report.moves.join(" "));
+                outln!("solved by  {}", report.algorithms.join(", "));
+                if let Some(bytes) = report.table_bytes {
+                    outln!(
+                        "table      {} (2 bits a position)",
+                        format_bytes(bytes as f64)
+                    );
+                }
+            }
+        }
+        return Ok(());
+    };
+    match known {
         PuzzleName::Cube(size) => {
             let report = info::cube_info(size, ram, disk);
             match args.json {
