@@ -11,8 +11,9 @@ use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
-use godsearch_search::{descend, ida_star, IdaError};
+use godsearch_search::{descend, ida_star_until, IdaError};
 use godsearch_tables::TwoBitTable;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Spaces of at most this many ranks are solved by table descent (a 2-bit table of every
@@ -88,18 +89,19 @@ impl DefinitionSolver {
         }
     }
 
-    /// Solves `start` (written as `start_text` in the report) optimally, giving up at
-    /// `deadline`.
-    pub fn solve(
+    /// Solves `start` (written as `start_text` in the report) optimally, giving up as
+    /// `give_up` says (a deadline, a cancel switch; `None`: never).
+    pub fn solve<'a>(
         &self,
         start: &Pattern,
         start_text: &str,
-        deadline: Option<Instant>,
+        give_up: impl Into<GiveUp<'a>>,
     ) -> AppResult<DefinitionSolution> {
+        let give_up = give_up.into();
         match self {
-            Self::Narrow(s) => s.solve(start, start_text, deadline),
-            Self::Wide(s) => s.solve(start, start_text, deadline),
-            Self::Slots(s) => s.solve(start, start_text, deadline),
+            Self::Narrow(s) => s.solve(start, start_text, give_up),
+            Self::Wide(s) => s.solve(start, start_text, give_up),
+            Self::Slots(s) => s.solve(start, start_text, give_up),
         }
     }
 }
@@ -133,6 +135,25 @@ fn inverse_sequence(space: &impl StateSpace, moves: &[SpaceMove], solution: &str
         .collect()
 }
 
+/// When a search gives up, with the lower bound it proved: at a deadline, or soon after a
+/// cancel switch is set (IDA* looks at both every 65,536 nodes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GiveUp<'a> {
+    /// The time to give up at.
+    pub deadline: Option<Instant>,
+    /// The switch that cancels the search.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl From<Option<Instant>> for GiveUp<'_> {
+    fn from(deadline: Option<Instant>) -> Self {
+        GiveUp {
+            deadline,
+            cancel: None,
+        }
+    }
+}
+
 /// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
 pub fn solve(
     puzzle: &DefinitionPuzzle,
@@ -162,6 +183,7 @@ impl<R: RankInt> Solver<R> {
                 count_last: false,
             };
             let made = table::enumerate(&space, &limits, progress)?;
+            complete(made.enumeration.stop)?;
             Method::Table(made.table, made.enumeration.levels.len())
         } else {
             let quarter = request.metric == DefinitionMetric::Quarter;
@@ -180,7 +202,7 @@ impl<R: RankInt> Solver<R> {
         &self,
         start: &Pattern,
         start_text: &str,
-        deadline: Option<Instant>,
+        give_up: GiveUp,
     ) -> AppResult<DefinitionSolution> {
         let (puzzle, space) = (&self.puzzle, &self.space);
         let Some(start_rank) = space.rank_pattern(start) else {
@@ -198,9 +220,16 @@ impl<R: RankInt> Solver<R> {
             }
             Method::Databases(tables) => {
                 let heuristic = PatternDatabases::new(space, tables);
-                let path = ida_star(space, &heuristic, start_rank, deadline).map_err(|e| match e {
+                let path = ida_star_until(
+                    space,
+                    &heuristic,
+                    start_rank,
+                    give_up.deadline,
+                    give_up.cancel,
+                )
+                .map_err(|e| match e {
                     IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
-                        "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
+                        "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
                     )),
                     IdaError::Exhausted => {
                         AppError::Check("the search found no way to solved".into())
@@ -320,5 +349,18 @@ pub(crate) fn database(
         count_last: false,
     };
     let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+    complete(made.enumeration.stop)?;
     Ok(made.table.into_bytes())
+}
+
+/// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
+/// unreachable, not as unknown.
+pub(crate) fn complete(stop: godsearch_enumerate::Stop) -> AppResult<()> {
+    match stop {
+        godsearch_enumerate::Stop::Complete => Ok(()),
+        other => Err(AppError::Input(format!(
+            "the table build stopped before its end ({}); nothing was solved",
+            crate::bfs::stop_message(other).unwrap_or_else(|| "stopped".into())
+        ))),
+    }
 }

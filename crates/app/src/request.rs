@@ -609,9 +609,11 @@ impl JobControl {
     }
 
     /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
-    /// thread, the optimal cube search within its next check, an enumeration between levels; a
-    /// table build, a half-depth search or a two-phase search, which take seconds or less once
-    /// their tables are loaded, run on to their end or deadline).
+    /// thread, on boards, cubes, pancakes and definition puzzles; the optimal cube search
+    /// within its next check; the table engine, and so the definition puzzles' databases,
+    /// within a task of its level; the frontier engine between levels; a pattern-database
+    /// build of a board, a half-depth search or a two-phase search, which take seconds or less
+    /// once their tables are loaded, run on to their end or deadline).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
         self.watch.cancel();

@@ -3,7 +3,7 @@
 //! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
 //! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
 
-use crate::definition_solve::{database, replay, DefinitionSolveRequest};
+use crate::definition_solve::{database, replay, DefinitionSolveRequest, GiveUp};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
@@ -12,7 +12,7 @@ use godsearch_orbit::group::reaches;
 use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::{Pattern, SpaceError};
-use godsearch_search::{ida_star, IdaError};
+use godsearch_search::{ida_star_until, IdaError};
 use std::time::Instant;
 
 /// The most ranks of all a slot space's databases together: small ones build in a fraction of
@@ -56,12 +56,13 @@ impl SlotSolver {
         })
     }
 
-    /// Solves `start` optimally (written `start_text` in the report), giving up at `deadline`.
+    /// Solves `start` optimally (written `start_text` in the report), giving up as `give_up`
+    /// says.
     pub fn solve(
         &self,
         start: &Pattern,
         start_text: &str,
-        deadline: Option<Instant>,
+        give_up: GiveUp,
     ) -> AppResult<DefinitionSolution> {
         let (puzzle, space) = (&self.puzzle, &self.space);
         // A search of a space this large never runs out of positions: a position the moves
@@ -80,10 +81,17 @@ impl SlotSolver {
         }
         let started = Instant::now();
         let heuristic = SlotDatabases::new(&self.tables);
-        let path = ida_star(space, &heuristic, space.slots_of(start), deadline).map_err(|e| {
+        let path = ida_star_until(
+            space,
+            &heuristic,
+            space.slots_of(start),
+            give_up.deadline,
+            give_up.cancel,
+        )
+        .map_err(|e| {
             match e {
                 IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
-                    "no solution within the time limit: every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
+                    "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
                 )),
                 IdaError::Exhausted => unreachable(),
             }

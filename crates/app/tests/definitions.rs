@@ -515,3 +515,52 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
         );
     }
 }
+
+/// A job's cancel stops a definition puzzle's IDA* within a moment, with the bound it proved,
+/// as it stops the board and cube searches.
+#[test]
+fn a_cancelled_definition_solve_stops_at_once() {
+    use godsearch_app::cache::TableCache;
+    use godsearch_app::request::{JobControl, JobLimits, SolveRequest, TableSize, Workbench};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
+    let limits = JobLimits {
+        memory_bytes: 1 << 30,
+        max_nodes: None,
+        max_seconds: None,
+        largest_table: TableSize::Small,
+        max_scrambles: 1,
+        definition_files: true,
+    };
+    let file = data_dir().join("definitions").join("3x3x3.kpuzzle.json");
+    // Twenty moves: far past what the quick databases solve in a test's time.
+    let request = SolveRequest::new(
+        file.to_str().unwrap(),
+        "R U2 F' L D B2 R' U F2 L' D2 B U' R2 F L2 D' B' U2 R",
+    );
+    let control = Arc::new(JobControl::new(None));
+    let canceller = {
+        let control = Arc::clone(&control);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(1_500));
+            control.cancel();
+            Instant::now()
+        })
+    };
+    let refused = bench.solve(&request, &limits, &control).unwrap_err();
+    let stopped = Instant::now();
+    let cancelled = canceller.join().unwrap();
+    assert!(
+        stopped.duration_since(cancelled) < Duration::from_secs(1),
+        "stopped {:?} after the cancel: {refused}",
+        stopped.duration_since(cancelled)
+    );
+    // Stopped in a database build (within a task of its level) or in IDA* (with its bound).
+    let why = refused.to_string();
+    assert!(
+        why.contains("every solution has at least") || why.contains("stopped before its end"),
+        "{why}"
+    );
+}

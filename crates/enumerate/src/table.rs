@@ -319,6 +319,12 @@ pub fn enumerate_observed<P: RankedSpace, T: LevelTable>(
                 run_pass(puzzle, &table, depth, backward, &budget, progress)
             }
         };
+        // Cancelled during the level: it is incomplete, so it is not counted (the levels
+        // before it are exact; the table holds some of its marks and must not be read as
+        // complete, which the stop says).
+        if progress.cancelled() {
+            break Stop::Cancelled(depth);
+        }
         if pass.found == 0 {
             break Stop::Complete;
         }
@@ -380,6 +386,9 @@ fn expand_list<P: RankedSpace, T: LevelTable>(
     let next = T::value_of(depth + 1);
     let expand = |chunk: &[P::State]| {
         let mut result = PassResult::empty();
+        if progress.cancelled() {
+            return result;
+        }
         let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
         for &state in chunk {
             expand_into(puzzle, table, state, &mut batch, next, budget, &mut result);
@@ -439,6 +448,10 @@ fn run_pass<P: RankedSpace, T: LevelTable>(
     let tasks = table.word_count().div_ceil(WORDS_PER_TASK);
     let scan = |task: usize| {
         let mut result = PassResult::empty();
+        // A cancel stops the level within a task; the level is then dropped whole.
+        if progress.cancelled() {
+            return result;
+        }
         let mut batch = Vec::with_capacity(NEIGHBOUR_BATCH + puzzle.max_degree());
         let words = task * WORDS_PER_TASK..((task + 1) * WORDS_PER_TASK).min(table.word_count());
         let wanted = if backward { T::UNREACHED } else { current };

@@ -205,6 +205,22 @@ mod tests {
     }
 
     #[test]
+    fn a_cancel_stops_the_search_with_the_bound_searched() {
+        let space = space(4, 4);
+        let far = Board::parse(
+            Shape::new(4, 4).unwrap(),
+            "15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0",
+        )
+        .unwrap();
+        let cancel = AtomicBool::new(true);
+        let result = ida_star_until(&space, &NoEstimate, space.rank(&far), None, Some(&cancel));
+        assert!(
+            matches!(result, Err(IdaError::Timeout { .. })),
+            "{result:?}"
+        );
+    }
+
+    #[test]
     fn a_passed_deadline_gives_the_bound_searched() {
         let space = space(4, 4);
         let far = Board::parse(

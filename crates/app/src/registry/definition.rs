@@ -5,7 +5,9 @@
 
 use super::{Puzzle, PuzzleKind};
 use crate::bfs::{self, BfsRequest};
-use crate::definition_solve::{DefinitionSolveRequest, DESCENT_RANKS, QUICK_DATABASE_RANKS};
+use crate::definition_solve::{
+    DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS, QUICK_DATABASE_RANKS,
+};
 use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use crate::report::{BfsReport, Scramble};
 use crate::request::{
@@ -106,14 +108,13 @@ impl Puzzle for Definition {
             descent_ranks: DESCENT_RANKS,
             database_ranks: QUICK_DATABASE_RANKS,
         };
-        crate::definition_solve::solve(
-            &self.puzzle,
-            &start,
-            &request.position,
-            &solve_request,
-            control,
-        )
-        .map(SolveReport::Definition)
+        let give_up = GiveUp {
+            deadline,
+            cancel: Some(control.cancel_flag()),
+        };
+        DefinitionSolver::new(&self.puzzle, &solve_request, control)?
+            .solve(&start, &request.position, give_up)
+            .map(SolveReport::Definition)
     }
 
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {

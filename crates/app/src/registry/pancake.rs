@@ -319,6 +319,7 @@ impl Puzzle for Pancakes {
                     count_last: false,
                 };
                 let built = table::enumerate(self, &unbounded, control)?;
+                crate::definition_solve::complete(built.enumeration.stop)?;
                 build_seconds = began.elapsed().as_secs_f64();
                 let longest = built.enumeration.levels.len();
                 (
@@ -346,7 +347,7 @@ impl Puzzle for Pancakes {
                         lower_bound,
                         expanded,
                     } => AppError::Input(format!(
-                        "no solution within the time limit: every solution has at least {lower_bound} flips ({expanded} nodes expanded)"
+                        "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} flips ({expanded} nodes expanded)"
                     )),
                     IdaError::Exhausted => {
                         AppError::Check("the search found no way to the sorted stack".into())
