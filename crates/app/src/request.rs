@@ -624,6 +624,12 @@ impl JobControl {
         &self.watch
     }
 
+    /// Sets what the job is doing, in words, for its watchers (as engines do through
+    /// [`Progress::detail`]).
+    pub fn say(&self, text: &str) {
+        self.detail(text);
+    }
+
     /// The switch [`cancel`](Self::cancel) sets, for engines that look at a flag.
     pub fn cancel_flag(&self) -> &AtomicBool {
         &self.cancelled

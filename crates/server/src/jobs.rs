@@ -19,8 +19,6 @@ use tokio::sync::{watch, Semaphore};
 
 /// Finished jobs kept for `GET /api/jobs/{id}` after they end.
 const KEPT_FINISHED: usize = 256;
-/// Time a cancelled job is given to stop before its wall-clock limit is reported as passed.
-const WALL_GRACE: Duration = Duration::from_secs(5);
 
 /// How a job ended, as the API answers it.
 #[derive(Debug, Clone)]
@@ -221,20 +219,15 @@ impl Jobs {
             Some(limit) => match tokio::time::timeout(limit, &mut task).await {
                 Ok(joined) => joined,
                 Err(_) => {
+                    // Cancelled at its limit, the job keeps its slot (and so its memory
+                    // budget), and health counts it as running, until its thread has stopped:
+                    // most engines stop within a second, and the rest within their own end.
                     job.control.cancel();
-                    match tokio::time::timeout(WALL_GRACE, &mut task).await {
-                        Ok(joined) => joined,
-                        // The thread runs on to its end (a table build or a two-phase search
-                        // cannot be stopped); its slot is given back now.
-                        Err(_) => {
-                            self.running.fetch_sub(1, Ordering::Relaxed);
-                            job.done.send_replace(Some(Outcome::Failed(format!(
-                                "the job passed its time limit of {} s and could not be stopped at once",
-                                limit.as_secs_f64()
-                            ))));
-                            return;
-                        }
-                    }
+                    job.control.say(&format!(
+                        "stopping: the job passed its time limit of {} s",
+                        limit.as_secs_f64()
+                    ));
+                    task.await
                 }
             },
             None => task.await,

@@ -652,3 +652,47 @@ fn half_open_connections_are_closed_and_bounded() {
     let (status, health) = get(&base, "/api/health");
     assert_eq!(status, 200, "{health}");
 }
+
+/// A job past its time limit that cannot stop at once (a board's pattern-database build runs
+/// to its end) keeps its slot and shows in health as running, with its state `running` and
+/// "stopping" in its detail, until its thread has stopped; the next job waits for the slot.
+#[test]
+fn a_job_past_its_limit_holds_its_slot_until_it_stops() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(
+        ServerOptions {
+            max_jobs: 1,
+            wall_limit: Some(Duration::from_millis(100)),
+            ..options()
+        },
+        cache.path(),
+    );
+    let (status, job) = post(
+        &base,
+        "/api/jobs/pdb",
+        &json!({"puzzle": "4x4", "partition": "6-6-3", "force": true}),
+    );
+    assert_eq!(status, 202, "{job}");
+    let id = job["id"].as_u64().unwrap();
+    let mut seen_stopping = false;
+    loop {
+        let (_, doc) = get(&base, &format!("/api/jobs/{id}"));
+        let (_, health) = get(&base, "/api/health");
+        if doc["state"] != json!("running") {
+            break;
+        }
+        // Past its limit and still working: it holds its slot.
+        if doc["progress"]["detail"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("stopping"))
+        {
+            seen_stopping = true;
+            assert_eq!(health["running"], 1, "{health}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (_, health) = get(&base, "/api/health");
+    assert_eq!(health["running"], 0, "{health}");
+    // The build (about a second) outlasts its 0.1 s limit on any machine this runs on.
+    assert!(seen_stopping, "the job was never seen stopping");
+}
