@@ -913,6 +913,17 @@ impl ScrambleRequest {
                 crate::units::MAX_SCRAMBLE_MOVES
             )));
         }
+        // One request's answer stays a few megabytes: the moves of all its scrambles together
+        // are bounded as one scramble's are.
+        let total = u64::from(self.count) * u64::from(self.moves.unwrap_or(0));
+        if total > crate::units::MAX_SCRAMBLE_MOVES {
+            return Err(AppError::Input(format!(
+                "{} scrambles of {} moves make {total} moves; at most {} moves in all can be asked for at once",
+                self.count,
+                self.moves.unwrap_or(0),
+                crate::units::MAX_SCRAMBLE_MOVES
+            )));
+        }
         Ok(())
     }
 }

@@ -469,6 +469,11 @@ pub struct ServeArgs {
     /// The most scrambles one request may ask for.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_scrambles: u32,
+    /// The largest answer, in bytes of JSON, e.g. 64M (default); a job whose report is larger
+    /// ends with HTTP 413, and finished jobs keep at most four times this in all.
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory,
+          default_value_t = godsearch_server::MAX_RESPONSE as u64)]
+    pub max_response: u64,
     /// Table cache folder (pattern databases, two-phase and optimal tables).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,

@@ -51,6 +51,7 @@ fn start(cache: PathBuf) -> String {
         body_limit: 1 << 16,
         max_connections: godsearch_server::MAX_CONNECTIONS,
         header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
+        max_response: godsearch_server::MAX_RESPONSE,
     };
     common::start(options, cache)
 }

@@ -19,6 +19,9 @@ use tokio::sync::{watch, Semaphore};
 
 /// Finished jobs kept for `GET /api/jobs/{id}` after they end.
 const KEPT_FINISHED: usize = 256;
+/// Kept finished results hold at most this many times the largest answer, in all (the oldest
+/// are forgotten first).
+pub const KEPT_RESULT_FACTOR: usize = 4;
 
 /// How a job ended, as the API answers it.
 #[derive(Debug, Clone)]
@@ -29,6 +32,8 @@ pub enum Outcome {
     BadInput(String),
     /// The work failed (HTTP 500).
     Failed(String),
+    /// The report is larger than the server answers (HTTP 413), with its size.
+    TooLarge(String),
     /// The job was cancelled by its client (`DELETE`), with what the work had when it
     /// stopped (IDA*'s proven lower bound, an enumeration's finished levels), or `None` when it
     /// was cancelled before it started.
@@ -55,6 +60,8 @@ pub struct Job {
     pub control: JobControl,
     /// Whether its client cancelled it (not its time limit).
     cancelled_by_client: AtomicBool,
+    /// Bytes of its report's JSON, once it has one.
+    result_bytes: AtomicUsize,
     done: watch::Sender<Option<Outcome>>,
 }
 
@@ -108,6 +115,7 @@ pub struct Jobs {
     workbench: Arc<Workbench>,
     limits: JobLimits,
     wall_limit: Option<Duration>,
+    max_response: usize,
     max_jobs: usize,
     slots: Arc<Semaphore>,
     max_waiting: usize,
@@ -130,18 +138,20 @@ pub struct Load {
 
 impl Jobs {
     /// Jobs over `workbench`, at most `max_jobs` at once and `max_waiting` waiting, each under
-    /// `limits` and stopped `wall_limit` after it starts.
+    /// `limits`, stopped `wall_limit` after it starts, and answering at most `max_response`
+    /// bytes of JSON.
     pub fn new(
         workbench: Arc<Workbench>,
         limits: JobLimits,
         wall_limit: Option<Duration>,
-        max_jobs: usize,
-        max_waiting: usize,
+        (max_jobs, max_waiting): (usize, usize),
+        max_response: usize,
     ) -> Self {
         Jobs {
             workbench,
             limits,
             wall_limit,
+            max_response,
             max_jobs: max_jobs.max(1),
             slots: Arc::new(Semaphore::new(max_jobs.max(1))),
             max_waiting,
@@ -189,6 +199,7 @@ impl Jobs {
             kind,
             control: JobControl::new(self.limits.max_nodes),
             cancelled_by_client: AtomicBool::new(false),
+            result_bytes: AtomicUsize::new(0),
             done,
         });
         self.keep(&job);
@@ -237,6 +248,7 @@ impl Jobs {
             Ok(result) => Outcome::of(result),
             Err(e) => Outcome::Failed(format!("the job failed: {e}")),
         };
+        let outcome = self.bounded(&job, outcome);
         let outcome = match outcome {
             Outcome::Done(value) if job.cancelled_by_client.load(Ordering::Relaxed) => {
                 Outcome::Cancelled(Some(value))
@@ -246,18 +258,44 @@ impl Jobs {
         job.done.send_replace(Some(outcome));
     }
 
-    /// Adds a job to the table, forgetting the oldest finished ones beyond [`KEPT_FINISHED`].
+    /// A report larger than the server answers, replaced by a 413 that says how large; the
+    /// size of what is kept is recorded for [`keep`](Self::keep).
+    fn bounded(&self, job: &Job, outcome: Outcome) -> Outcome {
+        let value = match &outcome {
+            Outcome::Done(value) | Outcome::Cancelled(Some(value)) => value,
+            _ => return outcome,
+        };
+        let bytes = serde_json::to_vec(value).map_or(usize::MAX, |v| v.len());
+        if bytes > self.max_response {
+            return Outcome::TooLarge(format!(
+                "the answer would be {bytes} bytes of JSON, over this server's limit of {} (--max-response); ask for less (fewer or shorter scrambles, a smaller board)",
+                self.max_response
+            ));
+        }
+        job.result_bytes.store(bytes, Ordering::Relaxed);
+        outcome
+    }
+
+    /// Adds a job to the table, forgetting the oldest finished ones beyond [`KEPT_FINISHED`]
+    /// jobs or [`KEPT_RESULT_FACTOR`] times the largest answer in all.
     fn keep(&self, job: &Arc<Job>) {
         let mut table = self.lock();
         table.insert(job.id, Arc::clone(job));
-        let finished: Vec<u64> = table
+        let finished: Vec<(u64, usize)> = table
             .iter()
             .filter(|(_, j)| !j.running())
-            .map(|(id, _)| *id)
+            .map(|(id, j)| (*id, j.result_bytes.load(Ordering::Relaxed)))
             .collect();
-        let excess = finished.len().saturating_sub(KEPT_FINISHED);
-        for id in &finished[..excess] {
-            table.remove(id);
+        let most_bytes = self.max_response.saturating_mul(KEPT_RESULT_FACTOR);
+        let mut bytes: usize = finished.iter().map(|(_, b)| b).sum();
+        let mut left = finished.len();
+        for (id, size) in finished {
+            if left <= KEPT_FINISHED && bytes <= most_bytes {
+                break;
+            }
+            table.remove(&id);
+            bytes -= size;
+            left -= 1;
         }
     }
 }

@@ -62,6 +62,9 @@ pub struct ServerOptions {
     pub wall_limit: Option<Duration>,
     /// Largest request body, in bytes (413 beyond).
     pub body_limit: usize,
+    /// Largest answer, in bytes of JSON: a job whose report is larger ends with 413 and says
+    /// so; kept finished results hold at most [`KEPT_RESULT_FACTOR`] times this in all.
+    pub max_response: usize,
     /// Connections served at once; one more is closed at once ([`MAX_CONNECTIONS`]).
     pub max_connections: usize,
     /// How long a connection may take to send a request's headers before it is closed
@@ -133,6 +136,12 @@ impl Server {
 
 /// The default for the most connections served at once (event streams of jobs included).
 pub const MAX_CONNECTIONS: usize = 1024;
+
+/// The largest answer by default, in bytes of JSON (`--max-response`): a few thousand long
+/// scrambles, a replay of tens of thousands of moves.
+pub const MAX_RESPONSE: usize = 64 << 20;
+
+pub use jobs::KEPT_RESULT_FACTOR;
 /// The default time a connection may take to send a request's headers before it is closed.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// The pause before accepting again after a failed accept.
@@ -167,8 +176,8 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         workbench,
         options.limits,
         options.wall_limit,
-        options.max_jobs,
-        options.max_waiting,
+        (options.max_jobs, options.max_waiting),
+        options.max_response,
     ));
     Router::new()
         .route("/", get(page::index))
@@ -285,6 +294,7 @@ fn outcome_response(outcome: Outcome) -> Response {
         Outcome::Done(value) => Json(value).into_response(),
         Outcome::BadInput(message) => error(StatusCode::BAD_REQUEST, message),
         Outcome::Failed(message) => error(StatusCode::INTERNAL_SERVER_ERROR, message),
+        Outcome::TooLarge(message) => error(StatusCode::PAYLOAD_TOO_LARGE, message),
         Outcome::Cancelled(Some(value)) => Json(value).into_response(),
         Outcome::Cancelled(None) => error(StatusCode::CONFLICT, "cancelled before it started"),
     }
@@ -463,6 +473,7 @@ fn job_document(job: &Job) -> serde_json::Value {
         Some(Outcome::Done(value)) => ("done", Some(value), None),
         Some(Outcome::BadInput(m)) => ("error", None, Some(json!({"status": 400, "error": m}))),
         Some(Outcome::Failed(m)) => ("error", None, Some(json!({"status": 500, "error": m}))),
+        Some(Outcome::TooLarge(m)) => ("error", None, Some(json!({"status": 413, "error": m}))),
         Some(Outcome::Cancelled(result)) => ("cancelled", result, None),
     };
     json!({
@@ -499,7 +510,9 @@ fn final_event(job: &Job, outcome: Outcome) -> Event {
     match outcome {
         Outcome::Done(_) => Event::default().event("result"),
         Outcome::Cancelled(_) => Event::default().event("cancelled"),
-        Outcome::BadInput(_) | Outcome::Failed(_) => Event::default().event("error"),
+        Outcome::BadInput(_) | Outcome::Failed(_) | Outcome::TooLarge(_) => {
+            Event::default().event("error")
+        }
     }
     .data(document.to_string())
 }

@@ -34,6 +34,7 @@ fn options() -> ServerOptions {
         body_limit: 4096,
         max_connections: godsearch_server::MAX_CONNECTIONS,
         header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
+        max_response: godsearch_server::MAX_RESPONSE,
     }
 }
 
@@ -695,4 +696,42 @@ fn a_job_past_its_limit_holds_its_slot_until_it_stops() {
     assert_eq!(health["running"], 0, "{health}");
     // The build (about a second) outlasts its 0.1 s limit on any machine this runs on.
     assert!(seen_stopping, "the job was never seen stopping");
+}
+
+/// Answers are bounded by bytes: a report over --max-response ends in 413 with its size (the
+/// job's too), and scrambles whose moves together pass the one-scramble limit are refused
+/// before any work.
+#[test]
+fn answers_are_bounded_by_bytes() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(
+        ServerOptions {
+            max_response: 20_000,
+            ..options()
+        },
+        cache.path(),
+    );
+    let small = json!({"puzzle": "3x3", "count": 2, "seed": 1});
+    let (status, _) = post(&base, "/api/scramble", &small);
+    assert_eq!(status, 200);
+    let large = json!({"puzzle": "4x4", "count": 100, "moves": 1000, "seed": 1});
+    let (status, answer) = post(&base, "/api/scramble", &large);
+    assert_eq!(status, 413, "{answer}");
+    let message = answer["error"].as_str().unwrap();
+    assert!(
+        message.contains("over this server's limit of 20000"),
+        "{message}"
+    );
+    let (status, job) = post(&base, "/api/jobs/scramble", &large);
+    assert_eq!(status, 202);
+    let done = wait_for(&base, job["id"].as_u64().unwrap());
+    assert_eq!(done["state"], "error", "{done}");
+    assert_eq!(done["error"]["status"], 413, "{done}");
+    let (status, answer) = post(
+        &base,
+        "/api/scramble",
+        &json!({"puzzle": "3x3x3", "count": 100, "moves": 20_000}),
+    );
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("moves in all"));
 }

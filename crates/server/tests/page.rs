@@ -81,6 +81,7 @@ async fn start_server(cache: &std::path::Path) -> String {
         body_limit: 1 << 16,
         max_connections: godsearch_server::MAX_CONNECTIONS,
         header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
+        max_response: godsearch_server::MAX_RESPONSE,
     };
     let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
     let server = Server::bind(SocketAddr::from(([127, 0, 0, 1], 0)), workbench, options)

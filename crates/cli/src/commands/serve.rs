@@ -37,6 +37,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         body_limit,
         max_connections: godsearch_server::MAX_CONNECTIONS,
         header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
+        max_response: usize::try_from(args.max_response).unwrap_or(usize::MAX),
     };
     let workbench = Arc::new(Workbench::new(cache::open(args.cache.as_deref())));
     serve_blocking(args.addr, workbench, options, |addr| {
