@@ -3,7 +3,7 @@
 //! instead of filling memory or hanging; `-` names standard input, read to its end.
 
 use anyhow::{bail, Context, Result};
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// Names standard input where a file is asked for.
@@ -18,6 +18,12 @@ pub fn read_text_file(path: &Path) -> Result<String> {
             .context("reading standard input")?;
         return Ok(text);
     }
+    check_regular(path)?;
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Refuses a path that is not a regular file (a device, a FIFO, a folder) with what it is.
+fn check_regular(path: &Path) -> Result<()> {
     let meta = std::fs::metadata(path).with_context(|| format!("reading {}", path.display()))?;
     if !meta.is_file() {
         bail!(
@@ -26,5 +32,88 @@ pub fn read_text_file(path: &Path) -> Result<String> {
             godsearch_tables::file::kind_of(&meta)
         );
     }
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    Ok(())
+}
+
+/// The longest line a streamed file may have: a board of 30x30 written out, many times over.
+const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// The lines of a regular file or of standard input (`-`), read one at a time in constant
+/// memory (a batch from `yes BOARD | godsearch solve 3x3 --file -` solves as it reads): each
+/// non-blank line that is not a `#` comment, trimmed, with its line number.
+pub struct Lines {
+    reader: Box<dyn BufRead>,
+    path: std::path::PathBuf,
+    number: usize,
+    line: String,
+}
+
+/// The lines of `path` (see [`Lines`]), refusing what is not a regular file as
+/// [`read_text_file`] does.
+pub fn lines(path: &Path) -> Result<Lines> {
+    let reader: Box<dyn BufRead> = match path.as_os_str() == STDIN {
+        true => Box::new(std::io::BufReader::new(std::io::stdin())),
+        false => {
+            check_regular(path)?;
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            Box::new(std::io::BufReader::new(file))
+        }
+    };
+    Ok(Lines {
+        reader,
+        path: path.to_path_buf(),
+        number: 0,
+        line: String::new(),
+    })
+}
+
+/// How many lines [`lines`] will give for a regular file (read once, in constant memory);
+/// `None` for standard input, which can be read only once.
+pub fn count_lines(path: &Path) -> Result<Option<usize>> {
+    if path.as_os_str() == STDIN {
+        return Ok(None);
+    }
+    let mut count = 0;
+    for line in lines(path)? {
+        line?;
+        count += 1;
+    }
+    Ok(Some(count))
+}
+
+impl Iterator for Lines {
+    type Item = Result<(usize, String)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            self.line.clear();
+            self.number += 1;
+            let read = (&mut self.reader)
+                .take(MAX_LINE_BYTES + 1)
+                .read_line(&mut self.line);
+            match read {
+                Ok(0) => return None,
+                Ok(_) if self.line.len() as u64 > MAX_LINE_BYTES => {
+                    return Some(Err(anyhow::anyhow!(
+                        "{} line {}: longer than {MAX_LINE_BYTES} bytes",
+                        self.path.display(),
+                        self.number
+                    )))
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    return Some(Err(anyhow::Error::new(e).context(format!(
+                        "reading {} line {}",
+                        self.path.display(),
+                        self.number
+                    ))))
+                }
+            }
+            let line = self.line.trim();
+            if !line.is_empty() && !line.starts_with('#') {
+                return Some(Ok((self.number, line.to_string())));
+            }
+        }
+    }
 }

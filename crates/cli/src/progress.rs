@@ -85,16 +85,21 @@ pub struct BatchBar {
 }
 
 impl BatchBar {
-    /// A bar over `total` items called `unit`.
-    pub fn new(unit: &str, total: u64, quiet: bool) -> Self {
-        let bar = (!quiet && total > 1).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
+    /// A bar over `total` items called `unit`; a count alone when the total is not known
+    /// (items read from standard input as they come).
+    pub fn new(unit: &str, total: Option<u64>, quiet: bool) -> Self {
+        let bar = (!quiet && total.is_none_or(|n| n > 1)).then(|| {
+            let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+            let template = match total {
+                Some(_) => format!(
                     "{{pos}}/{{len}} {unit} [{{bar:40}}] {{per_sec}} {{elapsed_precise}} eta {{eta}}"
-                ))
-                .expect("valid template")
-                .progress_chars("=> "),
+                ),
+                None => format!("{{pos}} {unit} {{per_sec}} {{elapsed_precise}}"),
+            };
+            bar.set_style(
+                ProgressStyle::with_template(&template)
+                    .expect("valid template")
+                    .progress_chars("=> "),
             );
             bar
         });

@@ -890,3 +890,34 @@ fn contract16_unclear_inputs_are_refused_or_read_alike() {
         stdout(&out)
     );
 }
+
+/// `solve --file -` solves as it reads, in constant memory: each board's solution comes out
+/// while standard input is still open (an endless `yes BOARD` is a stream, not a file to read
+/// whole), for boards and cubes alike.
+#[test]
+fn contract15_solve_file_stdin_streams() {
+    use std::io::Write;
+    for (puzzle, line, expected) in [
+        ("3x3", "1,2,3,4,5,6,7,0,8", "R"),
+        ("2x2x2", "R U", "U' R'"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+            .args(["solve", puzzle, "--moves-only", "--file", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..3 {
+            writeln!(stdin, "{line}").unwrap();
+            stdin.flush().unwrap();
+            let mut answer = String::new();
+            stdout.read_line(&mut answer).unwrap();
+            assert_eq!(answer.trim(), expected, "{puzzle}");
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success(), "{puzzle}");
+    }
+}

@@ -26,40 +26,51 @@ use std::time::Instant;
 /// results show as they come.
 const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
 
-fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Vec<CubeJob>> {
+/// The positions to solve: those given as arguments, then `--file`'s lines as they are read
+/// (in constant memory: standard input may be endless), with how many there are when that is
+/// known (not for standard input).
+fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Jobs<'_>> {
     let syntax = match (args.moves, args.facelets) {
         (true, _) => Syntax::Moves,
         (_, true) => Syntax::Facelets,
         _ => Syntax::Auto,
     };
-    let mut jobs = Vec::new();
+    let mut given = Vec::new();
     for text in &args.boards {
         let cube = parse_position(size, text, syntax)
             .with_context(|| format!("position '{}'", excerpt(text)))?;
-        jobs.push(CubeJob {
+        given.push(CubeJob {
             text: text.to_string(),
             cube,
         });
     }
-    if let Some(path) = &args.file {
-        let content = crate::input::read_text_file(path)?;
-        for (i, line) in content.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let cube = parse_position(size, line, syntax)
-                .with_context(|| format!("{} line {}", path.display(), i + 1))?;
-            jobs.push(CubeJob {
-                text: line.to_string(),
-                cube,
-            });
+    let mut total = Some(given.len());
+    let from_file: Box<dyn Iterator<Item = Result<CubeJob>> + '_> = match &args.file {
+        None => Box::new(std::iter::empty()),
+        Some(path) => {
+            total = crate::input::count_lines(path)?.and_then(|n| total.map(|t| t + n));
+            Box::new(crate::input::lines(path)?.map(move |line| {
+                let (number, line) = line?;
+                let cube = parse_position(size, &line, syntax)
+                    .with_context(|| format!("{} line {number}", path.display()))?;
+                Ok(CubeJob { text: line, cube })
+            }))
         }
-    }
-    if jobs.is_empty() {
+    };
+    if total == Some(0) {
         bad_input!("no positions to solve");
     }
-    Ok(jobs)
+    Ok(Jobs {
+        total,
+        positions: Box::new(given.into_iter().map(Ok).chain(from_file)),
+    })
+}
+
+/// Positions to solve, as [`jobs`] reads them.
+struct Jobs<'a> {
+    /// How many, when known.
+    total: Option<usize>,
+    positions: Box<dyn Iterator<Item = Result<CubeJob>> + 'a>,
 }
 
 /// The options every front end shares, as the application layer's request (the position is
@@ -127,39 +138,34 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
     refuse_unused_options(args, size)?;
     let metric = spaces::cube_metric(args.metric.as_deref(), size)?;
     let jobs = jobs(args, size)?;
-    let mut out = CubePrinter::new(args, jobs.len());
+    let mut out = CubePrinter::new(args, jobs.total);
     match size {
-        CubeSize::Two => solve_cube2(args, metric, &jobs, &mut out)?,
-        CubeSize::Three if args.optimal => solve_cube3_optimal(args, metric, &jobs, &mut out)?,
+        CubeSize::Two => solve_cube2(args, metric, jobs, &mut out)?,
+        CubeSize::Three if args.optimal => solve_cube3_optimal(args, metric, jobs, &mut out)?,
         CubeSize::Three if args.algorithm == Algorithm::HalfDepth => {
             let memory = crate::machine::memory_budget(args.memory);
             let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
-            for job in &jobs {
-                out.emit(solver.solve_within(job, args.timeout, None)?)?;
+            for job in jobs.positions {
+                out.emit(solver.solve_within(&job?, args.timeout, None)?)?;
             }
         }
-        CubeSize::Three => solve_cube3(args, metric, &jobs, &mut out)?,
+        CubeSize::Three => solve_cube3(args, metric, jobs, &mut out)?,
     }
     out.finish()
 }
 
-fn solve_cube2(
-    args: &SolveArgs,
-    metric: Metric,
-    jobs: &[CubeJob],
-    out: &mut CubePrinter,
-) -> Result<()> {
+fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: Jobs, out: &mut CubePrinter) -> Result<()> {
     if args.algorithm == Algorithm::HalfDepth {
         let memory = crate::machine::memory_budget(args.memory);
         let solver = Cube2HalfDepth::new(metric, args.depth, memory)?;
-        for job in jobs {
-            out.emit(solver.solve(job)?)?;
+        for job in jobs.positions {
+            out.emit(solver.solve(&job?)?)?;
         }
         return Ok(());
     }
     let solver = Cube2Solver::new(metric, args.table.as_deref())?;
-    for job in jobs {
-        out.emit(solver.solve(job)?)?;
+    for job in jobs.positions {
+        out.emit(solver.solve(&job?)?)?;
     }
     Ok(())
 }
@@ -169,14 +175,10 @@ fn solve_cube2(
 /// machine this was measured on (fresh memory is slow to fault in there).
 const RESIDENT_FROM: usize = 10_000;
 
-fn solve_cube3(
-    args: &SolveArgs,
-    metric: Metric,
-    jobs: &[CubeJob],
-    out: &mut CubePrinter,
-) -> Result<()> {
+fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: Jobs, out: &mut CubePrinter) -> Result<()> {
     let mut tables = crate::cache::twophase_tables(args.cache.as_deref());
-    if jobs.len() >= RESIDENT_FROM {
+    // Standard input's batches are of unknown length: only a known large one pays the copy.
+    if jobs.total.is_some_and(|n| n >= RESIDENT_FROM) {
         tables = tables.resident();
     }
     let solver = TwoPhaseSolver {
@@ -189,28 +191,35 @@ fn solve_cube3(
     };
     // Solved on every core a chunk at a time, printed in input order as each chunk ends.
     let chunk = rayon::current_num_threads() * POSITIONS_PER_THREAD_IN_FLIGHT;
-    for batch in jobs.chunks(chunk) {
+    let mut positions = jobs.positions;
+    loop {
+        let batch = positions
+            .by_ref()
+            .take(chunk)
+            .collect::<Result<Vec<CubeJob>>>()?;
+        if batch.is_empty() {
+            return Ok(());
+        }
         let solved: Vec<_> = batch.par_iter().map(|job| solver.solve(job)).collect();
         for solution in solved {
             out.emit(solution?)?;
         }
     }
-    Ok(())
 }
 
 fn solve_cube3_optimal(
     args: &SolveArgs,
     metric: Metric,
-    jobs: &[CubeJob],
+    jobs: Jobs,
     out: &mut CubePrinter,
 ) -> Result<()> {
     let size = optimal_table_size(args.table_size.as_deref())?;
     let known = shared_options(args).known_moves()?;
-    if known.is_some() && jobs.len() > 1 {
-        bad_input!(
-            "--known-solution solves one position, and {} were given",
-            jobs.len()
-        );
+    if known.is_some() && jobs.total != Some(1) {
+        match jobs.total {
+            Some(n) => bad_input!("--known-solution solves one position, and {n} were given"),
+            None => bad_input!("--known-solution solves one position, not a stream of them"),
+        }
     }
     let tables = crate::cache::optimal_tables(args.cache.as_deref(), size, metric);
     let fallback = args
@@ -226,8 +235,8 @@ fn solve_cube3_optimal(
         stop: None,
     };
     // One position at a time, each on every thread.
-    for job in jobs {
-        out.emit(solver.solve(job)?)?;
+    for job in jobs.positions {
+        out.emit(solver.solve(&job?)?)?;
     }
     Ok(())
 }
@@ -259,10 +268,10 @@ struct CubePrinter {
 }
 
 impl CubePrinter {
-    fn new(args: &SolveArgs, positions: usize) -> Self {
+    fn new(args: &SolveArgs, positions: Option<usize>) -> Self {
         let started = Instant::now();
         let totals = Arc::new(Mutex::new(CubeTotals::default()));
-        if !args.moves_only && positions > 1 {
+        if !args.moves_only && positions.is_none_or(|n| n > 1) {
             let (shared, json) = (Arc::clone(&totals), args.json);
             crate::interrupt::on_interrupt(Box::new(move || {
                 let totals = shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -276,7 +285,7 @@ impl CubePrinter {
             show_facelets: args.show_facelets,
             started,
             totals,
-            bar: BatchBar::new("positions", positions as u64, args.quiet),
+            bar: BatchBar::new("positions", positions.map(|n| n as u64), args.quiet),
         }
     }
 

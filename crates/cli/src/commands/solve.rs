@@ -13,7 +13,7 @@ use godsearch_app::choice;
 use godsearch_app::tiles::{
     solvable_board, HalfDepthSolver, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
 };
-use godsearch_puzzles::tiles::{parse_instances, Board, BoardFormat, TileSpace};
+use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
 
@@ -64,7 +64,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         args.notation,
         args.runs,
         args.verbose,
-        jobs.len(),
+        jobs.total,
         args.quiet,
     );
     if algorithm == Algorithm::HalfDepth {
@@ -80,13 +80,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 ),
             }
         }
-        for job in &jobs {
-            out.emit(solver.solve(&goal, job)?)?;
+        for job in jobs.boards {
+            out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else if algorithm == Algorithm::Table {
         let solver = TableSolver::new(&goal, args.table.as_deref())?;
-        for job in &jobs {
-            out.emit(solver.solve(&goal, job)?)?;
+        for job in jobs.boards {
+            out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else if algorithm.is_staged() {
         let effort = args.effort.map(|n| n as usize);
@@ -99,8 +99,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             &cache,
             &mut |notice| cache::print_notice(notice, &goal, args.cache.as_deref()),
         )?;
-        for job in &jobs {
-            out.emit(solver.solve(&goal, job)?)?;
+        for job in jobs.boards {
+            out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else {
         let cache = cache::open(args.cache.as_deref());
@@ -119,7 +119,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let heuristic = heuristic?;
         // One board gets a line with the search's progress; a batch has its bar.
         let watch = Watch::default();
-        let single = jobs.len() == 1 && algorithm != Algorithm::Astar;
+        let single = jobs.total == Some(1) && algorithm != Algorithm::Astar;
         let search = Search {
             algorithm,
             goal: &goal,
@@ -127,10 +127,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             deadline_after: args.timeout,
             watch: single.then_some(&watch),
         };
-        for job in &jobs {
+        for job in jobs.boards {
+            let job = job?;
             let solved = match single {
-                true => with_search_line(&watch, args.quiet, || search.solve(&heuristic, job)),
-                false => search.solve(&heuristic, job),
+                true => with_search_line(&watch, args.quiet, || search.solve(&heuristic, &job)),
+                false => search.solve(&heuristic, &job),
             };
             out.emit(solved?)?;
         }
@@ -173,8 +174,11 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
 }
 
 /// The boards from the command line and from --file.
-fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<TileJob>> {
-    let mut jobs: Vec<TileJob> = board_texts(&args.boards, goal.shape().cells())
+/// The boards to solve: those given as arguments, then `--file`'s lines as they are read (in
+/// constant memory: standard input may be endless), with how many there are when that is
+/// known (not for standard input).
+fn jobs<'a>(args: &'a SolveArgs, goal: &'a Board) -> Result<Jobs<'a>> {
+    let given: Vec<TileJob> = board_texts(&args.boards, goal.shape().cells())
         .iter()
         .map(|text| {
             Ok(TileJob {
@@ -185,28 +189,41 @@ fn jobs(args: &SolveArgs, goal: &Board) -> Result<Vec<TileJob>> {
             })
         })
         .collect::<Result<_>>()?;
-    if let Some(path) = &args.file {
-        let text = crate::input::read_text_file(path)?;
-        let instances = parse_instances(goal.shape(), &text).map_err(|(line, e)| {
-            anyhow::Error::new(e).context(format!("{} line {line}", path.display()))
-        })?;
-        for (i, instance) in instances.into_iter().enumerate() {
-            instance
-                .board
-                .check_solvable(goal)
-                .with_context(|| format!("{} board {}", path.display(), i + 1))?;
-            jobs.push(TileJob {
-                id: instance.id,
-                expected: instance.length,
-                board: instance.board,
-                format: instance.format,
-            });
+    let mut total = Some(given.len());
+    let from_file: Box<dyn Iterator<Item = Result<TileJob>> + 'a> = match &args.file {
+        None => Box::new(std::iter::empty()),
+        Some(path) => {
+            total = crate::input::count_lines(path)?.and_then(|n| total.map(|t| t + n));
+            let shape = goal.shape();
+            Box::new(crate::input::lines(path)?.map(move |line| {
+                let (number, line) = line?;
+                let at = || format!("{} line {number}", path.display());
+                let instance = parse_instance(shape, &line)
+                    .map_err(|e| anyhow::Error::new(e).context(at()))?;
+                instance.board.check_solvable(goal).with_context(at)?;
+                Ok(TileJob {
+                    id: instance.id,
+                    expected: instance.length,
+                    board: instance.board,
+                    format: instance.format,
+                })
+            }))
         }
-    }
-    if jobs.is_empty() {
+    };
+    if total == Some(0) {
         bad_input!("no boards to solve");
     }
-    Ok(jobs)
+    Ok(Jobs {
+        total,
+        boards: Box::new(given.into_iter().map(Ok).chain(from_file)),
+    })
+}
+
+/// Boards to solve, as [`jobs`] reads them.
+struct Jobs<'a> {
+    /// How many, when known.
+    total: Option<usize>,
+    boards: Box<dyn Iterator<Item = Result<TileJob>> + 'a>,
 }
 
 /// Each argument is one board, except that exactly one argument per cell, each a single tile,

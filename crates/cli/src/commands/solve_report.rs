@@ -66,14 +66,14 @@ impl Printer {
         notation: SolutionNotation,
         runs: bool,
         verbose: bool,
-        boards: usize,
+        boards: Option<usize>,
         quiet: bool,
     ) -> Self {
         let totals = Arc::new(Mutex::new(Totals {
             expected_sum: Some(0),
             ..Totals::default()
         }));
-        if style != Style::MovesOnly && boards > 1 {
+        if style != Style::MovesOnly && boards.is_none_or(|n| n > 1) {
             let shared = Arc::clone(&totals);
             crate::interrupt::on_interrupt(Box::new(move || {
                 let totals = shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -88,7 +88,7 @@ impl Printer {
             runs,
             verbose,
             totals,
-            bar: BatchBar::new("boards", boards as u64, quiet),
+            bar: BatchBar::new("boards", boards.map(|n| n as u64), quiet),
         }
     }
 
