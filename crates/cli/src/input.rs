@@ -117,3 +117,40 @@ impl Iterator for Lines {
         }
     }
 }
+
+/// Items to work through: those given as arguments, then a file's lines as they are read.
+pub struct Batch<'a, T> {
+    /// How many, when that is known (not for standard input).
+    pub total: Option<usize>,
+    /// The items, each read when it is reached.
+    pub items: Box<dyn Iterator<Item = Result<T>> + 'a>,
+}
+
+/// `given`, then the lines of `file` (if any) as [`lines`] reads them, each made an item by
+/// `read` (its text), errors naming the file and line; refused when it is known to hold
+/// nothing, in words saying what (`boards`).
+pub fn batch<'a, T: 'a>(
+    given: Vec<T>,
+    file: Option<&'a Path>,
+    what: &str,
+    read: impl Fn(&str) -> Result<T> + 'a,
+) -> Result<Batch<'a, T>> {
+    let mut total = Some(given.len());
+    let from_file: Box<dyn Iterator<Item = Result<T>> + 'a> = match file {
+        None => Box::new(std::iter::empty()),
+        Some(path) => {
+            total = count_lines(path)?.and_then(|n| total.map(|t| t + n));
+            Box::new(lines(path)?.map(move |line| {
+                let (number, line) = line?;
+                read(&line).with_context(|| format!("{} line {number}", path.display()))
+            }))
+        }
+    };
+    if total == Some(0) {
+        return Err(crate::errors::InputError(format!("no {what} to solve")).into());
+    }
+    Ok(Batch {
+        total,
+        items: Box::new(given.into_iter().map(Ok).chain(from_file)),
+    })
+}

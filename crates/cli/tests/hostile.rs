@@ -897,10 +897,7 @@ fn contract16_unclear_inputs_are_refused_or_read_alike() {
 #[test]
 fn contract15_solve_file_stdin_streams() {
     use std::io::Write;
-    for (puzzle, line, expected) in [
-        ("3x3", "1,2,3,4,5,6,7,0,8", "R"),
-        ("2x2x2", "R U", "U' R'"),
-    ] {
+    for (puzzle, line, expected) in [("3x3", "1,2,3,4,5,6,7,0,8", "R"), ("2x2x2", "R U", "U' R'")] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
             .args(["solve", puzzle, "--moves-only", "--file", "-"])
             .stdin(Stdio::piped())

@@ -27,8 +27,7 @@ use std::time::Instant;
 const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
 
 /// The positions to solve: those given as arguments, then `--file`'s lines as they are read
-/// (in constant memory: standard input may be endless), with how many there are when that is
-/// known (not for standard input).
+/// (in constant memory: standard input may be endless).
 fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Jobs<'_>> {
     let syntax = match (args.moves, args.facelets) {
         (true, _) => Syntax::Moves,
@@ -44,34 +43,16 @@ fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Jobs<'_>> {
             cube,
         });
     }
-    let mut total = Some(given.len());
-    let from_file: Box<dyn Iterator<Item = Result<CubeJob>> + '_> = match &args.file {
-        None => Box::new(std::iter::empty()),
-        Some(path) => {
-            total = crate::input::count_lines(path)?.and_then(|n| total.map(|t| t + n));
-            Box::new(crate::input::lines(path)?.map(move |line| {
-                let (number, line) = line?;
-                let cube = parse_position(size, &line, syntax)
-                    .with_context(|| format!("{} line {number}", path.display()))?;
-                Ok(CubeJob { text: line, cube })
-            }))
-        }
-    };
-    if total == Some(0) {
-        bad_input!("no positions to solve");
-    }
-    Ok(Jobs {
-        total,
-        positions: Box::new(given.into_iter().map(Ok).chain(from_file)),
+    crate::input::batch(given, args.file.as_deref(), "positions", move |line| {
+        Ok(CubeJob {
+            text: line.to_string(),
+            cube: parse_position(size, line, syntax)?,
+        })
     })
 }
 
 /// Positions to solve, as [`jobs`] reads them.
-struct Jobs<'a> {
-    /// How many, when known.
-    total: Option<usize>,
-    positions: Box<dyn Iterator<Item = Result<CubeJob>> + 'a>,
-}
+type Jobs<'a> = crate::input::Batch<'a, CubeJob>;
 
 /// The options every front end shares, as the application layer's request (the position is
 /// left empty: the command line reads its own), so that their rules are checked in one place.
@@ -145,7 +126,7 @@ pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
         CubeSize::Three if args.algorithm == Algorithm::HalfDepth => {
             let memory = crate::machine::memory_budget(args.memory);
             let solver = Cube3HalfDepth::new(metric, args.depth, memory)?;
-            for job in jobs.positions {
+            for job in jobs.items {
                 out.emit(solver.solve_within(&job?, args.timeout, None)?)?;
             }
         }
@@ -158,13 +139,13 @@ fn solve_cube2(args: &SolveArgs, metric: Metric, jobs: Jobs, out: &mut CubePrint
     if args.algorithm == Algorithm::HalfDepth {
         let memory = crate::machine::memory_budget(args.memory);
         let solver = Cube2HalfDepth::new(metric, args.depth, memory)?;
-        for job in jobs.positions {
+        for job in jobs.items {
             out.emit(solver.solve(&job?)?)?;
         }
         return Ok(());
     }
     let solver = Cube2Solver::new(metric, args.table.as_deref())?;
-    for job in jobs.positions {
+    for job in jobs.items {
         out.emit(solver.solve(&job?)?)?;
     }
     Ok(())
@@ -191,7 +172,7 @@ fn solve_cube3(args: &SolveArgs, metric: Metric, jobs: Jobs, out: &mut CubePrint
     };
     // Solved on every core a chunk at a time, printed in input order as each chunk ends.
     let chunk = rayon::current_num_threads() * POSITIONS_PER_THREAD_IN_FLIGHT;
-    let mut positions = jobs.positions;
+    let mut positions = jobs.items;
     loop {
         let batch = positions
             .by_ref()
@@ -235,7 +216,7 @@ fn solve_cube3_optimal(
         stop: None,
     };
     // One position at a time, each on every thread.
-    for job in jobs.positions {
+    for job in jobs.items {
         out.emit(solver.solve(&job?)?)?;
     }
     Ok(())

@@ -5,10 +5,11 @@
 use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
+use crate::input::Batch;
 use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use godsearch_app::choice;
 use godsearch_app::tiles::{
     solvable_board, HalfDepthSolver, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
@@ -80,12 +81,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 ),
             }
         }
-        for job in jobs.boards {
+        for job in jobs.items {
             out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else if algorithm == Algorithm::Table {
         let solver = TableSolver::new(&goal, args.table.as_deref())?;
-        for job in jobs.boards {
+        for job in jobs.items {
             out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else if algorithm.is_staged() {
@@ -99,7 +100,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             &cache,
             &mut |notice| cache::print_notice(notice, &goal, args.cache.as_deref()),
         )?;
-        for job in jobs.boards {
+        for job in jobs.items {
             out.emit(solver.solve(&goal, &job?)?)?;
         }
     } else {
@@ -127,7 +128,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             deadline_after: args.timeout,
             watch: single.then_some(&watch),
         };
-        for job in jobs.boards {
+        for job in jobs.items {
             let job = job?;
             let solved = match single {
                 true => with_search_line(&watch, args.quiet, || search.solve(&heuristic, &job)),
@@ -175,9 +176,8 @@ fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
 
 /// The boards from the command line and from --file.
 /// The boards to solve: those given as arguments, then `--file`'s lines as they are read (in
-/// constant memory: standard input may be endless), with how many there are when that is
-/// known (not for standard input).
-fn jobs<'a>(args: &'a SolveArgs, goal: &'a Board) -> Result<Jobs<'a>> {
+/// constant memory: standard input may be endless).
+fn jobs<'a>(args: &'a SolveArgs, goal: &'a Board) -> Result<Batch<'a, TileJob>> {
     let given: Vec<TileJob> = board_texts(&args.boards, goal.shape().cells())
         .iter()
         .map(|text| {
@@ -189,41 +189,16 @@ fn jobs<'a>(args: &'a SolveArgs, goal: &'a Board) -> Result<Jobs<'a>> {
             })
         })
         .collect::<Result<_>>()?;
-    let mut total = Some(given.len());
-    let from_file: Box<dyn Iterator<Item = Result<TileJob>> + 'a> = match &args.file {
-        None => Box::new(std::iter::empty()),
-        Some(path) => {
-            total = crate::input::count_lines(path)?.and_then(|n| total.map(|t| t + n));
-            let shape = goal.shape();
-            Box::new(crate::input::lines(path)?.map(move |line| {
-                let (number, line) = line?;
-                let at = || format!("{} line {number}", path.display());
-                let instance = parse_instance(shape, &line)
-                    .map_err(|e| anyhow::Error::new(e).context(at()))?;
-                instance.board.check_solvable(goal).with_context(at)?;
-                Ok(TileJob {
-                    id: instance.id,
-                    expected: instance.length,
-                    board: instance.board,
-                    format: instance.format,
-                })
-            }))
-        }
-    };
-    if total == Some(0) {
-        bad_input!("no boards to solve");
-    }
-    Ok(Jobs {
-        total,
-        boards: Box::new(given.into_iter().map(Ok).chain(from_file)),
+    crate::input::batch(given, args.file.as_deref(), "boards", |line| {
+        let instance = parse_instance(goal.shape(), line)?;
+        instance.board.check_solvable(goal)?;
+        Ok(TileJob {
+            id: instance.id,
+            expected: instance.length,
+            board: instance.board,
+            format: instance.format,
+        })
     })
-}
-
-/// Boards to solve, as [`jobs`] reads them.
-struct Jobs<'a> {
-    /// How many, when known.
-    total: Option<usize>,
-    boards: Box<dyn Iterator<Item = Result<TileJob>> + 'a>,
 }
 
 /// Each argument is one board, except that exactly one argument per cell, each a single tile,
