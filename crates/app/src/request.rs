@@ -509,7 +509,8 @@ pub struct Catalog {
 pub struct PuzzleEntry {
     /// The name requests use.
     pub name: String,
-    /// `tiles` or `cube`.
+    /// Its kind in the registry, which says what a page draws: `tiles`, `cube`, `pancake` or
+    /// `definition`.
     pub kind: &'static str,
     /// The goal (tiles) or `solved`.
     pub goal: String,

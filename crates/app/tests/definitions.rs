@@ -564,3 +564,38 @@ fn a_cancelled_definition_solve_stops_at_once() {
         "{why}"
     );
 }
+
+/// A definition puzzle through the registry: replayed turn by turn to solved (patterns as
+/// KPuzzle JSON); only where files may be read.
+#[test]
+fn the_registry_replays_and_scrambles_a_definition_puzzle() {
+    use godsearch_app::registry;
+    use godsearch_app::request::ReplayRequest;
+    let file = data_dir().join("definitions").join("skewb.kpuzzle.json");
+    let name = file.to_str().unwrap();
+    let puzzle = registry::open(name, true).unwrap();
+    let played = puzzle
+        .replay(&ReplayRequest {
+            puzzle: name.into(),
+            position: "R U".into(),
+            solution: "U' R'".into(),
+            goal: None,
+            facelets: false,
+        })
+        .unwrap();
+    assert_eq!(played.positions.len(), 3);
+    assert!(played.solved);
+    assert_ne!(played.positions[0], played.positions[2]);
+    let not_solved = puzzle
+        .replay(&ReplayRequest {
+            puzzle: name.into(),
+            position: "R U".into(),
+            solution: "U'".into(),
+            goal: None,
+            facelets: false,
+        })
+        .unwrap();
+    assert!(!not_solved.solved);
+    // A server reads no files: the same name is refused there.
+    assert!(registry::open(name, false).is_err());
+}
