@@ -4,6 +4,7 @@
 //! definition's own moves before it is returned.
 
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::slot_solve::SlotSolver;
 use crate::{AppError, AppResult};
@@ -11,7 +12,7 @@ use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
-use godsearch_search::{descend, ida_star_until, IdaError};
+use godsearch_search::{descend, ida_star_until};
 use godsearch_tables::TwoBitTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -227,13 +228,10 @@ impl<R: RankInt> Solver<R> {
                     give_up.deadline,
                     give_up.cancel,
                 )
-                .map_err(|e| match e {
-                    IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
-                        "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
-                    )),
-                    IdaError::Exhausted => {
+                .map_err(|e| {
+                    ida_stopped(e, "moves", || {
                         AppError::Check("the search found no way to solved".into())
-                    }
+                    })
                 })?;
                 let names = tables
                     .iter()

@@ -5,7 +5,7 @@ use godsearch_enumerate::pattern_db::PatternDbError;
 use godsearch_enumerate::EnumerateError;
 use godsearch_puzzles::tiles::{BoardError, PartitionError, SpaceError};
 use godsearch_search::tiles::SearchError;
-use godsearch_search::DescentError;
+use godsearch_search::{DescentError, IdaError};
 use godsearch_subgoal::{PlanError, SubgoalError};
 use godsearch_tables::TableError;
 use thiserror::Error;
@@ -108,3 +108,22 @@ impl AppError {
 
 /// Shorthand for the results of this crate.
 pub type AppResult<T> = Result<T, AppError>;
+
+/// A generic IDA* that returned no path, as the error a front end shows: stopped (its time
+/// limit or a cancel) with the bound it proved, counted in `unit` (`moves`, `flips`), or out of
+/// positions, which `exhausted` words for the puzzle.
+pub(crate) fn ida_stopped(
+    e: IdaError,
+    unit: &str,
+    exhausted: impl FnOnce() -> AppError,
+) -> AppError {
+    match e {
+        IdaError::Timeout {
+            lower_bound,
+            expanded,
+        } => AppError::Input(format!(
+            "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} {unit} ({expanded} nodes expanded)"
+        )),
+        IdaError::Exhausted => exhausted(),
+    }
+}

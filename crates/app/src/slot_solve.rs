@@ -5,6 +5,7 @@
 
 use crate::definition_solve::{database, replay, DefinitionSolveRequest, GiveUp};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace, StateSpace};
@@ -12,7 +13,7 @@ use godsearch_orbit::group::reaches;
 use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::{Pattern, SpaceError};
-use godsearch_search::{ida_star_until, IdaError};
+use godsearch_search::ida_star_until;
 use std::time::Instant;
 
 /// The most ranks of all a slot space's databases together: small ones build in a fraction of
@@ -88,14 +89,7 @@ impl SlotSolver {
             give_up.deadline,
             give_up.cancel,
         )
-        .map_err(|e| {
-            match e {
-                IdaError::Timeout { lower_bound, expanded } => AppError::Input(format!(
-                    "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} moves ({expanded} nodes expanded)"
-                )),
-                IdaError::Exhausted => unreachable(),
-            }
-        })?;
+        .map_err(|e| ida_stopped(e, "moves", unreachable))?;
         let seconds = started.elapsed().as_secs_f64();
         let orbits = &puzzle.definition.orbits;
         replay(puzzle, space.moves(), start, &path.moves)?;

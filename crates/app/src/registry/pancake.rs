@@ -15,6 +15,7 @@
 use super::{no_generators, Puzzle, PuzzleKind};
 use crate::bfs::{self, BfsRequest, RankedRun};
 use crate::choice::Algorithm;
+use crate::error::ida_stopped;
 use crate::report::{BfsReport, DefinitionSolution, PuzzleInfo, Scramble};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
@@ -24,7 +25,7 @@ use crate::{scramble, AppError, AppResult};
 use godsearch_core::perm::placement_index;
 use godsearch_core::{excerpt, Heuristic, MoveIdx, Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
-use godsearch_search::{astar, descend, ida_star_until, IdaError};
+use godsearch_search::{astar, descend, ida_star_until};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use std::time::Instant;
@@ -92,16 +93,33 @@ impl Pancakes {
     }
 
     /// The stack of a rank: Lehmer code digits, most significant first.
-    pub fn unrank(&self, mut rank: u64) -> Vec<u8> {
+    pub fn unrank(&self, rank: u64) -> Vec<u8> {
+        let mut stack = [0u8; MAX_PANCAKES];
+        self.unrank_into(rank, &mut stack);
+        stack[..self.n].to_vec()
+    }
+
+    /// [`unrank`](Self::unrank) into `stack`'s first `n` places, allocating nothing (the
+    /// searches call it at every node).
+    fn unrank_into(&self, mut rank: u64, stack: &mut [u8; MAX_PANCAKES]) {
         let n = self.n;
-        let mut digits = [0usize; MAX_PANCAKES];
+        let mut digits = [0u32; MAX_PANCAKES];
         for i in (0..n).rev() {
             let base = (n - i) as u64;
-            digits[i] = (rank % base) as usize;
+            digits[i] = (rank % base) as u32;
             rank /= base;
         }
-        let mut left: Vec<u8> = (0..n as u8).collect();
-        digits[..n].iter().map(|&d| left.remove(d)).collect()
+        // The d-th size not taken yet: the d-th set bit of `left`.
+        let mut left: u32 = (1 << n) - 1;
+        for (place, &d) in stack.iter_mut().zip(&digits[..n]) {
+            let mut rest = left;
+            for _ in 0..d {
+                rest &= rest - 1;
+            }
+            let size = rest.trailing_zeros();
+            left &= !(1 << size);
+            *place = size as u8;
+        }
     }
 
     /// The stack read from `text`: the sizes 1..n top first, separated by commas or spaces.
@@ -213,12 +231,12 @@ impl StateSpace for Pancakes {
     }
 
     fn for_each_neighbour(&self, rank: u64, mut f: impl FnMut(MoveIdx, u64)) {
-        let stack = self.unrank(rank);
-        let mut flipped = stack.clone();
+        let mut stack = [0u8; MAX_PANCAKES];
+        self.unrank_into(rank, &mut stack);
         for k in 2..=self.n {
-            flipped.copy_from_slice(&stack);
+            let mut flipped = stack;
             Self::flip(&mut flipped, k);
-            f((k - 2) as MoveIdx, self.rank(&flipped));
+            f((k - 2) as MoveIdx, self.rank(&flipped[..self.n]));
         }
     }
 }
@@ -230,9 +248,16 @@ impl Heuristic<u64> for Gaps {
     const CONSISTENT: bool = true;
 
     fn lower_bound(&self, rank: u64) -> u32 {
-        let mut stack = self.0.unrank(rank);
-        stack.push(self.0.n as u8);
-        stack.windows(2).filter(|w| w[0].abs_diff(w[1]) > 1).count() as u32
+        let n = self.0.n;
+        let mut stack = [0u8; MAX_PANCAKES];
+        self.0.unrank_into(rank, &mut stack);
+        let gaps = stack[..n]
+            .windows(2)
+            .filter(|w| w[0].abs_diff(w[1]) > 1)
+            .count();
+        // The plate is pancake n under the stack: a gap unless the largest lies on it.
+        let plate_gap = stack[n - 1] as usize != n - 1;
+        (gaps + usize::from(plate_gap)) as u32
     }
 }
 
@@ -342,16 +367,10 @@ impl Puzzle for Pancakes {
                     deadline,
                     Some(control.cancel_flag()),
                 )
-                .map_err(|e| match e {
-                    IdaError::Timeout {
-                        lower_bound,
-                        expanded,
-                    } => AppError::Input(format!(
-                        "no solution before the search was stopped (its time limit, or a cancel): every solution has at least {lower_bound} flips ({expanded} nodes expanded)"
-                    )),
-                    IdaError::Exhausted => {
+                .map_err(|e| {
+                    ida_stopped(e, "flips", || {
                         AppError::Check("the search found no way to the sorted stack".into())
-                    }
+                    })
                 })?;
                 (
                     path.moves,
