@@ -4,12 +4,14 @@
 //! - [`bfs`]: God's algorithm with the engine chosen by size, tables saved, antipodes written;
 //! - [`choice`]: the algorithm and heuristic enums and the rules that pick them when the user
 //!   leaves it to godsearch (with the measurements behind each rule);
+//! - [`board_solver`]: the one place a board's solve request becomes a solver, for a batch;
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
 //! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
 //! - [`definition_solve`]: their positions solved optimally (table descent or IDA* over
 //!   automatic pattern databases);
+//! - [`cube_solver`]: the one place a cube's solve request becomes a solver, for a batch;
 //! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
 //! - [`info`]: the size of a board's state space and what storing it costs;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
@@ -72,8 +74,10 @@
 //! ([`AppError`], with [`AppError::is_bad_input`] deciding "your request" from "our work").
 
 pub mod bfs;
+pub mod board_solver;
 pub mod cache;
 pub mod choice;
+pub mod cube_solver;
 pub mod cubes;
 pub mod definition_solve;
 pub mod definitions;

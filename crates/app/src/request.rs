@@ -16,7 +16,7 @@
 //! (`timed_out`), an enumeration with the levels it finished (`stopped`).
 
 use crate::bfs::{BfsRequest, EngineChoice};
-use crate::cache::TableCache;
+use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::cubes::Cube2Solver;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
@@ -167,96 +167,6 @@ impl SolveRequest {
         seconds_option(self.timeout, "timeout")
     }
 
-    /// Refuses, for a board solved by `algorithm`, the options it would not use (rather than
-    /// ignore them silently) and the cube-only ones.
-    pub fn check_tile_options(&self, algorithm: Algorithm) -> AppResult<()> {
-        let cube_only = [
-            (self.moves, "--moves"),
-            (self.metric.is_some(), "--metric"),
-            (self.max_length.is_some(), "--max-length"),
-            (self.facelets, "--facelets"),
-            (self.all, "--all"),
-            (self.table_size.is_some(), "--table-size"),
-            (self.known_solution.is_some(), "--known-solution"),
-            (algorithm == Algorithm::TwoPhase, "--algorithm two-phase"),
-        ];
-        if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
-            return Err(AppError::Input(format!(
-                "{name} is for cubes, not sliding-tile boards"
-            )));
-        }
-        if self.pdb.is_some()
-            && matches!(
-                self.heuristic,
-                HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
-            )
-        {
-            return Err(AppError::Input(format!(
-                "--pdb names pattern databases, which --heuristic {} does not read (use --heuristic pdb, or leave --heuristic out)",
-                match self.heuristic {
-                    HeuristicChoice::Manhattan => "manhattan",
-                    _ => "linear-conflict",
-                }
-            )));
-        }
-        let searching = algorithm.is_search();
-        let staged = algorithm.is_staged();
-        let unused = [
-            (
-                self.timeout.is_some() && !algorithm.takes_deadline(),
-                "--timeout",
-                "IDA* (--algorithm ida or parallel-ida)",
-            ),
-            (
-                self.heuristic != HeuristicChoice::Auto && !searching,
-                "--heuristic",
-                "IDA* and A*",
-            ),
-            (self.pdb.is_some() && !searching, "--pdb", "IDA* and A*"),
-            (
-                self.no_reflection && !searching,
-                "--no-reflection",
-                "IDA* and A* with pattern databases",
-            ),
-            (
-                self.no_reflection
-                    && matches!(
-                        self.heuristic,
-                        HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
-                    ),
-                "--no-reflection",
-                "pattern databases (--heuristic pdb)",
-            ),
-            (
-                self.stages.is_some() && algorithm != Algorithm::Subgoal,
-                "--stages",
-                "--algorithm subgoal",
-            ),
-            (
-                self.effort.is_some() && !staged,
-                "--effort",
-                "--algorithm subgoal and two-stage",
-            ),
-            (
-                self.optimal,
-                "--optimal",
-                "cubes (every board solver but subgoal and two-stage is optimal already)",
-            ),
-            (
-                self.depth.is_some() && algorithm != Algorithm::HalfDepth,
-                "--depth",
-                "--algorithm half-depth",
-            ),
-        ];
-        if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {
-            return Err(AppError::Input(format!(
-                "{option} is used only by {used_by}, not by --algorithm {}",
-                algorithm.name()
-            )));
-        }
-        Ok(())
-    }
-
     /// Refuses what a definition puzzle's solver does not take: every board and cube option
     /// but `metric` (`htm` or `qtm`), `generators` and `timeout`.
     pub fn check_definition_options(&self) -> AppResult<()> {
@@ -302,88 +212,6 @@ impl SolveRequest {
             .as_deref()
             .map(crate::definitions::parse_generators)
             .unwrap_or_default()
-    }
-
-    /// Refuses, for a cube of `size`, the board-only options and those the chosen cube solver
-    /// would not use.
-    pub fn check_cube_options(&self, size: CubeSize) -> AppResult<()> {
-        let input = |text: &str| Err(AppError::Input(text.into()));
-        let tile_only = [
-            (self.goal.is_some(), "--goal"),
-            (self.pdb.is_some(), "--pdb"),
-            (self.heuristic != HeuristicChoice::Auto, "--heuristic"),
-            (self.stages.is_some(), "--stages"),
-            (self.effort.is_some(), "--effort"),
-            (self.no_reflection, "--no-reflection"),
-        ];
-        if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
-            return Err(AppError::Input(format!(
-                "{name} is for sliding-tile boards, not cubes"
-            )));
-        }
-        if self.all && !self.optimal {
-            return input("--all lists every shortest solution; it needs --optimal");
-        }
-        if let Some(n) = self
-            .max_length
-            .filter(|&n| n as u64 > crate::units::MAX_TARGET_LENGTH)
-        {
-            return Err(AppError::Input(format!(
-                "--max-length {n}: at most {} moves can be asked for",
-                crate::units::MAX_TARGET_LENGTH
-            )));
-        }
-        if self.table_size.is_some() && !self.optimal {
-            return input("--table-size is for --optimal");
-        }
-        if self.known_solution.is_some() && !(self.optimal && size == CubeSize::Three) {
-            return input("--known-solution is for the 3x3x3 with --optimal, which proves it shortest or finds a shorter one");
-        }
-        match size {
-            CubeSize::Two => {
-                if !matches!(
-                    self.algorithm,
-                    Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
-                ) {
-                    return input("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
-                }
-                if self.depth.is_some() && self.algorithm != Algorithm::HalfDepth {
-                    return input("--depth is used only by --algorithm half-depth");
-                }
-                if self.max_length.is_some() || self.timeout.is_some() {
-                    return input("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
-                }
-            }
-            CubeSize::Three if self.optimal => {
-                if !matches!(self.algorithm, Algorithm::Auto | Algorithm::Ida) {
-                    return input(
-                        "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)",
-                    );
-                }
-                if self.max_length.is_some() {
-                    return input(
-                        "--max-length is for two-phase; --optimal finds the shortest length itself",
-                    );
-                }
-                if self.depth.is_some() {
-                    return input("--depth is for --algorithm half-depth; --optimal on the 3x3x3 uses --table-size");
-                }
-            }
-            CubeSize::Three if self.algorithm == Algorithm::HalfDepth => {
-                if self.max_length.is_some() {
-                    return input("--max-length is for two-phase; half-depth search solves within twice --depth, optimally");
-                }
-            }
-            CubeSize::Three => {
-                if !matches!(self.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
-                    return input("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
-                }
-                if self.depth.is_some() {
-                    return input("--depth is for --algorithm half-depth");
-                }
-            }
-        }
-        Ok(())
     }
 
     /// How `position` is read for a cube.
@@ -706,6 +534,8 @@ type HeuristicKey = (String, String, Option<String>, bool);
 /// lifetime (see the module docs). Safe to share between threads.
 pub struct Workbench {
     cache: TableCache,
+    /// Batches of at least this many cubes get the two-phase tables in huge pages.
+    resident_from: usize,
     twophase: OnceLock<Tables>,
     optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
     cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
@@ -713,15 +543,32 @@ pub struct Workbench {
     heuristics: Mutex<Vec<(HeuristicKey, Arc<AnyHeuristic>)>>,
 }
 
+/// Batches of at least this many cubes copy the two-phase tables into huge pages first: a cube
+/// then takes about 0.14 ms less (`bench --section cube`), and the copy took 1.3-1.5 s on the
+/// machine this was measured on (fresh memory is slow to fault in there).
+pub const RESIDENT_FROM: usize = 10_000;
+
 /// Pattern-database heuristics a workbench keeps loaded (each goal and partition its own, the
 /// 4x4's 7-8 550 MB): requests for many goals must not fill the memory.
 const HEURISTICS_KEPT: usize = 4;
 
 impl Workbench {
-    /// A workbench over `cache` with nothing loaded.
+    /// A workbench over `cache` with nothing loaded, for a front end that serves many
+    /// requests (a server, a Python session): the two-phase tables, once loaded, are made
+    /// resident in huge pages.
     pub fn new(cache: TableCache) -> Self {
         Workbench {
+            resident_from: 0,
+            ..Self::for_one_batch(cache)
+        }
+    }
+
+    /// A workbench for one command's batch: the two-phase tables are made resident only for
+    /// a batch known to hold at least [`RESIDENT_FROM`] cubes.
+    pub fn for_one_batch(cache: TableCache) -> Self {
+        Workbench {
             cache,
+            resident_from: RESIDENT_FROM,
             twophase: OnceLock::new(),
             optimal: Mutex::new(HashMap::new()),
             cube2: Mutex::new(HashMap::new()),
@@ -734,11 +581,28 @@ impl Workbench {
         &self.cache
     }
 
-    /// The two-phase tables, loaded (or built and cached) on first use, in huge pages: a
-    /// workbench serves many solves.
+    /// The two-phase tables, loaded (or built and cached) on first use.
     pub fn twophase(&self, progress: &dyn Progress) -> &Tables {
-        self.twophase
-            .get_or_init(|| self.cache.twophase_tables(progress).0.resident())
+        self.twophase_for(progress, None, &mut |_| {})
+    }
+
+    /// The two-phase tables for a batch of `positions` cubes (`None`: unknown), loaded (or
+    /// built and cached, `notices` hearing of it) on first use; made resident in huge pages
+    /// when the workbench serves many requests or the batch is large.
+    pub fn twophase_for(
+        &self,
+        progress: &dyn Progress,
+        positions: Option<usize>,
+        notices: &mut dyn FnMut(Notice),
+    ) -> &Tables {
+        self.twophase.get_or_init(|| {
+            let (tables, origin) = self.cache.twophase_tables(progress);
+            self.tell(notices, "the two-phase tables", origin);
+            match positions.unwrap_or(0) >= self.resident_from {
+                true => tables.resident(),
+                false => tables,
+            }
+        })
     }
 
     pub(crate) fn optimal_tables(
@@ -746,16 +610,39 @@ impl Workbench {
         size: TableSize,
         metric: Metric,
         progress: &dyn Progress,
+        notices: &mut dyn FnMut(Notice),
     ) -> Arc<OptimalTables> {
         // Held for the build: a second request for the same table waits instead of building
         // it again.
         let mut loaded = self.optimal.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (size.name(), metric.name());
-        Arc::clone(
-            loaded
-                .entry(key)
-                .or_insert_with(|| Arc::new(self.cache.optimal_tables(size, metric, progress).0)),
-        )
+        Arc::clone(loaded.entry(key).or_insert_with(|| {
+            let (tables, origin) = self.cache.optimal_tables(size, metric, progress);
+            let what = format!(
+                "the optimal solver's {} {} table",
+                metric.name(),
+                size.name()
+            );
+            self.tell(notices, &what, origin);
+            Arc::new(tables)
+        }))
+    }
+
+    /// Tells `notices` that `what` was built, if it was.
+    fn tell(&self, notices: &mut dyn FnMut(Notice), what: &str, origin: Origin) {
+        if let Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        } = origin
+        {
+            notices(Notice::TablesBuilt {
+                what: what.to_string(),
+                seconds,
+                replaced,
+                saved: not_saved.map_or_else(|| Ok(self.cache.dir().to_path_buf()), Err),
+            });
+        }
     }
 
     pub(crate) fn cube2(&self, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
@@ -773,7 +660,8 @@ impl Workbench {
         request: &SolveRequest,
         goal: &Board,
         memory_bytes: u64,
-        control: &JobControl,
+        progress: &dyn Progress,
+        notices: &mut dyn FnMut(Notice),
     ) -> AppResult<Arc<AnyHeuristic>> {
         let key = (
             goal.to_string(),
@@ -797,9 +685,7 @@ impl Workbench {
             cache: &self.cache,
             memory_bytes,
         }
-        .resolve(goal, control, &mut |notice| {
-            control.detail(&notice_text(&notice))
-        })?;
+        .resolve(goal, progress, notices)?;
         let resolved = Arc::new(resolved);
         // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
         // and `auto` should find a database cached after its first answer.
@@ -1082,6 +968,24 @@ pub(crate) fn notice_text(notice: &Notice) -> String {
         ),
         Notice::NothingCached { partition } => format!(
             "no pattern database is cached; the {partition} databases would make long boards far faster"
+        ),
+        Notice::TablesBuilt { what, seconds, .. } => format!("built {what} in {seconds:.1} s"),
+        Notice::HalfDepthHeld {
+            positions,
+            depth,
+            all,
+        } => half_depth_text(*positions, *depth, *all),
+    }
+}
+
+/// What half-depth search holds, in words.
+pub fn half_depth_text(positions: u64, depth: u32, all: bool) -> String {
+    let held = crate::units::format_count(positions);
+    match all {
+        true => format!("holding all {held} positions: every board is solved"),
+        false => format!(
+            "holding the {held} positions within {depth} moves of the goal: boards within {} moves are solved",
+            2 * depth
         ),
     }
 }

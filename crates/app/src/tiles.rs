@@ -83,6 +83,27 @@ pub enum Notice {
         /// The strongest named partition for this board.
         partition: &'static str,
     },
+    /// Tables a solver needs (the cube's two-phase or optimal tables) were built.
+    TablesBuilt {
+        /// Which tables, in words (`the two-phase tables`).
+        what: String,
+        /// Seconds the build took.
+        seconds: f64,
+        /// Why a cached file was not used, if there was one.
+        replaced: Option<String>,
+        /// The folder they were saved in, or why they were not saved.
+        saved: Result<PathBuf, String>,
+    },
+    /// Half-depth search holds the positions near the goal: boards within twice `depth`
+    /// moves are solved (all of them when `all`).
+    HalfDepthHeld {
+        /// Positions held.
+        positions: u64,
+        /// The depth held.
+        depth: u32,
+        /// Whether every position is held.
+        all: bool,
+    },
 }
 
 /// A heuristic `solve` can use, resolved to one type for the engines.

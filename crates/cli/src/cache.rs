@@ -62,24 +62,35 @@ fn tell_origin(cache: &TableCache, what: &str, origin: Origin) {
         not_saved,
     } = origin
     {
-        let why = replaced.map_or(String::new(), |r| {
-            format!(" (replacing a cached file: {r})")
-        });
-        match not_saved {
-            None => errln!(
-                "built {what} in {seconds:.1} s and saved it to {}{why}",
-                cache.dir().display()
-            ),
-            Some(not_saved) => errln!(
-                "warning: built {what} in {seconds:.1} s but could not cache it ({not_saved}); it is built again next time"
-            ),
-        }
+        tell_built(
+            what,
+            seconds,
+            replaced,
+            not_saved.map_or_else(|| Ok(cache.dir().to_path_buf()), Err),
+        );
+    }
+}
+
+/// Tells stderr that `what` was built in `seconds`, and whether it was saved.
+fn tell_built(what: &str, seconds: f64, replaced: Option<String>, saved: Result<PathBuf, String>) {
+    let why = replaced.map_or(String::new(), |r| {
+        format!(" (replacing a cached file: {r})")
+    });
+    match saved {
+        Ok(dir) => errln!(
+            "built {what} in {seconds:.1} s and saved it to {}{why}",
+            dir.display()
+        ),
+        Err(not_saved) => errln!(
+            "warning: built {what} in {seconds:.1} s but could not cache it ({not_saved}); it is built again next time"
+        ),
     }
 }
 
 /// Tells stderr what a heuristic choice did: databases built (and cached or not), or the
-/// `godsearch pdb build` command that would make long boards far faster.
-pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
+/// `godsearch pdb build` command that would make long boards far faster (`goal`: the board's,
+/// for that command); tables a cube solver built; what half-depth search holds.
+pub fn print_notice(notice: Notice, goal: Option<&Board>, cache_flag: Option<&Path>) {
     match notice {
         Notice::Rebuilding { why } => {
             errln!("note: rebuilding a cached pattern database ({why})")
@@ -111,7 +122,25 @@ pub fn print_notice(notice: Notice, goal: &Board, cache_flag: Option<&Path>) {
             let plan = godsearch_core::excerpt(&plan);
             errln!("built the subgoal stage tables of plan {plan} in {seconds:.2} s, {kept}");
         }
+        Notice::TablesBuilt {
+            what,
+            seconds,
+            replaced,
+            saved,
+        } => tell_built(&what, seconds, replaced, saved),
+        Notice::HalfDepthHeld {
+            positions,
+            depth,
+            all,
+        } => errln!(
+            "{}",
+            godsearch_app::request::half_depth_text(positions, depth, all)
+        ),
         Notice::NothingCached { partition } => {
+            let Some(goal) = goal else {
+                errln!("note: no pattern database is cached; the {partition} databases would make long searches far faster");
+                return;
+            };
             let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
             if *goal != Board::goal(goal.shape()) {
                 command += &format!(" --goal {}", goal.to_list());

@@ -4,14 +4,12 @@
 
 use super::{no_generators, Puzzle, PuzzleKind};
 use crate::bfs::{self, BfsRequest};
-use crate::choice::Algorithm;
-use crate::cubes::{
-    default_max_length, Cube2HalfDepth, Cube3HalfDepth, CubeJob, OptimalSolver, TwoPhaseSolver,
-};
+use crate::cube_solver::{CubeSetup, CubeSolver};
+use crate::cubes::CubeJob;
 use crate::report::{BfsReport, Scramble};
 use crate::request::{
-    check_replay_size, cube_metric, optimal_table_size, shorter, BfsJob, JobControl, JobLimits,
-    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    check_replay_size, cube_metric, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
+    ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
 use crate::{scramble, tables, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
@@ -75,9 +73,7 @@ impl Puzzle for Cube {
 
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         no_generators(&request.generators)?;
-        request.timeout()?;
-        request.check_cube_options(self.size)?;
-        cube_metric(request.metric.as_deref(), self.size)?;
+        CubeSolver::check(self.size, request)?;
         self.start(request).map(|_| ())
     }
 
@@ -89,56 +85,22 @@ impl Puzzle for Cube {
         control: &JobControl,
     ) -> AppResult<SolveReport> {
         no_generators(&request.generators)?;
-        request.check_cube_options(self.size)?;
-        let metric = cube_metric(request.metric.as_deref(), self.size)?;
+        CubeSolver::check(self.size, request)?;
         let job = CubeJob {
             text: request.position.clone(),
             cube: self.start(request)?,
         };
-        let timeout = shorter(request.timeout()?, limits.max_seconds);
-        let solution = match (self.size, request.algorithm) {
-            (CubeSize::Two, Algorithm::HalfDepth) => {
-                Cube2HalfDepth::new(metric, request.depth, limits.memory_bytes)?.solve(&job)
-            }
-            (CubeSize::Two, _) => bench.cube2(metric)?.solve(&job),
-            (CubeSize::Three, _) if request.optimal => {
-                let size = optimal_table_size(request.table_size.as_deref())?;
-                if size > limits.largest_table {
-                    return Err(AppError::Input(format!(
-                        "--table-size {} is over this server's limit ({})",
-                        size.name(),
-                        limits.largest_table.name()
-                    )));
-                }
-                let tables = bench.optimal_tables(size, metric, control);
-                let fallback = timeout.map(|_| bench.twophase(control));
-                let known = request.known_moves()?;
-                OptimalSolver {
-                    tables: &tables,
-                    fallback,
-                    timeout,
-                    all: request.all,
-                    known: known.as_deref(),
-                    stop: Some(control.cancel_flag()),
-                }
-                .solve(&job)
-            }
-            (CubeSize::Three, Algorithm::HalfDepth) => Cube3HalfDepth::new(
-                metric,
-                request.depth,
-                limits.memory_bytes,
-            )?
-            .solve_within(&job, timeout, Some(control.cancel_flag())),
-            (CubeSize::Three, _) => TwoPhaseSolver {
-                tables: bench.twophase(control),
-                metric,
-                max_length: request
-                    .max_length
-                    .map_or(default_max_length(metric), |n| n as usize),
-                timeout,
-            }
-            .solve(&job),
+        let setup = CubeSetup {
+            table: None,
+            memory_bytes: limits.memory_bytes,
+            timeout: shorter(request.timeout()?, limits.max_seconds),
+            positions: Some(1),
+            largest_table: limits.largest_table,
+            progress: control,
+            notices: &mut |notice| control.detail(&crate::request::notice_text(&notice)),
+            stop: Some(control.cancel_flag()),
         };
+        let solution = CubeSolver::new(bench, self.size, request, setup)?.solve(&job);
         solution.map(SolveReport::Cube)
     }
 

@@ -4,21 +4,21 @@
 
 use super::{no_generators, Puzzle, PuzzleKind};
 use crate::bfs::{self, BfsRequest};
+use crate::board_solver::{BoardSetup, BoardSolver};
 use crate::cache::Origin;
-use crate::choice::{self, Algorithm};
+use crate::choice::Algorithm;
 use crate::report::{BfsReport, Scramble};
 use crate::request::{
     check_replay_size, shorter, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob,
     PdbReport, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest,
     Workbench, ALGORITHMS,
 };
-use crate::tiles::{solvable_board, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob};
+use crate::tiles::{solvable_board, TileJob};
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::tiles::{
-    Board, BoardFormat, Move as TileMove, Partition, Shape, ShapeError, TileSpace,
+    Board, BoardFormat, Move as TileMove, Partition, Shape, ShapeError,
 };
-use godsearch_search::tiles::{SearchError, MAX_SEARCH_CELLS};
 use rand::rngs::StdRng;
 
 /// The boards menus offer first (any `WxH` is read).
@@ -81,13 +81,7 @@ impl Puzzle for Tiles {
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         no_generators(&request.generators)?;
         let goal = self.goal(request.goal.as_deref())?;
-        let algorithm = choice::tile_algorithm(
-            request.algorithm,
-            self.shape,
-            false,
-            request.timeout()?.is_some(),
-        )?;
-        request.check_tile_options(algorithm)?;
+        BoardSolver::algorithm(&goal, request, false)?;
         solvable_board(&goal, &request.position).map(|_| ())
     }
 
@@ -99,50 +93,25 @@ impl Puzzle for Tiles {
         control: &JobControl,
     ) -> AppResult<SolveReport> {
         no_generators(&request.generators)?;
-        let shape = self.shape;
         let goal = self.goal(request.goal.as_deref())?;
-        let timeout = request.timeout()?;
-        let algorithm = choice::tile_algorithm(request.algorithm, shape, false, timeout.is_some())?;
-        request.check_tile_options(algorithm)?;
         let job = TileJob {
             id: None,
             expected: None,
             board: solvable_board(&goal, &request.position)?,
-            format: BoardFormat::of_text(shape, &request.position),
+            format: BoardFormat::of_text(self.shape, &request.position),
         };
-        let memory_bytes = limits.memory_bytes;
-        if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
-            return Err(SearchError::BoardTooLarge.into());
-        }
-        if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
-            return Err(SearchError::AStarTooLarge.into());
-        }
-        let solution = match algorithm {
-            Algorithm::HalfDepth => {
-                HalfDepthSolver::new(&goal, request.depth, memory_bytes)?.solve(&goal, &job)
-            }
-            Algorithm::Table => TableSolver::new(&goal, None)?.solve(&goal, &job),
-            a if a.is_staged() => StagedSolver::new(
-                algorithm,
-                &goal,
-                request.stages.as_deref(),
-                request.effort.map(|e| e as usize),
-                bench.cache(),
-                &mut |notice| control.detail(&crate::request::notice_text(&notice)),
-            )?
-            .solve(&goal, &job),
-            _ => {
-                let heuristic = bench.heuristic(request, &goal, memory_bytes, control)?;
-                let search = Search {
-                    algorithm,
-                    goal: &goal,
-                    memory_bytes,
-                    deadline_after: shorter(timeout, limits.max_seconds),
-                    watch: Some(control.watch()),
-                };
-                search.solve(&heuristic, &job)
-            }
+        let setup = BoardSetup {
+            table: None,
+            memory_bytes: limits.memory_bytes,
+            deadline_after: shorter(request.timeout()?, limits.max_seconds),
+            progress: control,
+            notices: &mut |notice| control.detail(&crate::request::notice_text(&notice)),
         };
+        let solution = BoardSolver::new(bench, &goal, request, setup)?.solve(
+            &goal,
+            &job,
+            Some(control.watch()),
+        );
         solution.map(SolveReport::Tiles)
     }
 

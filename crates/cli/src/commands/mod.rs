@@ -11,6 +11,7 @@ mod bfs;
 mod bfs_cluster;
 mod bfs_output;
 mod cache_files;
+mod cube_report;
 mod cube_solve;
 mod definition_info;
 mod definition_solve;

@@ -6,17 +6,15 @@ use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::input::Batch;
-use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::Result;
-use godsearch_app::choice;
-use godsearch_app::tiles::{
-    solvable_board, HalfDepthSolver, HeuristicRequest, Search, StagedSolver, TableSolver, TileJob,
-};
-use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
+use godsearch_app::board_solver::{BoardSetup, BoardSolver};
+use godsearch_app::request::Workbench;
+use godsearch_app::tiles::{solvable_board, Notice, TileJob};
+use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat};
 use godsearch_puzzles::PuzzleName;
-use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
+use godsearch_search::tiles::Watch;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
@@ -38,27 +36,32 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     args.notation.check_runs(args.runs)?;
     let shape = spaces::tile_shape(puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let memory_bytes = machine::memory_budget(args.memory);
-    let algorithm = choice::tile_algorithm(
-        args.algorithm,
-        shape,
-        args.table.is_some(),
-        args.timeout.is_some(),
-    )?;
+    let request = super::cube_solve::shared_options(args);
+    let algorithm = BoardSolver::algorithm(&goal, &request, args.table.is_some())?;
     refuse_unused_options(args, algorithm)?;
+    // Boards are read (those given as arguments, at once) before any table is built.
     let jobs = jobs(args, &goal)?;
-    // Boards the searches cannot take are refused before any heuristic is built or announced.
-    if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
-        return Err(SearchError::BoardTooLarge.into());
-    }
-    if algorithm == Algorithm::Astar && TileSpace::<u64>::new(goal.clone()).is_err() {
-        return Err(SearchError::AStarTooLarge.into());
-    }
     let style = match (args.json, args.moves_only) {
         (true, _) => Style::Json,
         (false, true) => Style::MovesOnly,
         (false, false) => Style::Human,
     };
+    let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
+    let bar = LevelBar::new();
+    let setup = BoardSetup {
+        table: args.table.as_deref(),
+        memory_bytes: machine::memory_budget(args.memory),
+        deadline_after: args.timeout,
+        progress: &bar,
+        notices: &mut |notice| {
+            if !args.json || !matches!(notice, Notice::HalfDepthHeld { .. }) {
+                bar.suspend(|| cache::print_notice(notice, Some(&goal), args.cache.as_deref()))
+            }
+        },
+    };
+    let solver = BoardSolver::new(&bench, &goal, &request, setup);
+    bar.finish();
+    let solver = solver?;
     let mut out = Printer::new(
         style,
         shape,
@@ -68,83 +71,26 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         jobs.total,
         args.quiet,
     );
-    if algorithm == Algorithm::HalfDepth {
-        let solver = HalfDepthSolver::new(&goal, args.depth, memory_bytes)?;
-        if !args.json {
-            let held = godsearch_app::units::format_count(solver.positions_held());
-            match solver.holds_all() {
-                true => errln!("holding all {held} positions: every board is solved"),
-                false => errln!(
-                    "holding the {held} positions within {} moves of the goal: boards within {} moves are solved",
-                    solver.depth(),
-                    2 * solver.depth()
-                ),
-            }
-        }
-        for job in jobs.items {
-            out.emit(solver.solve(&goal, &job?)?)?;
-        }
-    } else if algorithm == Algorithm::Table {
-        let solver = TableSolver::new(&goal, args.table.as_deref())?;
-        for job in jobs.items {
-            out.emit(solver.solve(&goal, &job?)?)?;
-        }
-    } else if algorithm.is_staged() {
-        let effort = args.effort.map(|n| n as usize);
-        let cache = cache::open(args.cache.as_deref());
-        let solver = StagedSolver::new(
-            algorithm,
-            &goal,
-            args.stages.as_deref(),
-            effort,
-            &cache,
-            &mut |notice| cache::print_notice(notice, &goal, args.cache.as_deref()),
-        )?;
-        for job in jobs.items {
-            out.emit(solver.solve(&goal, &job?)?)?;
-        }
-    } else {
-        let cache = cache::open(args.cache.as_deref());
-        let request = HeuristicRequest {
-            choice: args.heuristic,
-            partition: args.pdb.as_deref(),
-            reflection: !args.no_reflection,
-            cache: &cache,
-            memory_bytes,
+    // One board searched gets a line with the search's progress; a batch has its bar.
+    let watch = Watch::default();
+    let single = jobs.total == Some(1) && algorithm.is_search() && algorithm != Algorithm::Astar;
+    for job in jobs.items {
+        let job = job?;
+        let solved = match single {
+            true => with_search_line(&watch, args.quiet, || {
+                solver.solve(&goal, &job, Some(&watch))
+            }),
+            false => solver.solve(&goal, &job, None),
         };
-        let bar = LevelBar::new();
-        let heuristic = request.resolve(&goal, &bar, &mut |notice| {
-            bar.suspend(|| cache::print_notice(notice, &goal, args.cache.as_deref()))
-        });
-        bar.finish();
-        let heuristic = heuristic?;
-        // One board gets a line with the search's progress; a batch has its bar.
-        let watch = Watch::default();
-        let single = jobs.total == Some(1) && algorithm != Algorithm::Astar;
-        let search = Search {
-            algorithm,
-            goal: &goal,
-            memory_bytes,
-            deadline_after: args.timeout,
-            watch: single.then_some(&watch),
-        };
-        for job in jobs.items {
-            let job = job?;
-            let solved = match single {
-                true => with_search_line(&watch, args.quiet, || search.solve(&heuristic, &job)),
-                false => search.solve(&heuristic, &job),
-            };
-            out.emit(solved?)?;
-        }
+        out.emit(solved?)?;
     }
     out.finish()
 }
 
-/// Refuses options that would do nothing with the algorithm chosen for a board, rather than
-/// ignore them silently: the rules every front end shares
-/// ([`SolveRequest::check_tile_options`]), then the command line's own options.
+/// Refuses the command line's own options that would do nothing with the algorithm chosen for
+/// a board, rather than ignore them silently (the rules every front end shares were checked by
+/// [`BoardSolver::algorithm`]).
 fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
-    super::cube_solve::shared_options(args).check_tile_options(algorithm)?;
     let searching = algorithm.is_search();
     let staged = algorithm.is_staged();
     let chosen = algorithm.name();

@@ -1,0 +1,281 @@
+//! The one place a solve request for a cube becomes a solver: the 2x2x2 by table descent or
+//! half-depth search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's
+//! table, or by half-depth search; tables loaded or built once, then any number of cubes
+//! solved. The command line makes one for a whole batch, the registry one for each request.
+
+use crate::choice::{Algorithm, HeuristicChoice};
+use crate::cubes::{
+    default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
+    TwoPhaseSolver,
+};
+use crate::report::CubeSolution;
+use crate::request::{cube_metric, optimal_table_size, SolveRequest, TableSize, Workbench};
+use crate::tiles::Notice;
+use crate::{AppError, AppResult};
+use godsearch_core::Progress;
+use godsearch_puzzles::cube::{CubeSize, Metric, Move};
+use godsearch_twophase::optimal::OptimalTables;
+use godsearch_twophase::Tables;
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a front end gives a cube solver besides the request.
+pub struct CubeSetup<'a> {
+    /// The 2x2x2's distance table file (front ends that read the user's files only).
+    pub table: Option<&'a Path>,
+    /// Bytes half-depth search may hold.
+    pub memory_bytes: u64,
+    /// Each cube's time limit: two-phase returns its best, the optimal search its bound.
+    pub timeout: Option<Duration>,
+    /// How many cubes the batch holds, when known: a large batch gets the two-phase tables in
+    /// huge pages ([`Workbench::twophase_for`]).
+    pub positions: Option<usize>,
+    /// The largest optimal-solver table the front end allows.
+    pub largest_table: TableSize,
+    /// Where table builds report their levels.
+    pub progress: &'a dyn Progress,
+    /// Hears of tables built.
+    pub notices: &'a mut dyn FnMut(Notice),
+    /// The optimal and half-depth searches give up, as at the timeout, once this is set.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// A cube solver ready for any number of cubes of one size.
+pub enum CubeSolver<'a> {
+    /// The 2x2x2 by descent of its distance table.
+    Cube2(Arc<Cube2Solver>),
+    /// The 2x2x2 by half-depth search.
+    Cube2HalfDepth(Cube2HalfDepth),
+    /// The 3x3x3 by half-depth search over symmetry classes.
+    Cube3HalfDepth {
+        /// The solver.
+        solver: Cube3HalfDepth,
+        /// Each cube's time limit.
+        timeout: Option<Duration>,
+        /// The front end's cancel.
+        stop: Option<&'a AtomicBool>,
+    },
+    /// The 3x3x3 by Kociemba's two-phase method.
+    TwoPhase(TwoPhaseSolver<'a>),
+    /// The 3x3x3 optimally, by IDA* over the optimal solver's table.
+    Optimal {
+        /// The pruning table.
+        tables: Arc<OptimalTables>,
+        /// The two-phase tables for the answer at a timeout (none with a known solution, which
+        /// is that answer).
+        fallback: Option<&'a Tables>,
+        /// Each cube's time limit.
+        timeout: Option<Duration>,
+        /// Every shortest solution.
+        all: bool,
+        /// A known solution to prove shortest or beat.
+        known: Option<Vec<Move>>,
+        /// The front end's cancel.
+        stop: Option<&'a AtomicBool>,
+    },
+}
+
+impl<'a> CubeSolver<'a> {
+    /// The metric `request` asks for on a cube of `size`, refused with the reason when the
+    /// request gives options the solver it means would not use. Cheap: nothing is built.
+    pub fn check(size: CubeSize, request: &SolveRequest) -> AppResult<Metric> {
+        request.timeout()?;
+        check_options(request, size)?;
+        if request.optimal {
+            optimal_table_size(request.table_size.as_deref())?;
+            request.known_moves()?;
+        }
+        cube_metric(request.metric.as_deref(), size)
+    }
+
+    /// The solver `request` asks for on a cube of `size`, with its tables loaded (or built and
+    /// cached) through `bench`, which keeps them for later requests.
+    pub fn new(
+        bench: &'a Workbench,
+        size: CubeSize,
+        request: &SolveRequest,
+        setup: CubeSetup<'a>,
+    ) -> AppResult<Self> {
+        let metric = Self::check(size, request)?;
+        let half_depth = request.algorithm == Algorithm::HalfDepth;
+        Ok(match size {
+            CubeSize::Two if half_depth => CubeSolver::Cube2HalfDepth(Cube2HalfDepth::new(
+                metric,
+                request.depth,
+                setup.memory_bytes,
+            )?),
+            CubeSize::Two => match setup.table {
+                Some(path) => CubeSolver::Cube2(Arc::new(Cube2Solver::new(metric, Some(path))?)),
+                None => CubeSolver::Cube2(bench.cube2(metric)?),
+            },
+            CubeSize::Three if request.optimal => {
+                let size = optimal_table_size(request.table_size.as_deref())?;
+                if size > setup.largest_table {
+                    return Err(AppError::Input(format!(
+                        "--table-size {} is over this server's limit ({})",
+                        size.name(),
+                        setup.largest_table.name()
+                    )));
+                }
+                let known = request.known_moves()?;
+                let tables = bench.optimal_tables(size, metric, setup.progress, setup.notices);
+                let fallback = match setup.timeout.is_some() && known.is_none() {
+                    true => Some(bench.twophase_for(setup.progress, None, setup.notices)),
+                    false => None,
+                };
+                CubeSolver::Optimal {
+                    tables,
+                    fallback,
+                    timeout: setup.timeout,
+                    all: request.all,
+                    known,
+                    stop: setup.stop,
+                }
+            }
+            CubeSize::Three if half_depth => CubeSolver::Cube3HalfDepth {
+                solver: Cube3HalfDepth::new(metric, request.depth, setup.memory_bytes)?,
+                timeout: setup.timeout,
+                stop: setup.stop,
+            },
+            CubeSize::Three => CubeSolver::TwoPhase(TwoPhaseSolver {
+                tables: bench.twophase_for(setup.progress, setup.positions, setup.notices),
+                metric,
+                max_length: request
+                    .max_length
+                    .map_or(default_max_length(metric), |n| n as usize),
+                timeout: setup.timeout,
+            }),
+        })
+    }
+
+    /// Solves one cube; the solution is replayed before it is returned.
+    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
+        match self {
+            CubeSolver::Cube2(solver) => solver.solve(job),
+            CubeSolver::Cube2HalfDepth(solver) => solver.solve(job),
+            CubeSolver::Cube3HalfDepth {
+                solver,
+                timeout,
+                stop,
+            } => solver.solve_within(job, *timeout, *stop),
+            CubeSolver::TwoPhase(solver) => solver.solve(job),
+            CubeSolver::Optimal {
+                tables,
+                fallback,
+                timeout,
+                all,
+                known,
+                stop,
+            } => OptimalSolver {
+                tables,
+                fallback: *fallback,
+                timeout: *timeout,
+                all: *all,
+                known: known.as_deref(),
+                stop: *stop,
+            }
+            .solve(job),
+        }
+    }
+
+    /// Whether [`solve_all`](Self::solve_all) spreads a batch's cubes over the threads (so a
+    /// front end should hand it many at a time), rather than solving one after another.
+    pub fn spreads_batches(&self) -> bool {
+        matches!(self, CubeSolver::TwoPhase(_))
+    }
+
+    /// Solves `jobs`, results in their order: two-phase one cube a thread on every thread of
+    /// the current rayon pool (a cube takes about a millisecond); the other methods one cube at
+    /// a time, each on every thread it uses.
+    pub fn solve_all(&self, jobs: &[CubeJob]) -> Vec<AppResult<CubeSolution>> {
+        match self.spreads_batches() {
+            true => jobs.par_iter().map(|job| self.solve(job)).collect(),
+            false => jobs.iter().map(|job| self.solve(job)).collect(),
+        }
+    }
+}
+
+/// Refuses, for a cube of `size`, the board-only options and those the chosen cube solver
+/// would not use.
+pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult<()> {
+    let input = |text: &str| Err(AppError::Input(text.into()));
+    let tile_only = [
+        (request.goal.is_some(), "--goal"),
+        (request.pdb.is_some(), "--pdb"),
+        (request.heuristic != HeuristicChoice::Auto, "--heuristic"),
+        (request.stages.is_some(), "--stages"),
+        (request.effort.is_some(), "--effort"),
+        (request.no_reflection, "--no-reflection"),
+    ];
+    if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+        return Err(AppError::Input(format!(
+            "{name} is for sliding-tile boards, not cubes"
+        )));
+    }
+    if request.all && !request.optimal {
+        return input("--all lists every shortest solution; it needs --optimal");
+    }
+    if let Some(n) = request
+        .max_length
+        .filter(|&n| n as u64 > crate::units::MAX_TARGET_LENGTH)
+    {
+        return Err(AppError::Input(format!(
+            "--max-length {n}: at most {} moves can be asked for",
+            crate::units::MAX_TARGET_LENGTH
+        )));
+    }
+    if request.table_size.is_some() && !request.optimal {
+        return input("--table-size is for --optimal");
+    }
+    if request.known_solution.is_some() && !(request.optimal && size == CubeSize::Three) {
+        return input("--known-solution is for the 3x3x3 with --optimal, which proves it shortest or finds a shorter one");
+    }
+    match size {
+        CubeSize::Two => {
+            if !matches!(
+                request.algorithm,
+                Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
+            ) {
+                return input("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
+            }
+            if request.depth.is_some() && request.algorithm != Algorithm::HalfDepth {
+                return input("--depth is used only by --algorithm half-depth");
+            }
+            if request.max_length.is_some() || request.timeout.is_some() {
+                return input("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
+            }
+        }
+        CubeSize::Three if request.optimal => {
+            if !matches!(request.algorithm, Algorithm::Auto | Algorithm::Ida) {
+                return input(
+                    "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)",
+                );
+            }
+            if request.max_length.is_some() {
+                return input(
+                    "--max-length is for two-phase; --optimal finds the shortest length itself",
+                );
+            }
+            if request.depth.is_some() {
+                return input("--depth is for --algorithm half-depth; --optimal on the 3x3x3 uses --table-size");
+            }
+        }
+        CubeSize::Three if request.algorithm == Algorithm::HalfDepth => {
+            if request.max_length.is_some() {
+                return input("--max-length is for two-phase; half-depth search solves within twice --depth, optimally");
+            }
+        }
+        CubeSize::Three => {
+            if !matches!(request.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
+                return input("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
+            }
+            if request.depth.is_some() {
+                return input("--depth is for --algorithm half-depth");
+            }
+        }
+    }
+    Ok(())
+}
