@@ -51,7 +51,8 @@ class Session:
     """A table cache and the tables loaded from it, kept between calls.
 
     :param cache: the cache folder (default: the command line's, ``~/.cache/godsearch``).
-    :param memory: what builds and searches may use, e.g. ``"4G"`` (the default) or ``"512M"``.
+    :param memory: what builds and searches may use, e.g. ``"4G"``, ``"512M"`` or ``"50%"``
+        (default: the command line's, 80% of the memory this process may use).
     """
 
     def __init__(self, cache=None, memory=None):
@@ -124,7 +125,8 @@ class Session:
 
 
 default_session = Session()
-"""The session the module-level functions use (the default cache folder, 4G of memory)."""
+"""The session the module-level functions use (the command line's cache folder and memory
+budget)."""
 
 
 def solve(puzzle, position, **options):

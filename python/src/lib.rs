@@ -13,6 +13,7 @@
 //!   line's message; `GodsearchError` (a `RuntimeError`) when the work failed.
 
 use godsearch_app::cache::TableCache;
+use godsearch_app::defaults;
 use godsearch_app::request::{
     catalog, replay, JobControl, JobLimits, ReplayRequest, TableSize, Workbench,
 };
@@ -42,11 +43,6 @@ create_exception!(
 
 /// How often the waiting thread lets Python look at its signals.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
-/// Memory a session's builds and searches may use unless told: enough for the 4x4's 7-8
-/// pattern databases, the 1 GB optimal cube table and A* on 3x3 boards.
-const DEFAULT_MEMORY: &str = "4G";
-/// The largest total a memory size is read against (for percentages).
-const MEMORY_SCALE: u64 = 1 << 40;
 
 fn input_error(message: impl Into<String>) -> PyErr {
     InputError::new_err(message.into())
@@ -132,18 +128,17 @@ impl Session {
 #[pymethods]
 impl Session {
     /// A session whose tables are cached in `cache` (default: the command line's cache
-    /// folder) and whose work may use `memory` (`"4G"`, `"512M"`, bytes; default 4G).
+    /// folder) and whose work may use `memory` (`"4G"`, `"512M"`, `"50%"`, bytes; default: the
+    /// command line's, 80% of the memory this process may use).
     #[new]
     #[pyo3(signature = (cache=None, memory=None))]
     fn new(cache: Option<PathBuf>, memory: Option<&str>) -> PyResult<Self> {
-        let dir = cache.unwrap_or_else(|| {
-            dirs::cache_dir().map_or_else(
-                || PathBuf::from(".godsearch-cache"),
-                |d| d.join("godsearch"),
-            )
-        });
-        let memory_bytes = parse_size(memory.unwrap_or(DEFAULT_MEMORY), MEMORY_SCALE)
-            .map_err(|e| input_error(format!("memory: {e}")))?;
+        let dir = cache.unwrap_or_else(defaults::cache_folder);
+        let memory_bytes = match memory {
+            Some(text) => parse_size(text, defaults::total_memory_or_guess())
+                .map_err(|e| input_error(format!("memory: {e}")))?,
+            None => defaults::memory_budget(),
+        };
         Ok(Session {
             bench: Workbench::new(TableCache::new(dir)),
             limits: JobLimits {

@@ -8,6 +8,7 @@
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
 //!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
+//! - [`defaults`]: the memory budget and cache folder front ends offer when none is given;
 //! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
 //! - [`definition_solve`]: their positions solved optimally (table descent or IDA* over
 //!   automatic pattern databases);
@@ -79,6 +80,7 @@ pub mod cache;
 pub mod choice;
 pub mod cube_solver;
 pub mod cubes;
+pub mod defaults;
 pub mod definition_solve;
 pub mod definitions;
 pub mod error;

@@ -12,19 +12,10 @@ use godsearch_twophase::optimal::{OptimalTables, TableSize};
 use godsearch_twophase::Tables;
 use std::path::{Path, PathBuf};
 
-/// The platform's cache folder plus `godsearch` (the `dirs` crate: `$XDG_CACHE_HOME` or
-/// `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows), else
-/// `.godsearch-cache` in the working folder.
-fn default_dir() -> PathBuf {
-    dirs::cache_dir().map_or_else(
-        || PathBuf::from(".godsearch-cache"),
-        |d| d.join("godsearch"),
-    )
-}
-
-/// The cache in `dir` (`--cache`), or in the default folder.
+/// The cache in `dir` (`--cache`), or in the default folder
+/// ([`godsearch_app::defaults::cache_folder`]).
 pub fn open(dir: Option<&Path>) -> TableCache {
-    TableCache::new(dir.map_or_else(default_dir, Path::to_path_buf))
+    TableCache::new(dir.map_or_else(godsearch_app::defaults::cache_folder, Path::to_path_buf))
 }
 
 /// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when

@@ -4,10 +4,7 @@
 
 use std::path::Path;
 
-/// The default memory budget as a share of RAM.
-pub const DEFAULT_MEMORY_SHARE: f64 = 0.8;
-/// Assumed RAM when `/proc/meminfo` cannot be read.
-const FALLBACK_RAM: u64 = 8 << 30;
+pub use godsearch_app::defaults::{total_memory, MEMORY_SHARE as DEFAULT_MEMORY_SHARE};
 
 fn proc_kib(file: &str, field: &str) -> Option<u64> {
     let text = std::fs::read_to_string(file).ok()?;
@@ -21,28 +18,9 @@ fn proc_kib(file: &str, field: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The memory this process may use: the machine's RAM, or its container's limit (cgroup v1 or
-/// v2) when that is lower, as the `sysinfo` crate reads them on each operating system; `None`
-/// if neither can be read.
-pub fn total_memory() -> Option<u64> {
-    let mut system = sysinfo::System::new();
-    system.refresh_memory_specifics(sysinfo::MemoryRefreshKind::nothing().with_ram());
-    let ram = Some(system.total_memory()).filter(|&r| r > 0);
-    let container = system.cgroup_limits().map(|c| c.total_memory);
-    match (ram, container) {
-        (Some(r), Some(c)) => Some(r.min(c)),
-        (r, c) => r.or(c),
-    }
-}
-
-/// Total RAM, or a conservative guess when unknown.
-pub fn total_memory_or_guess() -> u64 {
-    total_memory().unwrap_or(FALLBACK_RAM)
-}
-
-/// The default budget: [`DEFAULT_MEMORY_SHARE`] of RAM.
+/// The default budget ([`godsearch_app::defaults::memory_budget`]).
 pub fn default_memory_budget() -> u64 {
-    (total_memory_or_guess() as f64 * DEFAULT_MEMORY_SHARE) as u64
+    godsearch_app::defaults::memory_budget()
 }
 
 /// The budget given with `--memory`, or [`default_memory_budget`].
@@ -55,7 +33,8 @@ pub fn memory_budget(option: Option<u64>) -> u64 {
 /// operating system kills it.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
     let total = total_memory();
-    let bytes = godsearch_app::units::parse_size(text, total.unwrap_or(FALLBACK_RAM))?;
+    let bytes =
+        godsearch_app::units::parse_size(text, godsearch_app::defaults::total_memory_or_guess())?;
     match total {
         Some(total) if bytes > total => Err(format!(
             "{} is more than the {} of memory this machine has (give at most that, or a share such as 50%)",
