@@ -14,7 +14,7 @@ use godsearch_app::request::BfsJob;
 pub fn run(args: &BfsArgs) -> Result<()> {
     let role = bfs_cluster::role(args)?;
     if let Role::Launcher(processes) = role {
-        return bfs_cluster::launch(processes, args);
+        return super::bfs_launcher::launch(processes, args);
     }
     if role.request().is_some() {
         bfs_cluster::watch_connections();

@@ -9,6 +9,7 @@ mod bench_search;
 mod bench_subgoal;
 mod bfs;
 mod bfs_cluster;
+mod bfs_launcher;
 mod bfs_output;
 mod cache_files;
 mod cube_report;
