@@ -475,6 +475,20 @@ pub struct OrbitReport {
     pub orientations: u8,
 }
 
+/// What `info` says of a puzzle: each kind's own report (the JSON is the inner report's).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnyInfo {
+    /// A sliding-tile board.
+    Board(InfoReport),
+    /// A cube.
+    Cube(CubeInfoReport),
+    /// A puzzle from a definition file.
+    Definition(DefinitionInfoReport),
+    /// Any other registered puzzle.
+    Puzzle(PuzzleInfo),
+}
+
 /// What `info` says of a definition puzzle over its generators.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DefinitionInfoReport {

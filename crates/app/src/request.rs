@@ -311,6 +311,9 @@ pub struct ScrambleRequest {
     /// Seed for a repeatable draw.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Boards: how positions are written, `list` (default), `hex` or `grid`.
+    #[serde(default)]
+    pub format: Option<String>,
 }
 
 fn one() -> u32 {
@@ -773,8 +776,11 @@ impl Workbench {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => StdRng::from_entropy(),
         };
-        registry::open(&request.puzzle, limits.definition_files)?
-            .scramble(self, request, limits, &mut rng, control)
+        let puzzle = registry::open(&request.puzzle, limits.definition_files)?;
+        let scrambler = puzzle.scrambler(self, request, limits, control)?;
+        (0..request.count)
+            .map(|_| scrambler.next(&mut rng))
+            .collect()
     }
 }
 

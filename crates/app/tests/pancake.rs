@@ -247,6 +247,7 @@ fn scrambles_replay_to_their_positions() {
         moves: Some(30),
         metric: None,
         seed: Some(7),
+        format: None,
     };
     for s in bench
         .scramble(&request, &limits(), &JobControl::new(None))

@@ -1,65 +1,17 @@
-//! Where the command keeps its table cache (`--cache`, else the user's cache folder), and the
-//! cached tables loaded with a progress bar and a line on stderr when something was built.
+//! Where the command keeps its table cache (`--cache`, else the default folder), and what it
+//! says on stderr when the application layer built or fell back on something ([`Notice`]).
 
 use crate::output::errln;
-use crate::progress::LevelBar;
-use godsearch_app::cache::{Origin, TableCache};
+use godsearch_app::cache::TableCache;
 use godsearch_app::tiles::Notice;
 use godsearch_app::units::format_count;
-use godsearch_puzzles::cube::Metric;
 use godsearch_puzzles::tiles::Board;
-use godsearch_twophase::optimal::{OptimalTables, TableSize};
-use godsearch_twophase::Tables;
 use std::path::{Path, PathBuf};
 
 /// The cache in `dir` (`--cache`), or in the default folder
 /// ([`godsearch_app::defaults::cache_folder`]).
 pub fn open(dir: Option<&Path>) -> TableCache {
     TableCache::new(dir.map_or_else(godsearch_app::defaults::cache_folder, Path::to_path_buf))
-}
-
-/// The two-phase tables from the cache, built (about 30 s, a progress bar) and saved when
-/// missing or stale; says so on stderr.
-pub fn twophase_tables(dir: Option<&Path>) -> Tables {
-    let cache = open(dir);
-    let bar = LevelBar::new();
-    let (tables, origin) = cache.twophase_tables(&bar);
-    bar.finish();
-    tell_origin(&cache, "the two-phase tables", origin);
-    tables
-}
-
-/// The optimal solver's pruning table of `size` in `metric` from the cache, built (a progress
-/// bar) and saved when missing or stale; says so on stderr.
-pub fn optimal_tables(dir: Option<&Path>, size: TableSize, metric: Metric) -> OptimalTables {
-    let cache = open(dir);
-    let bar = LevelBar::new();
-    let (tables, origin) = cache.optimal_tables(size, metric, &bar);
-    bar.finish();
-    let what = format!(
-        "the optimal solver's {} {} table",
-        metric.name(),
-        size.name()
-    );
-    tell_origin(&cache, &what, origin);
-    tables
-}
-
-/// Tells stderr that `what` was built, and whether it was cached.
-fn tell_origin(cache: &TableCache, what: &str, origin: Origin) {
-    if let Origin::Built {
-        seconds,
-        replaced,
-        not_saved,
-    } = origin
-    {
-        tell_built(
-            what,
-            seconds,
-            replaced,
-            not_saved.map_or_else(|| Ok(cache.dir().to_path_buf()), Err),
-        );
-    }
 }
 
 /// Tells stderr that `what` was built in `seconds`, and whether it was saved.

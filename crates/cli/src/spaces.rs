@@ -2,7 +2,6 @@
 
 use crate::errors::bad_input;
 use anyhow::Result;
-use godsearch_puzzles::cube::{CubeSize, Metric};
 use godsearch_puzzles::tiles::{Board, Shape};
 use godsearch_puzzles::PuzzleName;
 
@@ -14,12 +13,6 @@ pub fn tile_shape(name: &str) -> Result<Shape> {
             bad_input!("this command is for sliding-tile boards; {size} is a cube (see `godsearch bfs {size}` and `godsearch solve {size}`)")
         }
     }
-}
-
-/// The metric a cube of `size` is searched in for `--metric` (see
-/// [`godsearch_app::request::cube_metric`]).
-pub fn cube_metric(text: Option<&str>, size: CubeSize) -> Result<Metric> {
-    Ok(godsearch_app::request::cube_metric(text, size)?)
 }
 
 /// The goal given with `--goal`, or the standard one (see

@@ -68,3 +68,29 @@ fn info_gives_the_pancake_puzzles_size() {
     let text = stdout(&godsearch(&["info", "pancake-20"]));
     assert!(text.contains("2,432,902,008,176,640,000"), "{text}");
 }
+
+#[test]
+fn verify_apply_and_info_take_the_pancake_puzzle() {
+    let shortest = json(&["verify", "pancake-5", "2,1,3,4,5", "2", "--json"]);
+    assert_eq!(shortest["reaches_goal"], true);
+    assert_eq!(shortest["optimal"], true);
+    let longer = json(&["verify", "pancake-5", "2,1,3,4,5", "3 3 2", "--json"]);
+    assert_eq!(longer["reaches_goal"], true);
+    assert_eq!(longer["optimal"], false);
+    assert_eq!(longer["shortest"], 1);
+    let unsorted = godsearch(&["verify", "pancake-5", "3,2,1,4,5", "2"]);
+    assert_eq!(unsorted.status.code(), Some(1));
+    let applied = json(&["apply", "pancake-5", "1,2,3,4,5", "3 5", "--json"]);
+    assert_eq!(applied["end"], "5,4,1,2,3");
+    refused(
+        &["verify", "pancake-5", "2,1,3,4,5", "2", "--metric", "qtm"],
+        "--metric is not taken",
+    );
+    let info = json(&["info", "pancake-9", "--json"]);
+    assert_eq!(info["positions"], "362880");
+    refused(
+        &["scramble", "pancake-9", "--format", "hex"],
+        "hex and grid are for boards",
+    );
+    refused(&["scramble", "pancake-9", "--cache", "x"], "--cache is for");
+}

@@ -2,20 +2,25 @@
 //! search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's table, or by
 //! half-depth search; both enumerated (the 3x3x3 by symmetry classes) and scrambled.
 
-use super::{no_generators, Puzzle, PuzzleKind};
+use super::{
+    no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind,
+    ReadingCache, Scrambler, Verifier, VerifyQuery,
+};
 use crate::bfs::{self, BfsRequest};
 use crate::cube_solver::{CubeSetup, CubeSolver};
 use crate::cubes::CubeJob;
-use crate::report::{BfsReport, Scramble};
+use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, cube_metric, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
-    ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    check_replay_size, cube_metric, optimal_table_size, shorter, BfsJob, JobControl, JobLimits,
+    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
+use crate::tiles::Notice;
+use crate::verify::{self, CubeProver};
 use crate::{scramble, tables, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
 use godsearch_puzzles::cube::{
-    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Reduction, Syntax,
+    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Reduction, Syntax, TurnMetric,
 };
 use rand::rngs::StdRng;
 
@@ -129,35 +134,100 @@ impl Puzzle for Cube {
         }
     }
 
-    fn scramble(
-        &self,
-        bench: &Workbench,
+    fn scrambler<'a>(
+        &'a self,
+        bench: &'a Workbench,
         request: &ScrambleRequest,
         _: &JobLimits,
-        rng: &mut StdRng,
-        control: &JobControl,
-    ) -> AppResult<Vec<Scramble>> {
+        progress: &dyn Progress,
+    ) -> AppResult<Box<dyn Scrambler + 'a>> {
         no_generators(&request.generators)?;
+        no_board_format(request, "cubes print a scramble and its stickers, or json")?;
         let metric = cube_metric(request.metric.as_deref(), self.size)?;
-        let count = request.count as usize;
-        match (self.size, request.moves) {
-            (size, Some(n)) => (0..count)
-                .map(|_| scramble::cube_moves(size, metric, n as usize, rng))
-                .collect(),
+        let size = self.size;
+        Ok(match (size, request.moves) {
+            (_, Some(n)) => Box::new(move |rng: &mut StdRng| {
+                scramble::cube_moves(size, metric, n as usize, rng)
+            }),
             (CubeSize::Two, None) => {
                 let space = Cube2Space::new(metric);
                 let (table, _) = tables::table_in_memory(&space)?;
-                (0..count)
-                    .map(|_| scramble::cube2_uniform(&space, &table, rng))
-                    .collect()
+                Box::new(move |rng: &mut StdRng| scramble::cube2_uniform(&space, &table, rng))
             }
             (CubeSize::Three, None) => {
-                let tables = bench.twophase(control);
-                (0..count)
-                    .map(|_| scramble::cube3_uniform(tables, metric, rng))
-                    .collect()
+                let tables = bench.twophase_for(progress, None, &mut |notice| {
+                    progress.detail(&crate::request::notice_text(&notice))
+                });
+                Box::new(ReadingCache(move |rng: &mut StdRng| {
+                    scramble::cube3_uniform(tables, metric, rng)
+                }))
             }
+        })
+    }
+
+    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
+        no_info_generators(query)?;
+        Ok(AnyInfo::Cube(crate::info::cube_info(
+            self.size,
+            query.ram_bytes,
+            query.free_disk_bytes,
+        )))
+    }
+
+    fn verifier<'a>(
+        &'a self,
+        bench: &'a Workbench,
+        query: &VerifyQuery,
+        progress: &dyn Progress,
+        notices: &mut dyn FnMut(Notice),
+    ) -> AppResult<Verifier<'a>> {
+        if query.goal.is_some() || query.table.is_some() {
+            return Err(AppError::Input(
+                "--goal and --table are for boards; a cube's goal is solved".into(),
+            ));
         }
+        let metric = match query.metric.as_deref() {
+            Some(text) => text
+                .parse::<TurnMetric>()
+                .map_err(|e| AppError::Input(e.to_string()))?,
+            None => TurnMetric::Htm,
+        };
+        let notation = query.notation.unwrap_or_default();
+        let syntax = match query.facelets {
+            true => Syntax::Facelets,
+            false => Syntax::Auto,
+        };
+        let size = self.size;
+        let search_metric = verify::prover_metric(metric, size);
+        let (pocket, optimal) = match (size, query.prove) {
+            (CubeSize::Two, true) => return Err(AppError::Input(
+                "--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it"
+                    .into(),
+            )),
+            (CubeSize::Two, false) if query.proves => (Some(bench.cube2(search_metric)?), None),
+            (CubeSize::Two, false) => (None, None),
+            (CubeSize::Three, true) => {
+                let table_size = optimal_table_size(query.table_size.as_deref())?;
+                let tables = bench.optimal_tables(table_size, search_metric, progress, notices);
+                (None, Some(tables))
+            }
+            (CubeSize::Three, false) => (None, None),
+        };
+        let timeout = query.timeout;
+        Ok(Verifier {
+            check: Box::new(move |claim| {
+                let prover = match (&pocket, &optimal) {
+                    (Some(table), _) => Some(CubeProver::Pocket(table)),
+                    (_, Some(tables)) => Some(CubeProver::Optimal { tables, timeout }),
+                    _ => None,
+                };
+                verify::cube(size, metric, notation, syntax, claim, prover.as_ref())
+            }),
+            unproven: match size {
+                CubeSize::Two => "no distance table for this puzzle here",
+                CubeSize::Three => "--prove runs the optimal solver",
+            },
+        })
     }
 
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {

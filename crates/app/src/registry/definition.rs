@@ -3,20 +3,21 @@
 //! solved optimally ([`crate::definition_solve`]), enumerated ([`bfs::definition`]) and
 //! scrambled ([`DefinitionScrambler`]) over the generators a request names.
 
-use super::{Puzzle, PuzzleKind};
+use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
 use crate::bfs::{self, BfsRequest};
 use crate::definition_solve::{
     DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS, QUICK_DATABASE_RANKS,
 };
 use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
-use crate::report::{BfsReport, Scramble};
+use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
 use crate::scramble::DefinitionScrambler;
+use crate::tiles::Notice;
 use crate::{AppError, AppResult};
-use godsearch_core::Progress;
+use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
 use rand::rngs::StdRng;
 use std::time::Instant;
@@ -141,14 +142,17 @@ impl Puzzle for Definition {
         bfs::definition(&self.puzzle, &generators, metric, request, progress)
     }
 
-    fn scramble(
-        &self,
-        _: &Workbench,
+    fn scrambler<'a>(
+        &'a self,
+        _: &'a Workbench,
         request: &ScrambleRequest,
         limits: &JobLimits,
-        rng: &mut StdRng,
-        _: &JobControl,
-    ) -> AppResult<Vec<Scramble>> {
+        _: &dyn Progress,
+    ) -> AppResult<Box<dyn Scrambler + 'a>> {
+        no_board_format(
+            request,
+            "a definition puzzle prints a scramble and its KPuzzle pattern, or json",
+        )?;
         let scrambler = DefinitionScrambler::new(
             &self.puzzle,
             &generators(request.generators.as_deref()),
@@ -156,12 +160,61 @@ impl Puzzle for Definition {
             limits.memory_bytes,
             request.moves.is_none(),
         )?;
-        (0..request.count)
-            .map(|_| match request.moves {
-                Some(n) => scrambler.moves(n as usize, rng),
-                None => scrambler.uniform(rng),
-            })
-            .collect()
+        let walk = request.moves.map(|n| n as usize);
+        Ok(Box::new(move |rng: &mut StdRng| match walk {
+            Some(n) => scrambler.moves(n, rng),
+            None => scrambler.uniform(rng),
+        }))
+    }
+
+    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
+        definitions::info(&self.puzzle, &query.generators).map(AnyInfo::Definition)
+    }
+
+    fn verifier<'a>(
+        &'a self,
+        _: &'a Workbench,
+        query: &VerifyQuery,
+        progress: &dyn Progress,
+        _: &mut dyn FnMut(Notice),
+    ) -> AppResult<Verifier<'a>> {
+        if query.goal.is_some()
+            || query.table.is_some()
+            || query.facelets
+            || query.prove
+            || query.notation.is_some()
+        {
+            return Err(AppError::Input(
+                "--goal, --table, --facelets, --notation and --prove are for the built-in puzzles"
+                    .into(),
+            ));
+        }
+        let metric = metric(query.metric.as_deref())?;
+        let request = DefinitionSolveRequest {
+            generators: &[],
+            metric,
+            memory_bytes: query.memory_bytes,
+            deadline: None,
+            descent_ranks: DESCENT_RANKS,
+            database_ranks: 0,
+        };
+        // A table of every position proves shortest solutions where one fits (as solve
+        // builds it); nothing does otherwise.
+        let fits = self
+            .puzzle
+            .space::<u64>(&[], metric)
+            .is_ok_and(|s| RankedSpace::state_count(&s) <= DESCENT_RANKS);
+        let prover = match fits && query.proves {
+            true => Some(DefinitionSolver::new(&self.puzzle, &request, progress)?),
+            false => None,
+        };
+        let puzzle = &self.puzzle;
+        Ok(Verifier {
+            check: Box::new(move |claim| {
+                crate::verify::definition(puzzle, metric, claim, prover.as_ref())
+            }),
+            unproven: "no distance table for this puzzle here",
+        })
     }
 
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {

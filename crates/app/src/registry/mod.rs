@@ -9,7 +9,7 @@
 //!
 //! Adding a puzzle is one module implementing these two traits over a
 //! [`StateSpace`](godsearch_core::StateSpace) (see [`pancake`], written that way) and one line
-//! in [`KINDS`].
+//! in [`KINDS`]; a library using godsearch adds its own with [`register`].
 
 pub mod cubes;
 pub mod definition;
@@ -17,14 +17,20 @@ pub mod pancake;
 pub mod tiles;
 
 use crate::bfs::BfsRequest;
-use crate::report::{BfsReport, PuzzleInfo, Scramble};
+use crate::report::{AnyInfo, BfsReport, Scramble, VerifyReport};
 use crate::request::{
     BfsJob, JobControl, JobLimits, PdbJob, PdbReport, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
+use crate::tiles::Notice;
+use crate::verify::Claim;
 use crate::{AppError, AppResult};
 use godsearch_core::Progress;
+use godsearch_puzzles::cube::Notation;
 use rand::rngs::StdRng;
+use std::path::PathBuf;
+use std::sync::{PoisonError, RwLock};
+use std::time::Duration;
 
 /// Every puzzle kind, in the order a name is offered to them (the first that takes it opens
 /// it) and menus list them.
@@ -82,24 +88,43 @@ pub trait Puzzle: Send + Sync {
         progress: &dyn Progress,
     ) -> AppResult<BfsReport>;
 
-    /// Makes `request.count` scrambles (checked against the limits by the caller).
-    fn scramble(
-        &self,
-        bench: &Workbench,
+    /// The scrambler `request` asks for (its count is the caller's: a front end draws as many
+    /// as it likes), with what it needs built or loaded now (reporting to `progress`); options
+    /// it does not take refused.
+    fn scrambler<'a>(
+        &'a self,
+        bench: &'a Workbench,
         request: &ScrambleRequest,
         limits: &JobLimits,
-        rng: &mut StdRng,
-        control: &JobControl,
-    ) -> AppResult<Vec<Scramble>>;
+        progress: &dyn Progress,
+    ) -> AppResult<Box<dyn Scrambler + 'a>>;
 
     /// Plays `request.solution` from its start, refusing a move it cannot read or make.
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay>;
 
-    /// What `info` says of it; puzzles with reports of their own (boards, cubes, definition
-    /// files) give theirs through [`crate::info`] and [`crate::definitions::info`] instead.
-    fn info(&self) -> AppResult<PuzzleInfo> {
+    /// What `info` says of it, with the machine's memory and free disk where `query` knows
+    /// them (the costs of storing every position are weighed against them).
+    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
+        let _ = query;
         Err(AppError::Input(format!(
-            "{}: info reports boards, cubes and definition files; this puzzle has none yet",
+            "{}: info has no report for this puzzle yet",
+            self.entry().name
+        )))
+    }
+
+    /// The checker `verify` and `apply` run on each claim (a start and its moves), with what
+    /// proves a length shortest loaded or built now where `query.proves` asks and one is at
+    /// hand (reporting to `progress`, builds told to `notices`).
+    fn verifier<'a>(
+        &'a self,
+        bench: &'a Workbench,
+        query: &VerifyQuery,
+        progress: &dyn Progress,
+        notices: &mut dyn FnMut(Notice),
+    ) -> AppResult<Verifier<'a>> {
+        let _ = (bench, query, progress, notices);
+        Err(AppError::Input(format!(
+            "{}: verify and apply have no checker for this puzzle yet",
             self.entry().name
         )))
     }
@@ -137,17 +162,147 @@ pub trait Puzzle: Send + Sync {
     }
 }
 
+/// What a front end tells `info` besides the puzzle.
+#[derive(Debug, Clone, Default)]
+pub struct InfoQuery {
+    /// Definition puzzles: the generators (empty: the file's own moves).
+    pub generators: Vec<String>,
+    /// The memory this process may use, when known.
+    pub ram_bytes: Option<u64>,
+    /// Free disk in the working folder, when known.
+    pub free_disk_bytes: Option<u64>,
+}
+
+/// Refuses generators for `info` of a puzzle that has no named moves to choose from.
+pub(crate) fn no_info_generators(query: &InfoQuery) -> AppResult<()> {
+    match query.generators.is_empty() {
+        true => Ok(()),
+        false => Err(AppError::Input(
+            "--generators is for definition puzzles".into(),
+        )),
+    }
+}
+
+/// What a front end asks `verify` and `apply` for besides the claims.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyQuery {
+    /// Boards: the goal (default: tiles in order, blank last).
+    pub goal: Option<String>,
+    /// Boards: a distance table file that proves lengths shortest.
+    pub table: Option<PathBuf>,
+    /// The metric lengths are counted in (cubes: `htm`, `qtm`, `stm`, `etm`; definition
+    /// puzzles: `htm` or `qtm`).
+    pub metric: Option<String>,
+    /// Cubes: read starts as facelet strings.
+    pub facelets: bool,
+    /// Cubes: the notation moves are written in.
+    pub notation: Option<Notation>,
+    /// The 3x3x3: prove lengths shortest with the optimal solver.
+    pub prove: bool,
+    /// With `prove`: the optimal solver's table (`small`, `300mb`, `1gb`, `8gb`).
+    pub table_size: Option<String>,
+    /// With `prove`: give up a claim this long after it starts, with the bound proven.
+    pub timeout: Option<Duration>,
+    /// Whether lengths are to be proven shortest where a table is at hand (verify; apply only
+    /// shows where the moves lead).
+    pub proves: bool,
+    /// Bytes the tables built may take.
+    pub memory_bytes: u64,
+}
+
+/// A puzzle's check of claims, from [`Puzzle::verifier`].
+pub struct Verifier<'a> {
+    /// Replays one claim and reports where it ends, its lengths and whether it is shortest.
+    pub check: Box<dyn Fn(Claim) -> AppResult<VerifyReport> + 'a>,
+    /// Why a length may be reported as not proven, for people: `no distance table for this
+    /// puzzle here`, or the option that would prove it.
+    pub unproven: &'static str,
+}
+
+/// Makes one puzzle's scrambles one at a time, with what they need (a distance table, the
+/// two-phase tables) made once, so that a front end can stream any number of them.
+pub trait Scrambler {
+    /// The next scramble, drawn with `rng`: a uniform random position, or a random canonical
+    /// move sequence and where it leads.
+    fn next(&self, rng: &mut StdRng) -> AppResult<Scramble>;
+
+    /// Whether it reads tables from the workbench's cache (a front end refuses a cache folder
+    /// given for nothing).
+    fn reads_cache(&self) -> bool {
+        false
+    }
+}
+
+impl<F: Fn(&mut StdRng) -> AppResult<Scramble>> Scrambler for F {
+    fn next(&self, rng: &mut StdRng) -> AppResult<Scramble> {
+        self(rng)
+    }
+}
+
+/// A scrambler that reads tables from the workbench's cache.
+pub(crate) struct ReadingCache<F>(pub F);
+
+impl<F: Fn(&mut StdRng) -> AppResult<Scramble>> Scrambler for ReadingCache<F> {
+    fn next(&self, rng: &mut StdRng) -> AppResult<Scramble> {
+        (self.0)(rng)
+    }
+
+    fn reads_cache(&self) -> bool {
+        true
+    }
+}
+
+/// Refuses a board format (`hex`, `grid`) for a puzzle that is not a board; `prints` says
+/// what it prints instead.
+pub(crate) fn no_board_format(request: &ScrambleRequest, prints: &str) -> AppResult<()> {
+    match request.format.as_deref() {
+        None | Some("list") => Ok(()),
+        Some(_) => Err(AppError::Input(format!(
+            "--format hex and grid are for boards; {prints}"
+        ))),
+    }
+}
+
+/// Kinds added at run time ([`register`]), after [`KINDS`].
+static REGISTERED: RwLock<Vec<&'static dyn PuzzleKind>> = RwLock::new(Vec::new());
+
+/// Adds a puzzle kind after the built-in ones: a library's own puzzle, one implementation of
+/// [`PuzzleKind`] and [`Puzzle`], then opened by every request that names it (solve, bfs,
+/// scramble, verify, info) and listed in the catalog the API and the page offer. A kind whose
+/// family is already known is not added twice.
+pub fn register(kind: &'static dyn PuzzleKind) {
+    let mut registered = REGISTERED.write().unwrap_or_else(PoisonError::into_inner);
+    let known = KINDS
+        .iter()
+        .chain(registered.iter())
+        .any(|k| k.family() == kind.family());
+    if !known {
+        registered.push(kind);
+    }
+}
+
+/// Every kind: the built-in ones, then those registered, in the order names are offered.
+pub fn kinds() -> Vec<&'static dyn PuzzleKind> {
+    let registered = REGISTERED.read().unwrap_or_else(PoisonError::into_inner);
+    KINDS
+        .iter()
+        .copied()
+        .chain(registered.iter().copied())
+        .collect()
+}
+
 /// The puzzle `name` means (spaces around it ignored), opened by the first kind that reads
 /// it; files are read only where `read_files`. An unknown name is refused with every kind's
 /// names.
 pub fn open(name: &str, read_files: bool) -> AppResult<Box<dyn Puzzle>> {
     let trimmed = name.trim();
-    for kind in KINDS {
+    let kinds = kinds();
+    for kind in &kinds {
         if let Some(opened) = kind.open(trimmed, read_files) {
             return opened;
         }
     }
-    let known: Vec<&str> = KINDS.iter().map(|k| k.names_help()).collect();
+    let known: Vec<&str> = kinds.iter().map(|k| k.names_help()).collect();
     Err(AppError::Input(format!(
         "unknown puzzle '{}': expected {}",
         godsearch_core::excerpt(name),
@@ -157,7 +312,7 @@ pub fn open(name: &str, read_files: bool) -> AppResult<Box<dyn Puzzle>> {
 
 /// The catalog entries of every kind's listed names.
 pub fn listed_entries() -> Vec<PuzzleEntry> {
-    KINDS
+    kinds()
         .iter()
         .flat_map(|kind| kind.listed())
         .filter_map(|name| open(&name, false).ok())

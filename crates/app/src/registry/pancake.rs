@@ -12,15 +12,20 @@
 //!   pancake N + 1, whose sizes differ by more than one. A flip changes one neighbouring pair,
 //!   so it closes at most one gap: admissible and consistent (tested against BFS distances).
 
-use super::{no_generators, Puzzle, PuzzleKind};
+use super::{
+    no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler,
+    Verifier, VerifyQuery,
+};
 use crate::bfs::{self, BfsRequest, RankedRun};
 use crate::choice::Algorithm;
 use crate::error::ida_stopped;
-use crate::report::{BfsReport, DefinitionSolution, PuzzleInfo, Scramble};
+use crate::report::{AnyInfo, BfsReport, DefinitionSolution, PuzzleInfo, Scramble, VerifyReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
+use crate::tiles::Notice;
+use crate::verify::Claim;
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::perm::placement_index;
 use godsearch_core::{excerpt, Heuristic, MoveIdx, Progress, RankedSpace, StateSpace};
@@ -77,6 +82,52 @@ pub struct Pancakes {
 }
 
 impl Pancakes {
+    /// Replays `claim` (flips from a stack) and, with `proves`, finds the start's distance by
+    /// IDA* with the gap heuristic (exact) to tell whether the flips are a shortest way.
+    fn verify(&self, claim: Claim, proves: bool) -> AppResult<VerifyReport> {
+        let stack = self.parse(claim.start)?;
+        let flips = self.parse_flips(claim.moves)?;
+        let mut end = stack.clone();
+        for &m in &flips {
+            Self::flip(&mut end, m as usize + 2);
+        }
+        let reaches_goal = self.rank(&end) == 0;
+        let shortest = match proves {
+            true => Some(
+                ida_star_until(self, &Gaps(*self), self.rank(&stack), None, None)
+                    .map_err(|e| {
+                        ida_stopped(e, "flips", || {
+                            AppError::Check("the search found no way to the sorted stack".into())
+                        })
+                    })?
+                    .moves
+                    .len(),
+            ),
+            false => None,
+        };
+        Ok(VerifyReport {
+            puzzle: self.name(),
+            start: claim.start.to_string(),
+            moves: flips
+                .iter()
+                .map(|&m| self.move_name(m))
+                .collect::<Vec<_>>()
+                .join(" "),
+            end: Self::format(&end),
+            reaches_goal,
+            problem: (!reaches_goal).then(|| "the stack is not sorted".to_string()),
+            length: flips.len(),
+            metric: "flips",
+            htm: None,
+            qtm: None,
+            stm: None,
+            etm: None,
+            optimal: shortest.filter(|_| reaches_goal).map(|s| s == flips.len()),
+            shortest,
+            lower_bound: None,
+        })
+    }
+
     /// Stacks of `n` pancakes (2..=[`MAX_PANCAKES`]).
     pub fn new(n: usize) -> AppResult<Self> {
         match (2..=MAX_PANCAKES).contains(&n) {
@@ -302,9 +353,10 @@ impl Puzzle for Pancakes {
         }
     }
 
-    fn info(&self) -> AppResult<PuzzleInfo> {
+    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
+        no_info_generators(query)?;
         let entry = self.entry();
-        Ok(PuzzleInfo {
+        Ok(AnyInfo::Puzzle(PuzzleInfo {
             puzzle: entry.name,
             kind: entry.kind,
             goal: entry.goal,
@@ -314,7 +366,7 @@ impl Puzzle for Pancakes {
                 .collect(),
             algorithms: entry.algorithms,
             table_bytes: u64::try_from(table::table_bytes(self.state_count())).ok(),
-        })
+        }))
     }
 
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
@@ -438,57 +490,83 @@ impl Puzzle for Pancakes {
         Ok(report)
     }
 
-    fn scramble(
-        &self,
-        _: &Workbench,
+    fn scrambler<'a>(
+        &'a self,
+        _: &'a Workbench,
         request: &ScrambleRequest,
         _: &JobLimits,
-        rng: &mut StdRng,
-        _: &JobControl,
-    ) -> AppResult<Vec<Scramble>> {
+        _: &dyn Progress,
+    ) -> AppResult<Box<dyn Scrambler + 'a>> {
         no_generators(&request.generators)?;
+        no_board_format(request, "pancake stacks print as a list, or json")?;
         if request.metric.is_some() {
             return Err(AppError::Input(
                 "--metric is not taken by the pancake puzzle: one flip is one move".into(),
             ));
         }
         let automaton = self.sequence_automaton();
-        (0..request.count)
-            .map(|_| {
-                let sorted: Vec<u8> = (0..self.n as u8).collect();
-                let (stack, moves) = match request.moves {
-                    Some(length) => {
-                        let mut stack = sorted;
-                        let moves = scramble::random_sequence(
-                            &automaton,
-                            &mut stack,
-                            length as usize,
-                            rng,
-                            |_, _| true,
-                            |s, m| Self::flip(s, m as usize + 2),
-                        )?;
-                        (stack, Some(moves))
-                    }
-                    None => {
-                        let mut stack = sorted;
-                        stack.shuffle(rng);
-                        (stack, None)
-                    }
-                };
-                Ok(Scramble {
-                    puzzle: self.name(),
-                    length: moves.as_ref().map(Vec::len),
-                    scramble: moves.map(|m| {
-                        m.iter()
-                            .map(|&m| self.move_name(m))
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    }),
-                    metric: None,
-                    position: Some(Self::format(&stack)),
-                })
+        let walk = request.moves;
+        Ok(Box::new(move |rng: &mut StdRng| {
+            let sorted: Vec<u8> = (0..self.n as u8).collect();
+            let (stack, moves) = match walk {
+                Some(length) => {
+                    let mut stack = sorted;
+                    let moves = scramble::random_sequence(
+                        &automaton,
+                        &mut stack,
+                        length as usize,
+                        rng,
+                        |_, _| true,
+                        |s, m| Self::flip(s, m as usize + 2),
+                    )?;
+                    (stack, Some(moves))
+                }
+                None => {
+                    let mut stack = sorted;
+                    stack.shuffle(rng);
+                    (stack, None)
+                }
+            };
+            Ok(Scramble {
+                puzzle: self.name(),
+                length: moves.as_ref().map(Vec::len),
+                scramble: moves.map(|m| {
+                    m.iter()
+                        .map(|&m| self.move_name(m))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }),
+                metric: None,
+                position: Some(Self::format(&stack)),
             })
-            .collect()
+        }))
+    }
+
+    fn verifier<'a>(
+        &'a self,
+        _: &'a Workbench,
+        query: &VerifyQuery,
+        _: &dyn Progress,
+        _: &mut dyn FnMut(Notice),
+    ) -> AppResult<Verifier<'a>> {
+        let unused = [
+            (query.goal.is_some(), "--goal"),
+            (query.table.is_some(), "--table"),
+            (query.metric.is_some(), "--metric"),
+            (query.facelets, "--facelets"),
+            (query.notation.is_some(), "--notation"),
+            (query.prove, "--prove"),
+        ];
+        if let Some((_, option)) = unused.iter().find(|(given, _)| *given) {
+            return Err(AppError::Input(format!(
+                "{option} is not taken by the pancake puzzle (lengths are proven shortest by IDA* with the gap heuristic)"
+            )));
+        }
+        let proves = query.proves;
+        Ok(Verifier {
+            check: Box::new(move |claim| self.verify(claim, proves)),
+            unproven: "the flips do not sort the stack, so there is no length to prove",
+        })
     }
 
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {

@@ -2,18 +2,21 @@
 //! by the algorithm the request names or the choice rules pick ([`crate::choice`]), enumerated
 //! from any goal, scrambled uniformly or by random walks.
 
-use super::{no_generators, Puzzle, PuzzleKind};
+use super::{
+    no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier,
+    VerifyQuery,
+};
 use crate::bfs::{self, BfsRequest};
 use crate::board_solver::{BoardSetup, BoardSolver};
 use crate::cache::Origin;
 use crate::choice::Algorithm;
-use crate::report::{BfsReport, Scramble};
+use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob,
     PdbReport, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest,
     Workbench, ALGORITHMS,
 };
-use crate::tiles::{solvable_board, TileJob};
+use crate::tiles::{solvable_board, Notice, TableSolver, TileJob};
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::tiles::{
@@ -139,22 +142,70 @@ impl Puzzle for Tiles {
         bfs::tiles(&goal, request, progress)
     }
 
-    fn scramble(
-        &self,
-        _: &Workbench,
+    fn scrambler<'a>(
+        &'a self,
+        _: &'a Workbench,
         request: &ScrambleRequest,
         _: &JobLimits,
-        rng: &mut StdRng,
-        _: &JobControl,
-    ) -> AppResult<Vec<Scramble>> {
+        _: &dyn Progress,
+    ) -> AppResult<Box<dyn Scrambler + 'a>> {
         if request.metric.is_some() {
             return Err(AppError::Input("--metric is for cubes".into()));
         }
         no_generators(&request.generators)?;
+        let format = match request.format.as_deref() {
+            None | Some("list") => BoardFormat::List,
+            Some("hex") => BoardFormat::Hex,
+            Some("grid") => BoardFormat::Grid,
+            Some(other) => {
+                return Err(AppError::Input(format!(
+                    "unknown board format '{}': expected list, hex or grid",
+                    excerpt(other)
+                )))
+            }
+        };
         let walk = request.moves.map(|n| n as usize);
-        (0..request.count)
-            .map(|_| scramble::board(self.shape, walk, BoardFormat::List, rng))
-            .collect()
+        let shape = self.shape;
+        Ok(Box::new(move |rng: &mut StdRng| {
+            scramble::board(shape, walk, format, rng)
+        }))
+    }
+
+    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
+        no_info_generators(query)?;
+        Ok(AnyInfo::Board(crate::info::space_info(
+            self.shape,
+            query.ram_bytes,
+            query.free_disk_bytes,
+        )))
+    }
+
+    fn verifier<'a>(
+        &'a self,
+        _: &'a Workbench,
+        query: &VerifyQuery,
+        _: &dyn Progress,
+        _: &mut dyn FnMut(Notice),
+    ) -> AppResult<Verifier<'a>> {
+        if query.metric.is_some() || query.facelets || query.notation.is_some() {
+            return Err(AppError::Input(
+                "--metric, --facelets and --notation are for cubes".into(),
+            ));
+        }
+        if query.prove {
+            return Err(AppError::Input("--prove is for the 3x3x3; a board's solution is proven shortest from a distance table (--table, or one built for boards of up to 20 million positions)".into()));
+        }
+        let goal = self.goal(query.goal.as_deref())?;
+        // A table proves optimality: the one given, or one built now for a small board.
+        let prover = match &query.table {
+            Some(path) => Some(TableSolver::new(&goal, Some(path))?),
+            None if query.proves => TableSolver::new(&goal, None).ok(),
+            None => None,
+        };
+        Ok(Verifier {
+            check: Box::new(move |claim| crate::verify::board(&goal, claim, prover.as_ref())),
+            unproven: "no distance table for this puzzle here",
+        })
     }
 
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {

@@ -1,23 +1,15 @@
-//! `godsearch info --def FILE`: a definition puzzle's orbits, moves, group order and ranking
-//! ([`godsearch_app::definitions::info`]).
+//! How `godsearch info --def FILE` prints a definition puzzle's orbits, moves, group order and
+//! ranking ([`godsearch_app::definitions::info`]).
 
-use crate::args::InfoArgs;
 use crate::output::outln;
-use anyhow::Result;
-use godsearch_app::definitions;
+use godsearch_app::report::DefinitionInfoReport;
 use godsearch_app::units::{format_bytes, format_count};
 use num_bigint::BigUint;
-use std::path::Path;
 
-pub fn run(args: &InfoArgs, path: &Path) -> Result<()> {
-    let puzzle = definitions::load(path)?;
-    let report = definitions::info(&puzzle, &args.definition.generator_names())?;
-    if args.json {
-        outln!("{}", serde_json::to_string(&report)?);
-        return Ok(());
-    }
+/// Prints a definition puzzle's report for people (counts in full with `exact`).
+pub fn print(report: &DefinitionInfoReport, exact: bool) {
     let count = |text: &str| match text.parse::<BigUint>() {
-        Ok(n) if args.exact || text.len() <= 30 => format_count(&n),
+        Ok(n) if exact || text.len() <= 30 => format_count(&n),
         _ => format!("{}.{}e{}", &text[..1], &text[1..3], text.len() - 1),
     };
     outln!("{} ({})", report.puzzle, report.file);
@@ -62,5 +54,4 @@ pub fn run(args: &InfoArgs, path: &Path) -> Result<()> {
         ),
         (None, _) => outln!("  ranks:              more than 128 bits hold"),
     }
-    Ok(())
 }

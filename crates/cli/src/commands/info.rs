@@ -5,10 +5,11 @@ use crate::args::InfoArgs;
 use crate::machine;
 use crate::output::outln;
 use anyhow::Result;
-use godsearch_app::info;
-use godsearch_app::report::{CubeInfoReport, InfoReport, RepresentationReport};
+use godsearch_app::registry::InfoQuery;
+use godsearch_app::report::{
+    AnyInfo, CubeInfoReport, InfoReport, PuzzleInfo, RepresentationReport,
+};
 use godsearch_app::units::{format_bytes, format_count};
-use godsearch_puzzles::PuzzleName;
 use num_bigint::BigUint;
 use std::path::Path;
 
@@ -36,54 +37,47 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let (ram, disk) = (machine::total_memory(), machine::free_disk(Path::new(".")));
-    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
-        return super::definition_info::run(args, &path);
-    }
-    let name = args.puzzle.as_deref().unwrap_or_default();
-    let Ok(known) = name.parse::<PuzzleName>() else {
-        // A registered puzzle with no report of its own here: its registry entry and size.
-        let report = godsearch_app::registry::open(name, true)?.info()?;
-        match args.json {
-            true => outln!("{}", serde_json::to_string(&report)?),
-            false => {
-                outln!(
-                    "{} ({} puzzle), goal {}",
-                    report.puzzle,
-                    report.kind,
-                    report.goal
-                );
-                let positions = report.positions.parse::<BigUint>().unwrap_or_default();
-                outln!("positions  {}", positions_text(&positions, args.exact));
-                outln!("moves      {}", report.moves.join(" "));
-                outln!("solved by  {}", report.algorithms.join(", "));
-                if let Some(bytes) = report.table_bytes {
-                    outln!(
-                        "table      {} (2 bits a position)",
-                        format_bytes(bytes as f64)
-                    );
-                }
-            }
-        }
-        return Ok(());
+    let name = match args.definition.path(args.puzzle.as_deref()) {
+        Some(path) => path.display().to_string(),
+        None => args.puzzle.clone().unwrap_or_default(),
     };
-    match known {
-        PuzzleName::Cube(size) => {
-            let report = info::cube_info(size, ram, disk);
-            match args.json {
-                true => outln!("{}", serde_json::to_string(&report)?),
-                false => print_cube(&report, args.exact),
-            }
-        }
-        PuzzleName::Tiles(shape) => {
-            let report = info::space_info(shape, ram, disk);
-            match args.json {
-                true => outln!("{}", serde_json::to_string(&report)?),
-                false => print(&report, &info::position_count(shape), args.exact),
-            }
-        }
+    let query = InfoQuery {
+        generators: args.definition.generator_names(),
+        ram_bytes: machine::total_memory(),
+        free_disk_bytes: machine::free_disk(Path::new(".")),
+    };
+    let report = godsearch_app::registry::open(&name, true)?.info(&query)?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    match &report {
+        AnyInfo::Board(r) => print(r, args.exact),
+        AnyInfo::Cube(r) => print_cube(r, args.exact),
+        AnyInfo::Definition(r) => super::definition_info::print(r, args.exact),
+        AnyInfo::Puzzle(r) => print_puzzle(r, args.exact),
     }
     Ok(())
+}
+
+/// A registered puzzle with no report of its own: its registry entry and size.
+fn print_puzzle(report: &PuzzleInfo, exact: bool) {
+    outln!(
+        "{} ({} puzzle), goal {}",
+        report.puzzle,
+        report.kind,
+        report.goal
+    );
+    let positions = report.positions.parse::<BigUint>().unwrap_or_default();
+    outln!("positions  {}", positions_text(&positions, exact));
+    outln!("moves      {}", report.moves.join(" "));
+    outln!("solved by  {}", report.algorithms.join(", "));
+    if let Some(bytes) = report.table_bytes {
+        outln!(
+            "table      {} (2 bits a position)",
+            format_bytes(bytes as f64)
+        );
+    }
 }
 
 fn print_cube(r: &CubeInfoReport, exact: bool) {
@@ -122,7 +116,8 @@ fn print_cube(r: &CubeInfoReport, exact: bool) {
     print_costs(&r.representations, r.ram_bytes, r.free_disk_bytes);
 }
 
-fn print(r: &InfoReport, count: &BigUint, exact: bool) {
+fn print(r: &InfoReport, exact: bool) {
+    let count: BigUint = r.positions.parse().expect("a decimal count");
     let n = r.cells;
     outln!(
         "{} sliding puzzle: {n} cells, {} tiles and the blank",
@@ -131,7 +126,7 @@ fn print(r: &InfoReport, count: &BigUint, exact: bool) {
     );
     outln!(
         "positions that reach a goal   {} = {n}!/2",
-        positions_text(count, exact)
+        positions_text(&count, exact)
     );
     outln!("bits in a perfect rank        {}", r.rank_bits);
     match r.diameter {

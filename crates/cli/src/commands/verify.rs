@@ -1,19 +1,15 @@
-//! `godsearch verify` and `godsearch apply`: replay move sequences with
-//! [`godsearch_app::verify`] and print what they reach.
+//! `godsearch verify` and `godsearch apply`: replay move sequences with the puzzle's verifier
+//! from the registry ([`godsearch_app::verify`] underneath) and print what they reach.
 
 use crate::args::VerifyArgs;
 use crate::errors::{bad_input, InputError};
 use crate::output::outln;
-use crate::spaces;
+use crate::progress::LevelBar;
 use anyhow::{bail, Context, Result};
-use godsearch_app::cubes::Cube2Solver;
+use godsearch_app::registry::{Puzzle, VerifyQuery};
 use godsearch_app::report::VerifyReport;
-use godsearch_app::request::optimal_table_size;
-use godsearch_app::tiles::TableSolver;
-use godsearch_app::verify::{self, Claim, CubeProver};
-use godsearch_puzzles::cube::{CubeSize, Syntax, TurnMetric};
-use godsearch_puzzles::tiles::Board;
-use godsearch_puzzles::PuzzleName;
+use godsearch_app::request::Workbench;
+use godsearch_app::verify::Claim;
 
 /// What the command prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,15 +61,34 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
             vec![(String::new(), Claim { start, moves })]
         }
     };
-    let check = checker(args, mode)?;
+    let puzzle = godsearch_app::registry::open(puzzle_name(args), true)?;
+    let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
+    let query = VerifyQuery {
+        goal: args.goal.clone(),
+        table: args.table.clone(),
+        metric: args.metric.clone(),
+        facelets: args.facelets,
+        notation: args.notation,
+        prove: args.prove,
+        table_size: args.table_size.clone(),
+        timeout: args.timeout,
+        proves: mode == Mode::Verify,
+        memory_bytes: crate::machine::default_memory_budget(),
+    };
+    let bar = LevelBar::new();
+    let verifier = puzzle.verifier(&bench, &query, &bar, &mut |notice| {
+        bar.suspend(|| crate::cache::print_notice(notice, None, args.cache.as_deref()))
+    });
+    bar.finish();
+    let verifier = verifier?;
     let mut failed = 0;
     for (k, (where_, claim)) in claims.iter().enumerate() {
-        let report = check(*claim).with_context(|| where_.clone())?;
+        let report = (verifier.check)(*claim).with_context(|| where_.clone())?;
         failed += usize::from(!report.reaches_goal);
         if k > 0 && !args.json {
             outln!();
         }
-        print(args, mode, &report)?;
+        print(args, mode, &report, &*puzzle, verifier.unproven)?;
     }
     if mode == Mode::Verify && failed > 0 {
         bail!(
@@ -110,135 +125,13 @@ fn puzzle_name(args: &VerifyArgs) -> &str {
     args.puzzle.as_deref().unwrap_or_default()
 }
 
-type Check<'a> = Box<dyn Fn(Claim) -> Result<VerifyReport> + 'a>;
-
-/// The check for the puzzle named, with the prover that tells shortest solutions where one is
-/// at hand.
-fn checker(args: &VerifyArgs, mode: Mode) -> Result<Check<'_>> {
-    let proves = mode == Mode::Verify;
-    if godsearch_app::definitions::is_definition_path(puzzle_name(args)) {
-        return definition_checker(args, proves);
-    }
-    match puzzle_name(args).parse::<PuzzleName>()? {
-        PuzzleName::Tiles(shape) => {
-            if args.metric.is_some() || args.facelets || args.notation.is_some() {
-                bad_input!("--metric, --facelets and --notation are for cubes");
-            }
-            if args.prove {
-                bad_input!("--prove is for the 3x3x3; a board's solution is proven shortest from a distance table (--table, or one built for boards of up to 20 million positions)");
-            }
-            let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-            // A table proves optimality: the one given, or one built now for a small board.
-            let prover = match &args.table {
-                Some(path) => Some(TableSolver::new(&goal, Some(path))?),
-                None if proves => TableSolver::new(&goal, None).ok(),
-                None => None,
-            };
-            Ok(Box::new(move |claim| {
-                Ok(verify::board(&goal, claim, prover.as_ref())?)
-            }))
-        }
-        PuzzleName::Cube(size) => {
-            if args.goal.is_some() || args.table.is_some() {
-                bad_input!("--goal and --table are for boards; a cube's goal is solved");
-            }
-            let metric = match args.metric.as_deref() {
-                Some(text) => text.parse::<TurnMetric>()?,
-                None => TurnMetric::Htm,
-            };
-            let notation = args.notation.unwrap_or_default();
-            let syntax = if args.facelets {
-                Syntax::Facelets
-            } else {
-                Syntax::Auto
-            };
-            let search_metric = verify::prover_metric(metric, size);
-            let (pocket, optimal) = match (size, args.prove) {
-                (CubeSize::Two, true) => {
-                    bad_input!("--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it")
-                }
-                (CubeSize::Two, false) if proves => {
-                    (Some(Cube2Solver::new(search_metric, None)?), None)
-                }
-                (CubeSize::Two, false) => (None, None),
-                (CubeSize::Three, true) => {
-                    let table_size = optimal_table_size(args.table_size.as_deref())?;
-                    let tables = crate::cache::optimal_tables(
-                        args.cache.as_deref(),
-                        table_size,
-                        search_metric,
-                    );
-                    (None, Some(tables))
-                }
-                (CubeSize::Three, false) => (None, None),
-            };
-            let timeout = args.timeout;
-            Ok(Box::new(move |claim| {
-                let prover = match (&pocket, &optimal) {
-                    (Some(table), _) => Some(CubeProver::Pocket(table)),
-                    (_, Some(tables)) => Some(CubeProver::Optimal { tables, timeout }),
-                    _ => None,
-                };
-                Ok(verify::cube(
-                    size,
-                    metric,
-                    notation,
-                    syntax,
-                    claim,
-                    prover.as_ref(),
-                )?)
-            }))
-        }
-    }
-}
-
-/// The check for a definition file named as the puzzle: a table of every position proves
-/// shortest solutions where one fits (as `solve` builds it); nothing does otherwise.
-fn definition_checker(args: &VerifyArgs, proves: bool) -> Result<Check<'_>> {
-    use godsearch_app::definition_solve::{
-        DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS,
-    };
-    use godsearch_app::definitions::{self, DefinitionMetric};
-    if args.goal.is_some()
-        || args.table.is_some()
-        || args.facelets
-        || args.prove
-        || args.notation.is_some()
-    {
-        bad_input!(
-            "--goal, --table, --facelets, --notation and --prove are for the built-in puzzles"
-        );
-    }
-    let metric = match args.metric.as_deref() {
-        Some(text) => DefinitionMetric::parse(text)?,
-        None => DefinitionMetric::Outer,
-    };
-    let puzzle = definitions::load(std::path::Path::new(puzzle_name(args)))?;
-    let request = DefinitionSolveRequest {
-        generators: &[],
-        metric,
-        memory_bytes: crate::machine::default_memory_budget(),
-        deadline: None,
-        descent_ranks: DESCENT_RANKS,
-        database_ranks: 0,
-    };
-    let fits = puzzle
-        .space::<u64>(&[], metric)
-        .is_ok_and(|s| godsearch_core::RankedSpace::state_count(&s) <= DESCENT_RANKS);
-    let prover = match fits && proves {
-        true => Some(DefinitionSolver::new(
-            &puzzle,
-            &request,
-            &godsearch_core::NoProgress,
-        )?),
-        false => None,
-    };
-    Ok(Box::new(move |claim| {
-        Ok(verify::definition(&puzzle, metric, claim, prover.as_ref())?)
-    }))
-}
-
-fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
+fn print(
+    args: &VerifyArgs,
+    mode: Mode,
+    r: &VerifyReport,
+    puzzle: &dyn Puzzle,
+    unproven: &str,
+) -> Result<()> {
     if args.json {
         outln!("{}", serde_json::to_string(r)?);
         return Ok(());
@@ -247,11 +140,8 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
     outln!("moves      {}", r.moves);
     if mode == Mode::Apply {
         outln!("end        {}", r.end);
-        if let Ok(PuzzleName::Tiles(shape)) = puzzle_name(args).parse::<PuzzleName>() {
-            let board = Board::parse(shape, &r.end).context("the board reached")?;
-            for line in board.to_grid().lines() {
-                outln!("           {line}");
-            }
+        for line in puzzle.picture(&r.end) {
+            outln!("           {line}");
         }
         return Ok(());
     }
@@ -274,10 +164,7 @@ fn print(args: &VerifyArgs, mode: Mode, r: &VerifyReport) -> Result<()> {
             "optimal    not known: every solution has at least {b} {} (the search stopped at --timeout)",
             r.metric
         ),
-        _ if puzzle_name(args).parse::<PuzzleName>().ok() == Some(PuzzleName::Cube(CubeSize::Three)) => {
-            outln!("optimal    not known (--prove runs the optimal solver)")
-        }
-        _ => outln!("optimal    not known (no distance table for this puzzle here)"),
+        _ => outln!("optimal    not known ({unproven})"),
     }
     Ok(())
 }
