@@ -50,6 +50,8 @@ pub enum BoardSolver {
         memory_bytes: u64,
         /// Each board's time limit.
         deadline_after: Option<Duration>,
+        /// IDA*'s first threshold, a bound an earlier search proved.
+        resume_from: Option<u32>,
     },
 }
 
@@ -63,7 +65,8 @@ impl BoardSolver {
         has_table: bool,
     ) -> AppResult<Algorithm> {
         let shape = goal.shape();
-        let deadline = request.timeout()?.is_some();
+        // Only IDA* reports a bound at a deadline and resumes from one.
+        let deadline = request.timeout()?.is_some() || request.resume_from.is_some();
         let algorithm = choice::tile_algorithm(request.algorithm, shape, has_table, deadline)?;
         check_options(request, algorithm)?;
         if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
@@ -116,6 +119,7 @@ impl BoardSolver {
                 )?,
                 memory_bytes: setup.memory_bytes,
                 deadline_after: setup.deadline_after,
+                resume_from: request.resume_from,
             },
         })
     }
@@ -132,12 +136,14 @@ impl BoardSolver {
                 heuristic,
                 memory_bytes,
                 deadline_after,
+                resume_from,
             } => Search {
                 algorithm: *algorithm,
                 goal,
                 memory_bytes: *memory_bytes,
                 deadline_after: *deadline_after,
                 watch,
+                resume_from: *resume_from,
             }
             .solve(heuristic, job),
         }
@@ -223,6 +229,11 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
             request.depth.is_some() && algorithm != Algorithm::HalfDepth,
             "--depth",
             "--algorithm half-depth",
+        ),
+        (
+            request.resume_from.is_some() && !algorithm.takes_deadline(),
+            "--resume-from",
+            "IDA* (--algorithm ida or parallel-ida)",
         ),
     ];
     if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {

@@ -209,6 +209,7 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
         (request.stages.is_some(), "--stages"),
         (request.effort.is_some(), "--effort"),
         (request.no_reflection, "--no-reflection"),
+        (request.resume_from.is_some(), "--resume-from"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(

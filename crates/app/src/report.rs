@@ -45,6 +45,9 @@ pub struct Solution {
     pub timed_out: bool,
     /// With `timed_out`: every solution has at least this many moves.
     pub lower_bound: Option<u32>,
+    /// IDA* resumed from this bound (`--resume-from`): its first threshold. The solution is
+    /// shortest when the bound was one a search proved.
+    pub resumed_from: Option<u32>,
     /// Bytes the method held for this board: its pattern databases, A*'s stored positions
     /// (at 64 bytes each), the distance table or the half-depth levels; `null` for the staged
     /// solvers.

@@ -112,6 +112,10 @@ pub struct SolveRequest {
     /// they have.
     #[serde(default)]
     pub timeout: Option<f64>,
+    /// Boards, IDA*: start at this threshold, a lower bound an earlier search proved (its
+    /// report's `lower_bound`), so that its finished iterations are not done again.
+    #[serde(default)]
+    pub resume_from: Option<u32>,
 }
 
 fn auto_algorithm() -> Algorithm {
@@ -146,6 +150,7 @@ impl SolveRequest {
             table_size: None,
             known_solution: None,
             timeout: None,
+            resume_from: None,
         }
     }
 
@@ -199,6 +204,7 @@ impl SolveRequest {
             (self.table_size.is_some(), "table-size"),
             (self.known_solution.is_some(), "known-solution"),
             (self.timeout.is_some(), "timeout"),
+            (self.resume_from.is_some(), "resume-from"),
         ];
         match given.iter().find(|(on, name)| *on && !kept.contains(name)) {
             Some((_, name)) => Err(AppError::Input(format!("--{name} {why}"))),

@@ -17,7 +17,7 @@ use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Board, BoardFormat, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar, ida_star_watched, LinearConflict, Manhattan, PatternHeuristic, SearchError,
+    astar, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, SearchError,
     SearchOutcome, SearchStats, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
@@ -236,6 +236,9 @@ pub struct Search<'a> {
     pub deadline_after: Option<Duration>,
     /// Where IDA* publishes its threshold and node count as it runs, for a front end to show.
     pub watch: Option<&'a Watch>,
+    /// IDA*'s first threshold when above the board's estimate: a lower bound an earlier search
+    /// of the board proved, so that none of its finished iterations is done again.
+    pub resume_from: Option<u32>,
 }
 
 impl Search<'_> {
@@ -254,9 +257,10 @@ impl Search<'_> {
         let started = Instant::now();
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
+        let from = self.resume_from.unwrap_or(0);
         let outcome = match self.algorithm {
             Algorithm::Ida => {
-                ida_star_watched(&job.board, goal, heuristic, 1, deadline, self.watch)
+                ida_star_resumed(&job.board, goal, heuristic, 1, deadline, self.watch, from)
             }
             Algorithm::Astar => astar(
                 &job.board,
@@ -266,7 +270,9 @@ impl Search<'_> {
             ),
             _ => {
                 let threads = rayon::current_num_threads();
-                ida_star_watched(&job.board, goal, heuristic, threads, deadline, self.watch)
+                ida_star_resumed(
+                    &job.board, goal, heuristic, threads, deadline, self.watch, from,
+                )
             }
         };
         let seconds = started.elapsed().as_secs_f64();
@@ -276,20 +282,16 @@ impl Search<'_> {
             optimal: true,
             table_bytes: Some(heuristic.table_bytes()),
         };
-        match outcome {
-            Ok(outcome) => checked_solution(job, goal, outcome, method, seconds),
+        let mut solution = match outcome {
+            Ok(outcome) => checked_solution(job, goal, outcome, method, seconds)?,
             Err(SearchError::Timeout {
                 lower_bound,
                 expanded,
-            }) => Ok(unsolved(
-                job,
-                goal,
-                method,
-                (lower_bound, expanded),
-                seconds,
-            )),
-            Err(e) => Err(e.into()),
-        }
+            }) => unsolved(job, goal, method, (lower_bound, expanded), seconds),
+            Err(e) => return Err(e.into()),
+        };
+        solution.resumed_from = self.resume_from;
+        Ok(solution)
     }
 }
 
@@ -320,6 +322,7 @@ fn unsolved(
         seconds,
         timed_out: true,
         lower_bound: Some(lower_bound),
+        resumed_from: None,
         memory_bytes,
         written: None,
     }
@@ -386,6 +389,7 @@ fn checked_solution(
         seconds,
         timed_out: false,
         lower_bound: None,
+        resumed_from: None,
         written: None,
     })
 }

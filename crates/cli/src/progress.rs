@@ -137,6 +137,21 @@ impl BatchBar {
     }
 }
 
+/// The iteration under way as the search line tells it: about how far it has come and how
+/// long it has left, from the growth of the two iterations before it at the rate so far
+/// (empty until two have finished, or once the iteration has passed its forecast).
+fn iteration_estimate(watch: &Watch, rate: f64) -> String {
+    let done = watch.iteration_expanded();
+    match watch.iteration_forecast() {
+        Some(total) if total > done && rate > 0.0 => format!(
+            "; this iteration about {:.0}% done, {} left",
+            100.0 * done as f64 / total as f64,
+            format_seconds((total - done) as f64 / rate)
+        ),
+        _ => String::new(),
+    }
+}
+
 /// How often the search line is redrawn.
 const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 
@@ -163,12 +178,14 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
                     line.set_draw_target(ProgressDrawTarget::stderr());
                 }
                 let nodes = watch.expanded();
+                let rate = nodes as f64 / elapsed.as_secs_f64();
                 line.set_message(format!(
-                    "threshold {}, {} nodes expanded, {}nodes/s, {}",
+                    "threshold {}, {} nodes expanded, {}nodes/s, {}{}",
                     watch.threshold(),
                     format_count(nodes),
-                    format_rate(nodes as f64 / elapsed.as_secs_f64()),
-                    format_seconds(elapsed.as_secs_f64())
+                    format_rate(rate),
+                    format_seconds(elapsed.as_secs_f64()),
+                    iteration_estimate(watch, rate)
                 ));
             }
             line.finish_and_clear();

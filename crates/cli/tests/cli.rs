@@ -829,3 +829,65 @@ fn half_depth_agrees_with_ida_on_korf_boards_within_twice_its_depth() {
         "--algorithm half-depth",
     );
 }
+
+/// A search stopped by --timeout says the bound it proved; --resume-from that bound starts
+/// there (none of the finished iterations again) and ends with the optimal length.
+#[test]
+fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
+    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    // Korf's instance 1: 57 moves, about 100 M nodes with Manhattan distance.
+    let board = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
+    let base = [
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--heuristic",
+        "manhattan",
+        "--algorithm",
+        "ida",
+        board,
+    ];
+    let stopped = godsearch(&[&base[..], &["--timeout", "0.2", "--json"]].concat());
+    assert_eq!(stopped.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_str(stdout(&stopped).lines().next().unwrap()).unwrap();
+    assert_eq!(report["timed_out"], true);
+    let bound = report["lower_bound"].as_u64().unwrap();
+    assert!((41..=57).contains(&bound), "{report}");
+    let bound_text = bound.to_string();
+    let resumed = json(&[&base[..], &["--resume-from", &bound_text, "--json"]].concat());
+    assert_eq!(resumed["length"], 57);
+    assert_eq!(resumed["resumed_from"], bound);
+    assert_eq!(resumed["thresholds"][0], bound);
+    let human = stdout(&godsearch(&[&base[..], &["--timeout", "0.2"]].concat()));
+    assert!(human.contains("continue   with --resume-from"), "{human}");
+    refused(
+        &[
+            &base[..],
+            &[
+                "3,1,2,0,4,5,6,7,8,9,10,11,12,13,14,15",
+                "--resume-from",
+                "50",
+            ],
+        ]
+        .concat(),
+        "one board",
+    );
+    refused(
+        &[
+            "solve",
+            "3x3",
+            "--algorithm",
+            "astar",
+            "--resume-from",
+            "20",
+            "1,2,3,4,5,6,7,0,8",
+        ],
+        "--resume-from is used only by IDA*",
+    );
+    refused(
+        &["solve", "3x3x3", "--resume-from", "10", "R U"],
+        "--resume-from is for sliding-tile boards",
+    );
+}

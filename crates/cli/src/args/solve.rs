@@ -64,6 +64,12 @@ pub struct SolveArgs {
     /// it proved (exit code 1 at the end).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Boards, IDA*, one board: start at this threshold, the lower bound an earlier search of
+    /// the board proved (the `bound` line or `lower_bound` that --timeout, Ctrl-C or SIGTERM
+    /// left), so that none of its finished iterations is searched again. A bound above the
+    /// board's true distance gives the first solution within it, which may not be shortest.
+    #[arg(long, value_name = "BOUND")]
+    pub resume_from: Option<u32>,
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
     pub show_facelets: bool,

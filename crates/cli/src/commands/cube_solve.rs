@@ -67,6 +67,7 @@ pub fn shared_options(args: &SolveArgs) -> SolveRequest {
         table_size: args.table_size.clone(),
         known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
+        resume_from: args.resume_from,
         ..SolveRequest::new(args.puzzle.as_deref().unwrap_or_default(), "")
     }
 }

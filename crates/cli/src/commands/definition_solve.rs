@@ -72,6 +72,7 @@ fn refuse_other_puzzles_options(args: &SolveArgs) -> Result<()> {
         (args.depth.is_some(), "--depth"),
         (args.stages.is_some(), "--stages"),
         (args.max_length.is_some(), "--max-length"),
+        (args.resume_from.is_some(), "--resume-from"),
     ];
     if let Some((_, name)) = used.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for the built-in puzzles; a definition puzzle is solved optimally from moves or --pattern");

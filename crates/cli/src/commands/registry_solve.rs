@@ -72,6 +72,7 @@ fn request(args: &SolveArgs, name: &str, position: &str) -> SolveRequest {
         table_size: args.table_size.clone(),
         known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
+        resume_from: args.resume_from,
         ..SolveRequest::new(name, position)
     }
 }

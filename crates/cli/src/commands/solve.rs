@@ -6,6 +6,7 @@ use super::solve_report::{Printer, Style};
 use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::bad_input;
 use crate::input::Batch;
+use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::Result;
@@ -15,6 +16,7 @@ use godsearch_app::tiles::{solvable_board, Notice, TileJob};
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat};
 use godsearch_puzzles::PuzzleName;
 use godsearch_search::tiles::Watch;
+use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
@@ -41,6 +43,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     refuse_unused_options(args, algorithm)?;
     // Boards are read (those given as arguments, at once) before any table is built.
     let jobs = jobs(args, &goal)?;
+    if args.resume_from.is_some() && jobs.total != Some(1) {
+        bad_input!("--resume-from continues the search of one board, with the bound it proved");
+    }
     let style = match (args.json, args.moves_only) {
         (true, _) => Style::Json,
         (false, true) => Style::MovesOnly,
@@ -71,9 +76,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         jobs.total,
         args.quiet,
     );
-    // One board searched gets a line with the search's progress; a batch has its bar.
-    let watch = Watch::default();
+    // One board searched gets a line with the search's progress; a batch has its bar. Stopped
+    // by a signal, it says the bound it proved, from which --resume-from continues.
+    let watch = Arc::new(Watch::default());
     let single = jobs.total == Some(1) && algorithm.is_search() && algorithm != Algorithm::Astar;
+    if single {
+        let seen = Arc::clone(&watch);
+        crate::interrupt::on_interrupt(Box::new(move || {
+            let bound = seen.threshold();
+            if bound > 0 {
+                errln!(
+                    "interrupted: every solution has at least {bound} moves (proven); continue with --resume-from {bound}"
+                );
+            }
+        }));
+    }
     for job in jobs.items {
         let job = job?;
         let solved = match single {
@@ -83,6 +100,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             false => solver.solve(&goal, &job, None),
         };
         out.emit(solved?)?;
+    }
+    if single {
+        crate::interrupt::clear_on_interrupt();
     }
     out.finish()
 }

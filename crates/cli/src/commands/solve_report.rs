@@ -286,11 +286,14 @@ fn print_human(s: &Solution, verbose: bool) {
                 "no solution: beyond twice the depth held ({}), every solution has at least {bound} moves",
                 format_seconds(s.seconds)
             ),
-            _ => outln!(
-                "no solution within --timeout ({}, {} nodes expanded): every solution has at least {bound} moves",
-                format_seconds(s.seconds),
-                format_count(s.nodes_expanded)
-            ),
+            _ => {
+                outln!(
+                    "no solution within --timeout ({}, {} nodes expanded): every solution has at least {bound} moves",
+                    format_seconds(s.seconds),
+                    format_count(s.nodes_expanded)
+                );
+                outln!("continue   with --resume-from {bound}: the finished iterations are not searched again");
+            }
         }
         outln!();
         return;
@@ -319,7 +322,11 @@ fn print_human(s: &Solution, verbose: bool) {
     }
     if !s.thresholds.is_empty() {
         let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
-        outln!("thresholds {}", t.join(" "));
+        let resumed = match s.resumed_from {
+            Some(bound) => format!(" (resumed from {bound}, the bound given with --resume-from)"),
+            None => String::new(),
+        };
+        outln!("thresholds {}{resumed}", t.join(" "));
         let n: Vec<String> = s
             .iteration_expanded
             .iter()

@@ -111,6 +111,10 @@ pub struct Watch {
     expanded: AtomicU64,
     cancelled: AtomicBool,
     node_limit: Option<u64>,
+    /// [`Watch::expanded`] when the iteration under way began.
+    iteration_base: AtomicU64,
+    /// Nodes of the last two finished iterations: the one before last, then the last.
+    finished: [AtomicU64; 2],
 }
 
 impl Watch {
@@ -141,6 +145,36 @@ impl Watch {
     /// Nodes expanded so far, within [`CLOCK_EVERY`] a thread.
     pub fn expanded(&self) -> u64 {
         self.expanded.load(Ordering::Relaxed)
+    }
+
+    /// Nodes expanded so far in the iteration under way, within [`CLOCK_EVERY`] a thread.
+    pub fn iteration_expanded(&self) -> u64 {
+        self.expanded()
+            .saturating_sub(self.iteration_base.load(Ordering::Relaxed))
+    }
+
+    /// A guess at the nodes the iteration under way will expand in all: the last finished
+    /// iteration's times its growth over the one before (IDA*'s iterations grow by a roughly
+    /// steady factor, the heuristic branching factor). `None` until two iterations have
+    /// finished. Only a guess, for an estimate of the time left: never used by the search.
+    pub fn iteration_forecast(&self) -> Option<u64> {
+        let before = self.finished[0].load(Ordering::Relaxed);
+        let last = self.finished[1].load(Ordering::Relaxed);
+        (before > 0 && last > 0).then(|| (last as f64 * (last as f64 / before as f64)) as u64)
+    }
+
+    /// Records that an iteration of `threshold` begins.
+    fn begin_iteration(&self, threshold: u32) {
+        self.threshold.store(threshold, Ordering::Relaxed);
+        self.iteration_base
+            .store(self.expanded(), Ordering::Relaxed);
+    }
+
+    /// Records that an iteration ended after expanding `nodes`.
+    fn end_iteration(&self, nodes: u64) {
+        let last = self.finished[1].load(Ordering::Relaxed);
+        self.finished[0].store(last, Ordering::Relaxed);
+        self.finished[1].store(nodes, Ordering::Relaxed);
     }
 }
 
@@ -415,8 +449,38 @@ pub fn ida_star_watched<H: TileHeuristic>(
     deadline: Option<Instant>,
     watch: Option<&Watch>,
 ) -> Result<SearchOutcome, SearchError> {
-    let sharing = Sharing::DEFAULT;
-    iterate(start, goal, heuristic, threads, deadline, sharing, watch).map(|(outcome, _)| outcome)
+    ida_star_resumed(start, goal, heuristic, threads, deadline, watch, 0)
+}
+
+/// [`ida_star_watched`] whose first threshold is `lower_bound` when that is above the start's
+/// estimate: for continuing a search stopped by its deadline (whose error carries the bound it
+/// proved) without doing its finished iterations again. The solution is shortest when
+/// `lower_bound` is a true lower bound (no solution is shorter); given one above the start's
+/// distance, the search returns the first solution within it.
+pub fn ida_star_resumed<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    threads: usize,
+    deadline: Option<Instant>,
+    watch: Option<&Watch>,
+    lower_bound: u32,
+) -> Result<SearchOutcome, SearchError> {
+    let run = Run {
+        deadline,
+        watch,
+        lower_bound,
+    };
+    iterate(start, goal, heuristic, threads, Sharing::DEFAULT, run).map(|(outcome, _)| outcome)
+}
+
+/// What bounds one search besides the board: when it gives up, who watches it, and the
+/// threshold it starts from.
+#[derive(Debug, Clone, Copy, Default)]
+struct Run<'w> {
+    deadline: Option<Instant>,
+    watch: Option<&'w Watch>,
+    lower_bound: u32,
 }
 
 /// How the parallel search divides an iteration.
@@ -446,10 +510,14 @@ fn iterate<H: TileHeuristic>(
     goal: &Board,
     heuristic: &H,
     threads: usize,
-    deadline: Option<Instant>,
     sharing: Sharing,
-    watch: Option<&Watch>,
+    run: Run,
 ) -> Result<(SearchOutcome, u64), SearchError> {
+    let Run {
+        deadline,
+        watch,
+        lower_bound,
+    } = run;
     let geometry = Geometry::new(start.shape())?;
     let goal_node = Node::from_board(goal);
     let root = Node::from_board(start);
@@ -457,13 +525,13 @@ fn iterate<H: TileHeuristic>(
     let order = MoveOrder::new(&Move::sequence_automaton());
     let mut stats = SearchStats::default();
     let mut handovers = 0;
-    let mut threshold = root_h;
+    let mut threshold = root_h.max(lower_bound);
     let stop = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
     loop {
         stats.thresholds.push(threshold);
         if let Some(watch) = watch {
-            watch.threshold.store(threshold, Ordering::Relaxed);
+            watch.begin_iteration(threshold);
         }
         let expanded_before = stats.expanded;
         let mut first = Dfs {
@@ -511,6 +579,9 @@ fn iterate<H: TileHeuristic>(
         stats
             .iteration_expanded
             .push(stats.expanded - expanded_before);
+        if let Some(watch) = watch {
+            watch.end_iteration(stats.expanded - expanded_before);
+        }
         if timed_out.load(Ordering::Relaxed) {
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
@@ -644,16 +715,22 @@ mod tests {
             let goal = Board::goal(Shape::new(w, h).unwrap());
             let manhattan = Manhattan::new(&goal).unwrap();
             let start = random_walk(&goal, walk, &mut rng);
-            let (serial, _) =
-                iterate(&start, &goal, &manhattan, 1, None, Sharing::DEFAULT, None).unwrap();
+            let (serial, _) = iterate(
+                &start,
+                &goal,
+                &manhattan,
+                1,
+                Sharing::DEFAULT,
+                Run::default(),
+            )
+            .unwrap();
             let (parallel, handovers) = iterate(
                 &start,
                 &goal,
                 &manhattan,
                 4,
-                None,
                 HAND_OVER_EVERYWHERE,
-                None,
+                Run::default(),
             )
             .unwrap();
             assert_eq!(parallel.moves.len(), serial.moves.len(), "{start}");
@@ -671,6 +748,38 @@ mod tests {
             }
             assert_eq!(board, goal, "{start}");
             assert!(handovers > 0, "{start}: no work was handed over");
+        }
+    }
+
+    /// A search resumed from the bound a stopped one proved does none of the finished
+    /// iterations again and finds a solution of the same, optimal, length; a bound below the
+    /// start's estimate changes nothing. The watch forecasts an iteration from the growth of
+    /// the two before it.
+    #[test]
+    fn a_search_resumes_from_a_proven_bound() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let manhattan = Manhattan::new(&goal).unwrap();
+        for _ in 0..4 {
+            let start = random_walk(&goal, 70, &mut rng);
+            let watch = Watch::default();
+            let full =
+                ida_star_resumed(&start, &goal, &manhattan, 2, None, Some(&watch), 0).unwrap();
+            let thresholds = &full.stats.thresholds;
+            if thresholds.len() >= 3 {
+                assert!(watch.iteration_forecast().is_some(), "{start}");
+            }
+            let bound = thresholds[thresholds.len().saturating_sub(2)];
+            let resumed =
+                ida_star_resumed(&start, &goal, &manhattan, 2, None, None, bound).unwrap();
+            assert_eq!(resumed.moves.len(), full.moves.len(), "{start}");
+            assert_eq!(resumed.stats.thresholds[0], bound, "{start}");
+            assert!(resumed.stats.thresholds.len() <= 2, "{start}");
+            let mut board = start.clone();
+            assert!(resumed.moves.iter().all(|&m| board.apply(m)), "{start}");
+            assert_eq!(board, goal, "{start}");
+            let below = ida_star_resumed(&start, &goal, &manhattan, 1, None, None, 1).unwrap();
+            assert_eq!(&below.stats.thresholds, thresholds, "{start}");
         }
     }
 }
