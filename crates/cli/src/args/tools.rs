@@ -301,6 +301,11 @@ pub enum BenchSection {
     /// with --large) in one process with 1 and 2 workers and in 2, 3, 4 processes on
     /// loopback. Not in `all`.
     Distributed,
+    /// The 24-puzzle with 6-6-6-6 and reflection on every thread: the random-walk boards of
+    /// 66 to 88 moves, then (with --large) Korf and Taylor's instances 1 (95 moves) and 5
+    /// (100 moves), each with nodes, time and nodes a second. Not in `all`.
+    #[value(name = "24")]
+    TwentyFour,
     /// Puzzles from the shipped definition files against the built-in cubes, group orders,
     /// and 3x3x3 scrambles solved over automatic pattern databases (with --large also the
     /// pyraminx with tips and the <R, U> group).

@@ -184,8 +184,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             super::bench_search::run_twenty_four(
                 &crate::cache::open(args.cache.as_deref()),
                 threads,
+                false,
             )?;
         }
+    }
+    if args.section == BenchSection::TwentyFour {
+        outln!("== 24-puzzle");
+        let cache = crate::cache::open(args.cache.as_deref());
+        super::bench_search::run_twenty_four(&cache, threads, args.large)?;
     }
     if matches!(args.section, BenchSection::All | BenchSection::Subgoal) {
         outln!("\n== subgoal");

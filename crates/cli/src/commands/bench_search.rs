@@ -111,9 +111,14 @@ fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
 /// found them and re-checks them): `data/bench-24puzzle.txt`, built into the binary.
 const TWENTY_FOUR: &str = crate::benchsets::BENCH_24_PUZZLE;
 
+/// Korf and Taylor's instances the 24-puzzle benchmark adds with `--large`: #1 (95 moves) and
+/// #5 (100 moves), a minute or two each on two cores.
+const KORF_TAYLOR_LARGE: [&str; 2] = ["1", "5"];
+
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
-/// on first use: about 45 s and 1.2 GB).
-pub fn run_twenty_four(cache: &TableCache, threads: usize) -> Result<()> {
+/// on first use: about 45 s and 1.2 GB): the random-walk boards, then with `large` Korf and
+/// Taylor's instances [`KORF_TAYLOR_LARGE`], each length checked against the published one.
+pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Result<()> {
     let goal = Board::goal(Shape::new(5, 5)?);
     let partition = Partition::parse("6-6-6-6", &goal)?;
     let started = Instant::now();
@@ -130,7 +135,21 @@ pub fn run_twenty_four(cache: &TableCache, threads: usize) -> Result<()> {
         "\n24-puzzle, 6-6-6-6 + reflection ({:.1} s to load or build), {threads} threads:",
         started.elapsed().as_secs_f64()
     );
-    for instance in parse_instances(goal.shape(), TWENTY_FOUR).map_err(|(_, e)| e)? {
+    let mut instances = parse_instances(goal.shape(), TWENTY_FOUR).map_err(|(_, e)| e)?;
+    if large {
+        let korf_taylor =
+            parse_instances(goal.shape(), crate::benchsets::KORF_TAYLOR_24).map_err(|(_, e)| e)?;
+        for mut instance in korf_taylor {
+            let id = instance.id.clone().unwrap_or_default();
+            if KORF_TAYLOR_LARGE.contains(&id.as_str()) {
+                instance.board = blank_first_to_blank_last(&instance.board)?;
+                instance.id = Some(format!("korf-taylor-{id}"));
+                instances.push(instance);
+            }
+        }
+    }
+    let (mut total_seconds, mut total_nodes) = (0.0, 0);
+    for instance in instances {
         let started = Instant::now();
         let outcome = ida_star(&instance.board, &goal, &h, threads)?;
         let seconds = started.elapsed().as_secs_f64();
@@ -139,15 +158,41 @@ pub fn run_twenty_four(cache: &TableCache, threads: usize) -> Result<()> {
             "24-puzzle: wrong length {}",
             outcome.moves.len()
         );
+        total_seconds += seconds;
+        total_nodes += outcome.stats.expanded;
         outln!(
-            "  {:<13} length {:>3}  {seconds:>8.2} s  {:>15} nodes  {}nodes/s",
+            "  {:<16} length {:>3}  {seconds:>8.2} s  {:>15} nodes expanded  {}nodes/s",
             instance.id.unwrap_or_default(),
             outcome.moves.len(),
-            format_count(outcome.stats.generated),
-            format_rate(outcome.stats.generated as f64 / seconds)
+            format_count(outcome.stats.expanded),
+            format_rate(outcome.stats.expanded as f64 / seconds)
         );
     }
+    outln!(
+        "  all              {total_seconds:>19.2} s  {:>15} nodes expanded  {}nodes/s",
+        format_count(total_nodes),
+        format_rate(total_nodes as f64 / total_seconds)
+    );
     Ok(())
+}
+
+/// A board for the blank-first goal (`0 1 2 ... 24`, Korf's) as the same puzzle for the
+/// blank-last goal (`1 ... 24 0`): turned half a turn (cell `i` to `n - 1 - i`) with tile `t`
+/// renamed `n - t`, which maps the one goal onto the other and keeps every distance.
+fn blank_first_to_blank_last(board: &Board) -> Result<Board> {
+    let cells: Vec<usize> = board
+        .to_list()
+        .split(',')
+        .map(|c| c.parse())
+        .collect::<Result<_, _>>()?;
+    let n = cells.len();
+    let turned: Vec<String> = (0..n)
+        .map(|i| match cells[n - 1 - i] {
+            0 => "0".to_string(),
+            t => (n - t).to_string(),
+        })
+        .collect();
+    Ok(Board::parse(board.shape(), &turned.join(","))?)
 }
 
 /// The search section on Korf's 100 instances given as `korf` (the text of a file named
@@ -217,4 +262,25 @@ pub fn run(korf: &str, source: &str, threads: usize) -> Result<()> {
         serial / parallel
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The half turn takes Korf's goal to the blank-last goal, and a board one move from the
+    /// one to a board one move from the other.
+    #[test]
+    fn korfs_goal_turns_into_the_blank_last_goal() {
+        let shape = Shape::new(5, 5).unwrap();
+        let korf: Vec<String> = (0..25).map(|t| t.to_string()).collect();
+        let korf = Board::parse(shape, &korf.join(",")).unwrap();
+        assert_eq!(
+            blank_first_to_blank_last(&korf).unwrap(),
+            Board::goal(shape)
+        );
+        let (_, moved) = korf.successors().next().unwrap();
+        let turned = blank_first_to_blank_last(&moved).unwrap();
+        assert!(Board::goal(shape).successors().any(|(_, b)| b == turned));
+    }
 }
