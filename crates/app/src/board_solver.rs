@@ -64,6 +64,7 @@ impl BoardSolver {
         request: &SolveRequest,
         has_table: bool,
     ) -> AppResult<Algorithm> {
+        crate::registry::no_generators(&request.generators)?;
         let shape = goal.shape();
         // Only IDA* reports a bound at a deadline and resumes from one.
         let deadline = request.timeout()?.is_some() || request.resume_from.is_some();

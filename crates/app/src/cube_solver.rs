@@ -82,6 +82,7 @@ impl<'a> CubeSolver<'a> {
     /// The metric `request` asks for on a cube of `size`, refused with the reason when the
     /// request gives options the solver it means would not use. Cheap: nothing is built.
     pub fn check(size: CubeSize, request: &SolveRequest) -> AppResult<Metric> {
+        crate::registry::no_generators(&request.generators)?;
         request.timeout()?;
         check_options(request, size)?;
         if request.optimal {

@@ -86,6 +86,12 @@ fn verify_apply_and_info_take_the_pancake_puzzle() {
         &["verify", "pancake-5", "2,1,3,4,5", "2", "--metric", "qtm"],
         "--metric is not taken",
     );
+    for puzzle in ["3x3", "3x3x3", "pancake-5"] {
+        refused(
+            &["solve", puzzle, "--generators", "R", "1"],
+            "--generators is for definition puzzles",
+        );
+    }
     let info = json(&["info", "pancake-9", "--json"]);
     assert_eq!(info["positions"], "362880");
     refused(

@@ -9,7 +9,7 @@ use crate::progress::LevelBar;
 use anyhow::{Context, Result};
 use godsearch_app::cube_solver::{CubeSetup, CubeSolver};
 use godsearch_app::cubes::CubeJob;
-use godsearch_app::request::{SolveRequest, TableSize, Workbench};
+use godsearch_app::request::{TableSize, Workbench};
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Syntax};
 
@@ -45,32 +45,6 @@ fn jobs(args: &SolveArgs, size: CubeSize) -> Result<Jobs<'_>> {
 
 /// Positions to solve, as [`jobs`] reads them.
 type Jobs<'a> = crate::input::Batch<'a, CubeJob>;
-
-/// The options every front end shares, as the application layer's request (the position is
-/// left empty: the command line reads its own), so that their rules are checked in one place.
-pub fn shared_options(args: &SolveArgs) -> SolveRequest {
-    SolveRequest {
-        goal: args.goal.clone(),
-        algorithm: args.algorithm,
-        heuristic: args.heuristic,
-        pdb: args.pdb.clone(),
-        no_reflection: args.no_reflection,
-        stages: args.stages.clone(),
-        effort: args.effort.map(|e| e.min(u32::MAX as u64) as u32),
-        depth: args.depth,
-        metric: args.metric.clone(),
-        facelets: args.facelets,
-        moves: args.moves,
-        max_length: args.max_length.map(|n| n.min(u32::MAX as u64) as u32),
-        optimal: args.optimal,
-        all: args.all,
-        table_size: args.table_size.clone(),
-        known_solution: args.known_solution.clone(),
-        timeout: args.timeout.map(|t| t.as_secs_f64()),
-        resume_from: args.resume_from,
-        ..SolveRequest::new(args.puzzle.as_deref().unwrap_or_default(), "")
-    }
-}
 
 /// Refuses the command line's own options that a cube solver would not use (the rules every
 /// front end shares are [`CubeSolver::check`]'s).
@@ -108,7 +82,7 @@ fn refuse_unused_options(args: &SolveArgs, size: CubeSize) -> Result<()> {
 }
 
 pub fn run(args: &SolveArgs, size: CubeSize) -> Result<()> {
-    let request = shared_options(args);
+    let request = super::solve::request(args, "");
     CubeSolver::check(size, &request)?;
     refuse_unused_options(args, size)?;
     let jobs = jobs(args, size)?;

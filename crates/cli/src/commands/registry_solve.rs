@@ -9,9 +9,7 @@ use crate::output::outln;
 use crate::{cache, machine};
 use anyhow::Result;
 use godsearch_app::report::DefinitionSolution;
-use godsearch_app::request::{
-    JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
-};
+use godsearch_app::request::{JobControl, JobLimits, SolveReport, TableSize, Workbench};
 use godsearch_app::units::format_seconds;
 
 pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
@@ -40,41 +38,13 @@ pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
     };
     let control = JobControl::new(None);
     for position in &args.boards {
-        let request = request(args, name, position);
+        let request = super::solve::request(args, position);
         match bench.solve(&request, &limits, &control)? {
             SolveReport::Definition(solution) => print(args, &solution)?,
             other => outln!("{}", serde_json::to_string(&other)?),
         }
     }
     Ok(())
-}
-
-/// The request the arguments make for one position.
-fn request(args: &SolveArgs, name: &str, position: &str) -> SolveRequest {
-    SolveRequest {
-        generators: args.definition.generators.clone(),
-        goal: args.goal.clone(),
-        algorithm: args.algorithm,
-        heuristic: args.heuristic,
-        pdb: args.pdb.clone(),
-        no_reflection: args.no_reflection,
-        stages: args.stages.clone(),
-        effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
-        depth: args.depth,
-        metric: args.metric.clone(),
-        facelets: args.facelets,
-        moves: args.moves,
-        max_length: args
-            .max_length
-            .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
-        optimal: args.optimal,
-        all: args.all,
-        table_size: args.table_size.clone(),
-        known_solution: args.known_solution.clone(),
-        timeout: args.timeout.map(|t| t.as_secs_f64()),
-        resume_from: args.resume_from,
-        ..SolveRequest::new(name, position)
-    }
 }
 
 /// Prints a solution found by a generic engine: JSON, the moves alone, or for people.

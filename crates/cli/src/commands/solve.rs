@@ -11,7 +11,7 @@ use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::Result;
 use godsearch_app::board_solver::{BoardSetup, BoardSolver};
-use godsearch_app::request::Workbench;
+use godsearch_app::request::{SolveRequest, Workbench};
 use godsearch_app::tiles::{solvable_board, Notice, TileJob};
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat};
 use godsearch_puzzles::PuzzleName;
@@ -38,7 +38,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     args.notation.check_runs(args.runs)?;
     let shape = spaces::tile_shape(puzzle)?;
     let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let request = super::cube_solve::shared_options(args);
+    let request = request(args, "");
     let algorithm = BoardSolver::algorithm(&goal, &request, args.table.is_some())?;
     refuse_unused_options(args, algorithm)?;
     // Boards are read (those given as arguments, at once) before any table is built.
@@ -105,6 +105,40 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         crate::interrupt::clear_on_interrupt();
     }
     out.finish()
+}
+
+/// The request the arguments make, as every front end makes it (the position: `position`; a
+/// batch leaves it empty and reads its own), so that the options' rules are checked in one
+/// place.
+pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
+    let puzzle = match args.definition.path(args.puzzle.as_deref()) {
+        Some(path) => path.display().to_string(),
+        None => args.puzzle.clone().unwrap_or_default(),
+    };
+    SolveRequest {
+        generators: args.definition.generators.clone(),
+        goal: args.goal.clone(),
+        algorithm: args.algorithm,
+        heuristic: args.heuristic,
+        pdb: args.pdb.clone(),
+        no_reflection: args.no_reflection,
+        stages: args.stages.clone(),
+        effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
+        depth: args.depth,
+        metric: args.metric.clone(),
+        facelets: args.facelets,
+        moves: args.moves,
+        max_length: args
+            .max_length
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        optimal: args.optimal,
+        all: args.all,
+        table_size: args.table_size.clone(),
+        known_solution: args.known_solution.clone(),
+        timeout: args.timeout.map(|t| t.as_secs_f64()),
+        resume_from: args.resume_from,
+        ..SolveRequest::new(&puzzle, position)
+    }
 }
 
 /// Refuses the command line's own options that would do nothing with the algorithm chosen for
