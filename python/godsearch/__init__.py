@@ -32,6 +32,7 @@ __all__ = [
     "Session",
     "default_session",
     "solve",
+    "solve_many",
     "bfs",
     "scramble",
     "replay",
@@ -42,9 +43,35 @@ __all__ = [
 ]
 
 
+def _plain(value):
+    """``value`` as JSON takes it: a numpy integer or float as a Python one (``.item()``)."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        return value.item()
+    return value
+
+
 def _request(**fields):
     """The JSON request of the given fields, those left at None omitted."""
-    return _json.dumps({k: v for k, v in fields.items() if v is not None and v is not False})
+    return _json.dumps(
+        {k: _plain(v) for k, v in fields.items() if v is not None and v is not False}
+    )
+
+
+def _position(position):
+    """A position as the requests take it: a string as it is; a board given as a list, a
+    tuple or a numpy array of tiles (any shape: rows are read in order) as its tile list
+    ``"1,2,3,..."``."""
+    if isinstance(position, str):
+        return position
+    if hasattr(position, "ravel"):
+        position = position.ravel().tolist()
+    try:
+        tiles = [int(_plain(t)) for t in position]
+    except (TypeError, ValueError):
+        raise InputError(
+            "a position is a string, or a board as a list, tuple or array of tile numbers"
+        ) from None
+    return ",".join(str(t) for t in tiles)
 
 
 class Session:
@@ -71,14 +98,16 @@ class Session:
     def solve(self, puzzle, position, *, algorithm=None, heuristic=None, pdb=None,
               no_reflection=False, goal=None, stages=None, effort=None, depth=None,
               metric=None, facelets=False, moves=False, max_length=None, optimal=False,
-              all=False, table_size=None, timeout=None, generators=None):
+              all=False, table_size=None, timeout=None, generators=None,
+              known_solution=None, resume_from=None):
         """Solves one position; returns the report dict (``solution``, ``length``,
         ``optimal``, ``nodes_expanded``, ``seconds``, ...), its solution replayed first.
 
         :param puzzle: ``"3x3"``, ``"4x4"``, any ``"WxH"``, ``"2x2x2"``, ``"3x3x3"``, or the
             path of a puzzle definition file (KPuzzle JSON or ``.tws``).
-        :param position: a board (``"8,6,7,2,5,4,3,0,1"`` or hex), a cube's 54 facelets, or
-            moves (``"R U R' U'"``) for cubes and definition puzzles.
+        :param position: a board (``"8,6,7,2,5,4,3,0,1"``, hex, or a list, tuple or numpy
+            array of tiles), a cube's 54 facelets, or moves (``"R U R' U'"``) for cubes and
+            definition puzzles.
         :param generators: definition puzzles: the moves to search with (``"U,F,R"``).
         :param algorithm: ``auto`` (default), ``ida``, ``parallel-ida``, ``astar``, ``table``,
             ``half-depth``, ``two-stage``, ``subgoal``, ``two-phase``.
@@ -86,16 +115,31 @@ class Session:
         :param pdb: a partition by name (``"6-6-3"``) or tile groups (``"1,2,3/4,5,6"``).
         :param timeout: seconds; IDA* then reports its proven ``lower_bound`` (``timed_out``).
         :param optimal: 3x3x3: a proven shortest solution (``table_size`` ``small`` or ``1gb``).
+        :param resume_from: boards, IDA*: start at the ``lower_bound`` an earlier search of the
+            board proved, so that none of its finished iterations is searched again.
 
         The other options are the command line's (``godsearch solve --help``).
         """
-        request = _request(puzzle=puzzle, position=position, algorithm=algorithm,
+        request = _request(puzzle=puzzle, position=_position(position), algorithm=algorithm,
                            heuristic=heuristic, pdb=pdb, no_reflection=no_reflection,
                            goal=goal, stages=stages, effort=effort, depth=depth,
                            metric=metric, facelets=facelets, moves=moves,
                            max_length=max_length, optimal=optimal, all=all,
-                           table_size=table_size, timeout=timeout, generators=generators)
+                           table_size=table_size, timeout=timeout, generators=generators,
+                           known_solution=known_solution, resume_from=resume_from)
         return _json.loads(self._native.solve_json(request))
+
+    def solve_many(self, puzzle, positions, **options):
+        """Solves each of ``positions`` (any iterable, read as it is consumed) with the same
+        options as :meth:`solve`, yielding each report as it is found, in order. The tables
+        are loaded once, for the first position, and kept by the session.
+
+        >>> boards = ["1,2,3,4,5,6,7,0,8", (1, 2, 3, 4, 5, 6, 0, 7, 8)]
+        >>> [r["length"] for r in solve_many("3x3", boards, heuristic="manhattan")]
+        [1, 2]
+        """
+        for position in positions:
+            yield self.solve(puzzle, position, **options)
 
     def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False,
             generators=None):
@@ -110,10 +154,13 @@ class Session:
                            count_last=count_last, generators=generators)
         return _json.loads(self._native.bfs_json(request))
 
-    def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None):
+    def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None,
+                 generators=None, format=None):
         """Uniform random positions (or, with ``moves``, random canonical move sequences);
-        returns a list of dicts with ``position`` and, for cubes, ``scramble``."""
-        request = _request(puzzle=puzzle, count=count, moves=moves, metric=metric, seed=seed)
+        returns a list of dicts with ``position`` and, for cubes, ``scramble``. Boards are
+        written as ``format`` says: ``list`` (default), ``hex`` or ``grid``."""
+        request = _request(puzzle=puzzle, count=count, moves=moves, metric=metric, seed=seed,
+                           generators=generators, format=format)
         return _json.loads(self._native.scramble_json(request))
 
     def build_pdb(self, puzzle, partition, *, goal=None, force=False):
@@ -132,6 +179,11 @@ budget)."""
 def solve(puzzle, position, **options):
     """:meth:`Session.solve` on :data:`default_session`."""
     return default_session.solve(puzzle, position, **options)
+
+
+def solve_many(puzzle, positions, **options):
+    """:meth:`Session.solve_many` on :data:`default_session`."""
+    return default_session.solve_many(puzzle, positions, **options)
 
 
 def bfs(puzzle, **options):

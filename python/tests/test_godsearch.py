@@ -1,6 +1,7 @@
 """The Python bindings against the built extension: every function, the errors, a solution
 replayed in Python, the reference counts from data/, and the GIL released during work."""
 
+import doctest
 import pathlib
 import threading
 import time
@@ -210,3 +211,38 @@ def test_the_pancake_puzzle_comes_from_the_registry(session):
     assert by_table["length"] == 8
     with pytest.raises(godsearch.InputError, match="given twice"):
         session.solve("pancake-4", "1,1,2,3")
+
+
+def test_solve_many_streams_reports_in_order(session):
+    read = []
+
+    def boards():
+        for board in ["1,2,3,4,5,6,7,0,8", [1, 2, 3, 4, 5, 6, 0, 7, 8], BOARD]:
+            read.append(board)
+            yield board
+
+    reports = session.solve_many("3x3", boards(), heuristic="manhattan")
+    assert next(reports)["length"] == 1
+    # Positions are read as the reports are asked for.
+    assert len(read) == 1
+    rest = list(reports)
+    assert [r["length"] for r in rest] == [2, 31]
+    assert rest[0]["start"] == "1,2,3,4,5,6,0,7,8"
+    with pytest.raises(godsearch.InputError, match="a position is a string"):
+        session.solve("3x3", [1, "x", 3])
+
+
+def test_numpy_boards_and_integers_are_taken(session):
+    numpy = pytest.importorskip("numpy")
+    board = numpy.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    report = session.solve("3x3", board, algorithm="ida", timeout=numpy.float64(30))
+    assert report["length"] == 31
+    made = session.scramble("3x3", count=numpy.int64(2), seed=numpy.uint32(5))
+    assert len(made) == 2
+
+
+def test_the_docstring_examples_run(tmp_path, monkeypatch):
+    # The module-level functions use the default session: here one with a cache of its own.
+    monkeypatch.setattr(godsearch, "default_session", godsearch.Session(cache=str(tmp_path)))
+    failures, tried = doctest.testmod(godsearch)
+    assert tried >= 4 and failures == 0
