@@ -246,3 +246,21 @@ def test_the_docstring_examples_run(tmp_path, monkeypatch):
     monkeypatch.setattr(godsearch, "default_session", godsearch.Session(cache=str(tmp_path)))
     failures, tried = doctest.testmod(godsearch)
     assert tried >= 4 and failures == 0
+
+
+def test_the_type_stubs_cover_every_public_name():
+    import ast
+    package = pathlib.Path(godsearch.__file__).parent
+    assert (package / "py.typed").exists()
+    stub = ast.parse((package / "__init__.pyi").read_text())
+    declared = set()
+    for node in stub.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            declared.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            declared.add(node.target.id)
+    assert set(godsearch.__all__) <= declared, set(godsearch.__all__) - declared
+    session_stub = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Session")
+    methods = {n.name for n in session_stub.body if isinstance(n, ast.FunctionDef)}
+    public = {m for m in dir(godsearch.Session) if not m.startswith("_")}
+    assert public <= methods, public - methods
