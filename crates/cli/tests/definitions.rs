@@ -326,3 +326,22 @@ fn verify_apply_and_scramble_take_the_file_by_option_too() {
     );
     refused(&["scramble", &skewb, "--def", &skewb], "not both");
 }
+
+/// `--def FILE` reads a definition file whatever its name ends with (a name given as the
+/// puzzle is one only by its ending), for every command that takes it.
+#[test]
+fn def_reads_a_file_of_any_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pyraminx.txt");
+    std::fs::copy(data_dir().join("definitions/pyraminx-no-tips.tws"), &file).unwrap();
+    let path = file.to_str().unwrap();
+    let levels = json(&["bfs", "--def", path, "--json"]);
+    assert_eq!(levels["total"], 933_120);
+    let info = json(&["info", "--def", path, "--json"]);
+    assert_eq!(info["positions"], "933120");
+    let verified = json(&["verify", "--def", path, "U R", "R' U'", "--json"]);
+    assert_eq!(verified["reaches_goal"], true);
+    let made = json(&["scramble", "--def", path, "--seed", "3", "--json"]);
+    assert!(made["position"].is_string(), "{made}");
+    assert!(godsearch(&["solve", "--def", path, "U R"]).status.success());
+}

@@ -47,11 +47,14 @@ impl PuzzleKind for DefinitionKind {
                 "this server does not read definition files named in requests".into(),
             )));
         }
-        Some(
-            definitions::load(std::path::Path::new(name))
-                .map(|puzzle| Box::new(Definition { puzzle }) as Box<dyn Puzzle>),
-        )
+        Some(open_file(std::path::Path::new(name)))
     }
+}
+
+/// The puzzle of the definition file at `path`, whatever its name ends with (a front end's
+/// `--def FILE`; a name given as the puzzle is a definition file only by its ending).
+pub fn open_file(path: &std::path::Path) -> AppResult<Box<dyn Puzzle>> {
+    definitions::load(path).map(|puzzle| Box::new(Definition { puzzle }) as Box<dyn Puzzle>)
 }
 
 /// A definition file's puzzle, read and checked.

@@ -8,7 +8,6 @@ use crate::args::BfsArgs;
 use crate::errors::bad_input;
 use crate::progress::LevelBar;
 use anyhow::Result;
-use godsearch_app::registry;
 use godsearch_app::request::BfsJob;
 
 pub fn run(args: &BfsArgs) -> Result<()> {
@@ -25,7 +24,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
         (None, Some(name)) => name.clone(),
         (None, None) => bad_input!("name a puzzle, or a definition file with --def"),
     };
-    let puzzle = registry::open(&name, true)?;
+    let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let job = BfsJob {
         puzzle: name,
         generators: args.definition.generators.clone(),

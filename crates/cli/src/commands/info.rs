@@ -46,7 +46,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         ram_bytes: machine::total_memory(),
         free_disk_bytes: machine::free_disk(Path::new(".")),
     };
-    let report = godsearch_app::registry::open(&name, true)?.info(&query)?;
+    let report = super::open_puzzle(args.definition.def.as_deref(), &name)?.info(&query)?;
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
         return Ok(());

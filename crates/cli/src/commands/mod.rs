@@ -104,3 +104,15 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         | Command::Man => Vec::new(),
     }
 }
+
+/// The puzzle the arguments name: `--def FILE` is a definition file whatever its name ends
+/// with; any other name is the registry's to read.
+pub(crate) fn open_puzzle(
+    def: Option<&std::path::Path>,
+    name: &str,
+) -> anyhow::Result<Box<dyn godsearch_app::registry::Puzzle>> {
+    Ok(match def {
+        Some(path) => godsearch_app::registry::definition::open_file(path)?,
+        None => godsearch_app::registry::open(name, true)?,
+    })
+}

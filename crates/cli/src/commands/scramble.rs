@@ -52,7 +52,7 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         Some(path) => path.display().to_string(),
         None => args.puzzle.clone().unwrap_or_default(),
     };
-    let puzzle = godsearch_app::registry::open(&name, true)?;
+    let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
     let limits = JobLimits {
         memory_bytes: crate::machine::default_memory_budget(),

@@ -21,6 +21,7 @@ pub enum Mode {
 }
 
 pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
+    let def = args.def.clone();
     let args = &with_definition_as_puzzle(args)?;
     if mode == Mode::Apply {
         // apply shows where moves lead; proving shortest is verify's, and is refused here
@@ -61,7 +62,7 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
             vec![(String::new(), Claim { start, moves })]
         }
     };
-    let puzzle = godsearch_app::registry::open(puzzle_name(args), true)?;
+    let puzzle = super::open_puzzle(def.as_deref(), puzzle_name(args))?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
     let query = VerifyQuery {
         goal: args.goal.clone(),
