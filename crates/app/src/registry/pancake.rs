@@ -33,6 +33,7 @@ use godsearch_enumerate::{table, Limits};
 use godsearch_search::{astar, descend, ida_star_until};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The largest stack: 20! ranks still fit in 64 bits.
@@ -82,6 +83,21 @@ pub struct Pancakes {
 }
 
 impl Pancakes {
+    /// A shortest way to the sorted stack from the stack of rank `start`: IDA* with the gap
+    /// heuristic, giving up at `deadline` or when `stop` is set (the bound proven in the error).
+    fn ida(
+        &self,
+        start: u64,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> AppResult<godsearch_search::Path> {
+        ida_star_until(self, &Gaps(*self), start, deadline, stop).map_err(|e| {
+            ida_stopped(e, "flips", || {
+                AppError::Check("the search found no way to the sorted stack".into())
+            })
+        })
+    }
+
     /// Replays `claim` (flips from a stack) and, with `proves`, finds the start's distance by
     /// IDA* with the gap heuristic (exact) to tell whether the flips are a shortest way.
     fn verify(&self, claim: Claim, proves: bool) -> AppResult<VerifyReport> {
@@ -93,16 +109,7 @@ impl Pancakes {
         }
         let reaches_goal = self.rank(&end) == 0;
         let shortest = match proves {
-            true => Some(
-                ida_star_until(self, &Gaps(*self), self.rank(&stack), None, None)
-                    .map_err(|e| {
-                        ida_stopped(e, "flips", || {
-                            AppError::Check("the search found no way to the sorted stack".into())
-                        })
-                    })?
-                    .moves
-                    .len(),
-            ),
+            true => Some(self.ida(self.rank(&stack), None, None)?.moves.len()),
             false => None,
         };
         Ok(VerifyReport {
@@ -412,18 +419,7 @@ impl Puzzle for Pancakes {
                 (path.moves, "A* with the gap heuristic", path.stats.expanded)
             }
             _ => {
-                let path = ida_star_until(
-                    self,
-                    &Gaps(*self),
-                    start,
-                    deadline,
-                    Some(control.cancel_flag()),
-                )
-                .map_err(|e| {
-                    ida_stopped(e, "flips", || {
-                        AppError::Check("the search found no way to the sorted stack".into())
-                    })
-                })?;
+                let path = self.ida(start, deadline, Some(control.cancel_flag()))?;
                 (
                     path.moves,
                     "IDA* with the gap heuristic",

@@ -30,6 +30,15 @@ impl DefinitionArgs {
         })
     }
 
+    /// The name requests give the puzzle: the definition file's path ([`Self::path`]), else
+    /// `puzzle` as written.
+    pub fn puzzle_name(&self, puzzle: Option<&str>) -> String {
+        match self.path(puzzle) {
+            Some(path) => path.display().to_string(),
+            None => puzzle.unwrap_or_default().to_string(),
+        }
+    }
+
     /// The generators named (empty: the file's own moves).
     pub fn generator_names(&self) -> Vec<String> {
         self.generators

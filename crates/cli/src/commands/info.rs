@@ -37,10 +37,7 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let name = match args.definition.path(args.puzzle.as_deref()) {
-        Some(path) => path.display().to_string(),
-        None => args.puzzle.clone().unwrap_or_default(),
-    };
+    let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let query = InfoQuery {
         generators: args.definition.generator_names(),
         ram_bytes: machine::total_memory(),

@@ -45,13 +45,10 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
         }
         Ok(())
     };
-    let name = match args.definition.path(args.puzzle.as_deref()) {
-        Some(_) if args.definition.def.is_some() && args.puzzle.is_some() => {
-            bad_input!("give the puzzle as --def FILE or by name, not both")
-        }
-        Some(path) => path.display().to_string(),
-        None => args.puzzle.clone().unwrap_or_default(),
-    };
+    if args.definition.def.is_some() && args.puzzle.is_some() {
+        bad_input!("give the puzzle as --def FILE or by name, not both");
+    }
+    let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
     let limits = JobLimits {

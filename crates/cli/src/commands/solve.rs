@@ -111,10 +111,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 /// batch leaves it empty and reads its own), so that the options' rules are checked in one
 /// place.
 pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
-    let puzzle = match args.definition.path(args.puzzle.as_deref()) {
-        Some(path) => path.display().to_string(),
-        None => args.puzzle.clone().unwrap_or_default(),
-    };
+    let puzzle = args.definition.puzzle_name(args.puzzle.as_deref());
     SolveRequest {
         generators: args.definition.generators.clone(),
         goal: args.goal.clone(),
