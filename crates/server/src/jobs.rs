@@ -28,7 +28,8 @@ pub const KEPT_RESULT_FACTOR: usize = 4;
 pub enum Outcome {
     /// The report, as JSON.
     Done(serde_json::Value),
-    /// The request was at fault (HTTP 400), with the message the command line prints.
+    /// The request was at fault (HTTP 400), with the message the command line prints, in the
+    /// API's words (`max_length` for `--max-length`).
     BadInput(String),
     /// The work failed (HTTP 500).
     Failed(String),
@@ -44,7 +45,9 @@ impl Outcome {
     fn of(result: Result<serde_json::Value, AppError>) -> Self {
         match result {
             Ok(value) => Outcome::Done(value),
-            Err(e) if e.is_bad_input() => Outcome::BadInput(e.to_string()),
+            Err(e) if e.is_bad_input() => {
+                Outcome::BadInput(crate::words::in_api_words(&e.to_string()))
+            }
             Err(e) => Outcome::Failed(e.to_string()),
         }
     }

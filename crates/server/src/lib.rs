@@ -5,8 +5,9 @@
 //! Thin, like the command line: every rule and every report type is the application crate's
 //! ([`godsearch_app::request`]); this crate turns HTTP requests into its calls, runs them as
 //! [`jobs`] under the server's limits, and answers with the same JSON as `--json`. A bad request
-//! gets HTTP 400 with the command line's message, a body over the size limit 413, a full
-//! server 503.
+//! gets HTTP 400 with the command line's message in the API's words (request fields for
+//! options, plain words for a body serde could not read), a body over the size limit 413, a
+//! full server 503.
 //!
 //! | Route | Does |
 //! |---|---|
@@ -23,6 +24,7 @@
 
 pub mod jobs;
 mod page;
+mod words;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -45,6 +47,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use words::in_api_words;
 
 /// How often a job's watchers get its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
@@ -258,7 +261,7 @@ fn body<T>(parsed: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
             StatusCode::PAYLOAD_TOO_LARGE => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::BAD_REQUEST,
         };
-        ApiError(status, rejection.body_text())
+        ApiError(status, words::plain_json_error(&rejection.body_text()))
     })
 }
 
@@ -405,7 +408,7 @@ async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Respo
         .unwrap_or_else(|_| Err(godsearch_app::AppError::Check("the replay panicked".into())));
     match replayed {
         Ok(replayed) => Json(replayed).into_response(),
-        Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string())),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }
@@ -450,7 +453,9 @@ fn job_from<T: DeserializeOwned + Precheck + Send + 'static, R: Serialize + 'sta
     match body(parsed) {
         Ok(request) => match request.precheck(state.jobs.limits()) {
             Ok(()) => start_job(state, kind, work(request, method)),
-            Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, e.to_string()),
+            Err(e) if e.is_bad_input() => {
+                error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string()))
+            }
             Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         },
         Err(refused) => refused.into_response(),
