@@ -200,7 +200,7 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the board entered",
-        "return [...document.querySelectorAll('#board .tile')].map(t => t.textContent || '0').join(',') === '8,6,7,2,5,4,3,0,1';",
+        "return document.getElementById('board').dataset.position === '8,6,7,2,5,4,3,0,1';",
     )
     .await;
 
@@ -227,15 +227,26 @@ async fn the_page_solves_compares_and_plays() {
     {
         assert_eq!(row[1], "3x3");
         assert_eq!(row[2], algorithm, "{row:?}");
-        assert!(row[3].contains(heuristic), "{row:?}");
-        assert_eq!(row[4], "31", "{row:?}");
-        assert_eq!(row[5], "yes", "{row:?}");
+        assert_eq!(row[3], "31", "{row:?}");
+        assert_eq!(row[4], "yes", "{row:?}");
         assert!(
-            row[6].replace(',', "").parse::<u64>().unwrap() > 0,
+            row[5].ends_with(" ms") || row[5].ends_with(" µs"),
+            "{row:?}"
+        );
+        assert_eq!(row[6], "play", "{row:?}");
+        assert!(row[7].contains(heuristic), "{row:?}");
+        assert!(
+            row[8].replace(',', "").parse::<u64>().unwrap() > 0,
             "{row:?}"
         );
     }
     screenshot(&client, "compare").await;
+    // The address now holds the puzzle, the position and both runs' requests.
+    let link = client.current_url().await.unwrap().to_string();
+    assert!(
+        link.contains("puzzle=3x3") && link.contains("runs="),
+        "{link}"
+    );
 
     // Play the last solution to the end at full speed: the board shows the goal.
     client
@@ -254,7 +265,7 @@ async fn the_page_solves_compares_and_plays() {
     .await;
     let shown = client
         .execute(
-            "return [...document.querySelectorAll('#board .tile')].map(t => t.textContent || '0').join(',');",
+            "return document.getElementById('board').dataset.position;",
             vec![],
         )
         .await
@@ -312,6 +323,31 @@ async fn the_page_solves_compares_and_plays() {
             .unwrap(),
         json!(32)
     );
+    // The goal's level (one position) is a bar too, and the chart has its axis titles.
+    let first_bar = client
+        .execute(
+            "return Number(document.querySelector('#chart rect').getAttribute('height'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(first_bar.as_f64().unwrap() > 0.0, "{first_bar}");
+    let titles = client
+        .execute(
+            "return [...document.querySelectorAll('#chart text.axis')].map(t => t.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        titles,
+        json!(["distance from the goal (moves)", "positions (log scale)"])
+    );
+    // The levels export as CSV, one line a level after the header.
+    let csv = client.execute("return levelsCsv();", vec![]).await.unwrap();
+    let csv = csv.as_str().unwrap();
+    assert!(csv.starts_with("distance,positions\n0,1\n1,2\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 33);
     screenshot(&client, "bfs").await;
 
     // A cube: the 2x2x2 from a typed scramble, drawn as a net, solved and played.
@@ -346,7 +382,7 @@ async fn the_page_solves_compares_and_plays() {
     .await;
     let rows = runs(&client).await;
     assert_eq!(rows[2][1], "2x2x2");
-    assert_eq!(rows[2][4], "4", "{rows:?}");
+    assert_eq!(rows[2][3], "4", "{rows:?}");
     click(&client, "#play").await;
     wait_until(
         &client,
@@ -379,8 +415,8 @@ async fn the_page_solves_compares_and_plays() {
     let rows = runs(&client).await;
     assert_eq!(rows[3][1], "pancake-8");
     assert_eq!(rows[3][2], "auto");
-    assert_eq!(rows[3][3], "IDA* with the gap heuristic");
-    assert_eq!(rows[3][4], "8", "{rows:?}");
+    assert_eq!(rows[3][7], "IDA* with the gap heuristic");
+    assert_eq!(rows[3][3], "8", "{rows:?}");
     click(&client, "#play").await;
     wait_until(
         &client,
@@ -493,8 +529,8 @@ async fn the_page_solves_compares_and_plays() {
     .await;
     let rows = runs(&client).await;
     assert_eq!(
-        &rows[4][2..6],
-        &["half-depth", "positions within 16 moves held", "31", "yes"],
+        [&rows[4][2], &rows[4][7], &rows[4][3], &rows[4][4]],
+        ["half-depth", "positions within 16 moves held", "31", "yes"],
         "{rows:?}"
     );
 
@@ -535,14 +571,172 @@ async fn the_page_solves_compares_and_plays() {
     .await;
     let rows = runs(&client).await;
     assert_eq!(rows[5][2], "ida (stopped)", "{rows:?}");
-    assert!(rows[5][4].starts_with("≥ "), "{rows:?}");
+    assert!(rows[5][3].starts_with("≥ "), "{rows:?}");
     assert_eq!(
-        rows[5][10], "",
+        rows[5][6], "",
         "a stopped search has nothing to play: {rows:?}"
     );
     let said = text(&client, "#progress").await;
     assert!(said.contains("every solution has at least"), "{said}");
     screenshot(&client, "stopped").await;
+
+    // The cancelled search has stopped within a second: health shows nothing running, and an
+    // 8-puzzle solve answers within a second.
+    let started = Instant::now();
+    loop {
+        let running = client
+            .execute(
+                "return fetch('/api/health').then(r => r.json()).then(h => h.running);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if running == json!(0) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "still running after a cancel: {running}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let asked = Instant::now();
+    let length = client
+        .execute(
+            "return fetch('/api/solve', {method: 'POST', headers: {'Content-Type': 'application/json'}, \
+             body: JSON.stringify({puzzle: '3x3', position: '8,6,7,2,5,4,3,0,1'})}).then(r => r.json()).then(r => r.length);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(length, json!(31));
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "an 8-puzzle took {:?} after the cancel",
+        asked.elapsed()
+    );
+
+    // Solve reads the board in the box, even without Set or Enter.
+    select(&client, "#puzzle", "3x3").await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("1,2,3,4,5,6,0,7,8").await.unwrap();
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the typed board's row",
+        "return document.querySelectorAll('#runs tbody tr').length === 7 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(
+        rows[6][3], "2",
+        "the board typed, not the one before: {rows:?}"
+    );
+
+    // A subgoal row's long stages text is cut, whole in its tooltip; the page does not scroll
+    // sideways and the row's play button is in view.
+    select(&client, "#algorithm", "subgoal").await;
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the subgoal row",
+        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let fits = "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;";
+    assert_eq!(client.execute(fits, vec![]).await.unwrap(), json!(true));
+    let play_in_view = client
+        .execute(
+            "const b = document.querySelector('#runs tbody tr:last-child .play-run').getBoundingClientRect(); \
+             return b.right <= document.documentElement.clientWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(play_in_view, json!(true));
+    let tooltip = client
+        .execute(
+            "return document.querySelector('#runs tbody tr:last-child td:nth-child(8)').title;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        tooltip.as_str().unwrap().starts_with("stages "),
+        "{tooltip}"
+    );
+
+    // Fields are checked before anything is sent, in words naming the field.
+    let depth = client.find(Locator::Id("bfs-depth")).await.unwrap();
+    depth.send_keys("abc").await.unwrap();
+    click(&client, "#bfs").await;
+    let said = text(&client, "#bfs-error").await;
+    assert!(
+        said.starts_with("Max depth takes a whole number of moves from 0 to"),
+        "{said}"
+    );
+    assert_eq!(
+        text(&client, "#bfs-progress").await,
+        "",
+        "nothing was started"
+    );
+    depth.clear().await.unwrap();
+    let timeout = client.find(Locator::Id("timeout")).await.unwrap();
+    timeout.send_keys("0").await.unwrap();
+    click(&client, "#solve").await;
+    let said = text(&client, "#error").await;
+    assert!(
+        said.starts_with("Timeout takes a number of seconds from 0.001"),
+        "{said}"
+    );
+    timeout.clear().await.unwrap();
+    assert_eq!(runs(&client).await.len(), 8, "no run was added");
+
+    // The runs export as CSV and JSON, one line or object each.
+    let exported = client
+        .execute(
+            "return [runsCsv().trim().split('\\n').length, JSON.parse(runsJson()).length];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(exported, json!([9, 8]));
+
+    // At phone width nothing scrolls sideways, with the runs and the levels, and for a cube.
+    client.set_window_size(400, 900).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(client.execute(fits, vec![]).await.unwrap(), json!(true));
+    screenshot(&client, "phone").await;
+    select(&client, "#puzzle", "3x3x3").await;
+    wait_until(
+        &client,
+        "the 3x3x3",
+        "return document.querySelectorAll('#net rect').length === 54;",
+    )
+    .await;
+    assert_eq!(client.execute(fits, vec![]).await.unwrap(), json!(true));
+    screenshot(&client, "phone-cube").await;
+    client.set_window_size(1150, 1300).await.unwrap();
+
+    // The link taken after the first two runs opens their puzzle and position and solves
+    // them again: the same two rows.
+    client.goto("about:blank").await.unwrap();
+    client.goto(&link).await.unwrap();
+    wait_until(
+        &client,
+        "the runs of the link",
+        "return document.querySelectorAll('#runs tbody tr').length === 2 && !document.getElementById('solve').disabled \
+         && document.getElementById('position').value === '8,6,7,2,5,4,3,0,1';",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(
+        rows.iter()
+            .map(|r| (r[2].as_str(), r[3].as_str()))
+            .collect::<Vec<_>>(),
+        [("ida", "31"), ("astar", "31")]
+    );
 
     client.close().await.unwrap();
 }

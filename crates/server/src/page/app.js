@@ -19,7 +19,8 @@ const state = {
   goal: "",
   job: null,        // the running solve's job number
   bfsJob: null,     // the running enumeration's
-  runs: [],
+  runs: [],         // each solve: its request and the server's report
+  levels: [],       // the last enumeration's counts, by distance
   play: { positions: [], moves: [], at: 0, timer: null },
 };
 
@@ -56,7 +57,7 @@ function choosePuzzle(name) {
   state.play = { positions: [], moves: [], at: 0, timer: null };
   $("play-moves").textContent = "";
   $("play-status").textContent = "Solve a position, then play its solution.";
-  resetPosition();
+  return resetPosition();
 }
 
 // The puzzle's kind (from the catalog: tiles, cube, pancake, ...), size and goal, without
@@ -110,11 +111,13 @@ function showPosition(given, shown) {
   state.shown = shown;
   $("position").value = given;
   draw(shown);
+  saveToUrl();
 }
 
 function draw(shown) {
   const view = $("view");
-  view.innerHTML = "";
+  // A board keeps its tiles from one position to the next (drawBoard), so moves slide.
+  if (state.kind !== "tiles") view.innerHTML = "";
   if (state.kind === "tiles") {
     drawBoard(view, shown);
     $("view-hint").textContent = "Click a tile next to the blank, or use the arrow keys, to move it.";
@@ -182,22 +185,44 @@ function draw3d(view, facelets) {
   view.appendChild(scene);
 }
 
+// Tile sizes in pixels (boards of more than 30 cells get the small ones) and the gap.
+const TILE_SIZE = 44, SMALL_TILE_SIZE = 30, TILE_GAP = 3, SMALL_BOARD_CELLS = 30;
+
+// A board of absolutely placed tiles, one element per tile kept from one position to the
+// next, so that a move slides its tile (the style sheet animates the transform). The board's
+// `data-position` holds the list shown.
 function drawBoard(view, list) {
-  const tiles = list.split(/[ ,]+/).filter((t) => t !== "").map(Number);
-  const board = document.createElement("div");
-  board.className = "board" + (state.width * state.height > 30 ? " small" : "")
-    + (list === state.goal ? " solved" : "");
-  board.id = "board";
-  board.style.gridTemplateColumns = `repeat(${state.width}, auto)`;
+  const tiles = tilesOf(list);
+  const small = state.width * state.height > SMALL_BOARD_CELLS;
+  const size = small ? SMALL_TILE_SIZE : TILE_SIZE;
+  const shape = `${state.width}x${state.height}`;
+  let board = view.querySelector("#board");
+  if (!board || board.dataset.shape !== shape || board.children.length !== tiles.length) {
+    view.innerHTML = "";
+    board = document.createElement("div");
+    board.id = "board";
+    board.dataset.shape = shape;
+    board.style.width = `${TILE_GAP + state.width * (size + TILE_GAP)}px`;
+    board.style.height = `${TILE_GAP + state.height * (size + TILE_GAP)}px`;
+    for (let tile = 0; tile < tiles.length; tile++) {
+      const div = document.createElement("div");
+      div.className = "tile" + (tile === 0 ? " blank" : "");
+      div.textContent = tile === 0 ? "" : String(tile);
+      div.addEventListener("click", () => clickTile(Number(div.dataset.cell)));
+      board.appendChild(div);
+    }
+    view.appendChild(board);
+  }
+  board.className = "board" + (small ? " small" : "") + (list === state.goal ? " solved" : "");
+  board.dataset.position = tiles.join(",");
   tiles.forEach((tile, cell) => {
-    const div = document.createElement("div");
-    div.className = "tile" + (tile === 0 ? " blank" : "");
-    div.textContent = tile === 0 ? "" : String(tile);
+    const div = board.children[tile];
+    if (!div) return;
     div.dataset.cell = String(cell);
-    div.addEventListener("click", () => clickTile(cell));
-    board.appendChild(div);
+    const x = TILE_GAP + (cell % state.width) * (size + TILE_GAP);
+    const y = TILE_GAP + Math.floor(cell / state.width) * (size + TILE_GAP);
+    div.style.transform = `translate(${x}px, ${y}px)`;
   });
-  view.appendChild(board);
 }
 
 // A pancake stack, top first, each pancake as wide as its size; clicking one flips the stack
@@ -284,6 +309,8 @@ function arrowKey(event) {
   clickTile(cell);
 }
 
+// Reads the position box (checked by the server's replay) and shows it; false, with the
+// server's reason shown, when the box does not hold a position of this puzzle.
 async function setTyped() {
   setError("error", "");
   const text = $("position").value.trim();
@@ -294,9 +321,18 @@ async function setTyped() {
       const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
       showPosition(text, replayed.positions[0]);
     }
+    return true;
   } catch (e) {
     setError("error", e.message);
+    return false;
   }
+}
+
+// Whether the box holds what is shown; a position typed but not yet set (no Set, no Enter)
+// is read first, so that Solve always solves the position in the box.
+async function takeTyped() {
+  if ($("position").value.trim() === state.position.trim()) return true;
+  return setTyped();
 }
 
 async function randomPosition() {
@@ -319,6 +355,32 @@ async function randomPosition() {
 
 // ---------- solving ----------
 
+// The bounds of the number fields, as the server checks them (app::units): a field outside
+// them is refused on the page, in words naming the field, before anything is sent.
+const FIELDS = {
+  timeout: { label: "Timeout", min: 0.001, max: 31536000, integer: false, unit: "seconds" },
+  depth: { label: "Depth held", min: 0, max: 1000, integer: true, unit: "moves" },
+  effort: { label: "Effort", min: 1, max: 1000, integer: true, unit: "plans" },
+  "max-length": { label: "Max length", min: 0, max: 100, integer: true, unit: "moves" },
+  "bfs-depth": { label: "Max depth", min: 0, max: 100000, integer: true, unit: "moves" },
+};
+
+// A number field's value: undefined when empty, else a number within its bounds; anything
+// else throws an error that says which field and what it takes.
+function readNumber(id) {
+  const field = FIELDS[id];
+  const text = $(id).value.trim();
+  if (text === "") return undefined;
+  const value = Number(text);
+  const fits = Number.isFinite(value) && (!field.integer || Number.isInteger(value))
+    && value >= field.min && value <= field.max;
+  if (!fits) {
+    const kind = field.integer ? "a whole number" : "a number";
+    throw new Error(`${field.label} takes ${kind} of ${field.unit} from ${field.min} to ${field.max.toLocaleString()}, not "${text}"; leave it empty for the default`);
+  }
+  return value;
+}
+
 function solveRequest() {
   const request = { puzzle: state.puzzle, position: state.position, algorithm: $("algorithm").value };
   if (state.kind === "tiles") {
@@ -337,15 +399,13 @@ function solveRequest() {
       request.optimal = true;
     }
   }
-  const timeout = $("timeout").value.trim();
-  if (timeout !== "") request.timeout = Number(timeout);
+  request.timeout = readNumber("timeout");
   // The options of the chosen method, as shown (see showOptions); empty ones are left out.
-  const number = (id) => ($(id).value.trim() === "" ? undefined : Number($(id).value.trim()));
   const shown = (kind) => document.querySelector(`#more-options [data-for="${kind}"]`).style.display !== "none";
-  if (shown("half-depth")) request.depth = number("depth");
-  if (shown("staged")) request.effort = number("effort");
+  if (shown("half-depth")) request.depth = readNumber("depth");
+  if (shown("staged")) request.effort = readNumber("effort");
   if (shown("subgoal") && $("stages").value.trim() !== "") request.stages = $("stages").value.trim();
-  if (shown("two-phase") && !request.optimal) request.max_length = number("max-length");
+  if (shown("two-phase") && !request.optimal) request.max_length = readNumber("max-length");
   if (request.optimal) request.table_size = $("table-size").value;
   return request;
 }
@@ -405,7 +465,19 @@ function progressText(p) {
 async function solve() {
   setError("error", "");
   if (state.job !== null) return;
-  const request = solveRequest();
+  if (!(await takeTyped())) return;
+  let request;
+  try {
+    request = solveRequest();
+  } catch (e) {
+    setError("error", e.message);
+    return;
+  }
+  await runSolve(request);
+}
+
+// Solves `request` as a job, showing its progress, and adds its row to the comparison.
+async function runSolve(request) {
   $("solve").disabled = true;
   try {
     const doc = await runJob("solve", request, (id) => {
@@ -415,8 +487,8 @@ async function solve() {
     }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
     const result = doc.result;
     $("progress").textContent = result.timed_out && result.lower_bound !== null && !result.solution
-      ? `job ${doc.id}: stopped after ${result.seconds.toFixed(3)} s; every solution has at least ${result.lower_bound} moves`
-      : `job ${doc.id}: done in ${result.seconds.toFixed(3)} s`;
+      ? `job ${doc.id}: stopped after ${formatSeconds(result.seconds)}; every solution has at least ${result.lower_bound} moves`
+      : `job ${doc.id}: done in ${formatSeconds(result.seconds)}`;
     addRun(result, request);
   } catch (e) {
     if (e.message === "cancelled") {
@@ -451,47 +523,70 @@ function formatBytes(bytes) {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+// A time with three significant digits in the unit that suits it (85.9 µs, 12.3 ms, 4.56 s),
+// so that runs of very different lengths are all told apart.
+function formatSeconds(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  const [value, unit] = seconds < 1e-3 ? [seconds * 1e6, "µs"]
+    : seconds < 1 ? [seconds * 1e3, "ms"] : [seconds, "s"];
+  return `${value.toPrecision(3)} ${unit}`;
+}
+
+// The comparison table's columns, the key ones first (they stay in view on a narrow screen,
+// the rest scroll in the table's own box); long texts are cut, whole in their tooltip.
+const RUN_COLUMNS = ["#", "puzzle", "algorithm", "length", "optimal", "time", "", "heuristic / method",
+  "nodes expanded", "nodes generated", "memory"];
+const TEXT_COLUMNS = new Set(["puzzle", "algorithm", "heuristic / method"]);
+
 function addRun(result, request) {
   const run = {
     number: state.runs.length + 1,
     puzzle: result.puzzle,
     start: request.position,
+    request,
     result,
   };
   state.runs.push(run);
-  const row = document.createElement("tr");
   const stopped = result.timed_out ? " (stopped)" : "";
-  const cells = [
-    // Puzzles solved by the generic engines (pancakes, definition files) report the method
-    // in words instead of an algorithm and heuristic.
-    run.number, result.puzzle, (result.algorithm || request.algorithm) + stopped,
-    result.heuristic || result.metric || result.method || "",
-    result.timed_out && !result.solution ? `≥ ${result.lower_bound}` : result.length,
-    result.optimal ? "yes" : "no",
-    result.nodes_expanded.toLocaleString(),
-    result.nodes_generated === undefined ? "" : result.nodes_generated.toLocaleString(),
-    `${(result.seconds * 1000).toFixed(1)} ms`,
-    formatBytes(result.memory_bytes),
-  ];
-  cells.forEach((value, i) => {
-    const td = document.createElement("td");
-    td.textContent = String(value);
-    if (i >= 1 && i <= 3) td.className = "text";
-    row.appendChild(td);
-  });
-  const td = document.createElement("td");
   // A search stopped before it found a solution has nothing to play.
   const playable = !(result.timed_out && !result.solution && result.length === 0 && result.lower_bound);
-  if (playable) {
-    const button = document.createElement("button");
-    button.textContent = "play";
-    button.type = "button";
-    button.className = "play-run";
-    button.addEventListener("click", () => loadPlay(run));
-    td.appendChild(button);
+  const values = {
+    "#": run.number,
+    puzzle: result.puzzle,
+    algorithm: (result.algorithm || request.algorithm) + stopped,
+    length: result.timed_out && !result.solution ? `≥ ${result.lower_bound}` : result.length,
+    optimal: result.optimal ? "yes" : "no",
+    time: formatSeconds(result.seconds),
+    // Puzzles solved by the generic engines (pancakes, definition files) report the method
+    // in words instead of an algorithm and heuristic.
+    "heuristic / method": result.heuristic || result.metric || result.method || "",
+    "nodes expanded": result.nodes_expanded.toLocaleString(),
+    "nodes generated": result.nodes_generated === undefined ? "" : result.nodes_generated.toLocaleString(),
+    memory: formatBytes(result.memory_bytes),
+  };
+  const row = document.createElement("tr");
+  for (const column of RUN_COLUMNS) {
+    const td = document.createElement("td");
+    if (column === "") {
+      if (playable) {
+        const button = document.createElement("button");
+        button.textContent = "play";
+        button.type = "button";
+        button.className = "play-run";
+        button.addEventListener("click", () => loadPlay(run));
+        td.appendChild(button);
+      }
+    } else {
+      td.textContent = String(values[column]);
+      if (TEXT_COLUMNS.has(column)) {
+        td.className = "text";
+        td.title = String(values[column]);
+      }
+    }
+    row.appendChild(td);
   }
-  row.appendChild(td);
   $("runs").tBodies[0].appendChild(row);
+  saveToUrl();
   if (playable) loadPlay(run);
 }
 
@@ -573,11 +668,10 @@ async function enumerate() {
   setError("bfs-error", "");
   if (state.bfsJob !== null) return;
   const request = { puzzle: state.puzzle };
-  const depth = $("bfs-depth").value.trim();
-  if (depth !== "") request.max_depth = Number(depth);
   if (state.kind === "cube") request.metric = $("metric").value;
   $("bfs").disabled = true;
   try {
+    request.max_depth = readNumber("bfs-depth");
     const doc = await runJob("bfs", request, (id) => {
       state.bfsJob = id;
       $("bfs-cancel").disabled = false;
@@ -600,6 +694,7 @@ async function enumerate() {
 }
 
 function drawLevels(levels) {
+  state.levels = levels;
   const body = $("levels").tBodies[0];
   body.innerHTML = "";
   levels.forEach((count, depth) => {
@@ -611,20 +706,30 @@ function drawLevels(levels) {
   svg.innerHTML = "";
   if (levels.length === 0) return;
   const svgNs = "http://www.w3.org/2000/svg";
-  const width = 720, height = 260, left = 40, bottom = 20, top = 8;
+  // The chart's own units (its viewBox); the page scales it to the width it has.
+  const width = 720, height = 290, left = 56, bottom = 44, top = 8;
+  const text = (x, y, words, className) => {
+    const label = document.createElementNS(svgNs, "text");
+    label.setAttribute("x", x);
+    label.setAttribute("y", y);
+    if (className) label.setAttribute("class", className);
+    label.textContent = words;
+    svg.appendChild(label);
+    return label;
+  };
   const most = Math.max(...levels, 1);
   const decades = Math.max(1, Math.ceil(Math.log10(most)));
-  const y = (count) => height - bottom - (height - bottom - top) * Math.log10(Math.max(count, 1)) / decades;
+  // Log scale with half a decade below 1, so that a level of one position shows as a bar.
+  const floor = 0.5;
+  const y = (count) => height - bottom
+    - (height - bottom - top) * (Math.log10(Math.max(count, 1)) + floor) / (decades + floor);
   for (let d = 0; d <= decades; d++) {
     const line = document.createElementNS(svgNs, "line");
     line.setAttribute("x1", left); line.setAttribute("x2", width);
     line.setAttribute("y1", y(10 ** d)); line.setAttribute("y2", y(10 ** d));
     line.setAttribute("stroke", "#ddd");
     svg.appendChild(line);
-    const label = document.createElementNS(svgNs, "text");
-    label.setAttribute("x", 2); label.setAttribute("y", y(10 ** d) + 3);
-    label.textContent = `1e${d}`;
-    svg.appendChild(label);
+    text(left - 30, y(10 ** d) + 3, `1e${d}`);
   }
   const bar = (width - left) / levels.length;
   levels.forEach((count, depth) => {
@@ -635,17 +740,103 @@ function drawLevels(levels) {
     rect.setAttribute("height", height - bottom - y(count));
     rect.setAttribute("fill", "#4a7bd0");
     const title = document.createElementNS(svgNs, "title");
-    title.textContent = `distance ${depth}: ${count.toLocaleString()} positions`;
+    title.textContent = `distance ${depth}: ${count.toLocaleString()} position${count === 1 ? "" : "s"}`;
     rect.appendChild(title);
     svg.appendChild(rect);
-    if (levels.length <= 40 || depth % 5 === 0) {
-      const label = document.createElementNS(svgNs, "text");
-      label.setAttribute("x", left + depth * bar + bar / 2 - 3);
-      label.setAttribute("y", height - 6);
-      label.textContent = String(depth);
-      svg.appendChild(label);
-    }
+    if (levels.length <= 40 || depth % 5 === 0) text(left + depth * bar + bar / 2 - 3, height - bottom + 14, String(depth));
   });
+  text(left + (width - left) / 2 - 90, height - 6, "distance from the goal (moves)", "axis");
+  const yTitle = text(0, 0, "positions (log scale)", "axis");
+  yTitle.setAttribute("transform", `translate(12, ${(height - bottom) / 2 + 55}) rotate(-90)`);
+}
+
+// ---------- export and share ----------
+
+// Offers `text` as a file named `name` to download.
+function download(name, type, text) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+function csvField(value) {
+  const text = value === null || value === undefined ? "" : String(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(rows) { return rows.map((row) => row.map(csvField).join(",")).join("\n") + "\n"; }
+
+// The runs as CSV: one line each, with the start position and the solution.
+function runsCsv() {
+  const columns = ["number", "puzzle", "start", "algorithm", "heuristic", "length", "optimal", "lower_bound",
+    "timed_out", "nodes_expanded", "nodes_generated", "seconds", "memory_bytes", "solution"];
+  const rows = state.runs.map((run) => {
+    const r = run.result;
+    return [run.number, r.puzzle, run.start, r.algorithm || run.request.algorithm,
+      r.heuristic || r.metric || r.method || "", r.length, r.optimal, r.lower_bound, r.timed_out,
+      r.nodes_expanded, r.nodes_generated, r.seconds, r.memory_bytes, r.solution];
+  });
+  return csv([columns, ...rows]);
+}
+
+// Each run's request and the server's whole report, as the API gave them.
+function runsJson() {
+  return JSON.stringify(state.runs.map((run) => ({ number: run.number, request: run.request, result: run.result })), null, 2);
+}
+
+function levelsCsv() { return csv([["distance", "positions"], ...state.levels.map((count, depth) => [depth, count])]); }
+
+function levelsJson() { return JSON.stringify({ puzzle: state.puzzle, levels: state.levels }, null, 2); }
+
+// The page's state in its address (`#puzzle=...&position=...&runs=[...]`): the puzzle, the
+// position and each run's request, so that a link opens the same puzzle and position and
+// solves them again the same ways. A run stopped by Cancel (no timeout of its own) is left
+// out: opened again it would start a search with no end.
+function saveToUrl() {
+  const params = new URLSearchParams();
+  params.set("puzzle", state.puzzle);
+  if (state.position !== "") params.set("position", state.position);
+  const again = state.runs.filter((run) => !(run.result.timed_out && run.request.timeout === undefined));
+  if (again.length > 0) params.set("runs", JSON.stringify(again.map((run) => run.request)));
+  history.replaceState(null, "", `#${params.toString()}`);
+}
+
+// Adds a puzzle typed as a size (4x5, pancake-12) to the menu when it is not there.
+function ensurePuzzleOption(name) {
+  const select = $("puzzle");
+  if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
+  select.value = name;
+}
+
+// Opens the state a link holds (see saveToUrl): the runs are solved again, in order, then the
+// puzzle and position are shown. False when the address holds none.
+async function loadFromUrl() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const puzzle = params.get("puzzle");
+  if (!puzzle) return false;
+  let runs = [];
+  try { runs = JSON.parse(params.get("runs") || "[]"); } catch (e) { runs = []; }
+  if (!Array.isArray(runs)) runs = [];
+  for (const request of runs) {
+    if (!request || typeof request.puzzle !== "string" || typeof request.position !== "string") continue;
+    ensurePuzzleOption(request.puzzle);
+    setPuzzle(request.puzzle);
+    fillAlgorithms();
+    await runSolve(request);
+  }
+  ensurePuzzleOption(puzzle);
+  if (puzzle !== state.puzzle || runs.length === 0) await choosePuzzle(puzzle);
+  const position = params.get("position");
+  if (position !== null) {
+    $("position").value = position;
+    await setTyped();
+  }
+  return true;
 }
 
 // ---------- start ----------
@@ -664,11 +855,10 @@ async function start() {
     if (pancakes && (Number(pancakes[1]) < 2 || Number(pancakes[1]) > 20)) {
       setError("error", "the pancake puzzle is pancake-N with N from 2 to 20"); return;
     }
-    if (!pancakes && (!size || size[0] * size[1] > 100)) {
-      setError("error", "a board size is WxH (at most 10x10 here) or pancake-N"); return;
+    if (!pancakes && (!size || size[0] < 2 || size[1] < 2 || size[0] * size[1] > 100)) {
+      setError("error", "a board size is WxH, from 2x2 to 10x10 here, or pancake-N"); return;
     }
-    if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
-    select.value = name;
+    ensurePuzzleOption(name);
     choosePuzzle(name);
   });
   $("set-position").addEventListener("click", setTyped);
@@ -693,8 +883,23 @@ async function start() {
   $("bfs-cancel").addEventListener("click", async () => {
     if (state.bfsJob !== null) await api(`/api/jobs/${state.bfsJob}`, undefined, "DELETE");
   });
-  select.value = "3x3";
-  choosePuzzle("3x3");
+  $("runs-csv").addEventListener("click", () => download("godsearch-runs.csv", "text/csv", runsCsv()));
+  $("runs-json").addEventListener("click", () => download("godsearch-runs.json", "application/json", runsJson()));
+  $("levels-csv").addEventListener("click", () => download(`godsearch-levels-${state.puzzle}.csv`, "text/csv", levelsCsv()));
+  $("levels-json").addEventListener("click", () => download(`godsearch-levels-${state.puzzle}.json`, "application/json", levelsJson()));
+  $("copy-link").addEventListener("click", async () => {
+    saveToUrl();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $("copied").textContent = "copied";
+    } catch (e) {
+      $("copied").textContent = "the link is this page's address";
+    }
+  });
+  if (!(await loadFromUrl())) {
+    select.value = "3x3";
+    choosePuzzle("3x3");
+  }
 }
 
 start().catch((e) => setError("error", `could not reach the server: ${e.message}`));
