@@ -91,8 +91,8 @@ impl AppError {
             | AppError::Plan(_)
             | AppError::Enumerate(_)
             | AppError::Definition { .. }
-            | AppError::OrbitSpace(_)
-            | AppError::PatternDb(_) => true,
+            | AppError::OrbitSpace(_) => true,
+            AppError::PatternDb(e) => !matches!(e, PatternDbError::Cancelled),
             AppError::Search(e) => {
                 !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)
             }

@@ -22,6 +22,7 @@ use crate::cubes::Cube2Solver;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
 use crate::tiles::{AnyHeuristic, HeuristicRequest, Notice};
 use crate::{registry, AppError, AppResult};
+use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
 use godsearch_puzzles::cube::algorithm::parse_moves;
@@ -414,6 +415,11 @@ pub struct JobControl {
     level_done: AtomicU64,
     levels: Mutex<Vec<u64>>,
     detail: Mutex<String>,
+    /// The tables being loaded or built, since when, and how many builds deep (a staged
+    /// plan's tables may load a heuristic's databases).
+    tables: Mutex<Option<(String, Instant, u32)>>,
+    /// Time spent on tables before the ones under way, in nanoseconds.
+    tables_nanos: AtomicU64,
 }
 
 /// What a job has done so far (one server-sent event).
@@ -433,6 +439,12 @@ pub struct JobProgress {
     pub levels: Vec<u64>,
     /// What the job is doing, in words.
     pub detail: String,
+    /// The tables being loaded or built (`the 6-6-6-6 pattern databases, 2 of 4`), empty when
+    /// none: the level and its share above are then the build's.
+    pub tables: String,
+    /// Seconds spent loading and building tables so far, which do not count against the
+    /// job's time limit (`seconds` includes them).
+    pub table_seconds: f64,
     /// Whether it was asked to stop.
     pub cancelled: bool,
 }
@@ -449,9 +461,10 @@ impl JobControl {
     /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
     /// thread, on boards, cubes, pancakes and definition puzzles; the optimal cube search
     /// within its next check; the table engine, and so the definition puzzles' databases,
-    /// within a task of its level; the frontier engine between levels; a pattern-database
-    /// build of a board, a half-depth search or a two-phase search, which take seconds or less
-    /// once their tables are loaded, run on to their end or deadline).
+    /// within a task of its level; a board's pattern-database build within a task of its
+    /// level; the frontier engine between levels; a half-depth search or a two-phase search,
+    /// which take seconds or less once their tables are loaded, run on to their end or
+    /// deadline).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
         self.watch.cancel();
@@ -475,6 +488,14 @@ impl JobControl {
 
     /// What the job has done so far.
     pub fn progress(&self) -> JobProgress {
+        // Read apart: a guard in the struct expression below would live to its end, and
+        // `table_time` takes the same lock.
+        let tables = self
+            .tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or_else(String::new, |(what, _, _)| what.clone());
         let units = self.level_units.load(Ordering::Relaxed);
         let done = self.level_done.load(Ordering::Relaxed);
         JobProgress {
@@ -500,8 +521,38 @@ impl JobControl {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .clone(),
+            tables,
+            table_seconds: self.table_time().as_secs_f64(),
             cancelled: self.cancelled.load(Ordering::Relaxed),
         }
+    }
+
+    /// Time spent loading and building tables, the build under way included.
+    fn table_time(&self) -> Duration {
+        let before = Duration::from_nanos(self.tables_nanos.load(Ordering::Relaxed));
+        let under_way = self
+            .tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or(Duration::ZERO, |(_, since, _)| since.elapsed());
+        before + under_way
+    }
+
+    /// The job's time that counts against its limit: since it started, less the time spent
+    /// loading and building tables (which later requests reuse). Zero before it starts.
+    pub fn charged(&self) -> Duration {
+        self.started.get().map_or(Duration::ZERO, |s| {
+            s.elapsed().saturating_sub(self.table_time())
+        })
+    }
+
+    /// Whether tables are being loaded or built now.
+    pub fn on_tables(&self) -> bool {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
     }
 
     fn start(&self) {
@@ -533,6 +584,27 @@ impl Progress for JobControl {
 
     fn cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
+    }
+
+    fn tables_started(&self, what: &str) {
+        let mut tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        // A build inside another keeps the outer one's start: no time is counted twice.
+        *tables = Some(match tables.take() {
+            Some((_, since, depth)) => (what.to_string(), since, depth + 1),
+            None => (what.to_string(), Instant::now(), 1),
+        });
+    }
+
+    fn tables_ready(&self) {
+        let mut tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        match tables.take() {
+            Some((what, since, depth)) if depth > 1 => *tables = Some((what, since, depth - 1)),
+            Some((_, since, _)) => {
+                self.tables_nanos
+                    .fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            }
+            None => {}
+        }
     }
 }
 
@@ -605,7 +677,9 @@ impl Workbench {
         notices: &mut dyn FnMut(Notice),
     ) -> &Tables {
         self.twophase.get_or_init(|| {
-            let (tables, origin) = self.cache.twophase_tables(progress);
+            let (tables, origin) = on_tables(progress, "the two-phase tables", || {
+                self.cache.twophase_tables(progress)
+            });
             self.tell(notices, "the two-phase tables", origin);
             match positions.unwrap_or(0) >= self.resident_from {
                 true => tables.resident(),
@@ -626,12 +700,14 @@ impl Workbench {
         let mut loaded = self.optimal.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (size.name(), metric.name());
         Arc::clone(loaded.entry(key).or_insert_with(|| {
-            let (tables, origin) = self.cache.optimal_tables(size, metric, progress);
             let what = format!(
                 "the optimal solver's {} {} table",
                 metric.name(),
                 size.name()
             );
+            let (tables, origin) = on_tables(progress, &what, || {
+                self.cache.optimal_tables(size, metric, progress)
+            });
             self.tell(notices, &what, origin);
             Arc::new(tables)
         }))

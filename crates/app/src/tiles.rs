@@ -11,6 +11,7 @@ use crate::report::Solution;
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
+use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress, RankedSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
@@ -197,10 +198,11 @@ impl HeuristicRequest<'_> {
         notify: &mut dyn FnMut(Notice),
     ) -> AppResult<AnyHeuristic> {
         let mut tables = Vec::new();
-        for pattern in partition.patterns() {
-            let (table, origin) =
+        for (group, pattern) in partition.patterns().iter().enumerate() {
+            let (table, origin) = on_tables(progress, &databases_label(partition, group), || {
                 self.cache
-                    .load_or_build(goal, pattern, self.memory_bytes, false, progress)?;
+                    .load_or_build(goal, pattern, self.memory_bytes, false, progress)
+            })?;
             if let Origin::Built {
                 seconds,
                 replaced,
@@ -222,6 +224,17 @@ impl HeuristicRequest<'_> {
         let heuristic = PatternHeuristic::new(goal, partition, tables, self.reflection)?;
         Ok(AnyHeuristic::Pdb(heuristic))
     }
+}
+
+/// How a job names the database of `partition`'s group number `group` (from 0) while it loads
+/// or builds it: `the 6-6-6-6 pattern databases, 2 of 4`.
+pub fn databases_label(partition: &Partition, group: usize) -> String {
+    format!(
+        "the {} pattern databases, {} of {}",
+        partition.name(),
+        group + 1,
+        partition.patterns().len()
+    )
 }
 
 /// IDA*, parallel IDA* or A* on one board after another.

@@ -28,6 +28,23 @@ pub trait Progress: Sync {
     fn cancelled(&self) -> bool {
         false
     }
+    /// Loading or building a table begins: `what` names it in words (`the 6-6-6-6 pattern
+    /// databases, 2 of 4`). Until [`tables_ready`](Self::tables_ready) the work is on tables
+    /// a later request reuses, which a job does not charge to its own time limit.
+    fn tables_started(&self, what: &str) {
+        let _ = what;
+    }
+    /// The tables named by [`tables_started`](Self::tables_started) are loaded or built.
+    fn tables_ready(&self) {}
+}
+
+/// Runs `work` between [`Progress::tables_started`] and [`Progress::tables_ready`], so that a
+/// job shows which tables it is on and does not charge their time to its limit.
+pub fn on_tables<T>(progress: &dyn Progress, what: &str, work: impl FnOnce() -> T) -> T {
+    progress.tables_started(what);
+    let done = work();
+    progress.tables_ready();
+    done
 }
 
 /// A sink that ignores everything.

@@ -55,6 +55,9 @@ pub enum PatternDbError {
         /// The memory limit.
         budget: u64,
     },
+    /// The build was cancelled (its progress sink said so); nothing of it is kept.
+    #[error("the pattern database build was cancelled")]
+    Cancelled,
 }
 
 /// Bytes the build of `pattern` needs at its peak: per placement two sets of cells (reached
@@ -174,12 +177,13 @@ pub fn build(
             budget: memory_bytes,
         });
     }
-    Ok(match pattern.shape().cells() {
+    match pattern.shape().cells() {
         0..=8 => Scan::<AtomicU8>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
         9..=16 => Scan::<AtomicU16>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
         17..=32 => Scan::<AtomicU32>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
         _ => Scan::<AtomicU64>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
-    })
+    }
+    .ok_or(PatternDbError::Cancelled)
 }
 
 /// The placement index of a state's children, found from the state's own index. Moving tile
@@ -412,8 +416,9 @@ impl<'p, M: CellMask> Scan<'p, M> {
     }
 
     /// The build, its levels split into tasks of at least `min_task_placements` (see
-    /// [`MAX_TASK_TILES`]).
-    fn run(self, min_task_placements: usize, progress: &dyn Progress) -> Vec<u8> {
+    /// [`MAX_TASK_TILES`]); `None` when `progress` asks it to stop, which every task looks at
+    /// before it starts, so a cancel is heard within a task (milliseconds).
+    fn run(self, min_task_placements: usize, progress: &dyn Progress) -> Option<Vec<u8>> {
         let goal = self.pattern.goal_cells();
         let start = Child {
             placement: self.pattern.index(goal) as usize,
@@ -436,11 +441,17 @@ impl<'p, M: CellMask> Scan<'p, M> {
             let (expanded, claimed) = (0..tasks)
                 .into_par_iter()
                 .map(|task| {
+                    if progress.cancelled() {
+                        return (0, 0);
+                    }
                     let work = self.scan_task(task, outer, depth);
                     progress.advanced(per_task as u64);
                     (work.expanded, work.claimed)
                 })
                 .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            if progress.cancelled() {
+                return None;
+            }
             self.bits[depth as usize % 2]
                 .par_iter()
                 .for_each(|word| word.store(0, Ordering::Relaxed));
@@ -462,7 +473,7 @@ impl<'p, M: CellMask> Scan<'p, M> {
         drop((reached, expanded, bits));
         // A plain iterator collects in place, into the entries' own memory, where a parallel
         // one would fault in a second table's worth of fresh pages.
-        values.into_iter().map(AtomicU8::into_inner).collect()
+        Some(values.into_iter().map(AtomicU8::into_inner).collect())
     }
 
     /// Scans the placements whose first `outer` tiles stand as task number `task` says.
@@ -770,8 +781,49 @@ mod tests {
         let goal = Board::goal(Shape::new(3, 3).unwrap());
         let pattern = Pattern::new(&goal, &[1, 2, 3, 4, 5]).unwrap();
         // Tasks of a single placement force the split by three tiles on this small group.
-        let db = Scan::<AtomicU16>::new(&pattern).run(1, &NoProgress);
+        let db = Scan::<AtomicU16>::new(&pattern)
+            .run(1, &NoProgress)
+            .expect("not cancelled");
         assert_eq!(db, reference(&pattern));
+    }
+
+    /// Asks the build to stop once it has finished `levels` levels.
+    struct StopAfter {
+        levels: u32,
+        finished: std::sync::atomic::AtomicU32,
+    }
+
+    impl Progress for StopAfter {
+        fn level_finished(&self, _: u32, _: u64) {
+            self.finished.fetch_add(1, Ordering::Relaxed);
+        }
+        fn cancelled(&self) -> bool {
+            self.finished.load(Ordering::Relaxed) >= self.levels
+        }
+    }
+
+    #[test]
+    fn a_cancelled_build_stops_with_nothing() {
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let pattern = Pattern::new(&goal, &[1, 2, 3, 4, 5]).unwrap();
+        let stop = StopAfter {
+            levels: 3,
+            finished: 0.into(),
+        };
+        assert_eq!(
+            build(&pattern, 1 << 30, &stop),
+            Err(PatternDbError::Cancelled)
+        );
+        assert_eq!(
+            stop.finished.load(Ordering::Relaxed),
+            3,
+            "no level after the cancel"
+        );
+        let never = StopAfter {
+            levels: u32::MAX,
+            finished: 0.into(),
+        };
+        assert!(build(&pattern, 1 << 30, &never).is_ok());
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! - At most `max_jobs` run at once (a semaphore); up to `max_waiting` more wait their turn,
 //!   and a request beyond that is refused at once (503) rather than queued without end.
 //! - Each job has a [`JobControl`]: its progress for watchers and its cancel switch. A job is
-//!   cancelled by `DELETE /api/jobs/{id}`, when its wall-clock limit passes, or when the client
-//!   of a waiting request goes away; the engines stop at their next look (see
-//!   [`JobControl::cancel`]) and the job still answers with what it finished.
+//!   cancelled by `DELETE /api/jobs/{id}`, when its time limit passes, or when the client of a
+//!   waiting request goes away; the engines stop at their next look (see
+//!   [`JobControl::cancel`]) and the job still answers with what it finished. The time limit
+//!   counts the job's own work, not the loading and building of tables later requests reuse
+//!   ([`JobControl::charged`]): a first 3x3x3 solve is not cut short by the two-phase build.
 //! - Finished jobs are kept for their watchers, the newest [`KEPT_FINISHED`] of them.
 
 use godsearch_app::request::{JobControl, JobLimits, Workbench};
@@ -16,6 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
+
+/// How often a job on tables past its time limit looks again (the limit waits for its tables).
+const TABLES_RECHECK: Duration = Duration::from_millis(100);
 
 /// Finished jobs kept for `GET /api/jobs/{id}` after they end.
 const KEPT_FINISHED: usize = 256;
@@ -230,18 +235,24 @@ impl Jobs {
             work(&jobs.workbench, &jobs.limits, &worker.control)
         });
         let joined = match self.wall_limit {
-            Some(limit) => match tokio::time::timeout(limit, &mut task).await {
-                Ok(joined) => joined,
-                Err(_) => {
+            Some(limit) => loop {
+                // The limit is on the job's own work: time spent loading or building tables
+                // (which later requests reuse) is not charged, so the deadline moves on by it.
+                let left = limit.saturating_sub(job.control.charged());
+                if left.is_zero() && !job.control.on_tables() {
                     // Cancelled at its limit, the job keeps its slot (and so its memory
-                    // budget), and health counts it as running, until its thread has stopped:
-                    // most engines stop within a second, and the rest within their own end.
+                    // budget), and health counts it as running, until its thread has
+                    // stopped: most engines stop within a second, the rest at their own end.
                     job.control.cancel();
                     job.control.say(&format!(
                         "stopping: the job passed its time limit of {} s",
                         limit.as_secs_f64()
                     ));
-                    task.await
+                    break task.await;
+                }
+                let wait = left.max(TABLES_RECHECK);
+                if let Ok(joined) = tokio::time::timeout(wait, &mut task).await {
+                    break joined;
                 }
             },
             None => task.await,
@@ -255,6 +266,12 @@ impl Jobs {
         let outcome = match outcome {
             Outcome::Done(value) if job.cancelled_by_client.load(Ordering::Relaxed) => {
                 Outcome::Cancelled(Some(value))
+            }
+            // Work its client cancelled that stopped with nothing to show (a table build).
+            Outcome::BadInput(_) | Outcome::Failed(_)
+                if job.cancelled_by_client.load(Ordering::Relaxed) =>
+            {
+                Outcome::Cancelled(None)
             }
             other => other,
         };

@@ -16,8 +16,9 @@ use crate::request::{
     PdbReport, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest,
     Workbench, ALGORITHMS,
 };
-use crate::tiles::{solvable_board, Notice, TableSolver, TileJob};
+use crate::tiles::{databases_label, solvable_board, Notice, TableSolver, TileJob};
 use crate::{scramble, AppError, AppResult};
+use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::tiles::{
     Board, BoardFormat, Move as TileMove, Partition, Shape, ShapeError,
@@ -254,14 +255,12 @@ impl Puzzle for Tiles {
         let goal = self.goal(job.goal.as_deref())?;
         let partition = Partition::parse(&job.partition, &goal)?;
         let mut groups = Vec::new();
-        for pattern in partition.patterns() {
-            let (_, origin) = bench.cache().load_or_build(
-                &goal,
-                pattern,
-                limits.memory_bytes,
-                job.force,
-                control,
-            )?;
+        for (group, pattern) in partition.patterns().iter().enumerate() {
+            let (_, origin) = on_tables(control, &databases_label(&partition, group), || {
+                bench
+                    .cache()
+                    .load_or_build(&goal, pattern, limits.memory_bytes, job.force, control)
+            })?;
             let (origin, seconds, not_saved) = match origin {
                 Origin::Cached => ("cached", 0.0, None),
                 Origin::Built {
