@@ -14,6 +14,7 @@
 //! | `GET /` | the page |
 //! | `GET /api/health` | `{"status":"ok", running, waiting, max_jobs}` |
 //! | `GET /api/puzzles` | the puzzles, algorithms, heuristics and metrics on offer |
+//! | `GET /api/openapi.json` | the OpenAPI 3.1 description of every route ([`openapi`]) |
 //! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
 //! | `POST /api/replay` | the positions a solution passes through |
 //! | `POST /api/pdb` | loads or builds a partition's pattern databases into the cache |
@@ -23,6 +24,7 @@
 //! | `DELETE /api/jobs/{id}` | cancels it |
 
 pub mod jobs;
+pub mod openapi;
 mod page;
 mod words;
 
@@ -188,6 +190,7 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         .route("/style.css", get(page::style))
         .route("/api/health", get(health))
         .route("/api/puzzles", get(puzzles))
+        .route("/api/openapi.json", get(openapi_document))
         .route("/api/solve", post(solve_now))
         .route("/api/bfs", post(bfs_now))
         .route("/api/scramble", post(scramble_now))
@@ -349,6 +352,11 @@ async fn health(State(state): State<AppState>) -> Response {
         "max_jobs": load.max_jobs,
     }))
     .into_response()
+}
+
+async fn openapi_document() -> Response {
+    static DOCUMENT: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    Json(DOCUMENT.get_or_init(openapi::document)).into_response()
 }
 
 async fn puzzles() -> Response {

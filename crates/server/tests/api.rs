@@ -841,3 +841,86 @@ fn a_cancelled_database_build_stops_at_once() {
         .count();
     assert_eq!(tables, 0);
 }
+
+/// `/api/openapi.json` describes the routes the server has: its paths are exactly the `/api`
+/// routes of the router (read from the server's source), each answers at the method the
+/// document gives, and each request body's fields are exactly those the server reads (serde's
+/// list of expected fields, from refusing an unknown one).
+#[test]
+fn the_openapi_document_describes_every_route() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let (status, document) = get(&base, "/api/openapi.json");
+    assert_eq!(status, 200);
+    assert_eq!(document["openapi"], json!("3.1.0"));
+    let paths = document["paths"].as_object().unwrap();
+    // Every reference names a schema the document holds.
+    let text = document.to_string();
+    for reference in text.split("\"#/components/schemas/").skip(1) {
+        let name = reference.split('"').next().unwrap();
+        assert!(
+            document["components"]["schemas"].get(name).is_some(),
+            "{name} is referred to but not described"
+        );
+    }
+
+    let source = include_str!("../src/lib.rs");
+    let mut routes: Vec<&str> = source
+        .split(".route(\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|path| path.starts_with("/api/"))
+        .collect();
+    routes.sort();
+    let mut described: Vec<&str> = paths.keys().map(String::as_str).collect();
+    described.sort();
+    assert_eq!(described, routes);
+
+    for (path, item) in paths {
+        let concrete = path.replace("{id}", "999999");
+        for method in ["get", "post", "delete"] {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            assert!(operation["summary"].is_string(), "{method} {path}");
+            let (status, answer) = match method {
+                "get" if path.ends_with("/events") => {
+                    // A stream: a missing job answers 404 at once, as JSON.
+                    get(&base, &concrete)
+                }
+                "get" => get(&base, &concrete),
+                "delete" => delete(&base, &concrete),
+                _ => post(&base, &concrete, &json!({"colour": "red"})),
+            };
+            assert_ne!(status, 405, "{method} {path}: {answer}");
+            let said = answer["error"].as_str().unwrap_or_default();
+            assert!(
+                !said.starts_with("no such route"),
+                "{method} {path}: {said}"
+            );
+            if method != "post" {
+                continue;
+            }
+            // The body's fields, as the document has them and as serde reads them.
+            let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+            let name = schema["$ref"]
+                .as_str()
+                .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                .unwrap_or_else(|| panic!("{path}: {schema}"));
+            let mut fields: Vec<&str> = document["components"]["schemas"][name]["properties"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{name} has no properties"))
+                .keys()
+                .map(String::as_str)
+                .collect();
+            fields.sort();
+            let expected = said
+                .split_once("expected one of ")
+                .unwrap_or_else(|| panic!("{path}: {said}"))
+                .1;
+            let mut read: Vec<&str> = expected.split(", ").map(|f| f.trim_matches('`')).collect();
+            read.sort();
+            assert_eq!(fields, read, "{path}");
+        }
+    }
+}
