@@ -1,7 +1,8 @@
 //! Move sequences, pasted algorithms and the stickers-or-moves rule: any text is refused or
 //! gives a valid cube (a 2x2x2: valid corners); a sequence written back reads as the same moves.
 #![no_main]
-use godsearch_puzzles::cube::notation::{format_moves, parse_moves};
+use godsearch_puzzles::cube::algorithm::parse_moves;
+use godsearch_puzzles::cube::notation::format_moves;
 use godsearch_puzzles::cube::{parse_position, Algorithm, CubeSize, Notation, Syntax};
 use godsearch_puzzles::tiles::Move as TileMove;
 use libfuzzer_sys::fuzz_target;
