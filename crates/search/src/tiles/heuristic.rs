@@ -325,11 +325,15 @@ pub struct PatternHeuristic {
     reflection: Option<Reflection>,
 }
 
-/// Each group's value, normal and reflected, and the Manhattan part of uncovered tiles.
+/// Each group's value, normal and reflected, their sums, and the Manhattan part of uncovered
+/// tiles. The sums are kept as they change (one entry a move) rather than added up again from
+/// the bytes just written, which would wait on the store of that byte.
 #[derive(Debug, Clone, Copy)]
 pub struct PatternCache {
     values: [u8; MAX_GROUPS],
     reflected: [u8; MAX_GROUPS],
+    normal_sum: u32,
+    reflected_sum: u32,
     rest: u32,
 }
 
@@ -470,13 +474,7 @@ impl PatternHeuristic {
 
     #[inline]
     fn value(&self, cache: &PatternCache) -> u32 {
-        let normal = group_sum(&cache.values);
-        let reflected = if self.reflection.is_some() {
-            group_sum(&cache.reflected)
-        } else {
-            0
-        };
-        cache.rest + normal.max(reflected)
+        cache.rest + cache.normal_sum.max(cache.reflected_sum)
     }
 }
 
@@ -499,6 +497,8 @@ impl TileHeuristic for PatternHeuristic {
         let mut cache = PatternCache {
             values: [0; MAX_GROUPS],
             reflected: [0; MAX_GROUPS],
+            normal_sum: 0,
+            reflected_sum: 0,
             rest: self.rest.total(node),
         };
         for g in 0..self.groups.len() {
@@ -507,6 +507,8 @@ impl TileHeuristic for PatternHeuristic {
                 cache.reflected[g] = self.lookup_reflected(g, node, r);
             }
         }
+        cache.normal_sum = group_sum(&cache.values);
+        cache.reflected_sum = group_sum(&cache.reflected);
         (cache, self.value(&cache))
     }
 
@@ -539,16 +541,21 @@ impl TileHeuristic for PatternHeuristic {
         if g == NO_GROUP {
             cache.rest = self.rest.delta(parent.rest, tile, from, to);
         } else {
-            cache.values[g as usize] = self.lookup(g as usize, node);
+            let value = self.lookup(g as usize, node);
+            cache.normal_sum = parent.normal_sum + value as u32 - parent.values[g as usize] as u32;
+            cache.values[g as usize] = value;
         }
-        let normal = cache.rest + group_sum(&cache.values);
+        let normal = cache.rest + cache.normal_sum;
         if normal > bound {
             return (cache, normal);
         }
         if let Some(r) = &self.reflection {
             let rg = r.group_of_image[tile as usize];
             if rg != NO_GROUP {
-                cache.reflected[rg as usize] = self.lookup_reflected(rg as usize, node, r);
+                let value = self.lookup_reflected(rg as usize, node, r);
+                cache.reflected_sum =
+                    parent.reflected_sum + value as u32 - parent.reflected[rg as usize] as u32;
+                cache.reflected[rg as usize] = value;
             }
         }
         (cache, self.value(&cache))
