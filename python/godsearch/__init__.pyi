@@ -1,7 +1,7 @@
 """Type stubs of the godsearch package: every public name with its arguments and what it
 returns (the report dicts are those of ``godsearch ... --json``, see docs/report.schema.json)."""
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 __version__: str
 
@@ -10,6 +10,16 @@ class GodsearchError(Exception):
 
 class InputError(ValueError):
     """The request cannot be done as given: a bad board, cube, option or combination."""
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the work; ``report`` holds what it had (IDA*'s proven lower bound)."""
+    report: Optional[Dict[str, Any]]
+
+class HintWarning(UserWarning):
+    """A hint from the work: something that would make it faster (a database to build)."""
+
+Progress = Optional[Callable[[Dict[str, Any]], Any]]
+"""A function called with the job's progress dict four times a second."""
 
 Report = Dict[str, Any]
 """A report dict, as ``--json`` prints it."""
@@ -47,6 +57,7 @@ class Session:
         generators: Optional[str] = ...,
         known_solution: Optional[str] = ...,
         resume_from: Optional[int] = ...,
+        progress: Progress = ...,
     ) -> Report: ...
     def solve_many(
         self, puzzle: str, positions: Iterable[Position], **options: Any
@@ -60,6 +71,7 @@ class Session:
         max_depth: Optional[int] = ...,
         count_last: bool = ...,
         generators: Optional[str] = ...,
+        progress: Progress = ...,
     ) -> Report: ...
     def scramble(
         self,
@@ -71,9 +83,16 @@ class Session:
         seed: Optional[int] = ...,
         generators: Optional[str] = ...,
         format: Optional[str] = ...,
+        progress: Progress = ...,
     ) -> List[Report]: ...
     def build_pdb(
-        self, puzzle: str, partition: str, *, goal: Optional[str] = ..., force: bool = ...
+        self,
+        puzzle: str,
+        partition: str,
+        *,
+        goal: Optional[str] = ...,
+        force: bool = ...,
+        progress: Progress = ...,
     ) -> Report: ...
 
 default_session: Session

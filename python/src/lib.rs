@@ -7,8 +7,12 @@
 //!
 //! - The work runs on a thread of its own with the GIL released; the calling thread waits for
 //!   it to finish (a quick call answers at once), waking every [`SIGNAL_CHECK`] to let Python
-//!   handle signals, so Ctrl-C (KeyboardInterrupt) cancels
-//!   the work (IDA* within 65,536 nodes a thread, an enumeration after its level) and raises.
+//!   handle signals, so Ctrl-C (KeyboardInterrupt) cancels the work (IDA* within 65,536 nodes
+//!   a thread, an enumeration after its level) and raises `Interrupted` (a
+//!   `KeyboardInterrupt`) carrying the report the work stopped with (IDA*'s proven lower
+//!   bound). A progress callback, if given, hears the job's progress every
+//!   [`PROGRESS_EVERY`]; if it raises, the work is cancelled and its exception raised.
+//! - Each call answers its report and the hints the work gave (a database that would help).
 //! - Errors: `InputError` (a `ValueError`) when the request is at fault, with the command
 //!   line's message; `GodsearchError` (a `RuntimeError`) when the work failed.
 
@@ -20,13 +24,13 @@ use godsearch_app::request::{
 use godsearch_app::units::parse_size;
 use godsearch_app::AppError;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 create_exception!(
     godsearch,
@@ -40,9 +44,17 @@ create_exception!(
     PyValueError,
     "The request cannot be done as given: a bad board, cube, option or combination."
 );
+create_exception!(
+    godsearch,
+    Interrupted,
+    PyKeyboardInterrupt,
+    "Ctrl-C stopped the work; `report` holds what it had (IDA*'s proven lower bound), or None."
+);
 
 /// How often the waiting thread lets Python look at its signals.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+/// How often a progress callback hears from the work.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 fn input_error(message: impl Into<String>) -> PyErr {
     InputError::new_err(message.into())
@@ -73,14 +85,16 @@ struct Session {
 
 impl Session {
     /// Reads `request` (JSON), runs `work` on it on a thread of its own with the GIL
-    /// released, cancelling it when Python reports a signal (KeyboardInterrupt), and answers
-    /// its report as JSON.
+    /// released, cancelling it when Python reports a signal (KeyboardInterrupt) or when
+    /// `progress` (called with the job's progress as JSON every [`PROGRESS_EVERY`]) raises,
+    /// and answers its report as JSON with the hints the work gave.
     fn run<R, T>(
         &self,
         py: Python<'_>,
         request: &str,
         work: fn(&Workbench, &R, &JobLimits, &JobControl) -> Result<T, AppError>,
-    ) -> PyResult<String>
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)>
     where
         R: DeserializeOwned + Sync,
         T: Serialize + Send,
@@ -98,6 +112,7 @@ impl Session {
                 outcome
             });
             let mut finished = finished;
+            let mut told = Instant::now();
             loop {
                 // The receiver goes into the GIL-free wait and comes back (it is Send, not Sync).
                 let (outcome, receiver) = py.allow_threads(move || {
@@ -110,18 +125,35 @@ impl Session {
                     Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
                     Err(RecvTimeoutError::Timeout) => {}
                 }
-                if let Err(interrupt) = py.check_signals() {
+                let mut stopped = py.check_signals().err();
+                if let (None, Some(callback)) = (&stopped, &progress) {
+                    if told.elapsed() >= PROGRESS_EVERY {
+                        told = Instant::now();
+                        stopped = write(&control.progress())
+                            .and_then(|json| callback.call1((json,)))
+                            .err();
+                    }
+                }
+                if let Some(error) = stopped {
+                    // The engines stop at their next look; the exception is raised after, an
+                    // interrupt with what the work had when it stopped.
                     control.cancel();
-                    // The engines stop at their next look; the interrupt is raised after.
-                    let _ = worker.join();
-                    return Err(interrupt);
+                    let had = worker.join().ok().and_then(Result::ok);
+                    if error.is_instance_of::<PyKeyboardInterrupt>(py) {
+                        let report = had.map(|report| write(&report)).transpose()?;
+                        return Err(Interrupted::new_err((
+                            "interrupted: the work was stopped",
+                            report,
+                        )));
+                    }
+                    return Err(error);
                 }
             }
             worker
                 .join()
                 .map_err(|_| GodsearchError::new_err("the work panicked"))
         })?;
-        write(&outcome.map_err(app_error)?)
+        Ok((write(&outcome.map_err(app_error)?)?, control.hints()))
     }
 }
 
@@ -164,24 +196,49 @@ impl Session {
         self.limits.memory_bytes
     }
 
-    /// Solves one position (a SolveRequest as JSON); answers the report as JSON.
-    fn solve_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        self.run(py, request, Workbench::solve)
+    /// Solves one position (a SolveRequest as JSON); answers the report as JSON and the hints.
+    #[pyo3(signature = (request, progress=None))]
+    fn solve_json(
+        &self,
+        py: Python<'_>,
+        request: &str,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)> {
+        self.run(py, request, Workbench::solve, progress)
     }
 
-    /// Enumerates (a BfsJob as JSON); answers the report as JSON.
-    fn bfs_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        self.run(py, request, Workbench::bfs)
+    /// Enumerates (a BfsJob as JSON); answers the report as JSON and the hints.
+    #[pyo3(signature = (request, progress=None))]
+    fn bfs_json(
+        &self,
+        py: Python<'_>,
+        request: &str,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)> {
+        self.run(py, request, Workbench::bfs, progress)
     }
 
-    /// Makes scrambles (a ScrambleRequest as JSON); answers the list as JSON.
-    fn scramble_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        self.run(py, request, Workbench::scramble)
+    /// Makes scrambles (a ScrambleRequest as JSON); answers the list as JSON and the hints.
+    #[pyo3(signature = (request, progress=None))]
+    fn scramble_json(
+        &self,
+        py: Python<'_>,
+        request: &str,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)> {
+        self.run(py, request, Workbench::scramble, progress)
     }
 
-    /// Builds or loads pattern databases (a PdbJob as JSON); answers the report as JSON.
-    fn build_pdb_json(&self, py: Python<'_>, request: &str) -> PyResult<String> {
-        self.run(py, request, Workbench::build_pdb)
+    /// Builds or loads pattern databases (a PdbJob as JSON); answers the report as JSON and
+    /// the hints.
+    #[pyo3(signature = (request, progress=None))]
+    fn build_pdb_json(
+        &self,
+        py: Python<'_>,
+        request: &str,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<(String, Vec<String>)> {
+        self.run(py, request, Workbench::build_pdb, progress)
     }
 }
 
@@ -205,6 +262,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalog_json, m)?)?;
     m.add("GodsearchError", m.py().get_type::<GodsearchError>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
+    m.add("Interrupted", m.py().get_type::<Interrupted>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

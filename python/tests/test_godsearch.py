@@ -245,7 +245,82 @@ def test_the_docstring_examples_run(tmp_path, monkeypatch):
     # The module-level functions use the default session: here one with a cache of its own.
     monkeypatch.setattr(godsearch, "default_session", godsearch.Session(cache=str(tmp_path)))
     failures, tried = doctest.testmod(godsearch)
-    assert tried >= 4 and failures == 0
+    assert tried >= 20 and failures == 0
+
+
+PUBLIC_FUNCTIONS = ["solve", "solve_many", "bfs", "scramble", "build_pdb", "replay", "parse",
+                    "puzzles"]
+
+
+@pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)
+def test_every_public_function_has_a_numpy_style_docstring_with_examples(name):
+    module_level = getattr(godsearch, name).__doc__
+    assert "Examples\n    --------\n    >>> " in module_level, name
+    # The full description is the function's own, or its Session method's.
+    full = getattr(godsearch.Session, name, getattr(godsearch, name)).__doc__
+    for section in ["Parameters", "Returns", "Raises", "Examples"]:
+        if name == "puzzles" and section in ("Parameters", "Raises"):
+            continue  # takes nothing and refuses nothing
+        assert f"{section}\n" in full and "--------" in full, f"{name}: no {section}"
+
+
+def test_progress_reaches_the_callback_and_tables_are_logged(tmp_path, caplog):
+    seen = []
+    session = godsearch.Session(cache=str(tmp_path), memory="1G")
+    with caplog.at_level("INFO", logger="godsearch"):
+        session.build_pdb("4x4", "6-6-3", progress=seen.append)
+    assert seen, "a 1-second build was never reported"
+    assert any(p["tables"].startswith("the 6-6-3 pattern databases, ") for p in seen), seen
+    assert all(isinstance(p["seconds"], float) for p in seen)
+    assert any("loading or building the 6-6-3 pattern databases" in r.getMessage()
+               for r in caplog.records), caplog.records
+    searched = []
+    report = session.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                           heuristic="manhattan", timeout=0.8, progress=searched.append)
+    assert report["timed_out"] is True
+    assert searched and max(p["threshold"] for p in searched) > 0
+
+
+def test_a_callback_that_raises_stops_the_work():
+    def give_up(progress):
+        raise ValueError("enough")
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="enough"):
+        godsearch.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                        heuristic="manhattan", progress=give_up)
+    assert time.perf_counter() - started < 5
+
+
+def test_ctrl_c_raises_interrupted_with_the_proven_lower_bound():
+    import _thread
+    timer = threading.Timer(0.6, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(godsearch.Interrupted) as stopped:
+            godsearch.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                            heuristic="manhattan")
+    finally:
+        timer.cancel()
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    report = stopped.value.report
+    assert report["timed_out"] is True and 40 <= report["lower_bound"] <= 65
+
+
+def test_a_database_that_would_help_is_a_hint_warning(tmp_path):
+    session = godsearch.Session(cache=str(tmp_path), memory="1G")
+    easy = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24"
+    with pytest.warns(godsearch.HintWarning, match="6-6-6-6"):
+        report = session.solve("5x5", easy)
+    assert report["length"] == 1
+
+
+def test_every_call_is_quick_for_quick_work(session):
+    # A fixed wait per call (there was one of 50 ms) would make these 100 take 5 s.
+    started = time.perf_counter()
+    for _ in range(100):
+        session.solve("3x3", BOARD, heuristic="manhattan")
+    assert time.perf_counter() - started < 2.5
 
 
 def test_the_type_stubs_cover_every_public_name():
@@ -264,3 +339,10 @@ def test_the_type_stubs_cover_every_public_name():
     methods = {n.name for n in session_stub.body if isinstance(n, ast.FunctionDef)}
     public = {m for m in dir(godsearch.Session) if not m.startswith("_")}
     assert public <= methods, public - methods
+
+
+def test_the_stubs_pass_mypy_strict():
+    mypy = pytest.importorskip("mypy.api")
+    example = pathlib.Path(__file__).parent / "typed" / "example.py"
+    out, err, status = mypy.run(["--strict", "--no-incremental", str(example)])
+    assert status == 0, out + err

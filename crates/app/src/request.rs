@@ -420,6 +420,8 @@ pub struct JobControl {
     tables: Mutex<Option<(String, Instant, u32)>>,
     /// Time spent on tables before the ones under way, in nanoseconds.
     tables_nanos: AtomicU64,
+    /// Hints the work gave (a database that would make it faster), in words.
+    hints: Mutex<Vec<String>>,
 }
 
 /// What a job has done so far (one server-sent event).
@@ -479,6 +481,27 @@ impl JobControl {
     /// [`Progress::detail`]).
     pub fn say(&self, text: &str) {
         self.detail(text);
+    }
+
+    /// Hears what the work tells of its tables: it becomes the job's detail, and a hint (a
+    /// database that would make the work faster) is kept for [`hints`](Self::hints).
+    pub fn tell(&self, notice: &Notice) {
+        let text = notice_text(notice);
+        if matches!(notice, Notice::NothingCached { .. }) {
+            self.hints
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(text.clone());
+        }
+        self.detail(&text);
+    }
+
+    /// The hints the work gave, in words, in the order given.
+    pub fn hints(&self) -> Vec<String> {
+        self.hints
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// The switch [`cancel`](Self::cancel) sets, for engines that look at a flag.

@@ -102,7 +102,7 @@ impl Puzzle for Cube {
             positions: Some(1),
             largest_table: limits.largest_table,
             progress: control,
-            notices: &mut |notice| control.detail(&crate::request::notice_text(&notice)),
+            notices: &mut |notice| control.tell(&notice),
             stop: Some(control.cancel_flag()),
         };
         let solution = CubeSolver::new(bench, self.size, request, setup)?.solve(&job);

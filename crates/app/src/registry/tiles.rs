@@ -109,7 +109,7 @@ impl Puzzle for Tiles {
             memory_bytes: limits.memory_bytes,
             deadline_after: shorter(request.timeout()?, limits.max_seconds),
             progress: control,
-            notices: &mut |notice| control.detail(&crate::request::notice_text(&notice)),
+            notices: &mut |notice| control.tell(&notice),
         };
         let solution = BoardSolver::new(bench, &goal, request, setup)?.solve(
             &goal,
