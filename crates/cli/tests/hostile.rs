@@ -918,3 +918,30 @@ fn contract15_solve_file_stdin_streams() {
         assert!(child.wait().unwrap().success(), "{puzzle}");
     }
 }
+
+/// `verify --file -` checks each line as it is read, as `solve --file -` does: an answer
+/// comes back for a line before the next is written (it read the whole input first before).
+#[test]
+fn contract15_verify_file_stdin_streams() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["verify", "3x3", "--json", "--file", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..3 {
+        writeln!(stdin, "1,2,3,4,5,6,0,7,8 RR").unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).unwrap();
+        let report: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(report["reaches_goal"], true, "{answer}");
+        assert_eq!(report["optimal"], true, "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -37,31 +37,9 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
             bad_input!("{option} is for verify, which tells whether a solution is shortest; apply only shows the position the moves reach");
         }
     }
-    let text;
-    let claims: Vec<(String, Claim)> = match &args.file {
-        Some(path) => {
-            text = crate::input::read_text_file(path)?;
-            let mut claims = Vec::new();
-            for (k, line) in text.lines().enumerate() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                let where_ = format!("{} line {}", path.display(), k + 1);
-                let claim = Claim::from_line(line).ok_or_else(|| {
-                    InputError(format!("{where_}: a start and its moves are needed"))
-                })?;
-                claims.push((where_, claim));
-            }
-            claims
-        }
-        None => {
-            let (Some(start), Some(moves)) = (&args.start, &args.moves) else {
-                bad_input!("give a start and its moves, or --file");
-            };
-            vec![(String::new(), Claim { start, moves })]
-        }
-    };
+    if args.file.is_none() && (args.start.is_none() || args.moves.is_none()) {
+        bad_input!("give a start and its moves, or --file");
+    }
     let puzzle = super::open_puzzle(def.as_deref(), puzzle_name(args))?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
     let query = VerifyQuery {
@@ -82,20 +60,33 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     });
     bar.finish();
     let verifier = verifier?;
-    let mut failed = 0;
-    for (k, (where_, claim)) in claims.iter().enumerate() {
-        let report = (verifier.check)(*claim).with_context(|| where_.clone())?;
+    let (mut checked, mut failed) = (0, 0);
+    let mut check = |where_: &str, claim: Claim| -> Result<()> {
+        let report = (verifier.check)(claim).with_context(|| where_.to_string())?;
         failed += usize::from(!report.reaches_goal);
-        if k > 0 && !args.json {
+        if checked > 0 && !args.json {
             outln!();
         }
-        print(args, mode, &report, &*puzzle, verifier.unproven)?;
+        checked += 1;
+        print(args, mode, &report, &*puzzle, verifier.unproven)
+    };
+    match (&args.file, &args.start, &args.moves) {
+        // A file's lines are read and checked one at a time, in constant memory.
+        (Some(path), _, _) => {
+            for line in crate::input::lines(path)? {
+                let (number, line) = line?;
+                let where_ = format!("{} line {number}", path.display());
+                let claim = Claim::from_line(&line).ok_or_else(|| {
+                    InputError(format!("{where_}: a start and its moves are needed"))
+                })?;
+                check(&where_, claim)?;
+            }
+        }
+        (None, Some(start), Some(moves)) => check("", Claim { start, moves })?,
+        _ => bad_input!("give a start and its moves, or --file"),
     }
     if mode == Mode::Verify && failed > 0 {
-        bail!(
-            "{failed} of {} move sequences do not reach the goal",
-            claims.len()
-        );
+        bail!("{failed} of {checked} move sequences do not reach the goal");
     }
     Ok(())
 }
