@@ -92,7 +92,8 @@ impl BoardSolver {
         let algorithm = Self::algorithm(goal, request, setup.table.is_some())?;
         Ok(match algorithm {
             Algorithm::HalfDepth => {
-                let solver = HalfDepthSolver::new(goal, request.depth, setup.memory_bytes)?;
+                let solver =
+                    HalfDepthSolver::new(goal, request.depth, setup.memory_bytes, setup.progress)?;
                 (setup.notices)(Notice::HalfDepthHeld {
                     positions: solver.positions_held(),
                     depth: solver.depth(),

@@ -107,6 +107,7 @@ impl<'a> CubeSolver<'a> {
                 metric,
                 request.depth,
                 setup.memory_bytes,
+                setup.progress,
             )?),
             CubeSize::Two => match setup.table {
                 Some(path) => CubeSolver::Cube2(Arc::new(Cube2Solver::new(metric, Some(path))?)),
@@ -137,7 +138,12 @@ impl<'a> CubeSolver<'a> {
                 }
             }
             CubeSize::Three if half_depth => CubeSolver::Cube3HalfDepth {
-                solver: Cube3HalfDepth::new(metric, request.depth, setup.memory_bytes)?,
+                solver: Cube3HalfDepth::new(
+                    metric,
+                    request.depth,
+                    setup.memory_bytes,
+                    setup.progress,
+                )?,
                 timeout: setup.timeout,
                 stop: setup.stop,
             },

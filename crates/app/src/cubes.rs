@@ -5,7 +5,7 @@
 use crate::report::CubeSolution;
 use crate::tables;
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, RankedSpace, SequenceAutomaton, StateSpace};
+use godsearch_core::{excerpt, Progress, RankedSpace, SequenceAutomaton, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, GroupBrakes, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
@@ -128,11 +128,16 @@ pub struct Cube2HalfDepth {
 impl Cube2HalfDepth {
     /// Holds every position within `depth` moves of solved (default: half the largest distance,
     /// so every cube is met), in half of `memory_bytes`.
-    pub fn new(metric: Metric, depth: Option<u32>, memory_bytes: u64) -> AppResult<Self> {
+    pub fn new(
+        metric: Metric,
+        depth: Option<u32>,
+        memory_bytes: u64,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
         let space = Cube2Space::new(metric);
         let depth = depth.unwrap_or(CUBE2_MAX_DISTANCE.div_ceil(2) as u32);
-        let ball = GoalBall::build(&space, Some(depth), memory_bytes / 2)
-            .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
+        let ball = GoalBall::build(&space, Some(depth), memory_bytes / 2, progress)
+            .map_err(crate::tiles::ball_error)?;
         Ok(Cube2HalfDepth {
             space,
             ball,
@@ -205,11 +210,16 @@ impl Cube3HalfDepth {
 
     /// Holds the classes within `depth` moves of solved in `metric` (default
     /// [`default_depth`](Self::default_depth)), within `memory_bytes`.
-    pub fn new(metric: Metric, depth: Option<u32>, memory_bytes: u64) -> AppResult<Self> {
+    pub fn new(
+        metric: Metric,
+        depth: Option<u32>,
+        memory_bytes: u64,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
         let space = Cube3Classes::new(metric, Reduction::Symmetries);
         let depth = depth.unwrap_or(Self::default_depth(metric));
-        let ball = GoalBall::build(&space, Some(depth), memory_bytes)
-            .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
+        let ball = GoalBall::build(&space, Some(depth), memory_bytes, progress)
+            .map_err(crate::tiles::ball_error)?;
         let moves = metric.moves();
         Ok(Cube3HalfDepth {
             space,

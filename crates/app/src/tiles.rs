@@ -13,7 +13,7 @@ use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress, RankedSpace};
-use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthError, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Board, BoardFormat, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
@@ -495,7 +495,12 @@ pub struct HalfDepthSolver {
 impl HalfDepthSolver {
     /// Holds the positions within `depth` moves of `goal` (without `depth`: as many levels as
     /// half of `memory_bytes` holds), leaving the rest of the budget for each board's side.
-    pub fn new(goal: &Board, depth: Option<u32>, memory_bytes: u64) -> AppResult<Self> {
+    pub fn new(
+        goal: &Board,
+        depth: Option<u32>,
+        memory_bytes: u64,
+        progress: &dyn Progress,
+    ) -> AppResult<Self> {
         let space = match AnySpace::new(goal)? {
             AnySpace::Narrow(space) => space,
             AnySpace::Wide(_) => {
@@ -505,8 +510,8 @@ impl HalfDepthSolver {
                 )))
             }
         };
-        let ball = GoalBall::build(&space, depth, memory_bytes / 2)
-            .map_err(|e| AppError::Input(format!("{e}; lower --depth or raise --memory")))?;
+        let ball =
+            GoalBall::build(&space, depth, memory_bytes / 2, progress).map_err(ball_error)?;
         Ok(HalfDepthSolver {
             space,
             ball,
@@ -553,6 +558,17 @@ impl HalfDepthSolver {
                 Ok(unsolved(job, goal, method, (lower_bound, 0), seconds))
             }
         }
+    }
+}
+
+/// Why the goal's positions for a half-depth search could not be held, as the front ends say
+/// it: too many for the memory (the request's to change), or a cancel.
+pub(crate) fn ball_error(e: HalfDepthError) -> AppError {
+    match e {
+        HalfDepthError::TooLarge { .. } => {
+            AppError::Input(format!("{e}; lower --depth or raise --memory"))
+        }
+        HalfDepthError::Cancelled => AppError::Run(e.to_string()),
     }
 }
 

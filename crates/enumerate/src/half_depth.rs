@@ -20,7 +20,7 @@
 
 use crate::keys::KeyState;
 use crate::level_store::retain_absent;
-use crate::{frontier, Limits, NoProgress, Stop};
+use crate::{frontier, Limits, NoProgress, Progress, Stop};
 use godsearch_core::{AutomatonState, MoveIdx, SequenceAutomaton, StateSpace};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -47,6 +47,9 @@ pub enum HalfDepthError {
         /// The memory limit.
         budget: u64,
     },
+    /// The build was cancelled (its progress sink said so) between two levels.
+    #[error("the half-depth search was cancelled while it held the goal's positions")]
+    Cancelled,
 }
 
 /// How a half-depth search ended.
@@ -64,11 +67,13 @@ pub enum HalfDepthOutcome {
 impl<S: KeyState> GoalBall<S> {
     /// The positions within `depth` moves of the goal of `space` (fewer levels when the space
     /// is exhausted sooner; without `depth`, as many levels as fit), built with the frontier
-    /// engine, within `memory_bytes`.
+    /// engine, within `memory_bytes`; `progress` hears of its levels, and a cancel is heard
+    /// between two of them.
     pub fn build<P>(
         space: &P,
         depth: Option<u32>,
         memory_bytes: u64,
+        progress: &dyn Progress,
     ) -> Result<Self, HalfDepthError>
     where
         P: StateSpace<State = S>,
@@ -86,9 +91,10 @@ impl<S: KeyState> GoalBall<S> {
                 levels: &mut levels,
             },
             &limits,
-            &NoProgress,
+            progress,
         );
         match (e.stop, depth) {
+            (Stop::Cancelled(_), _) => Err(HalfDepthError::Cancelled),
             (Stop::Memory { needed, budget, .. }, Some(depth)) => Err(HalfDepthError::TooLarge {
                 depth,
                 needed,

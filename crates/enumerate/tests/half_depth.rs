@@ -2,7 +2,7 @@
 //! BFS on every 3x3 board and on 10,000 random 2x2x2 positions, its solutions replay to the
 //! goal, and positions beyond twice the depth held get a proven lower bound.
 
-use godsearch_core::{RankedSpace, StateSpace};
+use godsearch_core::{NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_puzzles::cube::{Cube2Space, Metric};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
@@ -79,12 +79,12 @@ fn every_eight_puzzle_board_at_its_distance() {
     let all: Vec<u64> = (0..space.state_count() as u64).collect();
     // Depth 16 reaches every board (diameter 31); depth 12 leaves those beyond 24 unsolved.
     for depth in [16, 12] {
-        let ball = GoalBall::build(&space, Some(depth), BUDGET).unwrap();
+        let ball = GoalBall::build(&space, Some(depth), BUDGET, &NoProgress).unwrap();
         assert_eq!(ball.depth(), depth);
         assert!(!ball.is_complete());
         check_all(&space, &ball, &all, &dist);
     }
-    let whole = GoalBall::build(&space, None, BUDGET).unwrap();
+    let whole = GoalBall::build(&space, None, BUDGET, &NoProgress).unwrap();
     assert!(whole.is_complete() && whole.len() == 181_440 && whole.depth() == 31);
 }
 
@@ -97,7 +97,7 @@ fn ten_thousand_pocket_cubes_at_their_distance() {
         let starts: Vec<u64> = (0..10_000)
             .map(|_| space.state_at(rng.gen_range(0..space.state_count() as usize)))
             .collect();
-        let ball = GoalBall::build(&space, Some(6), BUDGET).unwrap();
+        let ball = GoalBall::build(&space, Some(6), BUDGET, &NoProgress).unwrap();
         check_all(&space, &ball, &starts, &dist);
     }
 }
@@ -106,7 +106,7 @@ fn ten_thousand_pocket_cubes_at_their_distance() {
 fn a_small_budget_gives_a_proven_lower_bound() {
     let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
     let dist = distances(&space);
-    let ball = GoalBall::build(&space, Some(10), BUDGET).unwrap();
+    let ball = GoalBall::build(&space, Some(10), BUDGET, &NoProgress).unwrap();
     let far = (0..space.state_count() as u64)
         .find(|&r| dist[r as usize] == 31)
         .unwrap();
@@ -118,7 +118,7 @@ fn a_small_budget_gives_a_proven_lower_bound() {
         HalfDepthOutcome::Beyond { lower_bound } => assert_eq!(lower_bound, 21),
         other => panic!("{other:?}"),
     }
-    assert!(GoalBall::build(&space, Some(20), 1 << 12).is_err());
+    assert!(GoalBall::build(&space, Some(20), 1 << 12, &NoProgress).is_err());
 }
 
 /// The state `m` leads to from `s`, if the move applies there.
@@ -136,7 +136,7 @@ fn neighbour<P: StateSpace>(space: &P, s: P::State, m: u8) -> Option<P::State> {
 fn the_group_form_agrees_with_bfs_on_eight_puzzle_boards() {
     let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
     let dist = distances(&space);
-    let ball = GoalBall::build(&space, Some(12), BUDGET).unwrap();
+    let ball = GoalBall::build(&space, Some(12), BUDGET, &NoProgress).unwrap();
     let order = space.sequence_automaton();
     let mut rng = rand::rngs::StdRng::seed_from_u64(21);
     for _ in 0..500 {
@@ -168,7 +168,8 @@ fn the_group_form_solves_3x3x3_cubes_over_their_class_keys() {
         let order = metric.sequence_automaton();
         let apply = |c: &CubieCube, m: u8| Some(c.then(&cubies[m as usize]));
         let key = |c: &CubieCube| space.reducer().representative(c);
-        let balls = [small, large].map(|n| GoalBall::build(&space, Some(n), BUDGET).unwrap());
+        let balls =
+            [small, large].map(|n| GoalBall::build(&space, Some(n), BUDGET, &NoProgress).unwrap());
         for length in 0..=2 * small as usize {
             let walk: Vec<_> = (0..length)
                 .map(|_| moves[rng.gen_range(0..moves.len())])
@@ -208,7 +209,7 @@ fn the_group_form_stops_at_its_deadline_or_switch_with_the_bound_proven() {
     use std::time::{Duration, Instant};
     let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
     let dist = distances(&space);
-    let ball = GoalBall::build(&space, Some(8), BUDGET).unwrap();
+    let ball = GoalBall::build(&space, Some(8), BUDGET, &NoProgress).unwrap();
     let order = space.sequence_automaton();
     // A board 31 moves out: sequences of 23 moves would be needed, far more than a moment's.
     let far = space.state_at(
