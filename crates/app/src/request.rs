@@ -464,9 +464,9 @@ impl JobControl {
     /// thread, on boards, cubes, pancakes and definition puzzles; the optimal cube search
     /// within its next check; the table engine, and so the definition puzzles' databases,
     /// within a task of its level; a board's pattern-database build within a task of its
-    /// level; the frontier engine between levels; a half-depth search or a two-phase search,
-    /// which take seconds or less once their tables are loaded, run on to their end or
-    /// deadline).
+    /// level; the frontier engine, and so a half-depth search holding the goal's positions,
+    /// between levels; the subgoal solvers' stage tables, the two-phase tables and a
+    /// two-phase search, which take seconds or less, run on to their end or deadline).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
         self.watch.cancel();
