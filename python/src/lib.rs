@@ -153,7 +153,8 @@ impl Session {
                 .join()
                 .map_err(|_| GodsearchError::new_err("the work panicked"))
         })?;
-        Ok((write(&outcome.map_err(app_error)?)?, control.hints()))
+        let hints = control.hints().into_iter().map(|hint| hint.text).collect();
+        Ok((write(&outcome.map_err(app_error)?)?, hints))
     }
 }
 

@@ -420,8 +420,18 @@ pub struct JobControl {
     tables: Mutex<Option<(String, Instant, u32)>>,
     /// Time spent on tables before the ones under way, in nanoseconds.
     tables_nanos: AtomicU64,
-    /// Hints the work gave (a database that would make it faster), in words.
-    hints: Mutex<Vec<String>>,
+    /// Hints the work gave (a database that would make it faster).
+    hints: Mutex<Vec<Hint>>,
+}
+
+/// Something that would make a job's work faster, which a front end can offer to do.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Hint {
+    /// What would help, in words.
+    pub text: String,
+    /// The named partition whose pattern databases would help (build them with
+    /// `/api/jobs/pdb`, `godsearch pdb build`, or Python's `build_pdb`), if that is the hint.
+    pub partition: Option<String>,
 }
 
 /// What a job has done so far (one server-sent event).
@@ -444,6 +454,8 @@ pub struct JobProgress {
     /// The tables being loaded or built (`the 6-6-6-6 pattern databases, 2 of 4`), empty when
     /// none: the level and its share above are then the build's.
     pub tables: String,
+    /// What would make the work faster, as the work found it (a database to build).
+    pub hints: Vec<Hint>,
     /// Seconds spent loading and building tables so far, which do not count against the
     /// job's time limit (`seconds` includes them).
     pub table_seconds: f64,
@@ -487,17 +499,20 @@ impl JobControl {
     /// database that would make the work faster) is kept for [`hints`](Self::hints).
     pub fn tell(&self, notice: &Notice) {
         let text = notice_text(notice);
-        if matches!(notice, Notice::NothingCached { .. }) {
+        if let Notice::NothingCached { partition } = notice {
             self.hints
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(text.clone());
+                .push(Hint {
+                    text: text.clone(),
+                    partition: Some(partition.to_string()),
+                });
         }
         self.detail(&text);
     }
 
-    /// The hints the work gave, in words, in the order given.
-    pub fn hints(&self) -> Vec<String> {
+    /// The hints the work gave, in the order given.
+    pub fn hints(&self) -> Vec<Hint> {
         self.hints
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -545,6 +560,7 @@ impl JobControl {
                 .unwrap_or_else(PoisonError::into_inner)
                 .clone(),
             tables,
+            hints: self.hints(),
             table_seconds: self.table_time().as_secs_f64(),
             cancelled: self.cancelled.load(Ordering::Relaxed),
         }

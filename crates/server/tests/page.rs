@@ -101,14 +101,16 @@ async fn wait_until(client: &Client, what: &str, script: &str) {
             return;
         }
         if started.elapsed() > WAIT {
-            let error = client
+            let said = client
                 .execute(
-                    "return document.getElementById('error').textContent",
+                    "return [document.getElementById('error').textContent, document.getElementById('progress').textContent, document.getElementById('position').value, document.getElementById('algorithm').value];",
                     vec![],
                 )
                 .await
                 .unwrap_or(Value::Null);
-            panic!("timed out waiting for {what} (page error: {error})");
+            panic!(
+                "timed out waiting for {what} (page error, progress, position, algorithm: {said})"
+            );
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -667,6 +669,32 @@ async fn the_page_solves_compares_and_plays() {
         "{tooltip}"
     );
 
+    // A 24-puzzle board solved with no database cached: the page says which databases would
+    // help and offers to build them (the build itself takes a minute: not run here).
+    select(&client, "#puzzle", "5x5").await;
+    select(&client, "#heuristic", "auto").await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input
+        .send_keys("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24")
+        .await
+        .unwrap();
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the hint to build the 24-puzzle's databases",
+        "const b = document.querySelector('#hints .build-hint'); return !!b && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    assert_eq!(
+        text(&client, "#hints .build-hint").await,
+        "Build the 6-6-6-6 databases, then solve again"
+    );
+    assert!(text(&client, "#hints")
+        .await
+        .contains("no pattern database is cached"));
+    select(&client, "#puzzle", "3x3").await;
+
     // Fields are checked before anything is sent, in words naming the field.
     let depth = client.find(Locator::Id("bfs-depth")).await.unwrap();
     depth.send_keys("abc").await.unwrap();
@@ -691,7 +719,7 @@ async fn the_page_solves_compares_and_plays() {
         "{said}"
     );
     timeout.clear().await.unwrap();
-    assert_eq!(runs(&client).await.len(), 8, "no run was added");
+    assert_eq!(runs(&client).await.len(), 9, "no run was added");
 
     // The runs export as CSV and JSON, one line or object each.
     let exported = client
@@ -701,7 +729,7 @@ async fn the_page_solves_compares_and_plays() {
         )
         .await
         .unwrap();
-    assert_eq!(exported, json!([9, 8]));
+    assert_eq!(exported, json!([10, 9]));
 
     // At phone width nothing scrolls sideways, with the runs and the levels, and for a cube.
     client.set_window_size(400, 900).await.unwrap();

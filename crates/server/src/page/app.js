@@ -483,6 +483,7 @@ async function solve() {
 // Solves `request` as a job, showing its progress, and adds its row to the comparison.
 async function runSolve(request) {
   $("solve").disabled = true;
+  $("hints").innerHTML = "";
   try {
     const doc = await runJob("solve", request, (id) => {
       state.job = id;
@@ -496,6 +497,7 @@ async function runSolve(request) {
       ? `job ${doc.id}: stopped after ${formatSeconds(result.seconds)}; every solution has at least ${result.lower_bound} moves`
       : `job ${doc.id}: done in ${formatSeconds(result.seconds)}`) + tables;
     addRun(result, request);
+    showHints(doc.progress ? doc.progress.hints : [], request);
   } catch (e) {
     if (e.message === "cancelled") {
       $("progress").textContent = "cancelled";
@@ -508,6 +510,49 @@ async function runSolve(request) {
     $("solve").disabled = false;
     $("cancel").disabled = true;
   }
+}
+
+// The server's hints for the last solve (a database that would make long boards far faster),
+// each with a button that builds what it names (a pdb job, its progress shown) and then
+// solves the same position again.
+function showHints(hints, request) {
+  const box = $("hints");
+  box.innerHTML = "";
+  for (const hint of hints || []) {
+    const line = document.createElement("p");
+    line.className = "hint";
+    line.textContent = `${hint.text} `;
+    if (hint.partition) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "build-hint";
+      button.textContent = `Build the ${hint.partition} databases, then solve again`;
+      button.addEventListener("click", () => buildThenSolve(hint.partition, request));
+      line.appendChild(button);
+    }
+    box.appendChild(line);
+  }
+}
+
+async function buildThenSolve(partition, request) {
+  $("hints").innerHTML = "";
+  setError("error", "");
+  $("solve").disabled = true;
+  try {
+    await runJob("pdb", { puzzle: request.puzzle, partition }, (id) => {
+      state.job = id;
+      $("cancel").disabled = false;
+    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
+  } catch (e) {
+    $("progress").textContent = e.message === "cancelled" ? "cancelled" : "";
+    if (e.message !== "cancelled") setError("error", e.message);
+    return;
+  } finally {
+    state.job = null;
+    $("solve").disabled = false;
+    $("cancel").disabled = true;
+  }
+  await runSolve(request);
 }
 
 async function cancel() {
