@@ -113,8 +113,8 @@ pub enum AnyHeuristic {
     Manhattan(Manhattan),
     /// Manhattan distance plus linear conflicts.
     Conflict(LinearConflict),
-    /// Additive pattern databases.
-    Pdb(PatternHeuristic),
+    /// Additive pattern databases (boxed: with its index weights it is the largest by far).
+    Pdb(Box<PatternHeuristic>),
 }
 
 /// How to choose a heuristic.
@@ -221,8 +221,12 @@ impl HeuristicRequest<'_> {
             }
             tables.push(table);
         }
-        let heuristic = PatternHeuristic::new(goal, partition, tables, self.reflection)?;
-        Ok(AnyHeuristic::Pdb(heuristic))
+        // Spread tables read faster but take up to twice the memory: only within the budget.
+        let heuristic = match PatternHeuristic::spread_bytes(partition) <= self.memory_bytes {
+            true => PatternHeuristic::new(goal, partition, tables, self.reflection)?,
+            false => PatternHeuristic::compact(goal, partition, tables, self.reflection)?,
+        };
+        Ok(AnyHeuristic::Pdb(Box::new(heuristic)))
     }
 }
 
@@ -261,7 +265,7 @@ impl Search<'_> {
         match heuristic {
             AnyHeuristic::Manhattan(h) => self.solve_with(h, job),
             AnyHeuristic::Conflict(h) => self.solve_with(h, job),
-            AnyHeuristic::Pdb(h) => self.solve_with(h, job),
+            AnyHeuristic::Pdb(h) => self.solve_with(h.as_ref(), job),
         }
     }
 

@@ -18,6 +18,7 @@ use super::node::{Node, MAX_SEARCH_CELLS};
 use super::SearchError;
 use godsearch_puzzles::tiles::{Board, Partition, Pattern, MAX_PATTERN_TILES};
 use godsearch_tables::TableBytes;
+use rayon::prelude::*;
 
 /// A heuristic the engines can evaluate from scratch and update after one slide.
 pub trait TileHeuristic: Sync {
@@ -298,13 +299,78 @@ fn group_sum(values: &[u8; MAX_GROUPS]) -> u32 {
     values.iter().map(|&x| x as u32).sum()
 }
 
+/// Pattern databases are read at a direct index (`sum of cell x cells^(k-1-i)`, one multiply
+/// and add a tile, as Korf's 24-puzzle solver reads them) when all of a partition's tables so
+/// spread take at most this many bytes (see [`PatternHeuristic::spread_bytes`]); otherwise at their compact placement index (a
+/// popcount a tile, in a dependent chain). 6-6-6-6 on the 5x5 spreads to 0.98 GB.
+const SPREAD_LIMIT_BYTES: u64 = 2 << 30;
+
 /// One group's database and, for the reflected lookup, which tile's position feeds each slot.
 #[derive(Debug)]
 struct Group {
     pattern: Pattern,
+    /// The entries at the compact placement index, or spread to the direct index.
     table: TableBytes,
+    /// Whether `table` is spread (read at [`direct_index`]).
+    spread: bool,
     /// Tiles whose cells index the reflected lookup (`sigma^-1` of the group's tiles).
     reflected_sources: Vec<u8>,
+}
+
+/// The direct index of a placement: its cells as the digits of a number in base `cells`.
+#[inline]
+fn direct_index(cells: impl Iterator<Item = u8>, n: usize) -> usize {
+    cells.fold(0usize, |index, c| index * n + c as usize)
+}
+
+/// `compact` (entries at the placement index of [`Pattern::index`]) written out at the direct
+/// index: placements in the order of their cells are in the order of their placement index, so
+/// each first cell's block of `compact` is read once, front to back, on every thread. Entries
+/// of no placement (two tiles on a cell) are never read and left 0.
+fn spread(compact: &[u8], tiles: usize, n: usize) -> Vec<u8> {
+    /// Writes the placements below `level` (cells `used` taken, direct index so far `at`).
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        level: usize,
+        tiles: usize,
+        n: usize,
+        used: u64,
+        at: usize,
+        compact: &[u8],
+        next: &mut usize,
+        direct: &mut [u8],
+    ) {
+        if level == tiles {
+            direct[at] = compact[*next];
+            *next += 1;
+            return;
+        }
+        for c in (0..n).filter(|&c| used & (1 << c) == 0) {
+            let at = at * n + c;
+            fill(
+                level + 1,
+                tiles,
+                n,
+                used | (1 << c),
+                at,
+                compact,
+                next,
+                direct,
+            );
+        }
+    }
+    let block = n.pow(tiles as u32 - 1);
+    let mut direct = vec![0u8; block * n];
+    direct
+        .par_chunks_mut(block)
+        .zip(compact.par_chunks(compact.len() / n))
+        .enumerate()
+        .for_each(|(first, (direct, compact))| {
+            let mut next = 0;
+            fill(1, tiles, n, 1 << first, 0, compact, &mut next, direct);
+            debug_assert_eq!(next, compact.len());
+        });
+    direct
 }
 
 /// Transposition about the main diagonal, for square boards whose goal blank is on it.
@@ -323,6 +389,15 @@ pub struct PatternHeuristic {
     group_of: [u8; MAX_SEARCH_CELLS],
     rest: Manhattan,
     reflection: Option<Reflection>,
+    /// Whether the tables are spread: their direct indexes are then kept in the cache and
+    /// moved by one product a slide (see [`weight_of`](Self::weight_of)).
+    spread: bool,
+    /// The weight of tile `t`'s cell in its group's direct index (`cells^(k-1-i)` for the
+    /// `i`-th of `k` tiles): a slide of `t` from `a` to `b` moves that index by `(b - a)` times it.
+    weight_of: [u32; MAX_SEARCH_CELLS],
+    /// The same for the reflected index: the weight of tile `t`'s reflected cell in the
+    /// reflected lookup of group `group_of_image[t]`.
+    reflected_weight_of: [u32; MAX_SEARCH_CELLS],
 }
 
 /// Each group's value, normal and reflected, their sums, and the Manhattan part of uncovered
@@ -332,6 +407,9 @@ pub struct PatternHeuristic {
 pub struct PatternCache {
     values: [u8; MAX_GROUPS],
     reflected: [u8; MAX_GROUPS],
+    /// Spread tables: each group's direct index, normal and reflected.
+    index: [u32; MAX_GROUPS],
+    reflected_index: [u32; MAX_GROUPS],
     normal_sum: u32,
     reflected_sum: u32,
     rest: u32,
@@ -341,12 +419,45 @@ impl PatternHeuristic {
     /// The heuristic of `partition` for `goal` with one table per group (in partition order,
     /// each of `pattern.entries()` bytes). Reflection is used when `reflect` is asked for, the
     /// partition covers every tile, and the board is square with the goal's blank on the main
-    /// diagonal.
+    /// diagonal. The tables are spread to their direct index when that takes at most
+    /// [`SPREAD_LIMIT_BYTES`] (the same values, read faster).
     pub fn new(
         goal: &Board,
         partition: &Partition,
         tables: Vec<TableBytes>,
         reflect: bool,
+    ) -> Result<Self, SearchError> {
+        Self::with_layout(goal, partition, tables, reflect, true)
+    }
+
+    /// Bytes `partition`'s tables take spread to their direct index (what [`new`](Self::new)
+    /// holds when that is at most [`SPREAD_LIMIT_BYTES`]), for a caller with a memory budget
+    /// to choose between [`new`](Self::new) and [`compact`](Self::compact).
+    pub fn spread_bytes(partition: &Partition) -> u64 {
+        partition
+            .patterns()
+            .iter()
+            .map(|p| (p.shape().cells() as u64).saturating_pow(p.tiles().len() as u32))
+            .fold(0u64, u64::saturating_add)
+    }
+
+    /// [`new`](Self::new) reading the tables at their compact index whatever their size: the
+    /// same values in half the memory or less, read more slowly.
+    pub fn compact(
+        goal: &Board,
+        partition: &Partition,
+        tables: Vec<TableBytes>,
+        reflect: bool,
+    ) -> Result<Self, SearchError> {
+        Self::with_layout(goal, partition, tables, reflect, false)
+    }
+
+    fn with_layout(
+        goal: &Board,
+        partition: &Partition,
+        tables: Vec<TableBytes>,
+        reflect: bool,
+        may_spread: bool,
     ) -> Result<Self, SearchError> {
         let shape = goal.shape();
         let patterns = partition.patterns();
@@ -398,6 +509,8 @@ impl PatternHeuristic {
                 sigma,
             )
         });
+        let n = shape.cells();
+        let spreads = may_spread && Self::spread_bytes(partition) <= SPREAD_LIMIT_BYTES;
         let mut groups = Vec::new();
         for (p, table) in patterns.iter().zip(tables) {
             if table.as_slice().len() as u64 != p.entries() {
@@ -405,6 +518,10 @@ impl PatternHeuristic {
                     "a database of the wrong size",
                 ));
             }
+            let table = match spreads {
+                true => TableBytes::Owned(spread(table.as_slice(), p.tiles().len(), n)),
+                false => table,
+            };
             let reflected_sources = match &reflection {
                 Some((_, sigma)) => p
                     .tiles()
@@ -421,8 +538,23 @@ impl PatternHeuristic {
             groups.push(Group {
                 pattern: p.clone(),
                 table,
+                spread: spreads,
                 reflected_sources,
             });
+        }
+        let mut weight_of = [0u32; MAX_SEARCH_CELLS];
+        let mut reflected_weight_of = [0u32; MAX_SEARCH_CELLS];
+        if spreads {
+            for group in &groups {
+                let k = group.pattern.tiles().len();
+                let weight = |i: usize| (n as u32).pow((k - 1 - i) as u32);
+                for (i, &t) in group.pattern.tiles().iter().enumerate() {
+                    weight_of[t as usize] = weight(i);
+                }
+                for (i, &u) in group.reflected_sources.iter().enumerate() {
+                    reflected_weight_of[u as usize] = weight(i);
+                }
+            }
         }
         let name = format!(
             "pdb {}{}",
@@ -439,6 +571,9 @@ impl PatternHeuristic {
             group_of,
             rest: Manhattan::for_tiles(goal, |t| t != 0 && group_of[t as usize] == NO_GROUP)?,
             reflection: reflection.map(|(r, _)| r),
+            spread: spreads,
+            weight_of,
+            reflected_weight_of,
         })
     }
 
@@ -450,9 +585,35 @@ impl PatternHeuristic {
         shape.width() == shape.height() && r == c
     }
 
+    /// Group `g`'s direct index for `node` (spread tables).
+    fn direct(&self, g: usize, node: &Node) -> u32 {
+        let group = &self.groups[g];
+        let cells = group.pattern.tiles().iter().map(|&t| node.pos[t as usize]);
+        direct_index(cells, group.pattern.shape().cells()) as u32
+    }
+
+    /// Group `g`'s direct index through the reflection for `node` (spread tables).
+    fn reflected_direct(&self, g: usize, node: &Node, reflection: &Reflection) -> u32 {
+        let group = &self.groups[g];
+        let cells = group
+            .reflected_sources
+            .iter()
+            .map(|&u| reflection.cell[node.pos[u as usize] as usize]);
+        direct_index(cells, group.pattern.shape().cells()) as u32
+    }
+
+    /// A direct index moved by a slide from cell `from` to cell `to` of a tile of `weight`.
+    #[inline]
+    fn moved(index: u32, weight: u32, from: u8, to: u8) -> u32 {
+        (index as i64 + (to as i64 - from as i64) * weight as i64) as u32
+    }
+
     #[inline]
     fn lookup(&self, g: usize, node: &Node) -> u8 {
         let group = &self.groups[g];
+        if group.spread {
+            return group.table.as_slice()[self.direct(g, node) as usize];
+        }
         let mut cells = [0u8; MAX_PATTERN_TILES];
         for (slot, &t) in cells.iter_mut().zip(group.pattern.tiles()) {
             *slot = node.pos[t as usize];
@@ -464,6 +625,9 @@ impl PatternHeuristic {
     #[inline]
     fn lookup_reflected(&self, g: usize, node: &Node, reflection: &Reflection) -> u8 {
         let group = &self.groups[g];
+        if group.spread {
+            return group.table.as_slice()[self.reflected_direct(g, node, reflection) as usize];
+        }
         let mut cells = [0u8; MAX_PATTERN_TILES];
         for (slot, &u) in cells.iter_mut().zip(&group.reflected_sources) {
             *slot = reflection.cell[node.pos[u as usize] as usize];
@@ -497,14 +661,22 @@ impl TileHeuristic for PatternHeuristic {
         let mut cache = PatternCache {
             values: [0; MAX_GROUPS],
             reflected: [0; MAX_GROUPS],
+            index: [0; MAX_GROUPS],
+            reflected_index: [0; MAX_GROUPS],
             normal_sum: 0,
             reflected_sum: 0,
             rest: self.rest.total(node),
         };
         for g in 0..self.groups.len() {
             cache.values[g] = self.lookup(g, node);
+            if self.spread {
+                cache.index[g] = self.direct(g, node);
+            }
             if let Some(r) = &self.reflection {
                 cache.reflected[g] = self.lookup_reflected(g, node, r);
+                if self.spread {
+                    cache.reflected_index[g] = self.reflected_direct(g, node, r);
+                }
             }
         }
         cache.normal_sum = group_sum(&cache.values);
@@ -541,7 +713,18 @@ impl TileHeuristic for PatternHeuristic {
         if g == NO_GROUP {
             cache.rest = self.rest.delta(parent.rest, tile, from, to);
         } else {
-            let value = self.lookup(g as usize, node);
+            let value = if self.spread {
+                let index = Self::moved(
+                    parent.index[g as usize],
+                    self.weight_of[tile as usize],
+                    from,
+                    to,
+                );
+                cache.index[g as usize] = index;
+                self.groups[g as usize].table.as_slice()[index as usize]
+            } else {
+                self.lookup(g as usize, node)
+            };
             cache.normal_sum = parent.normal_sum + value as u32 - parent.values[g as usize] as u32;
             cache.values[g as usize] = value;
         }
@@ -552,12 +735,52 @@ impl TileHeuristic for PatternHeuristic {
         if let Some(r) = &self.reflection {
             let rg = r.group_of_image[tile as usize];
             if rg != NO_GROUP {
-                let value = self.lookup_reflected(rg as usize, node, r);
+                let value = if self.spread {
+                    let weight = self.reflected_weight_of[tile as usize];
+                    let (a, b) = (r.cell[from as usize], r.cell[to as usize]);
+                    let index = Self::moved(parent.reflected_index[rg as usize], weight, a, b);
+                    cache.reflected_index[rg as usize] = index;
+                    self.groups[rg as usize].table.as_slice()[index as usize]
+                } else {
+                    self.lookup_reflected(rg as usize, node, r)
+                };
                 cache.reflected_sum =
                     parent.reflected_sum + value as u32 - parent.reflected[rg as usize] as u32;
                 cache.reflected[rg as usize] = value;
             }
         }
         (cache, self.value(&cache))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_puzzles::tiles::Shape;
+
+    /// Every placement's entry is where the direct index says, for groups of every size
+    /// the 3x3 and 4x4 take.
+    #[test]
+    fn spread_tables_hold_each_placement_at_its_direct_index() {
+        for (side, tiles) in [
+            (3, &[1u16, 5, 8][..]),
+            (3, &[2, 4, 6, 7]),
+            (4, &[1, 2, 3, 4, 15]),
+        ] {
+            let goal = Board::goal(Shape::new(side, side).unwrap());
+            let pattern = Pattern::new(&goal, tiles).unwrap();
+            let n = pattern.shape().cells();
+            // Entries made up from their own index, so a misplaced one shows.
+            let compact: Vec<u8> = (0..pattern.entries())
+                .map(|i| (i * 7 % 251) as u8)
+                .collect();
+            let direct = spread(&compact, tiles.len(), n);
+            let mut cells = vec![0u8; tiles.len()];
+            for i in 0..pattern.entries() {
+                pattern.cells_of(i, &mut cells);
+                let at = direct_index(cells.iter().copied(), n);
+                assert_eq!(direct[at], compact[i as usize], "placement {cells:?}");
+            }
+        }
     }
 }
