@@ -301,8 +301,9 @@ fn group_sum(values: &[u8; MAX_GROUPS]) -> u32 {
 
 /// Pattern databases are read at a direct index (`sum of cell x cells^(k-1-i)`, one multiply
 /// and add a tile, as Korf's 24-puzzle solver reads them) when all of a partition's tables so
-/// spread take at most this many bytes (see [`PatternHeuristic::spread_bytes`]); otherwise at their compact placement index (a
-/// popcount a tile, in a dependent chain). 6-6-6-6 on the 5x5 spreads to 0.98 GB.
+/// spread take at most this many bytes (see [`PatternHeuristic::spread_bytes`]); otherwise at
+/// their compact placement index (a popcount a tile, in a dependent chain). 6-6-6-6 on the 5x5
+/// spreads to 0.98 GB. Below 2^31 bytes, every direct index fits the cache's `u32`s.
 const SPREAD_LIMIT_BYTES: u64 = 2 << 30;
 
 /// One group's database and, for the reflected lookup, which tile's position feeds each slot.
