@@ -896,36 +896,21 @@ fn contract16_unclear_inputs_are_refused_or_read_alike() {
 /// whole), for boards and cubes alike.
 #[test]
 fn contract15_solve_file_stdin_streams() {
-    use std::io::Write;
     for (puzzle, line, expected) in [("3x3", "1,2,3,4,5,6,7,0,8", "R"), ("2x2x2", "R U", "U' R'")] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-            .args(["solve", puzzle, "--moves-only", "--file", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        for _ in 0..3 {
-            writeln!(stdin, "{line}").unwrap();
-            stdin.flush().unwrap();
-            let mut answer = String::new();
-            stdout.read_line(&mut answer).unwrap();
-            assert_eq!(answer.trim(), expected, "{puzzle}");
-        }
-        drop(stdin);
-        assert!(child.wait().unwrap().success(), "{puzzle}");
+        let args = ["solve", puzzle, "--moves-only", "--file", "-"];
+        feed_line_by_line(&args, line, |answer| {
+            assert_eq!(answer.trim(), expected, "{puzzle}")
+        });
     }
 }
 
-/// `verify --file -` checks each line as it is read, as `solve --file -` does: an answer
-/// comes back for a line before the next is written (it read the whole input first before).
-#[test]
-fn contract15_verify_file_stdin_streams() {
+/// Runs the command with `args`, writes `line` to its standard input three times, and checks
+/// each answer with `check` before the next line is written (so the command must answer as
+/// it reads); then closes its input and expects success.
+fn feed_line_by_line(args: &[&str], line: &str, check: impl Fn(&str)) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(["verify", "3x3", "--json", "--file", "-"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -934,14 +919,24 @@ fn contract15_verify_file_stdin_streams() {
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     for _ in 0..3 {
-        writeln!(stdin, "1,2,3,4,5,6,0,7,8 RR").unwrap();
+        writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
         let mut answer = String::new();
         stdout.read_line(&mut answer).unwrap();
-        let report: serde_json::Value = serde_json::from_str(&answer).unwrap();
-        assert_eq!(report["reaches_goal"], true, "{answer}");
-        assert_eq!(report["optimal"], true, "{answer}");
+        check(&answer);
     }
     drop(stdin);
-    assert!(child.wait().unwrap().success());
+    assert!(child.wait().unwrap().success(), "{args:?}");
+}
+
+/// `verify --file -` checks each line as it is read, as `solve --file -` does: an answer
+/// comes back for a line before the next is written (it read the whole input first before).
+#[test]
+fn contract15_verify_file_stdin_streams() {
+    let args = ["verify", "3x3", "--json", "--file", "-"];
+    feed_line_by_line(&args, "1,2,3,4,5,6,0,7,8 RR", |answer| {
+        let report: serde_json::Value = serde_json::from_str(answer).unwrap();
+        assert_eq!(report["reaches_goal"], true, "{answer}");
+        assert_eq!(report["optimal"], true, "{answer}");
+    });
 }

@@ -38,10 +38,11 @@ fn refusals() -> Value {
     })
 }
 
-/// A route that runs a request and answers its report (`POST /api/solve` and the like).
-fn run_now(summary: &str, request: Value, report: Value, report_description: &str) -> Value {
+/// A `POST` route taking a JSON body of `request`, answering `status` with `answered` (or one
+/// of the [`refusals`]).
+fn post_route(summary: &str, request: Value, status: &str, answered: Value) -> Value {
     let mut responses = refusals();
-    responses["200"] = answer(report_description, report);
+    responses[status] = answered;
     json!({
         "post": {
             "summary": summary,
@@ -54,23 +55,18 @@ fn run_now(summary: &str, request: Value, report: Value, report_description: &st
     })
 }
 
+/// A route that runs a request and answers its report (`POST /api/solve` and the like).
+fn run_now(summary: &str, request: Value, report: Value, report_description: &str) -> Value {
+    post_route(summary, request, "200", answer(report_description, report))
+}
+
 /// A route that starts the same request as a job (`POST /api/jobs/solve` and the like).
 fn start_job(summary: &str, request: Value) -> Value {
-    let mut responses = refusals();
-    responses["202"] = answer(
+    let started = answer(
         "the job started; follow it at its events or state",
         schema_ref("JobStarted"),
     );
-    json!({
-        "post": {
-            "summary": summary,
-            "requestBody": {
-                "required": true,
-                "content": { "application/json": { "schema": request } },
-            },
-            "responses": responses,
-        }
-    })
+    post_route(summary, request, "202", started)
 }
 
 /// The path parameter `id` of a job.
