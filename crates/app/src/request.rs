@@ -526,14 +526,7 @@ impl JobControl {
 
     /// What the job has done so far.
     pub fn progress(&self) -> JobProgress {
-        // Read apart: a guard in the struct expression below would live to its end, and
-        // `table_time` takes the same lock.
-        let tables = self
-            .tables
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            .map_or_else(String::new, |(what, _, _)| what.clone());
+        let (tables, table_time) = self.tables_now();
         let units = self.level_units.load(Ordering::Relaxed);
         let done = self.level_done.load(Ordering::Relaxed);
         JobProgress {
@@ -561,28 +554,27 @@ impl JobControl {
                 .clone(),
             tables,
             hints: self.hints(),
-            table_seconds: self.table_time().as_secs_f64(),
+            table_seconds: table_time.as_secs_f64(),
             cancelled: self.cancelled.load(Ordering::Relaxed),
         }
     }
 
-    /// Time spent loading and building tables, the build under way included.
-    fn table_time(&self) -> Duration {
+    /// The tables being loaded or built now (empty when none), and the time spent on tables,
+    /// the build under way included: one read of the state both come from.
+    fn tables_now(&self) -> (String, Duration) {
         let before = Duration::from_nanos(self.tables_nanos.load(Ordering::Relaxed));
-        let under_way = self
-            .tables
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            .map_or(Duration::ZERO, |(_, since, _)| since.elapsed());
-        before + under_way
+        let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        match tables.as_ref() {
+            Some((what, since, _)) => (what.clone(), before + since.elapsed()),
+            None => (String::new(), before),
+        }
     }
 
     /// The job's time that counts against its limit: since it started, less the time spent
     /// loading and building tables (which later requests reuse). Zero before it starts.
     pub fn charged(&self) -> Duration {
         self.started.get().map_or(Duration::ZERO, |s| {
-            s.elapsed().saturating_sub(self.table_time())
+            s.elapsed().saturating_sub(self.tables_now().1)
         })
     }
 

@@ -37,9 +37,13 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
             bad_input!("{option} is for verify, which tells whether a solution is shortest; apply only shows the position the moves reach");
         }
     }
-    if args.file.is_none() && (args.start.is_none() || args.moves.is_none()) {
-        bad_input!("give a start and its moves, or --file");
-    }
+    // Where the claims come from, decided before any table is built: one from the arguments,
+    // or a file's lines, read and checked one at a time in constant memory.
+    let one = match (&args.file, &args.start, &args.moves) {
+        (Some(_), _, _) => None,
+        (None, Some(start), Some(moves)) => Some(Claim { start, moves }),
+        _ => bad_input!("give a start and its moves, or --file"),
+    };
     let puzzle = super::open_puzzle(def.as_deref(), puzzle_name(args))?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
     let query = VerifyQuery {
@@ -70,9 +74,9 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
         checked += 1;
         print(args, mode, &report, &*puzzle, verifier.unproven)
     };
-    match (&args.file, &args.start, &args.moves) {
-        // A file's lines are read and checked one at a time, in constant memory.
-        (Some(path), _, _) => {
+    match (one, &args.file) {
+        (Some(claim), _) => check("", claim)?,
+        (None, Some(path)) => {
             for line in crate::input::lines(path)? {
                 let (number, line) = line?;
                 let where_ = format!("{} line {number}", path.display());
@@ -82,8 +86,7 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
                 check(&where_, claim)?;
             }
         }
-        (None, Some(start), Some(moves)) => check("", Claim { start, moves })?,
-        _ => bad_input!("give a start and its moves, or --file"),
+        (None, None) => {} // `one` is None only with --file
     }
     if mode == Mode::Verify && failed > 0 {
         bail!("{failed} of {checked} move sequences do not reach the goal");

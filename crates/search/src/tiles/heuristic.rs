@@ -310,10 +310,9 @@ const SPREAD_LIMIT_BYTES: u64 = 2 << 30;
 #[derive(Debug)]
 struct Group {
     pattern: Pattern,
-    /// The entries at the compact placement index, or spread to the direct index.
+    /// The entries at the compact placement index, or spread to the direct index (as
+    /// [`PatternHeuristic::spread`] says, for every group alike).
     table: TableBytes,
-    /// Whether `table` is spread (read at [`direct_index`]).
-    spread: bool,
     /// Tiles whose cells index the reflected lookup (`sigma^-1` of the group's tiles).
     reflected_sources: Vec<u8>,
 }
@@ -539,7 +538,6 @@ impl PatternHeuristic {
             groups.push(Group {
                 pattern: p.clone(),
                 table,
-                spread: spreads,
                 reflected_sources,
             });
         }
@@ -612,7 +610,7 @@ impl PatternHeuristic {
     #[inline]
     fn lookup(&self, g: usize, node: &Node) -> u8 {
         let group = &self.groups[g];
-        if group.spread {
+        if self.spread {
             return group.table.as_slice()[self.direct(g, node) as usize];
         }
         let mut cells = [0u8; MAX_PATTERN_TILES];
@@ -626,7 +624,7 @@ impl PatternHeuristic {
     #[inline]
     fn lookup_reflected(&self, g: usize, node: &Node, reflection: &Reflection) -> u8 {
         let group = &self.groups[g];
-        if group.spread {
+        if self.spread {
             return group.table.as_slice()[self.reflected_direct(g, node, reflection) as usize];
         }
         let mut cells = [0u8; MAX_PATTERN_TILES];
