@@ -129,6 +129,9 @@ pub struct Jobs {
     max_waiting: usize,
     waiting: AtomicUsize,
     running: AtomicUsize,
+    /// Held while a job ends and while health is read, so that a job seen finished is no
+    /// longer counted as running and one seen running is still counted.
+    ending: Mutex<()>,
     next_id: AtomicU64,
     table: Mutex<BTreeMap<u64, Arc<Job>>>,
 }
@@ -165,6 +168,7 @@ impl Jobs {
             max_waiting,
             waiting: AtomicUsize::new(0),
             running: AtomicUsize::new(0),
+            ending: Mutex::new(()),
             next_id: AtomicU64::new(1),
             table: Mutex::new(BTreeMap::new()),
         }
@@ -172,6 +176,7 @@ impl Jobs {
 
     /// Jobs running and waiting.
     pub fn load(&self) -> Load {
+        let _ending = self.ending.lock().unwrap_or_else(PoisonError::into_inner);
         Load {
             running: self.running.load(Ordering::Relaxed),
             waiting: self.waiting.load(Ordering::Relaxed),
@@ -220,7 +225,7 @@ impl Jobs {
     async fn run(self: Arc<Self>, job: Arc<Job>, work: Work) {
         let permit = Arc::clone(&self.slots).acquire_owned().await;
         self.waiting.fetch_sub(1, Ordering::Relaxed);
-        let Ok(_permit) = permit else {
+        let Ok(permit) = permit else {
             job.done
                 .send_replace(Some(Outcome::Failed("the server is stopping".into())));
             return;
@@ -257,7 +262,6 @@ impl Jobs {
             },
             None => task.await,
         };
-        self.running.fetch_sub(1, Ordering::Relaxed);
         let outcome = match joined {
             Ok(result) => Outcome::of(result),
             Err(e) => Outcome::Failed(format!("the job failed: {e}")),
@@ -275,7 +279,11 @@ impl Jobs {
             }
             other => other,
         };
+        // Its state, its count in health and its slot change together.
+        let _ending = self.ending.lock().unwrap_or_else(PoisonError::into_inner);
         job.done.send_replace(Some(outcome));
+        self.running.fetch_sub(1, Ordering::Relaxed);
+        drop(permit);
     }
 
     /// A report larger than the server answers, replaced by a 413 that says how large; the

@@ -699,8 +699,9 @@ fn a_job_past_its_limit_holds_its_slot_until_it_stops() {
     let id = job["id"].as_u64().unwrap();
     let mut seen_stopping = false;
     loop {
-        let (_, doc) = get(&base, &format!("/api/jobs/{id}"));
+        // Health first: a job still running after it was read was counted in it.
         let (_, health) = get(&base, "/api/health");
+        let (_, doc) = get(&base, &format!("/api/jobs/{id}"));
         if doc["state"] != json!("running") {
             break;
         }
