@@ -108,6 +108,7 @@ impl BoardSolver {
                 request.stages.as_deref(),
                 request.effort.map(|e| e as usize),
                 bench.cache(),
+                setup.progress,
                 setup.notices,
             )?),
             _ => BoardSolver::Search {

@@ -22,7 +22,7 @@
 
 use crate::tables::tile_identity;
 use crate::AppResult;
-use godsearch_core::Progress;
+use godsearch_core::{Cancelled, Progress};
 use godsearch_enumerate::pattern_db;
 use godsearch_puzzles::cube::Metric;
 use godsearch_puzzles::tiles::{Board, Pattern};
@@ -228,8 +228,9 @@ impl TableCache {
         self.dir.join("twophase-3x3x3.tbl")
     }
 
-    /// The cached two-phase tables, or a fresh build saved to the cache.
-    pub fn twophase_tables(&self, progress: &dyn Progress) -> (Tables, Origin) {
+    /// The cached two-phase tables, or a fresh build saved to the cache; `Cancelled` (and
+    /// nothing saved) when `progress` stops the build.
+    pub fn twophase_tables(&self, progress: &dyn Progress) -> Result<(Tables, Origin), Cancelled> {
         let table = CubeTable {
             path: self.twophase_path(),
             puzzle: TWOPHASE_PUZZLE.into(),
@@ -254,13 +255,14 @@ impl TableCache {
     }
 
     /// The cached pruning table of the optimal 3x3x3 solver of this size and metric, or a
-    /// fresh build saved to the cache.
+    /// fresh build saved to the cache; `Cancelled` (and nothing saved) when `progress` stops
+    /// the build.
     pub fn optimal_tables(
         &self,
         size: TableSize,
         metric: Metric,
         progress: &dyn Progress,
-    ) -> (OptimalTables, Origin) {
+    ) -> Result<(OptimalTables, Origin), Cancelled> {
         let table = CubeTable {
             path: self.optimal_path(size, metric),
             puzzle: size.identity(metric),
@@ -294,26 +296,27 @@ impl TableCache {
         from_loaded(loaded).map_err(|e| Some(format!("{}: {e}", path.display())))
     }
 
-    /// A cube solver's tables from the cache, or built (under the build lock) and saved.
+    /// A cube solver's tables from the cache, or built (under the build lock) and saved; a
+    /// cancelled build saves nothing.
     fn cube_tables<T>(
         &self,
         table: &CubeTable,
         progress: &dyn Progress,
         from_loaded: impl Fn(LoadedTable) -> Result<T, String>,
-        build: impl FnOnce() -> T,
+        build: impl FnOnce() -> Result<T, Cancelled>,
         saved_form: impl for<'t> Fn(&'t T) -> (Vec<u64>, Box<PayloadWriter<'t>>),
-    ) -> (T, Origin) {
+    ) -> Result<(T, Origin), Cancelled> {
         if let Ok(tables) = self.load_cube_tables(table, &from_loaded) {
-            return (tables, Origin::Cached);
+            return Ok((tables, Origin::Cached));
         }
         let _lock = self.build_lock(&table.path, progress);
         // Another run may have built them while this one waited for the lock.
         let replaced = match self.load_cube_tables(table, &from_loaded) {
-            Ok(tables) => return (tables, Origin::Cached),
+            Ok(tables) => return Ok((tables, Origin::Cached)),
             Err(why) => why,
         };
         let started = Instant::now();
-        let tables = build();
+        let tables = build()?;
         let seconds = started.elapsed().as_secs_f64();
         let (levels, write) = saved_form(&tables);
         let header = TableHeader {
@@ -329,7 +332,7 @@ impl TableCache {
             replaced,
             not_saved,
         };
-        (tables, origin)
+        Ok((tables, origin))
     }
 
     fn stages_path(&self, plan: &Plan) -> PathBuf {
@@ -373,25 +376,30 @@ impl TableCache {
 
     /// The solver of `plan` with its stage tables from the cache, or built and saved to the
     /// cache. Plans of fewer than [`MIN_CACHED_STAGE_ENTRIES`] table entries are built and
-    /// never cached, which is faster than a file: their origin is `None`.
-    pub fn subgoal_solver(&self, plan: Plan) -> (SubgoalSolver, Option<Origin>) {
+    /// never cached, which is faster than a file: their origin is `None`. `Cancelled` (and
+    /// nothing saved) when `progress` stops the build.
+    pub fn subgoal_solver(
+        &self,
+        plan: Plan,
+        progress: &dyn Progress,
+    ) -> Result<(SubgoalSolver, Option<Origin>), Cancelled> {
         if SubgoalSolver::table_entries(&plan) < MIN_CACHED_STAGE_ENTRIES {
-            return (SubgoalSolver::new(plan), None);
+            return Ok((SubgoalSolver::build(plan, progress)?, None));
         }
         let path = self.stages_path(&plan);
         let identity = tile_identity(plan.goal());
         let params = Self::stages_params(&plan);
         if let Ok(solver) = self.load_stages(&plan, &path, &identity, &params) {
-            return (solver, Some(Origin::Cached));
+            return Ok((solver, Some(Origin::Cached)));
         }
-        let _lock = self.build_lock(&path, &godsearch_core::NoProgress);
+        let _lock = self.build_lock(&path, progress);
         // Another run may have built them while this one waited for the lock.
         let replaced = match self.load_stages(&plan, &path, &identity, &params) {
-            Ok(solver) => return (solver, Some(Origin::Cached)),
+            Ok(solver) => return Ok((solver, Some(Origin::Cached))),
             Err(why) => why,
         };
         let started = Instant::now();
-        let solver = SubgoalSolver::new(plan);
+        let solver = SubgoalSolver::build(plan, progress)?;
         let seconds = started.elapsed().as_secs_f64();
         let tables = solver.tables();
         let header = TableHeader {
@@ -407,7 +415,7 @@ impl TableCache {
             replaced,
             not_saved,
         };
-        (solver, Some(origin))
+        Ok((solver, Some(origin)))
     }
 }
 
@@ -698,7 +706,9 @@ mod tests {
         let goal = Board::goal(Shape::new(10, 10).unwrap());
         let plan = Plan::default_for(&goal);
         assert!(SubgoalSolver::table_entries(&plan) >= MIN_CACHED_STAGE_ENTRIES);
-        let (built, origin) = cache.subgoal_solver(plan.clone());
+        let (built, origin) = cache
+            .subgoal_solver(plan.clone(), &godsearch_core::NoProgress)
+            .unwrap();
         assert!(matches!(
             origin,
             Some(Origin::Built {
@@ -707,7 +717,9 @@ mod tests {
                 ..
             })
         ));
-        let (cached, origin) = cache.subgoal_solver(plan.clone());
+        let (cached, origin) = cache
+            .subgoal_solver(plan.clone(), &godsearch_core::NoProgress)
+            .unwrap();
         assert_eq!(origin, Some(Origin::Cached));
         assert_eq!(cached.tables(), built.tables());
         // One byte changed: the checksum refuses the file and the tables are built again.
@@ -716,7 +728,9 @@ mod tests {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 1;
         std::fs::write(&path, bytes).unwrap();
-        let (rebuilt, origin) = cache.subgoal_solver(plan);
+        let (rebuilt, origin) = cache
+            .subgoal_solver(plan, &godsearch_core::NoProgress)
+            .unwrap();
         assert!(matches!(
             origin,
             Some(Origin::Built {
@@ -841,7 +855,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = TableCache::new(dir.path().to_path_buf());
         let goal = Board::goal(Shape::new(3, 3).unwrap());
-        let (_, origin) = cache.subgoal_solver(Plan::two_stage(&goal).unwrap());
+        let (_, origin) = cache
+            .subgoal_solver(Plan::two_stage(&goal).unwrap(), &godsearch_core::NoProgress)
+            .unwrap();
         assert_eq!(origin, None);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }

@@ -39,7 +39,7 @@ pub struct CubeSetup<'a> {
     pub progress: &'a dyn Progress,
     /// Hears of tables built.
     pub notices: &'a mut dyn FnMut(Notice),
-    /// The optimal and half-depth searches give up, as at the timeout, once this is set.
+    /// The searches give up, as at the timeout, once this is set.
     pub stop: Option<&'a AtomicBool>,
 }
 
@@ -123,9 +123,9 @@ impl<'a> CubeSolver<'a> {
                     )));
                 }
                 let known = request.known_moves()?;
-                let tables = bench.optimal_tables(size, metric, setup.progress, setup.notices);
+                let tables = bench.optimal_tables(size, metric, setup.progress, setup.notices)?;
                 let fallback = match setup.timeout.is_some() && known.is_none() {
-                    true => Some(bench.twophase_for(setup.progress, None, setup.notices)),
+                    true => Some(bench.twophase_for(setup.progress, None, setup.notices)?),
                     false => None,
                 };
                 CubeSolver::Optimal {
@@ -148,12 +148,13 @@ impl<'a> CubeSolver<'a> {
                 stop: setup.stop,
             },
             CubeSize::Three => CubeSolver::TwoPhase(TwoPhaseSolver {
-                tables: bench.twophase_for(setup.progress, setup.positions, setup.notices),
+                tables: bench.twophase_for(setup.progress, setup.positions, setup.notices)?,
                 metric,
                 max_length: request
                     .max_length
                     .map_or(default_max_length(metric), |n| n as usize),
                 timeout: setup.timeout,
+                stop: setup.stop,
             }),
         })
     }

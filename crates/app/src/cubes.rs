@@ -356,6 +356,8 @@ pub struct TwoPhaseSolver<'a> {
     pub max_length: usize,
     /// Give up improving this long after a position starts, with the best found.
     pub timeout: Option<Duration>,
+    /// Give up improving, as at the timeout, once this is set (a front end's cancel).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 impl TwoPhaseSolver<'_> {
@@ -367,6 +369,7 @@ impl TwoPhaseSolver<'_> {
         let options = Options {
             target_length: self.max_length,
             deadline: self.timeout.and_then(|t| started.checked_add(t)),
+            stop: self.stop,
         };
         let found = solve_in(self.tables, &job.cube, options, self.metric).map_err(|source| {
             AppError::Cube {
@@ -452,6 +455,7 @@ impl OptimalSolver<'_> {
                 let options = Options {
                     target_length: default_max_length(metric),
                     deadline: None,
+                    stop: None,
                 };
                 let best = solve_in(tables, &job.cube, options, metric).map_err(cube_error)?;
                 (best.moves, false)

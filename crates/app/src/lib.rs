@@ -40,8 +40,8 @@
 //!
 //! let stickers = "BFLRUUBUFULFDRFDDRUBRFFLDUBLRRBDRRFFLBLDLDBLFURDUBBDLU";
 //! let cube = parse_position(CubeSize::Three, stickers, Syntax::Facelets)?;
-//! let tables = Tables::build(&NoProgress);
-//! let options = Options { target_length: 20, deadline: None };
+//! let tables = Tables::build(&NoProgress)?;
+//! let options = Options { target_length: 20, deadline: None, stop: None };
 //! let solution = solve(&tables, &cube, options)?;
 //! println!("{}", format_moves(&solution.moves));
 //! assert!(solution.moves.len() <= 20);

@@ -474,11 +474,12 @@ impl JobControl {
 
     /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
     /// thread, on boards, cubes, pancakes and definition puzzles; the optimal cube search
-    /// within its next check; the table engine, and so the definition puzzles' databases,
-    /// within a task of its level; a board's pattern-database build within a task of its
-    /// level; the frontier engine, and so a half-depth search holding the goal's positions,
-    /// between levels; the subgoal solvers' stage tables, the two-phase tables and a
-    /// two-phase search, which take seconds or less, run on to their end or deadline).
+    /// within its next check; the table engine within a task of its level, and so the
+    /// definition puzzles' databases, the subgoal solvers' stage tables and the two-phase and
+    /// optimal cube tables, none of which is then kept; a board's pattern-database build
+    /// within a task of its level; the frontier engine, and so a half-depth search holding
+    /// the goal's positions, between levels; a two-phase search within 4,096 nodes,
+    /// answering with the first solution it finds).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
         self.watch.cancel();
@@ -586,7 +587,9 @@ impl JobControl {
             .is_some()
     }
 
-    fn start(&self) {
+    /// Marks the job's own work begun: its time ([`charged`](Self::charged)) counts from the
+    /// first call. The workbench's requests call it; other work run as a job calls it too.
+    pub fn start(&self) {
         let _ = self.started.set(Instant::now());
     }
 }
@@ -649,6 +652,7 @@ pub struct Workbench {
     /// Batches of at least this many cubes get the two-phase tables in huge pages.
     resident_from: usize,
     twophase: OnceLock<Tables>,
+    twophase_build: Mutex<()>,
     optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
     cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
     /// The pattern-database heuristics used last, oldest first, at most [`HEURISTICS_KEPT`].
@@ -682,6 +686,7 @@ impl Workbench {
             cache,
             resident_from: RESIDENT_FROM,
             twophase: OnceLock::new(),
+            twophase_build: Mutex::new(()),
             optimal: Mutex::new(HashMap::new()),
             cube2: Mutex::new(HashMap::new()),
             heuristics: Mutex::new(Vec::new()),
@@ -693,30 +698,36 @@ impl Workbench {
         &self.cache
     }
 
-    /// The two-phase tables, loaded (or built and cached) on first use.
-    pub fn twophase(&self, progress: &dyn Progress) -> &Tables {
-        self.twophase_for(progress, None, &mut |_| {})
-    }
-
     /// The two-phase tables for a batch of `positions` cubes (`None`: unknown), loaded (or
     /// built and cached, `notices` hearing of it) on first use; made resident in huge pages
-    /// when the workbench serves many requests or the batch is large.
+    /// when the workbench serves many requests or the batch is large. A build that
+    /// `progress` cancels keeps nothing and ends in an error.
     pub fn twophase_for(
         &self,
         progress: &dyn Progress,
         positions: Option<usize>,
         notices: &mut dyn FnMut(Notice),
-    ) -> &Tables {
-        self.twophase.get_or_init(|| {
-            let (tables, origin) = on_tables(progress, "the two-phase tables", || {
-                self.cache.twophase_tables(progress)
-            });
-            self.tell(notices, "the two-phase tables", origin);
-            match positions.unwrap_or(0) >= self.resident_from {
-                true => tables.resident(),
-                false => tables,
-            }
-        })
+    ) -> AppResult<&Tables> {
+        if let Some(tables) = self.twophase.get() {
+            return Ok(tables);
+        }
+        // Held for the build: a second request waits for it instead of building again.
+        let _building = self
+            .twophase_build
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(tables) = self.twophase.get() {
+            return Ok(tables);
+        }
+        let what = "the two-phase tables";
+        let (tables, origin) = on_tables(progress, what, || self.cache.twophase_tables(progress))
+            .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
+        self.tell(notices, what, origin);
+        let tables = match positions.unwrap_or(0) >= self.resident_from {
+            true => tables.resident(),
+            false => tables,
+        };
+        Ok(self.twophase.get_or_init(|| tables))
     }
 
     pub(crate) fn optimal_tables(
@@ -725,23 +736,25 @@ impl Workbench {
         metric: Metric,
         progress: &dyn Progress,
         notices: &mut dyn FnMut(Notice),
-    ) -> Arc<OptimalTables> {
+    ) -> AppResult<Arc<OptimalTables>> {
         // Held for the build: a second request for the same table waits instead of building
         // it again.
         let mut loaded = self.optimal.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (size.name(), metric.name());
-        Arc::clone(loaded.entry(key).or_insert_with(|| {
-            let what = format!(
-                "the optimal solver's {} {} table",
-                metric.name(),
-                size.name()
-            );
-            let (tables, origin) = on_tables(progress, &what, || {
-                self.cache.optimal_tables(size, metric, progress)
-            });
-            self.tell(notices, &what, origin);
-            Arc::new(tables)
-        }))
+        if let Some(tables) = loaded.get(&key) {
+            return Ok(Arc::clone(tables));
+        }
+        let what = format!(
+            "the optimal solver's {} {} table",
+            metric.name(),
+            size.name()
+        );
+        let (tables, origin) = on_tables(progress, &what, || {
+            self.cache.optimal_tables(size, metric, progress)
+        })
+        .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
+        self.tell(notices, &what, origin);
+        Ok(Arc::clone(loaded.entry(key).or_insert(Arc::new(tables))))
     }
 
     /// Tells `notices` that `what` was built, if it was.

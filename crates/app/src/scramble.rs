@@ -126,6 +126,7 @@ pub fn cube3_uniform(tables: &Tables, metric: Metric, rng: &mut impl Rng) -> App
     let options = Options {
         target_length: SCRAMBLE_MAX_LENGTH,
         deadline: None,
+        stop: None,
     };
     let solution = solve(tables, &cube, options).map_err(|source| AppError::Cube {
         text: facelet::format(&cube),

@@ -423,13 +423,15 @@ impl StagedSolver {
     /// default plans. Without `stages`, an effort above 1 also tries every peeling order of
     /// [`Plan::variants`] and keeps the shortest solution. `effort` defaults by board size
     /// ([`choice::default_effort`]). Stage tables come from `cache` when it has them, and
-    /// large ones built now are saved there; `notify` hears of builds.
+    /// large ones built now are saved there; `notify` hears of builds, and a cancel read from
+    /// `progress` stops them.
     pub fn new(
         algorithm: Algorithm,
         goal: &Board,
         stages: Option<&str>,
         effort: Option<usize>,
         cache: &TableCache,
+        progress: &dyn Progress,
         notify: &mut dyn FnMut(Notice),
     ) -> AppResult<Self> {
         let effort = effort.unwrap_or_else(|| choice::default_effort(algorithm, goal.shape()));
@@ -442,7 +444,10 @@ impl StagedSolver {
         let mut solvers = Vec::with_capacity(plans.len());
         for plan in plans {
             let text = plan.to_text();
-            let (solver, origin) = cache.subgoal_solver(plan);
+            let what = format!("the stage tables of plan {text}");
+            let (solver, origin) =
+                on_tables(progress, &what, || cache.subgoal_solver(plan, progress))
+                    .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
             if let Some(Origin::Built {
                 seconds,
                 replaced,

@@ -35,7 +35,7 @@ pub mod space;
 pub mod text;
 
 pub use heuristic::{Heuristic, NoEstimate};
-pub use progress::{NoProgress, Progress};
+pub use progress::{CancelOnly, Cancelled, NoProgress, Progress};
 pub use rank::RankInt;
 pub use sequence::{AutomatonState, SequenceAutomaton};
 pub use space::{MoveIdx, RankedSpace, StateSpace};

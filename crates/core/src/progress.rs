@@ -47,6 +47,22 @@ pub fn on_tables<T>(progress: &dyn Progress, what: &str, work: impl FnOnce() -> 
     done
 }
 
+/// A build stopped because its [`Progress`] said [`cancelled`](Progress::cancelled): nothing
+/// it made is complete, so nothing of it may be kept or saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cancelled before it was complete")]
+pub struct Cancelled;
+
+/// Forwards only [`cancelled`](Progress::cancelled) to another sink: for work inside a larger
+/// one (several small tables built at once) whose levels are not the larger work's levels.
+pub struct CancelOnly<'a>(pub &'a dyn Progress);
+
+impl Progress for CancelOnly<'_> {
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
+    }
+}
+
 /// A sink that ignores everything.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoProgress;

@@ -239,6 +239,7 @@ impl Jobs {
         let mut task = tokio::task::spawn_blocking(move || {
             work(&jobs.workbench, &jobs.limits, &worker.control)
         });
+        let mut past_limit = None;
         let joined = match self.wall_limit {
             Some(limit) => loop {
                 // The limit is on the job's own work: time spent loading or building tables
@@ -247,12 +248,11 @@ impl Jobs {
                 if left.is_zero() && !job.control.on_tables() {
                     // Cancelled at its limit, the job keeps its slot (and so its memory
                     // budget), and health counts it as running, until its thread has
-                    // stopped: most engines stop within a second, the rest at their own end.
+                    // stopped (the engines look at the cancel at least every second).
                     job.control.cancel();
-                    job.control.say(&format!(
-                        "stopping: the job passed its time limit of {} s",
-                        limit.as_secs_f64()
-                    ));
+                    let why = format!("the job passed its time limit of {} s", limit.as_secs_f64());
+                    job.control.say(&format!("stopping: {why}"));
+                    past_limit = Some(why);
                     break task.await;
                 }
                 let wait = left.max(TABLES_RECHECK);
@@ -277,6 +277,10 @@ impl Jobs {
             {
                 Outcome::Cancelled(None)
             }
+            // Work stopped at its limit with nothing to show says so first.
+            Outcome::BadInput(e) | Outcome::Failed(e) if past_limit.is_some() => {
+                Outcome::Failed(format!("{} ({e})", past_limit.unwrap_or_default()))
+            }
             other => other,
         };
         // Its state, its count in health and its slot change together.
@@ -294,10 +298,19 @@ impl Jobs {
             _ => return outcome,
         };
         let bytes = serde_json::to_vec(value).map_or(usize::MAX, |v| v.len());
+        let ask_less = "ask for less (fewer or shorter scrambles, a smaller board)";
         if bytes > self.max_response {
             return Outcome::TooLarge(format!(
-                "the answer would be {bytes} bytes of JSON, over this server's limit of {} (--max-response); ask for less (fewer or shorter scrambles, a smaller board)",
+                "the answer would be {bytes} bytes of JSON, over this server's limit of {} (--max-response); {ask_less}",
                 self.max_response
+            ));
+        }
+        // A kept answer is memory the job holds after it ends: it counts against the job's
+        // memory as its tables and levels do.
+        if bytes as u64 > self.limits.memory_bytes {
+            return Outcome::TooLarge(format!(
+                "the answer would be {bytes} bytes of JSON, over the memory a job may hold ({} bytes, --job-memory); {ask_less}",
+                self.limits.memory_bytes
             ));
         }
         job.result_bytes.store(bytes, Ordering::Relaxed);
@@ -325,5 +338,86 @@ impl Jobs {
             bytes -= size;
             left -= 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_app::cache::TableCache;
+    use godsearch_app::request::TableSize;
+    use serde_json::json;
+
+    fn jobs(cache: &std::path::Path, wall_limit: Duration, memory_bytes: u64) -> Arc<Jobs> {
+        let limits = JobLimits {
+            memory_bytes,
+            max_nodes: None,
+            max_seconds: None,
+            largest_table: TableSize::Small,
+            max_scrambles: 1,
+            definition_files: false,
+        };
+        let workbench = Arc::new(Workbench::new(TableCache::new(cache.to_path_buf())));
+        Arc::new(Jobs::new(
+            workbench,
+            limits,
+            Some(wall_limit),
+            (1, 4),
+            1 << 20,
+        ))
+    }
+
+    /// Work past its limit that does not stop (here: it waits to be let go, ignoring its
+    /// cancel) keeps its slot and its count in health until its thread ends; the next job
+    /// waits for the slot, and the late one ends saying it passed its limit.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_job_past_its_limit_holds_its_slot_until_its_thread_stops() {
+        let cache = tempfile::tempdir().unwrap();
+        let jobs = jobs(cache.path(), Duration::from_millis(50), 1 << 20);
+        let (let_go, wait) = std::sync::mpsc::channel::<()>();
+        let stubborn: Work = Box::new(move |_, _, control| {
+            control.start();
+            wait.recv().ok();
+            Err(AppError::Run("stopped late".into()))
+        });
+        let late = jobs.start("solve", stubborn).unwrap();
+        let started = std::time::Instant::now();
+        while !late.control.progress().cancelled {
+            assert!(started.elapsed() < Duration::from_secs(10));
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let next = jobs
+            .start("solve", Box::new(|_, _, _| Ok(json!("next"))))
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(late.running() && next.running());
+        let load = jobs.load();
+        assert_eq!((load.running, load.waiting), (1, 1));
+        let_go.send(()).unwrap();
+        match late.finished().await {
+            Outcome::Failed(e) => assert!(e.starts_with("the job passed its time limit"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(next.finished().await, Outcome::Done(_)));
+        assert_eq!(jobs.load().running, 0);
+    }
+
+    /// An answer larger than the memory a job may hold is refused, as one larger than the
+    /// server's response limit is.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_answer_counts_against_the_job_memory() {
+        let cache = tempfile::tempdir().unwrap();
+        let jobs = jobs(cache.path(), Duration::from_secs(60), 1_000);
+        let large = jobs
+            .start("scramble", Box::new(|_, _, _| Ok(json!("x".repeat(2_000)))))
+            .unwrap();
+        match large.finished().await {
+            Outcome::TooLarge(e) => assert!(e.contains("--job-memory"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        let small = jobs
+            .start("scramble", Box::new(|_, _, _| Ok(json!("x".repeat(500)))))
+            .unwrap();
+        assert!(matches!(small.finished().await, Outcome::Done(_)));
     }
 }

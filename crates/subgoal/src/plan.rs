@@ -1,6 +1,7 @@
 //! Plans (lists of stages) and the solver that runs them.
 
 use crate::stage::{Stage, MAX_STAGE_TILES, TABLE_MAX_STATES};
+use godsearch_core::{Cancelled, NoProgress, Progress};
 use godsearch_puzzles::tiles::{Board, Move, Shape};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -279,13 +280,21 @@ pub const DEFAULT_EFFORT: usize = 8;
 impl SubgoalSolver {
     /// Builds the stages of `plan` (tables for the small ones, several at once).
     pub fn new(plan: Plan) -> Self {
+        Self::build(plan, &NoProgress).expect("NoProgress never cancels")
+    }
+
+    /// [`new`](Self::new), stopping with `Cancelled` when `progress` asks (only its cancel
+    /// is read: the stages build side by side).
+    pub fn build(plan: Plan, progress: &dyn Progress) -> Result<Self, Cancelled> {
         let mut stages = Self::stages_of(&plan);
-        stages.par_iter_mut().for_each(Stage::build_table_if_small);
-        Self {
+        stages
+            .par_iter_mut()
+            .try_for_each(|stage| stage.build_table_watched(progress))?;
+        Ok(Self {
             plan,
             stages,
             effort: DEFAULT_EFFORT,
-        }
+        })
     }
 
     /// The stages of `plan` with the tables `tables` (as [`tables`](Self::tables) gave them

@@ -8,7 +8,9 @@
 //! of the region.
 
 use godsearch_core::perm::{placement_cells, placement_index};
-use godsearch_core::{Heuristic, MoveIdx, NoProgress, RankedSpace, StateSpace};
+use godsearch_core::{
+    CancelOnly, Cancelled, Heuristic, MoveIdx, NoProgress, Progress, RankedSpace, StateSpace,
+};
 use godsearch_enumerate::{table, Limits, Stop};
 use godsearch_puzzles::tiles::{Board, Move, Shape};
 use godsearch_search::{astar, descend};
@@ -124,9 +126,17 @@ impl Stage {
 
     /// Builds the distance table when the stage takes one.
     pub fn build_table_if_small(&mut self) {
+        self.build_table_watched(&NoProgress)
+            .expect("NoProgress never cancels");
+    }
+
+    /// [`build_table_if_small`](Self::build_table_if_small), stopping with `Cancelled` (the
+    /// stage left without a table) when `progress` asks; only its cancel is read.
+    pub fn build_table_watched(&mut self, progress: &dyn Progress) -> Result<(), Cancelled> {
         if self.takes_table() {
-            self.method = StageMethod::Table(self.build_table());
+            self.method = StageMethod::Table(self.build_table(progress)?);
         }
+        Ok(())
     }
 
     /// Gives the stage the table `bytes` (as [`table_bytes`](Self::table_bytes) gave it);
@@ -233,17 +243,21 @@ impl Stage {
 
     /// Exact distances of every ranked stage position to the stage's goals, by the table
     /// engine from all of them at once.
-    fn build_table(&self) -> Vec<u8> {
+    fn build_table(&self, progress: &dyn Progress) -> Result<Vec<u8>, Cancelled> {
         let limits = Limits {
             max_depth: None,
             memory_bytes: u64::MAX,
             antipode_cap: 0,
             count_last: false,
         };
-        let built = table::enumerate_exact(&StageSpace::whole(self), &limits, &NoProgress)
-            .expect("a stage table has at most TABLE_MAX_STATES entries and a short diameter");
+        let built =
+            table::enumerate_exact(&StageSpace::whole(self), &limits, &CancelOnly(progress))
+                .expect("a stage table has at most TABLE_MAX_STATES entries and a short diameter");
+        if let Stop::Cancelled(_) = built.enumeration.stop {
+            return Err(Cancelled);
+        }
         debug_assert_eq!(built.enumeration.stop, Stop::Complete);
-        built.table.into_bytes()
+        Ok(built.table.into_bytes())
     }
 
     /// The stage's position on `board`, or `None` if a stage tile or the blank is on a fixed cell.

@@ -143,3 +143,28 @@ fn loops_are_cut() {
         vec![Left]
     );
 }
+
+/// Says it is cancelled from the start.
+struct AlreadyCancelled;
+
+impl godsearch_core::Progress for AlreadyCancelled {
+    fn cancelled(&self) -> bool {
+        true
+    }
+}
+
+/// A build whose progress says cancel stops with `Cancelled` instead of building the stage
+/// tables; the same plan builds whole when nothing cancels it.
+#[test]
+fn a_cancelled_stage_build_gives_no_solver() {
+    let goal = Board::goal(Shape::new(5, 5).unwrap());
+    let plan = Plan::default_for(&goal);
+    assert!(SubgoalSolver::table_entries(&plan) > 0);
+    assert!(matches!(
+        SubgoalSolver::build(plan.clone(), &AlreadyCancelled),
+        Err(godsearch_core::Cancelled)
+    ));
+    let solver = SubgoalSolver::build(plan, &NoProgress).unwrap();
+    let start = random_board(&goal, &mut rand::rngs::StdRng::seed_from_u64(9));
+    assert!(replays(&start, &goal, &solver.solve(&start).unwrap()));
+}

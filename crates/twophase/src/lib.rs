@@ -21,10 +21,10 @@
 //! use godsearch_puzzles::cube::CubieCube;
 //! use godsearch_enumerate::NoProgress;
 //! use godsearch_twophase::{solve, Options, Tables};
-//! let tables = Tables::build(&NoProgress); // about half a minute; save it (see the CLI)
+//! let tables = Tables::build(&NoProgress).expect("never cancelled"); // about half a minute; save it (see the CLI)
 //! let scramble = parse_moves("R U R' U' F2 D L2 B").unwrap();
 //! let cube = apply_moves(&CubieCube::SOLVED, &scramble);
-//! let found = solve(&tables, &cube, Options { target_length: 20, deadline: None }).unwrap();
+//! let found = solve(&tables, &cube, Options { target_length: 20, deadline: None, stop: None }).unwrap();
 //! assert!(found.moves.len() <= 20);
 //! assert!(apply_moves(&cube, &found.moves).is_solved());
 //! ```

@@ -5,8 +5,8 @@
 //! handed to the engine as a ranked space whose aliases are the partners, so the engine sets
 //! every name of a position at once.
 
-use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
-use godsearch_enumerate::{table, Limits};
+use godsearch_core::{Cancelled, MoveIdx, Progress, RankedSpace, StateSpace};
+use godsearch_enumerate::{table, Limits, Stop};
 use godsearch_tables::blocked::{self, BlockedBuilder};
 use godsearch_tables::{entries_per_word, ByteTable, ResidentBytes, TwoBitTable};
 use std::ops::ControlFlow;
@@ -105,12 +105,13 @@ impl<G: PairGraph> RankedSpace for GraphSpace<'_, G> {
     }
 }
 
-/// Exact distances from `goal` of every entry, with the count at each distance.
+/// Exact distances from `goal` of every entry, with the count at each distance; `Cancelled`
+/// when `progress` asks the build to stop first.
 pub fn distances(
     graph: &impl PairGraph,
     goal: usize,
     progress: &dyn Progress,
-) -> (Vec<u8>, Vec<u64>) {
+) -> Result<(Vec<u8>, Vec<u64>), Cancelled> {
     let limits = Limits {
         max_depth: None,
         memory_bytes: u64::MAX,
@@ -119,7 +120,10 @@ pub fn distances(
     };
     let built = table::enumerate_exact(&GraphSpace { graph, goal }, &limits, progress)
         .expect("two-phase distances are at most 18");
-    (built.table.into_bytes(), built.enumeration.levels)
+    if let Stop::Cancelled(_) = built.enumeration.stop {
+        return Err(Cancelled);
+    }
+    Ok((built.table.into_bytes(), built.enumeration.levels))
 }
 
 /// Lower bounds on the distances from `goal` of every entry, in two bits an entry above a
@@ -132,11 +136,12 @@ pub fn distances(
 /// The build stops after level `base + 2`, as nxopt's does: the entries further away all keep
 /// the code of `base + 3` or more, so finding their levels would change no byte (106 of the
 /// 803 s the 8gb table took before, the pass over its last 4.7 billion entries).
+/// `Cancelled` when `progress` asks the build to stop first.
 pub fn blocked_bounds(
     graph: &impl PairGraph,
     goal: usize,
     progress: &dyn Progress,
-) -> (ResidentBytes, u8, Vec<u64>) {
+) -> Result<(ResidentBytes, u8, Vec<u64>), Cancelled> {
     let words = graph.entries().div_ceil(entries_per_word::<TwoBitTable>());
     let two_bit_bytes = (words * std::mem::size_of::<u64>()) as u64;
     let limits = Limits {
@@ -165,6 +170,9 @@ pub fn blocked_bounds(
         },
     )
     .expect("a table within its memory budget is always built");
+    if !builder.is_complete() && progress.cancelled() {
+        return Err(Cancelled);
+    }
     let mut levels = builder.levels().to_vec();
     let further = graph.entries() as u64 - levels.iter().sum::<u64>();
     if further > 0 {
@@ -173,5 +181,5 @@ pub fn blocked_bounds(
     let (bytes, base) = builder
         .finish()
         .expect("a complete build records every entry, so it passes the base");
-    (bytes, base, levels)
+    Ok((bytes, base, levels))
 }

@@ -41,6 +41,7 @@ use godsearch_puzzles::cube::notation::{apply_moves, with_slices, Metric, Move};
 use godsearch_puzzles::cube::symmetry::UD_SYMMETRIES;
 use godsearch_puzzles::cube::CubieCube;
 use godsearch_tables::prefetch;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use thiserror::Error;
 
@@ -62,12 +63,14 @@ const CLOCK_EVERY: u64 = 1 << 12;
 
 /// What to search for.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct Options<'a> {
     /// Stop as soon as a solution of at most this many moves (HTM; with [`solve_in`], in its
     /// metric) is found.
     pub target_length: usize,
     /// Give up improving at this moment and return the best solution so far.
     pub deadline: Option<Instant>,
+    /// Give up improving, as at the deadline, once this is set (a front end's cancel).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// A solution with how it was found.
@@ -297,7 +300,7 @@ struct Run<'t> {
     slice_goal: u16,
     move_cubes: &'t [CubieCube; MOVES],
     order: &'t MoveOrder,
-    options: Options,
+    options: Options<'t>,
     /// The moves of phase 1 and then of the phase-2 search under way.
     path: [usize; LONGEST_QTM],
     /// The best solution: moves of the direction that found it, phase-1 length, direction.
@@ -314,8 +317,8 @@ struct Run<'t> {
 ///
 /// Not optimal in general: the result has at most `options.target_length` moves if the two
 /// phases find one that short, else the fewest moves they find (so a target of 0 gives the
-/// shortest two-phase solution); if the deadline passes first, `timed_out` is set and the
-/// result is the first solution found, of any length.
+/// shortest two-phase solution); if the deadline passes (or `stop` is set) first, `timed_out`
+/// is set and the result is the first solution found, of any length.
 /// Every solution is replayed on `cube` before it is returned.
 pub fn solve(tables: &Tables, cube: &CubieCube, options: Options) -> Result<Solution, SolveError> {
     solve_in(tables, cube, options, Metric::Htm)
@@ -382,6 +385,7 @@ pub fn solve_in(
         run.options = Options {
             target_length: longest,
             deadline: None,
+            stop: None,
         };
         run.timed_out = false;
         run.best_length = longest + 1;
@@ -430,6 +434,7 @@ pub(crate) fn phase1_distance(tables: &Tables, cube: &CubieCube) -> (u8, u32, u3
     let options = Options {
         target_length: LONGEST,
         deadline: None,
+        stop: None,
     };
     let run = Run::new(tables, options);
     let mut p = phase1_root(cube);
@@ -438,7 +443,7 @@ pub(crate) fn phase1_distance(tables: &Tables, cube: &CubieCube) -> (u8, u32, u3
 }
 
 impl<'t> Run<'t> {
-    fn new(tables: &'t Tables, options: Options) -> Self {
+    fn new(tables: &'t Tables, options: Options<'t>) -> Self {
         Run {
             tables,
             phase1: tables.phase1(),
@@ -520,10 +525,10 @@ impl<'t> Run<'t> {
     fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes % CLOCK_EVERY == 0 {
-            if let Some(deadline) = self.options.deadline {
-                if Instant::now() >= deadline {
-                    self.timed_out = true;
-                }
+            let past = self.options.deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            if past || stopped {
+                self.timed_out = true;
             }
         }
     }

@@ -26,7 +26,7 @@ use crate::coords::{self, MOVES, PHASE2_MOVES, SLICES, SLICE_PERMS, SLICE_SORTED
 use crate::flipslice::{FlipSliceConjugates, FlipSliceGraph, RowMove, ALL_MOVES};
 use crate::order::MoveOrder;
 use crate::pruning::{self, PairGraph};
-use godsearch_core::{MoveIdx, NoProgress, RankedSpace, StateSpace};
+use godsearch_core::{Cancelled, MoveIdx, NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits, Progress};
 use godsearch_puzzles::cube::coord::{self as cube_coord, CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::notation::Metric;
@@ -453,20 +453,21 @@ fn pair_distances(a_move: &[u16], b_move: &[u16], b_count: usize, moves: usize) 
 
 impl Tables {
     /// Builds every table (about half a minute on two cores; the pruning tables' BFS levels are
-    /// reported to `progress`, phase 1 as depths 1..=12, then phase 2 as 1..=18).
-    pub fn build(progress: &dyn Progress) -> Self {
+    /// reported to `progress`, phase 1 as depths 1..=12, then phase 2 as 1..=18); `Cancelled`
+    /// when `progress` asks the build to stop first.
+    pub fn build(progress: &dyn Progress) -> Result<Self, Cancelled> {
         let small = build_small();
         assert_eq!(small.twists.len(), TWIST_CLASSES);
         assert_eq!(small.corners.len(), CORNER_CLASSES);
         let slice_goal = coords::slice(&CubieCube::SOLVED);
         let phase1_goal = slice_goal as usize * FLIPS;
         let graph = phase1_graph(&small);
-        let (phase1, mut levels) = pruning::distances(&graph, phase1_goal, progress);
+        let (phase1, mut levels) = pruning::distances(&graph, phase1_goal, progress)?;
         let mut bytes = Vec::with_capacity(phase1_bytes() + phase2_entries());
         bytes.resize(phase1_bytes(), 0);
         encode_phase1(&graph, &phase1, &mut bytes);
         drop(phase1);
-        let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress);
+        let (phase2, levels2) = pruning::distances(&Phase2Graph(&small), 0, progress)?;
         bytes.extend_from_slice(&phase2);
         levels.extend(levels2);
         let corner_phase2: Vec<u16> = (0..CORNER_PERMS)
@@ -484,12 +485,12 @@ impl Tables {
             SLICE_PERMS,
             PHASE2_COUNT,
         );
-        Self::assemble(
+        Ok(Self::assemble(
             small,
             [corner_slice_perm, ud_slice_perm],
             (TableBytes::Owned(bytes), 0),
             levels,
-        )
+        ))
     }
 
     fn assemble(

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 /// The tables take half a minute to build: once for all tests.
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables::build(&NoProgress))
+    TABLES.get_or_init(|| Tables::build(&NoProgress).expect("never cancelled"))
 }
 
 /// The cube after `length` random face turns from solved.
@@ -39,6 +39,7 @@ fn a_thousand_random_cubes_are_solved_in_at_most_20_moves() {
     let options = Options {
         target_length: 20,
         deadline: None,
+        stop: None,
     };
     for _ in 0..1000 {
         let cube = random_cube(&mut rng);
@@ -61,6 +62,7 @@ fn the_quarter_turn_search_aims_at_quarter_turns() {
         let options = Options {
             target_length: target,
             deadline: None,
+            stop: None,
         };
         let q = solve_in(tables, &cube, options, Metric::Qtm).unwrap();
         assert!(apply_moves(&cube, &q.moves).is_solved());
@@ -199,6 +201,7 @@ fn tables_survive_a_round_trip_through_a_table_file() {
     let options = Options {
         target_length: 21,
         deadline: None,
+        stop: None,
     };
     assert_eq!(
         solve(tables, &cube, options).unwrap(),
@@ -221,6 +224,7 @@ fn solved_and_invalid_cubes() {
     let options = Options {
         target_length: 20,
         deadline: None,
+        stop: None,
     };
     assert!(solve(tables, &CubieCube::SOLVED, options)
         .unwrap()
@@ -242,6 +246,7 @@ fn an_unreachable_target_gives_the_shortest_two_phase_solution_and_a_deadline_th
         Options {
             target_length: 0,
             deadline: None,
+            stop: None,
         },
     )
     .unwrap();
@@ -255,11 +260,65 @@ fn an_unreachable_target_gives_the_shortest_two_phase_solution_and_a_deadline_th
         Options {
             target_length: 15,
             deadline: Some(std::time::Instant::now()),
+            stop: None,
         },
     )
     .unwrap();
     assert!(rushed.timed_out);
     assert!(apply_moves(&hard, &rushed.moves).is_solved());
+}
+
+/// A front end's cancel stops the search as its deadline does: a target no search reaches
+/// (12 moves for a random cube) ends at once with the first solution, replayed.
+#[test]
+fn a_set_stop_ends_the_search_as_a_deadline_does() {
+    let tables = tables();
+    let hard = random_cube(&mut StdRng::seed_from_u64(23));
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let started = std::time::Instant::now();
+    let stopped = solve(
+        tables,
+        &hard,
+        Options {
+            target_length: 12,
+            deadline: None,
+            stop: Some(&stop),
+        },
+    )
+    .unwrap();
+    assert!(stopped.timed_out);
+    assert!(apply_moves(&hard, &stopped.moves).is_solved());
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+}
+
+/// Answers `cancelled` once `after` levels are finished.
+pub(crate) struct CancelAfter {
+    pub(crate) after: u32,
+    pub(crate) finished: std::sync::atomic::AtomicU32,
+}
+
+impl godsearch_core::Progress for CancelAfter {
+    fn level_finished(&self, _depth: u32, _positions: u64) {
+        self.finished
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.finished.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+    }
+}
+
+/// A build cancelled part way gives `Cancelled`, never tables with levels missing.
+#[test]
+fn a_cancelled_build_gives_no_tables() {
+    let cancel = CancelAfter {
+        after: 4,
+        finished: 0.into(),
+    };
+    assert_eq!(
+        Tables::build(&cancel).err(),
+        Some(godsearch_core::Cancelled)
+    );
 }
 
 /// Entries of the symmetry-reduced pruning tables at each distance: phase 1 (depths 0..=12),

@@ -157,7 +157,7 @@ impl Puzzle for Cube {
             (CubeSize::Three, None) => {
                 let tables = bench.twophase_for(progress, None, &mut |notice| {
                     progress.detail(&crate::request::notice_text(&notice))
-                });
+                })?;
                 Box::new(ReadingCache(move |rng: &mut StdRng| {
                     scramble::cube3_uniform(tables, metric, rng)
                 }))
@@ -208,7 +208,7 @@ impl Puzzle for Cube {
             (CubeSize::Two, false) => (None, None),
             (CubeSize::Three, true) => {
                 let table_size = optimal_table_size(query.table_size.as_deref())?;
-                let tables = bench.optimal_tables(table_size, search_metric, progress, notices);
+                let tables = bench.optimal_tables(table_size, search_metric, progress, notices)?;
                 (None, Some(tables))
             }
             (CubeSize::Three, false) => (None, None),

@@ -164,7 +164,7 @@ pub fn run(cache: &TableCache, large: bool, threads: usize) -> Result<()> {
 fn two_phase(cache: &TableCache, threads: usize) -> Result<()> {
     let started = Instant::now();
     let bar = crate::progress::LevelBar::new();
-    let (tables, origin) = cache.twophase_tables(&bar);
+    let (tables, origin) = cache.twophase_tables(&bar)?;
     bar.finish();
     let load = started.elapsed().as_secs_f64();
     match origin {
@@ -213,6 +213,7 @@ fn two_phase_rows(tables: &Tables, label: &str, cubes: &[CubieCube]) -> Result<(
         let options = Options {
             target_length,
             deadline: None,
+            stop: None,
         };
         let one = Instant::now();
         let mut lengths = Vec::with_capacity(cubes.len());

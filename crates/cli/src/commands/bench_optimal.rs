@@ -29,10 +29,10 @@ const BOUND_SEED: u64 = 2027;
 /// Bounds are counted up to this value (the tables' distances stay below 14 in HTM).
 const BOUND_VALUES: usize = 24;
 
-fn tables(cache: &TableCache, size: TableSize) -> OptimalTables {
+fn tables(cache: &TableCache, size: TableSize) -> Result<OptimalTables> {
     let bar = crate::progress::LevelBar::new();
     let started = Instant::now();
-    let (tables, origin) = cache.optimal_tables(size, Metric::Htm, &bar);
+    let (tables, origin) = cache.optimal_tables(size, Metric::Htm, &bar)?;
     bar.finish();
     let bytes = format_bytes(size.bytes() as f64);
     match origin {
@@ -49,7 +49,7 @@ fn tables(cache: &TableCache, size: TableSize) -> OptimalTables {
             not_saved.map_or("saved".to_string(), |why| format!("not saved: {why}"))
         ),
     }
-    tables
+    Ok(tables)
 }
 
 /// Solves each cube, printing a line each, then the distribution.
@@ -108,7 +108,7 @@ fn solve_all(tables: &OptimalTables, cubes: &[CubieCube], threads: usize) -> Res
 pub fn run(cache: &TableCache, size: TableSize, random: usize, threads: usize) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(SEED);
     outln!("\n== optimal 3x3x3: {SHORT_POSITIONS} random sequences of {SHORT_LENGTH} moves");
-    let small = tables(cache, TableSize::Small);
+    let small = tables(cache, TableSize::Small)?;
     let moves = Metric::Htm.moves();
     let short: Vec<CubieCube> = (0..SHORT_POSITIONS)
         .map(|_| {
@@ -127,7 +127,7 @@ pub fn run(cache: &TableCache, size: TableSize, random: usize, threads: usize) -
         "\n== optimal 3x3x3: {random} uniformly random cubes, table {}",
         size.name()
     );
-    let tables = tables(cache, size);
+    let tables = tables(cache, size)?;
     let cubes: Vec<CubieCube> = (0..random).map(|_| random_cube(&mut rng)).collect();
     solve_all(&tables, &cubes, threads)?;
     bounds_of_random_cubes(&tables)

@@ -12,7 +12,7 @@ use crate::flipslice::{slice_sorted_conjugates, FlipSliceConjugates, FlipSliceGr
 use crate::pruning;
 use crate::search::to_move;
 use crate::tables::{twist_classes, twist_conjugates, TablesError, AXES, URF3_SYMMETRY};
-use godsearch_core::Progress;
+use godsearch_core::{Cancelled, Progress};
 use godsearch_puzzles::cube::coord::{CORNER_PERMS, FLIPS, TWISTS};
 use godsearch_puzzles::cube::symmetry::{CoordinateClasses, Symmetries};
 use godsearch_puzzles::cube::{CubieCube, Metric};
@@ -180,18 +180,22 @@ pub struct OptimalTables {
 impl OptimalTables {
     /// Builds the tables of `size` for distances in `metric` (seconds for
     /// [`TableSize::Small`], minutes for the larger ones; the distance levels are reported to
-    /// `progress`).
-    pub fn build(size: TableSize, metric: Metric, progress: &dyn Progress) -> Self {
+    /// `progress`); `Cancelled` when `progress` asks the build to stop first.
+    pub fn build(
+        size: TableSize,
+        metric: Metric,
+        progress: &dyn Progress,
+    ) -> Result<Self, Cancelled> {
         let mut tables = Self::small_tables(size, metric, TableBytes::Owned(Vec::new()), &[]);
         let goal = tables.goal_entry();
         let (bytes, base, levels) = match tables.index() {
-            TableIndex::FlipSlice(graph) => pruning::blocked_bounds(&graph, goal, progress),
-            TableIndex::CornerSlice(graph) => pruning::blocked_bounds(&graph, goal, progress),
+            TableIndex::FlipSlice(graph) => pruning::blocked_bounds(&graph, goal, progress)?,
+            TableIndex::CornerSlice(graph) => pruning::blocked_bounds(&graph, goal, progress)?,
         };
         tables.pruning = TableBytes::Resident(bytes);
         tables.base = base;
         tables.levels = levels;
-        tables
+        Ok(tables)
     }
 
     pub(super) fn small_tables(

@@ -25,22 +25,28 @@ const STM_BALL_DEPTH: u8 = 4;
 
 fn small() -> &'static OptimalTables {
     static TABLES: OnceLock<OptimalTables> = OnceLock::new();
-    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Htm, &NoProgress))
+    TABLES.get_or_init(|| {
+        OptimalTables::build(TableSize::Small, Metric::Htm, &NoProgress).expect("never cancelled")
+    })
 }
 
 fn small_qtm() -> &'static OptimalTables {
     static TABLES: OnceLock<OptimalTables> = OnceLock::new();
-    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Qtm, &NoProgress))
+    TABLES.get_or_init(|| {
+        OptimalTables::build(TableSize::Small, Metric::Qtm, &NoProgress).expect("never cancelled")
+    })
 }
 
 fn small_stm() -> &'static OptimalTables {
     static TABLES: OnceLock<OptimalTables> = OnceLock::new();
-    TABLES.get_or_init(|| OptimalTables::build(TableSize::Small, Metric::Stm, &NoProgress))
+    TABLES.get_or_init(|| {
+        OptimalTables::build(TableSize::Small, Metric::Stm, &NoProgress).expect("never cancelled")
+    })
 }
 
 fn two_phase() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables::build(&NoProgress))
+    TABLES.get_or_init(|| Tables::build(&NoProgress).expect("never cancelled"))
 }
 
 /// Every cube within [`BALL_DEPTH`] moves of `metric` ([`STM_BALL_DEPTH`] in the slice-turn
@@ -184,6 +190,7 @@ fn twelve_move_positions_agree_with_two_phase_when_it_proves_them() {
         let options = Options {
             target_length: 0,
             deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(5)),
+            stop: None,
         };
         let shortest = solve(two_phase(), &cube, options).unwrap().moves.len();
         assert!(
@@ -497,7 +504,7 @@ fn check_table(
     longest: usize,
     walk: impl Fn(&mut StdRng, usize) -> CubieCube,
 ) {
-    let tables = OptimalTables::build(size, metric, &NoProgress);
+    let tables = OptimalTables::build(size, metric, &NoProgress).expect("never cancelled");
     assert_eq!(tables.levels().iter().sum::<u64>(), size.entries() as u64);
     let mut rng = StdRng::seed_from_u64(seed);
     for length in 1..=longest {
@@ -641,7 +648,8 @@ fn superflip_is_20_face_turns_and_24_quarter_turns() {
     let superflip = apply_moves(&CubieCube::SOLVED, &parse_moves(SUPERFLIP).unwrap());
     let reid = parse_moves(SUPERFLIP_IN_24_QUARTER_TURNS).unwrap();
     for (metric, known, length) in [(Metric::Htm, None, 20), (Metric::Qtm, Some(&reid[..]), 24)] {
-        let tables = OptimalTables::build(TableSize::Gigabyte, metric, &NoProgress);
+        let tables = OptimalTables::build(TableSize::Gigabyte, metric, &NoProgress)
+            .expect("never cancelled");
         let options = OptimalOptions {
             known,
             ..OptimalOptions::default()
@@ -825,4 +833,16 @@ fn a_known_solution_that_does_not_solve_the_position_is_refused() {
         solve_optimal(small(), &cube, options),
         Err(SolveError::NotASolution)
     ));
+}
+
+/// An optimal table's build cancelled part way gives `Cancelled`, never a table whose far
+/// entries read as near (which would make the solver's answers too short).
+#[test]
+fn a_cancelled_optimal_table_build_gives_no_table() {
+    let cancel = crate::tests::CancelAfter {
+        after: 5,
+        finished: 0.into(),
+    };
+    let built = OptimalTables::build(TableSize::Small, Metric::Htm, &cancel);
+    assert_eq!(built.err(), Some(godsearch_core::Cancelled));
 }
