@@ -617,6 +617,50 @@ fn concurrent_requests_share_the_slots_and_a_full_line_is_refused() {
     assert_eq!(status, 200);
 }
 
+/// Raises this process's soft limit on open files to `wanted`, where the hard limit allows.
+fn raise_open_file_limit(wanted: u64) {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+    #[allow(unsafe_code)]
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < wanted {
+            limit.rlim_cur = wanted.min(limit.rlim_max);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
+/// A thousand half-sent requests held open at once (under the default connection limit)
+/// do not keep the health check waiting: it answers within a second.
+#[test]
+fn a_thousand_half_open_connections_leave_health_answering() {
+    use std::io::Write;
+    const HALF_OPEN: usize = 1000;
+    assert!(HALF_OPEN < godsearch_server::MAX_CONNECTIONS);
+    // Both ends of each connection are open in this process: room for them.
+    raise_open_file_limit((2 * HALF_OPEN + 256) as u64);
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let address = base.trim_start_matches("http://");
+    let held: Vec<std::net::TcpStream> = (0..HALF_OPEN)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(address).unwrap();
+            s.write_all(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Le")
+                .unwrap();
+            s
+        })
+        .collect();
+    let asked = Instant::now();
+    let (status, health) = get(&base, "/api/health");
+    let took = asked.elapsed();
+    assert_eq!(status, 200, "{health}");
+    assert!(took < Duration::from_secs(1), "health took {took:?}");
+    drop(held);
+}
+
 /// Slow or half-open connections are closed after the header-read timeout, and past the
 /// connection limit a new one is closed at once: neither can keep the health check away for
 /// longer than the timeout.
