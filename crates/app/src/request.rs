@@ -473,7 +473,8 @@ impl JobControl {
     }
 
     /// Asks every engine of the job to stop as soon as it looks (IDA* within 65,536 nodes a
-    /// thread, on boards, cubes, pancakes and definition puzzles; the optimal cube search
+    /// thread, on boards, cubes, pancakes and definition puzzles; A* within 4,096 states
+    /// expanded, on boards and pancakes, with its proven bound; the optimal cube search
     /// within its next check; the table engine within a task of its level, and so the
     /// definition puzzles' databases, the subgoal solvers' stage tables and the two-phase and
     /// optimal cube tables, none of which is then kept; a board's pattern-database build

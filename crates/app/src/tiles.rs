@@ -18,7 +18,7 @@ use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Board, BoardFormat, Move, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, SearchError,
+    astar_watched, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, SearchError,
     SearchOutcome, SearchStats, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
@@ -279,11 +279,12 @@ impl Search<'_> {
             Algorithm::Ida => {
                 ida_star_resumed(&job.board, goal, heuristic, 1, deadline, self.watch, from)
             }
-            Algorithm::Astar => astar(
+            Algorithm::Astar => astar_watched(
                 &job.board,
                 goal,
                 heuristic,
                 self.memory_bytes / ASTAR_BYTES_PER_POSITION,
+                self.watch,
             ),
             _ => {
                 let threads = rayon::current_num_threads();

@@ -25,7 +25,20 @@ pub enum AStarError {
     /// No goal is reachable from the start.
     #[error("the search space was exhausted without reaching a goal")]
     Exhausted,
+    /// Its caller asked it to stop. Every path to a goal has at least `lower_bound` moves
+    /// (the least `f` left open: with an admissible heuristic, a node of a shortest path is
+    /// open with an `f` at most that path's length).
+    #[error("A* was stopped; every solution has at least {lower_bound} moves")]
+    Stopped {
+        /// A proven lower bound on the length of a shortest path.
+        lower_bound: u32,
+        /// States expanded before it stopped.
+        expanded: u64,
+    },
 }
+
+/// States expanded between two looks at the caller's stop.
+const STOP_EVERY: u64 = 1 << 12;
 
 struct Seen<S> {
     state: S,
@@ -43,6 +56,18 @@ pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
     start: P::State,
     max_states: u64,
 ) -> Result<Path, AStarError> {
+    astar_until(space, heuristic, start, max_states, &|| false)
+}
+
+/// [`astar`] that ends with [`AStarError::Stopped`] and its proven lower bound once `stop`
+/// says so (asked every [`STOP_EVERY`] states expanded).
+pub fn astar_until<P: StateSpace, H: Heuristic<P::State>>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    max_states: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Path, AStarError> {
     let mut stats = SearchStats::default();
     let mut seen = vec![Seen {
         state: start,
@@ -53,9 +78,15 @@ pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
     let mut ids: FxHashMap<P::State, usize> = FxHashMap::default();
     ids.insert(start, 0);
     let mut open = BinaryHeap::from([(Reverse(heuristic.lower_bound(start)), 0u32, 0usize)]);
-    while let Some((_, g, id)) = open.pop() {
+    while let Some((Reverse(f), g, id)) = open.pop() {
         if seen[id].g != g {
             continue;
+        }
+        if stats.expanded % STOP_EVERY == 0 && stats.expanded > 0 && stop() {
+            return Err(AStarError::Stopped {
+                lower_bound: f,
+                expanded: stats.expanded,
+            });
         }
         let state = seen[id].state;
         if space.is_goal(state) {

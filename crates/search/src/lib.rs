@@ -17,7 +17,7 @@ pub mod ida;
 pub mod stats;
 pub mod tiles;
 
-pub use astar::{astar, AStarError};
+pub use astar::{astar, astar_until, AStarError};
 pub use descent::{descend, DescentError};
 pub use ida::{ida_star, ida_star_until, IdaError, Path};
 pub use stats::SearchStats;

@@ -181,3 +181,31 @@ fn astar_stops_at_its_memory_limit() {
     let err = astar(&far, &goal, &Manhattan::new(&goal).unwrap(), 100).unwrap_err();
     assert!(err.to_string().contains("memory limit"), "{err}");
 }
+
+/// A* stops when its watch is cancelled, as IDA* does: with the least `f` left open, a proven
+/// lower bound (at most the true distance, 31 for the 8-puzzle's farthest board, and at
+/// least the heuristic's estimate of the start).
+#[test]
+fn astar_stops_when_cancelled_with_a_proven_lower_bound() {
+    use godsearch_search::tiles::{astar_watched, SearchError, Watch};
+    let shape = Shape::new(3, 3).unwrap();
+    let goal = Board::goal(shape);
+    let far = Board::parse(shape, "8,6,7,2,5,4,3,0,1").unwrap();
+    let manhattan = Manhattan::new(&goal).unwrap();
+    let watch = Watch::default();
+    watch.cancel();
+    let err = astar_watched(&far, &goal, &manhattan, 1 << 20, Some(&watch)).unwrap_err();
+    let SearchError::Timeout {
+        lower_bound,
+        expanded,
+    } = err
+    else {
+        panic!("{err}")
+    };
+    let estimate = manhattan.evaluate(&Node::from_board(&far)).1;
+    assert!((estimate..=31).contains(&lower_bound), "{lower_bound}");
+    assert!(expanded > 0);
+    let uncancelled = Watch::default();
+    let solved = astar_watched(&far, &goal, &manhattan, 1 << 20, Some(&uncancelled)).unwrap();
+    assert_eq!(solved.moves.len(), 31);
+}

@@ -30,10 +30,10 @@ use crate::{scramble, AppError, AppResult};
 use godsearch_core::perm::placement_index;
 use godsearch_core::{excerpt, Heuristic, MoveIdx, Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
-use godsearch_search::{astar, descend, ida_star_until};
+use godsearch_search::{astar_until, descend, ida_star_until, AStarError, IdaError};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// The largest stack: 20! ranks still fit in 64 bits.
@@ -414,8 +414,22 @@ impl Puzzle for Pancakes {
             }
             Algorithm::Astar => {
                 let most = (limits.memory_bytes / ASTAR_BYTES_PER_STATE).max(1);
-                let path = astar(self, &Gaps(*self), start, most)
-                    .map_err(|e| AppError::Input(e.to_string()))?;
+                let stop = || control.cancel_flag().load(Ordering::Relaxed);
+                let path =
+                    astar_until(self, &Gaps(*self), start, most, &stop).map_err(|e| match e {
+                        AStarError::Stopped {
+                            lower_bound,
+                            expanded,
+                        } => ida_stopped(
+                            IdaError::Timeout {
+                                lower_bound,
+                                expanded,
+                            },
+                            "flips",
+                            || AppError::Check("A* stopped without a bound".into()),
+                        ),
+                        _ => AppError::Input(e.to_string()),
+                    })?;
                 (path.moves, "A* with the gap heuristic", path.stats.expanded)
             }
             _ => {

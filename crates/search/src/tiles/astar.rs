@@ -7,7 +7,7 @@
 //! search stops with [`SearchError::OutOfMemory`] once it has stored `max_positions` positions.
 
 use super::heuristic::TileHeuristic;
-use super::ida::SearchOutcome;
+use super::ida::{SearchOutcome, Watch};
 use super::node::Node;
 use super::SearchError;
 use crate::astar::AStarError;
@@ -47,14 +47,34 @@ pub fn astar<H: TileHeuristic>(
     heuristic: &H,
     max_positions: u64,
 ) -> Result<SearchOutcome, SearchError> {
+    astar_watched(start, goal, heuristic, max_positions, None)
+}
+
+/// [`astar`] that stops when `watch` is cancelled, with [`SearchError::Timeout`] and the
+/// lower bound it proved, as IDA* does.
+pub fn astar_watched<H: TileHeuristic>(
+    start: &Board,
+    goal: &Board,
+    heuristic: &H,
+    max_positions: u64,
+    watch: Option<&Watch>,
+) -> Result<SearchOutcome, SearchError> {
     let space = TileSpace::<u64>::new(goal.clone()).map_err(|_| SearchError::AStarTooLarge)?;
     let estimate = RankedEstimate::new(&space, heuristic);
-    match crate::astar::astar(&space, &estimate, space.rank(start), max_positions) {
+    let stop = || watch.is_some_and(Watch::stopped);
+    match crate::astar::astar_until(&space, &estimate, space.rank(start), max_positions, &stop) {
         Ok(path) => Ok(SearchOutcome {
             moves: path.moves.into_iter().map(Move::from_index).collect(),
             stats: path.stats,
         }),
         Err(AStarError::OutOfMemory(stored)) => Err(SearchError::OutOfMemory(stored)),
         Err(AStarError::Exhausted) => Err(SearchError::Exhausted),
+        Err(AStarError::Stopped {
+            lower_bound,
+            expanded,
+        }) => Err(SearchError::Timeout {
+            lower_bound,
+            expanded,
+        }),
     }
 }

@@ -12,7 +12,7 @@ mod ida;
 mod node;
 
 pub use crate::stats::SearchStats;
-pub use astar::{astar, RankedEstimate};
+pub use astar::{astar, astar_watched, RankedEstimate};
 pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
 pub use ida::{ida_star, ida_star_resumed, ida_star_until, ida_star_watched, SearchOutcome, Watch};
