@@ -116,6 +116,11 @@ where
         progress.level_started(depth + 1, current.len() as u64);
         let mut next = Vec::new();
         expand_into(puzzle, current, &degrees, &mut next, progress);
+        // A cancel during the expansion spares the sort and the joins (seconds on large
+        // levels); the level is incomplete and not counted.
+        if progress.cancelled() {
+            break Stop::Cancelled(depth);
+        }
         P::State::sort_all(&mut next);
         join_repeats(&mut next, back_bits);
         if back_bits == 0 {
