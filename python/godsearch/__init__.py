@@ -160,7 +160,7 @@ class Session:
               no_reflection=False, goal=None, stages=None, effort=None, depth=None,
               metric=None, facelets=False, moves=False, max_length=None, optimal=False,
               all=False, table_size=None, timeout=None, generators=None,
-              known_solution=None, resume_from=None, progress=None):
+              known_solution=None, resume_from=None, count=None, progress=None):
         """Solves one position; its solution is replayed against the start first.
 
         Parameters
@@ -184,6 +184,9 @@ class Session:
             3x3x3: a proven shortest solution (``table_size`` ``small`` or ``1gb``).
         generators : str, optional
             Definition puzzles: the moves to search with (``"U,F,R"``).
+        count : int, optional
+            Definition puzzles: this many solutions, shortest first, in ``solutions`` (an
+            alg search; ``rest_at_least`` is set when a timeout came first).
         resume_from : int, optional
             Boards, IDA*: the ``lower_bound`` an earlier search of the board proved, so that
             none of its finished iterations is searched again.
@@ -218,7 +221,8 @@ class Session:
                            metric=metric, facelets=facelets, moves=moves,
                            max_length=max_length, optimal=optimal, all=all,
                            table_size=table_size, timeout=timeout, generators=generators,
-                           known_solution=known_solution, resume_from=resume_from)
+                           known_solution=known_solution, resume_from=resume_from,
+                           count=count)
         return _call(self._native.solve_json, request, progress)
 
     def solve_many(self, puzzle, positions, **options):

@@ -57,6 +57,7 @@ class Session:
         generators: Optional[str] = ...,
         known_solution: Optional[str] = ...,
         resume_from: Optional[int] = ...,
+        count: Optional[int] = ...,
         progress: Progress = ...,
     ) -> Report: ...
     def solve_many(

@@ -201,6 +201,9 @@ def test_definition_files_enumerate_and_solve(session):
         session.solve(pyraminx, "U", heuristic="pdb")
     with pytest.raises(godsearch.InputError, match="unknown move"):
         session.solve(pyraminx, "U X")
+    listed = session.solve(two, "R U F", count=6)
+    lengths = [len(s.split()) for s in listed["solutions"]]
+    assert len(lengths) == 6 and lengths[0] == listed["length"] == 3 and lengths == sorted(lengths)
 
 
 def test_the_pancake_puzzle_comes_from_the_registry(session):

@@ -65,6 +65,7 @@ impl BoardSolver {
         has_table: bool,
     ) -> AppResult<Algorithm> {
         crate::registry::no_generators(&request.generators)?;
+        request.one_solution_only()?;
         let shape = goal.shape();
         // Only IDA* reports a bound at a deadline and resumes from one.
         let deadline = request.timeout()?.is_some() || request.resume_from.is_some();

@@ -83,6 +83,7 @@ impl<'a> CubeSolver<'a> {
     /// request gives options the solver it means would not use. Cheap: nothing is built.
     pub fn check(size: CubeSize, request: &SolveRequest) -> AppResult<Metric> {
         crate::registry::no_generators(&request.generators)?;
+        request.one_solution_only()?;
         request.timeout()?;
         check_options(request, size)?;
         if request.optimal {

@@ -8,11 +8,11 @@ use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::slot_solve::SlotSolver;
 use crate::{AppError, AppResult};
-use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
+use godsearch_core::{Heuristic, Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
-use godsearch_search::{descend, ida_star_until};
+use godsearch_search::{descend, ida_star_solutions};
 use godsearch_tables::TwoBitTable;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -39,6 +39,9 @@ pub struct DefinitionSolveRequest<'a> {
     pub descent_ranks: u128,
     /// The largest pattern database to build ([`QUICK_DATABASE_RANKS`]).
     pub database_ranks: u128,
+    /// Solutions wanted, shortest first (1: one optimal solution; more: an alg search by
+    /// IDA* over databases, even where a table of every position would fit).
+    pub count: usize,
 }
 
 /// A definition puzzle ready to solve positions: its space with the table of every rank or the
@@ -58,6 +61,7 @@ pub struct Solver<R: RankInt> {
     space: OrbitSpace<R>,
     method: Method,
     build_seconds: f64,
+    count: usize,
 }
 
 /// How positions are solved.
@@ -174,7 +178,9 @@ impl<R: RankInt> Solver<R> {
         progress: &dyn Progress,
     ) -> AppResult<Self> {
         let built = Instant::now();
-        let table_fits = space.state_count() <= request.descent_ranks
+        // Descent gives one solution; several come from IDA* over databases.
+        let table_fits = request.count <= 1
+            && space.state_count() <= request.descent_ranks
             && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
         let method = if table_fits {
             let limits = Limits {
@@ -196,6 +202,7 @@ impl<R: RankInt> Solver<R> {
             space,
             method,
             build_seconds: built.elapsed().as_secs_f64(),
+            count: request.count,
         })
     }
 
@@ -214,48 +221,130 @@ impl<R: RankInt> Solver<R> {
             )));
         };
         let started = Instant::now();
-        let (moves, method, databases, nodes) = match &self.method {
+        let (found, method, databases) = match &self.method {
             Method::Table(table, longest) => {
                 let path = descend(space, table, start_rank, *longest)?;
-                (path, "table descent", Vec::new(), 0)
+                let found = Found {
+                    solutions: vec![path],
+                    nodes: 0,
+                    rest_at_least: None,
+                };
+                (found, "table descent", Vec::new())
             }
             Method::Databases(tables) => {
                 let heuristic = PatternDatabases::new(space, tables);
-                let path = ida_star_until(
-                    space,
-                    &heuristic,
-                    start_rank,
-                    give_up.deadline,
-                    give_up.cancel,
-                )
-                .map_err(|e| {
-                    ida_stopped(e, "moves", || {
-                        AppError::Check("the search found no way to solved".into())
-                    })
+                let found = search(space, &heuristic, start_rank, self.count, give_up, || {
+                    AppError::Check("the search found no way to solved".into())
                 })?;
                 let names = tables
                     .iter()
                     .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
                     .collect();
-                let expanded = path.stats.expanded;
-                (path.moves, "IDA* over pattern databases", names, expanded)
+                (found, "IDA* over pattern databases", names)
             }
         };
-        let seconds = started.elapsed().as_secs_f64();
-        replay(puzzle, space.moves(), start, &moves)?;
-        let solution: Vec<String> = moves.iter().map(|&m| space.move_name(m)).collect();
-        Ok(DefinitionSolution {
-            puzzle: puzzle.name().to_string(),
-            start: start_text.to_string(),
-            length: solution.len(),
-            solution: solution.join(" "),
-            optimal: true,
-            method: method.to_string(),
+        let how = How {
+            method,
             databases,
             build_seconds: self.build_seconds,
-            nodes_expanded: nodes,
-            seconds,
-        })
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        report(puzzle, space, (start, start_text), found, how)
+    }
+}
+
+/// Solutions a search found, shortest first.
+pub(crate) struct Found {
+    /// Each as indices into the space's moves.
+    pub solutions: Vec<Vec<godsearch_core::MoveIdx>>,
+    /// Nodes expanded (0 for table descent).
+    pub nodes: u64,
+    /// Set when the search stopped before it found as many as asked: every solution not
+    /// listed has at least this many moves.
+    pub rest_at_least: Option<u32>,
+}
+
+/// How solutions were found, for the report.
+pub(crate) struct How {
+    pub method: &'static str,
+    pub databases: Vec<String>,
+    pub build_seconds: f64,
+    pub seconds: f64,
+}
+
+/// The `count` shortest solutions of `start` by IDA* over `heuristic`, giving up as `give_up`
+/// says; `unreachable` is the error when no goal can be reached.
+pub(crate) fn search<S: StateSpace, H: Heuristic<S::State>>(
+    space: &S,
+    heuristic: &H,
+    start: S::State,
+    count: usize,
+    give_up: GiveUp,
+    unreachable: impl FnOnce() -> AppError,
+) -> AppResult<Found> {
+    let found = ida_star_solutions(
+        space,
+        heuristic,
+        start,
+        count,
+        give_up.deadline,
+        give_up.cancel,
+    )
+    .map_err(|e| ida_stopped(e, "moves", unreachable))?;
+    Ok(Found {
+        solutions: found.solutions,
+        nodes: found.stats.expanded,
+        rest_at_least: found.stopped_at,
+    })
+}
+
+/// The report of `found` for `start` (as written by the user), each solution replayed on the
+/// definition's own moves first.
+pub(crate) fn report(
+    puzzle: &DefinitionPuzzle,
+    space: &impl DefinitionSpace,
+    (start, start_text): (&Pattern, &str),
+    found: Found,
+    how: How,
+) -> AppResult<DefinitionSolution> {
+    let mut written = Vec::with_capacity(found.solutions.len());
+    for path in &found.solutions {
+        replay(puzzle, space.space_moves(), start, path)?;
+        let names: Vec<String> = path.iter().map(|&m| space.move_name(m)).collect();
+        written.push(names.join(" "));
+    }
+    let first = &found.solutions[0];
+    Ok(DefinitionSolution {
+        puzzle: puzzle.name().to_string(),
+        start: start_text.to_string(),
+        length: first.len(),
+        solution: written[0].clone(),
+        optimal: true,
+        method: how.method.to_string(),
+        databases: how.databases,
+        build_seconds: how.build_seconds,
+        nodes_expanded: found.nodes,
+        seconds: how.seconds,
+        solutions: (written.len() > 1 || found.rest_at_least.is_some()).then_some(written),
+        rest_at_least: found.rest_at_least,
+    })
+}
+
+/// A space of a definition's moves: [`OrbitSpace`] or [`SlotSpace`](godsearch_orbit::slots::SlotSpace).
+pub(crate) trait DefinitionSpace: StateSpace {
+    /// Its moves, with their transformations.
+    fn space_moves(&self) -> &[SpaceMove];
+}
+
+impl<R: RankInt> DefinitionSpace for OrbitSpace<R> {
+    fn space_moves(&self) -> &[SpaceMove] {
+        self.moves()
+    }
+}
+
+impl DefinitionSpace for godsearch_orbit::slots::SlotSpace {
+    fn space_moves(&self) -> &[SpaceMove] {
+        self.moves()
     }
 }
 

@@ -548,6 +548,14 @@ pub struct DefinitionSolution {
     pub nodes_expanded: u64,
     /// Seconds the search took, building excluded.
     pub seconds: f64,
+    /// With `count`: every solution found, shortest first (the first is `solution`), each
+    /// replayed; distinct canonical sequences, none passing through solved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<String>>,
+    /// Set when the search stopped (its time limit, a cancel) before it found `count`
+    /// solutions: every solution not listed has at least this many moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest_at_least: Option<u32>,
 }
 
 /// What `info` says of a registered puzzle with no report of its own (the pancake puzzle):

@@ -46,6 +46,9 @@ use std::time::{Duration, Instant};
 /// Antipodes listed in an enumeration's report, at most.
 const ANTIPODE_CAP: usize = 64;
 
+/// The most solutions one search lists (`count`).
+pub const MAX_SOLUTIONS: u32 = 100_000;
+
 /// A position to solve and how, with the command line's option names (`max_length` for
 /// `--max-length`, and so on). Only `puzzle` and `position` are required.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -102,6 +105,9 @@ pub struct SolveRequest {
     /// With `optimal`: every shortest solution.
     #[serde(default)]
     pub all: bool,
+    /// Definition puzzles: this many solutions, shortest first (1 to [`MAX_SOLUTIONS`]).
+    #[serde(default)]
+    pub count: Option<u32>,
     /// With `optimal`: the pruning table, `small`, `300mb`, `1gb` or `8gb`.
     #[serde(default)]
     pub table_size: Option<String>,
@@ -148,6 +154,7 @@ impl SolveRequest {
             max_length: None,
             optimal: false,
             all: false,
+            count: None,
             table_size: None,
             known_solution: None,
             timeout: None,
@@ -168,6 +175,28 @@ impl SolveRequest {
             .transpose()
     }
 
+    /// How many solutions are asked for (1 unless `count` is given), refused outside 1 to
+    /// [`MAX_SOLUTIONS`].
+    pub fn solutions_wanted(&self) -> AppResult<usize> {
+        match self.count {
+            None => Ok(1),
+            Some(n @ 1..=MAX_SOLUTIONS) => Ok(n as usize),
+            Some(n) => Err(AppError::Input(format!(
+                "--count {n}: a search lists 1 to {MAX_SOLUTIONS} solutions"
+            ))),
+        }
+    }
+
+    /// Refuses `count` for the solvers that give one solution (boards and cubes).
+    pub(crate) fn one_solution_only(&self) -> AppResult<()> {
+        match self.count {
+            Some(_) => Err(AppError::Input(
+                "--count is for definition puzzles (alg search); the 3x3x3's --optimal --all lists every shortest solution".into(),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The timeout as a duration; a negative or non-finite number is refused.
     pub fn timeout(&self) -> AppResult<Option<Duration>> {
         seconds_option(self.timeout, "timeout")
@@ -177,7 +206,7 @@ impl SolveRequest {
     /// but `metric` (`htm` or `qtm`), `generators` and `timeout`.
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
-            &["metric", "generators", "timeout", "moves"],
+            &["metric", "generators", "timeout", "moves", "count"],
             "is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically",
         )
     }
@@ -202,6 +231,7 @@ impl SolveRequest {
             (self.max_length.is_some(), "max-length"),
             (self.optimal, "optimal"),
             (self.all, "all"),
+            (self.count.is_some(), "count"),
             (self.table_size.is_some(), "table-size"),
             (self.known_solution.is_some(), "known-solution"),
             (self.timeout.is_some(), "timeout"),

@@ -273,6 +273,7 @@ impl DefinitionScrambler {
                     deadline: None,
                     descent_ranks: DESCENT_RANKS,
                     database_ranks: 0,
+                    count: 1,
                 };
                 Some(DefinitionSolver::new(
                     puzzle,

@@ -3,17 +3,15 @@
 //! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
 //! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
 
-use crate::definition_solve::{database, replay, DefinitionSolveRequest, GiveUp};
+use crate::definition_solve::{database, report, search, DefinitionSolveRequest, GiveUp, How};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
-use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
-use godsearch_core::{Progress, RankedSpace, StateSpace};
+use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::group::reaches;
 use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::{Pattern, SpaceError};
-use godsearch_search::ida_star_until;
 use std::time::Instant;
 
 /// The most ranks of all a slot space's databases together: small ones build in a fraction of
@@ -28,6 +26,7 @@ pub struct SlotSolver {
     space: SlotSpace,
     tables: Vec<(Projection, Vec<u8>)>,
     build_seconds: f64,
+    count: usize,
 }
 
 impl SlotSolver {
@@ -54,11 +53,12 @@ impl SlotSolver {
             space,
             tables,
             build_seconds: built.elapsed().as_secs_f64(),
+            count: request.count,
         })
     }
 
-    /// Solves `start` optimally (written `start_text` in the report), giving up as `give_up`
-    /// says.
+    /// Solves `start` optimally (written `start_text` in the report; the request's `count`
+    /// shortest solutions), giving up as `give_up` says.
     pub fn solve(
         &self,
         start: &Pattern,
@@ -82,34 +82,26 @@ impl SlotSolver {
         }
         let started = Instant::now();
         let heuristic = SlotDatabases::new(&self.tables);
-        let path = ida_star_until(
+        let start_slots = space.slots_of(start);
+        let found = search(
             space,
             &heuristic,
-            space.slots_of(start),
-            give_up.deadline,
-            give_up.cancel,
-        )
-        .map_err(|e| ida_stopped(e, "moves", unreachable))?;
-        let seconds = started.elapsed().as_secs_f64();
-        let orbits = &puzzle.definition.orbits;
-        replay(puzzle, space.moves(), start, &path.moves)?;
-        let solution: Vec<String> = path.moves.iter().map(|&m| space.move_name(m)).collect();
-        Ok(DefinitionSolution {
-            puzzle: puzzle.name().to_string(),
-            start: start_text.to_string(),
-            length: solution.len(),
-            solution: solution.join(" "),
-            optimal: true,
-            method: "IDA* over pattern databases".into(),
+            start_slots,
+            self.count,
+            give_up,
+            unreachable,
+        )?;
+        let how = How {
+            method: "IDA* over pattern databases",
             databases: self
                 .tables
                 .iter()
-                .map(|(p, _)| p.spec.describe(orbits))
+                .map(|(p, _)| p.spec.describe(&d.orbits))
                 .collect(),
             build_seconds: self.build_seconds,
-            nodes_expanded: path.stats.expanded,
-            seconds,
-        })
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        report(puzzle, space, (start, start_text), found, how)
     }
 
     /// The space's move names, for sequences the solver gives.

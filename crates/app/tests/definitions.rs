@@ -302,6 +302,7 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         deadline: None,
         descent_ranks: 0,
         database_ranks: 1 << 30,
+        count: 1,
     };
     let step = truth.len() / 40;
     for rank in (1..truth.len())
@@ -440,6 +441,7 @@ fn the_4x4x4_and_the_megaminx_solve_six_move_scrambles() {
             deadline: None,
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
+            count: 1,
         };
         let start = definitions::position(&puzzle, scramble).unwrap();
         let report = solve(&puzzle, &start, scramble, &request, &NoProgress).unwrap();
@@ -488,6 +490,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
             deadline: None,
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
+            count: 1,
         };
         let refused = solve(&puzzle, &twisted, "twisted", &request, &NoProgress).unwrap_err();
         assert!(refused.to_string().contains("cannot reach"), "{refused}");
@@ -598,4 +601,78 @@ fn the_registry_replays_and_scrambles_a_definition_puzzle() {
     assert!(!not_solved.solved);
     // A server reads no files: the same name is refused there.
     assert!(registry::open(name, false).is_err());
+}
+
+/// An alg search (`count`) on the 3x3x3 read from its file lists, among its solutions of
+/// the optimal length, exactly the shortest solutions the built-in optimal solver lists with
+/// `all` (the two engines' canonical sequences agree); the rest are longer, in order, each
+/// distinct.
+#[test]
+fn an_alg_search_lists_the_shortest_solutions_the_optimal_cube_solver_lists() {
+    use godsearch_app::cache::TableCache;
+    use godsearch_app::request::{
+        JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
+    let limits = JobLimits {
+        memory_bytes: 1 << 30,
+        max_nodes: None,
+        max_seconds: None,
+        largest_table: TableSize::Small,
+        max_scrambles: 1,
+        definition_files: true,
+    };
+    let control = JobControl::new(None);
+    let file = data_dir().join("definitions").join("3x3x3.kpuzzle.json");
+    // Eight shortest solutions of six half turns, then longer ones.
+    let scramble = "R2 U2 R2 U2 R2 U2";
+    let alg_search = SolveRequest {
+        count: Some(12),
+        ..SolveRequest::new(file.to_str().unwrap(), scramble)
+    };
+    let SolveReport::Definition(listed) = bench.solve(&alg_search, &limits, &control).unwrap()
+    else {
+        panic!("a definition puzzle's report")
+    };
+    let solutions = listed.solutions.unwrap();
+    assert_eq!(solutions.len(), 12);
+    let lengths: Vec<usize> = solutions
+        .iter()
+        .map(|s| s.split_whitespace().count())
+        .collect();
+    assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "{lengths:?}");
+    let unique: std::collections::HashSet<&String> = solutions.iter().collect();
+    assert_eq!(unique.len(), solutions.len());
+    let mut shortest: Vec<&String> = solutions
+        .iter()
+        .filter(|s| s.split_whitespace().count() == listed.length)
+        .collect();
+    let optimal = SolveRequest {
+        optimal: true,
+        all: true,
+        moves: true,
+        table_size: Some("small".into()),
+        ..SolveRequest::new("3x3x3", scramble)
+    };
+    let SolveReport::Cube(built_in) = bench.solve(&optimal, &limits, &control).unwrap() else {
+        panic!("a cube's report")
+    };
+    let mut every = built_in.all_solutions.unwrap();
+    assert_eq!(built_in.length, listed.length);
+    assert_eq!(every.len(), 8);
+    shortest.sort();
+    every.sort();
+    assert_eq!(shortest, every.iter().collect::<Vec<_>>());
+    // The built-in solvers give one solution: --count is refused there.
+    let refused = SolveRequest {
+        count: Some(2),
+        ..SolveRequest::new("3x3", "1,2,3,4,5,6,7,0,8")
+    };
+    assert!(bench.solve(&refused, &limits, &control).is_err());
+    let zero = SolveRequest {
+        count: Some(0),
+        ..SolveRequest::new(file.to_str().unwrap(), scramble)
+    };
+    assert!(bench.solve(&zero, &limits, &control).is_err());
 }

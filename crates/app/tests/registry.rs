@@ -142,6 +142,8 @@ impl Puzzle for Ring {
             build_seconds: 0.0,
             nodes_expanded: 0,
             seconds: 0.0,
+            solutions: None,
+            rest_at_least: None,
         }))
     }
 

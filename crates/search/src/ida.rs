@@ -69,6 +69,48 @@ pub fn ida_star_until<P: StateSpace, H: Heuristic<P::State>>(
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Path, IdaError> {
+    let mut found = ida_star_solutions(space, heuristic, start, 1, deadline, cancel)?;
+    match found.stopped_at {
+        Some(lower_bound) => Err(IdaError::Timeout {
+            lower_bound,
+            expanded: found.stats.expanded,
+        }),
+        None => Ok(Path {
+            moves: found.solutions.swap_remove(0),
+            stats: found.stats,
+        }),
+    }
+}
+
+/// The shortest solutions of a position, in order of length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paths {
+    /// Distinct canonical move sequences from the start to a goal, shortest first: every
+    /// solution shorter than the last one's length, then some of that length (with
+    /// `stopped_at`, fewer than asked).
+    pub solutions: Vec<Vec<MoveIdx>>,
+    /// Work done.
+    pub stats: SearchStats,
+    /// Set when the deadline or the cancel came before enough solutions were found: every
+    /// solution not listed has at least this many moves.
+    pub stopped_at: Option<u32>,
+}
+
+/// The `count` shortest canonical solutions of `start` (an alg search, as twips's
+/// `--min-num-solutions`): each iteration of IDA* with bound `b` records the solutions of
+/// exactly `b` moves (the shorter ones were recorded by earlier iterations, whose bounds
+/// take every solution length in turn), and the search ends once `count` are recorded. No
+/// solution passes through a goal. Gives up at `deadline` or a cancel with what it found and
+/// the bound proven (an error when it found none); fewer than `count` are returned only then,
+/// or when no goal is reachable beyond them (an error when none is).
+pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
+    space: &P,
+    heuristic: &H,
+    start: P::State,
+    count: usize,
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Paths, IdaError> {
     let automaton = space.sequence_automaton();
     let mut search = Dfs {
         space,
@@ -78,6 +120,8 @@ pub fn ida_star_until<P: StateSpace, H: Heuristic<P::State>>(
         children: Vec::new(),
         bound: heuristic.lower_bound(start),
         next_bound: u32::MAX,
+        wanted: count.max(1),
+        found: Vec::new(),
         stats: SearchStats::default(),
         deadline,
         cancel,
@@ -87,27 +131,34 @@ pub fn ida_star_until<P: StateSpace, H: Heuristic<P::State>>(
         search.next_bound = u32::MAX;
         let before = search.stats.expanded;
         search.stats.thresholds.push(search.bound);
-        let found = search.dfs(start, 0, SequenceAutomaton::START);
+        let enough = search.dfs(start, 0, SequenceAutomaton::START);
         search
             .stats
             .iteration_expanded
             .push(search.stats.expanded - before);
-        if found {
-            return Ok(Path {
-                moves: search.path,
-                stats: search.stats,
+        let stopped_at = match (enough, search.timed_out, search.next_bound) {
+            (true, _, _) => None,
+            (false, true, _) => Some(search.bound),
+            (false, false, u32::MAX) => None,
+            (false, false, next) => {
+                search.bound = next;
+                continue;
+            }
+        };
+        if search.found.is_empty() {
+            return Err(match stopped_at {
+                Some(lower_bound) => IdaError::Timeout {
+                    lower_bound,
+                    expanded: search.stats.expanded,
+                },
+                None => IdaError::Exhausted,
             });
         }
-        if search.timed_out {
-            return Err(IdaError::Timeout {
-                lower_bound: search.bound,
-                expanded: search.stats.expanded,
-            });
-        }
-        if search.next_bound == u32::MAX {
-            return Err(IdaError::Exhausted);
-        }
-        search.bound = search.next_bound;
+        return Ok(Paths {
+            solutions: search.found,
+            stats: search.stats,
+            stopped_at,
+        });
     }
 }
 
@@ -121,6 +172,10 @@ struct Dfs<'a, P: StateSpace, H> {
     children: Vec<Vec<(MoveIdx, P::State)>>,
     bound: u32,
     next_bound: u32,
+    /// Solutions to find before the search ends.
+    wanted: usize,
+    /// Solutions found so far, shortest first.
+    found: Vec<Vec<MoveIdx>>,
     stats: SearchStats,
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
@@ -128,7 +183,8 @@ struct Dfs<'a, P: StateSpace, H> {
 }
 
 impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
-    /// Searches below `state` at cost `g`; `true` when a goal is found (its moves in `path`).
+    /// Searches below `state` at cost `g`; `true` once enough solutions are found (each
+    /// recorded from `path` as it reaches a goal at the bound).
     fn dfs(&mut self, state: P::State, g: u32, at: AutomatonState) -> bool {
         let f = g + self.heuristic.lower_bound(state);
         if f > self.bound {
@@ -136,7 +192,11 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
             return false;
         }
         if self.space.is_goal(state) {
-            return true;
+            // Shorter solutions were recorded by the iteration whose bound was their length.
+            if g == self.bound || self.wanted == 1 {
+                self.found.push(self.path.clone());
+            }
+            return self.found.len() >= self.wanted;
         }
         self.stats.expanded += 1;
         if self.stats.expanded % CLOCK_EVERY == 0
@@ -158,20 +218,20 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         self.space
             .for_each_neighbour(state, |m, next| children.push((m, next)));
         self.stats.generated += children.len() as u64;
-        let mut found = false;
+        let mut enough = false;
         for &(m, next) in &children {
             let Some(after) = self.automaton.next(at, m) else {
                 continue;
             };
             self.path.push(m);
-            if self.dfs(next, g + 1, after) {
-                found = true;
+            enough = self.dfs(next, g + 1, after);
+            self.path.pop();
+            if enough {
                 break;
             }
-            self.path.pop();
         }
         self.children[depth] = children;
-        found
+        enough
     }
 }
 
@@ -202,6 +262,65 @@ mod tests {
             path.stats.iteration_expanded.iter().sum::<u64>(),
             path.stats.expanded
         );
+    }
+
+    /// Every canonical sequence of at most `longest` moves from `state` that reaches a goal
+    /// first at its end, by plain depth-first enumeration.
+    fn every_solution(
+        space: &TileSpace<u64>,
+        state: u64,
+        at: AutomatonState,
+        longest: usize,
+        path: &mut Vec<MoveIdx>,
+        out: &mut Vec<Vec<MoveIdx>>,
+    ) {
+        if space.is_goal(state) {
+            out.push(path.clone());
+            return;
+        }
+        if path.len() == longest {
+            return;
+        }
+        let automaton = space.sequence_automaton();
+        space.for_each_neighbour(state, |m, next| {
+            if let Some(after) = automaton.next(at, m) {
+                path.push(m);
+                every_solution(space, next, after, longest, path, out);
+                path.pop();
+            }
+        });
+    }
+
+    /// The solutions IDA* lists are exactly the canonical ones, shortest first, as a plain
+    /// enumeration of every sequence finds them; asking for all of those up to a length gives
+    /// that set, and asking for one gives the first.
+    #[test]
+    fn the_shortest_solutions_are_every_solution_in_order_of_length() {
+        let space = space(3, 3);
+        let start = Board::parse(Shape::new(3, 3).unwrap(), "4,1,3,7,2,6,0,5,8").unwrap();
+        let start = space.rank(&start);
+        let mut expected = Vec::new();
+        every_solution(
+            &space,
+            start,
+            SequenceAutomaton::START,
+            18,
+            &mut Vec::new(),
+            &mut expected,
+        );
+        expected.sort_by_key(|s| s.len());
+        assert!(expected.len() > 10, "{}", expected.len());
+        let found =
+            ida_star_solutions(&space, &NoEstimate, start, expected.len(), None, None).unwrap();
+        assert_eq!(found.stopped_at, None);
+        assert!(found.solutions.windows(2).all(|w| w[0].len() <= w[1].len()));
+        let mut listed = found.solutions.clone();
+        let mut all = expected.clone();
+        listed.sort();
+        all.sort();
+        assert_eq!(listed, all);
+        let one = ida_star(&space, &NoEstimate, start, None).unwrap();
+        assert_eq!(one.moves.len(), expected[0].len());
     }
 
     #[test]

@@ -88,6 +88,7 @@ impl Puzzle for Definition {
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         request.check_definition_options()?;
         request.timeout()?;
+        request.solutions_wanted()?;
         metric(request.metric.as_deref())?;
         definitions::position(&self.puzzle, &request.position).map(|_| ())
     }
@@ -111,6 +112,7 @@ impl Puzzle for Definition {
             deadline,
             descent_ranks: DESCENT_RANKS,
             database_ranks: QUICK_DATABASE_RANKS,
+            count: request.solutions_wanted()?,
         };
         let give_up = GiveUp {
             deadline,
@@ -200,6 +202,7 @@ impl Puzzle for Definition {
             deadline: None,
             descent_ranks: DESCENT_RANKS,
             database_ranks: 0,
+            count: 1,
         };
         // A table of every position proves shortest solutions where one fits (as solve
         // builds it); nothing does otherwise.

@@ -464,6 +464,8 @@ impl Puzzle for Pancakes {
             build_seconds,
             nodes_expanded: nodes,
             seconds,
+            solutions: None,
+            rest_at_least: None,
         }))
     }
 

@@ -92,6 +92,11 @@ pub struct SolveArgs {
     /// first.
     #[arg(long, requires = "optimal")]
     pub all: bool,
+    /// Definition puzzles: list N solutions, shortest first (an alg search, as twips's
+    /// --min-num-solutions): distinct canonical sequences, every one shorter than the last
+    /// listed among them, none passing through solved. Found by IDA* over databases.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u32>,
     /// 3x3x3 with --optimal, one position: a solution already known (face turns, as --moves
     /// reads them), to prove shortest or beat. The search never searches its length: once
     /// every shorter bound is exhausted the known solution is printed as proven optimal, and a

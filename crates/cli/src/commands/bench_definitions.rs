@@ -151,6 +151,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         deadline: None,
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
+        count: 1,
     };
     let names = cube.definition.move_names();
     let moves: Vec<&Transformation> = cube

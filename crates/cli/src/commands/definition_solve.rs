@@ -47,6 +47,7 @@ pub fn run(args: &SolveArgs, path: &Path) -> Result<()> {
         deadline: args.timeout.map(|t| Instant::now() + t),
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
+        count: super::solve::request(args, "").solutions_wanted()?,
     };
     let bar = LevelBar::new();
     let solver = DefinitionSolver::new(&puzzle, &request, &bar);

@@ -53,17 +53,33 @@ pub(crate) fn print(args: &SolveArgs, report: &DefinitionSolution) -> Result<()>
         outln!("{}", serde_json::to_string(report)?);
         return Ok(());
     }
+    let listed = report.solutions.as_deref();
     if args.moves_only {
-        outln!("{}", report.solution);
+        for solution in listed.unwrap_or(std::slice::from_ref(&report.solution)) {
+            outln!("{solution}");
+        }
         return Ok(());
     }
     outln!("{} {}", report.puzzle, report.start);
-    let optimal = if report.optimal { ", optimal" } else { "" };
-    outln!(
-        "  solution ({} moves{optimal}): {}",
-        report.length,
-        report.solution
-    );
+    match listed {
+        Some(solutions) => {
+            outln!("  {} solutions, shortest first:", solutions.len());
+            for solution in solutions {
+                outln!("  {:>4}  {solution}", solution.split_whitespace().count());
+            }
+            if let Some(bound) = report.rest_at_least {
+                outln!("  stopped before --count was reached: every other solution has at least {bound} moves");
+            }
+        }
+        None => {
+            let optimal = if report.optimal { ", optimal" } else { "" };
+            outln!(
+                "  solution ({} moves{optimal}): {}",
+                report.length,
+                report.solution
+            );
+        }
+    }
     let databases = match report.databases.is_empty() {
         true => String::new(),
         false => format!(" ({})", report.databases.join(", ")),

@@ -130,6 +130,7 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
             .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
         optimal: args.optimal,
         all: args.all,
+        count: args.count,
         table_size: args.table_size.clone(),
         known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
