@@ -204,6 +204,10 @@ def test_definition_files_enumerate_and_solve(session):
     listed = session.solve(two, "R U F", count=6)
     lengths = [len(s.split()) for s in listed["solutions"]]
     assert len(lengths) == 6 and lengths[0] == listed["length"] == 3 and lengths == sorted(lengths)
+    # A batch builds the puzzle's tables once: the positions after the first reuse them.
+    first, second = session.solve_many(two, ["R U", "F"])
+    assert first["build_seconds"] > 0 and second["build_seconds"] == 0
+    assert second["solution"] == "F'"
 
 
 def test_the_pancake_puzzle_comes_from_the_registry(session):

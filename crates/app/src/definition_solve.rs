@@ -159,6 +159,64 @@ impl From<Option<Instant>> for GiveUp<'_> {
     }
 }
 
+/// What a [`DefinitionSolver`] was built for: a later request with the same key reuses it.
+#[derive(Debug, PartialEq)]
+pub(crate) struct SolverKey {
+    definition: godsearch_orbit::Definition,
+    generators: Vec<String>,
+    metric: DefinitionMetric,
+    memory_bytes: u64,
+    descent_ranks: u128,
+    database_ranks: u128,
+    count: usize,
+}
+
+/// The solver a workbench keeps: the last one built, so that a batch or a session's
+/// positions of one puzzle build its table or databases once, and a new puzzle frees the old
+/// one's memory.
+pub(crate) type KeptSolver =
+    std::sync::Mutex<Option<(SolverKey, std::sync::Arc<DefinitionSolver>)>>;
+
+impl crate::request::Workbench {
+    /// The solver of `puzzle` under `request`: the one kept if it was built for the same
+    /// definition and options (with `false`), else built now (its build shown to `progress`
+    /// as tables, not charged to a job's time) and kept in its place (with `true`).
+    pub fn definition_solver(
+        &self,
+        puzzle: &DefinitionPuzzle,
+        request: &DefinitionSolveRequest,
+        progress: &dyn Progress,
+    ) -> AppResult<(std::sync::Arc<DefinitionSolver>, bool)> {
+        let key = SolverKey {
+            definition: puzzle.definition.clone(),
+            generators: request.generators.to_vec(),
+            metric: request.metric,
+            memory_bytes: request.memory_bytes,
+            descent_ranks: request.descent_ranks,
+            database_ranks: request.database_ranks,
+            count: request.count,
+        };
+        // Held for the build: a second request for the same puzzle waits for it.
+        let mut kept = self
+            .definition_solver
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((built_for, solver)) = kept.as_ref() {
+            if *built_for == key {
+                return Ok((std::sync::Arc::clone(solver), false));
+            }
+        }
+        *kept = None;
+        let what = format!("the tables of {}", puzzle.name());
+        let solver = godsearch_core::progress::on_tables(progress, &what, || {
+            DefinitionSolver::new(puzzle, request, progress)
+        })?;
+        let solver = std::sync::Arc::new(solver);
+        *kept = Some((key, std::sync::Arc::clone(&solver)));
+        Ok((solver, true))
+    }
+}
+
 /// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
 pub fn solve(
     puzzle: &DefinitionPuzzle,

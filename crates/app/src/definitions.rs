@@ -257,10 +257,16 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
     })
 }
 
-/// The position a move sequence from solved reaches: names of the file's moves (derived ones
-/// too), each with a count and a prime, brackets, commutators and conjugates.
+/// The position `text` gives: a KPuzzle pattern (JSON, starting with `{`, as `--pattern`
+/// files hold), or the position a move sequence from solved reaches: names of the file's
+/// moves (derived ones too), each with a count and a prime, brackets, commutators and
+/// conjugates.
 pub fn position(puzzle: &DefinitionPuzzle, text: &str) -> AppResult<godsearch_orbit::Pattern> {
     let d = &puzzle.definition;
+    if text.trim_start().starts_with('{') {
+        return godsearch_orbit::kpuzzle::read_pattern(text, d)
+            .map_err(|e| AppError::Input(format!("the pattern: {e}")));
+    }
     let steps = godsearch_orbit::alg::parse(text, &d.move_names())
         .map_err(|why| AppError::Input(format!("'{}': {why}", godsearch_core::excerpt(text))))?;
     let moves: Vec<&godsearch_orbit::Transformation> =

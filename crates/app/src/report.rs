@@ -542,7 +542,8 @@ pub struct DefinitionSolution {
     pub method: String,
     /// The pattern databases used (projections of the puzzle), if any.
     pub databases: Vec<String>,
-    /// Seconds spent building the table or the databases.
+    /// Seconds spent building the table or the databases for this request (0 when an
+    /// earlier request of the same front end built them).
     pub build_seconds: f64,
     /// Nodes expanded by IDA* (0 for table descent).
     pub nodes_expanded: u64,

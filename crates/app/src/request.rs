@@ -688,6 +688,8 @@ pub struct Workbench {
     cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
     /// The pattern-database heuristics used last, oldest first, at most [`HEURISTICS_KEPT`].
     heuristics: Mutex<Vec<(HeuristicKey, Arc<AnyHeuristic>)>>,
+    /// The definition puzzle solver used last, with what it was built for.
+    pub(crate) definition_solver: crate::definition_solve::KeptSolver,
 }
 
 /// Batches of at least this many cubes copy the two-phase tables into huge pages first: a cube
@@ -721,6 +723,7 @@ impl Workbench {
             optimal: Mutex::new(HashMap::new()),
             cube2: Mutex::new(HashMap::new()),
             heuristics: Mutex::new(Vec::new()),
+            definition_solver: Mutex::default(),
         }
     }
 
@@ -879,9 +882,21 @@ impl Workbench {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<SolveReport> {
+        let puzzle = registry::open(&request.puzzle, limits.definition_files)?;
+        self.solve_opened(&*puzzle, request, limits, control)
+    }
+
+    /// [`solve`](Self::solve) for a puzzle the front end opened itself (a `--def FILE` of any
+    /// name): `request.puzzle` only names it in the report.
+    pub fn solve_opened(
+        &self,
+        puzzle: &dyn registry::Puzzle,
+        request: &SolveRequest,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<SolveReport> {
         control.start();
-        registry::open(&request.puzzle, limits.definition_files)?
-            .solve(self, request, limits, control)
+        puzzle.solve(self, request, limits, control)
     }
 
     /// Enumerates as `job` asks, in at most `limits.memory_bytes`, reporting each level to

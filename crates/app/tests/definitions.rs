@@ -676,3 +676,38 @@ fn an_alg_search_lists_the_shortest_solutions_the_optimal_cube_solver_lists() {
     };
     assert!(bench.solve(&zero, &limits, &control).is_err());
 }
+
+/// A workbench keeps the definition solver it built: a second position of the same puzzle
+/// and options builds nothing, a different puzzle builds its own.
+#[test]
+fn a_workbench_builds_a_definition_puzzles_tables_once() {
+    use godsearch_app::cache::TableCache;
+    use godsearch_app::request::{
+        JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
+    let limits = JobLimits {
+        memory_bytes: 1 << 30,
+        max_nodes: None,
+        max_seconds: None,
+        largest_table: TableSize::Small,
+        max_scrambles: 1,
+        definition_files: true,
+    };
+    let build_seconds = |file: &str, position: &str| {
+        let path = data_dir().join("definitions").join(file);
+        let request = SolveRequest::new(path.to_str().unwrap(), position);
+        match bench
+            .solve(&request, &limits, &JobControl::new(None))
+            .unwrap()
+        {
+            SolveReport::Definition(report) => report.build_seconds,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert!(build_seconds("skewb.kpuzzle.json", "R U") > 0.0);
+    assert_eq!(build_seconds("skewb.kpuzzle.json", "L B'"), 0.0);
+    assert!(build_seconds("pyraminx-no-tips.tws", "U R") > 0.0);
+    assert!(build_seconds("skewb.kpuzzle.json", "R") > 0.0);
+}

@@ -1,6 +1,7 @@
 //! Progress bars on stderr for the library's [`Progress`] sink: shown only when stderr is a
 //! terminal and only once a run has lasted a second.
 
+use godsearch_app::request::JobControl;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
 use godsearch_enumerate::Progress;
 use godsearch_search::tiles::Watch;
@@ -159,6 +160,53 @@ const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 /// the time so far, read from the search's [`Watch`]. Shown once the search has lasted a
 /// second, only when stderr is a terminal, never when `quiet`.
 pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T) -> T {
+    let line = |elapsed: Duration| {
+        let nodes = watch.expanded();
+        let rate = nodes as f64 / elapsed.as_secs_f64();
+        format!(
+            "threshold {}, {} nodes expanded, {}nodes/s, {}{}",
+            watch.threshold(),
+            format_count(nodes),
+            format_rate(rate),
+            format_seconds(elapsed.as_secs_f64()),
+            iteration_estimate(watch, rate)
+        )
+    };
+    with_status_line(quiet, line, work)
+}
+
+/// A line on stderr while a request runs on the workbench, read from its [`JobControl`] as
+/// the server's clients read a job: the tables it builds and their level, or its search's
+/// threshold and nodes, and the time so far. Shown as [`with_search_line`] is.
+pub fn with_job_line<T>(control: &JobControl, quiet: bool, work: impl FnOnce() -> T) -> T {
+    let line = |elapsed: Duration| {
+        let now = control.progress();
+        let doing = match (now.tables.is_empty(), now.threshold) {
+            (false, _) => format!(
+                "{}: level {} ({:.0}%)",
+                now.tables,
+                now.level,
+                100.0 * now.level_fraction
+            ),
+            (true, 0) => format!("level {} ({:.0}%)", now.level, 100.0 * now.level_fraction),
+            (true, threshold) => format!(
+                "threshold {threshold}, {} nodes expanded",
+                format_count(now.nodes)
+            ),
+        };
+        format!("{doing}, {}", format_seconds(elapsed.as_secs_f64()))
+    };
+    with_status_line(quiet, line, work)
+}
+
+/// Runs `work` with a line on stderr that `message` (given the time so far) redraws every
+/// [`SEARCH_LINE_EVERY`], once the work has lasted a second, only when stderr is a terminal,
+/// never when `quiet`.
+fn with_status_line<T>(
+    quiet: bool,
+    message: impl Fn(Duration) -> String + Sync,
+    work: impl FnOnce() -> T,
+) -> T {
     if quiet {
         return work();
     }
@@ -177,16 +225,7 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
                 if line.is_hidden() {
                     line.set_draw_target(ProgressDrawTarget::stderr());
                 }
-                let nodes = watch.expanded();
-                let rate = nodes as f64 / elapsed.as_secs_f64();
-                line.set_message(format!(
-                    "threshold {}, {} nodes expanded, {}nodes/s, {}{}",
-                    watch.threshold(),
-                    format_count(nodes),
-                    format_rate(rate),
-                    format_seconds(elapsed.as_secs_f64()),
-                    iteration_estimate(watch, rate)
-                ));
+                line.set_message(message(elapsed));
             }
             line.finish_and_clear();
         });

@@ -95,7 +95,7 @@ impl Puzzle for Definition {
 
     fn solve(
         &self,
-        _: &Workbench,
+        bench: &Workbench,
         request: &SolveRequest,
         limits: &JobLimits,
         control: &JobControl,
@@ -118,9 +118,12 @@ impl Puzzle for Definition {
             deadline,
             cancel: Some(control.cancel_flag()),
         };
-        DefinitionSolver::new(&self.puzzle, &solve_request, control)?
-            .solve(&start, &request.position, give_up)
-            .map(SolveReport::Definition)
+        let (solver, built_now) = bench.definition_solver(&self.puzzle, &solve_request, control)?;
+        let mut report = solver.solve(&start, &request.position, give_up)?;
+        if !built_now {
+            report.build_seconds = 0.0;
+        }
+        Ok(SolveReport::Definition(report))
     }
 
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {

@@ -15,7 +15,6 @@ mod cache_files;
 mod cube_report;
 mod cube_solve;
 mod definition_info;
-mod definition_solve;
 mod docs;
 mod info;
 mod measure;

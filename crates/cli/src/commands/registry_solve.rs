@@ -1,30 +1,33 @@
 //! `godsearch solve NAME POSITION...` for registered puzzles without a solver front end of
-//! their own (the pancake puzzle, and any puzzle added to the registry next): each position is
-//! one [`SolveRequest`] to the [`Workbench`], the same call the server and Python make, and
-//! its replayed solution is printed.
+//! their own (definition files, the pancake puzzle, and any puzzle added to the registry
+//! next): each position is one [`SolveRequest`] to the [`Workbench`], the same call the server
+//! and Python make, and its replayed solution is printed.
 
 use crate::args::SolveArgs;
 use crate::errors::bad_input;
 use crate::output::outln;
+use crate::progress::with_job_line;
 use crate::{cache, machine};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use godsearch_app::report::DefinitionSolution;
 use godsearch_app::request::{JobControl, JobLimits, SolveReport, TableSize, Workbench};
 use godsearch_app::units::format_seconds;
 
 pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
-    godsearch_app::registry::open(name, true)?;
+    let puzzle = super::open_puzzle(args.definition.def.as_deref(), name)?;
+    let definition = args.definition.path(args.puzzle.as_deref()).is_some();
     let front_end_only = [
         (args.file.is_some(), "--file"),
         (args.table.is_some(), "--table"),
-        (args.pattern.is_some(), "--pattern"),
+        (args.pattern.is_some() && !definition, "--pattern"),
         (args.show_facelets, "--show-facelets"),
         (args.runs, "--runs"),
     ];
     if let Some((_, option)) = front_end_only.iter().find(|(given, _)| *given) {
         bad_input!("{option} is not taken by {name}");
     }
-    if args.boards.is_empty() {
+    let positions = positions(args)?;
+    if positions.is_empty() {
         bad_input!("give the positions to solve after the puzzle's name");
     }
     let bench = Workbench::new(cache::open(args.cache.as_deref()));
@@ -36,15 +39,39 @@ pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
         max_scrambles: u32::MAX,
         definition_files: true,
     };
-    let control = JobControl::new(None);
-    for position in &args.boards {
-        let request = super::solve::request(args, position);
-        match bench.solve(&request, &limits, &control)? {
-            SolveReport::Definition(solution) => print(args, &solution)?,
+    // The workbench keeps what it builds: the positions after the first reuse it.
+    for (position, shown) in positions {
+        let request = super::solve::request(args, &position);
+        let control = JobControl::new(None);
+        let solved = with_job_line(&control, args.quiet, || {
+            bench.solve_opened(&*puzzle, &request, &limits, &control)
+        });
+        match solved? {
+            SolveReport::Definition(mut solution) => {
+                solution.start = shown;
+                print(args, &solution)?
+            }
             other => outln!("{}", serde_json::to_string(&other)?),
         }
     }
     Ok(())
+}
+
+/// The positions to solve, each with the text its report shows: the `--pattern` file's
+/// pattern (its JSON, shown as the file's name), then the positions given as arguments (with
+/// `--def`, the first argument after the options is one).
+fn positions(args: &SolveArgs) -> Result<Vec<(String, String)>> {
+    let mut positions = Vec::new();
+    if let Some(file) = &args.pattern {
+        let json = std::fs::read_to_string(file)
+            .with_context(|| format!("--pattern {}", file.display()))?;
+        positions.push((json, file.display().to_string()));
+    }
+    let first = args.definition.def.as_ref().and(args.puzzle.as_ref());
+    for text in first.into_iter().chain(&args.boards) {
+        positions.push((text.clone(), text.clone()));
+    }
+    Ok(positions)
 }
 
 /// Prints a solution found by a generic engine: JSON, the moves alone, or for people.

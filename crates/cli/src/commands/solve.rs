@@ -19,8 +19,9 @@ use godsearch_search::tiles::Watch;
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    if let Some(path) = args.definition.path(args.puzzle.as_deref()) {
-        return super::definition_solve::run(args, &path);
+    if args.definition.path(args.puzzle.as_deref()).is_some() {
+        let name = args.definition.puzzle_name(args.puzzle.as_deref());
+        return super::registry_solve::run(args, &name);
     }
     if args.pattern.is_some() {
         bad_input!("--pattern is for definition puzzles (--def FILE)");
