@@ -81,6 +81,7 @@ pub mod choice;
 pub mod cube_solver;
 pub mod cubes;
 pub mod defaults;
+mod definition_search;
 pub mod definition_solve;
 pub mod definitions;
 pub mod error;

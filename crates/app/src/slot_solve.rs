@@ -3,7 +3,7 @@
 //! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
 //! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
 
-use crate::definition_solve::{database, report, search, DefinitionSolveRequest, GiveUp, How};
+use crate::definition_search::{database, report, search, DefinitionSolveRequest, GiveUp, How};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};

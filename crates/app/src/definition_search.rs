@@ -1,0 +1,205 @@
+//! What the two definition solvers share ([`crate::definition_solve`] over ranked spaces,
+//! [`crate::slot_solve`] over slot spaces): the request, when to give up, the search for the
+//! shortest solutions, their replay and report, and the build of one pattern database.
+
+use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::error::ida_stopped;
+use crate::report::DefinitionSolution;
+use crate::{AppError, AppResult};
+use godsearch_core::{Heuristic, Progress, RankInt, StateSpace};
+use godsearch_enumerate::{table, Limits};
+use godsearch_orbit::projection::Projection;
+use godsearch_orbit::{OrbitSpace, Pattern, SpaceMove};
+use godsearch_search::ida_star_solutions;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// What to solve, and within what.
+#[derive(Debug, Clone)]
+pub struct DefinitionSolveRequest<'a> {
+    /// The generators (empty: the file's own moves).
+    pub generators: &'a [String],
+    /// How moves are counted.
+    pub metric: DefinitionMetric,
+    /// Memory for the table or the databases.
+    pub memory_bytes: u64,
+    /// When to give up.
+    pub deadline: Option<Instant>,
+    /// Spaces of at most this many ranks are solved by table descent ([`DESCENT_RANKS`]).
+    pub descent_ranks: u128,
+    /// The largest pattern database to build ([`QUICK_DATABASE_RANKS`]).
+    pub database_ranks: u128,
+    /// Solutions wanted, shortest first (1: one optimal solution; more: an alg search by
+    /// IDA* over databases, even where a table of every position would fit).
+    pub count: usize,
+}
+
+/// When a search gives up, with the lower bound it proved: at a deadline, or soon after a
+/// cancel switch is set (IDA* looks at both every 65,536 nodes).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GiveUp<'a> {
+    /// The time to give up at.
+    pub deadline: Option<Instant>,
+    /// The switch that cancels the search.
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl From<Option<Instant>> for GiveUp<'_> {
+    fn from(deadline: Option<Instant>) -> Self {
+        GiveUp {
+            deadline,
+            cancel: None,
+        }
+    }
+}
+
+/// Solutions a search found, shortest first.
+pub(crate) struct Found {
+    /// Each as indices into the space's moves.
+    pub solutions: Vec<Vec<godsearch_core::MoveIdx>>,
+    /// Nodes expanded (0 for table descent).
+    pub nodes: u64,
+    /// Set when the search stopped before it found as many as asked: every solution not
+    /// listed has at least this many moves.
+    pub rest_at_least: Option<u32>,
+}
+
+/// How solutions were found, for the report.
+pub(crate) struct How {
+    pub method: &'static str,
+    pub databases: Vec<String>,
+    pub build_seconds: f64,
+    pub seconds: f64,
+}
+
+/// The `count` shortest solutions of `start` by IDA* over `heuristic`, giving up as `give_up`
+/// says; `unreachable` is the error when no goal can be reached.
+pub(crate) fn search<S: StateSpace, H: Heuristic<S::State>>(
+    space: &S,
+    heuristic: &H,
+    start: S::State,
+    count: usize,
+    give_up: GiveUp,
+    unreachable: impl FnOnce() -> AppError,
+) -> AppResult<Found> {
+    let found = ida_star_solutions(
+        space,
+        heuristic,
+        start,
+        count,
+        give_up.deadline,
+        give_up.cancel,
+    )
+    .map_err(|e| ida_stopped(e, "moves", unreachable))?;
+    Ok(Found {
+        solutions: found.solutions,
+        nodes: found.stats.expanded,
+        rest_at_least: found.stopped_at,
+    })
+}
+
+/// The report of `found` for `start` (as written by the user), each solution replayed on the
+/// definition's own moves first.
+pub(crate) fn report(
+    puzzle: &DefinitionPuzzle,
+    space: &impl DefinitionSpace,
+    (start, start_text): (&Pattern, &str),
+    found: Found,
+    how: How,
+) -> AppResult<DefinitionSolution> {
+    let mut written = Vec::with_capacity(found.solutions.len());
+    for path in &found.solutions {
+        replay(puzzle, space.space_moves(), start, path)?;
+        let names: Vec<String> = path.iter().map(|&m| space.move_name(m)).collect();
+        written.push(names.join(" "));
+    }
+    let first = &found.solutions[0];
+    Ok(DefinitionSolution {
+        puzzle: puzzle.name().to_string(),
+        start: start_text.to_string(),
+        length: first.len(),
+        solution: written[0].clone(),
+        optimal: true,
+        method: how.method.to_string(),
+        databases: how.databases,
+        build_seconds: how.build_seconds,
+        nodes_expanded: found.nodes,
+        seconds: how.seconds,
+        solutions: (written.len() > 1 || found.rest_at_least.is_some()).then_some(written),
+        rest_at_least: found.rest_at_least,
+    })
+}
+
+/// A space of a definition's moves: [`OrbitSpace`] or [`SlotSpace`](godsearch_orbit::slots::SlotSpace).
+pub(crate) trait DefinitionSpace: StateSpace {
+    /// Its moves, with their transformations.
+    fn space_moves(&self) -> &[SpaceMove];
+}
+
+impl<R: RankInt> DefinitionSpace for OrbitSpace<R> {
+    fn space_moves(&self) -> &[SpaceMove] {
+        self.moves()
+    }
+}
+
+impl DefinitionSpace for godsearch_orbit::slots::SlotSpace {
+    fn space_moves(&self) -> &[SpaceMove] {
+        self.moves()
+    }
+}
+
+/// Checks that `path` (indices into `moves`), applied to `start` with the definition's own
+/// transformations, gives the solved pattern.
+pub(crate) fn replay(
+    puzzle: &DefinitionPuzzle,
+    moves: &[SpaceMove],
+    start: &Pattern,
+    path: &[godsearch_core::MoveIdx],
+) -> AppResult<()> {
+    let orbits = &puzzle.definition.orbits;
+    let end = path.iter().fold(start.clone(), |p, &m| {
+        moves[m as usize].transformation.apply(&p, orbits)
+    });
+    if end != puzzle.definition.solved {
+        return Err(AppError::Check(format!(
+            "the solution found for {} does not solve the position when replayed",
+            puzzle.name()
+        )));
+    }
+    Ok(())
+}
+
+/// The exact distances of `projection`'s positions, a byte each (255: unreached), built in at
+/// most `memory_bytes`.
+pub(crate) fn database(
+    projection: &Projection,
+    definition: &godsearch_orbit::Definition,
+    memory_bytes: u128,
+    progress: &dyn Progress,
+) -> AppResult<Vec<u8>> {
+    progress.detail(&format!(
+        "building the pattern database of {}",
+        projection.spec.describe(&definition.orbits)
+    ));
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: memory_bytes.min(u64::MAX as u128) as u64,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+    complete(made.enumeration.stop)?;
+    Ok(made.table.into_bytes())
+}
+
+/// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
+/// unreachable, not as unknown.
+pub(crate) fn complete(stop: godsearch_enumerate::Stop) -> AppResult<()> {
+    match stop {
+        godsearch_enumerate::Stop::Complete => Ok(()),
+        other => Err(AppError::Input(format!(
+            "the table build stopped before its end ({}); nothing was solved",
+            crate::bfs::stop_message(other).unwrap_or_else(|| "stopped".into())
+        ))),
+    }
+}
