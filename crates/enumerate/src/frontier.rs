@@ -115,9 +115,9 @@ where
         peak_bytes = peak_bytes.max(needed);
         progress.level_started(depth + 1, current.len() as u64);
         let mut next = Vec::new();
-        expand_into(puzzle, current, &degrees, &mut next, progress);
-        // A cancel during the expansion spares the sort and the joins (seconds on large
-        // levels); the level is incomplete and not counted.
+        expand_cancellable(puzzle, current, &degrees, &mut next, progress);
+        // A cancel during the expansion leaves it part done and spares the sort and the joins
+        // (seconds on large levels): the level is incomplete and not counted.
         if progress.cancelled() {
             break Stop::Cancelled(depth);
         }
@@ -194,6 +194,8 @@ pub(crate) fn positions_in<P: StateSpace>(puzzle: &P, level: &[P::State]) -> u64
 pub(crate) enum Moves<'a> {
     All,
     ByPart(&'a [Vec<bool>]),
+    /// All, by tasks that skip their share once the progress is cancelled.
+    Cancellable,
 }
 
 /// The number of neighbours of each task's share of `current`: what [`expand_into`] writes.
@@ -208,7 +210,7 @@ pub(crate) fn degrees_by<P: StateSpace>(
     moves: Moves,
 ) -> Vec<usize> {
     let degree = |r: P::State| match moves {
-        Moves::All => puzzle.degree(r),
+        Moves::All | Moves::Cancellable => puzzle.degree(r),
         Moves::ByPart(allowed) => puzzle.degree_by(r, &allowed[puzzle.part_of(r)]),
     };
     current
@@ -227,6 +229,18 @@ pub(crate) fn expand_into<P: StateSpace>(
     progress: &dyn Progress,
 ) {
     expand_by(puzzle, current, degrees, out, progress, Moves::All);
+}
+
+/// [`expand_into`] whose tasks do nothing once `progress` is cancelled, leaving their share of
+/// `out` unwritten: only for a caller that then looks at the cancel and throws `out` away.
+fn expand_cancellable<P: StateSpace>(
+    puzzle: &P,
+    current: &[P::State],
+    degrees: &[usize],
+    out: &mut Vec<P::State>,
+    progress: &dyn Progress,
+) {
+    expand_by(puzzle, current, degrees, out, progress, Moves::Cancellable);
 }
 
 /// [`expand_into`] for the neighbours of `moves` only (`degrees` as [`degrees_by`] counted
@@ -266,7 +280,8 @@ pub(crate) fn expand_by<P: StateSpace>(
                 at += 1;
             };
             match moves {
-                Moves::All => chunk
+                Moves::Cancellable if progress.cancelled() => return,
+                Moves::All | Moves::Cancellable => chunk
                     .iter()
                     .for_each(|&r| puzzle.for_each_neighbour(r, &mut put)),
                 Moves::ByPart(allowed) => chunk.iter().for_each(|&r| {
@@ -276,4 +291,54 @@ pub(crate) fn expand_by<P: StateSpace>(
             debug_assert_eq!(at, slot.len());
             progress.advanced(chunk.len() as u64);
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    /// Cancels at the first step of the level at `depth`.
+    struct CancelDuring {
+        depth: u32,
+        now: AtomicU32,
+        cancelled: AtomicBool,
+    }
+
+    impl Progress for CancelDuring {
+        fn level_started(&self, depth: u32, _units: u64) {
+            self.now.store(depth, Ordering::Relaxed);
+        }
+        fn advanced(&self, _units: u64) {
+            if self.now.load(Ordering::Relaxed) == self.depth {
+                self.cancelled.store(true, Ordering::Relaxed);
+            }
+        }
+        fn cancelled(&self) -> bool {
+            self.cancelled.load(Ordering::Relaxed)
+        }
+    }
+
+    /// A cancel during a level's expansion stops the run there: the levels before it are
+    /// those of the whole run, the level under way is not counted.
+    #[test]
+    fn a_cancel_during_an_expansion_stops_with_the_levels_before_it() {
+        let space = TileSpace::<u64>::new(Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+        let limits = Limits {
+            max_depth: None,
+            memory_bytes: 1 << 30,
+            antipode_cap: 0,
+            count_last: false,
+        };
+        let whole = enumerate(&space, &limits, &crate::NoProgress);
+        let cancel = CancelDuring {
+            depth: 12,
+            now: AtomicU32::new(0),
+            cancelled: AtomicBool::new(false),
+        };
+        let stopped = enumerate(&space, &limits, &cancel);
+        assert_eq!(stopped.stop, Stop::Cancelled(11));
+        assert_eq!(stopped.levels[..], whole.levels[..12]);
+    }
 }
