@@ -48,7 +48,9 @@ impl NextLevel {
 
 /// Counts the level after `newest` (level `n`, sorted, without repeats) given `previous`
 /// (level `n - 1`, sorted, without repeats; empty when `n` is 0). Exact, under the conditions in
-/// the module doc. Reports the states of `newest` done to `progress`.
+/// the module doc. Reports the states of `newest` done to `progress`; once `progress` is
+/// cancelled its tasks count nothing more, so a caller must look at the cancel before it
+/// trusts the count.
 pub fn count_next<P: StateSpace>(
     space: &P,
     previous: &[P::State],
@@ -72,6 +74,9 @@ where
         .par_chunks(STATES_PER_TASK)
         .map(|chunk| {
             let mut counted = NextLevel::default();
+            if progress.cancelled() {
+                return counted;
+            }
             let mut neighbours = Vec::with_capacity(space.max_degree());
             for &parent in chunk {
                 neighbours.clear();

@@ -96,6 +96,10 @@ where
         if limits.count_last && (last_wanted || needed > limits.memory_bytes) {
             progress.level_started(depth + 1, current.len() as u64);
             let next = count_next(puzzle, store.previous(), current, progress);
+            // Cancelled part way, the count is short: not reported.
+            if progress.cancelled() {
+                break Stop::Cancelled(depth);
+            }
             if next.classes == 0 {
                 break Stop::Complete;
             }
@@ -340,5 +344,19 @@ mod tests {
         let stopped = enumerate(&space, &limits, &cancel);
         assert_eq!(stopped.stop, Stop::Cancelled(11));
         assert_eq!(stopped.levels[..], whole.levels[..12]);
+        // The same while the last level is only counted: its short count is not reported.
+        let counting = Limits {
+            max_depth: Some(13),
+            count_last: true,
+            ..limits
+        };
+        let cancel = CancelDuring {
+            depth: 13,
+            now: AtomicU32::new(0),
+            cancelled: AtomicBool::new(false),
+        };
+        let stopped = enumerate(&space, &counting, &cancel);
+        assert_eq!(stopped.stop, Stop::Cancelled(12));
+        assert_eq!(stopped.levels[..], whole.levels[..13]);
     }
 }
