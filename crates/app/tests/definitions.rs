@@ -10,6 +10,29 @@ use godsearch_enumerate::Limits;
 use godsearch_orbit::{alg, OrbitSpace, Transformation};
 use godsearch_testdata::{column, data_dir, levels};
 
+/// A workbench over a fresh cache (the folder, kept while it is used), and the limits of a
+/// front end that reads definition files.
+fn workbench() -> (
+    tempfile::TempDir,
+    godsearch_app::request::Workbench,
+    godsearch_app::request::JobLimits,
+) {
+    use godsearch_app::request::{JobLimits, TableSize, Workbench};
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::new(godsearch_app::cache::TableCache::new(
+        dir.path().to_path_buf(),
+    ));
+    let limits = JobLimits {
+        memory_bytes: 1 << 30,
+        max_nodes: None,
+        max_seconds: None,
+        largest_table: TableSize::Small,
+        max_scrambles: 1,
+        definition_files: true,
+    };
+    (dir, bench, limits)
+}
+
 fn load(name: &str) -> DefinitionPuzzle {
     definitions::load(&data_dir().join("definitions").join(name)).unwrap()
 }
@@ -523,20 +546,10 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
 /// as it stops the board and cube searches.
 #[test]
 fn a_cancelled_definition_solve_stops_at_once() {
-    use godsearch_app::cache::TableCache;
-    use godsearch_app::request::{JobControl, JobLimits, SolveRequest, TableSize, Workbench};
+    use godsearch_app::request::{JobControl, SolveRequest};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
-    let dir = tempfile::tempdir().unwrap();
-    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
-    let limits = JobLimits {
-        memory_bytes: 1 << 30,
-        max_nodes: None,
-        max_seconds: None,
-        largest_table: TableSize::Small,
-        max_scrambles: 1,
-        definition_files: true,
-    };
+    let (_dir, bench, limits) = workbench();
     let file = data_dir().join("definitions").join("3x3x3.kpuzzle.json");
     // Twenty moves: far past what the quick databases solve in a test's time.
     let request = SolveRequest::new(
@@ -609,20 +622,8 @@ fn the_registry_replays_and_scrambles_a_definition_puzzle() {
 /// distinct.
 #[test]
 fn an_alg_search_lists_the_shortest_solutions_the_optimal_cube_solver_lists() {
-    use godsearch_app::cache::TableCache;
-    use godsearch_app::request::{
-        JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
-    let limits = JobLimits {
-        memory_bytes: 1 << 30,
-        max_nodes: None,
-        max_seconds: None,
-        largest_table: TableSize::Small,
-        max_scrambles: 1,
-        definition_files: true,
-    };
+    use godsearch_app::request::{JobControl, SolveReport, SolveRequest};
+    let (_dir, bench, limits) = workbench();
     let control = JobControl::new(None);
     let file = data_dir().join("definitions").join("3x3x3.kpuzzle.json");
     // Eight shortest solutions of six half turns, then longer ones.
@@ -681,20 +682,8 @@ fn an_alg_search_lists_the_shortest_solutions_the_optimal_cube_solver_lists() {
 /// and options builds nothing, a different puzzle builds its own.
 #[test]
 fn a_workbench_builds_a_definition_puzzles_tables_once() {
-    use godsearch_app::cache::TableCache;
-    use godsearch_app::request::{
-        JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
-    let limits = JobLimits {
-        memory_bytes: 1 << 30,
-        max_nodes: None,
-        max_seconds: None,
-        largest_table: TableSize::Small,
-        max_scrambles: 1,
-        definition_files: true,
-    };
+    use godsearch_app::request::{JobControl, SolveReport, SolveRequest};
+    let (_dir, bench, limits) = workbench();
     let build_seconds = |file: &str, position: &str| {
         let path = data_dir().join("definitions").join(file);
         let request = SolveRequest::new(path.to_str().unwrap(), position);
