@@ -393,6 +393,30 @@ async fn the_page_solves_compares_and_plays() {
     )
     .await;
     screenshot(&client, "cube").await;
+    // A step back turns the last move's layer in 3D: its 12 stickers (a face's 4 and 2 of
+    // each side beside it) copied into one turning layer, the originals hidden meanwhile,
+    // then the position before the move drawn.
+    let turn = client
+        .execute(
+            "document.getElementById('back').click(); \
+             const layer = document.querySelector('#cube3d .layer3d'); \
+             const hidden = Array.from(document.querySelectorAll('#cube3d .face3d div')) \
+               .filter((d) => d.style.visibility === 'hidden').length; \
+             return layer ? [layer.children.length, hidden, layer.style.transform] : null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(turn[0], json!(12), "{turn}");
+    assert_eq!(turn[1], json!(12), "{turn}");
+    assert!(turn[2].as_str().unwrap().starts_with("rotate3d("), "{turn}");
+    wait_until(
+        &client,
+        "the turn ended, one move back",
+        "return !document.querySelector('#cube3d .layer3d') \
+           && document.getElementById('play-status').textContent.includes('move 3 of 4');",
+    )
+    .await;
 
     // The pancake puzzle, from the registry with no page code of its own but its drawing: a
     // typed stack, solved, played to the sorted stack; a click flips the stack above it.

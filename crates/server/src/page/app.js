@@ -692,8 +692,86 @@ function step(delta) {
   if (play.positions.length === 0) return false;
   const next = play.at + delta;
   if (next < 0 || next >= play.positions.length) return false;
+  finishTurn();
+  // A cube turns the layer of the move played (forward) or undone (back), then shows the
+  // position the server's replay gave.
+  const move = delta > 0 ? play.moves[play.at] : play.moves[next];
   play.at = next;
+  if (state.kind === "cube" && Math.abs(delta) === 1 && animateTurn(move, delta < 0)) {
+    const ms = Math.min(TURN_MS, 0.6 * 1000 / speed());
+    turning.timer = setTimeout(finishTurn, ms);
+    turning.layer.style.transition = `transform ${ms}ms ease-in-out`;
+    // Start from the layer's place, so that the change of transform is animated.
+    void turning.layer.getBoundingClientRect();
+    turning.layer.style.transform = turning.to;
+  } else {
+    showStep();
+  }
+  return true;
+}
+
+// ---------- cube turns ----------
+
+// How long a turn takes at most (it is shorter when the player's speed leaves less time).
+const TURN_MS = 250;
+const turning = { timer: null, layer: null, to: "" };
+
+// Ends the turn under way, if any, drawing the position it leads to.
+function finishTurn() {
+  if (turning.timer === null) return;
+  clearTimeout(turning.timer);
+  turning.timer = null;
+  turning.layer = null;
   showStep();
+}
+
+// Sets up the turn of `move` (a face letter U D F B R L, then nothing, 2 or '; `undo`: its
+// inverse) in the 3D view: the stickers of the turning layer, found by where they are in
+// space (the face's, and the row of each side face beside it), are copied into one layer that
+// `turning.to` rotates about the face's axis; the originals are hidden until the position is
+// drawn. False (nothing set up) for a move that is not a face turn, or with no 3D view.
+function animateTurn(move, undo) {
+  const parsed = /^([UDFBRL])(2|'|)$/.exec(move || "");
+  const cube = document.querySelector("#cube3d .cube3d");
+  if (!parsed || !cube) return false;
+  const faces = Array.from(cube.querySelectorAll(".face3d"));
+  const face = faces[FACE_ORDER.indexOf(parsed[1])];
+  // The face's outward axis: where its centre lies, from the cube's centre.
+  const half = face.offsetWidth / 2;
+  const centre = new DOMMatrix(face.style.transform).transformPoint(new DOMPoint(0, 0, 0));
+  const axis = [centre.x / half, centre.y / half, centre.z / half];
+  const n = Math.round(Math.sqrt(face.children.length));
+  // Stickers nearer the face than the next layer's are in the turning one.
+  const threshold = half - (2 * half) / n + 1;
+  const layer = document.createElement("div");
+  layer.className = "layer3d";
+  for (const f of faces) {
+    const matrix = new DOMMatrix(f.style.transform);
+    for (const sticker of f.children) {
+      const x = sticker.offsetLeft + sticker.offsetWidth / 2 - half;
+      const y = sticker.offsetTop + sticker.offsetHeight / 2 - half;
+      const p = matrix.transformPoint(new DOMPoint(x, y, 0));
+      if (p.x * axis[0] + p.y * axis[1] + p.z * axis[2] < threshold) continue;
+      const copy = document.createElement("div");
+      copy.className = "sticker3d";
+      copy.style.left = `${sticker.offsetLeft}px`;
+      copy.style.top = `${sticker.offsetTop}px`;
+      copy.style.width = `${sticker.offsetWidth}px`;
+      copy.style.height = `${sticker.offsetHeight}px`;
+      copy.style.background = sticker.style.background;
+      copy.style.transformOrigin = `${half - sticker.offsetLeft}px ${half - sticker.offsetTop}px`;
+      copy.style.transform = f.style.transform;
+      layer.appendChild(copy);
+      sticker.style.visibility = "hidden";
+    }
+  }
+  // Clockwise seen from outside the face: a positive turn about its outward axis.
+  const quarters = parsed[2] === "2" ? 2 : parsed[2] === "'" ? -1 : 1;
+  const angle = 90 * quarters * (undo ? -1 : 1);
+  layer.style.transform = `rotate3d(${axis.join(",")}, 0deg)`;
+  cube.appendChild(layer);
+  turning.layer = layer;
+  turning.to = `rotate3d(${axis.join(",")}, ${angle}deg)`;
   return true;
 }
 
