@@ -223,8 +223,15 @@ impl Jobs {
     }
 
     async fn run(self: Arc<Self>, job: Arc<Job>, work: Work) {
+        if self.slots.available_permits() == 0 {
+            job.control.say(&format!(
+                "waiting for a free slot ({} running)",
+                self.running.load(Ordering::Relaxed)
+            ));
+        }
         let permit = Arc::clone(&self.slots).acquire_owned().await;
         self.waiting.fetch_sub(1, Ordering::Relaxed);
+        job.control.say("");
         let Ok(permit) = permit else {
             job.done
                 .send_replace(Some(Outcome::Failed("the server is stopping".into())));
@@ -393,6 +400,9 @@ mod tests {
         assert!(late.running() && next.running());
         let load = jobs.load();
         assert_eq!((load.running, load.waiting), (1, 1));
+        // The waiting job says why it waits.
+        let waiting = next.control.progress().detail;
+        assert_eq!(waiting, "waiting for a free slot (1 running)");
         let_go.send(()).unwrap();
         match late.finished().await {
             Outcome::Failed(e) => assert!(e.starts_with("the job passed its time limit"), "{e}"),
