@@ -127,3 +127,15 @@ pub(crate) fn ida_stopped(
         IdaError::Exhausted => exhausted(),
     }
 }
+
+/// Loads or builds `what` with `build`, shown to `progress` as tables (not charged to a job's
+/// time, [`godsearch_core::progress::on_tables`]); a build that `progress` cancels is an error
+/// naming `what`, and nothing of it is kept.
+pub(crate) fn build_tables<T>(
+    progress: &dyn godsearch_core::Progress,
+    what: &str,
+    build: impl FnOnce() -> Result<T, godsearch_core::Cancelled>,
+) -> AppResult<T> {
+    godsearch_core::progress::on_tables(progress, what, build)
+        .map_err(|e| AppError::Run(format!("{what}: {e}")))
+}

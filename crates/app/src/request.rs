@@ -19,10 +19,10 @@ use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::cubes::Cube2Solver;
+use crate::error::build_tables;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
 use crate::tiles::{AnyHeuristic, HeuristicRequest, Notice};
 use crate::{registry, AppError, AppResult};
-use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
 use godsearch_puzzles::cube::algorithm::parse_moves;
@@ -203,7 +203,7 @@ impl SolveRequest {
     }
 
     /// Refuses what a definition puzzle's solver does not take: every board and cube option
-    /// but `metric` (`htm` or `qtm`), `generators` and `timeout`.
+    /// but `metric` (`htm` or `qtm`), `generators`, `timeout`, `moves` and `count`.
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
             &["metric", "generators", "timeout", "moves", "count"],
@@ -754,8 +754,8 @@ impl Workbench {
             return Ok(tables);
         }
         let what = "the two-phase tables";
-        let (tables, origin) = on_tables(progress, what, || self.cache.twophase_tables(progress))
-            .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
+        let (tables, origin) =
+            build_tables(progress, what, || self.cache.twophase_tables(progress))?;
         self.tell(notices, what, origin);
         let tables = match positions.unwrap_or(0) >= self.resident_from {
             true => tables.resident(),
@@ -783,10 +783,9 @@ impl Workbench {
             metric.name(),
             size.name()
         );
-        let (tables, origin) = on_tables(progress, &what, || {
+        let (tables, origin) = build_tables(progress, &what, || {
             self.cache.optimal_tables(size, metric, progress)
-        })
-        .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
+        })?;
         self.tell(notices, &what, origin);
         Ok(Arc::clone(loaded.entry(key).or_insert(Arc::new(tables))))
     }

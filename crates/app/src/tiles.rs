@@ -7,6 +7,7 @@ use crate::choice::{
     self, Algorithm, HeuristicChoice, SolutionNotation, ASTAR_BYTES_PER_POSITION,
     IN_MEMORY_TABLE_LIMIT,
 };
+use crate::error::build_tables;
 use crate::report::Solution;
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
@@ -447,8 +448,7 @@ impl StagedSolver {
             let text = plan.to_text();
             let what = format!("the stage tables of plan {text}");
             let (solver, origin) =
-                on_tables(progress, &what, || cache.subgoal_solver(plan, progress))
-                    .map_err(|e| AppError::Run(format!("{what}: {e}")))?;
+                build_tables(progress, &what, || cache.subgoal_solver(plan, progress))?;
             if let Some(Origin::Built {
                 seconds,
                 replaced,

@@ -607,12 +607,11 @@ impl PatternHeuristic {
         (index as i64 + (to as i64 - from as i64) * weight as i64) as u32
     }
 
+    /// Group `g`'s entry for `node` in a compact table (spread ones are read at the index
+    /// the cache keeps).
     #[inline]
     fn lookup(&self, g: usize, node: &Node) -> u8 {
         let group = &self.groups[g];
-        if self.spread {
-            return group.table.as_slice()[self.direct(g, node) as usize];
-        }
         let mut cells = [0u8; MAX_PATTERN_TILES];
         for (slot, &t) in cells.iter_mut().zip(group.pattern.tiles()) {
             *slot = node.pos[t as usize];
@@ -621,12 +620,10 @@ impl PatternHeuristic {
         group.table.as_slice()[group.pattern.index(&cells[..k]) as usize]
     }
 
+    /// The same through the reflection.
     #[inline]
     fn lookup_reflected(&self, g: usize, node: &Node, reflection: &Reflection) -> u8 {
         let group = &self.groups[g];
-        if self.spread {
-            return group.table.as_slice()[self.reflected_direct(g, node, reflection) as usize];
-        }
         let mut cells = [0u8; MAX_PATTERN_TILES];
         for (slot, &u) in cells.iter_mut().zip(&group.reflected_sources) {
             *slot = reflection.cell[node.pos[u as usize] as usize];
@@ -667,14 +664,19 @@ impl TileHeuristic for PatternHeuristic {
             rest: self.rest.total(node),
         };
         for g in 0..self.groups.len() {
-            cache.values[g] = self.lookup(g, node);
+            let table = self.groups[g].table.as_slice();
             if self.spread {
                 cache.index[g] = self.direct(g, node);
+                cache.values[g] = table[cache.index[g] as usize];
+            } else {
+                cache.values[g] = self.lookup(g, node);
             }
             if let Some(r) = &self.reflection {
-                cache.reflected[g] = self.lookup_reflected(g, node, r);
                 if self.spread {
                     cache.reflected_index[g] = self.reflected_direct(g, node, r);
+                    cache.reflected[g] = table[cache.reflected_index[g] as usize];
+                } else {
+                    cache.reflected[g] = self.lookup_reflected(g, node, r);
                 }
             }
         }
