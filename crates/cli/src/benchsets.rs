@@ -12,9 +12,9 @@ pub const KORF100_BLANK_LAST: &str = include_str!("../data/korf100-blank-last.tx
 /// 24-puzzle boards of 66 to 88 moves with their optimal lengths (blank-last goal).
 pub const BENCH_24_PUZZLE: &str = include_str!("../data/bench-24puzzle.txt");
 
-/// Korf and Taylor's ten random 24-puzzle instances with their published optimal lengths
-/// (blank-first goal).
-pub const KORF_TAYLOR_24: &str = include_str!("../data/korf-taylor-24.txt");
+/// Korf and Felner's fifty random 24-puzzle instances with their published optimal lengths
+/// (blank-first goal; the first ten are Korf and Taylor's).
+pub const KORF_FELNER_24: &str = include_str!("../data/korf-felner-24.txt");
 
 /// The shipped definition files the definitions benchmark runs on (data/definitions), by name.
 pub const SHIPPED: &[(&str, &str)] = &[

@@ -104,19 +104,22 @@ fn twenty_four_blank_first() -> Board {
     Board::parse(Shape::new(5, 5).unwrap(), &cells.join(" ")).unwrap()
 }
 
-fn korf_taylor() -> Vec<Instance> {
-    let text = std::fs::read_to_string(data_dir().join("korf-taylor-24.txt")).unwrap();
+fn korf_felner() -> Vec<Instance> {
+    let text = std::fs::read_to_string(data_dir().join("korf-felner-24.txt")).unwrap();
     parse_instances(Shape::new(5, 5).unwrap(), &text).unwrap()
 }
 
-/// Korf and Taylor's ten 24-puzzle instances as written in data/: each solvable for the
-/// blank-first goal, each published length at least the board's Manhattan distance and of its
-/// parity (every move changes that distance by one), which a mistyped tile or length breaks.
+/// Korf and Felner's fifty 24-puzzle instances as written in data/: numbered 1 to 50, each
+/// solvable for the blank-first goal, each published length at least the board's Manhattan
+/// distance and of its parity (every move changes that distance by one), which a mistyped tile
+/// or length breaks; the first ten are Korf and Taylor's, sorted by length (95 to 114).
 #[test]
-fn korf_taylor_instances_are_well_formed() {
+fn korf_felner_instances_are_well_formed() {
     let goal = twenty_four_blank_first();
-    let instances = korf_taylor();
-    assert_eq!(instances.len(), 10);
+    let instances = korf_felner();
+    assert_eq!(instances.len(), 50);
+    let korf_taylor: Vec<usize> = instances[..10].iter().map(|i| i.length.unwrap()).collect();
+    assert_eq!(korf_taylor, [95, 96, 97, 98, 100, 101, 104, 108, 113, 114]);
     for (k, instance) in instances.iter().enumerate() {
         assert_eq!(instance.id.as_deref(), Some((k + 1).to_string().as_str()));
         instance.board.check_solvable(&goal).unwrap();
@@ -141,7 +144,7 @@ fn korf_taylor_instances_are_well_formed() {
 fn korf_taylor_first_instance_with_6_6_6_6() {
     let goal = twenty_four_blank_first();
     let h = heuristic(&goal, "6-6-6-6");
-    let first = &korf_taylor()[0];
+    let first = &korf_felner()[0];
     let outcome = ida_star(&first.board, &goal, &h, THREADS).unwrap();
     assert_eq!(Some(outcome.moves.len()), first.length);
     let mut b = first.board.clone();

@@ -302,8 +302,9 @@ pub enum BenchSection {
     /// loopback. Not in `all`.
     Distributed,
     /// The 24-puzzle with 6-6-6-6 and reflection on every thread: the random-walk boards of
-    /// 66 to 88 moves, then (with --large) Korf and Taylor's instances 1 (95 moves) and 5
-    /// (100 moves), each with nodes, time and nodes a second. Not in `all`.
+    /// 66 to 88 moves and Korf and Felner's two easiest instances (#25, 81 moves; #40, 82),
+    /// then (with --large) #29 (88) and Korf and Taylor's #1 (95) and #5 (100), each with
+    /// nodes, time and nodes a second. Not in `all`.
     #[value(name = "24")]
     TwentyFour,
     /// Puzzles from the shipped definition files against the built-in cubes, group orders,

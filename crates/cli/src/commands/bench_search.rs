@@ -111,13 +111,18 @@ fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
 /// found them and re-checks them): `data/bench-24puzzle.txt`, built into the binary.
 const TWENTY_FOUR: &str = crate::benchsets::BENCH_24_PUZZLE;
 
-/// Korf and Taylor's instances the 24-puzzle benchmark adds with `--large`: #1 (95 moves) and
-/// #5 (100 moves), a minute or two each on two cores.
-const KORF_TAYLOR_LARGE: [&str; 2] = ["1", "5"];
+/// Korf and Felner's instances the 24-puzzle benchmark always solves: the two easiest of the
+/// fifty, #25 (81 moves) and #40 (82), a few seconds together on two cores.
+const KORF_FELNER_EASY: [&str; 2] = ["25", "40"];
+
+/// The ones it adds with `--large`: #29 (88 moves), then Korf and Taylor's #1 (95) and #5
+/// (100), a minute or two each on two cores.
+const KORF_FELNER_LARGE: [&str; 3] = ["29", "1", "5"];
 
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
-/// on first use: about 45 s and 1.2 GB): the random-walk boards, then with `large` Korf and
-/// Taylor's instances [`KORF_TAYLOR_LARGE`], each length checked against the published one.
+/// on first use: about 45 s and 1.2 GB): the random-walk boards and Korf and Felner's
+/// [`KORF_FELNER_EASY`], then with `large` their [`KORF_FELNER_LARGE`], each length checked
+/// against the published one.
 pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Result<()> {
     let goal = Board::goal(Shape::new(5, 5)?);
     let partition = Partition::parse("6-6-6-6", &goal)?;
@@ -136,17 +141,22 @@ pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Resul
         started.elapsed().as_secs_f64()
     );
     let mut instances = parse_instances(goal.shape(), TWENTY_FOUR).map_err(|(_, e)| e)?;
-    if large {
-        let korf_taylor =
-            parse_instances(goal.shape(), crate::benchsets::KORF_TAYLOR_24).map_err(|(_, e)| e)?;
-        for mut instance in korf_taylor {
-            let id = instance.id.clone().unwrap_or_default();
-            if KORF_TAYLOR_LARGE.contains(&id.as_str()) {
-                instance.board = blank_first_to_blank_last(&instance.board)?;
-                instance.id = Some(format!("korf-taylor-{id}"));
-                instances.push(instance);
-            }
-        }
+    let korf_felner =
+        parse_instances(goal.shape(), crate::benchsets::KORF_FELNER_24).map_err(|(_, e)| e)?;
+    let chosen: &[&str] = match large {
+        true => &[&KORF_FELNER_EASY[..], &KORF_FELNER_LARGE[..]].concat(),
+        false => &KORF_FELNER_EASY,
+    };
+    // In the order chosen, each turned onto the databases' blank-last goal.
+    for id in chosen {
+        let mut instance = korf_felner
+            .iter()
+            .find(|i| i.id.as_deref() == Some(id))
+            .with_context(|| format!("no Korf-Felner instance {id}"))?
+            .clone();
+        instance.board = blank_first_to_blank_last(&instance.board)?;
+        instance.id = Some(format!("korf-felner-{id}"));
+        instances.push(instance);
     }
     let (mut total_seconds, mut total_nodes) = (0.0, 0);
     for instance in instances {
