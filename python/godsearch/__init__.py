@@ -518,8 +518,9 @@ def puzzles():
     Returns
     -------
     dict
-        ``puzzles`` (each with its ``name``, ``kind``, ``goal``, ``algorithms`` and
-        ``partitions``), ``algorithms``, ``heuristics``, ``metrics``, ``table_sizes``.
+        ``puzzles`` (each with its ``name``, ``kind``, ``goal``, ``algorithms``,
+        ``partitions`` and ``moves``; the shipped definitions, such as ``skewb``, are listed
+        by name), ``algorithms``, ``heuristics``, ``metrics``, ``table_sizes``.
 
     Examples
     --------

@@ -185,6 +185,9 @@ def test_the_catalog_lists_puzzles_and_options():
     assert "4x4" in names and "3x3x3" in names
     assert "linear-conflict" in catalog["heuristics"]
     assert "6-6-3" in next(p for p in catalog["puzzles"] if p["name"] == "4x4")["partitions"]
+    skewb = next(p for p in catalog["puzzles"] if p["name"] == "skewb")
+    assert skewb["kind"] == "definition" and skewb["moves"] == ["R", "U", "L", "B"]
+    assert godsearch.solve("skewb", "R U' L")["length"] == 3
     assert godsearch.__version__
 
 

@@ -90,6 +90,7 @@ pub mod registry;
 pub mod report;
 pub mod request;
 pub mod scramble;
+pub mod shipped;
 pub mod slot_solve;
 pub mod tables;
 pub mod tiles;

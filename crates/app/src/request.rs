@@ -386,6 +386,9 @@ pub struct PuzzleEntry {
     pub algorithms: Vec<&'static str>,
     /// Named pattern-database partitions for its board (tiles).
     pub partitions: Vec<&'static str>,
+    /// The moves a page offers as buttons, each also undone with `'` (definition puzzles: the
+    /// file's moves); empty where the page has controls of its own (boards, cubes, pancakes).
+    pub moves: Vec<String>,
 }
 
 /// Every `algorithm` value, in the order menus show them.

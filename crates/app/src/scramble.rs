@@ -237,9 +237,11 @@ pub struct DefinitionScrambler {
     puzzle: crate::definitions::DefinitionPuzzle,
     group: godsearch_orbit::group::Group,
     solver: Option<crate::definition_solve::DefinitionSolver>,
-    /// The space random move sequences walk in (`None` past 128-bit ranks: then uniform
-    /// positions only).
-    walker: Option<godsearch_orbit::OrbitSpace<u128>>,
+    /// The moves random move sequences are drawn from (every power of each generator, or only
+    /// quarter turns), with the canonical-sequence automaton they follow: no ranks needed, so
+    /// puzzles past 128-bit ranks get sequences too.
+    moves: godsearch_orbit::space::SpaceMoves,
+    automaton: godsearch_core::SequenceAutomaton,
     metric: crate::definitions::DefinitionMetric,
 }
 
@@ -254,16 +256,21 @@ impl DefinitionScrambler {
         with_sequences: bool,
     ) -> AppResult<Self> {
         use crate::definition_solve::{DefinitionSolveRequest, DefinitionSolver, DESCENT_RANKS};
-        let walker: Option<godsearch_orbit::OrbitSpace<u128>> =
-            match puzzle.space(generators, metric) {
-                Ok(space) => Some(space),
-                Err(AppError::OrbitSpace(godsearch_orbit::SpaceError::TooLarge { .. })) => None,
-                Err(e) => return Err(e),
-            };
+        use crate::definitions::DefinitionMetric;
+        use godsearch_orbit::{automaton, space};
+        let quarter = metric == DefinitionMetric::Quarter;
+        let moves = space::space_moves(&puzzle.definition, generators, quarter)?;
+        let automaton = automaton::of_moves(
+            &space::generator_transformations(&moves.moves),
+            &puzzle.definition.orbits,
+            &moves.moves,
+        );
+        let fits = match puzzle.space::<u128>(generators, metric) {
+            Ok(space) => godsearch_core::RankedSpace::state_count(&space) <= DESCENT_RANKS,
+            Err(AppError::OrbitSpace(godsearch_orbit::SpaceError::TooLarge { .. })) => false,
+            Err(e) => return Err(e),
+        };
         let group = puzzle.group(generators)?;
-        let fits = walker
-            .as_ref()
-            .is_some_and(|w| godsearch_core::RankedSpace::state_count(w) <= DESCENT_RANKS);
         let solver = match with_sequences && fits {
             true => {
                 let request = DefinitionSolveRequest {
@@ -287,7 +294,8 @@ impl DefinitionScrambler {
             puzzle: puzzle.clone(),
             group,
             solver,
-            walker,
+            moves,
+            automaton,
             metric,
         })
     }
@@ -305,25 +313,18 @@ impl DefinitionScrambler {
 
     /// `length` random moves, each canonical after the ones before, and the position they make.
     pub fn moves(&self, length: usize, rng: &mut impl Rng) -> AppResult<Scramble> {
-        use godsearch_core::{MoveIdx, SequenceAutomaton, StateSpace};
+        use godsearch_core::{MoveIdx, SequenceAutomaton};
         let d = &self.puzzle.definition;
-        let Some(walker) = &self.walker else {
-            return Err(AppError::Input(format!(
-                "{}: random move sequences need its positions ranked in 128 bits; uniform positions (leave out --moves) do not",
-                self.puzzle.name()
-            )));
-        };
-        let automaton = walker.sequence_automaton();
         let mut state = SequenceAutomaton::START;
         let mut pattern = d.solved.clone();
         let mut names = Vec::with_capacity(length);
         for _ in 0..length {
-            let allowed: Vec<(MoveIdx, _)> = (0..walker.move_count() as MoveIdx)
-                .filter_map(|m| automaton.next(state, m).map(|next| (m, next)))
+            let allowed: Vec<(MoveIdx, _)> = (0..self.moves.moves.len() as MoveIdx)
+                .filter_map(|m| self.automaton.next(state, m).map(|next| (m, next)))
                 .collect();
             let (m, next) = allowed[rng.gen_range(0..allowed.len())];
             state = next;
-            let mv = &walker.moves()[m as usize];
+            let mv = &self.moves.moves[m as usize];
             pattern = mv.transformation.apply(&pattern, &d.orbits);
             names.push(mv.name.clone());
         }

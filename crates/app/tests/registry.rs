@@ -114,6 +114,7 @@ impl Puzzle for Ring {
             goal: "0".into(),
             algorithms: vec!["auto"],
             partitions: Vec::new(),
+            moves: Vec::new(),
         }
     }
 

@@ -15,39 +15,3 @@ pub const BENCH_24_PUZZLE: &str = include_str!("../data/bench-24puzzle.txt");
 /// Korf and Felner's fifty random 24-puzzle instances with their published optimal lengths
 /// (blank-first goal; the first ten are Korf and Taylor's).
 pub const KORF_FELNER_24: &str = include_str!("../data/korf-felner-24.txt");
-
-/// The shipped definition files the definitions benchmark runs on (data/definitions), by name.
-pub const SHIPPED: &[(&str, &str)] = &[
-    (
-        "2x2x2.kpuzzle.json",
-        include_str!("../data/definitions/2x2x2.kpuzzle.json"),
-    ),
-    (
-        "3x3x3.kpuzzle.json",
-        include_str!("../data/definitions/3x3x3.kpuzzle.json"),
-    ),
-    (
-        "pyraminx-no-tips.tws",
-        include_str!("../data/definitions/pyraminx-no-tips.tws"),
-    ),
-    (
-        "pyraminx.kpuzzle.json",
-        include_str!("../data/definitions/pyraminx.kpuzzle.json"),
-    ),
-    (
-        "skewb.kpuzzle.json",
-        include_str!("../data/definitions/skewb.kpuzzle.json"),
-    ),
-    (
-        "megaminx.kpuzzle.json",
-        include_str!("../data/definitions/megaminx.kpuzzle.json"),
-    ),
-    (
-        "4x4x4.kpuzzle.json",
-        include_str!("../data/definitions/4x4x4.kpuzzle.json"),
-    ),
-    (
-        "3x3x3-ru.tws",
-        include_str!("../data/definitions/3x3x3-ru.tws"),
-    ),
-];

@@ -256,13 +256,18 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
             "optimal: the skewb's diameter is 11"
         );
     }
-    // Past 128-bit ranks a uniform position comes without a sequence; a walk is refused.
+    // Past 128-bit ranks a uniform position comes without a sequence; a walk needs no ranks:
+    // its moves make its position.
     let megaminx = definition("megaminx.kpuzzle.json");
     let s = json(&["scramble", &megaminx, "--seed", "1", "--json"]);
     assert!(s["scramble"].is_null() && s["position"].is_string());
-    refused(
-        &["scramble", &megaminx, "--moves", "5"],
-        "ranked in 128 bits",
+    let walk = json(&["scramble", &megaminx, "--moves", "5", "--json"]);
+    assert_eq!(walk["length"], 5);
+    let scramble = walk["scramble"].as_str().unwrap();
+    let applied = json(&["apply", &megaminx, "", scramble, "--json"]);
+    assert_eq!(
+        applied["end"], walk["position"],
+        "the walk makes the position"
     );
     let walk = json(&[
         "scramble",

@@ -112,6 +112,29 @@ fn every_endpoint_answers_with_the_command_lines_json() {
         .as_array()
         .unwrap()
         .contains(&json!("parallel-ida")));
+    // The shipped definitions are puzzles by name, with their moves for a page's buttons, and
+    // solved by a server that reads no files its clients name.
+    let skewb = catalog["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "skewb")
+        .unwrap_or_else(|| panic!("{names:?}"));
+    assert_eq!(skewb["kind"], "definition");
+    assert_eq!(skewb["moves"], json!(["R", "U", "L", "B"]));
+    let (status, solved) = post(
+        &base,
+        "/api/solve",
+        &json!({"puzzle": "skewb", "position": "R U' L"}),
+    );
+    assert_eq!((status, &solved["length"]), (200, &json!(3)), "{solved}");
+    assert!(replays(
+        &base,
+        "skewb",
+        "R U' L",
+        solved["solution"].as_str().unwrap(),
+        None
+    ));
 
     // The example of the issue, and the other searching algorithms: the same optimal length,
     // each solution replayed.

@@ -467,6 +467,56 @@ async fn the_page_solves_compares_and_plays() {
     );
     screenshot(&client, "pancake").await;
 
+    // A shipped definition puzzle, drawn from its pattern with no page code of its own: the
+    // skewb's two orbits, every piece at home, a button for each move and its inverse; two
+    // moves clicked, solved in two, played back home.
+    select(&client, "#puzzle", "skewb").await;
+    wait_until(
+        &client,
+        "the solved skewb",
+        "return document.querySelectorAll('#view .orbit').length === 2 \
+           && document.querySelectorAll('#view .piece.home').length === 14 \
+           && document.querySelectorAll('#view .move-buttons button').length === 8;",
+    )
+    .await;
+    let press = |m: &str| {
+        format!("[...document.querySelectorAll('#view .move-buttons button')].find(b => b.textContent === \"{m}\").click();")
+    };
+    client.execute(&press("R"), vec![]).await.unwrap();
+    wait_until(
+        &client,
+        "the skewb after R",
+        "return document.getElementById('position').value === 'R';",
+    )
+    .await;
+    client.execute(&press("U'"), vec![]).await.unwrap();
+    wait_until(
+        &client,
+        "the skewb after R U'",
+        "return document.getElementById('position').value === \"R U'\" \
+           && document.querySelectorAll('#view .piece.home').length < 14;",
+    )
+    .await;
+    click(&client, "#solve").await;
+    wait_until(
+        &client,
+        "the skewb row",
+        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(rows[4][1], "skewb");
+    assert_eq!(rows[4][3], "2", "{rows:?}");
+    click(&client, "#play").await;
+    wait_until(
+        &client,
+        "the skewb solved",
+        "return document.getElementById('play-status').textContent.includes('solved') \
+           && document.querySelectorAll('#view .piece.home').length === 14;",
+    )
+    .await;
+    screenshot(&client, "skewb").await;
+
     // The 3x3x3 after one U turn: the net and the 3D view show the front's top row in the
     // right face's colour (red), the rest of the front green.
     select(&client, "#puzzle", "3x3x3").await;
@@ -550,12 +600,12 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the half-depth row",
-        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 6 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
     assert_eq!(
-        [&rows[4][2], &rows[4][7], &rows[4][3], &rows[4][4]],
+        [&rows[5][2], &rows[5][7], &rows[5][3], &rows[5][4]],
         ["half-depth", "positions within 16 moves held", "31", "yes"],
         "{rows:?}"
     );
@@ -592,14 +642,14 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the stopped row",
-        "return document.querySelectorAll('#runs tbody tr').length === 6 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 7 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
-    assert_eq!(rows[5][2], "ida (stopped)", "{rows:?}");
-    assert!(rows[5][3].starts_with("≥ "), "{rows:?}");
+    assert_eq!(rows[6][2], "ida (stopped)", "{rows:?}");
+    assert!(rows[6][3].starts_with("≥ "), "{rows:?}");
     assert_eq!(
-        rows[5][6], "",
+        rows[6][6], "",
         "a stopped search has nothing to play: {rows:?}"
     );
     let said = text(&client, "#progress").await;
@@ -651,12 +701,12 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the typed board's row",
-        "return document.querySelectorAll('#runs tbody tr').length === 7 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
     assert_eq!(
-        rows[6][3], "2",
+        rows[7][3], "2",
         "the board typed, not the one before: {rows:?}"
     );
 
@@ -667,7 +717,7 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the subgoal row",
-        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 9 && !document.getElementById('solve').disabled;",
     )
     .await;
     let fits = "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;";
@@ -743,7 +793,7 @@ async fn the_page_solves_compares_and_plays() {
         "{said}"
     );
     timeout.clear().await.unwrap();
-    assert_eq!(runs(&client).await.len(), 9, "no run was added");
+    assert_eq!(runs(&client).await.len(), 10, "no run was added");
 
     // The runs export as CSV and JSON, one line or object each.
     let exported = client
@@ -753,7 +803,7 @@ async fn the_page_solves_compares_and_plays() {
         )
         .await
         .unwrap();
-    assert_eq!(exported, json!([10, 9]));
+    assert_eq!(exported, json!([11, 10]));
 
     // At phone width nothing scrolls sideways, with the runs and the levels, and for a cube.
     client.set_window_size(400, 900).await.unwrap();

@@ -73,6 +73,7 @@ impl Puzzle for Cube {
                 CubeSize::Three => vec!["two-phase", "ida", "half-depth"],
             },
             partitions: Vec::new(),
+            moves: Vec::new(),
         }
     }
 

@@ -1,5 +1,6 @@
-//! Puzzles from definition files (KPuzzle JSON, `.tws`) in the registry: a name that is a path
-//! ending in `.json` or `.tws` opens the file (where the limits let requests name files),
+//! Puzzles from definition files (KPuzzle JSON, `.tws`) in the registry: the shipped ones by
+//! name ([`crate::shipped`]: `pyraminx`, `skewb`, ...), on every front end; a name that is a
+//! path ending in `.json` or `.tws` opens the file (where the limits let requests name files),
 //! solved optimally ([`crate::definition_solve`]), enumerated ([`bfs::definition`]) and
 //! scrambled ([`DefinitionScrambler`]) over the generators a request names.
 
@@ -15,11 +16,13 @@ use crate::request::{
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
 use crate::scramble::DefinitionScrambler;
+use crate::shipped::{self, SHIPPED};
 use crate::tiles::Notice;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
 use rand::rngs::StdRng;
+use std::sync::LazyLock;
 use std::time::Instant;
 
 /// Definition files, named by their path.
@@ -31,14 +34,28 @@ impl PuzzleKind for DefinitionKind {
     }
 
     fn names_help(&self) -> &'static str {
-        "or a definition file's path ending in .kpuzzle.json, .json or .tws"
+        static HELP: LazyLock<String> = LazyLock::new(|| {
+            let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
+            format!(
+                "a shipped definition: {}; or a definition file's path ending in .kpuzzle.json, .json or .tws",
+                names.join(", ")
+            )
+        });
+        &HELP
     }
 
     fn listed(&self) -> Vec<String> {
-        Vec::new()
+        SHIPPED.iter().map(|s| s.name.to_string()).collect()
     }
 
     fn open(&self, name: &str, read_files: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
+        if let Some(shipped) = shipped::find(name) {
+            return Some(
+                shipped
+                    .open()
+                    .map(|puzzle| Box::new(Definition { puzzle }) as _),
+            );
+        }
         if !definitions::is_definition_path(name) {
             return None;
         }
@@ -82,6 +99,7 @@ impl Puzzle for Definition {
             goal: "solved".into(),
             algorithms: vec!["auto"],
             partitions: Vec::new(),
+            moves: self.puzzle.definition.move_names(),
         }
     }
 

@@ -357,6 +357,7 @@ impl Puzzle for Pancakes {
             goal: Self::format(&goal),
             algorithms: vec!["auto", "ida", "astar", "table"],
             partitions: Vec::new(),
+            moves: Vec::new(),
         }
     }
 

@@ -79,6 +79,7 @@ impl Puzzle for Tiles {
             goal: Board::goal(shape).to_string(),
             algorithms,
             partitions: Partition::names(shape),
+            moves: Vec::new(),
         }
     }
 

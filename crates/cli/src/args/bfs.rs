@@ -9,8 +9,8 @@ use std::path::PathBuf;
 #[derive(Debug, Args, Clone, Default)]
 pub struct DefinitionArgs {
     /// A puzzle definition file: cubing.js KPuzzle JSON (.json, .kpuzzle.json) or twsearch's
-    /// .tws; a puzzle name ending so is read as one too. data/definitions has the 2x2x2, the
-    /// 3x3x3, the pyraminx and the skewb
+    /// .tws; a puzzle name ending so is read as one too. The shipped ones (data/definitions)
+    /// are puzzles by name: pyraminx, skewb, megaminx, 4x4x4, 3x3x3-ru, ...
     #[arg(long = "def", id = "def", value_name = "FILE")]
     pub def: Option<PathBuf>,
     /// Definition puzzles: the moves to search with, e.g. U,F,R (every power of each is a

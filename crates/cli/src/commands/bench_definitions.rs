@@ -5,11 +5,11 @@
 //! project: docs/definitions.md says how.)
 
 use super::measure::{best_of, limits, print_rows, Row};
-use crate::benchsets::SHIPPED;
 use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
 use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_app::shipped;
 use godsearch_core::{NoProgress, RankedSpace};
 use godsearch_enumerate::{frontier, table, Stop};
 use godsearch_orbit::{alg, OrbitSpace, Transformation};
@@ -28,13 +28,10 @@ const SCRAMBLES: &[&str] = &[
     "B L2 U' F R' D2 B' L U F2",
 ];
 
-fn definition(name: &str) -> Result<DefinitionPuzzle> {
-    let text = SHIPPED
-        .iter()
-        .find(|(file, _)| *file == name)
-        .map(|(_, text)| *text)
-        .with_context(|| format!("no shipped definition {name}"))?;
-    Ok(definitions::parse(name, text)?)
+fn definition(file: &str) -> Result<DefinitionPuzzle> {
+    let shipped =
+        shipped::by_file(file).with_context(|| format!("no shipped definition {file}"))?;
+    Ok(definitions::parse(file, shipped.text)?)
 }
 
 fn table_row(case: &str, space: &impl RankedSpace<State = u64>, total: u64) -> Result<Row> {

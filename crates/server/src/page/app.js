@@ -78,7 +78,7 @@ function setPuzzle(name) {
     tiles.push(0);
     state.goal = tiles.join(",");
   } else {
-    state.goal = entry && state.kind !== "cube" ? entry.goal : "";
+    state.goal = entry && !replayedKind() ? entry.goal : "";
   }
 }
 
@@ -92,9 +92,13 @@ function fillAlgorithms() {
   showOptions();
 }
 
+// Cubes and definition puzzles are drawn from the server's replay of what the box holds
+// (moves, facelets, a pattern); boards and stacks from the list itself.
+function replayedKind() { return state.kind === "cube" || state.kind === "definition"; }
+
 async function resetPosition() {
   setError("error", "");
-  if (state.kind === "cube") {
+  if (replayedKind()) {
     await showCubeText("");
   } else {
     showPosition(state.goal, state.goal);
@@ -124,6 +128,9 @@ function draw(shown) {
   } else if (state.kind === "pancake") {
     drawStack(view, shown);
     $("view-hint").textContent = "The stack, top first: click a pancake to flip it and those above it.";
+  } else if (state.kind === "definition") {
+    drawPattern(view, shown);
+    $("view-hint").textContent = "Each orbit's slots, each showing the piece in it (its colour says which) and its twist: click a move to make it.";
   } else if (state.kind !== "cube") {
     const text = document.createElement("pre");
     text.textContent = shown;
@@ -248,6 +255,75 @@ function drawStack(view, list) {
   view.appendChild(stack);
 }
 
+// A definition puzzle's pattern (KPuzzle JSON, as the server's replay gives it): each orbit a
+// row of its slots, each showing the piece in it, coloured by which piece it is (a piece at
+// home is outlined) with its twist when it has one; then a button for each of the file's
+// moves and their inverses. Anything else is shown as text.
+function drawPattern(view, shown) {
+  let pattern = null;
+  try { pattern = JSON.parse(shown); } catch (e) { pattern = null; }
+  if (!pattern || typeof pattern !== "object") {
+    const text = document.createElement("pre");
+    text.textContent = shown;
+    view.appendChild(text);
+    return;
+  }
+  const orbits = document.createElement("div");
+  orbits.className = "orbits";
+  for (const [name, orbit] of Object.entries(pattern)) {
+    const row = document.createElement("div");
+    row.className = "orbit";
+    const label = document.createElement("span");
+    label.className = "orbit-name";
+    label.textContent = name;
+    row.appendChild(label);
+    const count = orbit.pieces.length;
+    orbit.pieces.forEach((piece, slot) => {
+      const twist = (orbit.orientation || [])[slot] || 0;
+      const cell = document.createElement("span");
+      cell.className = "piece" + (piece === slot && twist === 0 ? " home" : "");
+      cell.style.background = `hsl(${Math.round(360 * piece / count)}, 60%, 72%)`;
+      cell.textContent = String(piece);
+      if (twist !== 0) {
+        const mark = document.createElement("sup");
+        mark.textContent = `\u21bb${twist}`;
+        cell.appendChild(mark);
+      }
+      cell.title = `${name} slot ${slot}: piece ${piece}` + (twist !== 0 ? `, twisted ${twist}` : "");
+      row.appendChild(cell);
+    });
+    orbits.appendChild(row);
+  }
+  view.appendChild(orbits);
+  const entry = state.catalog.puzzles.find((p) => p.name === state.puzzle);
+  const buttons = document.createElement("div");
+  buttons.className = "move-buttons";
+  for (const name of (entry && entry.moves) || []) {
+    for (const move of [name, `${name}'`]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = move;
+      button.addEventListener("click", () => makeMove(move));
+      buttons.appendChild(button);
+    }
+  }
+  view.appendChild(buttons);
+}
+
+// Makes one move of a definition puzzle (the server replays it): a position given as moves
+// gains the move, one given as a pattern becomes the pattern the move leads to.
+async function makeMove(move) {
+  setError("error", "");
+  try {
+    const replayed = await api("/api/replay", { puzzle: state.puzzle, position: state.position, solution: move });
+    const after = replayed.positions[replayed.positions.length - 1];
+    const given = state.position.trim().startsWith("{") ? after : `${state.position} ${move}`.trim();
+    showPosition(given, after);
+  } catch (e) {
+    setError("error", e.message);
+  }
+}
+
 function drawNet(view, facelets) {
   const pocket = state.puzzle === "2x2x2";
   const n = pocket ? 2 : 3;
@@ -345,6 +421,9 @@ async function randomPosition() {
     const [made] = doc.result;
     if (state.kind === "cube") {
       await showCubeText(made.scramble || "");
+    } else if (state.kind === "definition") {
+      // A random move sequence where one was drawn, else the uniform position's pattern.
+      await showCubeText(made.scramble || made.position);
     } else {
       showPosition(made.position, made.position);
     }
