@@ -3,7 +3,7 @@
 
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::{BfsReport, DistributedReport, LevelCostReport};
-use crate::tables::{self, AnySpace};
+use crate::tables::{self, AnySpace, TableIdentity, ORBIT_RANKING};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
@@ -578,6 +578,11 @@ fn enumerate_definition<R: RankInt + KeyState>(
             metric.name()
         ),
         what: "definition puzzles",
+        identity: Some(tables::definition_identity(
+            puzzle.name(),
+            &space,
+            metric.name(),
+        )),
     };
     ranked(&space, &run, request, progress)
 }
@@ -594,13 +599,16 @@ pub struct RankedRun {
     pub run_name: String,
     /// The puzzles of this kind, in words (`definition puzzles`).
     pub what: &'static str,
+    /// What its distance table is saved under (`--save`), where one is offered.
+    pub identity: Option<TableIdentity>,
 }
 
 /// God's algorithm on any ranked space from its goal: the table engine when a table of its
 /// ranks fits (ranks never reached take room but counts stay exact), the frontier engines
 /// otherwise (on disk or distributed as `request` asks); antipodes are written as the moves
 /// that reach them (the inverse of an optimal solution by table descent) when the table engine
-/// ran. Counts are exact; `--save` is refused (such a table's file would carry no identity).
+/// ran. Counts are exact. `--save` writes the table (the table engine's, complete or to the
+/// depth asked) under the run's identity, where it has one.
 pub fn ranked<P>(
     space: &P,
     run: &RankedRun,
@@ -613,7 +621,7 @@ where
 {
     check_count_last(request)?;
     check_disk(request)?;
-    if request.save.is_some() {
+    if request.save.is_some() && run.identity.is_none() {
         return Err(AppError::Input(format!(
             "--save is not offered for {} yet: their table files would carry no identity to check on loading",
             run.what
@@ -630,10 +638,21 @@ where
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
     };
+    if request.save.is_some() && engine != Engine::Table {
+        return Err(AppError::Input(format!(
+            "--save needs the table engine, and a table of {} ranks would need {}, more than the --memory budget of {}",
+            format_count(space.state_count()),
+            format_bytes(table::table_bytes(space.state_count()) as f64),
+            format_bytes(limits.memory_bytes as f64)
+        )));
+    }
     let started = Instant::now();
     let (enumeration, antipodes, engine, disk) = match engine {
         Engine::Table => {
             let built = table::enumerate(space, limits, progress)?;
+            if let (Some(path), Some(identity)) = (request.save, &run.identity) {
+                tables::save_ranked_table(path, identity, &built.table, &built.enumeration.levels)?;
+            }
             let complete = built.enumeration.stop == Stop::Complete;
             let diameter = built.enumeration.levels.len();
             let antipodes = match &built.enumeration.last_level {
@@ -680,9 +699,6 @@ where
     add_run_figures(&mut report, disk);
     Ok(report)
 }
-
-/// The version of [`OrbitSpace`]'s ranking, in the run names of levels on disk.
-const ORBIT_RANKING: &str = "orbit components v1";
 
 /// The position a path of moves solves, written as the moves that make it from the goal.
 fn reaching_moves<P: StateSpace>(space: &P, path: &[godsearch_core::MoveIdx]) -> String {

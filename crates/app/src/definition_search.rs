@@ -32,6 +32,9 @@ pub struct DefinitionSolveRequest<'a> {
     /// Solutions wanted, shortest first (1: one optimal solution; more: an alg search by
     /// IDA* over databases, even where a table of every position would fit).
     pub count: usize,
+    /// A distance table file (`bfs --save`) to descend through instead of building one;
+    /// refused unless it was saved for this puzzle, generators and metric.
+    pub table: Option<&'a std::path::Path>,
 }
 
 /// When a search gives up, with the lower bound it proved: at a deadline, or soon after a

@@ -8,13 +8,14 @@ pub use crate::definition_search::{DefinitionSolveRequest, GiveUp};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::slot_solve::SlotSolver;
+use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::descend;
-use godsearch_tables::TwoBitTable;
+use godsearch_tables::{LoadedTable, TwoBitTable, TwoBitView};
 use std::time::Instant;
 
 /// Spaces of at most this many ranks are solved by table descent (a 2-bit table of every
@@ -48,6 +49,8 @@ pub struct Solver<R: RankInt> {
 enum Method {
     /// Descent through a 2-bit table of every rank, of this diameter.
     Table(TwoBitTable, usize),
+    /// Descent through a table file saved by `bfs --save`, of this many levels.
+    Loaded(LoadedTable, usize),
     /// IDA* over these databases.
     Databases(Vec<(Projection, Vec<u8>)>),
 }
@@ -65,6 +68,12 @@ impl DefinitionSolver {
                 match puzzle.space::<u128>(request.generators, request.metric) {
                     Ok(space) => Ok(Self::Wide(Solver::new(puzzle, space, request, progress)?)),
                     Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
+                        if request.table.is_some() {
+                            return Err(AppError::Input(format!(
+                                "{}: its positions are ranked in more than 128 bits, so no table of them is saved (leave out --table)",
+                                puzzle.name()
+                            )));
+                        }
                         Ok(Self::Slots(SlotSolver::new(puzzle, request, progress)?))
                     }
                     Err(e) => Err(e),
@@ -130,6 +139,7 @@ pub(crate) struct SolverKey {
     descent_ranks: u128,
     database_ranks: u128,
     count: usize,
+    table: Option<std::path::PathBuf>,
 }
 
 /// The solver a workbench keeps: the last one built, so that a batch or a session's
@@ -156,6 +166,7 @@ impl crate::request::Workbench {
             descent_ranks: request.descent_ranks,
             database_ranks: request.database_ranks,
             count: request.count,
+            table: request.table.map(std::path::Path::to_path_buf),
         };
         // Held for the build: a second request for the same puzzle waits for it.
         let mut kept = self
@@ -201,7 +212,21 @@ impl<R: RankInt> Solver<R> {
         let table_fits = request.count <= 1
             && space.state_count() <= request.descent_ranks
             && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
-        let method = if table_fits {
+        let method = if let Some(path) = request.table {
+            let identity =
+                tables::definition_identity(puzzle.name(), &space, request.metric.name());
+            let loaded = tables::load_ranked_table(path, &identity)?;
+            if loaded.header().entries as u128 != space.state_count() {
+                return Err(AppError::Input(format!(
+                    "{}: {} entries, but this puzzle has {} ranks",
+                    path.display(),
+                    loaded.header().entries,
+                    space.state_count()
+                )));
+            }
+            let levels = loaded.header().levels.len();
+            Method::Loaded(loaded, levels)
+        } else if table_fits {
             let limits = Limits {
                 max_depth: None,
                 memory_bytes: request.memory_bytes,
@@ -249,6 +274,19 @@ impl<R: RankInt> Solver<R> {
                     rest_at_least: None,
                 };
                 (found, "table descent", Vec::new())
+            }
+            Method::Loaded(loaded, longest) => {
+                let entries = loaded.header().entries as usize;
+                let view = TwoBitView::new(loaded.payload(), entries).ok_or_else(|| {
+                    AppError::Check("the table payload is shorter than its header says".into())
+                })?;
+                let path = descend(space, &view, start_rank, *longest)?;
+                let found = Found {
+                    solutions: vec![path],
+                    nodes: 0,
+                    rest_at_least: None,
+                };
+                (found, "table descent (saved table)", Vec::new())
             }
             Method::Databases(tables) => {
                 let heuristic = PatternDatabases::new(space, tables);

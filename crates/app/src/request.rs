@@ -123,6 +123,12 @@ pub struct SolveRequest {
     /// report's `lower_bound`), so that its finished iterations are not done again.
     #[serde(default)]
     pub resume_from: Option<u32>,
+    /// Definition puzzles: a distance table file saved by `bfs --save` to descend through
+    /// (checked to be this puzzle's, generators' and metric's). Set by the local front ends
+    /// only: it is no part of the API, since a server reads no file its clients name.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub table: Option<std::path::PathBuf>,
 }
 
 fn auto_algorithm() -> Algorithm {
@@ -159,6 +165,7 @@ impl SolveRequest {
             known_solution: None,
             timeout: None,
             resume_from: None,
+            table: None,
         }
     }
 
@@ -206,7 +213,7 @@ impl SolveRequest {
     /// but `metric` (`htm` or `qtm`), `generators`, `timeout`, `moves` and `count`.
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
-            &["metric", "generators", "timeout", "moves", "count"],
+            &["metric", "generators", "timeout", "moves", "count", "table"],
             "is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically",
         )
     }
@@ -236,6 +243,7 @@ impl SolveRequest {
             (self.known_solution.is_some(), "known-solution"),
             (self.timeout.is_some(), "timeout"),
             (self.resume_from.is_some(), "resume-from"),
+            (self.table.is_some(), "table"),
         ];
         match given.iter().find(|(on, name)| *on && !kept.contains(name)) {
             Some((_, name)) => Err(AppError::Input(format!("--{name} {why}"))),

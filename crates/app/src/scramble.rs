@@ -281,6 +281,7 @@ impl DefinitionScrambler {
                     descent_ranks: DESCENT_RANKS,
                     database_ranks: 0,
                     count: 1,
+                    table: None,
                 };
                 Some(DefinitionSolver::new(
                     puzzle,

@@ -2,8 +2,9 @@
 //! atomically and loading only what matches; and small tables built in memory.
 
 use crate::AppResult;
-use godsearch_core::RankedSpace;
+use godsearch_core::{RankInt, RankedSpace};
 use godsearch_enumerate::{table, Limits, NoProgress, Stop};
+use godsearch_orbit::OrbitSpace;
 use godsearch_puzzles::cube::{Cube2Space, CUBE2_RANKING};
 use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_tables::{file, DistanceMod3, Encoding, LoadedTable, TableHeader, TwoBitTable};
@@ -48,6 +49,80 @@ pub fn tile_identity(goal: &Board) -> String {
 /// The puzzle identity written into (and required of) a 2x2x2 table file.
 pub(crate) fn cube2_identity(space: &Cube2Space) -> String {
     format!("cube 2x2x2 metric {}", space.metric())
+}
+
+/// What a distance table of a ranked space is saved under and must carry to be loaded: what
+/// the ranks mean (`puzzle`) and how they are computed (`ranking`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableIdentity {
+    /// The puzzle, generators and metric, and a checksum of the moves where they come from a
+    /// file.
+    pub puzzle: String,
+    /// The ranking's name and version.
+    pub ranking: String,
+}
+
+/// The identity of a definition puzzle's table over `space` (its generators' moves in
+/// `metric`): its name, generators and metric, and a CRC-32 of its orbits, solved pattern and
+/// every move, so that a table made from an edited file is refused.
+pub fn definition_identity<R: RankInt>(
+    name: &str,
+    space: &OrbitSpace<R>,
+    metric: &str,
+) -> TableIdentity {
+    let mut described = Vec::new();
+    for orbit in space.orbits() {
+        described.extend_from_slice(orbit.name.as_bytes());
+        described.push(0);
+        described.extend_from_slice(&(orbit.pieces as u64).to_le_bytes());
+        described.push(orbit.orientations);
+    }
+    for part in &space.solved().orbits {
+        described.extend_from_slice(&part.pieces);
+        described.extend_from_slice(&part.orientation);
+    }
+    for m in space.moves() {
+        described.extend_from_slice(m.name.as_bytes());
+        described.push(0);
+        for part in &m.transformation.orbits {
+            described.extend_from_slice(&part.permutation);
+            described.extend_from_slice(&part.orientation);
+        }
+    }
+    TableIdentity {
+        puzzle: format!(
+            "definition {name} generators {} metric {metric} moves {:08x}",
+            space.generators().join(","),
+            file::checksum_of(&described)
+        ),
+        ranking: ORBIT_RANKING.to_string(),
+    }
+}
+
+/// The version of [`OrbitSpace`]'s ranking: in table identities and the run names of levels on
+/// disk, so that both change when the ranks would.
+pub const ORBIT_RANKING: &str = "orbit components v1";
+
+/// Saves a ranked space's distance table under `identity` atomically (temp file, fsync,
+/// rename).
+pub fn save_ranked_table(
+    path: &Path,
+    identity: &TableIdentity,
+    table: &TwoBitTable,
+    levels: &[u64],
+) -> AppResult<()> {
+    save(
+        path,
+        identity.puzzle.clone(),
+        &identity.ranking,
+        table,
+        levels,
+    )
+}
+
+/// Loads a ranked space's distance table, refused unless it carries `identity`.
+pub fn load_ranked_table(path: &Path, identity: &TableIdentity) -> AppResult<LoadedTable> {
+    load(path, &identity.puzzle, &identity.ranking)
 }
 
 /// Saves a tile distance table for `goal` atomically (temp file, fsync, rename).

@@ -326,6 +326,7 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         descent_ranks: 0,
         database_ranks: 1 << 30,
         count: 1,
+        table: None,
     };
     let step = truth.len() / 40;
     for rank in (1..truth.len())
@@ -465,6 +466,7 @@ fn the_4x4x4_and_the_megaminx_solve_six_move_scrambles() {
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
             count: 1,
+            table: None,
         };
         let start = definitions::position(&puzzle, scramble).unwrap();
         let report = solve(&puzzle, &start, scramble, &request, &NoProgress).unwrap();
@@ -514,6 +516,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
             count: 1,
+            table: None,
         };
         let refused = solve(&puzzle, &twisted, "twisted", &request, &NoProgress).unwrap_err();
         assert!(refused.to_string().contains("cannot reach"), "{refused}");

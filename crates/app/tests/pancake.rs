@@ -97,6 +97,7 @@ fn both_engines_and_a_plain_bfs_agree() {
             metric: "flips",
             run_name: format!("pancake-{n} test"),
             what: "the pancake puzzle",
+            identity: None,
         };
         let request = BfsRequest {
             limits: unlimited(),

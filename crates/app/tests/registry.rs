@@ -163,6 +163,7 @@ impl Puzzle for Ring {
             metric: "steps",
             run_name: format!("{} ranking v1", self.name()),
             what: "the ring",
+            identity: None,
         };
         bfs::ranked(self, &run, request, progress)
     }

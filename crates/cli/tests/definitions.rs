@@ -350,3 +350,80 @@ fn def_reads_a_file_of_any_name() {
     assert!(made["position"].is_string(), "{made}");
     assert!(godsearch(&["solve", "--def", path, "U R"]).status.success());
 }
+
+/// A shipped definition by name: `bfs --save` writes its distance table (header and checksum,
+/// atomically), `solve --table` descends through it to the same optimal lengths as a table
+/// built on the spot, and a table is refused for other generators, another puzzle, and a
+/// definition file whose moves were edited under the same names.
+#[test]
+fn definition_tables_are_saved_and_solved_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("skewb.tbl");
+    let table = table.to_str().unwrap();
+    let saved = json(&["bfs", "skewb", "--save", table, "--json"]);
+    assert_eq!(saved["total"], 3_149_280);
+    for scramble in ["R U L' B R U'", "R", "B' L' U R B L' U'"] {
+        let from_file = json(&["solve", "skewb", "--table", table, scramble, "--json"]);
+        let built = json(&["solve", "skewb", scramble, "--json"]);
+        assert_eq!(from_file["length"], built["length"], "{scramble}");
+        assert!(from_file["method"]
+            .as_str()
+            .unwrap()
+            .contains("saved table"));
+    }
+    // A file of the same puzzle, by path: the same identity, so the table serves it.
+    let file = definition("skewb.kpuzzle.json");
+    let by_path = json(&["solve", &file, "--table", table, "R U", "--json"]);
+    assert_eq!(by_path["length"], 2);
+    // A foreign table is a file that cannot serve (exit 1), as for boards and cubes.
+    let foreign = |args: &[&str], needle: &str| {
+        let out = godsearch(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    };
+    foreign(
+        &[
+            "solve",
+            "skewb",
+            "--table",
+            table,
+            "--generators",
+            "R,U",
+            "R U",
+        ],
+        "this table is for definition skewb generators R,U,L,B",
+    );
+    foreign(
+        &["solve", "pyraminx", "--table", table, "R"],
+        "this table is for definition skewb",
+    );
+    // The same names, R and U's moves swapped: the moves' checksum differs.
+    let mut edited: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let moves = edited["moves"].as_object_mut().unwrap();
+    let r = moves["R"].clone();
+    moves["R"] = moves["U"].clone();
+    moves["U"] = r;
+    let edited_file = dir.path().join("edited.kpuzzle.json");
+    std::fs::write(&edited_file, edited.to_string()).unwrap();
+    foreign(
+        &[
+            "solve",
+            edited_file.to_str().unwrap(),
+            "--table",
+            table,
+            "R",
+        ],
+        "this table is for definition skewb",
+    );
+    refused(
+        &["solve", "skewb", "--table", table, "--count", "2", "R"],
+        "--table gives one optimal solution",
+    );
+    refused(
+        &["solve", "megaminx", "--table", table, "R"],
+        "ranked in more than 128 bits",
+    );
+}

@@ -207,6 +207,14 @@ impl TableHeader {
     }
 }
 
+/// The CRC-32 of `bytes`, the checksum table files carry: for identities that must change
+/// whenever what they describe does (a definition's moves, in a table's header).
+pub fn checksum_of(bytes: &[u8]) -> u32 {
+    let mut hasher = Hasher::new();
+    hasher.update(bytes);
+    hasher.finalize()
+}
+
 struct ChecksumWriter<W: Write> {
     inner: W,
     hasher: Hasher,

@@ -106,7 +106,11 @@ impl Puzzle for Definition {
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         request.check_definition_options()?;
         request.timeout()?;
-        request.solutions_wanted()?;
+        if request.table.is_some() && request.solutions_wanted()? > 1 {
+            return Err(AppError::Input(
+                "--table gives one optimal solution by descent; --count's several come from IDA* over databases (leave out one of them)".into(),
+            ));
+        }
         metric(request.metric.as_deref())?;
         definitions::position(&self.puzzle, &request.position).map(|_| ())
     }
@@ -118,7 +122,12 @@ impl Puzzle for Definition {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<SolveReport> {
-        request.check_definition_options()?;
+        self.check_solve(request)?;
+        if request.table.is_some() && !limits.definition_files {
+            return Err(AppError::Input(
+                "this server does not read table files named in requests".into(),
+            ));
+        }
         let metric = metric(request.metric.as_deref())?;
         let start = definitions::position(&self.puzzle, &request.position)?;
         let generators = generators(request.generators.as_deref());
@@ -131,6 +140,7 @@ impl Puzzle for Definition {
             descent_ranks: DESCENT_RANKS,
             database_ranks: QUICK_DATABASE_RANKS,
             count: request.solutions_wanted()?,
+            table: request.table.as_deref(),
         };
         let give_up = GiveUp {
             deadline,
@@ -224,6 +234,7 @@ impl Puzzle for Definition {
             descent_ranks: DESCENT_RANKS,
             database_ranks: 0,
             count: 1,
+            table: None,
         };
         // A table of every position proves shortest solutions where one fits (as solve
         // builds it); nothing does otherwise.

@@ -497,6 +497,7 @@ impl Puzzle for Pancakes {
             metric: "flips",
             run_name: format!("{} ranking lehmer v1", self.name()),
             what: "the pancake puzzle",
+            identity: None,
         };
         let mut report = bfs::ranked(self, &run, request, progress)?;
         report.goal = Self::format(&self.unrank(0));

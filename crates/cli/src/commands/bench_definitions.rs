@@ -149,6 +149,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
         count: 1,
+        table: None,
     };
     let names = cube.definition.move_names();
     let moves: Vec<&Transformation> = cube

@@ -23,11 +23,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let name = args.definition.puzzle_name(args.puzzle.as_deref());
         return super::registry_solve::run(args, &name);
     }
-    if args.pattern.is_some() {
-        bad_input!("--pattern is for definition puzzles (--def FILE)");
-    }
     let puzzle = args.puzzle.as_deref().unwrap_or_default();
-    match puzzle.parse::<PuzzleName>() {
+    let built_in = puzzle.parse::<PuzzleName>();
+    if built_in.is_ok() && args.pattern.is_some() {
+        bad_input!("--pattern is for definition puzzles (a shipped one's name, or --def FILE)");
+    }
+    match built_in {
         Ok(PuzzleName::Cube(size)) => return super::cube_solve::run(args, size),
         Ok(PuzzleName::Tiles(_)) => {}
         // Puzzles with no front end of their own here go to the workbench as they are.
