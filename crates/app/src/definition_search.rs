@@ -35,6 +35,23 @@ pub struct DefinitionSolveRequest<'a> {
     /// A distance table file (`bfs --save`) to descend through instead of building one;
     /// refused unless it was saved for this puzzle, generators and metric.
     pub table: Option<&'a std::path::Path>,
+    /// How positions are solved: chosen by size, or by half-depth search.
+    pub algorithm: DefinitionAlgorithm,
+}
+
+/// How a definition puzzle's positions are solved, every way optimally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DefinitionAlgorithm {
+    /// Table descent where a table of every position fits, else IDA* over automatic pattern
+    /// databases.
+    #[default]
+    Auto,
+    /// Half-depth search: the positions within `depth` moves of solved held (as many levels
+    /// as the memory budget holds when `None`), each start met within twice that.
+    HalfDepth {
+        /// The levels held.
+        depth: Option<u32>,
+    },
 }
 
 /// When a search gives up, with the lower bound it proved: at a deadline, or soon after a

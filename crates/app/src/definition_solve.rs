@@ -4,14 +4,15 @@
 //! definition's own moves before it is returned.
 
 use crate::definition_search::{complete, database, report, search, Found, How};
-pub use crate::definition_search::{DefinitionSolveRequest, GiveUp};
+pub use crate::definition_search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::slot_solve::SlotSolver;
 use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
-use godsearch_enumerate::{table, Limits};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
+use godsearch_enumerate::{table, KeyState, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::descend;
@@ -40,17 +41,20 @@ pub enum DefinitionSolver {
 pub struct Solver<R: RankInt> {
     puzzle: DefinitionPuzzle,
     space: OrbitSpace<R>,
-    method: Method,
+    method: Method<R>,
     build_seconds: f64,
     count: usize,
 }
 
 /// How positions are solved.
-enum Method {
+enum Method<R> {
     /// Descent through a 2-bit table of every rank, of this diameter.
     Table(TwoBitTable, usize),
     /// Descent through a table file saved by `bfs --save`, of this many levels.
     Loaded(LoadedTable, usize),
+    /// Half-depth search from the positions held around solved, meeting starts within the
+    /// memory budget.
+    HalfDepth(GoalBall<R>, u64),
     /// IDA* over these databases.
     Databases(Vec<(Projection, Vec<u8>)>),
 }
@@ -71,6 +75,12 @@ impl DefinitionSolver {
                         if request.table.is_some() {
                             return Err(AppError::Input(format!(
                                 "{}: its positions are ranked in more than 128 bits, so no table of them is saved (leave out --table)",
+                                puzzle.name()
+                            )));
+                        }
+                        if request.algorithm != DefinitionAlgorithm::Auto {
+                            return Err(AppError::Input(format!(
+                                "{}: its positions are ranked in more than 128 bits, which half-depth search needs (leave out --algorithm)",
                                 puzzle.name()
                             )));
                         }
@@ -140,6 +150,7 @@ pub(crate) struct SolverKey {
     database_ranks: u128,
     count: usize,
     table: Option<std::path::PathBuf>,
+    algorithm: DefinitionAlgorithm,
 }
 
 /// The solver a workbench keeps: the last one built, so that a batch or a session's
@@ -167,6 +178,7 @@ impl crate::request::Workbench {
             database_ranks: request.database_ranks,
             count: request.count,
             table: request.table.map(std::path::Path::to_path_buf),
+            algorithm: request.algorithm,
         };
         // Held for the build: a second request for the same puzzle waits for it.
         let mut kept = self
@@ -200,7 +212,7 @@ pub fn solve(
     DefinitionSolver::new(puzzle, request, progress)?.solve(start, start_text, request.deadline)
 }
 
-impl<R: RankInt> Solver<R> {
+impl<R: RankInt + KeyState> Solver<R> {
     fn new(
         puzzle: &DefinitionPuzzle,
         space: OrbitSpace<R>,
@@ -212,7 +224,11 @@ impl<R: RankInt> Solver<R> {
         let table_fits = request.count <= 1
             && space.state_count() <= request.descent_ranks
             && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
-        let method = if let Some(path) = request.table {
+        let method = if let DefinitionAlgorithm::HalfDepth { depth } = request.algorithm {
+            let ball = GoalBall::build(&space, depth, request.memory_bytes, progress)
+                .map_err(crate::tiles::ball_error)?;
+            Method::HalfDepth(ball, request.memory_bytes)
+        } else if let Some(path) = request.table {
             let identity =
                 tables::definition_identity(puzzle.name(), &space, request.metric.name());
             let loaded = tables::load_ranked_table(path, &identity)?;
@@ -287,6 +303,25 @@ impl<R: RankInt> Solver<R> {
                     rest_at_least: None,
                 };
                 (found, "table descent (saved table)", Vec::new())
+            }
+            Method::HalfDepth(ball, memory_bytes) => {
+                match ball.solve(space, start_rank, *memory_bytes) {
+                    HalfDepthOutcome::Solved(path) => {
+                        let found = Found {
+                            solutions: vec![path],
+                            nodes: 0,
+                            rest_at_least: None,
+                        };
+                        let held = format!("{} moves of solved held", ball.depth());
+                        (found, "half-depth search", vec![held])
+                    }
+                    HalfDepthOutcome::Beyond { lower_bound } => {
+                        return Err(AppError::Input(format!(
+                            "farther than the half-depth search meets ({} moves held): every solution has at least {lower_bound} moves (raise --depth or --memory)",
+                            ball.depth()
+                        )))
+                    }
+                }
             }
             Method::Databases(tables) => {
                 let heuristic = PatternDatabases::new(space, tables);

@@ -213,7 +213,16 @@ impl SolveRequest {
     /// but `metric` (`htm` or `qtm`), `generators`, `timeout`, `moves` and `count`.
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
-            &["metric", "generators", "timeout", "moves", "count", "table"],
+            &[
+                "metric",
+                "generators",
+                "timeout",
+                "moves",
+                "count",
+                "table",
+                "algorithm",
+                "depth",
+            ],
             "is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically",
         )
     }

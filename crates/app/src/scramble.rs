@@ -282,6 +282,7 @@ impl DefinitionScrambler {
                     database_ranks: 0,
                     count: 1,
                     table: None,
+                    algorithm: Default::default(),
                 };
                 Some(DefinitionSolver::new(
                     puzzle,

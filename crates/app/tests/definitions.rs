@@ -327,6 +327,7 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         database_ranks: 1 << 30,
         count: 1,
         table: None,
+        algorithm: Default::default(),
     };
     let step = truth.len() / 40;
     for rank in (1..truth.len())
@@ -337,6 +338,49 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         let report = solve(&puzzle, &start, "sampled", &request, &NoProgress).unwrap();
         assert_eq!(report.method, "IDA* over pattern databases");
         assert_eq!(report.length, truth[rank] as usize, "rank {rank}");
+    }
+}
+
+/// Half-depth search on a definition puzzle meets each start at the distance the table gives,
+/// holding 3 of the pyraminx's 11 levels (starts up to 6 away) and all of them (every start);
+/// a start past twice the held depth gets the lower bound it proved.
+#[test]
+fn half_depth_search_finds_the_distances_the_table_gives() {
+    use godsearch_app::definition_solve::{solve, DefinitionAlgorithm, DefinitionSolveRequest};
+    let puzzle = load("pyraminx-no-tips.tws");
+    let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
+    let truth = distances(&space);
+    for depth in [Some(3), None] {
+        let request = DefinitionSolveRequest {
+            generators: &[],
+            metric: DefinitionMetric::Outer,
+            memory_bytes: 1 << 30,
+            deadline: None,
+            descent_ranks: 0,
+            database_ranks: 0,
+            count: 1,
+            table: None,
+            algorithm: DefinitionAlgorithm::HalfDepth { depth },
+        };
+        let step = truth.len() / 60;
+        for rank in (1..truth.len())
+            .step_by(step)
+            .filter(|&r| truth[r] != u8::MAX)
+        {
+            let start = space.pattern_of(rank as u64);
+            let solved = solve(&puzzle, &start, "sampled", &request, &NoProgress);
+            match solved {
+                Ok(report) => {
+                    assert_eq!(report.method, "half-depth search");
+                    assert_eq!(report.length, truth[rank] as usize, "rank {rank}");
+                }
+                Err(e) => {
+                    assert_eq!(depth, Some(3), "{e}");
+                    assert!(truth[rank] > 6, "rank {rank} at {}: {e}", truth[rank]);
+                    assert!(e.to_string().contains("at least 7 moves"), "{e}");
+                }
+            }
+        }
     }
 }
 
@@ -467,6 +511,7 @@ fn the_4x4x4_and_the_megaminx_solve_six_move_scrambles() {
             database_ranks: QUICK_DATABASE_RANKS,
             count: 1,
             table: None,
+            algorithm: Default::default(),
         };
         let start = definitions::position(&puzzle, scramble).unwrap();
         let report = solve(&puzzle, &start, scramble, &request, &NoProgress).unwrap();
@@ -517,6 +562,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
             database_ranks: QUICK_DATABASE_RANKS,
             count: 1,
             table: None,
+            algorithm: Default::default(),
         };
         let refused = solve(&puzzle, &twisted, "twisted", &request, &NoProgress).unwrap_err();
         assert!(refused.to_string().contains("cannot reach"), "{refused}");

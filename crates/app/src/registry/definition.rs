@@ -6,8 +6,10 @@
 
 use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
 use crate::bfs::{self, BfsRequest};
+use crate::choice::Algorithm;
 use crate::definition_solve::{
-    DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS, QUICK_DATABASE_RANKS,
+    DefinitionAlgorithm, DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS,
+    QUICK_DATABASE_RANKS,
 };
 use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use crate::report::{AnyInfo, BfsReport};
@@ -87,6 +89,22 @@ fn metric(text: Option<&str>) -> AppResult<DefinitionMetric> {
     }
 }
 
+/// How the request asks its positions to be solved: `auto` (table descent or IDA*, chosen by
+/// size) or `half-depth` (with `depth`, which nothing else takes).
+fn algorithm(request: &SolveRequest) -> AppResult<DefinitionAlgorithm> {
+    match (request.algorithm, request.depth) {
+        (Algorithm::Auto, None) => Ok(DefinitionAlgorithm::Auto),
+        (Algorithm::HalfDepth, depth) => Ok(DefinitionAlgorithm::HalfDepth { depth }),
+        (Algorithm::Auto, Some(_)) => Err(AppError::Input(
+            "--depth is for --algorithm half-depth".into(),
+        )),
+        (other, _) => Err(AppError::Input(format!(
+            "--algorithm {} is for the built-in puzzles; a definition puzzle is solved by auto (table descent or IDA* over databases chosen automatically) or half-depth",
+            other.name()
+        ))),
+    }
+}
+
 fn generators(text: Option<&str>) -> Vec<String> {
     text.map(definitions::parse_generators).unwrap_or_default()
 }
@@ -97,7 +115,7 @@ impl Puzzle for Definition {
             name: self.puzzle.file.clone(),
             kind: DefinitionKind.family(),
             goal: "solved".into(),
-            algorithms: vec!["auto"],
+            algorithms: vec![Algorithm::Auto.name(), Algorithm::HalfDepth.name()],
             partitions: Vec::new(),
             moves: self.puzzle.definition.move_names(),
         }
@@ -106,9 +124,16 @@ impl Puzzle for Definition {
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         request.check_definition_options()?;
         request.timeout()?;
-        if request.table.is_some() && request.solutions_wanted()? > 1 {
+        let several = request.solutions_wanted()? > 1;
+        if request.table.is_some() && several {
             return Err(AppError::Input(
                 "--table gives one optimal solution by descent; --count's several come from IDA* over databases (leave out one of them)".into(),
+            ));
+        }
+        let half_depth = algorithm(request)?;
+        if half_depth != DefinitionAlgorithm::Auto && (several || request.table.is_some()) {
+            return Err(AppError::Input(
+                "--algorithm half-depth gives one optimal solution from the positions it holds (leave out --count and --table)".into(),
             ));
         }
         metric(request.metric.as_deref())?;
@@ -141,6 +166,7 @@ impl Puzzle for Definition {
             database_ranks: QUICK_DATABASE_RANKS,
             count: request.solutions_wanted()?,
             table: request.table.as_deref(),
+            algorithm: algorithm(request)?,
         };
         let give_up = GiveUp {
             deadline,
@@ -235,6 +261,7 @@ impl Puzzle for Definition {
             database_ranks: 0,
             count: 1,
             table: None,
+            algorithm: Default::default(),
         };
         // A table of every position proves shortest solutions where one fits (as solve
         // builds it); nothing does otherwise.

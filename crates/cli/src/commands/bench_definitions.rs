@@ -150,6 +150,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
         count: 1,
         table: None,
+        algorithm: Default::default(),
     };
     let names = cube.definition.move_names();
     let moves: Vec<&Transformation> = cube
