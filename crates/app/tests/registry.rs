@@ -12,6 +12,7 @@ use godsearch_app::request::{
 };
 use godsearch_app::{AppError, AppResult};
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
+use godsearch_testdata::data_dir;
 use rand::rngs::StdRng;
 use rand::Rng;
 
@@ -87,8 +88,8 @@ impl PuzzleKind for RingKind {
         "ring"
     }
 
-    fn names_help(&self) -> &'static str {
-        "a ring ring-N"
+    fn names_help(&self) -> String {
+        "a ring ring-N".into()
     }
 
     fn listed(&self) -> Vec<String> {
@@ -273,4 +274,47 @@ fn a_puzzle_registered_at_run_time_is_offered_everywhere() {
         .unwrap()
         .to_string();
     assert!(nobody.contains("a ring ring-N"), "{nobody}");
+}
+
+/// A server operator's definition files, offered by their definitions' names: listed in the
+/// catalog, opened and solved by name where no file may be read, drawn as definitions; a name
+/// already taken (the shipped skewb) and a second set are refused.
+#[test]
+fn offered_definitions_are_puzzles_by_name() {
+    use godsearch_app::registry::definition::OfferedKind;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(data_dir().join("definitions/skewb.kpuzzle.json"))
+        .unwrap()
+        .replace("\"name\": \"skewb\"", "\"name\": \"my-skewb\"");
+    let mine = dir.path().join("mine.kpuzzle.json");
+    std::fs::write(&mine, &text).unwrap();
+    let taken = dir.path().join("taken.kpuzzle.json");
+    std::fs::copy(data_dir().join("definitions/skewb.kpuzzle.json"), &taken).unwrap();
+    let refused = OfferedKind::register(std::slice::from_ref(&taken)).unwrap_err();
+    assert!(
+        refused.to_string().contains("already named 'skewb'"),
+        "{refused}"
+    );
+
+    assert_eq!(
+        OfferedKind::register(std::slice::from_ref(&mine)).unwrap(),
+        ["my-skewb"]
+    );
+    let entry = catalog()
+        .puzzles
+        .into_iter()
+        .find(|p| p.name == "my-skewb")
+        .expect("listed");
+    assert_eq!(entry.kind, "definition");
+    let bench = Workbench::new(TableCache::new(dir.path().to_path_buf()));
+    let request = SolveRequest::new("My-Skewb", "R U' L");
+    let solved = bench
+        .solve(&request, &limits(), &JobControl::new(None))
+        .unwrap();
+    let SolveReport::Definition(solution) = solved else {
+        panic!("a definition's report");
+    };
+    assert_eq!(solution.length, 3);
+    let again = OfferedKind::register(&[mine]).unwrap_err();
+    assert!(again.to_string().contains("already offered"), "{again}");
 }

@@ -32,8 +32,8 @@ impl PuzzleKind for CubesKind {
         "cube"
     }
 
-    fn names_help(&self) -> &'static str {
-        "a cube: 2x2x2 (cube2), 3x3x3 (cube, cube3)"
+    fn names_help(&self) -> String {
+        "a cube: 2x2x2 (cube2), 3x3x3 (cube, cube3)".into()
     }
 
     fn listed(&self) -> Vec<String> {

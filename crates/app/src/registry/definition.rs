@@ -24,7 +24,6 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
 use rand::rngs::StdRng;
-use std::sync::LazyLock;
 use std::time::Instant;
 
 /// Definition files, named by their path.
@@ -35,15 +34,12 @@ impl PuzzleKind for DefinitionKind {
         "definition"
     }
 
-    fn names_help(&self) -> &'static str {
-        static HELP: LazyLock<String> = LazyLock::new(|| {
-            let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
-            format!(
-                "a shipped definition: {}; or a definition file's path ending in .kpuzzle.json, .json or .tws",
-                names.join(", ")
-            )
-        });
-        &HELP
+    fn names_help(&self) -> String {
+        let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
+        format!(
+            "a shipped definition: {}; or a definition file's path ending in .kpuzzle.json, .json or .tws",
+            names.join(", ")
+        )
     }
 
     fn listed(&self) -> Vec<String> {
@@ -67,6 +63,91 @@ impl PuzzleKind for DefinitionKind {
             )));
         }
         Some(open_file(std::path::Path::new(name)))
+    }
+}
+
+/// Definitions a front end offers by name beside the shipped ones: a server operator's files
+/// (`serve --def FILE`), read and checked once, then opened by name for every request, with no
+/// file read on a client's behalf. Register it with [`OfferedKind::register`].
+pub struct OfferedKind {
+    puzzles: Vec<DefinitionPuzzle>,
+}
+
+impl OfferedKind {
+    /// Reads and checks the definition files at `paths` and adds them to the registry, each by
+    /// its definition's name (the file's stem where the definition names none); a name another
+    /// puzzle already answers to, or two files of one name, are refused, as is a second set
+    /// in one process. Their names, in order.
+    pub fn register(paths: &[std::path::PathBuf]) -> AppResult<Vec<String>> {
+        let family = OFFERED_FAMILY;
+        if super::kinds().iter().any(|k| k.family() == family) {
+            return Err(AppError::Input(
+                "definitions are already offered in this process".into(),
+            ));
+        }
+        let mut puzzles: Vec<DefinitionPuzzle> = Vec::new();
+        for path in paths {
+            let mut puzzle = definitions::load(path)?;
+            let stem = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.split('.').next())
+                .unwrap_or_default();
+            let name = match puzzle.name().trim() {
+                "" => stem.to_string(),
+                named => named.to_string(),
+            };
+            if name.is_empty() || definitions::is_definition_path(&name) {
+                return Err(AppError::Input(format!(
+                    "{}: the definition's name '{name}' cannot name a puzzle in requests",
+                    path.display()
+                )));
+            }
+            let taken = puzzles.iter().any(|p| p.file.eq_ignore_ascii_case(&name))
+                || super::open(&name, false).is_ok();
+            if taken {
+                return Err(AppError::Input(format!(
+                    "{}: another puzzle is already named '{name}'",
+                    path.display()
+                )));
+            }
+            puzzle.file = name;
+            puzzles.push(puzzle);
+        }
+        let names = puzzles.iter().map(|p| p.file.clone()).collect();
+        if !puzzles.is_empty() {
+            // Offered for the life of the process, as the built-in kinds are.
+            super::register(Box::leak(Box::new(OfferedKind { puzzles })));
+        }
+        Ok(names)
+    }
+}
+
+/// The registry family of [`OfferedKind`].
+const OFFERED_FAMILY: &str = "offered definitions";
+
+impl PuzzleKind for OfferedKind {
+    fn family(&self) -> &'static str {
+        OFFERED_FAMILY
+    }
+
+    fn names_help(&self) -> String {
+        let names: Vec<&str> = self.puzzles.iter().map(|p| p.file.as_str()).collect();
+        format!("a definition offered here: {}", names.join(", "))
+    }
+
+    fn listed(&self) -> Vec<String> {
+        self.puzzles.iter().map(|p| p.file.clone()).collect()
+    }
+
+    fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
+        let puzzle = self
+            .puzzles
+            .iter()
+            .find(|p| p.file.eq_ignore_ascii_case(name))?;
+        Some(Ok(Box::new(Definition {
+            puzzle: puzzle.clone(),
+        })))
     }
 }
 

@@ -47,7 +47,7 @@ pub trait PuzzleKind: Sync {
     fn family(&self) -> &'static str;
 
     /// The names it reads, in words, for the error on a name no kind reads.
-    fn names_help(&self) -> &'static str;
+    fn names_help(&self) -> String;
 
     /// The names menus offer first.
     fn listed(&self) -> Vec<String>;
@@ -302,7 +302,7 @@ pub fn open(name: &str, read_files: bool) -> AppResult<Box<dyn Puzzle>> {
             return opened;
         }
     }
-    let known: Vec<&str> = kinds.iter().map(|k| k.names_help()).collect();
+    let known: Vec<String> = kinds.iter().map(|k| k.names_help()).collect();
     Err(AppError::Input(format!(
         "unknown puzzle '{}': expected {}",
         godsearch_core::excerpt(name),

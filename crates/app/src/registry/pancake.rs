@@ -54,8 +54,8 @@ impl PuzzleKind for PancakeKind {
         "pancake"
     }
 
-    fn names_help(&self) -> &'static str {
-        "the pancake puzzle pancake-N (N = 2..20)"
+    fn names_help(&self) -> String {
+        "the pancake puzzle pancake-N (N = 2..20)".into()
     }
 
     fn listed(&self) -> Vec<String> {

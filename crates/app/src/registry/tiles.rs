@@ -36,8 +36,9 @@ impl PuzzleKind for TilesKind {
         "tiles"
     }
 
-    fn names_help(&self) -> &'static str {
+    fn names_help(&self) -> String {
         "a board size such as 3x3, 4x4, 5x5 or WxH (width x height), 8-puzzle, 15-puzzle, 24-puzzle"
+            .into()
     }
 
     fn listed(&self) -> Vec<String> {

@@ -41,6 +41,11 @@ pub struct ServeArgs {
     /// The most scrambles one request may ask for.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_scrambles: u32,
+    /// A puzzle definition file (KPuzzle JSON or .tws) to offer, by its definition's name,
+    /// beside the shipped ones: on the page's menu and to the API (which reads no file its
+    /// clients name). Repeat for more.
+    #[arg(long = "def", value_name = "FILE")]
+    pub definitions: Vec<std::path::PathBuf>,
     /// The largest answer, in bytes of JSON, e.g. 64M (default); a job whose report is larger
     /// ends with HTTP 413, and finished jobs keep at most four times this in all.
     #[arg(long, value_name = "SIZE", value_parser = parse_memory,

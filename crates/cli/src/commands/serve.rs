@@ -6,6 +6,7 @@ use crate::errors::bad_input;
 use crate::output::errln;
 use crate::{cache, machine};
 use anyhow::{Context, Result};
+use godsearch_app::registry::definition::OfferedKind;
 use godsearch_app::request::{optimal_table_size, JobLimits, Workbench};
 use godsearch_server::{serve_blocking, ServerOptions};
 use std::sync::Arc;
@@ -39,6 +40,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         header_read_timeout: godsearch_server::HEADER_READ_TIMEOUT,
         max_response: usize::try_from(args.max_response).unwrap_or(usize::MAX),
     };
+    let offered = OfferedKind::register(&args.definitions)?;
     let workbench = Arc::new(Workbench::new(cache::open(args.cache.as_deref())));
     serve_blocking(args.addr, workbench, options, |addr| {
         errln!(
@@ -46,6 +48,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             args.job_timeout.as_secs_f64(),
             godsearch_app::units::format_bytes(job_memory as f64)
         );
+        if !offered.is_empty() {
+            errln!("offering {}", offered.join(", "));
+        }
     })
     .with_context(|| format!("serving on {}", args.addr))
 }
