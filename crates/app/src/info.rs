@@ -3,7 +3,7 @@
 //! the position count exact, the symmetry classes and God's numbers as published, each with
 //! its source).
 
-use crate::report::{CubeInfoReport, GodsNumber, InfoReport, RepresentationReport};
+use crate::report::{CubeInfoReport, GodsNumber, InfoReport, PuzzleSize, RepresentationReport};
 use crate::tables::AnySpace;
 use godsearch_puzzles::cube::CubeSize;
 use godsearch_puzzles::tiles::{known_diameter, Board, Shape};
@@ -276,4 +276,20 @@ fn representations(
             engine: bfs_supported.then_some("table"),
         },
     ]
+}
+
+/// Every puzzle the registry offers by name (its catalog's), with its exact size, in the
+/// catalog's order; `query` as for one puzzle's `info`.
+pub fn offered_sizes(query: &crate::registry::InfoQuery) -> crate::AppResult<Vec<PuzzleSize>> {
+    crate::registry::listed_entries()
+        .into_iter()
+        .map(|entry| {
+            let report = crate::registry::open(&entry.name, false)?.info(query)?;
+            Ok(PuzzleSize {
+                positions: report.positions().map(str::to_string),
+                puzzle: entry.name,
+                kind: entry.kind,
+            })
+        })
+        .collect()
 }

@@ -417,6 +417,7 @@ pub fn json_schema() -> serde_json::Value {
         generator.subschema_for::<DefinitionInfoReport>(),
         generator.subschema_for::<DefinitionSolution>(),
         generator.subschema_for::<PuzzleInfo>(),
+        generator.subschema_for::<PuzzleSize>(),
         generator.subschema_for::<VerifyReport>(),
         generator.subschema_for::<CachedFile>(),
     ];
@@ -490,6 +491,32 @@ pub enum AnyInfo {
     Definition(DefinitionInfoReport),
     /// Any other registered puzzle.
     Puzzle(PuzzleInfo),
+}
+
+/// One puzzle offered by name and its size (`info` with no puzzle: one a line).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PuzzleSize {
+    /// The name requests use.
+    pub puzzle: String,
+    /// Its kind in the registry: `tiles`, `cube`, `pancake`, `definition`.
+    pub kind: &'static str,
+    /// Its exact number of positions, in decimal ([`AnyInfo::positions`]); `None` for a
+    /// definition with alike pieces whose count is not known.
+    pub positions: Option<String>,
+}
+
+impl AnyInfo {
+    /// The puzzle's exact number of positions, in decimal: those that reach the goal (boards),
+    /// every position (cubes, registered puzzles), those its moves reach from solved
+    /// (definitions); `None` for a definition with alike pieces whose count is not known.
+    pub fn positions(&self) -> Option<&str> {
+        match self {
+            AnyInfo::Board(r) => Some(&r.positions),
+            AnyInfo::Cube(r) => Some(&r.positions),
+            AnyInfo::Definition(r) => r.positions.as_deref(),
+            AnyInfo::Puzzle(r) => Some(&r.positions),
+        }
+    }
 }
 
 /// What `info` says of a definition puzzle over its generators.

@@ -427,3 +427,31 @@ fn definition_tables_are_saved_and_solved_from() {
         "ranked in more than 128 bits",
     );
 }
+
+/// `info` with no puzzle lists every puzzle offered by name with its exact number of
+/// positions: the shipped definitions with their published counts beside the built-in ones.
+#[test]
+fn info_lists_every_puzzle_offered_by_name_with_its_size() {
+    let listed = common::json_lines(&["info", "--json"]);
+    let positions = |name: &str| {
+        listed
+            .iter()
+            .find(|p| p["puzzle"] == name)
+            .unwrap_or_else(|| panic!("{name} in {listed:?}"))["positions"]
+            .clone()
+    };
+    assert_eq!(positions("3x3"), "181440");
+    assert_eq!(positions("2x2x2"), "3674160");
+    assert_eq!(positions("skewb"), "3149280");
+    assert_eq!(positions("pyraminx-no-tips"), "933120");
+    assert_eq!(positions("3x3x3-ru"), "73483200");
+    assert_eq!(
+        positions("3x3x3-kpuzzle"),
+        "43252003274489856000",
+        "the centres stay: no whole-cube turns"
+    );
+    refused(
+        &["info", "--generators", "R,U"],
+        "for one definition puzzle",
+    );
+}

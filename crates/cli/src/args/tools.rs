@@ -205,8 +205,8 @@ pub struct PdbBuildArgs {
 /// `godsearch info`.
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// The puzzle, or a definition file.
-    #[arg(required_unless_present = "def")]
+    /// The puzzle, or a definition file; without one, every puzzle offered by name (boards,
+    /// cubes, the pancake puzzle, the shipped definitions) with its number of positions.
     pub puzzle: Option<String>,
     #[command(flatten)]
     pub definition: DefinitionArgs,

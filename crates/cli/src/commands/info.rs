@@ -2,9 +2,11 @@
 //! [`godsearch_app::info`] and printed.
 
 use crate::args::InfoArgs;
+use crate::errors::bad_input;
 use crate::machine;
 use crate::output::outln;
 use anyhow::Result;
+use godsearch_app::info::offered_sizes;
 use godsearch_app::registry::InfoQuery;
 use godsearch_app::report::{
     AnyInfo, CubeInfoReport, InfoReport, PuzzleInfo, RepresentationReport,
@@ -37,12 +39,18 @@ fn positions_text(count: &BigUint, exact: bool) -> String {
 }
 
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let query = InfoQuery {
         generators: args.definition.generator_names(),
         ram_bytes: machine::total_memory(),
         free_disk_bytes: machine::free_disk(Path::new(".")),
     };
+    if args.puzzle.is_none() && args.definition.def.is_none() {
+        if !query.generators.is_empty() {
+            bad_input!("--generators is for one definition puzzle (give its name or --def FILE)");
+        }
+        return list(&query, args);
+    }
+    let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let report = super::open_puzzle(args.definition.def.as_deref(), &name)?.info(&query)?;
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
@@ -54,6 +62,28 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         AnyInfo::Definition(r) => super::definition_info::print(r, args.exact),
         AnyInfo::Puzzle(r) => print_puzzle(r, args.exact),
     }
+    Ok(())
+}
+
+/// Every puzzle the registry offers by name, with its kind and exact number of positions.
+fn list(query: &InfoQuery, args: &InfoArgs) -> Result<()> {
+    let sizes = offered_sizes(query)?;
+    if args.json {
+        for size in &sizes {
+            outln!("{}", serde_json::to_string(size)?);
+        }
+        return Ok(());
+    }
+    outln!("{:<18} {:<12} positions", "puzzle", "kind");
+    for size in sizes {
+        let positions = match size.positions.and_then(|p| p.parse::<BigUint>().ok()) {
+            Some(n) => positions_text(&n, args.exact),
+            None => "not known (some pieces alike)".into(),
+        };
+        outln!("{:<18} {:<12} {positions}", size.puzzle, size.kind);
+    }
+    outln!("(definitions: the positions their own moves reach, whole-puzzle turns included where those moves make them)");
+    outln!("(and any WxH board, pancake-N, or a definition file: godsearch info PUZZLE)");
     Ok(())
 }
 
