@@ -84,6 +84,17 @@ pub(crate) struct Found {
     pub rest_at_least: Option<u32>,
 }
 
+impl Found {
+    /// One solution found without a search (table descent, half-depth meeting).
+    pub fn one(path: Vec<godsearch_core::MoveIdx>) -> Self {
+        Found {
+            solutions: vec![path],
+            nodes: 0,
+            rest_at_least: None,
+        }
+    }
+}
+
 /// How solutions were found, for the report.
 pub(crate) struct How {
     pub method: &'static str,

@@ -284,12 +284,7 @@ impl<R: RankInt + KeyState> Solver<R> {
         let (found, method, databases) = match &self.method {
             Method::Table(table, longest) => {
                 let path = descend(space, table, start_rank, *longest)?;
-                let found = Found {
-                    solutions: vec![path],
-                    nodes: 0,
-                    rest_at_least: None,
-                };
-                (found, "table descent", Vec::new())
+                (Found::one(path), "table descent", Vec::new())
             }
             Method::Loaded(loaded, longest) => {
                 let entries = loaded.header().entries as usize;
@@ -297,23 +292,13 @@ impl<R: RankInt + KeyState> Solver<R> {
                     AppError::Check("the table payload is shorter than its header says".into())
                 })?;
                 let path = descend(space, &view, start_rank, *longest)?;
-                let found = Found {
-                    solutions: vec![path],
-                    nodes: 0,
-                    rest_at_least: None,
-                };
-                (found, "table descent (saved table)", Vec::new())
+                (Found::one(path), "table descent (saved table)", Vec::new())
             }
             Method::HalfDepth(ball, memory_bytes) => {
                 match ball.solve(space, start_rank, *memory_bytes) {
                     HalfDepthOutcome::Solved(path) => {
-                        let found = Found {
-                            solutions: vec![path],
-                            nodes: 0,
-                            rest_at_least: None,
-                        };
                         let held = format!("{} moves of solved held", ball.depth());
-                        (found, "half-depth search", vec![held])
+                        (Found::one(path), "half-depth search", vec![held])
                     }
                     HalfDepthOutcome::Beyond { lower_bound } => {
                         return Err(AppError::Input(format!(
