@@ -416,15 +416,12 @@ fn enumerate_tiles<R: RankInt + KeyState>(
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
     };
-    if request.save.is_some() && engine != Engine::Table {
-        return Err(AppError::Input(format!(
-            "--save needs the table engine, and a {} table of {} positions would need {}, more than the --memory budget of {}",
-            space.shape(),
-            format_count(space.state_count()),
-            format_bytes(table::table_bytes(space.state_count()) as f64),
-            format_bytes(limits.memory_bytes as f64)
-        )));
-    }
+    let table_of = format!(
+        "a {} table of {} positions",
+        space.shape(),
+        format_count(space.state_count())
+    );
+    check_save_engine(request, engine, space.state_count(), &table_of)?;
     let started = Instant::now();
     let run_name = tiles_run_name(space);
     let (enumeration, built, disk): (Enumeration<R>, Option<TwoBitTable>, _) = match engine {
@@ -638,14 +635,8 @@ where
         EngineChoice::Table => Engine::Table,
         EngineChoice::Frontier => Engine::Frontier,
     };
-    if request.save.is_some() && engine != Engine::Table {
-        return Err(AppError::Input(format!(
-            "--save needs the table engine, and a table of {} ranks would need {}, more than the --memory budget of {}",
-            format_count(space.state_count()),
-            format_bytes(table::table_bytes(space.state_count()) as f64),
-            format_bytes(limits.memory_bytes as f64)
-        )));
-    }
+    let table_of = format!("a table of {} ranks", format_count(space.state_count()));
+    check_save_engine(request, engine, space.state_count(), &table_of)?;
     let started = Instant::now();
     let (enumeration, antipodes, engine, disk) = match engine {
         Engine::Table => {
@@ -698,6 +689,24 @@ where
     );
     add_run_figures(&mut report, disk);
     Ok(report)
+}
+
+/// Refuses `--save` when `engine` is not the table engine: the one that makes a table to save.
+/// `table_of` names the table the budget could not hold (`a 4x4 table of ... positions`).
+fn check_save_engine(
+    request: &BfsRequest,
+    engine: Engine,
+    states: u128,
+    table_of: &str,
+) -> AppResult<()> {
+    if request.save.is_none() || engine == Engine::Table {
+        return Ok(());
+    }
+    Err(AppError::Input(format!(
+        "--save needs the table engine, and {table_of} would need {}, more than the --memory budget of {}",
+        format_bytes(table::table_bytes(states) as f64),
+        format_bytes(request.limits.memory_bytes as f64)
+    )))
 }
 
 /// The position a path of moves solves, written as the moves that make it from the goal.
