@@ -7,6 +7,7 @@ use godsearch_enumerate::Progress;
 use godsearch_search::tiles::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
@@ -210,14 +211,16 @@ fn with_status_line<T>(
     if quiet {
         return work();
     }
-    let done = AtomicBool::new(false);
+    // Dropping the sender ends the line at once, not at the next redraw (a short command
+    // used to wait up to a quarter of a second for it).
+    let (finished, redraw) = mpsc::channel::<()>();
+    let message = &message;
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        scope.spawn(move || {
             let started = Instant::now();
             let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
             line.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(SEARCH_LINE_EVERY);
+            while let Err(RecvTimeoutError::Timeout) = redraw.recv_timeout(SEARCH_LINE_EVERY) {
                 let elapsed = started.elapsed();
                 if elapsed < SHOW_AFTER {
                     continue;
@@ -230,7 +233,7 @@ fn with_status_line<T>(
             line.finish_and_clear();
         });
         let result = work();
-        done.store(true, Ordering::Relaxed);
+        drop(finished);
         result
     })
 }
