@@ -25,3 +25,23 @@ impl<State> Heuristic<State> for NoEstimate {
         0
     }
 }
+
+/// A borrowed heuristic is the same heuristic.
+impl<State, H: Heuristic<State>> Heuristic<State> for &H {
+    const CONSISTENT: bool = H::CONSISTENT;
+
+    #[inline]
+    fn lower_bound(&self, state: State) -> u32 {
+        (**self).lower_bound(state)
+    }
+}
+
+/// A shared heuristic is the same heuristic.
+impl<State, H: Heuristic<State> + Send> Heuristic<State> for std::sync::Arc<H> {
+    const CONSISTENT: bool = H::CONSISTENT;
+
+    #[inline]
+    fn lower_bound(&self, state: State) -> u32 {
+        (**self).lower_bound(state)
+    }
+}

@@ -42,6 +42,7 @@ pub mod disk;
 pub mod distributed;
 pub mod frontier;
 pub mod half_depth;
+pub mod hashed_ball;
 pub mod keys;
 pub mod level_store;
 pub mod pattern_db;

@@ -111,14 +111,33 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Paths, IdaError> {
+    ida_star_deepening(space, |_| heuristic, start, count, deadline, cancel)
+}
+
+/// [`ida_star_solutions`] with a heuristic made for each iteration: `heuristic_for(bound)`
+/// gives the one the iteration of that bound searches with (`heuristic_for(0)` the one that
+/// estimates the start), so a table can grow with the bound, as twsearch grows its prune
+/// table. Each must be admissible; they need not agree. The answers stay optimal: a solution
+/// of `L` moves between two bounds would have had, under the earlier iteration's heuristic, a
+/// node cut at a cost of at most `L`, so the next bound (the least cost cut) is at most `L`.
+pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
+    space: &P,
+    mut heuristic_for: impl FnMut(u32) -> H,
+    start: P::State,
+    count: usize,
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Paths, IdaError> {
     let automaton = space.sequence_automaton();
+    let first = heuristic_for(0);
+    let bound = first.lower_bound(start);
     let mut search = Dfs {
         space,
-        heuristic,
+        heuristic: first,
         automaton: &automaton,
         path: Vec::new(),
         children: Vec::new(),
-        bound: heuristic.lower_bound(start),
+        bound,
         next_bound: u32::MAX,
         wanted: count.max(1),
         found: Vec::new(),
@@ -128,6 +147,9 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
         timed_out: false,
     };
     loop {
+        if search.bound > 0 {
+            search.heuristic = heuristic_for(search.bound);
+        }
         search.next_bound = u32::MAX;
         let before = search.stats.expanded;
         search.stats.thresholds.push(search.bound);
@@ -164,7 +186,7 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
 
 struct Dfs<'a, P: StateSpace, H> {
     space: &'a P,
-    heuristic: &'a H,
+    heuristic: H,
     automaton: &'a SequenceAutomaton,
     /// Moves from the start to the node being searched.
     path: Vec<MoveIdx>,

@@ -19,5 +19,7 @@ pub mod tiles;
 
 pub use astar::{astar, astar_until, AStarError};
 pub use descent::{descend, DescentError};
-pub use ida::{ida_star, ida_star_solutions, ida_star_until, IdaError, Path, Paths};
+pub use ida::{
+    ida_star, ida_star_deepening, ida_star_solutions, ida_star_until, IdaError, Path, Paths,
+};
 pub use stats::SearchStats;
