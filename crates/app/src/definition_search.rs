@@ -10,7 +10,7 @@ use godsearch_core::{Heuristic, Progress, RankInt, StateSpace};
 use godsearch_enumerate::{table, Limits};
 use godsearch_orbit::projection::Projection;
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceMove};
-use godsearch_search::ida_star_solutions;
+use godsearch_search::ida_star_deepening;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -64,6 +64,16 @@ pub struct GiveUp<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
+impl GiveUp<'_> {
+    /// Whether it is time to give up: the deadline passed or the cancel is set.
+    pub fn now(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .cancel
+                .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
 impl From<Option<Instant>> for GiveUp<'_> {
     fn from(deadline: Option<Instant>) -> Self {
         GiveUp {
@@ -103,19 +113,20 @@ pub(crate) struct How {
     pub seconds: f64,
 }
 
-/// The `count` shortest solutions of `start` by IDA* over `heuristic`, giving up as `give_up`
-/// says; `unreachable` is the error when no goal can be reached.
+/// The `count` shortest solutions of `start` by IDA* over `heuristic_for(bound)` (each
+/// iteration's, see [`ida_star_deepening`]), giving up as `give_up` says; `unreachable` is
+/// the error when no goal can be reached.
 pub(crate) fn search<S: StateSpace, H: Heuristic<S::State>>(
     space: &S,
-    heuristic: &H,
+    heuristic_for: impl FnMut(u32) -> H,
     start: S::State,
     count: usize,
     give_up: GiveUp,
     unreachable: impl FnOnce() -> AppError,
 ) -> AppResult<Found> {
-    let found = ida_star_solutions(
+    let found = ida_star_deepening(
         space,
-        heuristic,
+        heuristic_for,
         start,
         count,
         give_up.deadline,

@@ -84,7 +84,7 @@ impl DefinitionSolver {
                                 puzzle.name()
                             )));
                         }
-                        Ok(Self::Slots(SlotSolver::new(puzzle, request, progress)?))
+                        Ok(Self::Slots(SlotSolver::new(puzzle, request)?))
                     }
                     Err(e) => Err(e),
                 }
@@ -310,9 +310,14 @@ impl<R: RankInt + KeyState> Solver<R> {
             }
             Method::Databases(tables) => {
                 let heuristic = PatternDatabases::new(space, tables);
-                let found = search(space, &heuristic, start_rank, self.count, give_up, || {
-                    AppError::Check("the search found no way to solved".into())
-                })?;
+                let found = search(
+                    space,
+                    |_| &heuristic,
+                    start_rank,
+                    self.count,
+                    give_up,
+                    || AppError::Check("the search found no way to solved".into()),
+                )?;
                 let names = tables
                     .iter()
                     .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))

@@ -1,42 +1,54 @@
 //! Solving positions of definition puzzles whose ranks pass 128 bits (the megaminx, the
-//! 4x4x4): IDA* over their [`SlotSpace`] with pattern databases of projections chosen within
-//! the budget (each orbit whole where it fits; else its orientations and its arrangement, or
-//! the arrangement of subsets of its pieces); the solution is replayed before it is returned.
+//! 4x4x4): IDA* over their [`SlotSpace`] with the positions near solved, hashed
+//! ([`HashedBall`]), as the lower bound. The ball grows with the search's bound to half of it
+//! (as twsearch grows its prune table), within [`SLOT_BALL_BYTES`]: a position at distance
+//! `d` reads at least `depth + 1` outside the ball, so an iteration of bound `b` expands the
+//! nodes within about `b - depth` moves of the start and meets the ball in the middle.
+//!
+//! Pattern databases of projections, as the ranked spaces get, were measured here and
+//! dropped: the subsets of pieces that fit (the 4x4x4's wings three at a time) gave the
+//! search 2-6x fewer nodes at a twentieth of the node rate; a 10-move 4x4x4 scramble took
+//! 86 s with them beside the ball, 16 s without (docs/definitions.md).
+//!
+//! The solution is replayed before it is returned.
 
-use crate::definition_search::{database, report, search, DefinitionSolveRequest, GiveUp, How};
+use crate::definition_search::{report, search, DefinitionSolveRequest, GiveUp, How};
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
-use godsearch_core::{Progress, RankedSpace};
-use godsearch_orbit::group::reaches;
-use godsearch_orbit::projection::{Keep, Projection, ProjectionSpec, SlotDatabases};
-use godsearch_orbit::slots::{SlotError, SlotSpace};
-use godsearch_orbit::{Pattern, SpaceError};
+use godsearch_core::StateSpace;
+use godsearch_enumerate::hashed_ball::{
+    canonical_sequences, HashedBall, MAX_BALL_DEPTH, SLOTS_PER_POSITION, SLOT_BYTES,
+};
+use godsearch_orbit::group::Membership;
+use godsearch_orbit::slots::{SlotError, SlotSpace, Slots};
+use godsearch_orbit::Pattern;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// The most ranks of all a slot space's databases together: small ones build in a fraction of
-/// a second and solve scrambles of 6 to 8 moves fastest (the 4x4x4's 8-move position: 0.36 s
-/// of builds and 2.5 s of search, against 3.5 s and 0.65 s with 100 M ranks; its 6-move one
-/// 0.37 s against 3.6 s).
-pub const SLOT_DATABASE_RANKS: u128 = 1 << 20;
+/// The most bytes of the hashed ball of positions near solved (the memory budget's half when
+/// that is less). At this size it holds the megaminx's and the 4x4x4's positions within 5
+/// moves (3.9 x 10^7 and 2.4 x 10^7 sequences), built in a few seconds; a ball of 6 moves
+/// would take gigabytes and minutes.
+pub const SLOT_BALL_BYTES: u64 = 1 << 30;
 
-/// A slot space with its pattern databases built once.
+/// A slot space and its ball of positions near solved, grown as the searches need it and
+/// kept for the next positions.
 pub struct SlotSolver {
     puzzle: DefinitionPuzzle,
     space: SlotSpace,
-    tables: Vec<(Projection, Vec<u8>)>,
-    build_seconds: f64,
     count: usize,
+    /// The group the moves generate, to refuse the positions they cannot reach (`None` past
+    /// the points a table is made for).
+    group: Option<Membership>,
+    /// The deepest ball that fits [`SLOT_BALL_BYTES`] and the memory budget.
+    ball_depth_limit: u32,
+    ball: Mutex<Arc<HashedBall<Slots>>>,
 }
 
 impl SlotSolver {
-    /// The space of `puzzle` under `request`, and the databases that fit its budget.
-    pub fn new(
-        puzzle: &DefinitionPuzzle,
-        request: &DefinitionSolveRequest,
-        progress: &dyn Progress,
-    ) -> AppResult<Self> {
-        let built = Instant::now();
+    /// The space of `puzzle` under `request`; the ball is built by the searches.
+    pub fn new(puzzle: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> AppResult<Self> {
         let quarter = request.metric == DefinitionMetric::Quarter;
         let space = SlotSpace::new(&puzzle.definition, request.generators, quarter).map_err(
             |e| match e {
@@ -44,17 +56,45 @@ impl SlotSolver {
                 other => AppError::Input(format!("{}: {other}", puzzle.name())),
             },
         )?;
-        let budget = (request.memory_bytes as u128)
-            .min(request.database_ranks)
-            .min(SLOT_DATABASE_RANKS);
-        let tables = databases(puzzle, &space, quarter, budget, progress)?;
+        let ball_bytes = (request.memory_bytes / 2).min(SLOT_BALL_BYTES) as u128;
+        let automaton = space.sequence_automaton();
+        let ball_depth_limit = (1..=MAX_BALL_DEPTH)
+            .take_while(|&d| ball_bytes_for(canonical_sequences(&automaton, d)) <= ball_bytes)
+            .last()
+            .unwrap_or(0);
+        let ball = Mutex::new(Arc::new(HashedBall::build(&space, 0, 1)));
+        let group = Membership::new(
+            &space.generator_transformations(),
+            &puzzle.definition.orbits,
+        )
+        .ok();
         Ok(Self {
             puzzle: puzzle.clone(),
             space,
-            tables,
-            build_seconds: built.elapsed().as_secs_f64(),
             count: request.count,
+            group,
+            ball_depth_limit,
+            ball,
         })
+    }
+
+    /// The ball for an iteration of bound `bound`: half as deep, rounded up (as deep as
+    /// fits), built now if the one held is shallower, and kept; the one held when `give_up`
+    /// stops the build. Also the seconds spent building it now.
+    fn ball_for(&self, bound: u32, give_up: &GiveUp) -> (Arc<HashedBall<Slots>>, f64) {
+        let depth = bound.div_ceil(2).min(self.ball_depth_limit);
+        let mut held = self.ball.lock().unwrap_or_else(|e| e.into_inner());
+        if held.depth() >= depth {
+            return (Arc::clone(&held), 0.0);
+        }
+        let built = Instant::now();
+        let sequences = canonical_sequences(&self.space.sequence_automaton(), depth);
+        let slots = sequences.saturating_mul(SLOTS_PER_POSITION);
+        let stop = || give_up.now();
+        if let Some(ball) = HashedBall::build_until(&self.space, depth, slots as usize, &stop) {
+            *held = Arc::new(ball);
+        }
+        (Arc::clone(&held), built.elapsed().as_secs_f64())
     }
 
     /// Solves `start` optimally (written `start_text` in the report; the request's `count`
@@ -76,30 +116,29 @@ impl SlotSolver {
                 space.generators().join(",")
             ))
         };
-        let generators = space.generator_transformations();
-        if let Ok(Some(false)) = reaches(&generators, &d.orbits, &d.solved, start) {
+        if let Some(Ok(Some(false))) = self.group.as_ref().map(|g| g.reaches(&d.solved, start)) {
             return Err(unreachable());
         }
         let started = Instant::now();
-        let heuristic = SlotDatabases::new(&self.tables);
-        let start_slots = space.slots_of(start);
+        let (mut deepest, mut build_seconds) = (0, 0.0);
         let found = search(
             space,
-            &heuristic,
-            start_slots,
+            |bound| {
+                let (ball, seconds) = self.ball_for(bound, &give_up);
+                deepest = deepest.max(ball.depth());
+                build_seconds += seconds;
+                ball
+            },
+            space.slots_of(start),
             self.count,
             give_up,
             unreachable,
         )?;
         let how = How {
-            method: "IDA* over pattern databases",
-            databases: self
-                .tables
-                .iter()
-                .map(|(p, _)| p.spec.describe(&d.orbits))
-                .collect(),
-            build_seconds: self.build_seconds,
-            seconds: started.elapsed().as_secs_f64(),
+            method: "IDA* over the positions near solved, hashed",
+            databases: vec![format!("every position within {deepest} moves")],
+            build_seconds,
+            seconds: started.elapsed().as_secs_f64() - build_seconds,
         };
         report(puzzle, space, (start, start_text), found, how)
     }
@@ -110,92 +149,12 @@ impl SlotSolver {
     }
 }
 
-/// The projection `spec`, if it changes under the moves and has at most `largest` ranks.
-fn fitting(
-    puzzle: &DefinitionPuzzle,
-    space: &SlotSpace,
-    spec: ProjectionSpec,
-    quarter: bool,
-    largest: u128,
-) -> AppResult<Option<Projection>> {
-    match Projection::of_slots(space, &puzzle.definition, spec, quarter, largest) {
-        Ok(Some(p)) => Ok(Some(p)),
-        Ok(None) | Err(SpaceError::TooLarge { .. } | SpaceError::OverBudget { .. }) => Ok(None),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The projections worth a database within `largest` ranks in all (a byte each), an equal
-/// share an orbit: each orbit whole where that fits; else its orientations where they fit and
-/// its arrangement, or where that does not fit, the arrangements of its pieces in groups as
-/// large as the share allows. Admissible together (their maximum).
-pub fn databases(
-    puzzle: &DefinitionPuzzle,
-    space: &SlotSpace,
-    quarter: bool,
-    largest: u128,
-    progress: &dyn Progress,
-) -> AppResult<Vec<(Projection, Vec<u8>)>> {
-    let definition = &puzzle.definition;
-    let orbit_count = definition.orbits.len();
-    let share = largest / orbit_count.max(1) as u128;
-    let mut chosen: Vec<Projection> = Vec::new();
-    for o in 0..orbit_count {
-        let single = |keep| ProjectionSpec {
-            orbits: vec![(o, keep)],
-        };
-        if let Some(p) = fitting(puzzle, space, single(Keep::Whole), quarter, share)? {
-            chosen.push(p);
-            continue;
-        }
-        let mut left = share;
-        if definition.orbits[o].orientations > 1 {
-            if let Some(p) = fitting(puzzle, space, single(Keep::Orientations), quarter, left)? {
-                left -= p.space.state_count();
-                chosen.push(p);
-            }
-        }
-        if let Some(p) = fitting(puzzle, space, single(Keep::Arrangement), quarter, left)? {
-            chosen.push(p);
-            continue;
-        }
-        // Groups of the orbit's piece numbers, as large as fit the share together and keep
-        // their move tables (an untabled arrangement, the 4x4x4's wings five at a time, takes
-        // minutes to build instead of a second).
-        let mut numbers: Vec<u8> = definition.solved.orbits[o].pieces.clone();
-        numbers.sort_unstable();
-        numbers.dedup();
-        if numbers.iter().any(|&n| n >= 64) {
-            continue;
-        }
-        for size in (1..numbers.len()).rev() {
-            let mut groups = Vec::new();
-            // An equal part of the share a group (the last may be smaller), so that a size
-            // too large is refused at its first group, before any table is built.
-            let each = left / numbers.len().div_ceil(size) as u128;
-            for group in numbers.chunks(size) {
-                let mask = group.iter().fold(0u64, |m, &n| m | 1 << n);
-                match fitting(puzzle, space, single(Keep::Subset(mask)), quarter, each)? {
-                    Some(p) if p.space.fully_tabled() => {
-                        groups.push(p);
-                    }
-                    _ => {
-                        groups.clear();
-                        break;
-                    }
-                }
-            }
-            if !groups.is_empty() {
-                chosen.extend(groups);
-                break;
-            }
-        }
-    }
-    chosen
-        .into_iter()
-        .map(|p| {
-            let table = database(&p, definition, largest, progress)?;
-            Ok((p, table))
-        })
-        .collect()
+/// The bytes of a ball entered `sequences` times, at [`SLOTS_PER_POSITION`] slots each (the
+/// slot count rounded up to a power of two, as the ball rounds it).
+fn ball_bytes_for(sequences: u128) -> u128 {
+    sequences
+        .saturating_mul(SLOTS_PER_POSITION)
+        .checked_next_power_of_two()
+        .unwrap_or(u128::MAX)
+        .saturating_mul(SLOT_BYTES)
 }

@@ -374,86 +374,116 @@ pub fn distinct_positions(
 }
 
 /// Whether `generators` take `solved` to `pattern` (patterns of `orbits`), or `None` where
-/// this cannot be told: alike pieces for which [`distinct_positions`] finds no count. Exact
-/// when it answers: the pieces must be the same multiset; one assignment of `pattern`'s pieces
-/// to `solved`'s slots is sifted through the group's Schreier-Sims table, and where pieces are
-/// alike, one assignment for each combination of parities of the alike orbits (assignments of
-/// equal parities differ by even arrangements of alike pieces, which the group then holds).
+/// this cannot be told: [`Membership::reaches`] with a table made for this one question.
 pub fn reaches(
     generators: &[Transformation],
     orbits: &[OrbitDef],
     solved: &Pattern,
     pattern: &Pattern,
 ) -> Result<Option<bool>, TooManyPoints> {
-    checked_points(orbits)?;
-    let mut parts = Vec::with_capacity(orbits.len());
-    // Per alike orbit: two slots of `pattern` holding alike pieces, to swap.
-    let mut swaps = Vec::new();
-    for (o, ((def, s), p)) in orbits
-        .iter()
-        .zip(&solved.orbits)
-        .zip(&pattern.orbits)
-        .enumerate()
-    {
-        let mut wanted = s.pieces.clone();
-        let mut have = p.pieces.clone();
-        wanted.sort_unstable();
-        have.sort_unstable();
-        if wanted != have || p.orientation.iter().any(|&x| x >= def.orientations) {
-            return Ok(Some(false));
+    Membership::new(generators, orbits)?.reaches(solved, pattern)
+}
+
+/// The group `generators` generate as a Schreier-Sims table kept for membership questions,
+/// so that a batch of positions builds it once.
+pub struct Membership {
+    generators: Vec<Transformation>,
+    orbits: Vec<OrbitDef>,
+    table: SimsTable,
+}
+
+impl Membership {
+    /// The table of the group of `generators` acting on `orbits`; refused past [`MAX_POINTS`].
+    pub fn new(generators: &[Transformation], orbits: &[OrbitDef]) -> Result<Self, TooManyPoints> {
+        checked_points(orbits)?;
+        let table = sims_table(
+            generators
+                .iter()
+                .map(|g| point_permutation(g, orbits))
+                .collect(),
+        );
+        Ok(Self {
+            generators: generators.to_vec(),
+            orbits: orbits.to_vec(),
+            table,
+        })
+    }
+
+    /// Whether the generators take `solved` to `pattern`, or `None` where this cannot be
+    /// told: alike pieces for which [`distinct_positions`] finds no count. Exact when it
+    /// answers: the pieces must be the same multiset; one assignment of `pattern`'s pieces to
+    /// `solved`'s slots is sifted through the table, and where pieces are alike, one
+    /// assignment for each combination of parities of the alike orbits (assignments of equal
+    /// parities differ by even arrangements of alike pieces, which the group then holds).
+    pub fn reaches(
+        &self,
+        solved: &Pattern,
+        pattern: &Pattern,
+    ) -> Result<Option<bool>, TooManyPoints> {
+        let orbits = &self.orbits;
+        let mut parts = Vec::with_capacity(orbits.len());
+        // Per alike orbit: two slots of `pattern` holding alike pieces, to swap.
+        let mut swaps = Vec::new();
+        for (o, ((def, s), p)) in orbits
+            .iter()
+            .zip(&solved.orbits)
+            .zip(&pattern.orbits)
+            .enumerate()
+        {
+            let mut wanted = s.pieces.clone();
+            let mut have = p.pieces.clone();
+            wanted.sort_unstable();
+            have.sort_unstable();
+            if wanted != have || p.orientation.iter().any(|&x| x >= def.orientations) {
+                return Ok(Some(false));
+            }
+            let alike = wanted.windows(2).any(|w| w[0] == w[1]);
+            if alike && def.orientations > 1 {
+                return Ok(None);
+            }
+            let mut used = vec![false; s.pieces.len()];
+            let mut permutation = vec![0u8; s.pieces.len()];
+            let mut orientation = vec![0u8; s.pieces.len()];
+            for (i, &piece) in p.pieces.iter().enumerate() {
+                let j = (0..s.pieces.len())
+                    .find(|&j| !used[j] && s.pieces[j] == piece)
+                    .expect("the multisets are equal");
+                used[j] = true;
+                permutation[i] = j as u8;
+                orientation[i] =
+                    (p.orientation[i] + def.orientations - s.orientation[j]) % def.orientations;
+            }
+            if alike {
+                let (a, b) = (0..p.pieces.len())
+                    .flat_map(|a| (a + 1..p.pieces.len()).map(move |b| (a, b)))
+                    .find(|&(a, b)| p.pieces[a] == p.pieces[b])
+                    .expect("some pieces are alike");
+                swaps.push((o, a, b));
+            }
+            parts.push(super::OrbitTransformation {
+                permutation,
+                orientation,
+            });
         }
-        let alike = wanted.windows(2).any(|w| w[0] == w[1]);
-        if alike && def.orientations > 1 {
+        if swaps.len() > MAX_ALIKE_ORBITS {
             return Ok(None);
         }
-        let mut used = vec![false; s.pieces.len()];
-        let mut permutation = vec![0u8; s.pieces.len()];
-        let mut orientation = vec![0u8; s.pieces.len()];
-        for (i, &piece) in p.pieces.iter().enumerate() {
-            let j = (0..s.pieces.len())
-                .find(|&j| !used[j] && s.pieces[j] == piece)
-                .expect("the multisets are equal");
-            used[j] = true;
-            permutation[i] = j as u8;
-            orientation[i] =
-                (p.orientation[i] + def.orientations - s.orientation[j]) % def.orientations;
-        }
-        if alike {
-            let (a, b) = (0..p.pieces.len())
-                .flat_map(|a| (a + 1..p.pieces.len()).map(move |b| (a, b)))
-                .find(|&(a, b)| p.pieces[a] == p.pieces[b])
-                .expect("some pieces are alike");
-            swaps.push((o, a, b));
-        }
-        parts.push(super::OrbitTransformation {
-            permutation,
-            orientation,
-        });
-    }
-    if swaps.len() > MAX_ALIKE_ORBITS {
-        return Ok(None);
-    }
-    let table = sims_table(
-        generators
-            .iter()
-            .map(|g| point_permutation(g, orbits))
-            .collect(),
-    );
-    let assignment = Transformation { orbits: parts };
-    for flips in 0..1u32 << swaps.len() {
-        let mut t = assignment.clone();
-        for (bit, &(o, a, b)) in swaps.iter().enumerate() {
-            if flips >> bit & 1 == 1 {
-                t.orbits[o].permutation.swap(a, b);
+        let assignment = Transformation { orbits: parts };
+        for flips in 0..1u32 << swaps.len() {
+            let mut t = assignment.clone();
+            for (bit, &(o, a, b)) in swaps.iter().enumerate() {
+                if flips >> bit & 1 == 1 {
+                    t.orbits[o].permutation.swap(a, b);
+                }
+            }
+            if self.table.contains(0, &point_permutation(&t, orbits)) {
+                return Ok(Some(true));
             }
         }
-        if table.contains(0, &point_permutation(&t, orbits)) {
-            return Ok(Some(true));
+        match swaps.is_empty() {
+            true => Ok(Some(false)),
+            false => Ok(distinct_positions(&self.generators, orbits, solved)?.map(|_| false)),
         }
-    }
-    match swaps.is_empty() {
-        true => Ok(Some(false)),
-        false => Ok(distinct_positions(generators, orbits, solved)?.map(|_| false)),
     }
 }
 

@@ -7,10 +7,7 @@
 //! coordinates (its components are the full space's components of the orbits it keeps), so a
 //! lookup costs a few multiplications, not an unranking.
 
-use super::definition::{
-    Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation, Pattern,
-};
-use super::slots::{SlotSpace, Slots};
+use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
 use super::space::{Coords, OrbitSpace, SpaceError};
 use godsearch_core::{Heuristic, RankInt};
 
@@ -23,13 +20,7 @@ pub enum Keep {
     Orientations,
     /// Only where the pieces are (orientations ignored).
     Arrangement,
-    /// Only where the pieces whose numbers are in this mask are (bit `n` for piece `n`); the
-    /// others alike, orientations ignored.
-    Subset(u64),
 }
-
-/// The number the pieces a [`Keep::Subset`] leaves out share.
-const OTHER: u8 = u8::MAX;
 
 /// A part of a puzzle: the orbits it keeps, and how much of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,15 +38,6 @@ impl ProjectionSpec {
                 Keep::Whole => orbits[o].name.clone(),
                 Keep::Orientations => format!("{} orientations", orbits[o].name),
                 Keep::Arrangement => format!("{} arrangement", orbits[o].name),
-                Keep::Subset(mask) => format!(
-                    "{} pieces {}",
-                    orbits[o].name,
-                    (0..u64::BITS)
-                        .filter(|b| mask >> b & 1 == 1)
-                        .map(|b| b.to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
             })
             .collect::<Vec<_>>()
             .join(" + ")
@@ -70,7 +52,7 @@ impl ProjectionSpec {
             .iter()
             .map(|&(o, keep)| OrbitDef {
                 orientations: match keep {
-                    Keep::Arrangement | Keep::Subset(_) => 1,
+                    Keep::Arrangement => 1,
                     _ => full.orbits[o].orientations,
                 },
                 ..full.orbits[o].clone()
@@ -101,7 +83,7 @@ impl ProjectionSpec {
                             OrbitTransformation {
                                 permutation: t.permutation.clone(),
                                 orientation: match keep {
-                                    Keep::Arrangement | Keep::Subset(_) => {
+                                    Keep::Arrangement => {
                                         vec![0; t.orientation.len()]
                                     }
                                     _ => t.orientation.clone(),
@@ -126,17 +108,10 @@ fn project_orbit(keep: Keep, pieces: &[u8], orientation: &[u8]) -> OrbitPattern 
     OrbitPattern {
         pieces: match keep {
             Keep::Orientations => vec![0; pieces.len()],
-            Keep::Subset(mask) => pieces
-                .iter()
-                .map(|&p| match p < 64 && mask >> p & 1 == 1 {
-                    true => p,
-                    false => OTHER,
-                })
-                .collect(),
             _ => pieces.to_vec(),
         },
         orientation: match keep {
-            Keep::Arrangement | Keep::Subset(_) => vec![0; orientation.len()],
+            Keep::Arrangement => vec![0; orientation.len()],
             _ => orientation.to_vec(),
         },
     }
@@ -152,18 +127,6 @@ pub struct Projection {
     pub space: OrbitSpace<u64>,
     /// Per digit of its rank: the full component it is read from, and what it is.
     sources: Vec<Source>,
-    /// For a slot space's positions: per component of the projection, how its labels and
-    /// orientations are read off the slot bytes.
-    readers: Vec<SlotReader>,
-}
-
-/// How one of a projection's components is read off a [`SlotSpace`] position: the bytes of
-/// its slots, and for every byte value the projected label and orientation.
-#[derive(Debug, Clone)]
-struct SlotReader {
-    bytes: Vec<usize>,
-    label: Box<[u8; 256]>,
-    orientation: Box<[u8; 256]>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -211,96 +174,7 @@ impl Projection {
             spec,
             space,
             sources,
-            readers: Vec::new(),
         }))
-    }
-
-    /// The projection `spec` of `definition` over `generators` (of a [`SlotSpace`], whose
-    /// positions it ranks by [`rank_of_slot_bytes`](Self::rank_of_slot_bytes)); `None` when no
-    /// generator changes it; [`SpaceError::OverBudget`] past `largest` ranks.
-    pub fn of_slots(
-        slots: &SlotSpace,
-        definition: &Definition,
-        spec: ProjectionSpec,
-        quarter: bool,
-        largest: u128,
-    ) -> Result<Option<Self>, SpaceError> {
-        let Some(space) = projected_space(definition, &spec, slots.generators(), quarter, largest)?
-        else {
-            return Ok(None);
-        };
-        let readers = space
-            .component_slots()
-            .into_iter()
-            .enumerate()
-            .map(|(c, (orbit, component_slots))| {
-                let (full, keep) = spec.orbits[orbit];
-                let k = slots.orbits()[full].orientations;
-                let start = slots.orbit_start(full);
-                let mut label = Box::new([u8::MAX; 256]);
-                let mut orientation = Box::new([0u8; 256]);
-                for v in 0..=255u8 {
-                    let (piece, ori) = (v / k, v % k);
-                    let projected = project_orbit(keep, &[piece], &[ori]);
-                    if let Some(l) = space.component_label(c, projected.pieces[0]) {
-                        label[v as usize] = l;
-                    }
-                    orientation[v as usize] = projected.orientation[0];
-                }
-                SlotReader {
-                    bytes: component_slots.iter().map(|&s| start + s).collect(),
-                    label,
-                    orientation,
-                }
-            })
-            .collect();
-        Ok(Some(Projection {
-            spec,
-            space,
-            sources: Vec::new(),
-            readers,
-        }))
-    }
-
-    /// The projection's rank of a position of the slot space it was made for
-    /// ([`of_slots`](Self::of_slots)), read straight off the slot bytes; the position must be
-    /// one the slot space's moves reach.
-    #[inline]
-    pub fn rank_of_slot_bytes(&self, state: &Slots) -> u64 {
-        self.space.rank_of_filled(|c, labels, orientations| {
-            let reader = &self.readers[c];
-            for ((label, orientation), &byte) in labels
-                .iter_mut()
-                .zip(orientations.iter_mut())
-                .zip(&reader.bytes)
-            {
-                let v = state.0[byte] as usize;
-                *label = reader.label[v];
-                *orientation = reader.orientation[v];
-            }
-        })
-    }
-
-    /// The projection's rank of a slot space's position, through its pattern and every
-    /// check of [`OrbitSpace::rank_pattern`]; `None` if the projection's moves do not reach
-    /// it. Slower than [`rank_of_slot_bytes`](Self::rank_of_slot_bytes), which tests compare
-    /// with it.
-    pub fn rank_of_slots(&self, slots: &SlotSpace, state: &Slots) -> Option<u64> {
-        let pattern = Pattern {
-            orbits: self
-                .spec
-                .orbits
-                .iter()
-                .map(|&(o, keep)| {
-                    let k = slots.orbits()[o].orientations;
-                    let contents = slots.orbit_slots(state, o);
-                    let pieces: Vec<u8> = contents.iter().map(|v| v / k).collect();
-                    let orientation: Vec<u8> = contents.iter().map(|v| v % k).collect();
-                    project_orbit(keep, &pieces, &orientation)
-                })
-                .collect(),
-        };
-        self.space.rank_pattern(&pattern)
     }
 
     /// The projection's rank of a position, from the full space's decoded coordinates.
@@ -350,38 +224,6 @@ fn projected_space(
         quarter,
         largest,
     )?))
-}
-
-/// The maximum of pattern databases over projections of a [`SlotSpace`]: admissible and
-/// consistent, as [`PatternDatabases`] is.
-#[derive(Debug)]
-pub struct SlotDatabases<'a> {
-    tables: &'a [(Projection, Vec<u8>)],
-}
-
-impl<'a> SlotDatabases<'a> {
-    /// The databases `tables` (projections made by [`Projection::of_slots`] for one slot
-    /// space, each with its exact distances, one byte a rank, 255 for unreached).
-    pub fn new(tables: &'a [(Projection, Vec<u8>)]) -> Self {
-        Self { tables }
-    }
-}
-
-impl Heuristic<Slots> for SlotDatabases<'_> {
-    const CONSISTENT: bool = true;
-
-    fn lower_bound(&self, state: Slots) -> u32 {
-        self.tables
-            .iter()
-            .map(
-                |(p, table)| match table[p.rank_of_slot_bytes(&state) as usize] {
-                    u8::MAX => 0,
-                    d => d as u32,
-                },
-            )
-            .max()
-            .unwrap_or(0)
-    }
 }
 
 /// The maximum of pattern databases over projections of one space: admissible (each is a

@@ -2,7 +2,7 @@
 //! more than 128 bits (the megaminx, the 4x4x4): each slot's piece and orientation in a byte
 //! (`piece x orientations + orientation`), a move applied by copying the slots it changes
 //! through a small table that adds its twist. No ranking, so no table of every position; IDA*
-//! over pattern databases of projections ([`super::projection::SlotDatabases`]) solves
+//! over the positions near solved, hashed (`godsearch_enumerate::hashed_ball`), solves
 //! positions near solved.
 
 use super::automaton;

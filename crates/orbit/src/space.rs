@@ -354,59 +354,6 @@ impl<R: RankInt> OrbitSpace<R> {
         Some(rank)
     }
 
-    /// The components' orbits and slots, in component order (what [`rank_of_filled`]
-    /// asks to fill).
-    ///
-    /// [`rank_of_filled`]: Self::rank_of_filled
-    pub fn component_slots(&self) -> Vec<(usize, Vec<usize>)> {
-        self.components
-            .iter()
-            .map(|c| (c.orbit, c.slots.clone()))
-            .collect()
-    }
-
-    /// The label a component gives piece number `piece`, if it has such pieces.
-    pub fn component_label(&self, component: usize, piece: u8) -> Option<u8> {
-        let c = &self.components[component];
-        c.raw_labels.binary_search(&piece).ok().map(|l| l as u8)
-    }
-
-    /// The rank of the position whose components' labels and orientations `fill(component,
-    /// labels, orientations)` writes, a slot each in [`component_slots`] order. Nothing is
-    /// checked: the position must be one the moves reach (as a projection of a reached
-    /// position is); allocates nothing for components of up to 128 slots.
-    ///
-    /// [`component_slots`]: Self::component_slots
-    pub fn rank_of_filled(&self, mut fill: impl FnMut(usize, &mut [u8], &mut [u8])) -> R {
-        self.with_coord_buffer(|coords| self.rank_filled_into(coords, &mut fill))
-    }
-
-    fn rank_filled_into(
-        &self,
-        coords: &mut [Coords],
-        fill: &mut impl FnMut(usize, &mut [u8], &mut [u8]),
-    ) -> R {
-        let mut labels = [0u8; INLINE_LABELS];
-        let mut spilled_labels = Vec::new();
-        let buffer: &mut [u8] = if 2 * self.max_slots <= INLINE_LABELS {
-            &mut labels[..2 * self.max_slots]
-        } else {
-            spilled_labels.resize(2 * self.max_slots, 0);
-            &mut spilled_labels
-        };
-        let (labels, orientations) = buffer.split_at_mut(self.max_slots);
-        for (i, c) in self.components.iter().enumerate() {
-            let k = c.slots.len();
-            fill(i, &mut labels[..k], &mut orientations[..k]);
-            coords[i] = (
-                c.rank_of_arrangement(&labels[..k]),
-                c.value_of_orientations(&orientations[..k]),
-            );
-        }
-        self.compose(coords)
-            .expect("a reached position's rank fits the rank type")
-    }
-
     fn expected_parity(&self, c: &Component, from: &[usize], coords: &[Coords]) -> bool {
         from.iter().fold(c.solved_parity, |p, &j| {
             let other = &self.components[j];
