@@ -4,10 +4,14 @@
 //! Each iteration searches every canonical sequence whose cost `g + h` stays within the bound,
 //! and the next bound is the smallest cost that went over. Children of a node are generated
 //! into a buffer kept per depth (allocated once, reused), so no node allocates or hashes.
+//! An iteration whose bound passes two moves is split among rayon's threads: one task per
+//! canonical sequence of two moves, each searched depth-first, their solutions taken in the
+//! tasks' order, so that any number of threads finds the solutions one thread finds, in the
+//! same order (a task behind one that found enough stops within 1,024 expansions).
 //!
 //! The sliding-tile searches keep their own engine ([`crate::tiles`]): it updates its
 //! heuristics incrementally from the one tile that moved (this engine computes the heuristic
-//! afresh at every node) and splits iterations among threads; that is how it reaches about
+//! afresh at every node) and hands work between threads as it goes; that is how it reaches about
 //! 100 M nodes/s with Manhattan distance on one thread. This engine on the same instance, over
 //! [`TileSpace`](godsearch_puzzles::tiles::TileSpace) ranks with
 //! [`RankedEstimate`](crate::tiles::RankedEstimate), makes 5-8 M nodes/s: 9-14x slower
@@ -15,7 +19,8 @@
 
 use crate::stats::SearchStats;
 use godsearch_core::{AutomatonState, Heuristic, MoveIdx, SequenceAutomaton, StateSpace};
-use std::sync::atomic::{AtomicBool, Ordering};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// The search looks at the clock once every this many expansions (a power of two).
@@ -140,11 +145,14 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
         bound,
         next_bound: u32::MAX,
         wanted: count.max(1),
+        single: count <= 1,
         found: Vec::new(),
         stats: SearchStats::default(),
         deadline,
         cancel,
         timed_out: false,
+        overtaken_by: None,
+        overtaken: false,
     };
     loop {
         if search.bound > 0 {
@@ -153,7 +161,7 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
         search.next_bound = u32::MAX;
         let before = search.stats.expanded;
         search.stats.thresholds.push(search.bound);
-        let enough = search.dfs(start, 0, SequenceAutomaton::START);
+        let enough = search.iterate(start);
         search
             .stats
             .iteration_expanded
@@ -196,15 +204,152 @@ struct Dfs<'a, P: StateSpace, H> {
     next_bound: u32,
     /// Solutions to find before the search ends.
     wanted: usize,
+    /// Whether one solution is all the whole search wants (then a goal is recorded at any
+    /// cost, not only at the bound).
+    single: bool,
     /// Solutions found so far, shortest first.
     found: Vec<Vec<MoveIdx>>,
     stats: SearchStats,
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     timed_out: bool,
+    /// For a task of a split iteration: the lowest index of a task that found enough, and
+    /// this task's index; a task behind one that found enough stops.
+    overtaken_by: Option<(&'a AtomicUsize, usize)>,
+    overtaken: bool,
 }
 
+/// Iterations of a bound above this many moves are split among the threads: one task per
+/// canonical sequence of this many moves within the bound.
+const SPLIT_DEPTH: u32 = 2;
+
+/// A task looks every this many expansions whether an earlier one found enough (a power of
+/// two dividing [`CLOCK_EVERY`]).
+const OVERTAKEN_EVERY: u64 = 1 << 10;
+
+/// A start of a split iteration's task: the moves to it, the state and the automaton's state.
+type Task<S> = (Vec<MoveIdx>, S, AutomatonState);
+
 impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
+    /// One iteration from `start` at the current bound; `true` once enough solutions are
+    /// found. Past [`SPLIT_DEPTH`] it is split among the threads, one task per sequence of
+    /// that many moves, and the tasks' solutions taken in the tasks' order: the same solutions,
+    /// in the same order, as one thread finds (a task behind one that found enough stops).
+    fn iterate(&mut self, start: P::State) -> bool {
+        if self.bound <= SPLIT_DEPTH || rayon::current_num_threads() < 2 {
+            return self.dfs(start, 0, SequenceAutomaton::START);
+        }
+        let mut tasks = Vec::new();
+        if self.split(start, 0, SequenceAutomaton::START, &mut tasks) {
+            return true;
+        }
+        let first_enough = AtomicUsize::new(usize::MAX);
+        let still_wanted = self.wanted - self.found.len();
+        let heuristic = &self.heuristic;
+        let outcomes: Vec<_> = tasks
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, (path, state, at))| {
+                let mut task = Dfs {
+                    space: self.space,
+                    heuristic,
+                    automaton: self.automaton,
+                    path,
+                    children: Vec::new(),
+                    bound: self.bound,
+                    next_bound: u32::MAX,
+                    wanted: still_wanted,
+                    single: self.single,
+                    found: Vec::new(),
+                    stats: SearchStats::default(),
+                    deadline: self.deadline,
+                    cancel: self.cancel,
+                    timed_out: false,
+                    overtaken_by: Some((&first_enough, i)),
+                    overtaken: false,
+                };
+                // At 0 expansions this looks at the clock too: tasks smaller than
+                // CLOCK_EVERY expansions would otherwise never look.
+                task.look_up();
+                if !(task.overtaken || task.timed_out) && task.dfs(state, SPLIT_DEPTH, at) {
+                    first_enough.fetch_min(i, Ordering::Relaxed);
+                }
+                (task.found, task.next_bound, task.stats, task.timed_out)
+            })
+            .collect();
+        let first_enough = first_enough.into_inner();
+        for (i, (found, next_bound, stats, timed_out)) in outcomes.into_iter().enumerate() {
+            self.stats.expanded += stats.expanded;
+            self.stats.generated += stats.generated;
+            self.timed_out |= timed_out;
+            if i > first_enough || self.found.len() >= self.wanted {
+                continue;
+            }
+            self.next_bound = self.next_bound.min(next_bound);
+            let room = self.wanted - self.found.len();
+            self.found.extend(found.into_iter().take(room));
+        }
+        self.found.len() >= self.wanted
+    }
+
+    /// The tasks of a split iteration below `state` at cost `g`: what [`dfs`](Self::dfs) does
+    /// down to [`SPLIT_DEPTH`] moves, each node there a task instead; `true` once enough
+    /// solutions are found before it.
+    fn split(
+        &mut self,
+        state: P::State,
+        g: u32,
+        at: AutomatonState,
+        tasks: &mut Vec<Task<P::State>>,
+    ) -> bool {
+        if g == SPLIT_DEPTH {
+            tasks.push((self.path.clone(), state, at));
+            return false;
+        }
+        let f = g + self.heuristic.lower_bound(state);
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return false;
+        }
+        if self.space.is_goal(state) {
+            if g == self.bound || self.single {
+                self.found.push(self.path.clone());
+            }
+            return self.found.len() >= self.wanted;
+        }
+        self.stats.expanded += 1;
+        let mut children = Vec::with_capacity(self.space.max_degree());
+        self.space
+            .for_each_neighbour(state, |m, next| children.push((m, next)));
+        self.stats.generated += children.len() as u64;
+        for (m, next) in children {
+            let Some(after) = self.automaton.next(at, m) else {
+                continue;
+            };
+            self.path.push(m);
+            let enough = self.split(next, g + 1, after, tasks);
+            self.path.pop();
+            if enough {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Looks whether to stop: at the clock and the cancel every [`CLOCK_EVERY`] expansions,
+    /// and whether an earlier task found enough.
+    fn look_up(&mut self) {
+        if self.stats.expanded % CLOCK_EVERY == 0
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
+        {
+            self.timed_out = true;
+        }
+        if let Some((first_enough, i)) = self.overtaken_by {
+            self.overtaken = first_enough.load(Ordering::Relaxed) < i;
+        }
+    }
+
     /// Searches below `state` at cost `g`; `true` once enough solutions are found (each
     /// recorded from `path` as it reaches a goal at the bound).
     fn dfs(&mut self, state: P::State, g: u32, at: AutomatonState) -> bool {
@@ -215,23 +360,21 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         }
         if self.space.is_goal(state) {
             // Shorter solutions were recorded by the iteration whose bound was their length.
-            if g == self.bound || self.wanted == 1 {
+            if g == self.bound || self.single {
                 self.found.push(self.path.clone());
             }
             return self.found.len() >= self.wanted;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded % CLOCK_EVERY == 0
-            && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)))
-        {
-            self.timed_out = true;
+        if self.stats.expanded % OVERTAKEN_EVERY == 0 {
+            self.look_up();
         }
-        if self.timed_out {
+        if self.timed_out || self.overtaken {
             return false;
         }
         let depth = g as usize;
-        if self.children.len() <= depth {
+        // A task of a split iteration starts below the root: buffers for every depth above.
+        while self.children.len() <= depth {
             self.children
                 .push(Vec::with_capacity(self.space.max_degree()));
         }
@@ -345,6 +488,35 @@ mod tests {
         assert_eq!(one.moves.len(), expected[0].len());
     }
 
+    /// A split iteration's tasks give the solutions one thread gives, in the same order, for
+    /// one solution and for many.
+    #[test]
+    fn threads_find_what_one_thread_finds_in_the_same_order() {
+        let space = space(3, 3);
+        let start = Board::parse(Shape::new(3, 3).unwrap(), "8,1,3,4,0,2,7,6,5").unwrap();
+        let start = space.rank(&start);
+        let manhattan = crate::tiles::Manhattan::new(space.goal()).unwrap();
+        let heuristic = crate::tiles::RankedEstimate::new(&space, &manhattan);
+        let run = |threads: usize, count: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                ida_star_solutions(&space, &heuristic, start, count, None, None).unwrap()
+            })
+        };
+        for count in [1, 7, 40] {
+            let one = run(1, count);
+            for threads in [2, 4] {
+                let many = run(threads, count);
+                assert_eq!(many.solutions, one.solutions, "{threads} threads, {count}");
+                assert_eq!(many.stats.thresholds, one.stats.thresholds);
+            }
+            assert!(one.solutions[0].len() > SPLIT_DEPTH as usize);
+        }
+    }
+
     #[test]
     fn a_cancel_stops_the_search_with_the_bound_searched() {
         let space = space(4, 4);
@@ -375,7 +547,9 @@ mod tests {
                 lower_bound,
                 expanded,
             }) => {
-                assert!(expanded >= CLOCK_EVERY);
+                // The first iterations are too small to look at the clock; the split ones
+                // look at it as each task starts.
+                assert!(expanded > 0);
                 assert!(lower_bound >= 1);
             }
             other => panic!("expected a timeout, got {other:?}"),
