@@ -78,11 +78,11 @@ impl SlotSolver {
         })
     }
 
-    /// The ball for an iteration of bound `bound`: half as deep, rounded up (as deep as
+    /// The ball for an iteration of bound `bound`: half as deep, rounded down (as deep as
     /// fits), built now if the one held is shallower, and kept; the one held when `give_up`
     /// stops the build. Also the seconds spent building it now.
     fn ball_for(&self, bound: u32, give_up: &GiveUp) -> (Arc<HashedBall<Slots>>, f64) {
-        let depth = bound.div_ceil(2).min(self.ball_depth_limit);
+        let depth = (bound / 2).min(self.ball_depth_limit);
         let mut held = self.ball.lock().unwrap_or_else(|e| e.into_inner());
         if held.depth() >= depth {
             return (Arc::clone(&held), 0.0);
