@@ -249,6 +249,24 @@ fn the_canonical_sequences_of_the_3x3x3_file_are_the_built_in_ones() {
 }
 
 /// The exact distance of every rank of `space` (255: unreached).
+/// A request for one optimal solution by the automatic choice, within 1 GiB, built from
+/// nothing ahead (no table, no databases).
+fn one_solution(
+    generators: &[String],
+) -> godsearch_app::definition_solve::DefinitionSolveRequest<'_> {
+    godsearch_app::definition_solve::DefinitionSolveRequest {
+        generators,
+        metric: DefinitionMetric::Outer,
+        memory_bytes: 1 << 30,
+        deadline: None,
+        descent_ranks: 0,
+        database_ranks: 0,
+        count: 1,
+        table: None,
+        algorithm: Default::default(),
+    }
+}
+
 fn distances(space: &OrbitSpace<u64>) -> Vec<u8> {
     let limits = Limits {
         max_depth: None,
@@ -352,15 +370,8 @@ fn half_depth_search_finds_the_distances_the_table_gives() {
     let truth = distances(&space);
     for depth in [Some(3), None] {
         let request = DefinitionSolveRequest {
-            generators: &[],
-            metric: DefinitionMetric::Outer,
-            memory_bytes: 1 << 30,
-            deadline: None,
-            descent_ranks: 0,
-            database_ranks: 0,
-            count: 1,
-            table: None,
             algorithm: DefinitionAlgorithm::HalfDepth { depth },
+            ..one_solution(&[])
         };
         let step = truth.len() / 60;
         for rank in (1..truth.len())
@@ -444,7 +455,6 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
 /// bound) finds the distances the table gives.
 #[test]
 fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances() {
-    use godsearch_app::definition_solve::DefinitionSolveRequest;
     use godsearch_app::slot_solve::SlotSolver;
     use godsearch_core::{Heuristic, StateSpace};
     use godsearch_enumerate::hashed_ball::HashedBall;
@@ -474,18 +484,7 @@ fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances()
         }
     }
     assert!(inside > 0);
-    let request = DefinitionSolveRequest {
-        generators: &generators,
-        metric: DefinitionMetric::Outer,
-        memory_bytes: 1 << 30,
-        deadline: None,
-        descent_ranks: 0,
-        database_ranks: 0,
-        count: 1,
-        table: None,
-        algorithm: Default::default(),
-    };
-    let solver = SlotSolver::new(&puzzle, &request).unwrap();
+    let solver = SlotSolver::new(&puzzle, &one_solution(&generators)).unwrap();
     for rank in (0..truth.len()).step_by(truth.len() / 40) {
         let pattern = space.pattern_of(rank as u64);
         let report = solver

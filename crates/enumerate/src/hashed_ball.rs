@@ -89,67 +89,42 @@ impl<S: Hash + Copy + Send + Sync> HashedBall<S> {
         let mut starts = Vec::new();
         for &goal in &goals {
             ball.enter(goal, 0);
-            ball.prefixes(
-                space,
-                &automaton,
-                goal,
-                0,
-                SequenceAutomaton::START,
-                &mut starts,
-            );
+            let root = (goal, SequenceAutomaton::START, 0);
+            ball.walk(space, &automaton, root, Some(&mut starts));
         }
         let given_up = AtomicBool::new(false);
-        starts.par_iter().for_each(|&(state, at, g)| {
+        starts.par_iter().for_each(|&task| {
             if given_up.load(Ordering::Relaxed) || give_up() {
                 given_up.store(true, Ordering::Relaxed);
                 return;
             }
-            ball.walk(space, &automaton, state, g, at);
+            ball.walk(space, &automaton, task, None);
         });
         (!given_up.into_inner()).then_some(ball)
     }
 
-    /// Enters the states of the canonical sequences that extend the one that reached `state`
-    /// (at `at`, `g` moves) by up to two moves; the two-move ones are the tasks in `starts`.
-    fn prefixes<P: StateSpace<State = S>>(
-        &self,
-        space: &P,
-        automaton: &SequenceAutomaton,
-        state: S,
-        g: u32,
-        at: AutomatonState,
-        starts: &mut Vec<(S, AutomatonState, u32)>,
-    ) {
-        const TASK_DEPTH: u32 = 2;
-        if g == self.depth || g == TASK_DEPTH {
-            starts.push((state, at, g));
-            return;
-        }
-        space.for_each_neighbour(state, |m, next| {
-            if let Some(after) = automaton.next(at, m) {
-                self.enter(next, g + 1);
-                self.prefixes(space, automaton, next, g + 1, after, starts);
-            }
-        });
-    }
-
     /// Enters every state of the canonical sequences that extend the one that reached `state`
-    /// (at `at`, `g` moves) to at most `depth` moves.
+    /// (at `at`, `g` moves) to at most `depth` moves; with `tasks`, only to two moves, each
+    /// two-move one left as a task there.
     fn walk<P: StateSpace<State = S>>(
         &self,
         space: &P,
         automaton: &SequenceAutomaton,
-        state: S,
-        g: u32,
-        at: AutomatonState,
+        (state, at, g): (S, AutomatonState, u32),
+        mut tasks: Option<&mut Vec<(S, AutomatonState, u32)>>,
     ) {
+        const TASK_DEPTH: u32 = 2;
         if g == self.depth {
+            return;
+        }
+        if let Some(tasks) = tasks.as_deref_mut().filter(|_| g == TASK_DEPTH) {
+            tasks.push((state, at, g));
             return;
         }
         space.for_each_neighbour(state, |m, next| {
             if let Some(after) = automaton.next(at, m) {
                 self.enter(next, g + 1);
-                self.walk(space, automaton, next, g + 1, after);
+                self.walk(space, automaton, (next, after, g + 1), tasks.as_deref_mut());
             }
         });
     }

@@ -306,18 +306,9 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
             tasks.push((self.path.clone(), state, at));
             return false;
         }
-        let f = g + self.heuristic.lower_bound(state);
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
-            return false;
+        if let Some(enough) = self.arrive(state, g) {
+            return enough;
         }
-        if self.space.is_goal(state) {
-            if g == self.bound || self.single {
-                self.found.push(self.path.clone());
-            }
-            return self.found.len() >= self.wanted;
-        }
-        self.stats.expanded += 1;
         let mut children = Vec::with_capacity(self.space.max_degree());
         self.space
             .for_each_neighbour(state, |m, next| children.push((m, next)));
@@ -334,6 +325,27 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
             }
         }
         false
+    }
+
+    /// What the bound and the goal say of `state` at cost `g`: `Some(false)` when its cost
+    /// passes the bound (kept for the next one); `Some(enough)` at a goal (recorded where it
+    /// counts); `None` when it is to be expanded (and counted as expanded).
+    #[inline]
+    fn arrive(&mut self, state: P::State, g: u32) -> Option<bool> {
+        let f = g + self.heuristic.lower_bound(state);
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return Some(false);
+        }
+        if self.space.is_goal(state) {
+            // Shorter solutions were recorded by the iteration whose bound was their length.
+            if g == self.bound || self.single {
+                self.found.push(self.path.clone());
+            }
+            return Some(self.found.len() >= self.wanted);
+        }
+        self.stats.expanded += 1;
+        None
     }
 
     /// Looks whether to stop: at the clock and the cancel every [`CLOCK_EVERY`] expansions,
@@ -353,19 +365,9 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
     /// Searches below `state` at cost `g`; `true` once enough solutions are found (each
     /// recorded from `path` as it reaches a goal at the bound).
     fn dfs(&mut self, state: P::State, g: u32, at: AutomatonState) -> bool {
-        let f = g + self.heuristic.lower_bound(state);
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
-            return false;
+        if let Some(enough) = self.arrive(state, g) {
+            return enough;
         }
-        if self.space.is_goal(state) {
-            // Shorter solutions were recorded by the iteration whose bound was their length.
-            if g == self.bound || self.single {
-                self.found.push(self.path.clone());
-            }
-            return self.found.len() >= self.wanted;
-        }
-        self.stats.expanded += 1;
         if self.stats.expanded % OVERTAKEN_EVERY == 0 {
             self.look_up();
         }
