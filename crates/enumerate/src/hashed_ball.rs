@@ -166,7 +166,8 @@ impl<S: Hash + Copy + Send + Sync> HashedBall<S> {
         let mut hasher = FxHasher::default();
         state.hash(&mut hasher);
         let hash = mix(hasher.finish());
-        let slot = (hash >> (u64::BITS - self.slot_bits)) as usize;
+        // One slot (no bits): every state in slot 0.
+        let slot = hash.checked_shr(u64::BITS - self.slot_bits).unwrap_or(0) as usize;
         let fingerprint = (hash >> (u64::BITS - self.slot_bits - FINGERPRINT_BITS)) as u16
             & ((1 << FINGERPRINT_BITS) - 1);
         (slot & (self.slots.len() - 1), fingerprint.max(1))
@@ -343,6 +344,14 @@ mod tests {
         let space = space();
         assert!(HashedBall::build_until(&space, 20, 1 << 16, &|| true).is_none());
         assert!(HashedBall::build_until(&space, 20, 1 << 16, &|| false).is_some());
+    }
+
+    #[test]
+    fn a_ball_of_one_slot_is_a_lower_bound_too() {
+        let space = space();
+        let ball = HashedBall::build(&space, 3, 1);
+        assert_eq!(ball.slot_count(), 1);
+        assert_eq!(ball.lower_bound(space.goal_state()), 0);
     }
 
     #[test]
