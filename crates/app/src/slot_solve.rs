@@ -199,11 +199,16 @@ mod tests {
             assert!(!solver.made_of_moves(asked), "{asked}");
         }
         assert!(solver.group.get().is_none());
-        let start = crate::definitions::position(&puzzle, "R U R'").unwrap();
-        assert_eq!(solver.solve(&start, "R U R'", GiveUp::default()).unwrap().length, 3);
+        let length = |text: &str| {
+            let start = crate::definitions::position(&puzzle, text).unwrap();
+            solver
+                .solve(&start, text, GiveUp::default())
+                .unwrap()
+                .length
+        };
+        assert_eq!(length("R U R'"), 3);
         assert!(solver.group.get().is_none(), "moves alone ask nothing");
-        let far = crate::definitions::position(&puzzle, "[R, U]").unwrap();
-        assert_eq!(solver.solve(&far, "[R, U]", GiveUp::default()).unwrap().length, 4);
+        assert_eq!(length("[R, U]"), 4);
         assert!(solver.group.get().is_some(), "a commutator asks the group");
     }
 }
