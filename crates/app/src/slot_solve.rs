@@ -18,7 +18,7 @@ use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::{MoveIdx, StateSpace};
 use godsearch_enumerate::hashed_ball::{
-    canonical_sequences, HashedBall, MAX_BALL_DEPTH, SLOTS_PER_POSITION, SLOT_BYTES,
+    bytes_for, canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
 };
 use godsearch_orbit::group::Membership;
 use godsearch_orbit::slots::{SlotError, SlotSpace, Slots};
@@ -42,8 +42,9 @@ pub struct SlotSolver {
     /// the points a table is made for); made at the first position that needs it (the
     /// megaminx's takes 0.04 s, four times a 6-move solve).
     group: OnceLock<Option<Membership>>,
-    /// The deepest ball that fits [`SLOT_BALL_BYTES`] and the memory budget.
-    ball_depth_limit: u32,
+    /// Per depth, the canonical sequences a ball that deep enters (an upper bound on its
+    /// positions), up to the deepest ball that fits [`SLOT_BALL_BYTES`] and the memory budget.
+    ball_sequences: Vec<u128>,
     ball: Mutex<Arc<HashedBall<Slots>>>,
 }
 
@@ -59,17 +60,19 @@ impl SlotSolver {
         )?;
         let ball_bytes = (request.memory_bytes / 2).min(SLOT_BALL_BYTES) as u128;
         let automaton = space.sequence_automaton();
-        let ball_depth_limit = (1..=MAX_BALL_DEPTH)
-            .take_while(|&d| ball_bytes_for(canonical_sequences(&automaton, d)) <= ball_bytes)
-            .last()
-            .unwrap_or(0);
+        let ball_sequences = (0..=MAX_BALL_DEPTH)
+            .map(|d| canonical_sequences(&automaton, d))
+            .enumerate()
+            .take_while(|&(d, sequences)| d == 0 || bytes_for(sequences) <= ball_bytes)
+            .map(|(_, sequences)| sequences)
+            .collect();
         let ball = Mutex::new(Arc::new(HashedBall::build(&space, 0, 1)));
         Ok(Self {
             puzzle: puzzle.clone(),
             space,
             count: request.count,
             group: OnceLock::new(),
-            ball_depth_limit,
+            ball_sequences,
             ball,
         })
     }
@@ -78,14 +81,14 @@ impl SlotSolver {
     /// fits), built now if the one held is shallower, and kept; the one held when `give_up`
     /// stops the build. Also the seconds spent building it now.
     fn ball_for(&self, bound: u32, give_up: &GiveUp) -> (Arc<HashedBall<Slots>>, f64) {
-        let depth = (bound / 2).min(self.ball_depth_limit);
+        let deepest = self.ball_sequences.len() as u32 - 1;
+        let depth = (bound / 2).min(deepest);
         let mut held = self.ball.lock().unwrap_or_else(|e| e.into_inner());
         if held.depth() >= depth {
             return (Arc::clone(&held), 0.0);
         }
         let built = Instant::now();
-        let sequences = canonical_sequences(&self.space.sequence_automaton(), depth);
-        let slots = sequences.saturating_mul(SLOTS_PER_POSITION);
+        let slots = slots_for(self.ball_sequences[depth as usize]);
         let stop = || give_up.now();
         if let Some(ball) = HashedBall::build_until(&self.space, depth, slots as usize, &stop) {
             *held = Arc::new(ball);
@@ -159,16 +162,6 @@ impl SlotSolver {
     pub fn space(&self) -> &SlotSpace {
         &self.space
     }
-}
-
-/// The bytes of a ball entered `sequences` times, at [`SLOTS_PER_POSITION`] slots each (the
-/// slot count rounded up to a power of two, as the ball rounds it).
-fn ball_bytes_for(sequences: u128) -> u128 {
-    sequences
-        .saturating_mul(SLOTS_PER_POSITION)
-        .checked_next_power_of_two()
-        .unwrap_or(u128::MAX)
-        .saturating_mul(SLOT_BYTES)
 }
 
 #[cfg(test)]

@@ -41,7 +41,21 @@ pub const MAX_BALL_DEPTH: u32 = DISTANCE_MASK as u32 - 1;
 pub const SLOTS_PER_POSITION: u128 = 4;
 
 /// Bytes of one slot.
-pub const SLOT_BYTES: u128 = std::mem::size_of::<AtomicU16>() as u128;
+const SLOT_BYTES: u128 = std::mem::size_of::<AtomicU16>() as u128;
+
+/// The slots a ball of `positions` should have: [`SLOTS_PER_POSITION`] each, rounded up to a
+/// power of two as [`HashedBall::build`] rounds them (saturating).
+pub fn slots_for(positions: u128) -> u128 {
+    positions
+        .saturating_mul(SLOTS_PER_POSITION)
+        .checked_next_power_of_two()
+        .unwrap_or(u128::MAX)
+}
+
+/// The bytes of the slots [`slots_for`] gives (saturating).
+pub fn bytes_for(positions: u128) -> u128 {
+    slots_for(positions).saturating_mul(SLOT_BYTES)
+}
 
 /// Every position within [`depth`](Self::depth) moves of a goal, hashed into slots with
 /// fingerprints (see the module docs): an admissible, not consistent, lower bound on the
