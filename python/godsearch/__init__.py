@@ -60,10 +60,11 @@ class HintWarning(UserWarning):
     to build once with :func:`build_pdb` (it is then cached for every later call)."""
 
 
-def _call(method, request, progress):
-    """Runs a native ``method`` on the JSON ``request``: ``progress`` (if given) hears the job's
-    progress dicts, table loads and builds are logged, hints are warned, and an interrupt
-    carries the report the work stopped with. Returns the report, parsed."""
+def _call(method, request, progress, **files):
+    """Runs a native ``method`` on the JSON ``request`` (and the paths ``files`` names, which
+    the JSON never carries): ``progress`` (if given) hears the job's progress dicts, table
+    loads and builds are logged, hints are warned, and an interrupt carries the report the
+    work stopped with. Returns the report, parsed."""
     tables = [""]
 
     def hook(text):
@@ -75,7 +76,7 @@ def _call(method, request, progress):
             progress(state)
 
     try:
-        report, hints = method(request, hook)
+        report, hints = method(request, hook, **files)
     except Interrupted as stopped:
         stopped.report = _json.loads(stopped.args[1]) if stopped.args[1:] and stopped.args[1] else None
         raise
@@ -160,7 +161,7 @@ class Session:
               no_reflection=False, goal=None, stages=None, effort=None, depth=None,
               metric=None, facelets=False, moves=False, max_length=None, optimal=False,
               all=False, table_size=None, timeout=None, generators=None,
-              known_solution=None, resume_from=None, count=None, progress=None):
+              known_solution=None, resume_from=None, count=None, table=None, progress=None):
         """Solves one position; its solution is replayed against the start first.
 
         Parameters
@@ -187,6 +188,11 @@ class Session:
         count : int, optional
             Definition puzzles: this many solutions, shortest first, in ``solutions`` (an
             alg search; ``rest_at_least`` is set when a timeout came first).
+        table : str or path, optional
+            A distance table file saved by :meth:`bfs` (``save=``) or ``godsearch bfs --save``
+            to descend through: an optimal solution in microseconds. It is checked to be this
+            puzzle's (goal, generators, metric) before it is read. Boards, the 2x2x2 and
+            definition puzzles.
         resume_from : int, optional
             Boards, IDA*: the ``lower_bound`` an earlier search of the board proved, so that
             none of its finished iterations is searched again.
@@ -223,7 +229,7 @@ class Session:
                            table_size=table_size, timeout=timeout, generators=generators,
                            known_solution=known_solution, resume_from=resume_from,
                            count=count)
-        return _call(self._native.solve_json, request, progress)
+        return _call(self._native.solve_json, request, progress, table=table)
 
     def solve_many(self, puzzle, positions, **options):
         """Solves each of ``positions`` in order, yielding each report as it is found.
@@ -258,7 +264,7 @@ class Session:
             yield self.solve(puzzle, position, **options)
 
     def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False,
-            generators=None, progress=None):
+            generators=None, save=None, progress=None):
         """Counts the positions at every distance from the goal (God's algorithm).
 
         It stops with the exact counts so far at ``max_depth`` or when the next level would
@@ -278,6 +284,9 @@ class Session:
             Count the level after the last stored one without storing it.
         generators : str, optional
             Definition puzzles: the moves (``"R,U"``).
+        save : str or path, optional
+            Save the complete distance table there (written to a temporary file and renamed,
+            with the puzzle's identity and a checksum), for :meth:`solve` with ``table=``.
         progress : callable, optional
             Called with the job's progress dict (its ``levels`` so far) four times a second.
 
@@ -301,7 +310,7 @@ class Session:
         """
         request = _request(puzzle=puzzle, goal=goal, metric=metric, max_depth=max_depth,
                            count_last=count_last, generators=generators)
-        return _call(self._native.bfs_json, request, progress)
+        return _call(self._native.bfs_json, request, progress, save=save)
 
     def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None,
                  generators=None, format=None, progress=None):

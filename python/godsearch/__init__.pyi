@@ -1,6 +1,7 @@
 """Type stubs of the godsearch package: every public name with its arguments and what it
 returns (the report dicts are those of ``godsearch ... --json``, see docs/report.schema.json)."""
 
+import os
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 __version__: str
@@ -58,6 +59,7 @@ class Session:
         known_solution: Optional[str] = ...,
         resume_from: Optional[int] = ...,
         count: Optional[int] = ...,
+        table: Optional[Union[str, "os.PathLike[str]"]] = ...,
         progress: Progress = ...,
     ) -> Report: ...
     def solve_many(
@@ -72,6 +74,7 @@ class Session:
         max_depth: Optional[int] = ...,
         count_last: bool = ...,
         generators: Optional[str] = ...,
+        save: Optional[Union[str, "os.PathLike[str]"]] = ...,
         progress: Progress = ...,
     ) -> Report: ...
     def scramble(

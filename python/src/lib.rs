@@ -19,7 +19,8 @@
 use godsearch_app::cache::TableCache;
 use godsearch_app::defaults;
 use godsearch_app::request::{
-    catalog, replay, JobControl, JobLimits, ReplayRequest, TableSize, Workbench,
+    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, SolveRequest, TableSize,
+    Workbench,
 };
 use godsearch_app::units::parse_size;
 use godsearch_app::AppError;
@@ -84,22 +85,21 @@ struct Session {
 }
 
 impl Session {
-    /// Reads `request` (JSON), runs `work` on it on a thread of its own with the GIL
+    /// Runs `work` on `request` on a thread of its own with the GIL
     /// released, cancelling it when Python reports a signal (KeyboardInterrupt) or when
     /// `progress` (called with the job's progress as JSON every [`PROGRESS_EVERY`]) raises,
     /// and answers its report as JSON with the hints the work gave.
     fn run<R, T>(
         &self,
         py: Python<'_>,
-        request: &str,
+        request: R,
         work: fn(&Workbench, &R, &JobLimits, &JobControl) -> Result<T, AppError>,
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(String, Vec<String>)>
     where
-        R: DeserializeOwned + Sync,
+        R: Sync,
         T: Serialize + Send,
     {
-        let request: R = read(request)?;
         let control = JobControl::new(self.limits.max_nodes);
         let (bench, limits, control, request) = (&self.bench, &self.limits, &control, &request);
         let outcome = std::thread::scope(|scope| {
@@ -197,26 +197,38 @@ impl Session {
         self.limits.memory_bytes
     }
 
-    /// Solves one position (a SolveRequest as JSON); answers the report as JSON and the hints.
-    #[pyo3(signature = (request, progress=None))]
+    /// Solves one position (a SolveRequest as JSON), by descent through the distance table
+    /// file `table` if one is given; answers the report as JSON and the hints.
+    #[pyo3(signature = (request, progress=None, table=None))]
     fn solve_json(
         &self,
         py: Python<'_>,
         request: &str,
         progress: Option<Bound<'_, PyAny>>,
+        table: Option<PathBuf>,
     ) -> PyResult<(String, Vec<String>)> {
+        let request = SolveRequest {
+            table,
+            ..read(request)?
+        };
         self.run(py, request, Workbench::solve, progress)
     }
 
-    /// Enumerates (a BfsJob as JSON); answers the report as JSON and the hints.
-    #[pyo3(signature = (request, progress=None))]
+    /// Enumerates (a BfsJob as JSON), saving the distance table to `save` if a path is
+    /// given; answers the report as JSON and the hints.
+    #[pyo3(signature = (request, progress=None, save=None))]
     fn bfs_json(
         &self,
         py: Python<'_>,
         request: &str,
         progress: Option<Bound<'_, PyAny>>,
+        save: Option<PathBuf>,
     ) -> PyResult<(String, Vec<String>)> {
-        self.run(py, request, Workbench::bfs, progress)
+        let job = BfsJob {
+            save,
+            ..read(request)?
+        };
+        self.run(py, job, Workbench::bfs, progress)
     }
 
     /// Makes scrambles (a ScrambleRequest as JSON); answers the list as JSON and the hints.
@@ -227,7 +239,7 @@ impl Session {
         request: &str,
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(String, Vec<String>)> {
-        self.run(py, request, Workbench::scramble, progress)
+        self.run(py, read(request)?, Workbench::scramble, progress)
     }
 
     /// Builds or loads pattern databases (a PdbJob as JSON); answers the report as JSON and
@@ -239,7 +251,7 @@ impl Session {
         request: &str,
         progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(String, Vec<String>)> {
-        self.run(py, request, Workbench::build_pdb, progress)
+        self.run(py, read(request)?, Workbench::build_pdb, progress)
     }
 }
 

@@ -213,6 +213,27 @@ def test_definition_files_enumerate_and_solve(session):
     assert second["solution"] == "F'"
 
 
+def test_a_saved_distance_table_solves_by_descent(session, tmp_path):
+    # bfs(save=) writes the table; solve(table=) descends through it, as the command line's
+    # `bfs --save` and `solve --table` do, for boards, the 2x2x2 and definition puzzles.
+    board_table = tmp_path / "2x3.table"
+    report = session.bfs("2x3", save=board_table)
+    assert report["complete"] and board_table.stat().st_size > 0
+    board = "4,1,2,5,0,3"
+    solved = session.solve("2x3", board, table=board_table)
+    assert solved["length"] == session.solve("2x3", board)["length"]
+    assert play_blank(board, solved["solution"], 2) == [1, 2, 3, 4, 5, 0]  # 2 wide, 3 high
+    skewb_table = tmp_path / "skewb.table"
+    session.bfs("skewb", save=str(skewb_table))
+    by_table = session.solve("skewb", "R U L' B", table=str(skewb_table))
+    assert by_table["length"] == 4
+    # A table is checked to be the puzzle's before it is read.
+    with pytest.raises((godsearch.InputError, godsearch.GodsearchError), match="2x3|skewb|table"):
+        session.solve("pyraminx", "R U", table=skewb_table)
+    with pytest.raises(godsearch.InputError, match="--table is for the 2x2x2"):
+        session.solve("3x3x3", "R U", table=board_table)
+
+
 def test_the_pancake_puzzle_comes_from_the_registry(session):
     # No Python code names it: the registry's entry is all it takes.
     assert any(p["kind"] == "pancake" for p in godsearch.puzzles()["puzzles"])

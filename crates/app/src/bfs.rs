@@ -10,7 +10,9 @@ use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::disk::{enumerate_on_disk, run_in, worker_folder, DiskOptions, DiskRun};
-use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Limits, Stop};
+use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Stop};
+/// The limits an enumeration runs under, and the disk engine's default bucket size.
+pub use godsearch_enumerate::{disk::DEFAULT_BUCKET_STATES, Limits};
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};

@@ -86,6 +86,23 @@ impl<'a> CubeSolver<'a> {
         request.one_solution_only()?;
         request.timeout()?;
         check_options(request, size)?;
+        if request.table.is_some() {
+            let why = match size {
+                CubeSize::Two if request.algorithm == Algorithm::HalfDepth => {
+                    Some("--table is for table descent; half-depth search builds its own levels")
+                }
+                CubeSize::Two => None,
+                CubeSize::Three if request.optimal => {
+                    Some("--table is for the 2x2x2; --optimal on the 3x3x3 uses --table-size")
+                }
+                CubeSize::Three => Some(
+                    "--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)",
+                ),
+            };
+            if let Some(why) = why {
+                return Err(AppError::Input(why.into()));
+            }
+        }
         if request.optimal {
             optimal_table_size(request.table_size.as_deref())?;
             request.known_moves()?;

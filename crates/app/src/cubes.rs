@@ -11,9 +11,11 @@ use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
-    facelet, Algorithm, Cube2Space, Cube3Classes, CubeSize, CubieCube, Metric, Move, Reduction,
+    facelet, Algorithm, Cube2Space, Cube3Classes, CubieCube, Metric, Move, Reduction,
     CUBE2_MAX_DISTANCE,
 };
+/// The cube types front ends read positions and write solutions with.
+pub use godsearch_puzzles::cube::{parse_position, CubeSize, Notation, Syntax};
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use godsearch_twophase::optimal::{gods_number, solve_optimal, OptimalOptions, OptimalTables};

@@ -106,6 +106,37 @@ impl AppError {
     }
 }
 
+/// Whether `err`, one cause in a front end's error chain, says the request is at fault (bad
+/// input: exit code 2, HTTP 400) rather than the work: an [`AppError`] that
+/// [`is_bad_input`](AppError::is_bad_input), or any of the engines' and puzzles' own errors that
+/// only a bad request raises (an unreadable board, cube or move, an unknown puzzle, a partition
+/// or plan that does not fit, a search refused as asked). Front ends test each cause of a chain
+/// with it, so they need not know the crates below this one.
+pub fn is_bad_input_cause(err: &(dyn std::error::Error + 'static)) -> bool {
+    use godsearch_puzzles::cube::{CubieError, FaceletError, NotationError, PositionError};
+    use godsearch_puzzles::tiles::{MoveParseError, PatternError, ShapeError};
+    if let Some(app) = err.downcast_ref::<AppError>() {
+        return app.is_bad_input();
+    }
+    if let Some(search) = err.downcast_ref::<SearchError>() {
+        return !matches!(search, SearchError::Timeout { .. } | SearchError::Exhausted);
+    }
+    err.is::<BoardError>()
+        || err.is::<ShapeError>()
+        || err.is::<SpaceError>()
+        || err.is::<godsearch_puzzles::PuzzleNameError>()
+        || err.is::<MoveParseError>()
+        || err.is::<NotationError>()
+        || err.is::<FaceletError>()
+        || err.is::<CubieError>()
+        || err.is::<PositionError>()
+        || err.is::<PatternError>()
+        || err.is::<PartitionError>()
+        || err.is::<PlanError>()
+        || err.is::<EnumerateError>()
+        || err.is::<PatternDbError>()
+}
+
 /// Shorthand for the results of this crate.
 pub type AppResult<T> = Result<T, AppError>;
 

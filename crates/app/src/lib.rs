@@ -24,7 +24,8 @@
 //! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
 //!   a server's limits, watched and cancellable, with the tables kept between requests;
 //! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
-//! - [`units`]: sizes, times and counts read and written for people.
+//! - [`units`]: sizes, times and counts read and written for people;
+//! - [`progress`]: the progress sink front ends implement and the search watch they read.
 //!
 //! # Using the library
 //!
@@ -86,6 +87,7 @@ pub mod definition_solve;
 pub mod definitions;
 pub mod error;
 pub mod info;
+pub mod progress;
 pub mod registry;
 pub mod report;
 pub mod request;
@@ -98,3 +100,17 @@ pub mod units;
 pub mod verify;
 
 pub use error::{AppError, AppResult};
+
+/// The crates under this one, whole, for library users who call an engine directly (the
+/// `godsearch` crate re-exports them at its root: `godsearch::puzzles`, `godsearch::search`).
+/// Front ends use this crate's own modules instead.
+pub mod engines {
+    pub use godsearch_core as core;
+    pub use godsearch_enumerate as enumerate;
+    pub use godsearch_orbit as orbit;
+    pub use godsearch_puzzles as puzzles;
+    pub use godsearch_search as search;
+    pub use godsearch_subgoal as subgoal;
+    pub use godsearch_tables as table_files;
+    pub use godsearch_twophase as twophase;
+}

@@ -204,6 +204,17 @@ impl SolveRequest {
         }
     }
 
+    /// The distance table file to descend through, if one is named; refused where `limits`
+    /// read no files a request names (a server's).
+    pub fn table_file(&self, limits: &JobLimits) -> AppResult<Option<&std::path::Path>> {
+        match &self.table {
+            Some(_) if !limits.definition_files => Err(AppError::Input(
+                "this server does not read table files named in requests".into(),
+            )),
+            table => Ok(table.as_deref()),
+        }
+    }
+
     /// The timeout as a duration; a negative or non-finite number is refused.
     pub fn timeout(&self) -> AppResult<Option<Duration>> {
         seconds_option(self.timeout, "timeout")
@@ -327,6 +338,12 @@ pub struct BfsJob {
     /// Count the level after the last one stored without storing it.
     #[serde(default)]
     pub count_last: bool,
+    /// Where to save the complete distance table (written atomically, with its identity and
+    /// a checksum), for `solve` with a table to descend through. Set by the local front ends
+    /// only: it is no part of the API, since a server writes no file its clients name.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub save: Option<std::path::PathBuf>,
 }
 
 impl BfsJob {
@@ -340,6 +357,7 @@ impl BfsJob {
             symmetry: None,
             max_depth: None,
             count_last: false,
+            save: None,
         }
     }
 }
@@ -919,7 +937,8 @@ impl Workbench {
     }
 
     /// Enumerates as `job` asks, in at most `limits.memory_bytes`, reporting each level to
-    /// `control` and stopping after the level under way when it is cancelled.
+    /// `control` and stopping after the level under way when it is cancelled. A table to
+    /// save (`job.save`, local front ends only) has its target checked before any work.
     pub fn bfs(
         &self,
         job: &BfsJob,
@@ -927,6 +946,14 @@ impl Workbench {
         control: &JobControl,
     ) -> AppResult<BfsReport> {
         control.start();
+        if let Some(path) = &job.save {
+            if !limits.definition_files {
+                return Err(AppError::Input(
+                    "this server does not write table files named in requests".into(),
+                ));
+            }
+            godsearch_tables::file::check_target(path)?;
+        }
         let request = BfsRequest {
             limits: Limits {
                 max_depth: job.max_depth,
@@ -935,7 +962,7 @@ impl Workbench {
                 count_last: job.count_last,
             },
             engine: EngineChoice::Auto,
-            save: None,
+            save: job.save.as_deref(),
             disk: None,
             cluster: None,
         };

@@ -7,7 +7,11 @@ use godsearch_enumerate::{table, Limits, NoProgress, Stop};
 use godsearch_orbit::OrbitSpace;
 use godsearch_puzzles::cube::{Cube2Space, CUBE2_RANKING};
 use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
-use godsearch_tables::{file, DistanceMod3, Encoding, LoadedTable, TableHeader, TwoBitTable};
+/// The table file format's own rules that front ends apply to paths: what a file is, whether a
+/// target may be written, which folder a table's temp files go in, and removing those a
+/// stopped process left.
+pub use godsearch_tables::file;
+use godsearch_tables::{DistanceMod3, Encoding, LoadedTable, TableHeader, TwoBitTable};
 use std::path::Path;
 
 /// A tile space with the narrowest rank type that holds it.

@@ -1,7 +1,7 @@
 //! Reading and writing sizes, times and counts for people. The readers take any text and
 //! never panic (fuzzed: `fuzz/fuzz_targets/memory_size.rs`, `duration.rs`).
 
-use godsearch_core::excerpt;
+pub use godsearch_core::excerpt;
 use std::time::Duration;
 
 /// The longest `--timeout`: a year. Anything longer is a typo, and a deadline that far ahead

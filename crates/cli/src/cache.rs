@@ -3,9 +3,9 @@
 
 use crate::output::errln;
 use godsearch_app::cache::TableCache;
+use godsearch_app::tiles::Board;
 use godsearch_app::tiles::Notice;
 use godsearch_app::units::format_count;
-use godsearch_puzzles::tiles::Board;
 use std::path::{Path, PathBuf};
 
 /// The cache in `dir` (`--cache`), or in the default folder
@@ -62,7 +62,7 @@ pub fn print_notice(notice: Notice, goal: Option<&Board>, cache_flag: Option<&Pa
                 Ok(dir) => format!("cached in {}", dir.display()),
                 Err(why) => format!("not cached ({why}), so they are built again next time"),
             };
-            let plan = godsearch_core::excerpt(&plan);
+            let plan = godsearch_app::units::excerpt(&plan);
             errln!("built the subgoal stage tables of plan {plan} in {seconds:.2} s, {kept}");
         }
         Notice::TablesBuilt {

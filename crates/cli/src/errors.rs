@@ -14,16 +14,6 @@
 //! message is cut at [`MAX_MESSAGE_CHARS`].
 
 use crate::output::errln;
-use godsearch_app::AppError;
-use godsearch_enumerate::pattern_db::PatternDbError;
-use godsearch_enumerate::EnumerateError;
-use godsearch_puzzles::cube::{CubieError, FaceletError, NotationError, PositionError};
-use godsearch_puzzles::tiles::{
-    BoardError, MoveParseError, PartitionError, PatternError, ShapeError, SpaceError,
-};
-use godsearch_puzzles::PuzzleNameError;
-use godsearch_search::tiles::SearchError;
-use godsearch_subgoal::PlanError;
 use std::process::ExitCode;
 use thiserror::Error;
 
@@ -42,27 +32,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub const MAX_MESSAGE_CHARS: usize = 1000;
 
 fn is_bad_input(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<AppError>()
-            .is_some_and(AppError::is_bad_input)
-            || e.is::<InputError>()
-            || e.is::<BoardError>()
-            || e.is::<ShapeError>()
-            || e.is::<SpaceError>()
-            || e.is::<PuzzleNameError>()
-            || e.is::<MoveParseError>()
-            || e.is::<NotationError>()
-            || e.is::<FaceletError>()
-            || e.is::<CubieError>()
-            || e.is::<PositionError>()
-            || e.is::<PatternError>()
-            || e.is::<PartitionError>()
-            || e.is::<PlanError>()
-            || e.is::<EnumerateError>()
-            || e.is::<PatternDbError>()
-            || e.downcast_ref::<SearchError>()
-                .is_some_and(|s| !matches!(s, SearchError::Timeout { .. } | SearchError::Exhausted))
-    })
+    err.chain()
+        .any(|e| e.is::<InputError>() || godsearch_app::error::is_bad_input_cause(e))
 }
 
 /// The error as one line: its causes joined by `: `, skipping a cause whose text the line

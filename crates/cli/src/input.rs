@@ -29,7 +29,7 @@ fn check_regular(path: &Path) -> Result<()> {
         bail!(
             "{}: is {}, not a text file",
             path.display(),
-            godsearch_tables::file::kind_of(&meta)
+            godsearch_app::tables::file::kind_of(&meta)
         );
     }
     Ok(())

@@ -9,7 +9,7 @@
 //! handler thread, and whatever command runs registers what it must say.
 
 use anyhow::{Context, Result};
-use godsearch_tables::file;
+use godsearch_app::tables::file;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::path::PathBuf;

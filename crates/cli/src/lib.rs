@@ -3,7 +3,8 @@
 //! [`report`], [`cache`], [`units`], ...) and the crates under it, each under a short name:
 //! [`core`] (state spaces, heuristics, progress), [`puzzles`] (boards and cubes, their notation),
 //! [`table_files`] (the table file format), [`enumerate`] (God's algorithm, pattern databases,
-//! half-depth), [`search`] (IDA*, A*, descent), [`subgoal`] and [`twophase`].
+//! half-depth), [`search`] (IDA*, A*, descent), [`subgoal`], [`twophase`] and [`orbit`]
+//! (puzzles from definition files).
 //!
 //! The `godsearch` command is this crate's binary; nothing here prints or picks a path.
 //!
@@ -21,11 +22,5 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use godsearch_app::engines::*;
 pub use godsearch_app::*;
-pub use godsearch_core as core;
-pub use godsearch_enumerate as enumerate;
-pub use godsearch_puzzles as puzzles;
-pub use godsearch_search as search;
-pub use godsearch_subgoal as subgoal;
-pub use godsearch_tables as table_files;
-pub use godsearch_twophase as twophase;

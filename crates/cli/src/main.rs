@@ -2,18 +2,16 @@
 //! arguments, file paths, printing, progress bars and exit codes.
 
 mod args;
-mod benchsets;
 mod cache;
 mod commands;
 mod errors;
 mod input;
 mod interrupt;
-mod machine;
 mod output;
-mod progress;
 mod spaces;
 
 use clap::Parser;
+use godsearch_console::{machine, progress};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

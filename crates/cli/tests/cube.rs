@@ -5,9 +5,9 @@
 mod common;
 
 use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
-use godsearch_puzzles::cube::algorithm::parse_moves;
-use godsearch_puzzles::cube::notation::apply_moves;
-use godsearch_puzzles::cube::{
+use godsearch::puzzles::cube::algorithm::parse_moves;
+use godsearch::puzzles::cube::notation::apply_moves;
+use godsearch::puzzles::cube::{
     facelet, Algorithm, Cube2Space, CubeSize, CubieCube, Metric, TurnMetric,
 };
 use godsearch_testdata::{levels, rows};

@@ -41,12 +41,20 @@ impl PuzzleKind for CubesKind {
     }
 
     fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
-        let size = match name.to_ascii_lowercase().as_str() {
-            "3x3x3" | "cube" | "cube3" | "rubik" => CubeSize::Three,
-            "2x2x2" | "cube2" | "pocket" => CubeSize::Two,
-            _ => return None,
-        };
-        Some(Ok(Box::new(Cube { size })))
+        Some(Ok(Box::new(Cube {
+            size: cube_size(name)?,
+        })))
+    }
+}
+
+/// The cube `name` names (`3x3x3`, `cube`, `cube3`, `rubik`; `2x2x2`, `cube2`, `pocket`), or
+/// `None`. The command line's own cube front end asks this, so it never reads puzzle names
+/// itself.
+pub fn cube_size(name: &str) -> Option<CubeSize> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "3x3x3" | "cube" | "cube3" | "rubik" => Some(CubeSize::Three),
+        "2x2x2" | "cube2" | "pocket" => Some(CubeSize::Two),
+        _ => None,
     }
 }
 
@@ -97,7 +105,7 @@ impl Puzzle for Cube {
             cube: self.start(request)?,
         };
         let setup = CubeSetup {
-            table: None,
+            table: request.table_file(limits)?,
             memory_bytes: limits.memory_bytes,
             timeout: shorter(request.timeout()?, limits.max_seconds),
             positions: Some(1),

@@ -229,11 +229,7 @@ impl Puzzle for Definition {
         control: &JobControl,
     ) -> AppResult<SolveReport> {
         self.check_solve(request)?;
-        if request.table.is_some() && !limits.definition_files {
-            return Err(AppError::Input(
-                "this server does not read table files named in requests".into(),
-            ));
-        }
+        let table = request.table_file(limits)?;
         let metric = metric(request.metric.as_deref())?;
         let start = definitions::position(&self.puzzle, &request.position)?;
         let generators = generators(request.generators.as_deref());
@@ -246,7 +242,7 @@ impl Puzzle for Definition {
             descent_ranks: DESCENT_RANKS,
             database_ranks: QUICK_DATABASE_RANKS,
             count: request.solutions_wanted()?,
-            table: request.table.as_deref(),
+            table,
             algorithm: algorithm(request)?,
         };
         let give_up = GiveUp {

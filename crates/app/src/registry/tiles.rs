@@ -46,11 +46,18 @@ impl PuzzleKind for TilesKind {
     }
 
     fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
-        match name.parse::<Shape>() {
-            Ok(shape) => Some(Ok(Box::new(Tiles { shape }))),
-            Err(ShapeError::Unknown(_)) => None,
-            Err(e) => Some(Err(AppError::Input(e.to_string()))),
-        }
+        Some(board_shape(name)?.map(|shape| Box::new(Tiles { shape }) as Box<dyn Puzzle>))
+    }
+}
+
+/// The board size `name` names (`4x4`, `WxH`, `15-puzzle`): `None` when it is no board's name,
+/// an error when it is one but no such board can be made (too small, too many cells). The
+/// command line's own board front end asks this, so it never reads puzzle names itself.
+pub fn board_shape(name: &str) -> Option<AppResult<Shape>> {
+    match name.trim().parse::<Shape>() {
+        Ok(shape) => Some(Ok(shape)),
+        Err(ShapeError::Unknown(_)) => None,
+        Err(e) => Some(Err(AppError::Input(e.to_string()))),
     }
 }
 
@@ -87,7 +94,7 @@ impl Puzzle for Tiles {
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
         no_generators(&request.generators)?;
         let goal = self.goal(request.goal.as_deref())?;
-        BoardSolver::algorithm(&goal, request, false)?;
+        BoardSolver::algorithm(&goal, request, request.table.is_some())?;
         solvable_board(&goal, &request.position).map(|_| ())
     }
 
@@ -107,7 +114,7 @@ impl Puzzle for Tiles {
             format: BoardFormat::of_text(self.shape, &request.position),
         };
         let setup = BoardSetup {
-            table: None,
+            table: request.table_file(limits)?,
             memory_bytes: limits.memory_bytes,
             deadline_after: shorter(request.timeout()?, limits.max_seconds),
             progress: control,

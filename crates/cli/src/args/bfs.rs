@@ -2,7 +2,7 @@
 
 use super::{parse_disk_size, parse_memory, EngineChoice, MAX_PROCESSES, MAX_THREADS};
 use clap::Args;
-use godsearch_enumerate::disk::DEFAULT_BUCKET_STATES;
+use godsearch_app::bfs::DEFAULT_BUCKET_STATES;
 use std::path::PathBuf;
 
 /// A puzzle from a definition file (`--def FILE`, or a puzzle name that is such a file).

@@ -11,8 +11,8 @@ pub use tools::*;
 
 use crate::machine::{parse_disk_size, parse_memory};
 use clap::{Parser, Subcommand};
+pub use godsearch_app::cubes::Notation as CubeNotation;
 use godsearch_app::units::parse_seconds;
-pub use godsearch_puzzles::cube::Notation as CubeNotation;
 
 /// The most worker threads `--threads` takes, even with `--oversubscribe`.
 pub const MAX_THREADS: u64 = 1024;

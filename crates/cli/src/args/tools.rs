@@ -5,6 +5,7 @@ use super::{
     MAX_THREADS,
 };
 use clap::{Args, Subcommand, ValueEnum};
+use godsearch_bench::BenchSection;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -159,7 +160,7 @@ fn parse_age(text: &str) -> Result<Duration, String> {
     humantime::parse_duration(text).map_err(|e| {
         format!(
             "'{}': {e} (give an age such as 30d, 12h or 90min)",
-            godsearch_core::excerpt(text)
+            godsearch_app::units::excerpt(text)
         )
     })
 }
@@ -282,40 +283,6 @@ pub struct VerifyArgs {
     /// One JSON document per sequence
     #[arg(long)]
     pub json: bool,
-}
-
-/// Parts of the benchmark.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BenchSection {
-    /// Everything.
-    All,
-    /// Enumeration engines and table descent.
-    Bfs,
-    /// Pattern-database builds and optimal search on Korf's 100 instances.
-    Search,
-    /// Subgoal solvers: speed and solution lengths from 3x3 to 20x20.
-    Subgoal,
-    /// Cubes: 2x2x2 and 3x3x3 enumeration, two-phase solving of 1,000 random cubes.
-    Cube,
-    /// The optimal 3x3x3 solver: 20 random 13-move sequences (small table), then --cubes
-    /// uniformly random cubes (--table-size, default 1gb) and the mean of the table's bounds
-    /// over 10,000 random cubes, lookup by lookup. In `all` with --large only.
-    Optimal,
-    /// The distributed backend against the frontier engine alone (both keeping the tiles'
-    /// moves back, as `bfs` does): 4x4 through depth 25 (28
-    /// with --large) in one process with 1 and 2 workers and in 2, 3, 4 processes on
-    /// loopback. Not in `all`.
-    Distributed,
-    /// The 24-puzzle with 6-6-6-6 and reflection on every thread: the random-walk boards of
-    /// 66 to 88 moves and Korf and Felner's two easiest instances (#25, 81 moves; #40, 82),
-    /// then (with --large) #29 (88) and Korf and Taylor's #1 (95) and #5 (100), each with
-    /// nodes, time and nodes a second. Not in `all`.
-    #[value(name = "24")]
-    TwentyFour,
-    /// Puzzles from the shipped definition files against the built-in cubes, group orders,
-    /// and 3x3x3 scrambles solved over automatic pattern databases (with --large also the
-    /// pyraminx with tips and the <R, U> group).
-    Definitions,
 }
 
 /// `godsearch bench`.

@@ -33,6 +33,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
         symmetry: args.symmetry,
         max_depth: args.max_depth,
         count_last: args.count_last,
+        save: args.save.clone(),
     };
     puzzle.check_bfs(&job)?;
     check_save_target(args)?;

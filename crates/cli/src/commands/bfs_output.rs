@@ -7,15 +7,16 @@ use crate::machine;
 use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::{Context, Result};
+use godsearch_app::bfs::Limits;
 use godsearch_app::bfs::{BfsRequest, ClusterRequest, DiskRequest};
+use godsearch_app::progress::{NoProgress, Progress};
 use godsearch_app::report::{BfsReport, DistributedReport, LevelCostReport};
 use godsearch_app::units::{format_bytes, format_count, format_rate};
-use godsearch_enumerate::{Limits, NoProgress, Progress};
 
 /// Refuses a `--save` target that could not take the table, before any work is done.
 pub(crate) fn check_save_target(args: &BfsArgs) -> Result<()> {
     if let Some(path) = &args.save {
-        godsearch_tables::file::check_target(path)
+        godsearch_app::tables::file::check_target(path)
             .with_context(|| format!("--save {}", path.display()))?;
     }
     Ok(())

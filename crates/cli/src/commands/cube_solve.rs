@@ -9,9 +9,9 @@ use crate::progress::LevelBar;
 use anyhow::{Context, Result};
 use godsearch_app::cube_solver::{CubeSetup, CubeSolver};
 use godsearch_app::cubes::CubeJob;
+use godsearch_app::cubes::{parse_position, CubeSize, Syntax};
 use godsearch_app::request::{TableSize, Workbench};
-use godsearch_core::excerpt;
-use godsearch_puzzles::cube::{parse_position, CubeSize, Syntax};
+use godsearch_app::units::excerpt;
 
 /// A batch is solved this many positions a thread at a time, then printed: enough that the
 /// threads rarely wait at a batch's end (a position takes about a millisecond), few enough that
@@ -60,20 +60,6 @@ fn refuse_unused_options(args: &SolveArgs, size: CubeSize) -> Result<()> {
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         bad_input!("{name} is for sliding-tile boards, not cubes");
-    }
-    if args.table.is_some() {
-        match size {
-            CubeSize::Two if args.algorithm == Algorithm::HalfDepth => {
-                bad_input!("--table is for table descent; half-depth search builds its own levels")
-            }
-            CubeSize::Two => {}
-            CubeSize::Three if args.optimal => {
-                bad_input!("--table is for the 2x2x2; --optimal on the 3x3x3 uses --table-size")
-            }
-            CubeSize::Three => bad_input!(
-                "--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)"
-            ),
-        }
     }
     if size == CubeSize::Two && args.cache.is_some() {
         bad_input!("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory");

@@ -1,12 +1,6 @@
 //! One module per subcommand; [`run`] dispatches.
 
 mod bench;
-mod bench_cube;
-mod bench_definitions;
-mod bench_distributed;
-mod bench_optimal;
-mod bench_search;
-mod bench_subgoal;
 mod bfs;
 mod bfs_cluster;
 mod bfs_launcher;
@@ -17,7 +11,6 @@ mod cube_solve;
 mod definition_info;
 mod docs;
 mod info;
-mod measure;
 mod pdb;
 mod registry_solve;
 mod scramble;
@@ -86,7 +79,7 @@ fn folders_written(command: &Command) -> Vec<PathBuf> {
         Command::Bfs(args) => args
             .save
             .iter()
-            .map(|p| godsearch_tables::file::folder_of(p).to_path_buf())
+            .map(|p| godsearch_app::tables::file::folder_of(p).to_path_buf())
             .collect(),
         Command::Solve(args) => vec![cache(&args.cache)],
         Command::Pdb(args) => match &args.command {

@@ -7,8 +7,8 @@ use crate::output::outln;
 use crate::spaces;
 use anyhow::Result;
 use godsearch_app::cache::Origin;
+use godsearch_app::tiles::Partition;
 use godsearch_app::units::{format_bytes, format_count};
-use godsearch_puzzles::tiles::Partition;
 
 pub fn run(args: &PdbArgs) -> Result<()> {
     match &args.command {

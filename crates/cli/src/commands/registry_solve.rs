@@ -11,9 +11,7 @@ use crate::{cache, machine};
 use anyhow::{Context, Result};
 use godsearch_app::registry::{definition::DefinitionKind, PuzzleKind};
 use godsearch_app::report::DefinitionSolution;
-use godsearch_app::request::{
-    JobControl, JobLimits, SolveReport, SolveRequest, TableSize, Workbench,
-};
+use godsearch_app::request::{JobControl, JobLimits, SolveReport, TableSize, Workbench};
 use godsearch_app::units::format_seconds;
 
 pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
@@ -21,7 +19,6 @@ pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
     let definition = puzzle.entry().kind == DefinitionKind.family();
     let front_end_only = [
         (args.file.is_some(), "--file"),
-        (args.table.is_some() && !definition, "--table"),
         (args.pattern.is_some() && !definition, "--pattern"),
         (args.show_facelets, "--show-facelets"),
         (args.runs, "--runs"),
@@ -44,10 +41,7 @@ pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
     };
     // The workbench keeps what it builds: the positions after the first reuse it.
     for (position, shown) in positions {
-        let request = SolveRequest {
-            table: args.table.clone(),
-            ..super::solve::request(args, &position)
-        };
+        let request = super::solve::request(args, &position);
         let control = JobControl::new(None);
         let solved = with_job_line(&control, args.quiet, || {
             bench.solve_opened(&*puzzle, &request, &limits, &control)

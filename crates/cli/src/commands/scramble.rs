@@ -8,7 +8,7 @@ use crate::progress::LevelBar;
 use anyhow::Result;
 use godsearch_app::report::Scramble;
 use godsearch_app::request::{JobLimits, ScrambleRequest, TableSize, Workbench};
-use godsearch_puzzles::tiles::BoardFormat;
+use godsearch_app::tiles::BoardFormat;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

@@ -11,11 +11,11 @@ use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine, spaces};
 use anyhow::Result;
 use godsearch_app::board_solver::{BoardSetup, BoardSolver};
+use godsearch_app::progress::Watch;
+use godsearch_app::registry::{cubes::cube_size, tiles::board_shape};
 use godsearch_app::request::{SolveRequest, Workbench};
+use godsearch_app::tiles::{parse_instance, Board, BoardFormat};
 use godsearch_app::tiles::{solvable_board, Notice, TileJob};
-use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat};
-use godsearch_puzzles::PuzzleName;
-use godsearch_search::tiles::Watch;
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -24,15 +24,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return super::registry_solve::run(args, &name);
     }
     let puzzle = args.puzzle.as_deref().unwrap_or_default();
-    let built_in = puzzle.parse::<PuzzleName>();
-    if built_in.is_ok() && args.pattern.is_some() {
+    // Boards and cubes have front ends of their own here, which stream files of positions;
+    // every other puzzle goes to the workbench as it is.
+    let cube = cube_size(puzzle);
+    let board = board_shape(puzzle).is_some();
+    if (board || cube.is_some()) && args.pattern.is_some() {
         bad_input!("--pattern is for definition puzzles (a shipped one's name, or --def FILE)");
     }
-    match built_in {
-        Ok(PuzzleName::Cube(size)) => return super::cube_solve::run(args, size),
-        Ok(PuzzleName::Tiles(_)) => {}
-        // Puzzles with no front end of their own here go to the workbench as they are.
-        Err(_) => return super::registry_solve::run(args, puzzle),
+    if let Some(size) = cube {
+        return super::cube_solve::run(args, size);
+    }
+    if !board {
+        return super::registry_solve::run(args, puzzle);
     }
     if args.show_facelets {
         bad_input!("--show-facelets is for cubes, not sliding-tile boards");
@@ -137,6 +140,7 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
         known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
         resume_from: args.resume_from,
+        table: args.table.clone(),
         ..SolveRequest::new(&puzzle, position)
     }
 }

@@ -10,8 +10,8 @@ use anyhow::{bail, Result};
 use godsearch_app::choice::SolutionNotation;
 use godsearch_app::report::{Solution, SolveSummary};
 use godsearch_app::tiles::write_solution;
+use godsearch_app::tiles::Shape;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
-use godsearch_puzzles::tiles::Shape;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// How the printer writes.

@@ -1,11 +1,11 @@
 //! `godsearch bench --section search`: pattern-database builds and optimal search on Korf's 100
 //! 15-puzzle instances, with the single-thread run as the baseline for parallel IDA*.
 
-use crate::errors::InputError;
-use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::cache::TableCache;
 use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_app::AppError;
+use godsearch_console::outln;
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape, TileSpace};
 use godsearch_search::tiles::{
@@ -27,7 +27,7 @@ fn read_korf(text: &str, source: &str, goal: &Board) -> Result<Vec<(usize, Board
     let instances = parse_instances(goal.shape(), text)
         .map_err(|(line, e)| anyhow::Error::new(e).context(format!("{source} line {line}")))?;
     if instances.is_empty() {
-        return Err(InputError(format!(
+        return Err(AppError::Input(format!(
             "{source}: no instances (a line is an id, the optimal length and 16 cells)"
         ))
         .into());
@@ -127,7 +127,7 @@ pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Resul
     let goal = Board::goal(Shape::new(5, 5)?);
     let partition = Partition::parse("6-6-6-6", &goal)?;
     let started = Instant::now();
-    let bar = crate::progress::LevelBar::new();
+    let bar = godsearch_console::progress::LevelBar::new();
     let tables = partition
         .patterns()
         .iter()

@@ -4,10 +4,10 @@
 //! optimal length, nodes and time, then the distribution of the times, and what the table's
 //! lookups prove of many random cubes (the mean bound, lookup by lookup, as nxopt reports it).
 
-use crate::output::outln;
 use anyhow::{ensure, Result};
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::units::{format_bytes, format_count, format_seconds};
+use godsearch_console::outln;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::{random_cube, CubieCube, Metric};
 use godsearch_twophase::optimal::{
@@ -30,7 +30,7 @@ const BOUND_SEED: u64 = 2027;
 const BOUND_VALUES: usize = 24;
 
 fn tables(cache: &TableCache, size: TableSize) -> Result<OptimalTables> {
-    let bar = crate::progress::LevelBar::new();
+    let bar = godsearch_console::progress::LevelBar::new();
     let started = Instant::now();
     let (tables, origin) = cache.optimal_tables(size, Metric::Htm, &bar)?;
     bar.finish();

@@ -1,10 +1,10 @@
 //! What the benchmark sections share: a measured row, the limits they run under, and
 //! best-of-n timing.
 
-use crate::machine;
-use crate::output::outln;
 use anyhow::Result;
 use godsearch_app::units::{format_bytes, format_count, format_rate};
+use godsearch_console::machine;
+use godsearch_console::outln;
 use godsearch_core::StateSpace;
 use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun, DEFAULT_BUCKET_STATES};
 use godsearch_enumerate::{KeyState, Limits, NoProgress};

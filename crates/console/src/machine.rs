@@ -51,7 +51,7 @@ pub fn parse_disk_size(text: &str) -> Result<u64, String> {
     if text.trim_end().ends_with('%') {
         return Err(format!(
             "'{}': give --disk as a size such as 50G or 800M",
-            godsearch_core::excerpt(text)
+            godsearch_app::units::excerpt(text)
         ));
     }
     match godsearch_app::units::parse_size(text, 0)? {
@@ -74,7 +74,7 @@ pub fn peak_rss() -> Option<u64> {
 const PRIVATE_UMASK: libc::mode_t = 0o077;
 
 /// Makes every file this process creates from now on readable by its owner alone (`--private`):
-/// the libraries create table files 0644 ([`godsearch_tables::file::TABLE_FILE_MODE`]) and the
+/// the libraries create table files 0644 (0644) and the
 /// operating system takes away what the umask says. Called at the start, before any file is
 /// written.
 pub fn keep_new_files_private() {

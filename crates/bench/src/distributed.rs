@@ -7,9 +7,9 @@
 //! states and bytes the workers sent each other, and the network volume a simple model
 //! predicts from the 2-process run (docs/distributed.md uses these figures).
 
-use crate::output::outln;
 use anyhow::{ensure, Context, Result};
 use godsearch_app::units::{format_bytes, format_count};
+use godsearch_console::outln;
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::{frontier, Limits, NoProgress};
 use godsearch_puzzles::tiles::{Board, Shape, TileSpace};
@@ -34,6 +34,7 @@ struct Run {
     sent_bytes: u64,
 }
 
+/// The distributed section: 4x4 through depth 25, or 28 with `large`.
 pub fn run(large: bool) -> Result<()> {
     let depth = if large { LARGE_DEPTH } else { DEPTH };
     outln!("== distributed: 4x4 through depth {depth}, the frontier engine alone against the backend\n");
@@ -41,7 +42,7 @@ pub fn run(large: bool) -> Result<()> {
     let space = BackMoves::ranked(tiles).context("4x4 states with their moves back")?;
     let limits = Limits {
         max_depth: Some(depth),
-        memory_bytes: crate::machine::memory_budget(None),
+        memory_bytes: godsearch_console::machine::memory_budget(None),
         antipode_cap: 0,
         count_last: false,
     };

@@ -1,5 +1,5 @@
 //! The benchmark sets, built into the binary from the repository's `data/` folder (linked from
-//! `crates/cli/data/`, so the packaged crate carries them) so that
+//! `crates/bench/data/`, so the packaged crate carries them) so that
 //! `godsearch bench` runs the same instances wherever it is started (their sources are in
 //! `data/README.md`).
 

@@ -5,12 +5,12 @@
 //! bits) by IDA* over the hashed ball near solved. (twips, the peer, is measured outside the
 //! project: docs/definitions.md says how.)
 
-use super::measure::{best_of, limits, print_rows, Row};
-use crate::output::outln;
+use crate::measure::{best_of, limits, print_rows, Row};
 use anyhow::{ensure, Context, Result};
 use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
 use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
 use godsearch_app::shipped;
+use godsearch_console::outln;
 use godsearch_core::{NoProgress, RankedSpace};
 use godsearch_enumerate::{frontier, table, Stop};
 use godsearch_orbit::{alg, OrbitSpace, Transformation};
@@ -64,6 +64,8 @@ fn file_row(file: &str, generators: &str, total: u64) -> Result<Row> {
     table_row(&format!("{} (file)", puzzle.name()), &space, total)
 }
 
+/// The definitions section; `large` adds the pyraminx with tips, the <R, U> group and the
+/// 10-move 4x4x4.
 pub fn run(large: bool, threads: usize) -> Result<()> {
     outln!("== definition files: {threads} threads; 'vs base' compares positions/s with the built-in 2x2x2's table engine\n");
     let built_in = table_row("2x2x2 built in", &Cube2Space::new(Metric::Htm), 3_674_160)?;
@@ -145,7 +147,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
     let request = DefinitionSolveRequest {
         generators: &[],
         metric: DefinitionMetric::Outer,
-        memory_bytes: crate::machine::default_memory_budget(),
+        memory_bytes: godsearch_console::machine::default_memory_budget(),
         deadline: None,
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,

@@ -1,8 +1,8 @@
 //! `godsearch bench --section subgoal`: the stage solvers' speed and solution lengths, against
 //! the optimal lengths where they are known (table descent on 3x3, Korf's file on 4x4).
 
-use crate::output::outln;
 use anyhow::{ensure, Result};
+use godsearch_console::outln;
 use godsearch_core::RankedSpace;
 use godsearch_enumerate::{table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Move, Shape, TileSpace};
@@ -30,6 +30,7 @@ fn replayed(start: &Board, goal: &Board, moves: &[Move]) -> bool {
     moves.iter().all(|&m| b.apply(m)) && &b == goal
 }
 
+/// The subgoal section, each solution replayed and checked against its board's goal.
 pub fn run() -> Result<()> {
     // 3x3: the two-stage method on every board, against the optimal lengths.
     let goal = Board::goal(Shape::new(3, 3)?);

@@ -1,11 +1,11 @@
 //! `godsearch bench --section cube`: cube enumeration against a plain hash-set BFS over cubie
 //! cubes measured in the same run, and the two-phase solver on 1,000 uniformly random cubes.
 
-use super::measure::{best_of, limits, on_disk, print_rows, Row};
-use crate::output::outln;
+use crate::measure::{best_of, limits, on_disk, print_rows, Row};
 use anyhow::{ensure, Result};
 use godsearch_app::cache::{Origin, TableCache};
 use godsearch_app::units::{format_bytes, format_count};
+use godsearch_console::outln;
 use godsearch_core::RankedSpace;
 use godsearch_enumerate::{frontier, reference, table, NoProgress, Stop};
 use godsearch_puzzles::cube::notation::apply_moves;
@@ -137,6 +137,8 @@ fn baseline_rows() -> Result<Vec<Row>> {
     ])
 }
 
+/// The cube section, its two-phase tables from `cache`; `large` adds the 3x3x3 through 8 moves
+/// (htm) and 10 quarter turns (qtm).
 pub fn run(cache: &TableCache, large: bool, threads: usize) -> Result<()> {
     outln!("== cube enumeration: {threads} threads; 'vs base' compares positions/s with the hash-set BFS of the same cube\n");
     let baselines = baseline_rows()?;
@@ -163,7 +165,7 @@ pub fn run(cache: &TableCache, large: bool, threads: usize) -> Result<()> {
 
 fn two_phase(cache: &TableCache, threads: usize) -> Result<()> {
     let started = Instant::now();
-    let bar = crate::progress::LevelBar::new();
+    let bar = godsearch_console::progress::LevelBar::new();
     let (tables, origin) = cache.twophase_tables(&bar)?;
     bar.finish();
     let load = started.elapsed().as_secs_f64();

@@ -1,10 +1,9 @@
 //! Progress bars on stderr for the library's [`Progress`] sink: shown only when stderr is a
 //! terminal and only once a run has lasted a second.
 
+use godsearch_app::progress::{Progress, Watch};
 use godsearch_app::request::JobControl;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
-use godsearch_enumerate::Progress;
-use godsearch_search::tiles::Watch;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -54,6 +53,12 @@ impl LevelBar {
     /// Runs `f` (which prints to stderr) with the bar cleared, then draws it again.
     pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
         self.bar.suspend(f)
+    }
+}
+
+impl Default for LevelBar {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
