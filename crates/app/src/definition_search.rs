@@ -55,13 +55,17 @@ pub enum DefinitionAlgorithm {
 }
 
 /// When a search gives up, with the lower bound it proved: at a deadline, or soon after a
-/// cancel switch is set (IDA* looks at both every 65,536 nodes).
-#[derive(Debug, Clone, Copy, Default)]
+/// cancel switch is set (IDA* looks at both every 65,536 nodes); and where the tables it
+/// builds as it goes report.
+#[derive(Clone, Copy, Default)]
 pub struct GiveUp<'a> {
     /// The time to give up at.
     pub deadline: Option<Instant>,
     /// The switch that cancels the search.
     pub cancel: Option<&'a AtomicBool>,
+    /// Where a table built during the search (the slot solver's hashed ball, grown with the
+    /// bound) reports its progress; nowhere when `None`.
+    pub tables: Option<&'a dyn Progress>,
 }
 
 impl GiveUp<'_> {
@@ -79,6 +83,7 @@ impl From<Option<Instant>> for GiveUp<'_> {
         GiveUp {
             deadline,
             cancel: None,
+            tables: None,
         }
     }
 }

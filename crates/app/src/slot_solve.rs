@@ -16,7 +16,8 @@ use crate::definition_search::{report, search, DefinitionSolveRequest, GiveUp, H
 use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
-use godsearch_core::{MoveIdx, StateSpace};
+use godsearch_core::progress::on_tables;
+use godsearch_core::{MoveIdx, NoProgress, Progress, StateSpace};
 use godsearch_enumerate::hashed_ball::{
     bytes_for, canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
 };
@@ -89,8 +90,13 @@ impl SlotSolver {
         }
         let built = Instant::now();
         let slots = slots_for(self.ball_sequences[depth as usize]);
-        let stop = || give_up.now();
-        if let Some(ball) = HashedBall::build_until(&self.space, depth, slots as usize, &stop) {
+        let shown = give_up.tables.unwrap_or(&NoProgress);
+        let what = format!("the positions within {depth} moves of solved, hashed");
+        let progress = BallProgress { give_up, shown };
+        let ball = on_tables(shown, &what, || {
+            HashedBall::build_until(&self.space, depth, slots as usize, &progress)
+        });
+        if let Some(ball) = ball {
             *held = Arc::new(ball);
         }
         (Arc::clone(&held), built.elapsed().as_secs_f64())
@@ -161,6 +167,27 @@ impl SlotSolver {
     /// The space's move names, for sequences the solver gives.
     pub fn space(&self) -> &SlotSpace {
         &self.space
+    }
+}
+
+/// A ball's build as the front end sees it: its level and tasks shown where the search's tables
+/// report, stopped when the search gives up (its deadline or its cancel).
+struct BallProgress<'a> {
+    give_up: &'a GiveUp<'a>,
+    shown: &'a dyn Progress,
+}
+
+impl Progress for BallProgress<'_> {
+    fn level_started(&self, depth: u32, units: u64) {
+        self.shown.level_started(depth, units);
+    }
+
+    fn advanced(&self, units: u64) {
+        self.shown.advanced(units);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.give_up.now()
     }
 }
 

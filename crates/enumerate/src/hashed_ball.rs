@@ -19,7 +19,9 @@
 //! threads by their first two moves; slots change by compare-and-swap, so the threads need no
 //! lock.
 
-use godsearch_core::{AutomatonState, Heuristic, MoveIdx, SequenceAutomaton, StateSpace};
+use godsearch_core::{
+    AutomatonState, Heuristic, MoveIdx, NoProgress, Progress, SequenceAutomaton, StateSpace,
+};
 use rayon::prelude::*;
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
@@ -76,17 +78,18 @@ impl<S: Hash + Copy + Send + Sync> HashedBall<S> {
     /// hash per canonical sequence of at most `depth` moves ([`canonical_sequences`] counts
     /// them), on all threads.
     pub fn build<P: StateSpace<State = S>>(space: &P, depth: u32, slots: usize) -> Self {
-        Self::build_until(space, depth, slots, &|| false).expect("never given up")
+        Self::build_until(space, depth, slots, &NoProgress).expect("never given up")
     }
 
-    /// [`build`](Self::build), given up soon after `give_up` says so (it is asked before each
-    /// of the tasks the sequences are split into, a few thousand): then `None`, since a ball
-    /// missing some of its positions would not be a lower bound.
+    /// [`build`](Self::build), reported to `progress` as one level of `depth` whose units are
+    /// the tasks the sequences are split into (a few thousand), and given up soon after it
+    /// says [`cancelled`](Progress::cancelled) (asked before each task): then `None`, since a
+    /// ball missing some of its positions would not be a lower bound.
     pub fn build_until<P: StateSpace<State = S>>(
         space: &P,
         depth: u32,
         slots: usize,
-        give_up: &(dyn Fn() -> bool + Sync),
+        progress: &dyn Progress,
     ) -> Option<Self> {
         let depth = depth.min(MAX_BALL_DEPTH);
         let size = slots.max(1).next_power_of_two();
@@ -107,12 +110,14 @@ impl<S: Hash + Copy + Send + Sync> HashedBall<S> {
             ball.walk(space, &automaton, root, Some(&mut starts));
         }
         let given_up = AtomicBool::new(false);
+        progress.level_started(depth, starts.len() as u64);
         starts.par_iter().for_each(|&task| {
-            if given_up.load(Ordering::Relaxed) || give_up() {
+            if given_up.load(Ordering::Relaxed) || progress.cancelled() {
                 given_up.store(true, Ordering::Relaxed);
                 return;
             }
             ball.walk(space, &automaton, task, None);
+            progress.advanced(1);
         });
         (!given_up.into_inner()).then_some(ball)
     }
@@ -354,10 +359,40 @@ mod tests {
     }
 
     #[test]
-    fn a_build_given_up_gives_no_ball() {
+    fn a_build_given_up_gives_no_ball_and_a_whole_one_reports_every_task() {
+        use std::sync::atomic::AtomicU64;
+        /// Counts the units reported; cancels once `stop_after` are done.
+        struct Watcher {
+            level: AtomicU64,
+            done: AtomicU64,
+            stop_after: u64,
+        }
+        impl Progress for Watcher {
+            fn level_started(&self, _: u32, units: u64) {
+                self.level.store(units, Ordering::Relaxed);
+            }
+            fn advanced(&self, units: u64) {
+                self.done.fetch_add(units, Ordering::Relaxed);
+            }
+            fn cancelled(&self) -> bool {
+                self.done.load(Ordering::Relaxed) >= self.stop_after
+            }
+        }
         let space = space();
-        assert!(HashedBall::build_until(&space, 20, 1 << 16, &|| true).is_none());
-        assert!(HashedBall::build_until(&space, 20, 1 << 16, &|| false).is_some());
+        let watch = |stop_after| Watcher {
+            level: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop_after,
+        };
+        let stopped = watch(0);
+        assert!(HashedBall::build_until(&space, 20, 1 << 16, &stopped).is_none());
+        let stopped_midway = watch(3);
+        assert!(HashedBall::build_until(&space, 20, 1 << 16, &stopped_midway).is_none());
+        let whole = watch(u64::MAX);
+        assert!(HashedBall::build_until(&space, 20, 1 << 16, &whole).is_some());
+        let tasks = whole.level.load(Ordering::Relaxed);
+        assert!(tasks > 3);
+        assert_eq!(whole.done.load(Ordering::Relaxed), tasks);
     }
 
     #[test]

@@ -248,6 +248,7 @@ impl Puzzle for Definition {
         let give_up = GiveUp {
             deadline,
             cancel: Some(control.cancel_flag()),
+            tables: Some(control),
         };
         let (solver, built_now) = bench.definition_solver(&self.puzzle, &solve_request, control)?;
         let mut report = solver.solve(&start, &request.position, give_up)?;
