@@ -10,9 +10,12 @@ use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::disk::{enumerate_on_disk, run_in, worker_folder, DiskOptions, DiskRun};
-use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Stop};
+use godsearch_enumerate::{
+    choose_engine, frontier, state_levels, table, Engine, Enumeration, Stop,
+};
 /// The limits an enumeration runs under, and the disk engine's default bucket size.
 pub use godsearch_enumerate::{disk::DEFAULT_BUCKET_STATES, Limits};
+use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
@@ -553,11 +556,58 @@ pub fn definition(
     match narrow {
         Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
         Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
-            let space: OrbitSpace<u128> = puzzle.space(generators, metric)?;
-            enumerate_definition(puzzle, space, metric, request, progress)
+            match puzzle.space::<u128>(generators, metric) {
+                Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
+                Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
+                    definition_slots(puzzle, generators, metric, request, progress)
+                }
+                Err(e) => Err(e),
+            }
         }
         Err(e) => Err(e),
     }
+}
+
+/// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
+/// whole states ([`state_levels`]): exact level counts to the depth asked or the memory
+/// budget. It keeps levels in memory only: no table to save, no disk, no distributed run, no
+/// level counted without being stored (each would need ranks).
+fn definition_slots(
+    puzzle: &DefinitionPuzzle,
+    generators: &[String],
+    metric: DefinitionMetric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let refused = [
+        (request.save.is_some(), "--save"),
+        (request.engine == EngineChoice::Table, "--engine table"),
+        (request.disk.is_some(), "--disk"),
+        (request.cluster.is_some(), "a distributed run"),
+        (request.limits.count_last, "--count-last"),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
+        return Err(AppError::Input(format!(
+            "{} has more positions than 128-bit ranks number: it is enumerated level by level in memory, over whole states, which {what} does not take",
+            puzzle.name()
+        )));
+    }
+    let space = puzzle.slot_space(generators, metric)?;
+    let started = Instant::now();
+    let enumeration = state_levels::enumerate(&space, &request.limits, progress);
+    let engine = (
+        "frontier of whole states",
+        std::mem::size_of::<Slots>() as f64,
+    );
+    Ok(report(
+        puzzle.name().to_string(),
+        "solved".into(),
+        metric.name(),
+        engine,
+        &enumeration,
+        None,
+        started.elapsed().as_secs_f64(),
+    ))
 }
 
 fn enumerate_definition<R: RankInt + KeyState>(

@@ -6,6 +6,7 @@ use crate::report::{DefinitionInfoReport, OrbitReport};
 use crate::{AppError, AppResult};
 use godsearch_core::RankInt;
 use godsearch_orbit::group::group_order;
+use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::SpaceError;
 use godsearch_orbit::{Definition, Format, OrbitSpace};
 use num_bigint::BigUint;
@@ -112,6 +113,20 @@ impl DefinitionPuzzle {
             generators,
             metric == DefinitionMetric::Quarter,
         )?)
+    }
+
+    /// The space over `generators` in `metric` whose states are the pieces' slots themselves,
+    /// for puzzles past 128-bit ranks (the megaminx, the 4x4x4): no rank, no table, any size.
+    pub fn slot_space(
+        &self,
+        generators: &[String],
+        metric: DefinitionMetric,
+    ) -> AppResult<SlotSpace> {
+        let quarter = metric == DefinitionMetric::Quarter;
+        SlotSpace::new(&self.definition, generators, quarter).map_err(|e| match e {
+            SlotError::Space(e) => AppError::OrbitSpace(e),
+            other => AppError::Input(format!("{}: {other}", self.name())),
+        })
     }
 
     /// Whether no two pieces of the solved pattern are alike (then positions are group

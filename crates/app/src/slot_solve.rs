@@ -13,7 +13,7 @@
 //! The solution is replayed before it is returned.
 
 use crate::definition_search::{report, search, DefinitionSolveRequest, GiveUp, How};
-use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use crate::definitions::DefinitionPuzzle;
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
@@ -22,7 +22,7 @@ use godsearch_enumerate::hashed_ball::{
     bytes_for, canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
 };
 use godsearch_orbit::group::Membership;
-use godsearch_orbit::slots::{SlotError, SlotSpace, Slots};
+use godsearch_orbit::slots::{SlotSpace, Slots};
 use godsearch_orbit::Pattern;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -52,13 +52,7 @@ pub struct SlotSolver {
 impl SlotSolver {
     /// The space of `puzzle` under `request`; the ball is built by the searches.
     pub fn new(puzzle: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> AppResult<Self> {
-        let quarter = request.metric == DefinitionMetric::Quarter;
-        let space = SlotSpace::new(&puzzle.definition, request.generators, quarter).map_err(
-            |e| match e {
-                SlotError::Space(e) => AppError::OrbitSpace(e),
-                other => AppError::Input(format!("{}: {other}", puzzle.name())),
-            },
-        )?;
+        let space = puzzle.slot_space(request.generators, request.metric)?;
         let ball_bytes = (request.memory_bytes / 2).min(SLOT_BALL_BYTES) as u128;
         let automaton = space.sequence_automaton();
         let ball_sequences = (0..=MAX_BALL_DEPTH)
@@ -194,6 +188,7 @@ impl Progress for BallProgress<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::definitions::DefinitionMetric;
 
     /// Only a sequence of the space's own moves skips the group's question: a derived move, a
     /// move outside the generators, a pattern or a name that is no move still ask it.

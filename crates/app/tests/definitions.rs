@@ -124,6 +124,53 @@ fn the_pyraminx_and_the_skewb_give_their_published_counts() {
     }
 }
 
+/// The engine for spaces past 128-bit ranks (the megaminx's and the 4x4x4's levels), run on
+/// the slot spaces of puzzles small enough to check: the pyraminx's and the skewb's published
+/// levels, whole; and the megaminx and the 4x4x4 through the app, to the depth asked, whose
+/// first two levels are their canonical sequences (no two such sequences of two moves meet).
+#[test]
+fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
+    use godsearch_enumerate::state_levels;
+    let limits = Limits {
+        max_depth: None,
+        memory_bytes: 2 << 30,
+        antipode_cap: 0,
+        count_last: false,
+    };
+    for (file, published) in [
+        ("pyraminx-no-tips.tws", "pyraminx-no-tips.txt"),
+        ("skewb.kpuzzle.json", "skewb.txt"),
+    ] {
+        let space = load(file).slot_space(&[], DefinitionMetric::Outer).unwrap();
+        let e = state_levels::enumerate(&space, &limits, &NoProgress);
+        assert_eq!(e.levels, levels(published), "{file}");
+        assert_eq!(e.stop, godsearch_enumerate::Stop::Complete);
+    }
+    for file in ["megaminx.kpuzzle.json", "4x4x4.kpuzzle.json"] {
+        let puzzle = load(file);
+        let report = run(
+            &puzzle,
+            "",
+            DefinitionMetric::Outer,
+            EngineChoice::Auto,
+            Some(3),
+        );
+        assert_eq!(report.engine, "frontier of whole states");
+        assert!(!report.complete && report.levels.len() == 4, "{file}");
+        let space = puzzle.slot_space(&[], DefinitionMetric::Outer).unwrap();
+        let automaton = godsearch_core::StateSpace::sequence_automaton(&space);
+        for depth in 1..=2 {
+            let sequences =
+                godsearch_enumerate::hashed_ball::canonical_sequences(&automaton, depth)
+                    - godsearch_enumerate::hashed_ball::canonical_sequences(&automaton, depth - 1);
+            assert_eq!(
+                report.levels[depth as usize] as u128, sequences,
+                "{file} level {depth}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_same_puzzle_in_either_format_is_the_same_space() {
     let from_tws = load("pyraminx-no-tips.tws");

@@ -259,6 +259,15 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     // Past 128-bit ranks a uniform position comes without a sequence; a walk needs no ranks:
     // its moves make its position.
     let megaminx = definition("megaminx.kpuzzle.json");
+    // Past 128-bit ranks bfs keeps whole states: exact levels to the depth asked, and a clear
+    // refusal of what needs ranks.
+    let levels = json(&["bfs", "megaminx", "--max-depth", "3", "--json"]);
+    assert_eq!(levels["levels"], serde_json::json!([1, 48, 1536, 43520]));
+    assert_eq!(levels["complete"], false);
+    refused(
+        &["bfs", &megaminx, "--max-depth", "2", "--count-last"],
+        "more positions than 128-bit ranks number",
+    );
     let s = json(&["scramble", &megaminx, "--seed", "1", "--json"]);
     assert!(s["scramble"].is_null() && s["position"].is_string());
     let walk = json(&["scramble", &megaminx, "--moves", "5", "--json"]);

@@ -18,6 +18,9 @@
 //!   level by level and resumable. A level on disk is never held whole, so this is not a
 //!   `LevelStore` (whose `newest()` is a slice); it shares the frontier's expansion and
 //!   counting code.
+//! - [`state_levels`], the frontier engine's search for spaces whose states have no integer
+//!   key (more positions than 128 bits number: the megaminx, the 4x4x4), states sorted whole
+//!   and the newest level expanded a share at a time.
 //! - [`distributed`] (feature `distributed`), the frontier engine across threads, processes
 //!   and machines on timely dataflow: every state owned by one worker by a fixed hash, each
 //!   level's neighbours exchanged to their owners, levels in memory or, per worker, as the
@@ -47,6 +50,7 @@ pub mod keys;
 pub mod level_store;
 pub mod pattern_db;
 pub mod reference;
+pub mod state_levels;
 pub mod table;
 
 use godsearch_core::RankedSpace;
