@@ -543,8 +543,9 @@ pub fn cube2(
 
 /// A definition file's puzzle over `generators` in `metric`, from solved: the table engine when
 /// a table of its ranks fits (ranks a constraint leaves unused take room but are never
-/// reached, so counts stay exact), the frontier engines otherwise; antipodes are written as
-/// scrambles (the inverse of an optimal solution by table descent) when the table engine ran.
+/// reached, so counts stay exact), the frontier engines otherwise, and whole states past
+/// 128-bit ranks ([`state_levels`]); antipodes are written as scrambles (the inverse of an
+/// optimal solution by table descent) when the table engine ran.
 pub fn definition(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
