@@ -93,9 +93,7 @@ impl AppError {
             | AppError::Definition { .. }
             | AppError::OrbitSpace(_) => true,
             AppError::PatternDb(e) => !matches!(e, PatternDbError::Cancelled),
-            AppError::Search(e) => {
-                !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)
-            }
+            AppError::Search(e) => search_refused(e),
             AppError::Cube { source, .. } => crate::cubes::is_invalid_cube(source),
             AppError::Descent(_)
             | AppError::Subgoal(_)
@@ -119,7 +117,7 @@ pub fn is_bad_input_cause(err: &(dyn std::error::Error + 'static)) -> bool {
         return app.is_bad_input();
     }
     if let Some(search) = err.downcast_ref::<SearchError>() {
-        return !matches!(search, SearchError::Timeout { .. } | SearchError::Exhausted);
+        return search_refused(search);
     }
     err.is::<BoardError>()
         || err.is::<ShapeError>()
@@ -135,6 +133,12 @@ pub fn is_bad_input_cause(err: &(dyn std::error::Error + 'static)) -> bool {
         || err.is::<PlanError>()
         || err.is::<EnumerateError>()
         || err.is::<PatternDbError>()
+}
+
+/// Whether a tile search's error refuses the request (a board too large, options it does not
+/// take) rather than reports where the work stopped (a timeout with its bound, no solution).
+fn search_refused(e: &SearchError) -> bool {
+    !matches!(e, SearchError::Timeout { .. } | SearchError::Exhausted)
 }
 
 /// Shorthand for the results of this crate.
