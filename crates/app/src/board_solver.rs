@@ -1,17 +1,20 @@
 //! The one place a solve request for a sliding-tile board becomes a solver: the algorithm the
 //! request names or the choice rules pick ([`choice::tile_algorithm`]), its heuristic or tables
-//! loaded or built once, then any number of boards solved. The command line makes one for a
-//! whole batch, the registry one for each request of the server and Python.
+//! loaded or built once, then any number of boards solved. [`BoardBatch`] is the registry's
+//! [`Batch`] of boards, which every front end solves through: a command line's whole batch, a
+//! server's or Python's request as a batch of one.
 
+use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{self, Algorithm, HeuristicChoice};
 use crate::report::Solution;
-use crate::request::{SolveRequest, Workbench};
+use crate::request::{SolveReport, SolveRequest, Workbench};
 use crate::tiles::{
-    AnyHeuristic, HalfDepthSolver, Notice, Search, StagedSolver, TableSolver, TileJob,
+    solvable_board, AnyHeuristic, HalfDepthSolver, Notice, Search, StagedSolver, TableSolver,
+    TileJob,
 };
 use crate::{AppError, AppResult};
-use godsearch_core::Progress;
-use godsearch_puzzles::tiles::{Board, TileSpace};
+use godsearch_core::{excerpt, Progress};
+use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
 use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
 use std::path::Path;
 use std::sync::Arc;
@@ -151,6 +154,149 @@ impl BoardSolver {
             }
             .solve(heuristic, job),
         }
+    }
+}
+
+/// The boards of one goal solved under one request: the registry's [`Batch`] for boards.
+pub struct BoardBatch {
+    goal: Board,
+    request: SolveRequest,
+    algorithm: Algorithm,
+}
+
+impl BoardBatch {
+    /// The batch `request` makes for boards that reach `goal`, refused as
+    /// [`BoardSolver::algorithm`] refuses it. Cheap: nothing is built.
+    pub fn new(goal: Board, request: &SolveRequest) -> AppResult<Self> {
+        let algorithm = BoardSolver::algorithm(&goal, request, request.table.is_some())?;
+        Ok(BoardBatch {
+            goal,
+            request: request.clone(),
+            algorithm,
+        })
+    }
+}
+
+impl Batch for BoardBatch {
+    /// A board alone, or a line of Korf's format (an id, the board, its optimal length), which
+    /// must reach the goal.
+    fn read(&self, text: &str, source: Source) -> AppResult<Position> {
+        let shape = self.goal.shape();
+        let job = match source {
+            Source::Given => TileJob {
+                id: None,
+                expected: None,
+                board: solvable_board(&self.goal, text)?,
+                format: BoardFormat::of_text(shape, text),
+            },
+            Source::Line => {
+                let quoted = |source| AppError::Board {
+                    text: excerpt(text).to_string(),
+                    source,
+                };
+                let instance = parse_instance(shape, text).map_err(quoted)?;
+                instance.board.check_solvable(&self.goal).map_err(quoted)?;
+                TileJob {
+                    id: instance.id,
+                    expected: instance.length,
+                    board: instance.board,
+                    format: instance.format,
+                }
+            }
+        };
+        Ok(Position::new(job))
+    }
+
+    /// Each word is one board, except that exactly one word a cell, each a single tile, is
+    /// read as one board (`solve 3x3 2 4 0 1 8 5 3 6 7`).
+    fn positions_in(&self, words: &[String]) -> Vec<String> {
+        let single_tiles = words
+            .iter()
+            .all(|w| w.parse::<u16>().is_ok() || w == "." || w == "_");
+        if words.len() == self.goal.shape().cells() && single_tiles {
+            vec![words.join(" ")]
+        } else {
+            words.to_vec()
+        }
+    }
+
+    fn check_front_end(&self, given: FrontEndOptions) -> AppResult<()> {
+        let algorithm = self.algorithm;
+        let searching = algorithm.is_search();
+        let unused = [
+            (
+                given.cache
+                    && !algorithm.is_staged()
+                    && !(searching
+                        && matches!(
+                            self.request.heuristic,
+                            HeuristicChoice::Auto | HeuristicChoice::Pdb
+                        )),
+                "--cache",
+                "pattern databases (--heuristic pdb or auto) and subgoal stage tables",
+            ),
+            (
+                given.verbose && !algorithm.is_staged(),
+                "--verbose",
+                "--algorithm subgoal and two-stage",
+            ),
+            (
+                given.memory && !searching && algorithm != Algorithm::HalfDepth,
+                "--memory",
+                "A*, half-depth search and the pattern-database builds of IDA* and A*",
+            ),
+        ];
+        match unused.iter().find(|(given, _, _)| *given) {
+            Some((_, option, used_by)) => Err(AppError::Input(format!(
+                "{option} is used only by {used_by}, not by --algorithm {}",
+                algorithm.name()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn solver<'a>(
+        &'a self,
+        bench: &'a Workbench,
+        setup: BatchSetup<'a>,
+    ) -> AppResult<Box<dyn BatchSolver + 'a>> {
+        let board_setup = BoardSetup {
+            table: self.request.table_file(&setup.limits)?,
+            memory_bytes: setup.limits.memory_bytes,
+            deadline_after: setup.timeout(&self.request)?,
+            progress: setup.progress,
+            notices: setup.notices,
+        };
+        let solver = BoardSolver::new(bench, &self.goal, &self.request, board_setup)?;
+        Ok(Box::new(BoardBatchSolver {
+            goal: &self.goal,
+            solver,
+            watched: self.algorithm.is_search() && self.algorithm != Algorithm::Astar,
+        }))
+    }
+}
+
+/// A [`BoardBatch`]'s solver: one board at a time, each on every thread the method uses.
+struct BoardBatchSolver<'a> {
+    goal: &'a Board,
+    solver: BoardSolver,
+    watched: bool,
+}
+
+impl BatchSolver for BoardBatchSolver<'_> {
+    fn watched(&self) -> bool {
+        self.watched
+    }
+
+    fn solve(&self, positions: &[Position], watch: Option<&Watch>) -> Vec<AppResult<SolveReport>> {
+        positions
+            .iter()
+            .map(|position| {
+                let job = position.get::<TileJob>()?;
+                let solved = self.solver.solve(self.goal, job, watch)?;
+                Ok(SolveReport::Tiles(solved))
+            })
+            .collect()
     }
 }
 

@@ -1,19 +1,24 @@
 //! The one place a solve request for a cube becomes a solver: the 2x2x2 by table descent or
 //! half-depth search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's
 //! table, or by half-depth search; tables loaded or built once, then any number of cubes
-//! solved. The command line makes one for a whole batch, the registry one for each request.
+//! solved. [`CubeBatch`] is the registry's [`Batch`] of cubes, which every front end solves
+//! through: a command line's whole batch, a server's or Python's request as a batch of one.
 
+use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::cubes::{
     default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
     TwoPhaseSolver,
 };
 use crate::report::CubeSolution;
-use crate::request::{cube_metric, optimal_table_size, SolveRequest, TableSize, Workbench};
+use crate::request::{
+    cube_metric, optimal_table_size, SolveReport, SolveRequest, TableSize, Workbench,
+};
 use crate::tiles::Notice;
 use crate::{AppError, AppResult};
-use godsearch_core::Progress;
-use godsearch_puzzles::cube::{CubeSize, Metric, Move};
+use godsearch_core::{excerpt, Progress};
+use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Move, Syntax};
+use godsearch_search::tiles::Watch;
 use godsearch_twophase::optimal::OptimalTables;
 use godsearch_twophase::Tables;
 use rayon::prelude::*;
@@ -207,19 +212,110 @@ impl<'a> CubeSolver<'a> {
         }
     }
 
-    /// Whether [`solve_all`](Self::solve_all) spreads a batch's cubes over the threads (so a
-    /// front end should hand it many at a time), rather than solving one after another.
-    pub fn spreads_batches(&self) -> bool {
+    /// Whether a batch's cubes are spread over the threads (so a front end should hand it
+    /// many at a time: [`BatchSolver::chunk`]), rather than solved one after another, each on
+    /// every thread it uses.
+    fn spreads_batches(&self) -> bool {
         matches!(self, CubeSolver::TwoPhase(_))
     }
+}
 
-    /// Solves `jobs`, results in their order: two-phase one cube a thread on every thread of
-    /// the current rayon pool (a cube takes about a millisecond); the other methods one cube at
-    /// a time, each on every thread it uses.
-    pub fn solve_all(&self, jobs: &[CubeJob]) -> Vec<AppResult<CubeSolution>> {
+/// The cubes of one size solved under one request: the registry's [`Batch`] for cubes.
+pub struct CubeBatch {
+    size: CubeSize,
+    request: SolveRequest,
+    syntax: Syntax,
+}
+
+impl CubeBatch {
+    /// The batch `request` makes for cubes of `size`, refused as [`CubeSolver::check`] refuses
+    /// it. Cheap: nothing is built.
+    pub fn new(size: CubeSize, request: &SolveRequest) -> AppResult<Self> {
+        CubeSolver::check(size, request)?;
+        Ok(CubeBatch {
+            size,
+            request: request.clone(),
+            syntax: request.syntax()?,
+        })
+    }
+}
+
+impl Batch for CubeBatch {
+    /// A position as stickers or moves (`request.facelets`, `request.moves`, else whichever it
+    /// reads as); one given alone is quoted in the error.
+    fn read(&self, text: &str, source: Source) -> AppResult<Position> {
+        let cube = parse_position(self.size, text, self.syntax).map_err(|e| match source {
+            Source::Given => AppError::Input(format!("position '{}': {e}", excerpt(text))),
+            Source::Line => AppError::Input(e.to_string()),
+        })?;
+        Ok(Position::new(CubeJob {
+            text: text.to_string(),
+            cube,
+        }))
+    }
+
+    fn check_front_end(&self, given: FrontEndOptions) -> AppResult<()> {
+        if given.verbose {
+            return Err(AppError::Input(
+                "--verbose is for sliding-tile boards, not cubes".into(),
+            ));
+        }
+        if given.memory && self.request.algorithm != Algorithm::HalfDepth {
+            return Err(AppError::Input(
+                "--memory is used only by --algorithm half-depth on cubes".into(),
+            ));
+        }
+        if given.cache && self.size == CubeSize::Two {
+            return Err(AppError::Input("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory".into()));
+        }
+        Ok(())
+    }
+
+    fn solver<'a>(
+        &'a self,
+        bench: &'a Workbench,
+        setup: BatchSetup<'a>,
+    ) -> AppResult<Box<dyn BatchSolver + 'a>> {
+        let cube_setup = CubeSetup {
+            table: self.request.table_file(&setup.limits)?,
+            memory_bytes: setup.limits.memory_bytes,
+            timeout: setup.timeout(&self.request)?,
+            positions: setup.positions,
+            largest_table: setup.limits.largest_table,
+            progress: setup.progress,
+            notices: setup.notices,
+            stop: setup.stop,
+        };
+        Ok(Box::new(CubeSolver::new(
+            bench,
+            self.size,
+            &self.request,
+            cube_setup,
+        )?))
+    }
+}
+
+/// Positions a batch hands two-phase a thread at a time: enough that the threads rarely wait
+/// at a chunk's end (a position takes about a millisecond), few enough that results show as
+/// they come.
+const POSITIONS_PER_THREAD_IN_FLIGHT: usize = 64;
+
+impl BatchSolver for CubeSolver<'_> {
+    fn chunk(&self) -> usize {
         match self.spreads_batches() {
-            true => jobs.par_iter().map(|job| self.solve(job)).collect(),
-            false => jobs.iter().map(|job| self.solve(job)).collect(),
+            true => rayon::current_num_threads() * POSITIONS_PER_THREAD_IN_FLIGHT,
+            false => 1,
+        }
+    }
+
+    fn solve(&self, positions: &[Position], _: Option<&Watch>) -> Vec<AppResult<SolveReport>> {
+        let solve = |position: &Position| {
+            let job = position.get::<CubeJob>()?;
+            CubeSolver::solve(self, job).map(SolveReport::Cube)
+        };
+        match self.spreads_batches() {
+            true => positions.par_iter().map(solve).collect(),
+            false => positions.iter().map(solve).collect(),
         }
     }
 }

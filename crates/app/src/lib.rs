@@ -1,6 +1,8 @@
 //! The application layer every godsearch front end shares (the CLI today; an HTTP server and
 //! Python bindings next), so that none of them copies a rule:
 //!
+//! - [`batch`]: many positions solved under one request, the path every front end's solve
+//!   takes (a server's request is a batch of one);
 //! - [`bfs`]: God's algorithm with the engine chosen by size, tables saved, antipodes written;
 //! - [`choice`]: the algorithm and heuristic enums and the rules that pick them when the user
 //!   leaves it to godsearch (with the measurements behind each rule);
@@ -75,6 +77,7 @@
 //! [`Progress`](godsearch_core::Progress) sink, notices to a callback, errors are typed
 //! ([`AppError`], with [`AppError::is_bad_input`] deciding "your request" from "our work").
 
+pub mod batch;
 pub mod bfs;
 pub mod board_solver;
 pub mod cache;

@@ -470,6 +470,22 @@ pub struct JobLimits {
     pub definition_files: bool,
 }
 
+impl JobLimits {
+    /// The limits of a front end working for the user on their own machine (the command
+    /// line): `memory_bytes`, and no other: no node or time limit, every optimal-solver table
+    /// size, any number of scrambles, definition and table files read.
+    pub fn local(memory_bytes: u64) -> Self {
+        JobLimits {
+            memory_bytes,
+            max_nodes: None,
+            max_seconds: None,
+            largest_table: TableSize::ALL[TableSize::ALL.len() - 1],
+            max_scrambles: u32::MAX,
+            definition_files: true,
+        }
+    }
+}
+
 /// A running job's state for watchers: its enumeration levels, its search's threshold and
 /// nodes, and the cancel switch every engine of the job looks at. It is the job's
 /// [`Progress`] sink.
@@ -569,7 +585,7 @@ impl JobControl {
     /// database that would make the work faster) is kept for [`hints`](Self::hints).
     pub fn tell(&self, notice: &Notice) {
         let text = notice_text(notice);
-        if let Notice::NothingCached { partition } = notice {
+        if let Notice::NothingCached { partition, .. } = notice {
             self.hints
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -1081,6 +1097,8 @@ pub struct PdbGroup {
     pub origin: &'static str,
     /// Seconds the build took (0 when cached).
     pub seconds: f64,
+    /// Why a cached file was not used and the database was built again, if one was there.
+    pub replaced: Option<String>,
     /// Why a database built was not saved to the cache, if it was not.
     pub not_saved: Option<String>,
 }
@@ -1190,7 +1208,7 @@ pub(crate) fn notice_text(notice: &Notice) -> String {
             "built the subgoal stage tables of plan {} in {seconds:.2} s",
             excerpt(plan)
         ),
-        Notice::NothingCached { partition } => format!(
+        Notice::NothingCached { partition, .. } => format!(
             "no pattern database is cached; the {partition} databases would make long boards far faster"
         ),
         Notice::TablesBuilt { what, seconds, .. } => format!("built {what} in {seconds:.1} s"),

@@ -86,6 +86,10 @@ pub enum Notice {
     NothingCached {
         /// The strongest named partition for this board.
         partition: &'static str,
+        /// The board size, as `pdb build` takes it.
+        puzzle: String,
+        /// The goal as a tile list, when it is not the standard one (`pdb build --goal`).
+        goal: Option<String>,
     },
     /// Tables a solver needs (the cube's two-phase or optimal tables) were built.
     TablesBuilt {
@@ -185,7 +189,12 @@ impl HeuristicRequest<'_> {
                     }
                 }
                 if let Some(&partition) = choice::preferred_partitions(goal).first() {
-                    notify(Notice::NothingCached { partition });
+                    let standard = *goal == Board::goal(goal.shape());
+                    notify(Notice::NothingCached {
+                        partition,
+                        puzzle: goal.shape().to_string(),
+                        goal: (!standard).then(|| goal.to_list()),
+                    });
                 }
                 conflict().or_else(|_| Ok(AnyHeuristic::Manhattan(Manhattan::new(goal)?)))
             }

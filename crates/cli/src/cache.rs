@@ -3,7 +3,6 @@
 
 use crate::output::errln;
 use godsearch_app::cache::TableCache;
-use godsearch_app::tiles::Board;
 use godsearch_app::tiles::Notice;
 use godsearch_app::units::format_count;
 use std::path::{Path, PathBuf};
@@ -31,9 +30,9 @@ fn tell_built(what: &str, seconds: f64, replaced: Option<String>, saved: Result<
 }
 
 /// Tells stderr what a heuristic choice did: databases built (and cached or not), or the
-/// `godsearch pdb build` command that would make long boards far faster (`goal`: the board's,
-/// for that command); tables a cube solver built; what half-depth search holds.
-pub fn print_notice(notice: Notice, goal: Option<&Board>, cache_flag: Option<&Path>) {
+/// `godsearch pdb build` command that would make long boards far faster; tables a cube solver
+/// built; what half-depth search holds.
+pub fn print_notice(notice: Notice, cache_flag: Option<&Path>) {
     match notice {
         Notice::Rebuilding { why } => {
             errln!("note: rebuilding a cached pattern database ({why})")
@@ -79,14 +78,14 @@ pub fn print_notice(notice: Notice, goal: Option<&Board>, cache_flag: Option<&Pa
             "{}",
             godsearch_app::request::half_depth_text(positions, depth, all)
         ),
-        Notice::NothingCached { partition } => {
-            let Some(goal) = goal else {
-                errln!("note: no pattern database is cached; the {partition} databases would make long searches far faster");
-                return;
-            };
-            let mut command = format!("godsearch pdb build {} --pdb {partition}", goal.shape());
-            if *goal != Board::goal(goal.shape()) {
-                command += &format!(" --goal {}", goal.to_list());
+        Notice::NothingCached {
+            partition,
+            puzzle,
+            goal,
+        } => {
+            let mut command = format!("godsearch pdb build {puzzle} --pdb {partition}");
+            if let Some(goal) = goal {
+                command += &format!(" --goal {goal}");
             }
             if let Some(dir) = cache_flag {
                 command += &format!(" --cache {}", dir.display());

@@ -8,7 +8,6 @@ mod errors;
 mod input;
 mod interrupt;
 mod output;
-mod spaces;
 
 use clap::Parser;
 use godsearch_console::{machine, progress};

@@ -872,7 +872,7 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
             ],
         ]
         .concat(),
-        "one board",
+        "one position",
     );
     refused(
         &[

@@ -355,7 +355,7 @@ fn invalid_cubes_and_options_are_refused_with_the_reason() {
     );
     refused(
         &["pdb", "build", "3x3x3", "--pdb", "7-8"],
-        "3x3x3 is a cube",
+        "pattern databases are built ahead for sliding-tile boards",
     );
 }
 

@@ -679,7 +679,7 @@ fn kind7_messages_are_one_line_with_one_exit_code_rule() {
     );
     refused(
         &["solve", "3x3x3", "--memory", "1G", "R"],
-        "--memory is for sliding-tile boards",
+        "--memory is used only by --algorithm half-depth",
     );
     refused(
         &["scramble", "4x4", "--cache", "x"],

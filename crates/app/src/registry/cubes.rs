@@ -6,13 +6,13 @@ use super::{
     no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind,
     ReadingCache, Scrambler, Verifier, VerifyQuery,
 };
+use crate::batch::{solve_one, Batch, Source};
 use crate::bfs::{self, BfsRequest};
-use crate::cube_solver::{CubeSetup, CubeSolver};
-use crate::cubes::CubeJob;
+use crate::cube_solver::CubeBatch;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, cube_metric, optimal_table_size, shorter, BfsJob, JobControl, JobLimits,
-    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    check_replay_size, cube_metric, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry,
+    Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
 use crate::tiles::Notice;
 use crate::verify::{self, CubeProver};
@@ -64,9 +64,10 @@ pub struct Cube {
 }
 
 impl Cube {
-    fn start(&self, request: &SolveRequest) -> AppResult<CubieCube> {
-        parse_position(self.size, &request.position, request.syntax()?)
-            .map_err(|e| AppError::Input(format!("position '{}': {e}", excerpt(&request.position))))
+    /// The batch of cubes `request` makes, its options checked.
+    fn batch_of(&self, request: &SolveRequest) -> AppResult<CubeBatch> {
+        no_generators(&request.generators)?;
+        CubeBatch::new(self.size, request)
     }
 }
 
@@ -86,9 +87,8 @@ impl Puzzle for Cube {
     }
 
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
-        no_generators(&request.generators)?;
-        CubeSolver::check(self.size, request)?;
-        self.start(request).map(|_| ())
+        let batch = self.batch_of(request)?;
+        batch.read(&request.position, Source::Given).map(|_| ())
     }
 
     fn solve(
@@ -98,24 +98,14 @@ impl Puzzle for Cube {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<SolveReport> {
-        no_generators(&request.generators)?;
-        CubeSolver::check(self.size, request)?;
-        let job = CubeJob {
-            text: request.position.clone(),
-            cube: self.start(request)?,
-        };
-        let setup = CubeSetup {
-            table: request.table_file(limits)?,
-            memory_bytes: limits.memory_bytes,
-            timeout: shorter(request.timeout()?, limits.max_seconds),
-            positions: Some(1),
-            largest_table: limits.largest_table,
-            progress: control,
-            notices: &mut |notice| control.tell(&notice),
-            stop: Some(control.cancel_flag()),
-        };
-        let solution = CubeSolver::new(bench, self.size, request, setup)?.solve(&job);
-        solution.map(SolveReport::Cube)
+        solve_one(&self.batch_of(request)?, bench, request, limits, control)
+    }
+
+    fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {
+        Some(
+            self.batch_of(request)
+                .map(|batch| Box::new(batch) as Box<dyn Batch>),
+        )
     }
 
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {

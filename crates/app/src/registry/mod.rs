@@ -16,6 +16,7 @@ pub mod definition;
 pub mod pancake;
 pub mod tiles;
 
+use crate::batch::Batch;
 use crate::bfs::BfsRequest;
 use crate::report::{AnyInfo, BfsReport, Scramble, VerifyReport};
 use crate::request::{
@@ -76,6 +77,14 @@ pub trait Puzzle: Send + Sync {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<SolveReport>;
+
+    /// The batch `request` makes (its options checked, nothing built), through which a front
+    /// end solves many positions under one request; `None` for a puzzle that takes one
+    /// position a request, through [`solve`](Self::solve) alone.
+    fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {
+        let _ = request;
+        None
+    }
 
     /// Refuses the enumeration options it does not take.
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()>;

@@ -6,17 +6,18 @@ use super::{
     no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier,
     VerifyQuery,
 };
+use crate::batch::{solve_one, Batch, Source};
 use crate::bfs::{self, BfsRequest};
-use crate::board_solver::{BoardSetup, BoardSolver};
+use crate::board_solver::BoardBatch;
 use crate::cache::Origin;
 use crate::choice::Algorithm;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, shorter, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob,
-    PdbReport, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest,
-    Workbench, ALGORITHMS,
+    check_replay_size, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
+    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    ALGORITHMS,
 };
-use crate::tiles::{databases_label, solvable_board, Notice, TableSolver, TileJob};
+use crate::tiles::{databases_label, solvable_board, Notice, TableSolver};
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
@@ -70,6 +71,12 @@ impl Tiles {
     fn goal(&self, goal: Option<&str>) -> AppResult<Board> {
         tile_goal(self.shape, goal)
     }
+
+    /// The batch of boards `request` makes, its options checked.
+    fn batch_of(&self, request: &SolveRequest) -> AppResult<BoardBatch> {
+        no_generators(&request.generators)?;
+        BoardBatch::new(self.goal(request.goal.as_deref())?, request)
+    }
 }
 
 impl Puzzle for Tiles {
@@ -92,10 +99,8 @@ impl Puzzle for Tiles {
     }
 
     fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
-        no_generators(&request.generators)?;
-        let goal = self.goal(request.goal.as_deref())?;
-        BoardSolver::algorithm(&goal, request, request.table.is_some())?;
-        solvable_board(&goal, &request.position).map(|_| ())
+        let batch = self.batch_of(request)?;
+        batch.read(&request.position, Source::Given).map(|_| ())
     }
 
     fn solve(
@@ -105,27 +110,14 @@ impl Puzzle for Tiles {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<SolveReport> {
-        no_generators(&request.generators)?;
-        let goal = self.goal(request.goal.as_deref())?;
-        let job = TileJob {
-            id: None,
-            expected: None,
-            board: solvable_board(&goal, &request.position)?,
-            format: BoardFormat::of_text(self.shape, &request.position),
-        };
-        let setup = BoardSetup {
-            table: request.table_file(limits)?,
-            memory_bytes: limits.memory_bytes,
-            deadline_after: shorter(request.timeout()?, limits.max_seconds),
-            progress: control,
-            notices: &mut |notice| control.tell(&notice),
-        };
-        let solution = BoardSolver::new(bench, &goal, request, setup)?.solve(
-            &goal,
-            &job,
-            Some(control.watch()),
-        );
-        solution.map(SolveReport::Tiles)
+        solve_one(&self.batch_of(request)?, bench, request, limits, control)
+    }
+
+    fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {
+        Some(
+            self.batch_of(request)
+                .map(|batch| Box::new(batch) as Box<dyn Batch>),
+        )
     }
 
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
@@ -270,17 +262,20 @@ impl Puzzle for Tiles {
                     .cache()
                     .load_or_build(&goal, pattern, limits.memory_bytes, job.force, control)
             })?;
-            let (origin, seconds, not_saved) = match origin {
-                Origin::Cached => ("cached", 0.0, None),
+            let (origin, seconds, replaced, not_saved) = match origin {
+                Origin::Cached => ("cached", 0.0, None, None),
                 Origin::Built {
-                    seconds, not_saved, ..
-                } => ("built", seconds, not_saved),
+                    seconds,
+                    replaced,
+                    not_saved,
+                } => ("built", seconds, replaced, not_saved),
             };
             groups.push(PdbGroup {
                 tiles: pattern.tiles().to_vec(),
                 entries: pattern.entries(),
                 origin,
                 seconds,
+                replaced,
                 not_saved,
             });
         }

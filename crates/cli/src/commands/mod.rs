@@ -7,7 +7,6 @@ mod bfs_launcher;
 mod bfs_output;
 mod cache_files;
 mod cube_report;
-mod cube_solve;
 mod definition_info;
 mod docs;
 mod info;

@@ -1,13 +1,12 @@
-//! `godsearch pdb build`: build a partition's pattern databases into the cache.
+//! `godsearch pdb build`: a partition's pattern databases built into the cache, through the
+//! workbench's call the server and Python make (`/api/jobs/pdb`, `build_pdb`).
 
 use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
-use crate::errors::InputError;
-use crate::machine;
 use crate::output::outln;
-use crate::spaces;
-use anyhow::Result;
-use godsearch_app::cache::Origin;
-use godsearch_app::tiles::Partition;
+use crate::progress::with_job_line;
+use crate::{cache, machine};
+use anyhow::{bail, Result};
+use godsearch_app::request::{JobControl, JobLimits, PdbJob, Workbench};
 use godsearch_app::units::{format_bytes, format_count};
 
 pub fn run(args: &PdbArgs) -> Result<()> {
@@ -17,45 +16,47 @@ pub fn run(args: &PdbArgs) -> Result<()> {
 }
 
 fn build(args: &PdbBuildArgs) -> Result<()> {
-    let shape = spaces::tile_shape(&args.puzzle)?;
-    let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let partition = Partition::parse(&args.pdb, &goal).map_err(|e| InputError(e.to_string()))?;
-    let memory_bytes = machine::memory_budget(args.memory);
-    let cache = crate::cache::open(args.cache.as_deref());
+    let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
+    let job = PdbJob {
+        puzzle: args.puzzle.clone(),
+        partition: args.pdb.clone(),
+        goal: args.goal.clone(),
+        force: args.force,
+    };
+    let limits = JobLimits::local(machine::memory_budget(args.memory));
+    let control = JobControl::new(None);
+    let report = with_job_line(&control, false, || bench.build_pdb(&job, &limits, &control))?;
     outln!(
-        "pattern databases {} for {shape}, goal {goal}, in {}",
-        partition.name(),
-        cache.dir().display()
+        "pattern databases {} for {}, goal {}, in {}",
+        report.partition,
+        report.puzzle,
+        report.goal,
+        report.cache
     );
     let mut total_seconds = 0.0;
     let mut total_bytes = 0;
-    for pattern in partition.patterns() {
-        let bar = crate::progress::LevelBar::new();
-        let built = cache.load_or_build(&goal, pattern, memory_bytes, args.force, &bar);
-        bar.finish();
-        let (_, origin) = built?;
-        let what = match origin {
-            Origin::Cached => "already cached".to_string(),
-            Origin::Built {
-                seconds,
-                replaced,
-                not_saved,
-            } => {
-                if let Some(why) = not_saved {
-                    // Caching is this command's whole job.
-                    anyhow::bail!("the database was built but could not be cached: {why}");
-                }
-                total_seconds += seconds;
-                let note = replaced.map_or(String::new(), |why| format!(" (replaced: {why})"));
-                format!("built in {seconds:.2} s{note}")
+    for group in &report.groups {
+        if let Some(why) = &group.not_saved {
+            // Caching is this command's whole job.
+            bail!("the database was built but could not be cached: {why}");
+        }
+        let what = match group.origin {
+            "cached" => "already cached".to_string(),
+            _ => {
+                let note = group
+                    .replaced
+                    .as_ref()
+                    .map_or(String::new(), |why| format!(" (replaced: {why})"));
+                format!("built in {:.2} s{note}", group.seconds)
             }
         };
-        total_bytes += pattern.entries();
+        total_seconds += group.seconds;
+        total_bytes += group.entries;
         outln!(
             "  tiles {:<28} {:>14} entries {:>10}  {what}",
-            format!("{:?}", pattern.tiles()),
-            format_count(pattern.entries()),
-            format_bytes(pattern.entries() as f64)
+            format!("{:?}", group.tiles),
+            format_count(group.entries),
+            format_bytes(group.entries as f64)
         );
     }
     outln!(

@@ -9,13 +9,12 @@ use crate::output::outln;
 use crate::progress::with_job_line;
 use crate::{cache, machine};
 use anyhow::{Context, Result};
-use godsearch_app::registry::{definition::DefinitionKind, PuzzleKind};
+use godsearch_app::registry::{definition::DefinitionKind, Puzzle, PuzzleKind};
 use godsearch_app::report::DefinitionSolution;
-use godsearch_app::request::{JobControl, JobLimits, SolveReport, TableSize, Workbench};
+use godsearch_app::request::{JobControl, JobLimits, SolveReport, Workbench};
 use godsearch_app::units::format_seconds;
 
-pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
-    let puzzle = super::open_puzzle(args.definition.def.as_deref(), name)?;
+pub fn run(args: &SolveArgs, puzzle: &dyn Puzzle, name: &str) -> Result<()> {
     let definition = puzzle.entry().kind == DefinitionKind.family();
     let front_end_only = [
         (args.file.is_some(), "--file"),
@@ -31,20 +30,13 @@ pub fn run(args: &SolveArgs, name: &str) -> Result<()> {
         bad_input!("give the positions to solve after the puzzle's name");
     }
     let bench = Workbench::new(cache::open(args.cache.as_deref()));
-    let limits = JobLimits {
-        memory_bytes: machine::memory_budget(args.memory),
-        max_nodes: None,
-        max_seconds: None,
-        largest_table: TableSize::ALL[TableSize::ALL.len() - 1],
-        max_scrambles: u32::MAX,
-        definition_files: true,
-    };
+    let limits = JobLimits::local(machine::memory_budget(args.memory));
     // The workbench keeps what it builds: the positions after the first reuse it.
     for (position, shown) in positions {
         let request = super::solve::request(args, &position);
         let control = JobControl::new(None);
         let solved = with_job_line(&control, args.quiet, || {
-            bench.solve_opened(&*puzzle, &request, &limits, &control)
+            bench.solve_opened(puzzle, &request, &limits, &control)
         });
         match solved? {
             SolveReport::Definition(mut solution) => {

@@ -7,7 +7,7 @@ use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::Result;
 use godsearch_app::report::Scramble;
-use godsearch_app::request::{JobLimits, ScrambleRequest, TableSize, Workbench};
+use godsearch_app::request::{JobLimits, ScrambleRequest, Workbench};
 use godsearch_app::tiles::BoardFormat;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -51,14 +51,7 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let bench = Workbench::for_one_batch(crate::cache::open(args.cache.as_deref()));
-    let limits = JobLimits {
-        memory_bytes: crate::machine::default_memory_budget(),
-        max_nodes: None,
-        max_seconds: None,
-        largest_table: TableSize::Small,
-        max_scrambles: u32::MAX,
-        definition_files: true,
-    };
+    let limits = JobLimits::local(crate::machine::default_memory_budget());
     let request = ScrambleRequest {
         puzzle: name.clone(),
         generators: args.definition.generators.clone(),

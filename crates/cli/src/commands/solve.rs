@@ -1,90 +1,82 @@
-//! `godsearch solve` for sliding-tile boards: optimal solutions by IDA*, parallel IDA*, A* or
-//! table descent, fast ones by stages. The work is the application crate's
-//! ([`godsearch_app::tiles`]); this file turns arguments into its calls and prints.
+//! `godsearch solve`: the arguments become one [`SolveRequest`]; a puzzle that solves batches
+//! (boards, cubes) reads the positions given and `--file`'s lines and solves them through the
+//! application's [`Batch`] (what the server and Python call for each request, as a batch of
+//! one), printing each as it comes; any other puzzle is solved a request a position
+//! ([`super::registry_solve`]).
 
+use super::cube_report::CubePrinter;
 use super::solve_report::{Printer, Style};
-use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
+use crate::args::{SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
-use crate::input::Batch;
+use crate::input::Batch as Positions;
 use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
-use crate::{cache, machine, spaces};
-use anyhow::Result;
-use godsearch_app::board_solver::{BoardSetup, BoardSolver};
+use crate::{cache, machine};
+use anyhow::{bail, Result};
+use godsearch_app::batch::{Batch, BatchSetup, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Watch;
-use godsearch_app::registry::{cubes::cube_size, tiles::board_shape};
-use godsearch_app::request::{SolveRequest, Workbench};
-use godsearch_app::tiles::{parse_instance, Board, BoardFormat};
-use godsearch_app::tiles::{solvable_board, Notice, TileJob};
+use godsearch_app::registry::{cubes::CubesKind, tiles::TilesKind, PuzzleKind};
+use godsearch_app::request::{JobLimits, SolveReport, SolveRequest, Workbench};
+use godsearch_app::tiles::Notice;
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    if args.definition.path(args.puzzle.as_deref()).is_some() {
-        let name = args.definition.puzzle_name(args.puzzle.as_deref());
-        return super::registry_solve::run(args, &name);
-    }
-    let puzzle = args.puzzle.as_deref().unwrap_or_default();
-    // Boards and cubes have front ends of their own here, which stream files of positions;
-    // every other puzzle goes to the workbench as it is.
-    let cube = cube_size(puzzle);
-    let board = board_shape(puzzle).is_some();
-    if (board || cube.is_some()) && args.pattern.is_some() {
+    let name = args.definition.puzzle_name(args.puzzle.as_deref());
+    let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
+    let request = request(args, "");
+    let Some(batch) = puzzle.batch(&request) else {
+        return super::registry_solve::run(args, &*puzzle, &name);
+    };
+    let batch = batch?;
+    if args.pattern.is_some() {
         bad_input!("--pattern is for definition puzzles (a shipped one's name, or --def FILE)");
     }
-    if let Some(size) = cube {
-        return super::cube_solve::run(args, size);
+    let printed = Printed::check(args, puzzle.entry().kind)?;
+    batch.check_front_end(FrontEndOptions {
+        cache: args.cache.is_some(),
+        memory: args.memory.is_some(),
+        verbose: args.verbose,
+    })?;
+    // The positions given as arguments are read before any table is built.
+    let positions = positions(args, &*batch, printed.noun())?;
+    let one_position = [
+        (
+            request.known_solution.is_some(),
+            "--known-solution solves one position",
+        ),
+        (
+            request.resume_from.is_some(),
+            "--resume-from continues the search of one position, with the bound it proved",
+        ),
+    ];
+    if let Some((_, what)) = one_position.iter().find(|(given, _)| *given) {
+        match positions.total {
+            Some(1) => {}
+            Some(n) => bad_input!("{what}, and {n} were given"),
+            None => bad_input!("{what}, not a stream of them"),
+        }
     }
-    if !board {
-        return super::registry_solve::run(args, puzzle);
-    }
-    if args.show_facelets {
-        bad_input!("--show-facelets is for cubes, not sliding-tile boards");
-    }
-    args.notation.check_runs(args.runs)?;
-    let shape = spaces::tile_shape(puzzle)?;
-    let goal = spaces::tile_goal(shape, args.goal.as_deref())?;
-    let request = request(args, "");
-    let algorithm = BoardSolver::algorithm(&goal, &request, args.table.is_some())?;
-    refuse_unused_options(args, algorithm)?;
-    // Boards are read (those given as arguments, at once) before any table is built.
-    let jobs = jobs(args, &goal)?;
-    if args.resume_from.is_some() && jobs.total != Some(1) {
-        bad_input!("--resume-from continues the search of one board, with the bound it proved");
-    }
-    let style = match (args.json, args.moves_only) {
-        (true, _) => Style::Json,
-        (false, true) => Style::MovesOnly,
-        (false, false) => Style::Human,
-    };
     let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
     let bar = LevelBar::new();
-    let setup = BoardSetup {
-        table: args.table.as_deref(),
-        memory_bytes: machine::memory_budget(args.memory),
-        deadline_after: args.timeout,
+    let setup = BatchSetup {
+        limits: JobLimits::local(machine::memory_budget(args.memory)),
+        positions: positions.total,
         progress: &bar,
         notices: &mut |notice| {
             if !args.json || !matches!(notice, Notice::HalfDepthHeld { .. }) {
-                bar.suspend(|| cache::print_notice(notice, Some(&goal), args.cache.as_deref()))
+                bar.suspend(|| cache::print_notice(notice, args.cache.as_deref()))
             }
         },
+        stop: None,
     };
-    let solver = BoardSolver::new(&bench, &goal, &request, setup);
+    let solver = batch.solver(&bench, setup);
     bar.finish();
     let solver = solver?;
-    let mut out = Printer::new(
-        style,
-        shape,
-        args.notation,
-        args.runs,
-        args.verbose,
-        jobs.total,
-        args.quiet,
-    );
-    // One board searched gets a line with the search's progress; a batch has its bar. Stopped
-    // by a signal, it says the bound it proved, from which --resume-from continues.
+    let mut out = printed.start(args, positions.total);
+    // One position searched gets a line with the search's progress; a batch has its bar.
+    // Stopped by a signal, it says the bound it proved, from which --resume-from continues.
     let watch = Arc::new(Watch::default());
-    let single = jobs.total == Some(1) && algorithm.is_search() && algorithm != Algorithm::Astar;
+    let single = positions.total == Some(1) && solver.watched();
     if single {
         let seen = Arc::clone(&watch);
         crate::interrupt::on_interrupt(Box::new(move || {
@@ -96,20 +88,46 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             }
         }));
     }
-    for job in jobs.items {
-        let job = job?;
+    // Positions are handed over a chunk at a time (many where the solver spreads them over
+    // the threads), each chunk printed in input order as it ends.
+    let mut items = positions.items;
+    loop {
+        let chunk = items
+            .by_ref()
+            .take(solver.chunk())
+            .collect::<Result<Vec<Position>>>()?;
+        if chunk.is_empty() {
+            break;
+        }
         let solved = match single {
-            true => with_search_line(&watch, args.quiet, || {
-                solver.solve(&goal, &job, Some(&watch))
-            }),
-            false => solver.solve(&goal, &job, None),
+            true => with_search_line(&watch, args.quiet, || solver.solve(&chunk, Some(&watch))),
+            false => solver.solve(&chunk, None),
         };
-        out.emit(solved?)?;
+        for report in solved {
+            out.emit(report?)?;
+        }
     }
     if single {
         crate::interrupt::clear_on_interrupt();
     }
     out.finish()
+}
+
+/// The positions to solve: those given as arguments (read at once), then `--file`'s lines as
+/// they are read (in constant memory: standard input may be endless).
+fn positions<'a>(
+    args: &'a SolveArgs,
+    batch: &'a dyn Batch,
+    noun: &str,
+) -> Result<Positions<'a, Position>> {
+    let given = batch
+        .positions_in(&args.boards)
+        .iter()
+        .map(|text| Ok(batch.read(text, Source::Given)?))
+        .collect::<Result<_>>()?;
+    crate::input::batch(given, args.file.as_deref(), noun, |line| {
+        Ok(batch.read(line, Source::Line)?)
+    })
 }
 
 /// The request the arguments make, as every front end makes it (the position: `position`; a
@@ -145,75 +163,88 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
     }
 }
 
-/// Refuses the command line's own options that would do nothing with the algorithm chosen for
-/// a board, rather than ignore them silently (the rules every front end shares were checked by
-/// [`BoardSolver::algorithm`]).
-fn refuse_unused_options(args: &SolveArgs, algorithm: Algorithm) -> Result<()> {
-    let searching = algorithm.is_search();
-    let staged = algorithm.is_staged();
-    let chosen = algorithm.name();
-    let unused = [
-        (
-            args.cache.is_some()
-                && !staged
-                && !(searching
-                    && matches!(args.heuristic, HeuristicChoice::Auto | HeuristicChoice::Pdb)),
-            "--cache",
-            "pattern databases (--heuristic pdb or auto) and subgoal stage tables",
-        ),
-        (
-            args.verbose && !staged,
-            "--verbose",
-            "--algorithm subgoal and two-stage",
-        ),
-        (
-            args.memory.is_some() && !searching && algorithm != Algorithm::HalfDepth,
-            "--memory",
-            "A*, half-depth search and the pattern-database builds of IDA* and A*",
-        ),
-    ];
-    if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {
-        bad_input!("{option} is used only by {used_by}, not by --algorithm {chosen}");
+/// Which printer a batch's reports get, chosen as the page chooses its drawing: by the
+/// puzzle's family (each prints its own report document).
+#[derive(Debug, Clone, Copy)]
+enum Printed {
+    Boards,
+    Cubes,
+}
+
+impl Printed {
+    /// The printer for a puzzle of `family`, the printing options only the other takes
+    /// refused.
+    fn check(args: &SolveArgs, family: &str) -> Result<Self> {
+        if family == TilesKind.family() {
+            if args.show_facelets {
+                bad_input!("--show-facelets is for cubes, not sliding-tile boards");
+            }
+            args.notation.check_runs(args.runs)?;
+            return Ok(Printed::Boards);
+        }
+        if family == CubesKind.family() {
+            let tile_only = [
+                (args.notation != SolutionNotation::Blank, "--as"),
+                (args.runs, "--runs"),
+            ];
+            if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+                bad_input!("{name} is for sliding-tile boards, not cubes");
+            }
+            return Ok(Printed::Cubes);
+        }
+        bail!("solve has no printer for batches of {family} puzzles")
     }
-    Ok(())
+
+    /// What the positions are called in messages.
+    fn noun(self) -> &'static str {
+        match self {
+            Printed::Boards => "boards",
+            Printed::Cubes => "positions",
+        }
+    }
+
+    /// Starts printing a batch of `positions` (its progress bar, its summary at an interrupt).
+    fn start(self, args: &SolveArgs, positions: Option<usize>) -> Reports {
+        match self {
+            Printed::Boards => {
+                let style = match (args.json, args.moves_only) {
+                    (true, _) => Style::Json,
+                    (false, true) => Style::MovesOnly,
+                    (false, false) => Style::Human,
+                };
+                Reports::Boards(Printer::new(
+                    style,
+                    args.notation,
+                    args.runs,
+                    args.verbose,
+                    positions,
+                    args.quiet,
+                ))
+            }
+            Printed::Cubes => Reports::Cubes(CubePrinter::new(args, positions)),
+        }
+    }
 }
 
-/// The boards from the command line and from --file.
-/// The boards to solve: those given as arguments, then `--file`'s lines as they are read (in
-/// constant memory: standard input may be endless).
-fn jobs<'a>(args: &'a SolveArgs, goal: &'a Board) -> Result<Batch<'a, TileJob>> {
-    let given: Vec<TileJob> = board_texts(&args.boards, goal.shape().cells())
-        .iter()
-        .map(|text| {
-            Ok(TileJob {
-                id: None,
-                expected: None,
-                board: solvable_board(goal, text)?,
-                format: BoardFormat::of_text(goal.shape(), text),
-            })
-        })
-        .collect::<Result<_>>()?;
-    crate::input::batch(given, args.file.as_deref(), "boards", |line| {
-        let instance = parse_instance(goal.shape(), line)?;
-        instance.board.check_solvable(goal)?;
-        Ok(TileJob {
-            id: instance.id,
-            expected: instance.length,
-            board: instance.board,
-            format: instance.format,
-        })
-    })
+/// A batch's printer, started.
+enum Reports {
+    Boards(Printer),
+    Cubes(CubePrinter),
 }
 
-/// Each argument is one board, except that exactly one argument per cell, each a single tile,
-/// is read as one board (`solve 3x3 2 4 0 1 8 5 3 6 7`).
-fn board_texts(words: &[String], cells: usize) -> Vec<String> {
-    let single_tiles = words
-        .iter()
-        .all(|w| w.parse::<u16>().is_ok() || w == "." || w == "_");
-    if words.len() == cells && single_tiles {
-        vec![words.join(" ")]
-    } else {
-        words.to_vec()
+impl Reports {
+    fn emit(&mut self, report: SolveReport) -> Result<()> {
+        match (self, report) {
+            (Reports::Boards(printer), SolveReport::Tiles(solution)) => printer.emit(solution),
+            (Reports::Cubes(printer), SolveReport::Cube(solution)) => printer.emit(solution),
+            _ => bail!("a batch gave a report its printer does not print"),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Reports::Boards(printer) => printer.finish(),
+            Reports::Cubes(printer) => printer.finish(),
+        }
     }
 }

@@ -44,8 +44,7 @@ struct Totals {
 /// Prints solutions as they come and keeps the totals for the summary.
 pub struct Printer {
     style: Style,
-    /// How solutions are written, for boards of `shape`.
-    shape: Shape,
+    /// How solutions are written.
     notation: SolutionNotation,
     runs: bool,
     /// `--verbose`: staged solvers' plans written out.
@@ -55,14 +54,12 @@ pub struct Printer {
 }
 
 impl Printer {
-    /// A printer in `style`, writing solutions of boards of `shape` in `notation` (with run
-    /// lengths when `runs`; staged solvers' plans in full when `verbose`), for a batch of
-    /// `boards` (a progress bar on stderr unless `quiet`). Until [`finish`](Self::finish), an
-    /// interrupt prints the summary so far.
-    #[allow(clippy::too_many_arguments)]
+    /// A printer in `style`, writing solutions in `notation` (with run lengths when `runs`;
+    /// staged solvers' plans in full when `verbose`), for a batch of `boards` (a progress bar
+    /// on stderr unless `quiet`). Until [`finish`](Self::finish), an interrupt prints the
+    /// summary so far.
     pub fn new(
         style: Style,
-        shape: Shape,
         notation: SolutionNotation,
         runs: bool,
         verbose: bool,
@@ -83,7 +80,6 @@ impl Printer {
         }
         Self {
             style,
-            shape,
             notation,
             runs,
             verbose,
@@ -98,7 +94,7 @@ impl Printer {
     pub fn emit(&mut self, mut s: Solution) -> Result<()> {
         if (self.notation != SolutionNotation::Blank || self.runs) && !s.timed_out {
             s.written = Some(write_solution(
-                self.shape,
+                s.puzzle.parse::<Shape>()?,
                 &s.start,
                 &s.solution,
                 self.notation,

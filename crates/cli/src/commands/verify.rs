@@ -60,7 +60,7 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     };
     let bar = LevelBar::new();
     let verifier = puzzle.verifier(&bench, &query, &bar, &mut |notice| {
-        bar.suspend(|| crate::cache::print_notice(notice, None, args.cache.as_deref()))
+        bar.suspend(|| crate::cache::print_notice(notice, args.cache.as_deref()))
     });
     bar.finish();
     let verifier = verifier?;
