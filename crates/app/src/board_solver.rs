@@ -13,27 +13,11 @@ use crate::tiles::{
     TileJob,
 };
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, Progress};
+use godsearch_core::excerpt;
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
 use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a front end gives a board solver besides the request: where to find a table, how much
-/// memory and time it may take, and where builds report.
-pub struct BoardSetup<'a> {
-    /// A distance table file to descend (front ends that read the user's files only).
-    pub table: Option<&'a Path>,
-    /// Bytes A*, half-depth search and pattern-database builds may hold.
-    pub memory_bytes: u64,
-    /// IDA* gives up each board this long after it starts, with a proven lower bound.
-    pub deadline_after: Option<Duration>,
-    /// Where table and database builds report their levels.
-    pub progress: &'a dyn Progress,
-    /// Hears of databases built, fallbacks and what half-depth search holds.
-    pub notices: &'a mut dyn FnMut(Notice),
-}
 
 /// A board solver ready for any number of boards of one goal.
 pub enum BoardSolver {
@@ -85,19 +69,21 @@ impl BoardSolver {
 
     /// The solver `request` asks for on `goal`'s board, with what it needs loaded or built:
     /// the heuristic through `bench` (which keeps databases loaded between requests), stage
-    /// tables from its cache, a table from `setup.table` or built in memory, the ball of
+    /// tables from its cache, the table file the request names or one built in memory, the ball of
     /// half-depth search.
     pub fn new(
         bench: &Workbench,
         goal: &Board,
         request: &SolveRequest,
-        setup: BoardSetup,
+        setup: BatchSetup,
     ) -> AppResult<Self> {
-        let algorithm = Self::algorithm(goal, request, setup.table.is_some())?;
+        let table = request.table_file(&setup.limits)?;
+        let memory_bytes = setup.limits.memory_bytes;
+        let algorithm = Self::algorithm(goal, request, table.is_some())?;
         Ok(match algorithm {
             Algorithm::HalfDepth => {
                 let solver =
-                    HalfDepthSolver::new(goal, request.depth, setup.memory_bytes, setup.progress)?;
+                    HalfDepthSolver::new(goal, request.depth, memory_bytes, setup.progress)?;
                 (setup.notices)(Notice::HalfDepthHeld {
                     positions: solver.positions_held(),
                     depth: solver.depth(),
@@ -105,7 +91,7 @@ impl BoardSolver {
                 });
                 BoardSolver::HalfDepth(solver)
             }
-            Algorithm::Table => BoardSolver::Table(TableSolver::new(goal, setup.table)?),
+            Algorithm::Table => BoardSolver::Table(TableSolver::new(goal, table)?),
             a if a.is_staged() => BoardSolver::Staged(StagedSolver::new(
                 algorithm,
                 goal,
@@ -120,12 +106,12 @@ impl BoardSolver {
                 heuristic: bench.heuristic(
                     request,
                     goal,
-                    setup.memory_bytes,
+                    memory_bytes,
                     setup.progress,
                     setup.notices,
                 )?,
-                memory_bytes: setup.memory_bytes,
-                deadline_after: setup.deadline_after,
+                memory_bytes,
+                deadline_after: setup.timeout(request)?,
                 resume_from: request.resume_from,
             },
         })
@@ -260,14 +246,7 @@ impl Batch for BoardBatch {
         bench: &'a Workbench,
         setup: BatchSetup<'a>,
     ) -> AppResult<Box<dyn BatchSolver + 'a>> {
-        let board_setup = BoardSetup {
-            table: self.request.table_file(&setup.limits)?,
-            memory_bytes: setup.limits.memory_bytes,
-            deadline_after: setup.timeout(&self.request)?,
-            progress: setup.progress,
-            notices: setup.notices,
-        };
-        let solver = BoardSolver::new(bench, &self.goal, &self.request, board_setup)?;
+        let solver = BoardSolver::new(bench, &self.goal, &self.request, setup)?;
         Ok(Box::new(BoardBatchSolver {
             goal: &self.goal,
             solver,

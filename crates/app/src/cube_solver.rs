@@ -11,42 +11,17 @@ use crate::cubes::{
     TwoPhaseSolver,
 };
 use crate::report::CubeSolution;
-use crate::request::{
-    cube_metric, optimal_table_size, SolveReport, SolveRequest, TableSize, Workbench,
-};
-use crate::tiles::Notice;
+use crate::request::{cube_metric, optimal_table_size, SolveReport, SolveRequest, Workbench};
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, Progress};
+use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Move, Syntax};
 use godsearch_search::tiles::Watch;
 use godsearch_twophase::optimal::OptimalTables;
 use godsearch_twophase::Tables;
 use rayon::prelude::*;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a front end gives a cube solver besides the request.
-pub struct CubeSetup<'a> {
-    /// The 2x2x2's distance table file (front ends that read the user's files only).
-    pub table: Option<&'a Path>,
-    /// Bytes half-depth search may hold.
-    pub memory_bytes: u64,
-    /// Each cube's time limit: two-phase returns its best, the optimal search its bound.
-    pub timeout: Option<Duration>,
-    /// How many cubes the batch holds, when known: a large batch gets the two-phase tables in
-    /// huge pages ([`Workbench::twophase_for`]).
-    pub positions: Option<usize>,
-    /// The largest optimal-solver table the front end allows.
-    pub largest_table: TableSize,
-    /// Where table builds report their levels.
-    pub progress: &'a dyn Progress,
-    /// Hears of tables built.
-    pub notices: &'a mut dyn FnMut(Notice),
-    /// The searches give up, as at the timeout, once this is set.
-    pub stop: Option<&'a AtomicBool>,
-}
 
 /// A cube solver ready for any number of cubes of one size.
 pub enum CubeSolver<'a> {
@@ -121,53 +96,50 @@ impl<'a> CubeSolver<'a> {
         bench: &'a Workbench,
         size: CubeSize,
         request: &SolveRequest,
-        setup: CubeSetup<'a>,
+        setup: BatchSetup<'a>,
     ) -> AppResult<Self> {
+        let timeout = setup.timeout(request)?;
+        let memory_bytes = setup.limits.memory_bytes;
         let metric = Self::check(size, request)?;
         let half_depth = request.algorithm == Algorithm::HalfDepth;
         Ok(match size {
             CubeSize::Two if half_depth => CubeSolver::Cube2HalfDepth(Cube2HalfDepth::new(
                 metric,
                 request.depth,
-                setup.memory_bytes,
+                memory_bytes,
                 setup.progress,
             )?),
-            CubeSize::Two => match setup.table {
+            CubeSize::Two => match request.table_file(&setup.limits)? {
                 Some(path) => CubeSolver::Cube2(Arc::new(Cube2Solver::new(metric, Some(path))?)),
                 None => CubeSolver::Cube2(bench.cube2(metric)?),
             },
             CubeSize::Three if request.optimal => {
                 let size = optimal_table_size(request.table_size.as_deref())?;
-                if size > setup.largest_table {
+                if size > setup.limits.largest_table {
                     return Err(AppError::Input(format!(
                         "--table-size {} is over this server's limit ({})",
                         size.name(),
-                        setup.largest_table.name()
+                        setup.limits.largest_table.name()
                     )));
                 }
                 let known = request.known_moves()?;
                 let tables = bench.optimal_tables(size, metric, setup.progress, setup.notices)?;
-                let fallback = match setup.timeout.is_some() && known.is_none() {
+                let fallback = match timeout.is_some() && known.is_none() {
                     true => Some(bench.twophase_for(setup.progress, None, setup.notices)?),
                     false => None,
                 };
                 CubeSolver::Optimal {
                     tables,
                     fallback,
-                    timeout: setup.timeout,
+                    timeout,
                     all: request.all,
                     known,
                     stop: setup.stop,
                 }
             }
             CubeSize::Three if half_depth => CubeSolver::Cube3HalfDepth {
-                solver: Cube3HalfDepth::new(
-                    metric,
-                    request.depth,
-                    setup.memory_bytes,
-                    setup.progress,
-                )?,
-                timeout: setup.timeout,
+                solver: Cube3HalfDepth::new(metric, request.depth, memory_bytes, setup.progress)?,
+                timeout,
                 stop: setup.stop,
             },
             CubeSize::Three => CubeSolver::TwoPhase(TwoPhaseSolver {
@@ -176,7 +148,7 @@ impl<'a> CubeSolver<'a> {
                 max_length: request
                     .max_length
                     .map_or(default_max_length(metric), |n| n as usize),
-                timeout: setup.timeout,
+                timeout,
                 stop: setup.stop,
             }),
         })
@@ -276,21 +248,11 @@ impl Batch for CubeBatch {
         bench: &'a Workbench,
         setup: BatchSetup<'a>,
     ) -> AppResult<Box<dyn BatchSolver + 'a>> {
-        let cube_setup = CubeSetup {
-            table: self.request.table_file(&setup.limits)?,
-            memory_bytes: setup.limits.memory_bytes,
-            timeout: setup.timeout(&self.request)?,
-            positions: setup.positions,
-            largest_table: setup.limits.largest_table,
-            progress: setup.progress,
-            notices: setup.notices,
-            stop: setup.stop,
-        };
         Ok(Box::new(CubeSolver::new(
             bench,
             self.size,
             &self.request,
-            cube_setup,
+            setup,
         )?))
     }
 }
