@@ -24,14 +24,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let request = request(args, "");
-    let Some(batch) = puzzle.batch(&request) else {
+    // A puzzle without a batch, or whose reports this command has no printer for (one a
+    // library registered), is solved a request a position.
+    let (Some(batch), Some(printed)) = (
+        puzzle.batch(&request),
+        Printed::check(args, puzzle.entry().kind)?,
+    ) else {
         return super::registry_solve::run(args, &*puzzle, &name);
     };
     let batch = batch?;
     if args.pattern.is_some() {
         bad_input!("--pattern is for definition puzzles (a shipped one's name, or --def FILE)");
     }
-    let printed = Printed::check(args, puzzle.entry().kind)?;
     batch.check_front_end(FrontEndOptions {
         cache: args.cache.is_some(),
         memory: args.memory.is_some(),
@@ -172,15 +176,15 @@ enum Printed {
 }
 
 impl Printed {
-    /// The printer for a puzzle of `family`, the printing options only the other takes
-    /// refused.
-    fn check(args: &SolveArgs, family: &str) -> Result<Self> {
+    /// The printer for a puzzle of `family` (none for a family this command does not know),
+    /// the printing options only the other takes refused.
+    fn check(args: &SolveArgs, family: &str) -> Result<Option<Self>> {
         if family == TilesKind.family() {
             if args.show_facelets {
                 bad_input!("--show-facelets is for cubes, not sliding-tile boards");
             }
             args.notation.check_runs(args.runs)?;
-            return Ok(Printed::Boards);
+            return Ok(Some(Printed::Boards));
         }
         if family == CubesKind.family() {
             let tile_only = [
@@ -190,9 +194,9 @@ impl Printed {
             if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
                 bad_input!("{name} is for sliding-tile boards, not cubes");
             }
-            return Ok(Printed::Cubes);
+            return Ok(Some(Printed::Cubes));
         }
-        bail!("solve has no printer for batches of {family} puzzles")
+        Ok(None)
     }
 
     /// What the positions are called in messages.

@@ -1,0 +1,120 @@
+//! The batch path every front end's solve takes: a puzzle's batch checks the request, reads
+//! positions alone or as lines of Korf's format, makes its solver once and solves them in
+//! order; a server's or Python's request is a batch of one and gets the same answer.
+
+use godsearch_app::batch::{BatchSetup, FrontEndOptions, Source};
+use godsearch_app::cache::TableCache;
+use godsearch_app::choice::{Algorithm, HeuristicChoice};
+use godsearch_app::progress::NoProgress;
+use godsearch_app::registry;
+use godsearch_app::request::{JobControl, JobLimits, SolveReport, SolveRequest, Workbench};
+use godsearch_app::AppError;
+
+/// Bytes the tests' solvers may hold.
+const MEMORY: u64 = 1 << 30;
+
+/// A 3x3 board and its optimal length.
+const BOARD: &str = "2 4 0 1 8 5 3 6 7";
+const BOARD_LENGTH: usize = 26;
+
+fn ida_manhattan(puzzle: &str) -> SolveRequest {
+    SolveRequest {
+        algorithm: Algorithm::Ida,
+        heuristic: HeuristicChoice::Manhattan,
+        ..SolveRequest::new(puzzle, "")
+    }
+}
+
+fn setup(notices: &mut dyn FnMut(godsearch_app::tiles::Notice)) -> BatchSetup<'_> {
+    BatchSetup {
+        limits: JobLimits::local(MEMORY),
+        positions: None,
+        progress: &NoProgress,
+        notices,
+        stop: None,
+    }
+}
+
+#[test]
+fn a_batch_reads_korf_lines_and_solves_them_in_order_as_requests_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let puzzle = registry::open("3x3", false).unwrap();
+    let request = ida_manhattan("3x3");
+    let batch = puzzle
+        .batch(&request)
+        .expect("boards solve batches")
+        .unwrap();
+    // A line may carry an id and a length; a position given alone is only a board.
+    let line = batch
+        .read(&format!("k1 {BOARD_LENGTH} {BOARD}"), Source::Line)
+        .unwrap();
+    assert!(batch
+        .read(&format!("k1 {BOARD_LENGTH} {BOARD}"), Source::Given)
+        .is_err());
+    // One word a tile is one board.
+    let words: Vec<String> = BOARD.split(' ').map(String::from).collect();
+    assert_eq!(batch.positions_in(&words), [BOARD]);
+    let given = batch.read(BOARD, Source::Given).unwrap();
+    let mut quiet = |_| {};
+    let solver = batch.solver(&bench, setup(&mut quiet)).unwrap();
+    assert!(solver.watched(), "IDA* publishes its threshold");
+    let reports: Vec<_> = solver
+        .solve(&[line, given], None)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let [SolveReport::Tiles(first), SolveReport::Tiles(second)] = &reports[..] else {
+        panic!("two board reports: {reports:?}");
+    };
+    assert_eq!(first.id.as_deref(), Some("k1"));
+    assert_eq!(first.expected_length, Some(BOARD_LENGTH));
+    assert_eq!(first.length, BOARD_LENGTH);
+    assert_eq!((second.id.as_deref(), second.length), (None, BOARD_LENGTH));
+    // A request of one position takes the same path.
+    let one = SolveRequest {
+        position: BOARD.into(),
+        ..ida_manhattan("3x3")
+    };
+    let control = JobControl::new(None);
+    match bench
+        .solve(&one, &JobLimits::local(MEMORY), &control)
+        .unwrap()
+    {
+        SolveReport::Tiles(solved) => assert_eq!(solved.solution, first.solution),
+        other => panic!("a board report: {other:?}"),
+    }
+}
+
+#[test]
+fn a_batch_refuses_what_it_would_not_use_and_positions_it_did_not_read() {
+    let puzzle = registry::open("3x3", false).unwrap();
+    let batch = puzzle.batch(&ida_manhattan("3x3")).unwrap().unwrap();
+    let unused = batch.check_front_end(FrontEndOptions {
+        cache: true,
+        ..FrontEndOptions::default()
+    });
+    assert!(
+        matches!(&unused, Err(AppError::Input(m)) if m.contains("--cache is used only by")),
+        "{unused:?}"
+    );
+    let board = batch.read(BOARD, Source::Given).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let cube = registry::open("2x2x2", false).unwrap();
+    let cubes = cube
+        .batch(&SolveRequest::new("2x2x2", ""))
+        .unwrap()
+        .unwrap();
+    let mut quiet = |_| {};
+    let solver = cubes.solver(&bench, setup(&mut quiet)).unwrap();
+    let solved = solver.solve(&[board], None);
+    assert!(
+        matches!(&solved[..], [Err(AppError::Check(m))] if m.contains("another puzzle")),
+        "{:?}",
+        solved.iter().map(|r| r.as_ref().err()).collect::<Vec<_>>()
+    );
+    // Puzzles solved a request a position have no batch.
+    let pancake = registry::open("pancake-5", false).unwrap();
+    assert!(pancake.batch(&SolveRequest::new("pancake-5", "")).is_none());
+}
