@@ -42,6 +42,7 @@ __all__ = [
     "default_session",
     "solve",
     "solve_many",
+    "solve_batch",
     "bfs",
     "scramble",
     "replay",
@@ -263,6 +264,46 @@ class Session:
         for position in positions:
             yield self.solve(puzzle, position, **options)
 
+    def solve_batch(self, puzzle, positions, *, table=None, progress=None, **options):
+        """Solves ``positions`` together as one batch: what they need is loaded or built
+        once, and where the solver can (the 3x3x3's two-phase) they are spread over every
+        core. Each solution is replayed against its start first.
+
+        Parameters
+        ----------
+        puzzle : str
+            As for :meth:`solve`.
+        positions : iterable
+            Positions as :meth:`solve` takes them, all read before any work (a position that
+            cannot be read is refused, named by its index, before any table is built).
+        table, progress
+            As for :meth:`solve`.
+        **options
+            The other options of :meth:`solve`, for every position.
+
+        Returns
+        -------
+        list of dict
+            One report a position, in order.
+
+        Raises
+        ------
+        InputError
+            As :meth:`solve`.
+        Interrupted
+            Ctrl-C; its ``report`` holds the reports of the positions finished.
+
+        Examples
+        --------
+        >>> boards = ["1,2,3,4,5,6,7,0,8", (1, 2, 3, 4, 5, 6, 0, 7, 8)]
+        >>> [r["length"] for r in solve_batch("3x3", boards, heuristic="manhattan")]
+        [1, 2]
+        """
+        texts = [_position(p) for p in positions]
+        request = _request(puzzle=puzzle, position="", **options)
+        return _call(lambda r, hook, **files: self._native.solve_batch_json(r, texts, hook, **files),
+                     request, progress, table=table)
+
     def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False,
             generators=None, save=None, progress=None):
         """Counts the positions at every distance from the goal (God's algorithm).
@@ -418,6 +459,17 @@ def solve_many(puzzle, positions, **options):
     [0]
     """
     return default_session.solve_many(puzzle, positions, **options)
+
+
+def solve_batch(puzzle, positions, **options):
+    """:meth:`Session.solve_batch` on :data:`default_session`.
+
+    Examples
+    --------
+    >>> [r["length"] for r in solve_batch("2x2x2", ["R U", "F"])]
+    [2, 1]
+    """
+    return default_session.solve_batch(puzzle, positions, **options)
 
 
 def bfs(puzzle, **options):

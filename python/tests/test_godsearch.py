@@ -266,6 +266,19 @@ def test_solve_many_streams_reports_in_order(session):
         session.solve("3x3", [1, "x", 3])
 
 
+def test_solve_batch_solves_a_list_at_once_in_order(session):
+    boards = ["1,2,3,4,5,6,7,0,8", (1, 2, 3, 4, 5, 6, 0, 7, 8), BOARD]
+    reports = session.solve_batch("3x3", boards, heuristic="manhattan")
+    assert [r["length"] for r in reports] == [1, 2, 31]
+    assert reports[2]["solution"] == session.solve("3x3", BOARD, heuristic="manhattan")["solution"]
+    assert [r["solution"] for r in session.solve_batch("2x2x2", ["R U", "F"])] == ["U' R'", "F'"]
+    # Every position is read before any work; the one at fault is named by its index.
+    with pytest.raises(godsearch.InputError, match=r"positions\[1\]"):
+        session.solve_batch("3x3", [BOARD, "1,1,2,3,4,5,6,7,8"])
+    # Puzzles without batches are solved a position at a time, the same way.
+    assert [r["length"] for r in session.solve_batch("pancake-5", ["2,1,3,4,5", "1,2,3,4,5"])] == [1, 0]
+
+
 def test_numpy_boards_and_integers_are_taken(session):
     numpy = pytest.importorskip("numpy")
     board = numpy.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]])

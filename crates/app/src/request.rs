@@ -15,6 +15,7 @@
 //! A search stopped by a limit or a cancel still answers: IDA* with its proven lower bound
 //! (`timed_out`), an enumeration with the levels it finished (`stopped`).
 
+use crate::batch::{BatchSetup, Source};
 use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
@@ -950,6 +951,66 @@ impl Workbench {
     ) -> AppResult<SolveReport> {
         control.start();
         puzzle.solve(self, request, limits, control)
+    }
+
+    /// Solves `positions` under one `request` (its own position unused) as one batch: what
+    /// they need loaded or built once, the positions spread over the threads where the solver
+    /// does (two-phase), the reports in their order, each solution replayed. A puzzle without
+    /// batches solves them a request a position. It stops at the first position that fails
+    /// (a position that cannot be read is named by its index, before any work); cancelled,
+    /// it answers the reports of the chunks finished.
+    pub fn solve_batch(
+        &self,
+        request: &SolveRequest,
+        positions: &[String],
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<Vec<SolveReport>> {
+        control.start();
+        let puzzle = registry::open(&request.puzzle, limits.definition_files)?;
+        let Some(batch) = puzzle.batch(request) else {
+            return positions
+                .iter()
+                .map(|position| {
+                    let one = SolveRequest {
+                        position: position.clone(),
+                        ..request.clone()
+                    };
+                    puzzle.solve(self, &one, limits, control)
+                })
+                .collect();
+        };
+        let batch = batch?;
+        let read = positions
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                batch
+                    .read(text, Source::Given)
+                    .map_err(|e| match e.is_bad_input() {
+                        true => AppError::Input(format!("positions[{i}]: {e}")),
+                        false => e,
+                    })
+            })
+            .collect::<AppResult<Vec<_>>>()?;
+        let setup = BatchSetup {
+            limits: *limits,
+            positions: Some(read.len()),
+            progress: control,
+            notices: &mut |notice| control.tell(&notice),
+            stop: Some(control.cancel_flag()),
+        };
+        let solver = batch.solver(self, setup)?;
+        let mut reports = Vec::with_capacity(read.len());
+        for chunk in read.chunks(solver.chunk().max(1)) {
+            if control.cancelled() {
+                break;
+            }
+            for report in solver.solve(chunk, Some(control.watch())) {
+                reports.push(report?);
+            }
+        }
+        Ok(reports)
     }
 
     /// Enumerates as `job` asks, in at most `limits.memory_bytes`, reporting each level to
