@@ -33,9 +33,10 @@
 //!
 //! Solve a 3x3x3 given as 54 stickers (order U R F D L B, nine each) by Kociemba's two-phase
 //! method and print the moves. Building the two-phase tables takes about half a minute on two
-//! cores; front ends cache them ([`cache::TableCache::twophase_tables`]).
+//! cores; front ends cache them ([`cache::TableCache::twophase_tables`]). (The doc test compiles
+//! this example without running it: the two-phase crate's own tests build and solve the same way.)
 //!
-//! ```
+//! ```no_run
 //! use godsearch_core::NoProgress;
 //! use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
 //! use godsearch_puzzles::cube::{parse_position, CubeSize, CubieCube, Syntax};

@@ -1,7 +1,8 @@
 //! Korf's 100 random 15-puzzle instances (data/korf100.txt) solved optimally with
-//! additive pattern databases: all 100 with 7-8 (its build is about a minute on two cores), all
-//! 100 on the blank-last goal with 6-6-3, and ten with 5-5-5. The 24-puzzle with 6-6-6-6 (a 45 s
-//! build and 1.2 GB) runs when ignored tests are asked for.
+//! additive pattern databases: all 100 on the blank-last goal with 6-6-3, and ten with 5-5-5. All
+//! 100 with 7-8 (its 8-tile database is half a gigabyte and a minute's build on two cores) and the
+//! 24-puzzle with 6-6-6-6 (a 45 s build and 1.2 GB) run when ignored tests are asked for: they
+//! take the same build and search paths as 6-6-3 and 5-5-5, with larger tables.
 
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Instance, Partition, Shape};
@@ -74,6 +75,7 @@ fn blank_last_goal_gives_the_same_lengths() {
 }
 
 #[test]
+#[ignore = "7-8 databases: half a gigabyte, a minute's build and a minute of search"]
 fn all_korf_instances_with_7_8() {
     solve_all("korf100.txt", &blank_first(), "7-8", |_| true);
 }
