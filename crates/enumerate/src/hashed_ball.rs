@@ -361,10 +361,12 @@ mod tests {
     #[test]
     fn a_build_given_up_gives_no_ball_and_a_whole_one_reports_every_task() {
         use std::sync::atomic::AtomicU64;
-        /// Counts the units reported; cancels once `stop_after` are done.
+        /// Counts the units reported; cancels once it has been asked `stop_after` times, so
+        /// the stop comes midway however many threads take the tasks at once.
         struct Watcher {
             level: AtomicU64,
             done: AtomicU64,
+            asked: AtomicU64,
             stop_after: u64,
         }
         impl Progress for Watcher {
@@ -375,13 +377,14 @@ mod tests {
                 self.done.fetch_add(units, Ordering::Relaxed);
             }
             fn cancelled(&self) -> bool {
-                self.done.load(Ordering::Relaxed) >= self.stop_after
+                self.asked.fetch_add(1, Ordering::Relaxed) >= self.stop_after
             }
         }
         let space = space();
         let watch = |stop_after| Watcher {
             level: AtomicU64::new(0),
             done: AtomicU64::new(0),
+            asked: AtomicU64::new(0),
             stop_after,
         };
         let stopped = watch(0);
