@@ -299,10 +299,8 @@ class Session:
         >>> [r["length"] for r in solve_batch("3x3", boards, heuristic="manhattan")]
         [1, 2]
         """
-        texts = [_position(p) for p in positions]
-        request = _request(puzzle=puzzle, position="", **options)
-        return _call(lambda r, hook, **files: self._native.solve_batch_json(r, texts, hook, **files),
-                     request, progress, table=table)
+        request = _request(puzzle=puzzle, positions=[_position(p) for p in positions], **options)
+        return _call(self._native.solve_batch_json, request, progress, table=table)
 
     def bfs(self, puzzle, *, goal=None, metric=None, max_depth=None, count_last=False,
             generators=None, save=None, progress=None):

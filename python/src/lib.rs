@@ -16,11 +16,12 @@
 //! - Errors: `InputError` (a `ValueError`) when the request is at fault, with the command
 //!   line's message; `GodsearchError` (a `RuntimeError`) when the work failed.
 
+use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::cache::TableCache;
 use godsearch_app::defaults;
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, SolveReport, SolveRequest,
-    TableSize, Workbench,
+    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, SolveRequest, TableSize,
+    Workbench,
 };
 use godsearch_app::units::parse_size;
 use godsearch_app::AppError;
@@ -214,23 +215,20 @@ impl Session {
         self.run(py, request, Workbench::solve, progress)
     }
 
-    /// Solves `positions` under one request (a SolveRequest as JSON, its position unused) as
-    /// one batch, by descent through `table` if one is given; answers the reports as a JSON
-    /// list and the hints.
-    #[pyo3(signature = (request, positions, progress=None, table=None))]
+    /// Solves the positions of a batch request (a SolveBatchRequest as JSON) as one batch,
+    /// by descent through `table` if one is given; answers the reports as a JSON list and the
+    /// hints.
+    #[pyo3(signature = (request, progress=None, table=None))]
     fn solve_batch_json(
         &self,
         py: Python<'_>,
         request: &str,
-        positions: Vec<String>,
         progress: Option<Bound<'_, PyAny>>,
         table: Option<PathBuf>,
     ) -> PyResult<(String, Vec<String>)> {
-        let request = SolveRequest {
-            table,
-            ..read(request)?
-        };
-        self.run(py, (request, positions), solve_batch, progress)
+        let mut batch: SolveBatchRequest = read(request)?;
+        batch.request.table = table;
+        self.run(py, batch, Workbench::solve_batch, progress)
     }
 
     /// Enumerates (a BfsJob as JSON), saving the distance table to `save` if a path is
@@ -272,16 +270,6 @@ impl Session {
     ) -> PyResult<(String, Vec<String>)> {
         self.run(py, read(request)?, Workbench::build_pdb, progress)
     }
-}
-
-/// [`Workbench::solve_batch`] on a request and its positions, as [`Session::run`] calls work.
-fn solve_batch(
-    bench: &Workbench,
-    (request, positions): &(SolveRequest, Vec<String>),
-    limits: &JobLimits,
-    control: &JobControl,
-) -> Result<Vec<SolveReport>, AppError> {
-    bench.solve_batch(request, positions, limits, control)
 }
 
 /// Plays a solution from its start (a ReplayRequest as JSON); answers the positions as JSON.

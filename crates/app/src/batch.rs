@@ -13,7 +13,12 @@ use crate::tiles::Notice;
 use crate::{AppError, AppResult};
 use godsearch_core::Progress;
 use godsearch_search::tiles::Watch;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 use std::any::Any;
+use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -149,4 +154,81 @@ pub(crate) fn solve_one(
     reports
         .pop()
         .unwrap_or_else(|| Err(AppError::Check("a batch of one gave no report".into())))
+}
+
+/// Many positions solved under one request's options as one batch (`POST /api/solve-batch`,
+/// Python's `solve_batch`). As JSON: every field of a [`SolveRequest`] but `position`, and
+/// `positions`, the list.
+#[derive(Debug, Clone)]
+pub struct SolveBatchRequest {
+    /// The options every position is solved under; its `position` is unused (empty).
+    pub request: SolveRequest,
+    /// The positions, each read as a request's `position` is.
+    pub positions: Vec<String>,
+}
+
+/// The field of a batch request that lists its positions.
+const POSITIONS: &str = "positions";
+/// The field of a [`SolveRequest`] that a batch request leaves out.
+const POSITION: &str = "position";
+
+impl SolveBatchRequest {
+    /// `request` for the positions it holds before `positions`, left out.
+    fn from_fields(mut fields: serde_json::Map<String, Value>) -> Result<Self, String> {
+        if fields.contains_key(POSITION) {
+            return Err(format!(
+                "unknown field `{POSITION}`: a batch lists its positions in `{POSITIONS}`"
+            ));
+        }
+        let positions = fields.remove(POSITIONS);
+        fields.insert(POSITION.into(), Value::String(String::new()));
+        // Read by the request's own rules, so its fields, defaults and refusals are the same;
+        // only the list of fields it names is the batch's.
+        let request = SolveRequest::deserialize(Value::Object(fields)).map_err(|e| {
+            e.to_string()
+                .replace(&format!("`{POSITION}`"), &format!("`{POSITIONS}`"))
+        })?;
+        let positions = positions.ok_or_else(|| format!("missing field `{POSITIONS}`"))?;
+        let positions = Vec::<String>::deserialize(positions)
+            .map_err(|e| format!("{POSITIONS}: {e}: a list of positions, each a string"))?;
+        Ok(SolveBatchRequest { request, positions })
+    }
+}
+
+impl<'de> Deserialize<'de> for SolveBatchRequest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields = serde_json::Map::deserialize(deserializer)?;
+        SolveBatchRequest::from_fields(fields).map_err(D::Error::custom)
+    }
+}
+
+impl JsonSchema for SolveBatchRequest {
+    fn schema_name() -> Cow<'static, str> {
+        "SolveBatchRequest".into()
+    }
+
+    /// The request's schema with `positions` for `position`.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut schema = SolveRequest::json_schema(generator);
+        let list = generator.subschema_for::<Vec<String>>();
+        if let Some(object) = schema.as_object_mut() {
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                properties.remove(POSITION);
+                let mut list = serde_json::to_value(list).unwrap_or(Value::Null);
+                list["description"] =
+                    "The positions, each read as a solve request's `position` is.".into();
+                properties.insert(POSITIONS.into(), list);
+            }
+            if let Some(Value::Array(required)) = object.get_mut("required") {
+                for name in required.iter_mut().filter(|name| *name == POSITION) {
+                    *name = POSITIONS.into();
+                }
+            }
+            object.insert(
+                "description".into(),
+                "Many positions solved under one request's options as one batch: every field of a solve request but `position`, and `positions`.".into(),
+            );
+        }
+        schema
+    }
 }

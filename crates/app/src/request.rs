@@ -15,7 +15,7 @@
 //! A search stopped by a limit or a cancel still answers: IDA* with its proven lower bound
 //! (`timed_out`), an enumeration with the levels it finished (`stopped`).
 
-use crate::batch::{BatchSetup, Source};
+use crate::batch::{BatchSetup, SolveBatchRequest, Source};
 use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
@@ -953,30 +953,34 @@ impl Workbench {
         puzzle.solve(self, request, limits, control)
     }
 
-    /// Solves `positions` under one `request` (its own position unused) as one batch: what
+    /// Solves the positions `asked` lists under its request's options as one batch: what
     /// they need loaded or built once, the positions spread over the threads where the solver
     /// does (two-phase), the reports in their order, each solution replayed. A puzzle without
-    /// batches solves them a request a position. It stops at the first position that fails
-    /// (a position that cannot be read is named by its index, before any work); cancelled,
-    /// it answers the reports of the chunks finished.
+    /// batches solves them a request a position. It stops at the first position that fails,
+    /// named by its index (a position that cannot be read before any work); cancelled, it
+    /// answers the reports of the chunks finished.
     pub fn solve_batch(
         &self,
-        request: &SolveRequest,
-        positions: &[String],
+        asked: &SolveBatchRequest,
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<Vec<SolveReport>> {
+        let (request, positions) = (&asked.request, &asked.positions);
         control.start();
         let puzzle = registry::open(&request.puzzle, limits.definition_files)?;
         let Some(batch) = puzzle.batch(request) else {
+            asked.precheck(limits)?;
             return positions
                 .iter()
-                .map(|position| {
+                .enumerate()
+                .map(|(i, position)| {
                     let one = SolveRequest {
                         position: position.clone(),
                         ..request.clone()
                     };
-                    puzzle.solve(self, &one, limits, control)
+                    puzzle
+                        .solve(self, &one, limits, control)
+                        .map_err(|e| at_index(i, e))
                 })
                 .collect();
         };
@@ -984,14 +988,7 @@ impl Workbench {
         let read = positions
             .iter()
             .enumerate()
-            .map(|(i, text)| {
-                batch
-                    .read(text, Source::Given)
-                    .map_err(|e| match e.is_bad_input() {
-                        true => AppError::Input(format!("positions[{i}]: {e}")),
-                        false => e,
-                    })
-            })
+            .map(|(i, text)| batch.read(text, Source::Given).map_err(|e| at_index(i, e)))
             .collect::<AppResult<Vec<_>>>()?;
         let setup = BatchSetup {
             limits: *limits,
@@ -1007,7 +1004,7 @@ impl Workbench {
                 break;
             }
             for report in solver.solve(chunk, Some(control.watch())) {
-                reports.push(report?);
+                reports.push(report.map_err(|e| at_index(reports.len(), e))?);
             }
         }
         Ok(reports)
@@ -1207,6 +1204,29 @@ pub trait Precheck {
 impl Precheck for SolveRequest {
     fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
         registry::open(&self.puzzle, limits.definition_files)?.check_solve(self)
+    }
+}
+
+impl Precheck for SolveBatchRequest {
+    /// Each position and the options, as a request of its own would be checked.
+    fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
+        let puzzle = registry::open(&self.request.puzzle, limits.definition_files)?;
+        for (i, position) in self.positions.iter().enumerate() {
+            let one = SolveRequest {
+                position: position.clone(),
+                ..self.request.clone()
+            };
+            puzzle.check_solve(&one).map_err(|e| at_index(i, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// A batch's refusal of its position `i`, naming it.
+fn at_index(i: usize, refusal: AppError) -> AppError {
+    match refusal.is_bad_input() {
+        true => AppError::Input(format!("positions[{i}]: {refusal}")),
+        false => refusal,
     }
 }
 

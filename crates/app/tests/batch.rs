@@ -1,8 +1,9 @@
 //! The batch path every front end's solve takes: a puzzle's batch checks the request, reads
 //! positions alone or as lines of Korf's format, makes its solver once and solves them in
-//! order; a server's or Python's request is a batch of one and gets the same answer.
+//! order; a server's or Python's request is a batch of one and gets the same answer, and a
+//! batch request (`Workbench::solve_batch`) answers each position as its own request would.
 
-use godsearch_app::batch::{BatchSetup, FrontEndOptions, Source};
+use godsearch_app::batch::{BatchSetup, FrontEndOptions, SolveBatchRequest, Source};
 use godsearch_app::cache::TableCache;
 use godsearch_app::choice::{Algorithm, HeuristicChoice};
 use godsearch_app::progress::NoProgress;
@@ -117,4 +118,95 @@ fn a_batch_refuses_what_it_would_not_use_and_positions_it_did_not_read() {
     // Puzzles solved a request a position have no batch.
     let pancake = registry::open("pancake-5", false).unwrap();
     assert!(pancake.batch(&SolveRequest::new("pancake-5", "")).is_none());
+}
+
+/// `Workbench::solve_batch`: a report a position in order, each the one the position's own
+/// request gets; a position that cannot be read is named by its index before any work.
+#[test]
+fn a_workbench_batch_answers_each_position_as_its_own_request_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let limits = JobLimits::local(MEMORY);
+    let boards = [BOARD, "1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 7 8 0"];
+    let asked: SolveBatchRequest = serde_json::from_value(serde_json::json!({
+        "puzzle": "3x3",
+        "positions": boards,
+        "algorithm": "ida",
+        "heuristic": "manhattan",
+    }))
+    .unwrap();
+    let reports = bench
+        .solve_batch(&asked, &limits, &JobControl::new(None))
+        .unwrap();
+    assert_eq!(reports.len(), boards.len());
+    for (board, report) in boards.iter().zip(&reports) {
+        let one = SolveRequest {
+            position: board.to_string(),
+            ..ida_manhattan("3x3")
+        };
+        let alone = bench.solve(&one, &limits, &JobControl::new(None)).unwrap();
+        let (SolveReport::Tiles(batched), SolveReport::Tiles(alone)) = (report, &alone) else {
+            panic!("board reports: {report:?}");
+        };
+        assert_eq!(batched.solution, alone.solution, "{board}");
+    }
+    // Puzzles without batches are solved a request a position, with the same indices.
+    for (puzzle, positions) in [
+        ("pancake-5", ["2,1,3,4,5", "2,2,3,4,5"]),
+        ("3x3", [BOARD, "1,2"]),
+    ] {
+        let asked = SolveBatchRequest {
+            request: SolveRequest::new(puzzle, ""),
+            positions: positions.map(String::from).to_vec(),
+        };
+        let refused = bench.solve_batch(&asked, &limits, &JobControl::new(None));
+        assert!(
+            matches!(&refused, Err(AppError::Input(m)) if m.starts_with("positions[1]: ")),
+            "{puzzle}: {refused:?}"
+        );
+    }
+    // Cancelled before it starts, it answers the positions finished: none.
+    let control = JobControl::new(None);
+    control.cancel();
+    assert_eq!(
+        bench.solve_batch(&asked, &limits, &control).unwrap().len(),
+        0
+    );
+}
+
+/// A batch request reads as a solve request does, with `positions` for `position`.
+#[test]
+fn a_batch_request_is_a_solve_request_with_a_list_of_positions() {
+    let read = |value: serde_json::Value| {
+        serde_json::from_value::<SolveBatchRequest>(value).map_err(|e| e.to_string())
+    };
+    let asked =
+        read(serde_json::json!({"puzzle": "3x3x3", "positions": ["R U"], "moves": true})).unwrap();
+    assert_eq!(asked.positions, ["R U"]);
+    assert!(asked.request.moves && asked.request.position.is_empty());
+    for (value, says) in [
+        (
+            serde_json::json!({"puzzle": "3x3"}),
+            "missing field `positions`",
+        ),
+        (
+            serde_json::json!({"puzzle": "3x3", "position": "1", "positions": []}),
+            "a batch lists its positions in `positions`",
+        ),
+        (
+            serde_json::json!({"puzzle": "3x3", "positions": "1,2,3"}),
+            "positions: ",
+        ),
+        (
+            serde_json::json!({"puzzle": "3x3", "positions": [], "colour": "red"}),
+            "`positions`, `generators`",
+        ),
+        (
+            serde_json::json!({"positions": []}),
+            "missing field `puzzle`",
+        ),
+    ] {
+        let refused = read(value.clone()).expect_err(&value.to_string());
+        assert!(refused.contains(says), "{value}: {refused}");
+    }
 }

@@ -16,9 +16,10 @@
 //! | `GET /api/puzzles` | the puzzles, algorithms, heuristics and metrics on offer |
 //! | `GET /api/openapi.json` | the OpenAPI 3.1 description of every route ([`openapi`]) |
 //! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
+//! | `POST /api/solve-batch` | solves a list of positions under one request's options: the reports, in order |
 //! | `POST /api/replay` | the positions a solution passes through |
 //! | `POST /api/pdb` | loads or builds a partition's pattern databases into the cache |
-//! | `POST /api/jobs/solve`, `/api/jobs/bfs`, `/api/jobs/scramble`, `/api/jobs/pdb` | starts a job: `202 {"id"}` |
+//! | `POST /api/jobs/solve`, `/api/jobs/solve-batch`, `/api/jobs/bfs`, `/api/jobs/scramble`, `/api/jobs/pdb` | starts a job: `202 {"id"}` |
 //! | `GET /api/jobs/{id}` | its state, progress and outcome |
 //! | `GET /api/jobs/{id}/events` | server-sent events: `progress` until `result` or `error` |
 //! | `DELETE /api/jobs/{id}` | cancels it |
@@ -36,6 +37,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
+use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::request::{
     catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, Precheck, ReplayRequest,
     ScrambleRequest, SolveRequest, Workbench,
@@ -192,11 +194,13 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         .route("/api/puzzles", get(puzzles))
         .route("/api/openapi.json", get(openapi_document))
         .route("/api/solve", post(solve_now))
+        .route("/api/solve-batch", post(solve_batch_now))
         .route("/api/bfs", post(bfs_now))
         .route("/api/scramble", post(scramble_now))
         .route("/api/replay", post(replay_now))
         .route("/api/pdb", post(pdb_now))
         .route("/api/jobs/solve", post(solve_job))
+        .route("/api/jobs/solve-batch", post(solve_batch_job))
         .route("/api/jobs/bfs", post(bfs_job))
         .route("/api/jobs/scramble", post(scramble_job))
         .route("/api/jobs/pdb", post(pdb_job))
@@ -370,6 +374,13 @@ async fn solve_now(
     now_from(&state, "solve", parsed, Workbench::solve).await
 }
 
+async fn solve_batch_now(
+    State(state): State<AppState>,
+    parsed: Result<Json<SolveBatchRequest>, JsonRejection>,
+) -> Response {
+    now_from(&state, "solve-batch", parsed, Workbench::solve_batch).await
+}
+
 async fn bfs_now(
     State(state): State<AppState>,
     parsed: Result<Json<BfsJob>, JsonRejection>,
@@ -426,6 +437,13 @@ async fn solve_job(
     parsed: Result<Json<SolveRequest>, JsonRejection>,
 ) -> Response {
     job_from(&state, "solve", parsed, Workbench::solve)
+}
+
+async fn solve_batch_job(
+    State(state): State<AppState>,
+    parsed: Result<Json<SolveBatchRequest>, JsonRejection>,
+) -> Response {
+    job_from(&state, "solve-batch", parsed, Workbench::solve_batch)
 }
 
 async fn bfs_job(

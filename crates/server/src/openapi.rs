@@ -3,6 +3,7 @@
 //! (their doc comments become the descriptions), so they cannot drift from them; the server's
 //! tests check its paths against the routes and its examples against the server.
 
+use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::report::{BfsReport, Scramble};
 use godsearch_app::request::{
     BfsJob, Catalog, JobProgress, PdbJob, PdbReport, Replay, ReplayRequest, ScrambleRequest,
@@ -103,7 +104,7 @@ fn server_schemas(progress: Value) -> Value {
             "type": "object",
             "properties": {
                 "id": { "type": "integer" },
-                "kind": { "enum": ["solve", "bfs", "scramble", "pdb"] },
+                "kind": { "enum": ["solve", "solve-batch", "bfs", "scramble", "pdb"] },
                 "events": { "type": "string", "description": "the path of its server-sent events" },
             },
             "required": ["id", "kind", "events"],
@@ -113,7 +114,7 @@ fn server_schemas(progress: Value) -> Value {
             "description": "A job's state. Its server-sent events carry it too: `progress` events carry JobProgress every 250 ms, and the last event (`result`, `cancelled` or `error`) this document.",
             "properties": {
                 "id": { "type": "integer" },
-                "kind": { "enum": ["solve", "bfs", "scramble", "pdb"] },
+                "kind": { "enum": ["solve", "solve-batch", "bfs", "scramble", "pdb"] },
                 "state": { "enum": ["running", "done", "error", "cancelled"] },
                 "progress": progress,
                 "result": { "description": "the report, as the route run at once answers it; a cancelled job's is what its work had (a search's lower bound, an enumeration's levels), or null" },
@@ -152,6 +153,8 @@ pub fn document() -> Value {
     let schema = |value: schemars::Schema| serde_json::to_value(value).unwrap_or(Value::Null);
     let solve = schema(generator.subschema_for::<SolveRequest>());
     let solved = schema(generator.subschema_for::<SolveReport>());
+    let batch = schema(generator.subschema_for::<SolveBatchRequest>());
+    let batch_solved = schema(generator.subschema_for::<Vec<SolveReport>>());
     let bfs = schema(generator.subschema_for::<BfsJob>());
     let counted = schema(generator.subschema_for::<BfsReport>());
     let scramble = schema(generator.subschema_for::<ScrambleRequest>());
@@ -198,11 +201,13 @@ pub fn document() -> Value {
                 "responses": { "200": { "description": "the OpenAPI document" } },
             }},
             "/api/solve": run_now("solves a position", solve.clone(), solved, "the solution report of `solve --json`"),
+            "/api/solve-batch": run_now("solves a list of positions under one request's options as one batch (tables loaded or built once, the 3x3x3's two-phase on every core)", batch.clone(), batch_solved, "one report of `solve --json` a position, in order; a cancelled job's holds the positions finished"),
             "/api/bfs": run_now("enumerates a puzzle breadth-first from its goal", bfs.clone(), counted, "the report of `bfs --json`"),
             "/api/scramble": run_now("draws random positions", scramble.clone(), scrambled, "one `scramble --json` document a position"),
             "/api/replay": replay_route,
             "/api/pdb": run_now("loads or builds a partition's pattern databases into the cache", pdb.clone(), built, "each group's database: cached or built"),
             "/api/jobs/solve": start_job("starts a solve as a job", solve),
+            "/api/jobs/solve-batch": start_job("starts a batch solve as a job", batch),
             "/api/jobs/bfs": start_job("starts an enumeration as a job", bfs),
             "/api/jobs/scramble": start_job("starts scrambles as a job", scramble),
             "/api/jobs/pdb": start_job("starts a database build as a job", pdb),

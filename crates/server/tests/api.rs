@@ -238,6 +238,84 @@ fn every_endpoint_answers_with_the_command_lines_json() {
     }
 }
 
+/// A batch answers a report a position, in order, each as `/api/solve` answers it alone; a
+/// bad position is refused by its index before any work, a job included.
+#[test]
+fn a_batch_answers_each_position_as_a_solve_would() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let boards = [
+        "1,2,3,4,5,6,7,0,8",
+        "1,2,3,4,5,6,0,7,8",
+        "1,2,3,4,5,6,7,8,0",
+    ];
+    let request = json!({"puzzle": "3x3", "positions": boards, "heuristic": "manhattan"});
+    let (status, reports) = post(&base, "/api/solve-batch", &request);
+    assert_eq!(status, 200, "{reports}");
+    let reports = reports.as_array().unwrap();
+    assert_eq!(reports.len(), boards.len());
+    for (board, report) in boards.iter().zip(reports) {
+        let one = json!({"puzzle": "3x3", "position": board, "heuristic": "manhattan"});
+        let (_, alone) = post(&base, "/api/solve", &one);
+        assert_eq!(report["length"], alone["length"], "{board}");
+        let solution = report["solution"].as_str().unwrap();
+        assert!(replays(&base, "3x3", board, solution, None));
+    }
+    // Puzzles solved a request a position (definitions, the pancakes) answer the same way.
+    let request = json!({"puzzle": "2x2x2", "positions": ["R U", "F"]});
+    let (status, reports) = post(&base, "/api/solve-batch", &request);
+    assert_eq!(status, 200, "{reports}");
+    assert_eq!(reports[1]["length"], json!(1));
+    let request = json!({"puzzle": "pancake-5", "positions": ["2,1,3,4,5", "1,2,3,4,5"]});
+    let (_, reports) = post(&base, "/api/solve-batch", &request);
+    assert_eq!(
+        [&reports[0]["length"], &reports[1]["length"]],
+        [&json!(1), &json!(0)]
+    );
+    let (status, empty) = post(
+        &base,
+        "/api/solve-batch",
+        &json!({"puzzle": "3x3", "positions": []}),
+    );
+    assert_eq!((status, empty), (200, json!([])));
+
+    let refused = |path: &str, request: Value, says: &str| {
+        let (status, answer) = post(&base, path, &request);
+        let message = answer["error"].as_str().unwrap_or_default();
+        assert_eq!(status, 400, "{path} {request}: {answer}");
+        assert!(message.contains(says), "{path} {request}: {message}");
+    };
+    for path in ["/api/solve-batch", "/api/jobs/solve-batch"] {
+        refused(
+            path,
+            json!({"puzzle": "3x3", "positions": [boards[0], "1,2,3"]}),
+            "positions[1]",
+        );
+        refused(
+            path,
+            json!({"puzzle": "pancake-5", "positions": ["1,2,3,4,5", "1,1,3,4,5"]}),
+            "positions[1]",
+        );
+        refused(
+            path,
+            json!({"puzzle": "3x3", "position": boards[0]}),
+            "a batch lists its positions in `positions`",
+        );
+        refused(path, json!({"puzzle": "3x3"}), "missing field `positions`");
+        refused(
+            path,
+            json!({"puzzle": "3x3", "positions": [boards[0]], "table_size": "small"}),
+            "table_size",
+        );
+    }
+    let request = json!({"puzzle": "3x3", "positions": boards});
+    let (status, started) = post(&base, "/api/jobs/solve-batch", &request);
+    assert_eq!((status, &started["kind"]), (202, &json!("solve-batch")));
+    let done = wait_for(&base, started["id"].as_u64().unwrap());
+    assert_eq!(done["state"], json!("done"), "{done}");
+    assert_eq!(done["result"].as_array().unwrap().len(), boards.len());
+}
+
 #[test]
 fn bad_input_gets_400_with_the_command_lines_message_in_the_apis_words() {
     let cache = tempfile::tempdir().unwrap();
