@@ -173,7 +173,8 @@ const POSITIONS: &str = "positions";
 const POSITION: &str = "position";
 
 impl SolveBatchRequest {
-    /// `request` for the positions it holds before `positions`, left out.
+    /// Reads a batch request from its JSON fields: `positions` taken out, the rest read as a
+    /// [`SolveRequest`] without its `position`.
     fn from_fields(mut fields: serde_json::Map<String, Value>) -> Result<Self, String> {
         if fields.contains_key(POSITION) {
             return Err(format!(
