@@ -173,6 +173,14 @@ const POSITIONS: &str = "positions";
 const POSITION: &str = "position";
 
 impl SolveBatchRequest {
+    /// The request of one of its positions alone: its options with `position`.
+    pub(crate) fn request_for(&self, position: &str) -> SolveRequest {
+        SolveRequest {
+            position: position.into(),
+            ..self.request.clone()
+        }
+    }
+
     /// Reads a batch request from its JSON fields: `positions` taken out, the rest read as a
     /// [`SolveRequest`] without its `position`.
     fn from_fields(mut fields: serde_json::Map<String, Value>) -> Result<Self, String> {

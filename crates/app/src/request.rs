@@ -974,12 +974,8 @@ impl Workbench {
                 .iter()
                 .enumerate()
                 .map(|(i, position)| {
-                    let one = SolveRequest {
-                        position: position.clone(),
-                        ..request.clone()
-                    };
                     puzzle
-                        .solve(self, &one, limits, control)
+                        .solve(self, &asked.request_for(position), limits, control)
                         .map_err(|e| at_index(i, e))
                 })
                 .collect();
@@ -1212,11 +1208,9 @@ impl Precheck for SolveBatchRequest {
     fn precheck(&self, limits: &JobLimits) -> AppResult<()> {
         let puzzle = registry::open(&self.request.puzzle, limits.definition_files)?;
         for (i, position) in self.positions.iter().enumerate() {
-            let one = SolveRequest {
-                position: position.clone(),
-                ..self.request.clone()
-            };
-            puzzle.check_solve(&one).map_err(|e| at_index(i, e))?;
+            puzzle
+                .check_solve(&self.request_for(position))
+                .map_err(|e| at_index(i, e))?;
         }
         Ok(())
     }
