@@ -1,7 +1,7 @@
 //! Many positions solved under one request, with what they need (tables, databases, a ball of
 //! positions) loaded or built once: the command line's argument lists and `--file` streams.
 //! One position of the server's and Python's requests is a batch of one through the same
-//! calls ([`solve_one`]), so no front end has a solver path of its own.
+//! calls (`solve_one`), so no front end has a solver path of its own.
 //!
 //! A puzzle that solves batches ([`Puzzle::batch`](crate::registry::Puzzle::batch)) gives a
 //! [`Batch`]: cheap, made as soon as the request is read, it checks the request's options and

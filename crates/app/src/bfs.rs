@@ -17,10 +17,6 @@ use godsearch_enumerate::{
 pub use godsearch_enumerate::{disk::DEFAULT_BUCKET_STATES, Limits};
 use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
-use godsearch_puzzles::cube::classes::CLASS_KEY;
-use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
-use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Metric, Reduction};
-use godsearch_puzzles::cube::{CUBE2_MAX_DISTANCE, CUBE2_RANKING};
 use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_search::descend;
 use godsearch_tables::TwoBitTable;
@@ -85,7 +81,7 @@ pub struct DiskRequest<'a> {
 
 /// Levels on disk and distributed runs go with the frontier engine only, and leave no table
 /// to save.
-fn check_disk(request: &BfsRequest) -> AppResult<()> {
+pub(crate) fn check_disk(request: &BfsRequest) -> AppResult<()> {
     if request.cluster.is_some()
         && (request.save.is_some() || request.engine == EngineChoice::Table)
     {
@@ -105,7 +101,7 @@ fn check_disk(request: &BfsRequest) -> AppResult<()> {
 }
 
 /// How a run kept its levels, with the figures that go into its report beyond the counts.
-enum Finish<S> {
+pub(crate) enum Finish<S> {
     /// In this process's memory (or a table).
     Memory,
     /// On disk (`--workdir`).
@@ -120,7 +116,7 @@ type FrontierRun<S> = (Enumeration<S>, Finish<S>);
 
 /// Runs the frontier engine, in memory or (with `request.disk`) on disk under the run name
 /// `run` (which must change whenever the states would).
-fn frontier_run<P>(
+pub(crate) fn frontier_run<P>(
     space: &P,
     run: &str,
     request: &BfsRequest,
@@ -264,7 +260,7 @@ fn check_cluster(request: &BfsRequest) -> AppResult<()> {
 
 /// The figures of a run on disk or across processes, added to its report: for levels on
 /// disk, bytes a state become bytes on disk over the levels written.
-fn add_run_figures<S>(report: &mut BfsReport, finish: Finish<S>) {
+pub(crate) fn add_run_figures<S>(report: &mut BfsReport, finish: Finish<S>) {
     let run = match finish {
         Finish::Memory => return,
         Finish::Distributed(figures, resumed_from) => {
@@ -310,7 +306,7 @@ fn add_run_figures<S>(report: &mut BfsReport, finish: Finish<S>) {
 
 /// `--count-last` counts a level without storing it, which only the frontier engine does and
 /// which leaves no table to save.
-fn check_count_last(request: &BfsRequest) -> AppResult<()> {
+pub(crate) fn check_count_last(request: &BfsRequest) -> AppResult<()> {
     if !request.limits.count_last {
         return Ok(());
     }
@@ -466,73 +462,6 @@ fn enumerate_tiles<R: RankInt + KeyState>(
         space.goal().to_string(),
         "tile moves",
         (engine, bytes_per_state),
-        &enumeration,
-        antipodes,
-        seconds,
-    );
-    add_run_figures(&mut report, disk);
-    Ok(report)
-}
-
-/// The 2x2x2 in `metric`, from solved; antipodes are written as scrambles (the inverse of an
-/// optimal solution by descent).
-pub fn cube2(
-    metric: Metric,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    if request.save.is_some() && request.engine == EngineChoice::Frontier {
-        return Err(AppError::Input(
-            "--save needs the table engine (leave out --engine frontier)".into(),
-        ));
-    }
-    check_count_last(request)?;
-    check_disk(request)?;
-    let space = Cube2Space::new(metric);
-    let limits = &request.limits;
-    let started = Instant::now();
-    let frontier_wanted = request.engine == EngineChoice::Frontier
-        || limits.count_last
-        || request.disk.is_some()
-        || request.cluster.is_some();
-    let run_name = format!("{} ranking {CUBE2_RANKING}", tables::cube2_identity(&space));
-    let (enumeration, built, disk) = match frontier_wanted {
-        true => {
-            let (e, disk) = frontier_run(&space, &run_name, request, progress)?;
-            (e, None, disk)
-        }
-        false => {
-            let built = table::enumerate(&space, limits, progress)?;
-            (built.enumeration, Some(built.table), Finish::Memory)
-        }
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    if let (Some(path), Some(t)) = (request.save, &built) {
-        tables::save_cube2_table(path, &space, t, &enumeration.levels)?;
-    }
-    let complete = enumeration.stop == Stop::Complete;
-    let antipodes = match (&enumeration.last_level, &built) {
-        (Some(ranks), Some(t)) if complete => Some(
-            ranks
-                .iter()
-                .map(|&r| {
-                    let path = descend(&space, t, r, CUBE2_MAX_DISTANCE)?;
-                    let moves: Vec<_> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-                    Ok(format_moves(&invert_moves(&moves)))
-                })
-                .collect::<AppResult<Vec<String>>>()?,
-        ),
-        _ => None,
-    };
-    let engine = match built {
-        Some(_) => ("table", table_entry_bytes(space.state_count())),
-        None => ("frontier", std::mem::size_of::<u64>() as f64),
-    };
-    let mut report = report(
-        CubeSize::Two.to_string(),
-        "solved".into(),
-        metric.name(),
-        engine,
         &enumeration,
         antipodes,
         seconds,
@@ -771,55 +700,13 @@ fn reaching_moves<P: StateSpace>(space: &P, path: &[godsearch_core::MoveIdx]) ->
         .join(" ")
 }
 
-/// The 3x3x3 in `metric`, from solved, as classes under `reduction`: exact position and class
-/// counts until the depth or memory limit.
-pub fn cube3(
-    metric: Metric,
-    reduction: Reduction,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    if request.save.is_some() || request.engine == EngineChoice::Table {
-        return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)".into()));
-    }
-    check_count_last(request)?;
-    let started = Instant::now();
-    let space = Cube3Classes::new(metric, reduction);
-    let run_name = format!(
-        "cube 3x3x3 metric {metric} classes of {} maps key {CLASS_KEY}",
-        reduction.order()
-    );
-    let (enumeration, disk) = frontier_run(&space, &run_name, request, progress)?;
-    let seconds = started.elapsed().as_secs_f64();
-    let mut report = report(
-        CubeSize::Three.to_string(),
-        "solved".into(),
-        metric.name(),
-        (
-            "frontier of symmetry classes",
-            std::mem::size_of::<u128>() as f64,
-        ),
-        &enumeration,
-        None,
-        seconds,
-    );
-    // The cube is never exhausted within memory: no diameter, no antipodes.
-    report.diameter = None;
-    report.complete = false;
-    report.antipode_count = None;
-    report.classes = Some(enumeration.classes.clone());
-    report.class_group = Some(reduction.order());
-    add_run_figures(&mut report, disk);
-    Ok(report)
-}
-
 /// Bytes of a distance table (2 bits an entry, in whole words) per position it holds.
-fn table_entry_bytes(states: u128) -> f64 {
+pub(crate) fn table_entry_bytes(states: u128) -> f64 {
     table::table_bytes(states) as f64 / states as f64
 }
 
 /// `engine`: its name and the bytes it keeps per stored state.
-fn report<S>(
+pub(crate) fn report<S>(
     puzzle: String,
     goal: String,
     metric: &'static str,

@@ -103,7 +103,8 @@ impl BoardSolver {
             )?),
             _ => BoardSolver::Search {
                 algorithm,
-                heuristic: bench.heuristic(
+                heuristic: crate::tiles::KeptHeuristics::get(
+                    bench,
                     request,
                     goal,
                     memory_bytes,

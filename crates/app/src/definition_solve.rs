@@ -156,8 +156,8 @@ pub(crate) struct SolverKey {
 /// The solver a workbench keeps: the last one built, so that a batch or a session's
 /// positions of one puzzle build its table or databases once, and a new puzzle frees the old
 /// one's memory.
-pub(crate) type KeptSolver =
-    std::sync::Mutex<Option<(SolverKey, std::sync::Arc<DefinitionSolver>)>>;
+#[derive(Default)]
+pub struct KeptSolver(std::sync::Mutex<Option<(SolverKey, std::sync::Arc<DefinitionSolver>)>>);
 
 impl crate::request::Workbench {
     /// The solver of `puzzle` under `request`: the one kept if it was built for the same
@@ -181,8 +181,9 @@ impl crate::request::Workbench {
             algorithm: request.algorithm,
         };
         // Held for the build: a second request for the same puzzle waits for it.
-        let mut kept = self
-            .definition_solver
+        let kept = self.kept::<KeptSolver>();
+        let mut kept = kept
+            .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((built_for, solver)) = kept.as_ref() {

@@ -1,5 +1,5 @@
-//! The application layer every godsearch front end shares (the CLI today; an HTTP server and
-//! Python bindings next), so that none of them copies a rule:
+//! The application layer every godsearch front end shares (the command line, the HTTP server
+//! and the Python bindings), so that none of them copies a rule:
 //!
 //! - [`batch`]: many positions solved under one request, the path every front end's solve
 //!   takes (a server's request is a batch of one);
@@ -14,15 +14,14 @@
 //! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
 //! - [`definition_solve`]: their positions solved optimally (table descent or IDA* over
 //!   automatic pattern databases);
-//! - [`cube_solver`]: the one place a cube's solve request becomes a solver, for a batch;
-//! - [`cubes`]: solving cubes: the 2x2x2 by table descent, the 3x3x3 by two-phase, replayed;
-//! - [`info`]: the size of a board's state space and what storing it costs;
+//! - [`info`]: the size of a board's state space and what storing any space costs;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
-//! - [`scramble`]: uniform random positions and random canonical move sequences;
+//! - [`scramble`]: random canonical move sequences and uniform random boards;
 //! - [`registry`]: every puzzle kind (tiles, cubes, the pancake puzzle, definition files), each
-//!   in its own module, and the one place a puzzle name becomes a puzzle;
+//!   in its own module, and the one place a puzzle name becomes a puzzle; the cubes' solvers,
+//!   enumeration, scrambles and checks live whole in [`registry::cubes`];
 //! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
 //!   a server's limits, watched and cancellable, with the tables kept between requests;
 //! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
@@ -83,8 +82,6 @@ pub mod bfs;
 pub mod board_solver;
 pub mod cache;
 pub mod choice;
-pub mod cube_solver;
-pub mod cubes;
 pub mod defaults;
 mod definition_search;
 pub mod definition_solve;

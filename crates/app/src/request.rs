@@ -4,11 +4,12 @@
 //!
 //! - [`SolveRequest`], [`BfsJob`], [`ScrambleRequest`]: the requests, deserialized from JSON
 //!   bodies (unknown fields refused) or built by a front end. The rules that refuse options an
-//!   algorithm would not use live here ([`SolveRequest::check_tile_options`],
-//!   [`SolveRequest::check_cube_options`]); the command line calls the same ones.
-//! - [`Workbench`]: the table cache and the tables loaded so far (two-phase, optimal, 2x2x2,
-//!   pattern databases), kept for the next request: a server loads the two-phase tables once,
-//!   not once a request. It loads nothing until a request needs it.
+//!   algorithm would not use live in each puzzle's registry module; the command line calls the
+//!   same ones.
+//! - [`Workbench`]: the table cache and what each puzzle's module loaded so far (the cubes'
+//!   two-phase, optimal and 2x2x2 tables, the boards' pattern databases, a definition puzzle's
+//!   solver: [`Workbench::kept`]), kept for the next request: a server loads the two-phase
+//!   tables once, not once a request. It loads nothing until a request needs it.
 //! - [`JobLimits`] and [`JobControl`]: the node, time and memory limits of one job, and what a
 //!   running job has done (levels, threshold, nodes) with its cancel switch.
 //!
@@ -19,26 +20,23 @@ use crate::batch::{BatchSetup, SolveBatchRequest, Source};
 use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
-use crate::cubes::Cube2Solver;
-use crate::error::build_tables;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
-use crate::tiles::{AnyHeuristic, HeuristicRequest, Notice};
+use crate::tiles::Notice;
 use crate::{registry, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
 use godsearch_puzzles::cube::algorithm::parse_moves;
 use godsearch_puzzles::cube::notation::Move;
-use godsearch_puzzles::cube::{CubeSize, Metric, Syntax};
+use godsearch_puzzles::cube::Syntax;
 use godsearch_puzzles::tiles::{Board, Shape};
 use godsearch_search::tiles::Watch;
-use godsearch_twophase::optimal::OptimalTables;
 /// The optimal cube solver's table sizes, for [`JobLimits::largest_table`].
 pub use godsearch_twophase::optimal::TableSize;
-use godsearch_twophase::Tables;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -728,23 +726,16 @@ impl Progress for JobControl {
     }
 }
 
-/// Identifies a resolved heuristic: goal, choice, partition, reflection.
-type HeuristicKey = (String, String, Option<String>, bool);
-
-/// The table cache and the tables loaded so far, shared by every request of a front end's
-/// lifetime (see the module docs). Safe to share between threads.
+/// The table cache and what puzzles keep loaded between requests, shared by every request of
+/// a front end's lifetime (see the module docs). Safe to share between threads.
 pub struct Workbench {
     cache: TableCache,
-    /// Batches of at least this many cubes get the two-phase tables in huge pages.
+    /// Batches of at least this many positions get tables that are read at random (the
+    /// two-phase tables) in huge pages.
     resident_from: usize,
-    twophase: OnceLock<Tables>,
-    twophase_build: Mutex<()>,
-    optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
-    cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
-    /// The pattern-database heuristics used last, oldest first, at most [`HEURISTICS_KEPT`].
-    heuristics: Mutex<Vec<(HeuristicKey, Arc<AnyHeuristic>)>>,
-    /// The definition puzzle solver used last, with what it was built for.
-    pub(crate) definition_solver: crate::definition_solve::KeptSolver,
+    /// What each puzzle's module keeps loaded (tables, heuristics, solvers), one value of each
+    /// type, made on first use: see [`Workbench::kept`].
+    kept: Mutex<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
 }
 
 /// Batches of at least this many cubes copy the two-phase tables into huge pages first: a cube
@@ -752,13 +743,9 @@ pub struct Workbench {
 /// machine this was measured on (fresh memory is slow to fault in there).
 pub const RESIDENT_FROM: usize = 10_000;
 
-/// Pattern-database heuristics a workbench keeps loaded (each goal and partition its own, the
-/// 4x4's 7-8 550 MB): requests for many goals must not fill the memory.
-const HEURISTICS_KEPT: usize = 4;
-
 impl Workbench {
     /// A workbench over `cache` with nothing loaded, for a front end that serves many
-    /// requests (a server, a Python session): the two-phase tables, once loaded, are made
+    /// requests (a server, a Python session): tables read at random, once loaded, are made
     /// resident in huge pages.
     pub fn new(cache: TableCache) -> Self {
         Workbench {
@@ -767,18 +754,13 @@ impl Workbench {
         }
     }
 
-    /// A workbench for one command's batch: the two-phase tables are made resident only for
-    /// a batch known to hold at least [`RESIDENT_FROM`] cubes.
+    /// A workbench for one command's batch: tables read at random are made resident only for
+    /// a batch known to hold at least [`RESIDENT_FROM`] positions.
     pub fn for_one_batch(cache: TableCache) -> Self {
         Workbench {
             cache,
             resident_from: RESIDENT_FROM,
-            twophase: OnceLock::new(),
-            twophase_build: Mutex::new(()),
-            optimal: Mutex::new(HashMap::new()),
-            cube2: Mutex::new(HashMap::new()),
-            heuristics: Mutex::new(Vec::new()),
-            definition_solver: Mutex::default(),
+            kept: Mutex::new(HashMap::new()),
         }
     }
 
@@ -787,66 +769,27 @@ impl Workbench {
         &self.cache
     }
 
-    /// The two-phase tables for a batch of `positions` cubes (`None`: unknown), loaded (or
-    /// built and cached, `notices` hearing of it) on first use; made resident in huge pages
-    /// when the workbench serves many requests or the batch is large. A build that
-    /// `progress` cancels keeps nothing and ends in an error.
-    pub fn twophase_for(
-        &self,
-        progress: &dyn Progress,
-        positions: Option<usize>,
-        notices: &mut dyn FnMut(Notice),
-    ) -> AppResult<&Tables> {
-        if let Some(tables) = self.twophase.get() {
-            return Ok(tables);
-        }
-        // Held for the build: a second request waits for it instead of building again.
-        let _building = self
-            .twophase_build
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(tables) = self.twophase.get() {
-            return Ok(tables);
-        }
-        let what = "the two-phase tables";
-        let (tables, origin) =
-            build_tables(progress, what, || self.cache.twophase_tables(progress))?;
-        self.tell(notices, what, origin);
-        let tables = match positions.unwrap_or(0) >= self.resident_from {
-            true => tables.resident(),
-            false => tables,
-        };
-        Ok(self.twophase.get_or_init(|| tables))
+    /// Whether a batch of `positions` (`None`: unknown) should have tables read at random
+    /// copied into huge pages first: always on a workbench serving many requests.
+    pub fn makes_resident(&self, positions: Option<usize>) -> bool {
+        positions.unwrap_or(0) >= self.resident_from
     }
 
-    pub(crate) fn optimal_tables(
-        &self,
-        size: TableSize,
-        metric: Metric,
-        progress: &dyn Progress,
-        notices: &mut dyn FnMut(Notice),
-    ) -> AppResult<Arc<OptimalTables>> {
-        // Held for the build: a second request for the same table waits instead of building
-        // it again.
-        let mut loaded = self.optimal.lock().unwrap_or_else(PoisonError::into_inner);
-        let key = (size.name(), metric.name());
-        if let Some(tables) = loaded.get(&key) {
-            return Ok(Arc::clone(tables));
-        }
-        let what = format!(
-            "the optimal solver's {} {} table",
-            metric.name(),
-            size.name()
-        );
-        let (tables, origin) = build_tables(progress, &what, || {
-            self.cache.optimal_tables(size, metric, progress)
-        })?;
-        self.tell(notices, &what, origin);
-        Ok(Arc::clone(loaded.entry(key).or_insert(Arc::new(tables))))
+    /// The value of type `T` this workbench keeps for a puzzle's module (the tables, heuristics
+    /// or solvers it loaded), made with `T::default()` on first use: every request gets the
+    /// same one, so a module keeps what it loads without the workbench knowing its types.
+    pub fn kept<T: Default + Send + Sync + 'static>(&self) -> Arc<T> {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let value = kept
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Arc::new(T::default()));
+        Arc::clone(value)
+            .downcast::<T>()
+            .expect("each value is kept under its own type's id")
     }
 
-    /// Tells `notices` that `what` was built, if it was.
-    fn tell(&self, notices: &mut dyn FnMut(Notice), what: &str, origin: Origin) {
+    /// Tells `notices` that the tables `what` were built, if they were (`origin`).
+    pub fn tell(&self, notices: &mut dyn FnMut(Notice), what: &str, origin: Origin) {
         if let Origin::Built {
             seconds,
             replaced,
@@ -860,72 +803,6 @@ impl Workbench {
                 saved: not_saved.map_or_else(|| Ok(self.cache.dir().to_path_buf()), Err),
             });
         }
-    }
-
-    pub(crate) fn cube2(&self, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
-        let mut loaded = self.cube2.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(solver) = loaded.get(metric.name()) {
-            return Ok(Arc::clone(solver));
-        }
-        let solver = Arc::new(Cube2Solver::new(metric, None)?);
-        loaded.insert(metric.name(), Arc::clone(&solver));
-        Ok(solver)
-    }
-
-    pub(crate) fn heuristic(
-        &self,
-        request: &SolveRequest,
-        goal: &Board,
-        memory_bytes: u64,
-        progress: &dyn Progress,
-        notices: &mut dyn FnMut(Notice),
-    ) -> AppResult<Arc<AnyHeuristic>> {
-        let key = (
-            goal.to_string(),
-            format!("{:?}", request.heuristic),
-            request.pdb.clone(),
-            !request.no_reflection,
-        );
-        if let Some((_, h)) = self
-            .heuristics
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .find(|(k, _)| *k == key)
-        {
-            return Ok(Arc::clone(h));
-        }
-        let resolved = HeuristicRequest {
-            choice: request.heuristic,
-            partition: request.pdb.as_deref(),
-            reflection: !request.no_reflection,
-            cache: &self.cache,
-            memory_bytes,
-        }
-        .resolve(goal, progress, notices)?;
-        let resolved = Arc::new(resolved);
-        // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
-        // and `auto` should find a database cached after its first answer.
-        if matches!(*resolved, AnyHeuristic::Pdb(_)) {
-            let mut kept = self
-                .heuristics
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if kept.len() >= HEURISTICS_KEPT {
-                kept.remove(0);
-            }
-            kept.push((key, Arc::clone(&resolved)));
-        }
-        Ok(resolved)
-    }
-
-    /// Forgets the pattern-database heuristics loaded, so that the next search reads them
-    /// afresh from the cache.
-    pub(crate) fn forget_heuristics(&self) {
-        self.heuristics
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
     }
 
     /// Solves one position as `request` asks, within `limits`, reporting to `control`. The
@@ -1324,18 +1201,6 @@ pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
     }
 }
 
-/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
-/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
-pub fn cube_metric(text: Option<&str>, size: CubeSize) -> AppResult<Metric> {
-    let metric = match text {
-        Some(t) => t
-            .parse::<Metric>()
-            .map_err(|e| AppError::Input(e.to_string()))?,
-        None => Metric::Htm,
-    };
-    Ok(metric.for_size(size))
-}
-
 /// The optimal solver's table named by `--table-size` (default 1gb).
 pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
     match name {
@@ -1353,111 +1218,21 @@ pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
-    use godsearch_puzzles::cube::{facelet, CubieCube};
-    use rand::seq::SliceRandom;
 
-    /// The replay before: every prefix parsed and applied whole (quadratic).
-    fn replay_by_prefixes(size: CubeSize, solution: &str) -> Vec<String> {
-        let turns: Vec<&str> = solution.split_whitespace().collect();
-        (0..=turns.len())
-            .map(|k| {
-                let prefix = CubeAlgorithm::parse(&turns[..k].join(" ")).unwrap();
-                facelet::format(&prefix.apply_held(size, &CubieCube::SOLVED).unwrap())
-            })
-            .collect()
-    }
+    #[derive(Default)]
+    struct Counter(AtomicU32);
+
+    #[derive(Default)]
+    struct Other(AtomicU32);
 
     #[test]
-    fn a_replay_turn_by_turn_equals_applying_each_prefix_whole() {
-        let words = [
-            "R", "U'", "F2", "D", "L'", "B2", "M", "E'", "S2", "x", "y'", "z2", "Rw", "u'", "f2",
-            "r", "Dw2", "b'",
-        ];
-        let mut rng = StdRng::seed_from_u64(11);
-        for size in [CubeSize::Two, CubeSize::Three] {
-            for _ in 0..40 {
-                let solution: Vec<&str> =
-                    (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
-                let solution = solution.join(" ");
-                let request = ReplayRequest {
-                    puzzle: size.to_string(),
-                    position: String::new(),
-                    solution: solution.clone(),
-                    goal: None,
-                    facelets: false,
-                };
-                match replay(&request) {
-                    Ok(r) => assert_eq!(
-                        r.positions,
-                        replay_by_prefixes(size, &solution),
-                        "{solution}"
-                    ),
-                    // The 2x2x2 has no middle layer: both refuse the same sequences.
-                    Err(_) => assert!(size == CubeSize::Two, "{solution}"),
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_replay_is_bounded_by_what_it_lists() {
-        let long = vec!["R"; MAX_REPLAY_ENTRIES / 54 + 1].join(" ");
-        let request = ReplayRequest {
-            puzzle: "3x3x3".into(),
-            position: String::new(),
-            solution: long,
-            goal: None,
-            facelets: false,
-        };
-        let refused = replay(&request).unwrap_err().to_string();
-        assert!(refused.contains("at most"), "{refused}");
-        // Ten thousand turns are answered (in linear time).
-        let request = ReplayRequest {
-            solution: vec!["R U"; 5_000].join(" "),
-            ..request
-        };
-        assert_eq!(replay(&request).unwrap().positions.len(), 10_001);
-    }
-
-    /// Replay reads moves as solve does: groups, repeats, commutators and comments, one
-    /// position a turn they expand to; stickers are read with `facelets`.
-    #[test]
-    fn a_replay_reads_moves_as_solve_does() {
-        let played = |solution: &str| {
-            replay(&ReplayRequest {
-                puzzle: "3x3x3".into(),
-                position: String::new(),
-                solution: solution.into(),
-                goal: None,
-                facelets: false,
-            })
-            .unwrap()
-            .positions
-        };
-        assert_eq!(played("(R U)2"), played("R U R U"));
-        assert_eq!(played("[R, U]"), played("R U R' U'"));
-        assert_eq!(played("R U // a comment"), played("R U"));
-        assert_eq!(played("R U // a comment").len(), 3);
-        let bad = replay(&ReplayRequest {
-            puzzle: "3x3x3".into(),
-            position: String::new(),
-            solution: "[R, U, F]".into(),
-            goal: None,
-            facelets: false,
-        })
-        .unwrap_err();
-        assert!(bad.to_string().contains("two parts"), "{bad}");
-        let after_u = played("U").pop().unwrap();
-        let from_stickers = replay(&ReplayRequest {
-            puzzle: "3x3x3".into(),
-            position: after_u.clone(),
-            solution: "U'".into(),
-            goal: None,
-            facelets: true,
-        })
-        .unwrap();
-        assert!(from_stickers.solved);
-        assert_eq!(from_stickers.positions[0], after_u);
+    fn a_kept_value_is_made_once_a_type_and_shared_by_every_request() {
+        let bench = Workbench::new(TableCache::new(std::env::temp_dir()));
+        bench.kept::<Counter>().0.fetch_add(1, Ordering::Relaxed);
+        bench.kept::<Counter>().0.fetch_add(1, Ordering::Relaxed);
+        assert_eq!(bench.kept::<Counter>().0.load(Ordering::Relaxed), 2);
+        assert_eq!(bench.kept::<Other>().0.load(Ordering::Relaxed), 0);
+        let other = Workbench::new(TableCache::new(std::env::temp_dir()));
+        assert_eq!(other.kept::<Counter>().0.load(Ordering::Relaxed), 0);
     }
 }

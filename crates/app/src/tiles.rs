@@ -9,6 +9,7 @@ use crate::choice::{
 };
 use crate::error::build_tables;
 use crate::report::Solution;
+use crate::request::{SolveRequest, Workbench};
 use crate::tables::{self, AnySpace};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
@@ -27,6 +28,7 @@ use godsearch_search::tiles::{
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A board to solve, with what an input file said about it.
@@ -729,5 +731,71 @@ pub fn write_solution(
                 .collect::<Vec<_>>()
                 .join(" "))
         }
+    }
+}
+
+/// Identifies a resolved heuristic: goal, choice, partition, reflection.
+type HeuristicKey = (String, String, Option<String>, bool);
+
+/// Pattern-database heuristics a workbench keeps loaded (each goal and partition its own, the
+/// 4x4's 7-8 550 MB): requests for many goals must not fill the memory.
+pub const HEURISTICS_KEPT: usize = 4;
+
+/// The pattern-database heuristics a workbench keeps loaded ([`Workbench::kept`]): the ones
+/// used last, oldest first, at most [`HEURISTICS_KEPT`].
+#[derive(Default)]
+pub struct KeptHeuristics(Mutex<Vec<(HeuristicKey, Arc<AnyHeuristic>)>>);
+
+impl KeptHeuristics {
+    /// The heuristic `request` asks for on boards of `goal`: one kept by `bench`, or resolved
+    /// now ([`HeuristicRequest::resolve`], databases built within `memory_bytes`) and, when it
+    /// is pattern databases, kept in place of the oldest.
+    pub fn get(
+        bench: &Workbench,
+        request: &SolveRequest,
+        goal: &Board,
+        memory_bytes: u64,
+        progress: &dyn Progress,
+        notices: &mut dyn FnMut(Notice),
+    ) -> AppResult<Arc<AnyHeuristic>> {
+        let kept = bench.kept::<KeptHeuristics>();
+        let key = (
+            goal.to_string(),
+            format!("{:?}", request.heuristic),
+            request.pdb.clone(),
+            !request.no_reflection,
+        );
+        if let Some((_, h)) = kept.lock().iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(h));
+        }
+        let resolved = HeuristicRequest {
+            choice: request.heuristic,
+            partition: request.pdb.as_deref(),
+            reflection: !request.no_reflection,
+            cache: bench.cache(),
+            memory_bytes,
+        }
+        .resolve(goal, progress, notices)?;
+        let resolved = Arc::new(resolved);
+        // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
+        // and `auto` should find a database cached after its first answer.
+        if matches!(*resolved, AnyHeuristic::Pdb(_)) {
+            let mut kept = kept.lock();
+            if kept.len() >= HEURISTICS_KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, Arc::clone(&resolved)));
+        }
+        Ok(resolved)
+    }
+
+    /// Forgets the heuristics `bench` keeps, so that the next search reads them afresh from
+    /// the cache.
+    pub fn forget(bench: &Workbench) {
+        bench.kept::<KeptHeuristics>().lock().clear();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(HeuristicKey, Arc<AnyHeuristic>)>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! A kind ([`PuzzleKind`]) reads its own names and opens a [`Puzzle`], which answers every
 //! request a front end makes: solve, enumerate, scramble, replay, check a request before it is
-//! queued, and describe itself for menus. The [`Workbench`](crate::request::Workbench) holds
+//! queued, and describe itself for menus. The [`Workbench`] holds
 //! what requests share (tables, caches) and calls the puzzle; nothing outside a kind's module
 //! asks which puzzle it is.
 //!

@@ -280,7 +280,7 @@ impl Puzzle for Tiles {
             });
         }
         // A search resolves them afresh from the cache.
-        bench.forget_heuristics();
+        crate::tiles::KeptHeuristics::forget(bench);
         Ok(PdbReport {
             puzzle: self.shape.to_string(),
             goal: goal.to_list(),

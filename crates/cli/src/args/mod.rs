@@ -11,7 +11,7 @@ pub use tools::*;
 
 use crate::machine::{parse_disk_size, parse_memory};
 use clap::{Parser, Subcommand};
-pub use godsearch_app::cubes::Notation as CubeNotation;
+pub use godsearch_app::registry::cubes::Notation as CubeNotation;
 use godsearch_app::units::parse_seconds;
 
 /// The most worker threads `--threads` takes, even with `--oversubscribe`.

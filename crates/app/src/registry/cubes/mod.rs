@@ -1,27 +1,43 @@
 //! The 2x2x2 and 3x3x3 cubes in the registry: the 2x2x2 solved by table descent or half-depth
 //! search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's table, or by
 //! half-depth search; both enumerated (the 3x3x3 by symmetry classes) and scrambled.
+//!
+//! Everything the cubes need beyond the generic engines lives in this module's files: the
+//! solvers ([`solvers`]) and the batch that chooses among them ([`batch`]), the tables a
+//! workbench keeps loaded ([`loaded`]), enumeration ([`bfs`]), scrambles ([`scramble`]),
+//! checking solutions ([`verify`]) and what `info` says ([`info`]).
+
+pub mod batch;
+pub mod bfs;
+pub mod info;
+pub mod loaded;
+pub mod scramble;
+pub mod solvers;
+pub mod verify;
 
 use super::{
     no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind,
     ReadingCache, Scrambler, Verifier, VerifyQuery,
 };
 use crate::batch::{solve_one, Batch, Source};
-use crate::bfs::{self, BfsRequest};
-use crate::cube_solver::CubeBatch;
+use crate::bfs::BfsRequest;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, cube_metric, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry,
-    Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    check_replay_size, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
+    ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
 use crate::tiles::Notice;
-use crate::verify::{self, CubeProver};
-use crate::{scramble, tables, AppError, AppResult};
+use crate::{tables, AppError, AppResult};
+use batch::CubeBatch;
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
 use godsearch_puzzles::cube::{
-    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Reduction, Syntax, TurnMetric,
+    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax, TurnMetric,
 };
+use verify::CubeProver;
+
+/// The notation front ends write cube moves in.
+pub use godsearch_puzzles::cube::Notation;
 use rand::rngs::StdRng;
 
 /// The cubes: `2x2x2` (`cube2`, `pocket`) and `3x3x3` (`cube`, `cube3`, `rubik`).
@@ -154,11 +170,11 @@ impl Puzzle for Cube {
                 Box::new(move |rng: &mut StdRng| scramble::cube2_uniform(&space, &table, rng))
             }
             (CubeSize::Three, None) => {
-                let tables = bench.twophase_for(progress, None, &mut |notice| {
+                let tables = loaded::twophase_tables(bench, progress, None, &mut |notice| {
                     progress.detail(&crate::request::notice_text(&notice))
                 })?;
                 Box::new(ReadingCache(move |rng: &mut StdRng| {
-                    scramble::cube3_uniform(tables, metric, rng)
+                    scramble::cube3_uniform(&tables, metric, rng)
                 }))
             }
         })
@@ -166,7 +182,7 @@ impl Puzzle for Cube {
 
     fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
         no_info_generators(query)?;
-        Ok(AnyInfo::Cube(crate::info::cube_info(
+        Ok(AnyInfo::Cube(info::cube_info(
             self.size,
             query.ram_bytes,
             query.free_disk_bytes,
@@ -203,11 +219,14 @@ impl Puzzle for Cube {
                 "--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it"
                     .into(),
             )),
-            (CubeSize::Two, false) if query.proves => (Some(bench.cube2(search_metric)?), None),
+            (CubeSize::Two, false) if query.proves => {
+                (Some(loaded::cube2_solver(bench, search_metric)?), None)
+            }
             (CubeSize::Two, false) => (None, None),
             (CubeSize::Three, true) => {
                 let table_size = optimal_table_size(query.table_size.as_deref())?;
-                let tables = bench.optimal_tables(table_size, search_metric, progress, notices)?;
+                let tables =
+                    loaded::optimal_tables(bench, table_size, search_metric, progress, notices)?;
                 (None, Some(tables))
             }
             (CubeSize::Three, false) => (None, None),
@@ -279,5 +298,129 @@ impl Cube {
                 "--symmetry is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
             ))),
         }
+    }
+}
+
+/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
+/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
+pub fn cube_metric(text: Option<&str>, size: CubeSize) -> AppResult<Metric> {
+    let metric = match text {
+        Some(t) => t
+            .parse::<Metric>()
+            .map_err(|e| AppError::Input(e.to_string()))?,
+        None => Metric::Htm,
+    };
+    Ok(metric.for_size(size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{replay, MAX_REPLAY_ENTRIES};
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    /// The replay before: every prefix parsed and applied whole (quadratic).
+    fn replay_by_prefixes(size: CubeSize, solution: &str) -> Vec<String> {
+        let turns: Vec<&str> = solution.split_whitespace().collect();
+        (0..=turns.len())
+            .map(|k| {
+                let prefix = CubeAlgorithm::parse(&turns[..k].join(" ")).unwrap();
+                facelet::format(&prefix.apply_held(size, &CubieCube::SOLVED).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_replay_turn_by_turn_equals_applying_each_prefix_whole() {
+        let words = [
+            "R", "U'", "F2", "D", "L'", "B2", "M", "E'", "S2", "x", "y'", "z2", "Rw", "u'", "f2",
+            "r", "Dw2", "b'",
+        ];
+        let mut rng = StdRng::seed_from_u64(11);
+        for size in [CubeSize::Two, CubeSize::Three] {
+            for _ in 0..40 {
+                let solution: Vec<&str> =
+                    (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
+                let solution = solution.join(" ");
+                let request = ReplayRequest {
+                    puzzle: size.to_string(),
+                    position: String::new(),
+                    solution: solution.clone(),
+                    goal: None,
+                    facelets: false,
+                };
+                match replay(&request) {
+                    Ok(r) => assert_eq!(
+                        r.positions,
+                        replay_by_prefixes(size, &solution),
+                        "{solution}"
+                    ),
+                    // The 2x2x2 has no middle layer: both refuse the same sequences.
+                    Err(_) => assert!(size == CubeSize::Two, "{solution}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_replay_is_bounded_by_what_it_lists() {
+        let long = vec!["R"; MAX_REPLAY_ENTRIES / 54 + 1].join(" ");
+        let request = ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: String::new(),
+            solution: long,
+            goal: None,
+            facelets: false,
+        };
+        let refused = replay(&request).unwrap_err().to_string();
+        assert!(refused.contains("at most"), "{refused}");
+        // Ten thousand turns are answered (in linear time).
+        let request = ReplayRequest {
+            solution: vec!["R U"; 5_000].join(" "),
+            ..request
+        };
+        assert_eq!(replay(&request).unwrap().positions.len(), 10_001);
+    }
+
+    /// Replay reads moves as solve does: groups, repeats, commutators and comments, one
+    /// position a turn they expand to; stickers are read with `facelets`.
+    #[test]
+    fn a_replay_reads_moves_as_solve_does() {
+        let played = |solution: &str| {
+            replay(&ReplayRequest {
+                puzzle: "3x3x3".into(),
+                position: String::new(),
+                solution: solution.into(),
+                goal: None,
+                facelets: false,
+            })
+            .unwrap()
+            .positions
+        };
+        assert_eq!(played("(R U)2"), played("R U R U"));
+        assert_eq!(played("[R, U]"), played("R U R' U'"));
+        assert_eq!(played("R U // a comment"), played("R U"));
+        assert_eq!(played("R U // a comment").len(), 3);
+        let bad = replay(&ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: String::new(),
+            solution: "[R, U, F]".into(),
+            goal: None,
+            facelets: false,
+        })
+        .unwrap_err();
+        assert!(bad.to_string().contains("two parts"), "{bad}");
+        let after_u = played("U").pop().unwrap();
+        let from_stickers = replay(&ReplayRequest {
+            puzzle: "3x3x3".into(),
+            position: after_u.clone(),
+            solution: "U'".into(),
+            goal: None,
+            facelets: true,
+        })
+        .unwrap();
+        assert!(from_stickers.solved);
+        assert_eq!(from_stickers.positions[0], after_u);
     }
 }

@@ -11,17 +11,16 @@ use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
-    facelet, Algorithm, Cube2Space, Cube3Classes, CubieCube, Metric, Move, Reduction,
+    facelet, Algorithm, Cube2Space, Cube3Classes, CubeSize, CubieCube, Metric, Move, Reduction,
     CUBE2_MAX_DISTANCE,
 };
-/// The cube types front ends read positions and write solutions with.
-pub use godsearch_puzzles::cube::{parse_position, CubeSize, Notation, Syntax};
 use godsearch_search::descend;
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use godsearch_twophase::optimal::{gods_number, solve_optimal, OptimalOptions, OptimalTables};
 use godsearch_twophase::{solve_in, Options, SolveError, Tables};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Every 3x3x3 position has a solution of 20 face turns or fewer (and of 26 quarter turns or
@@ -351,7 +350,7 @@ fn cube2_solution(
 /// The 3x3x3 by the two-phase method.
 pub struct TwoPhaseSolver<'a> {
     /// The two-phase tables (built once, cached: see [`crate::cache::TableCache`]).
-    pub tables: &'a Tables,
+    pub tables: Arc<Tables>,
     /// The metric lengths are reported in.
     pub metric: Metric,
     /// Stop at the first solution of at most this many moves, in `metric`.
@@ -373,7 +372,7 @@ impl TwoPhaseSolver<'_> {
             deadline: self.timeout.and_then(|t| started.checked_add(t)),
             stop: self.stop,
         };
-        let found = solve_in(self.tables, &job.cube, options, self.metric).map_err(|source| {
+        let found = solve_in(&self.tables, &job.cube, options, self.metric).map_err(|source| {
             AppError::Cube {
                 text: excerpt(&job.text),
                 source,

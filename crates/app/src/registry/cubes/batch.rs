@@ -4,14 +4,16 @@
 //! solved. [`CubeBatch`] is the registry's [`Batch`] of cubes, which every front end solves
 //! through: a command line's whole batch, a server's or Python's request as a batch of one.
 
-use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
-use crate::choice::{Algorithm, HeuristicChoice};
-use crate::cubes::{
+use super::cube_metric;
+use super::loaded::{cube2_solver, optimal_tables, twophase_tables};
+use super::solvers::{
     default_max_length, Cube2HalfDepth, Cube2Solver, Cube3HalfDepth, CubeJob, OptimalSolver,
     TwoPhaseSolver,
 };
+use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
+use crate::choice::{Algorithm, HeuristicChoice};
 use crate::report::CubeSolution;
-use crate::request::{cube_metric, optimal_table_size, SolveReport, SolveRequest, Workbench};
+use crate::request::{optimal_table_size, SolveReport, SolveRequest, Workbench};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
 use godsearch_puzzles::cube::{parse_position, CubeSize, Metric, Move, Syntax};
@@ -46,7 +48,7 @@ pub enum CubeSolver<'a> {
         tables: Arc<OptimalTables>,
         /// The two-phase tables for the answer at a timeout (none with a known solution, which
         /// is that answer).
-        fallback: Option<&'a Tables>,
+        fallback: Option<Arc<Tables>>,
         /// Each cube's time limit.
         timeout: Option<Duration>,
         /// Every shortest solution.
@@ -111,7 +113,7 @@ impl<'a> CubeSolver<'a> {
             )?),
             CubeSize::Two => match request.table_file(&setup.limits)? {
                 Some(path) => CubeSolver::Cube2(Arc::new(Cube2Solver::new(metric, Some(path))?)),
-                None => CubeSolver::Cube2(bench.cube2(metric)?),
+                None => CubeSolver::Cube2(cube2_solver(bench, metric)?),
             },
             CubeSize::Three if request.optimal => {
                 let size = optimal_table_size(request.table_size.as_deref())?;
@@ -123,9 +125,9 @@ impl<'a> CubeSolver<'a> {
                     )));
                 }
                 let known = request.known_moves()?;
-                let tables = bench.optimal_tables(size, metric, setup.progress, setup.notices)?;
+                let tables = optimal_tables(bench, size, metric, setup.progress, setup.notices)?;
                 let fallback = match timeout.is_some() && known.is_none() {
-                    true => Some(bench.twophase_for(setup.progress, None, setup.notices)?),
+                    true => Some(twophase_tables(bench, setup.progress, None, setup.notices)?),
                     false => None,
                 };
                 CubeSolver::Optimal {
@@ -143,7 +145,7 @@ impl<'a> CubeSolver<'a> {
                 stop: setup.stop,
             },
             CubeSize::Three => CubeSolver::TwoPhase(TwoPhaseSolver {
-                tables: bench.twophase_for(setup.progress, setup.positions, setup.notices)?,
+                tables: twophase_tables(bench, setup.progress, setup.positions, setup.notices)?,
                 metric,
                 max_length: request
                     .max_length
@@ -174,7 +176,7 @@ impl<'a> CubeSolver<'a> {
                 stop,
             } => OptimalSolver {
                 tables,
-                fallback: *fallback,
+                fallback: fallback.as_deref(),
                 timeout: *timeout,
                 all: *all,
                 known: known.as_deref(),
