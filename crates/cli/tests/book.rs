@@ -1,9 +1,12 @@
 //! Every command the README and the book (`docs/*.md`) show in a `sh` block runs as shown:
 //! each `godsearch ...` line (and `cargo run --release -- ...`, as the same command) is run by
-//! `sh` in a fresh folder that holds `data/`, with a home and cache of its own, and must exit
-//! 0; every figure its comment quotes with thousands separators (`181,440 positions`) must be
+//! `sh` in a fresh folder that holds `data/`, with a home of its own and the command-line
+//! tests' shared cache ([`common::shared_cache_home`]: this binary runs first and builds what
+//! the others then read), and must exit 0; every figure its comment quotes with thousands separators (`181,440 positions`) must be
 //! in its output. Commands too long for the normal run ([`PARSED_ONLY`]) are checked with
 //! `--help` appended (their options parse) and run whole by the `#[ignore]`d test.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -107,7 +110,7 @@ fn run_book(long: bool) {
             .current_dir(folder.path())
             .env("PATH", &path)
             .env("HOME", &home)
-            .env("XDG_CACHE_HOME", home.join(".cache"))
+            .env("XDG_CACHE_HOME", common::shared_cache_home())
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout);
