@@ -500,8 +500,8 @@ pub fn definition(
 
 /// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
 /// whole states ([`state_levels`]): exact level counts to the depth asked or the memory
-/// budget. It keeps levels in memory only: no table to save, no disk, no distributed run, no
-/// level counted without being stored (each would need ranks).
+/// budget, the last one counted without being stored with `--count-last`. It keeps levels in
+/// memory only: no table to save, no disk, no distributed run (each would need ranks).
 fn definition_slots(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
@@ -514,7 +514,6 @@ fn definition_slots(
         (request.engine == EngineChoice::Table, "--engine table"),
         (request.disk.is_some(), "--disk"),
         (request.cluster.is_some(), "a distributed run"),
-        (request.limits.count_last, "--count-last"),
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(

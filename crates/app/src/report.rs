@@ -209,7 +209,8 @@ pub struct BfsReport {
     pub positions_per_second: f64,
     /// The most bytes the engine held at once.
     pub peak_bytes: u64,
-    /// The last level was counted without being stored (`--count-last`, Bryan's method).
+    /// The last level was counted without being stored (`--count-last`: Bryan's method, or
+    /// past 128-bit ranks passes over parts of the level's hash range).
     pub last_counted_only: bool,
     /// Bytes the engine keeps per stored state: a table entry (0.25 at 2 bits a position), or a
     /// listed rank or class key (8 or 16).

@@ -162,31 +162,22 @@ fn replay(start_facelets: &str, solution: &str) -> CubieCube {
 
 #[test]
 fn two_phase_solutions_are_short_and_solve_the_cube() {
+    // The tests' shared cache: the two-phase tables are built once for every test (building
+    // and its notice are checked on the optimal solver's table, which builds in seconds).
     let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().to_str().unwrap();
-    // The first solve builds the tables into the cache and says so on stderr.
-    let out = godsearch(&[
-        "solve",
-        "3x3x3",
-        "--facelets",
-        SUPERFLIP,
-        "--cache",
-        cache,
-        "--json",
-    ]);
+    let out = godsearch(&["solve", "3x3x3", "--facelets", SUPERFLIP, "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("built the two-phase tables"));
     let v: serde_json::Value =
         serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap()).unwrap();
     assert!(v["length"].as_u64().unwrap() <= 20);
     assert!(replay(SUPERFLIP, v["solution"].as_str().unwrap()).is_solved());
     // Later runs read them back without a word.
-    let out = godsearch(&["solve", "cube", "--moves", "R U R' U'", "--cache", cache]);
+    let out = godsearch(&["solve", "cube", "--moves", "R U R' U'"]);
     assert!(out.status.success());
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
     // Scrambles reach the positions they print, and solve back.
     let scrambles = json_lines(&[
-        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--cache", cache, "--json",
+        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--json",
     ]);
     let file = dir.path().join("cubes.txt");
     let mut lines = String::from("# five random cubes\n");
@@ -208,8 +199,6 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
         "--file",
         file.to_str().unwrap(),
         "--facelets",
-        "--cache",
-        cache,
         "--json",
         "--max-length",
         "21",
@@ -227,7 +216,7 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
     assert_eq!(results[5]["solved"], 5);
     // The same seed gives the same scrambles.
     let again = json_lines(&[
-        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--cache", cache, "--json",
+        "scramble", "3x3x3", "--count", "5", "--seed", "11", "--json",
     ]);
     assert_eq!(again, scrambles);
     // An optimal search cut short by --timeout gives the two-phase solution and the bound it
@@ -238,8 +227,6 @@ fn two_phase_solutions_are_short_and_solve_the_cube() {
         "--optimal",
         "--table-size",
         "small",
-        "--cache",
-        cache,
         "--json",
         "--timeout",
         "0.01",
@@ -498,6 +485,21 @@ fn optimal_three_by_three_solutions_are_proven_replayed_and_listed() {
         args.extend_from_slice(extra);
         json_lines(&args)
     };
+    // The first solve builds the table into the cache and says so on stderr; later ones read
+    // it back without a word.
+    let out = godsearch(&[&base[..], &["R U"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("built the optimal solver's htm small table"),
+        "{}",
+        stderr(&out)
+    );
+    let out = godsearch(&[&base[..], &["R U2"]].concat());
+    assert!(
+        out.status.success() && stderr(&out).is_empty(),
+        "{}",
+        stderr(&out)
+    );
     // Ten moves from solved, and shorter than its scramble once two moves cancel.
     for (scramble, length) in [("R U F' D2 L B' U2 R' F D", 10), ("R U R' R F2", 3)] {
         let v = &optimal(&[scramble])[0];
@@ -709,9 +711,8 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
     let pocket = json(&["bfs", "2x2x2", "--metric", "stm", "--json"]);
     assert_eq!(levels_of(&pocket), levels("cube2x2x2-htm.txt"));
 
-    // Solved optimally in slice turns and written with slices: the H permutation is 7.
-    let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().to_str().unwrap();
+    // Solved optimally in slice turns and written with slices: the H permutation is 7. (Its
+    // table is read from the tests' shared cache, or built there once.)
     let h = "M2 U M2 U2 M2 U M2";
     let optimal = &json_lines(&[
         "solve",
@@ -721,8 +722,6 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
         "--optimal",
         "--table-size",
         "small",
-        "--cache",
-        cache,
         "--json",
         h,
     ])[0];
@@ -765,8 +764,6 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
             "--prove",
             "--table-size",
             "small",
-            "--cache",
-            cache,
             "--json",
         ])
     };
@@ -811,9 +808,7 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
 #[test]
 fn three_by_three_half_depth_agrees_with_the_optimal_solver() {
     // Two independent optimal solvers: meet in the middle over held classes, and IDA* over the
-    // pruning table; ten-move scrambles in each metric.
-    let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().to_str().unwrap();
+    // pruning table (from the tests' shared cache); ten-move scrambles in each metric.
     for (metric, depth) in [("htm", "5"), ("qtm", "6"), ("stm", "4")] {
         for seed in ["1", "2"] {
             let scramble = json(&[
@@ -828,7 +823,7 @@ fn three_by_three_half_depth_agrees_with_the_optimal_solver() {
                 json(&args)
             };
             let half = solve(&["--algorithm", "half-depth", "--depth", depth]);
-            let ida = solve(&["--optimal", "--table-size", "small", "--cache", cache]);
+            let ida = solve(&["--optimal", "--table-size", "small"]);
             assert_eq!(half["algorithm"], "half-depth");
             assert_eq!(half["optimal"], true);
             assert_eq!(half["length"], ida["length"], "{metric} {position}");

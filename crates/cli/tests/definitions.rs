@@ -259,13 +259,25 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     // Past 128-bit ranks a uniform position comes without a sequence; a walk needs no ranks:
     // its moves make its position.
     let megaminx = definition("megaminx.kpuzzle.json");
-    // Past 128-bit ranks bfs keeps whole states: exact levels to the depth asked, and a clear
-    // refusal of what needs ranks.
+    // Past 128-bit ranks bfs keeps whole states: exact levels to the depth asked, the last
+    // one also counted without being stored, and a clear refusal of what needs ranks.
     let levels = json(&["bfs", "megaminx", "--max-depth", "3", "--json"]);
     assert_eq!(levels["levels"], serde_json::json!([1, 48, 1536, 43520]));
     assert_eq!(levels["complete"], false);
+    let counted = json(&[
+        "bfs",
+        &megaminx,
+        "--max-depth",
+        "3",
+        "--count-last",
+        "--json",
+    ]);
+    assert_eq!(counted["levels"], levels["levels"]);
+    assert_eq!(counted["last_counted_only"], true);
+    let workdir = tempfile::tempdir().unwrap();
+    let workdir = workdir.path().to_str().unwrap();
     refused(
-        &["bfs", &megaminx, "--max-depth", "2", "--count-last"],
+        &["bfs", &megaminx, "--max-depth", "2", "--workdir", workdir],
         "more positions than 128-bit ranks number",
     );
     let s = json(&["scramble", &megaminx, "--seed", "1", "--json"]);

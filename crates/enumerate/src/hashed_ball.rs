@@ -182,15 +182,22 @@ impl<S: Hash + Copy + Send + Sync> HashedBall<S> {
     /// hash.
     #[inline]
     fn place(&self, state: S) -> (usize, u16) {
-        let mut hasher = FxHasher::default();
-        state.hash(&mut hasher);
-        let hash = mix(hasher.finish());
+        let hash = spread_hash(&state);
         // One slot (no bits): every state in slot 0.
         let slot = hash.checked_shr(u64::BITS - self.slot_bits).unwrap_or(0) as usize;
         let fingerprint = (hash >> (u64::BITS - self.slot_bits - FINGERPRINT_BITS)) as u16
             & ((1 << FINGERPRINT_BITS) - 1);
         (slot & (self.slots.len() - 1), fingerprint.max(1))
     }
+}
+
+/// A hash of `state` whose every bit depends on all of it (FxHash, then [`mix`]): slots, parts
+/// and fingerprints may be taken from any of its bits.
+#[inline]
+pub(crate) fn spread_hash<S: Hash>(state: &S) -> u64 {
+    let mut hasher = FxHasher::default();
+    state.hash(&mut hasher);
+    mix(hasher.finish())
 }
 
 /// A 64-bit finaliser (Stafford's mix 13, as in SplitMix64): every input bit moves about half

@@ -34,11 +34,11 @@ use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
 use godsearch_puzzles::cube::{
     facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax, TurnMetric,
 };
+use rand::rngs::StdRng;
 use verify::CubeProver;
 
 /// The notation front ends write cube moves in.
 pub use godsearch_puzzles::cube::Notation;
-use rand::rngs::StdRng;
 
 /// The cubes: `2x2x2` (`cube2`, `pocket`) and `3x3x3` (`cube`, `cube3`, `rubik`).
 pub struct CubesKind;
@@ -64,8 +64,7 @@ impl PuzzleKind for CubesKind {
 }
 
 /// The cube `name` names (`3x3x3`, `cube`, `cube3`, `rubik`; `2x2x2`, `cube2`, `pocket`), or
-/// `None`. The command line's own cube front end asks this, so it never reads puzzle names
-/// itself.
+/// `None`.
 pub fn cube_size(name: &str) -> Option<CubeSize> {
     match name.trim().to_ascii_lowercase().as_str() {
         "3x3x3" | "cube" | "cube3" | "rubik" => Some(CubeSize::Three),
