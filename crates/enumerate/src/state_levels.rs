@@ -14,8 +14,9 @@
 //! expanded, a share at a time) keeping only the neighbours whose hash falls in it. The parts
 //! are disjoint, so their counts add up exactly; each costs a whole expansion, the price of
 //! holding a part of the level instead of all of it. (Bryan's method, which [`crate::count_last`]
-//! uses for spaces with integer keys, would look each neighbour's parents up instead; over
-//! 64-byte states a hash pass is cheaper.)
+//! uses for spaces with integer keys, makes one pass but looks each new state's neighbours up
+//! in the newest level, a binary search over whole states a try; the parts trade those lookups
+//! for repeated expansions, which are sequential work.)
 //!
 //! Exact: every level reported is the number of distinct positions at that distance. Such
 //! spaces are never exhausted within memory, so a run ends at its depth, its memory budget
