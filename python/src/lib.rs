@@ -62,10 +62,12 @@ fn input_error(message: impl Into<String>) -> PyErr {
     InputError::new_err(message.into())
 }
 
+/// `e` as a Python exception, the options it names written as keyword arguments (`max_length`).
 fn app_error(e: AppError) -> PyErr {
+    let message = godsearch_app::error::options_as_fields(&e.to_string());
     match e.is_bad_input() {
-        true => InputError::new_err(e.to_string()),
-        false => GodsearchError::new_err(e.to_string()),
+        true => InputError::new_err(message),
+        false => GodsearchError::new_err(message),
     }
 }
 

@@ -8,8 +8,8 @@
 //! reads positions (so a bad position in a list is refused before any table is built); its
 //! [`Batch::solver`] loads or builds what the solving needs and returns a [`BatchSolver`].
 
+use crate::progress::Notice;
 use crate::request::{shorter, JobControl, JobLimits, SolveReport, SolveRequest, Workbench};
-use crate::tiles::Notice;
 use crate::{AppError, AppResult};
 use godsearch_core::Progress;
 use godsearch_search::tiles::Watch;

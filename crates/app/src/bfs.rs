@@ -86,7 +86,7 @@ pub(crate) fn check_disk(request: &BfsRequest) -> AppResult<()> {
         && (request.save.is_some() || request.engine == EngineChoice::Table)
     {
         return Err(AppError::Input(
-            "a distributed run spreads the frontier engine's levels over its workers; it makes no table to --save (leave out --save and --engine table)".into(),
+            "a distributed run spreads the frontier engine's levels over its workers; it makes no table to «save» (leave out «save» and «engine» table)".into(),
         ));
     }
     if request.disk.is_none() {
@@ -94,7 +94,7 @@ pub(crate) fn check_disk(request: &BfsRequest) -> AppResult<()> {
     }
     if request.save.is_some() || request.engine == EngineChoice::Table {
         return Err(AppError::Input(
-            "--workdir keeps sorted levels on disk (the frontier engine); it makes no table to --save (leave out --save and --engine table)".into(),
+            "«workdir» keeps sorted levels on disk (the frontier engine); it makes no table to «save» (leave out «save» and «engine» table)".into(),
         ));
     }
     Ok(())
@@ -252,7 +252,7 @@ where
 fn check_cluster(request: &BfsRequest) -> AppResult<()> {
     if request.limits.count_last {
         return Err(AppError::Input(
-            "--count-last is not available in a distributed run: leave it out, or run in one process".into(),
+            "«count_last» is not available in a distributed run: leave it out, or run in one process".into(),
         ));
     }
     Ok(())
@@ -312,31 +312,32 @@ pub(crate) fn check_count_last(request: &BfsRequest) -> AppResult<()> {
     }
     if request.save.is_some() {
         return Err(AppError::Input(
-            "--count-last and --save do not go together: a saved table needs every level stored"
+            "«count_last» and «save» do not go together: a saved table needs every level stored"
                 .into(),
         ));
     }
     if request.engine == EngineChoice::Table {
         return Err(AppError::Input(
-            "--count-last counts a level without storing it, which only the frontier engine does (leave out --engine table)".into(),
+            "«count_last» counts a level without storing it, which only the frontier engine does (leave out «engine» table)".into(),
         ));
     }
     Ok(())
 }
 
-/// Why a run ended early, in words; `None` when it is complete.
+/// Why a run ended early, in words that name no option (a report carries them to every front
+/// end as they are); `None` when it is complete.
 pub fn stop_message(stop: Stop) -> Option<String> {
     match stop {
         Stop::Complete => None,
-        Stop::MaxDepth(d) => Some(format!("--max-depth {d} reached; the space is not exhausted")),
+        Stop::MaxDepth(d) => Some(format!("the depth limit of {d} reached; the space is not exhausted")),
         Stop::Cancelled(d) => Some(format!("cancelled after level {d}; the levels up to it are exact")),
         Stop::Memory { depth, needed, budget } => Some(format!(
-            "level {depth} did not fit: it needs {} with the levels it is made from, over the --memory budget of {}",
+            "level {depth} did not fit: it needs {} with the levels it is made from, over the memory budget of {}",
             format_bytes(needed as f64),
             format_bytes(budget as f64)
         )),
         Stop::Disk { depth, needed, available } => Some(format!(
-            "level {depth} did not fit on disk: it needs about {}, and {} is free; free {} more and continue with --resume",
+            "level {depth} did not fit on disk: it needs about {}, and {} is free; free {} more and resume the run from its folder",
             format_bytes(needed as f64),
             format_bytes(available as f64),
             format_bytes(needed.saturating_sub(available) as f64)
@@ -429,7 +430,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
         Engine::Table => {
             let built = table::enumerate(space, limits, progress).map_err(|e| {
                 AppError::Input(format!(
-                    "{e}; use --engine frontier with --max-depth, or raise --memory"
+                    "{e}; use «engine» frontier with «max_depth», or raise «memory»"
                 ))
             })?;
             (built.enumeration, Some(built.table), Finish::Memory)
@@ -510,9 +511,9 @@ fn definition_slots(
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     let refused = [
-        (request.save.is_some(), "--save"),
-        (request.engine == EngineChoice::Table, "--engine table"),
-        (request.disk.is_some(), "--disk"),
+        (request.save.is_some(), "«save»"),
+        (request.engine == EngineChoice::Table, "«engine» table"),
+        (request.disk.is_some(), "«disk»"),
         (request.cluster.is_some(), "a distributed run"),
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
@@ -601,7 +602,7 @@ where
     check_disk(request)?;
     if request.save.is_some() && run.identity.is_none() {
         return Err(AppError::Input(format!(
-            "--save is not offered for {} yet: their table files would carry no identity to check on loading",
+            "«save» is not offered for {} yet: their table files would carry no identity to check on loading",
             run.what
         )));
     }
@@ -684,7 +685,7 @@ fn check_save_engine(
         return Ok(());
     }
     Err(AppError::Input(format!(
-        "--save needs the table engine, and {table_of} would need {}, more than the --memory budget of {}",
+        "«save» needs the table engine, and {table_of} would need {}, more than the «memory» budget of {}",
         format_bytes(table::table_bytes(states) as f64),
         format_bytes(request.limits.memory_bytes as f64)
     )))

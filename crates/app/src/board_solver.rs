@@ -6,11 +6,11 @@
 
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{self, Algorithm, HeuristicChoice};
+use crate::progress::Notice;
 use crate::report::Solution;
 use crate::request::{SolveReport, SolveRequest, Workbench};
 use crate::tiles::{
-    solvable_board, AnyHeuristic, HalfDepthSolver, Notice, Search, StagedSolver, TableSolver,
-    TileJob,
+    solvable_board, AnyHeuristic, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob,
 };
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
@@ -219,23 +219,23 @@ impl Batch for BoardBatch {
                             self.request.heuristic,
                             HeuristicChoice::Auto | HeuristicChoice::Pdb
                         )),
-                "--cache",
-                "pattern databases (--heuristic pdb or auto) and subgoal stage tables",
+                "«cache»",
+                "pattern databases («heuristic» pdb or auto) and subgoal stage tables",
             ),
             (
                 given.verbose && !algorithm.is_staged(),
-                "--verbose",
-                "--algorithm subgoal and two-stage",
+                "«verbose»",
+                "«algorithm» subgoal and two-stage",
             ),
             (
                 given.memory && !searching && algorithm != Algorithm::HalfDepth,
-                "--memory",
+                "«memory»",
                 "A*, half-depth search and the pattern-database builds of IDA* and A*",
             ),
         ];
         match unused.iter().find(|(given, _, _)| *given) {
             Some((_, option, used_by)) => Err(AppError::Input(format!(
-                "{option} is used only by {used_by}, not by --algorithm {}",
+                "{option} is used only by {used_by}, not by «algorithm» {}",
                 algorithm.name()
             ))),
             None => Ok(()),
@@ -284,14 +284,14 @@ impl BatchSolver for BoardBatchSolver<'_> {
 /// ignore them silently) and the cube-only ones.
 pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> AppResult<()> {
     let cube_only = [
-        (request.moves, "--moves"),
-        (request.metric.is_some(), "--metric"),
-        (request.max_length.is_some(), "--max-length"),
-        (request.facelets, "--facelets"),
-        (request.all, "--all"),
-        (request.table_size.is_some(), "--table-size"),
-        (request.known_solution.is_some(), "--known-solution"),
-        (algorithm == Algorithm::TwoPhase, "--algorithm two-phase"),
+        (request.moves, "«moves»"),
+        (request.metric.is_some(), "«metric»"),
+        (request.max_length.is_some(), "«max_length»"),
+        (request.facelets, "«facelets»"),
+        (request.all, "«all»"),
+        (request.table_size.is_some(), "«table_size»"),
+        (request.known_solution.is_some(), "«known_solution»"),
+        (algorithm == Algorithm::TwoPhase, "«algorithm» two-phase"),
     ];
     if let Some((_, name)) = cube_only.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
@@ -305,7 +305,7 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
         )
     {
         return Err(AppError::Input(format!(
-            "--pdb names pattern databases, which --heuristic {} does not read (use --heuristic pdb, or leave --heuristic out)",
+            "«pdb» names pattern databases, which «heuristic» {} does not read (use «heuristic» pdb, or leave «heuristic» out)",
             match request.heuristic {
                 HeuristicChoice::Manhattan => "manhattan",
                 _ => "linear-conflict",
@@ -317,18 +317,18 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
     let unused = [
         (
             request.timeout.is_some() && !algorithm.takes_deadline(),
-            "--timeout",
-            "IDA* (--algorithm ida or parallel-ida)",
+            "«timeout»",
+            "IDA* («algorithm» ida or parallel-ida)",
         ),
         (
             request.heuristic != HeuristicChoice::Auto && !searching,
-            "--heuristic",
+            "«heuristic»",
             "IDA* and A*",
         ),
-        (request.pdb.is_some() && !searching, "--pdb", "IDA* and A*"),
+        (request.pdb.is_some() && !searching, "«pdb»", "IDA* and A*"),
         (
             request.no_reflection && !searching,
-            "--no-reflection",
+            "«no_reflection»",
             "IDA* and A* with pattern databases",
         ),
         (
@@ -337,38 +337,38 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
                     request.heuristic,
                     HeuristicChoice::Manhattan | HeuristicChoice::LinearConflict
                 ),
-            "--no-reflection",
-            "pattern databases (--heuristic pdb)",
+            "«no_reflection»",
+            "pattern databases («heuristic» pdb)",
         ),
         (
             request.stages.is_some() && algorithm != Algorithm::Subgoal,
-            "--stages",
-            "--algorithm subgoal",
+            "«stages»",
+            "«algorithm» subgoal",
         ),
         (
             request.effort.is_some() && !staged,
-            "--effort",
-            "--algorithm subgoal and two-stage",
+            "«effort»",
+            "«algorithm» subgoal and two-stage",
         ),
         (
             request.optimal,
-            "--optimal",
+            "«optimal»",
             "cubes (every board solver but subgoal and two-stage is optimal already)",
         ),
         (
             request.depth.is_some() && algorithm != Algorithm::HalfDepth,
-            "--depth",
-            "--algorithm half-depth",
+            "«depth»",
+            "«algorithm» half-depth",
         ),
         (
             request.resume_from.is_some() && !algorithm.takes_deadline(),
-            "--resume-from",
-            "IDA* (--algorithm ida or parallel-ida)",
+            "«resume_from»",
+            "IDA* («algorithm» ida or parallel-ida)",
         ),
     ];
     if let Some((_, option, used_by)) = unused.iter().find(|(given, _, _)| *given) {
         return Err(AppError::Input(format!(
-            "{option} is used only by {used_by}, not by --algorithm {}",
+            "{option} is used only by {used_by}, not by «algorithm» {}",
             algorithm.name()
         )));
     }

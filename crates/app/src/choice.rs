@@ -41,7 +41,7 @@ impl SolutionNotation {
     pub fn check_runs(self, runs: bool) -> crate::AppResult<()> {
         if runs && self == SolutionNotation::Tiles {
             return Err(crate::AppError::Input(
-                "--runs is for directions; --as tiles lists each tile moved".into(),
+                "«runs» is for directions; «as» tiles lists each tile moved".into(),
             ));
         }
         Ok(())
@@ -145,7 +145,7 @@ pub fn tile_algorithm(
         (Algorithm::Auto | Algorithm::Table, true) => Algorithm::Table,
         (other, true) => {
             return Err(crate::AppError::Input(format!(
-                "--table solves by table descent; it cannot be used with --algorithm {}",
+                "«table» solves by table descent; it cannot be used with «algorithm» {}",
                 other.name()
             )))
         }

@@ -74,13 +74,13 @@ impl DefinitionSolver {
                     Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
                         if request.table.is_some() {
                             return Err(AppError::Input(format!(
-                                "{}: its positions are ranked in more than 128 bits, so no table of them is saved (leave out --table)",
+                                "{}: its positions are ranked in more than 128 bits, so no table of them is saved (leave out «table»)",
                                 puzzle.name()
                             )));
                         }
                         if request.algorithm != DefinitionAlgorithm::Auto {
                             return Err(AppError::Input(format!(
-                                "{}: its positions are ranked in more than 128 bits, which half-depth search needs (leave out --algorithm)",
+                                "{}: its positions are ranked in more than 128 bits, which half-depth search needs (leave out «algorithm»)",
                                 puzzle.name()
                             )));
                         }
@@ -227,7 +227,7 @@ impl<R: RankInt + KeyState> Solver<R> {
             && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
         let method = if let DefinitionAlgorithm::HalfDepth { depth } = request.algorithm {
             let ball = GoalBall::build(&space, depth, request.memory_bytes, progress)
-                .map_err(crate::tiles::ball_error)?;
+                .map_err(crate::error::ball_error)?;
             Method::HalfDepth(ball, request.memory_bytes)
         } else if let Some(path) = request.table {
             let identity =
@@ -303,7 +303,7 @@ impl<R: RankInt + KeyState> Solver<R> {
                     }
                     HalfDepthOutcome::Beyond { lower_bound } => {
                         return Err(AppError::Input(format!(
-                            "farther than the half-depth search meets ({} moves held): every solution has at least {lower_bound} moves (raise --depth or --memory)",
+                            "farther than the half-depth search meets ({} moves held): every solution has at least {lower_bound} moves (raise «depth» or «memory»)",
                             ball.depth()
                         )))
                     }

@@ -1,6 +1,8 @@
 //! What can go wrong in the application layer, typed, with the one rule front ends need: was it
 //! the request (bad input) or the work?
 
+pub use godsearch_core::name_options;
+use godsearch_enumerate::half_depth::HalfDepthError;
 use godsearch_enumerate::pattern_db::PatternDbError;
 use godsearch_enumerate::EnumerateError;
 use godsearch_puzzles::tiles::{BoardError, PartitionError, SpaceError};
@@ -135,6 +137,25 @@ pub fn is_bad_input_cause(err: &(dyn std::error::Error + 'static)) -> bool {
         || err.is::<PlanError>()
         || err.is::<EnumerateError>()
         || err.is::<PatternDbError>()
+}
+
+/// Why the goal's positions for a half-depth search could not be held, as the front ends say
+/// it: too many for the memory (the request's to change), or a cancel.
+pub(crate) fn ball_error(e: HalfDepthError) -> AppError {
+    match e {
+        HalfDepthError::TooLarge { .. } => {
+            AppError::Input(format!("{e}; lower «depth» or raise «memory»"))
+        }
+        HalfDepthError::Cancelled => AppError::Run(e.to_string()),
+    }
+}
+
+/// `message` (an error's text, from this crate or the ones below) with each option it names
+/// (`«max_length»`, see [`godsearch_core::text::OPTION_OPEN`]) written as the request's field,
+/// `max_length`: the words of the HTTP API and of Python's keyword arguments. Each front end
+/// writes options in its own words through [`name_options`]; this is the request's.
+pub fn options_as_fields(message: &str) -> String {
+    name_options(message, str::to_string)
 }
 
 /// Whether a tile search's error refuses the request (a board too large, options it does not

@@ -8,7 +8,7 @@
 //!   leaves it to godsearch (with the measurements behind each rule);
 //! - [`board_solver`]: the one place a board's solve request becomes a solver, for a batch;
 //! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
-//!   resolving the heuristic (with [`tiles::Notice`]s for the front end to show), running the
+//!   resolving the heuristic (with [`progress::Notice`]s for the front end to show), running the
 //!   search, the staged solvers or table descent, and replaying every solution;
 //! - [`defaults`]: the memory budget and cache folder front ends offer when none is given;
 //! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);

@@ -425,7 +425,7 @@ pub fn json_schema() -> serde_json::Value {
     serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "godsearch reports",
-        "description": "One document of godsearch's --json output (one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble, a space's size, a checked solution or a cached file.",
+        "description": "One document of godsearch's JSON output (`--json`, one a line) or of its HTTP API: a solved board or cube, a batch summary, an enumeration, a scramble, a space's size, a checked solution or a cached file.",
         "anyOf": documents,
         "$defs": generator.take_definitions(true),
     })

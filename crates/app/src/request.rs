@@ -20,8 +20,8 @@ use crate::batch::{BatchSetup, SolveBatchRequest, Source};
 use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
+use crate::progress::Notice;
 use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
-use crate::tiles::Notice;
 use crate::{registry, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
@@ -175,7 +175,7 @@ impl SolveRequest {
             .as_deref()
             .map(|text| {
                 parse_moves(text).map_err(|e| {
-                    AppError::Input(format!("--known-solution '{}': {e}", excerpt(text)))
+                    AppError::Input(format!("«known_solution» '{}': {e}", excerpt(text)))
                 })
             })
             .transpose()
@@ -188,7 +188,7 @@ impl SolveRequest {
             None => Ok(1),
             Some(n @ 1..=MAX_SOLUTIONS) => Ok(n as usize),
             Some(n) => Err(AppError::Input(format!(
-                "--count {n}: a search lists 1 to {MAX_SOLUTIONS} solutions"
+                "«count» {n}: a search lists 1 to {MAX_SOLUTIONS} solutions"
             ))),
         }
     }
@@ -197,7 +197,7 @@ impl SolveRequest {
     pub(crate) fn one_solution_only(&self) -> AppResult<()> {
         match self.count {
             Some(_) => Err(AppError::Input(
-                "--count is for definition puzzles (alg search); the 3x3x3's --optimal --all lists every shortest solution".into(),
+                "«count» is for definition puzzles (alg search); the 3x3x3's «optimal» «all» lists every shortest solution".into(),
             )),
             None => Ok(()),
         }
@@ -237,7 +237,8 @@ impl SolveRequest {
         )
     }
 
-    /// Refuses every option given but those named in `kept` (`max-length`, `timeout`, ...),
+    /// Refuses every option given but those named in `kept` (request fields: `max_length`,
+    /// `timeout`, ...),
     /// the error being the option's name and `why`: for puzzles that take few of the board and
     /// cube options.
     pub fn refuse_options_but(&self, kept: &[&str], why: &str) -> AppResult<()> {
@@ -247,25 +248,25 @@ impl SolveRequest {
             (self.algorithm != Algorithm::Auto, "algorithm"),
             (self.heuristic != HeuristicChoice::Auto, "heuristic"),
             (self.pdb.is_some(), "pdb"),
-            (self.no_reflection, "no-reflection"),
+            (self.no_reflection, "no_reflection"),
             (self.stages.is_some(), "stages"),
             (self.effort.is_some(), "effort"),
             (self.depth.is_some(), "depth"),
             (self.metric.is_some(), "metric"),
             (self.facelets, "facelets"),
             (self.moves, "moves"),
-            (self.max_length.is_some(), "max-length"),
+            (self.max_length.is_some(), "max_length"),
             (self.optimal, "optimal"),
             (self.all, "all"),
             (self.count.is_some(), "count"),
-            (self.table_size.is_some(), "table-size"),
-            (self.known_solution.is_some(), "known-solution"),
+            (self.table_size.is_some(), "table_size"),
+            (self.known_solution.is_some(), "known_solution"),
             (self.timeout.is_some(), "timeout"),
-            (self.resume_from.is_some(), "resume-from"),
+            (self.resume_from.is_some(), "resume_from"),
             (self.table.is_some(), "table"),
         ];
         match given.iter().find(|(on, name)| *on && !kept.contains(name)) {
-            Some((_, name)) => Err(AppError::Input(format!("--{name} {why}"))),
+            Some((_, name)) => Err(AppError::Input(format!("«{name}» {why}"))),
             None => Ok(()),
         }
     }
@@ -282,7 +283,7 @@ impl SolveRequest {
     pub(crate) fn syntax(&self) -> AppResult<Syntax> {
         match (self.moves, self.facelets) {
             (true, true) => Err(AppError::Input(
-                "--moves and --facelets exclude each other".into(),
+                "«moves» and «facelets» exclude each other".into(),
             )),
             (true, false) => Ok(Syntax::Moves),
             (false, true) => Ok(Syntax::Facelets),
@@ -297,7 +298,7 @@ fn seconds_option(seconds: Option<f64>, name: &str) -> AppResult<Option<Duration
         None => Ok(None),
         Some(s) => crate::units::check_seconds(s)
             .map(Some)
-            .map_err(|why| AppError::Input(format!("--{name} {s}: {why}"))),
+            .map_err(|why| AppError::Input(format!("«{name}» {s}: {why}"))),
     }
 }
 
@@ -955,19 +956,19 @@ impl ScrambleRequest {
     fn check_counts(&self, limits: &JobLimits) -> AppResult<()> {
         if self.count > limits.max_scrambles {
             return Err(AppError::Input(format!(
-                "--count {} is over the limit of {} a request",
+                "«count» {} is over the limit of {} a request",
                 self.count, limits.max_scrambles
             )));
         }
         if self.count == 0 {
-            return Err(AppError::Input("--count must be at least 1".into()));
+            return Err(AppError::Input("«count» must be at least 1".into()));
         }
         if let Some(n) = self
             .moves
             .filter(|&n| n as u64 > crate::units::MAX_SCRAMBLE_MOVES)
         {
             return Err(AppError::Input(format!(
-                "--moves {n}: at most {} moves can be asked for",
+                "«moves» {n}: at most {} moves can be asked for",
                 crate::units::MAX_SCRAMBLE_MOVES
             )));
         }
@@ -1196,7 +1197,7 @@ pub(crate) fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Durati
 pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
     match goal {
         Some(text) => Board::parse(shape, text)
-            .map_err(|e| AppError::Input(format!("--goal '{}': {e}", excerpt(text)))),
+            .map_err(|e| AppError::Input(format!("«goal» '{}': {e}", excerpt(text)))),
         None => Ok(Board::goal(shape)),
     }
 }
@@ -1207,7 +1208,7 @@ pub fn optimal_table_size(name: Option<&str>) -> AppResult<TableSize> {
         None => Ok(TableSize::Gigabyte),
         Some(name) => TableSize::from_name(name).ok_or_else(|| {
             AppError::Input(format!(
-                "unknown --table-size '{}': expected {}",
+                "unknown «table_size» '{}': expected {}",
                 excerpt(name),
                 TableSize::names()
             ))

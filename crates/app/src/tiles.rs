@@ -7,7 +7,8 @@ use crate::choice::{
     self, Algorithm, HeuristicChoice, SolutionNotation, ASTAR_BYTES_PER_POSITION,
     IN_MEMORY_TABLE_LIMIT,
 };
-use crate::error::build_tables;
+use crate::error::{ball_error, build_tables};
+use crate::progress::Notice;
 use crate::report::Solution;
 use crate::request::{SolveRequest, Workbench};
 use crate::tables::{self, AnySpace};
@@ -15,7 +16,7 @@ use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress, RankedSpace};
-use godsearch_enumerate::half_depth::{GoalBall, HalfDepthError, HalfDepthOutcome};
+use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Move, TileSpace};
 /// The board types front ends read, check and print boards with.
@@ -27,7 +28,7 @@ use godsearch_search::tiles::{
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -53,67 +54,6 @@ pub fn solvable_board(goal: &Board, text: &str) -> AppResult<Board> {
     let board = Board::parse(goal.shape(), text).map_err(quoted)?;
     board.check_solvable(goal).map_err(quoted)?;
     Ok(board)
-}
-
-/// What a heuristic choice did that the user should hear about.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// A cached database was unusable and is rebuilt.
-    Rebuilding {
-        /// Why the cached file was not used.
-        why: String,
-    },
-    /// A pattern database was built.
-    Built {
-        /// The group's tiles.
-        tiles: Vec<u16>,
-        /// Its entries.
-        entries: u64,
-        /// Seconds the build took.
-        seconds: f64,
-        /// The folder it was saved in, or why it was not saved.
-        saved: Result<PathBuf, String>,
-    },
-    /// Subgoal stage tables were built.
-    StagesBuilt {
-        /// The plan, as `--stages` writes it.
-        plan: String,
-        /// Seconds the build took.
-        seconds: f64,
-        /// The folder they were saved in, or why they were not saved.
-        saved: Result<PathBuf, String>,
-    },
-    /// Nothing strong enough is cached: `auto` fell back to a weaker heuristic, and caching
-    /// `partition` once would make long boards far faster.
-    NothingCached {
-        /// The strongest named partition for this board.
-        partition: &'static str,
-        /// The board size, as `pdb build` takes it.
-        puzzle: String,
-        /// The goal as a tile list, when it is not the standard one (`pdb build --goal`).
-        goal: Option<String>,
-    },
-    /// Tables a solver needs (the cube's two-phase or optimal tables) were built.
-    TablesBuilt {
-        /// Which tables, in words (`the two-phase tables`).
-        what: String,
-        /// Seconds the build took.
-        seconds: f64,
-        /// Why a cached file was not used, if there was one.
-        replaced: Option<String>,
-        /// The folder they were saved in, or why they were not saved.
-        saved: Result<PathBuf, String>,
-    },
-    /// Half-depth search holds the positions near the goal: boards within twice `depth`
-    /// moves are solved (all of them when `all`).
-    HalfDepthHeld {
-        /// Positions held.
-        positions: u64,
-        /// The depth held.
-        depth: u32,
-        /// Whether every position is held.
-        all: bool,
-    },
 }
 
 /// A heuristic `solve` can use, resolved to one type for the engines.
@@ -168,7 +108,7 @@ impl HeuristicRequest<'_> {
                         Some(name) => name.to_string(),
                         None => {
                             return Err(AppError::Input(format!(
-                                "no named partition for {}: give one with --pdb 1,2,3/4,5,6",
+                                "no named partition for {}: give one with «pdb» 1,2,3/4,5,6",
                                 goal.shape()
                             )))
                         }
@@ -584,17 +524,6 @@ impl HalfDepthSolver {
     }
 }
 
-/// Why the goal's positions for a half-depth search could not be held, as the front ends say
-/// it: too many for the memory (the request's to change), or a cancel.
-pub(crate) fn ball_error(e: HalfDepthError) -> AppError {
-    match e {
-        HalfDepthError::TooLarge { .. } => {
-            AppError::Input(format!("{e}; lower --depth or raise --memory"))
-        }
-        HalfDepthError::Cancelled => AppError::Run(e.to_string()),
-    }
-}
-
 /// A distance table to descend.
 enum Table {
     Loaded(LoadedTable),
@@ -690,10 +619,10 @@ fn no_table(goal: &Board, table_given: bool) -> AppResult<AppError> {
     let hint = if table_given {
         ""
     } else {
-        "no --table was given; "
+        "no «table» was given; "
     };
     Ok(AppError::Input(format!(
-        "{hint}solving a {} board by table needs its distance table ({} positions, {}); tables that fit are made with `godsearch bfs {} --save FILE`, other boards are solved by search (--algorithm ida)",
+        "{hint}solving a {} board by table needs its distance table ({} positions, {}); tables that fit are made with `godsearch bfs {} --save FILE`, other boards are solved by search («algorithm» ida)",
         goal.shape(),
         format_count(space.state_count()),
         format_bytes(table_bytes(space.state_count()) as f64),

@@ -26,7 +26,7 @@ fn ida_manhattan(puzzle: &str) -> SolveRequest {
     }
 }
 
-fn setup(notices: &mut dyn FnMut(godsearch_app::tiles::Notice)) -> BatchSetup<'_> {
+fn setup(notices: &mut dyn FnMut(godsearch_app::progress::Notice)) -> BatchSetup<'_> {
     BatchSetup {
         limits: JobLimits::local(MEMORY),
         positions: None,
@@ -96,7 +96,7 @@ fn a_batch_refuses_what_it_would_not_use_and_positions_it_did_not_read() {
         ..FrontEndOptions::default()
     });
     assert!(
-        matches!(&unused, Err(AppError::Input(m)) if m.contains("--cache is used only by")),
+        matches!(&unused, Err(AppError::Input(m)) if m.contains("«cache» is used only by")),
         "{unused:?}"
     );
     let board = batch.read(BOARD, Source::Given).unwrap();

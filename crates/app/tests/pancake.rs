@@ -305,7 +305,7 @@ fn bad_names_stacks_and_options_are_refused_with_a_reason() {
     );
     let mut goal = SolveRequest::new("pancake-4", "1,2,3,4");
     goal.goal = Some("4,3,2,1".into());
-    refused(goal, "--goal is not taken by the pancake puzzle");
+    refused(goal, "«goal» is not taken by the pancake puzzle");
     let mut two_phase = SolveRequest::new("pancake-4", "1,2,3,4");
     two_phase.algorithm = Algorithm::TwoPhase;
     refused(two_phase, "not two-phase");

@@ -3,7 +3,7 @@
 
 use crate::output::errln;
 use godsearch_app::cache::TableCache;
-use godsearch_app::tiles::Notice;
+use godsearch_app::progress::Notice;
 use godsearch_app::units::format_count;
 use std::path::{Path, PathBuf};
 

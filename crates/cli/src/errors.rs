@@ -37,7 +37,8 @@ fn is_bad_input(err: &anyhow::Error) -> bool {
 }
 
 /// The error as one line: its causes joined by `: `, skipping a cause whose text the line
-/// already ends with, control characters escaped, cut at [`MAX_MESSAGE_CHARS`].
+/// already ends with, the options it names written as flags, control characters escaped, cut
+/// at [`MAX_MESSAGE_CHARS`].
 pub fn one_line(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in err.chain() {
@@ -50,7 +51,13 @@ pub fn one_line(err: &anyhow::Error) -> String {
         }
         line.push_str(&text);
     }
-    flatten(&line)
+    flatten(&as_flags(&line))
+}
+
+/// `message` with each option it names (`«max_length»`, a request field) written as this
+/// command line's flag for it, `--max-length`.
+pub fn as_flags(message: &str) -> String {
+    godsearch_app::error::name_options(message, |field| format!("--{}", field.replace('_', "-")))
 }
 
 /// Escapes line breaks and control characters and cuts at [`MAX_MESSAGE_CHARS`].
@@ -96,7 +103,7 @@ pub fn report_usage(err: &clap::Error) -> ExitCode {
         }
         _ => {}
     }
-    let rendered = err.to_string();
+    let rendered = as_flags(&err.to_string());
     // clap writes "error: WHAT", perhaps indented detail lines and a tip, then a usage block.
     let what: Vec<&str> = rendered
         .lines()

@@ -39,4 +39,4 @@ pub use progress::{CancelOnly, Cancelled, NoProgress, Progress};
 pub use rank::RankInt;
 pub use sequence::{AutomatonState, SequenceAutomaton};
 pub use space::{MoveIdx, RankedSpace, StateSpace};
-pub use text::excerpt;
+pub use text::{excerpt, name_options};

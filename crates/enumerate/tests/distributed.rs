@@ -130,7 +130,7 @@ where
     assert_eq!(first.resumed_from, None);
     assert!(first.disk_bytes > 0);
     let again = with(false, "3x3", 20).unwrap_err().to_string();
-    assert!(again.contains("--resume"), "{again}");
+    assert!(again.contains("«resume»"), "{again}");
     let other = with(true, "3x4", 20).unwrap_err().to_string();
     assert!(other.contains("holds a run of"), "{other}");
     let resumed = with(true, "3x3", 31).unwrap();

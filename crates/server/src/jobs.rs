@@ -10,6 +10,7 @@
 //!   ([`JobControl::charged`]): a first 3x3x3 solve is not cut short by the two-phase build.
 //! - Finished jobs are kept for their watchers, the newest [`KEPT_FINISHED`] of them.
 
+use crate::words::in_api_words;
 use godsearch_app::request::{JobControl, JobLimits, Workbench};
 use godsearch_app::AppError;
 use serde::Serialize;
@@ -50,10 +51,8 @@ impl Outcome {
     fn of(result: Result<serde_json::Value, AppError>) -> Self {
         match result {
             Ok(value) => Outcome::Done(value),
-            Err(e) if e.is_bad_input() => {
-                Outcome::BadInput(crate::words::in_api_words(&e.to_string()))
-            }
-            Err(e) => Outcome::Failed(e.to_string()),
+            Err(e) if e.is_bad_input() => Outcome::BadInput(in_api_words(&e.to_string())),
+            Err(e) => Outcome::Failed(in_api_words(&e.to_string())),
         }
     }
 }

@@ -428,7 +428,10 @@ async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Respo
     match replayed {
         Ok(replayed) => Json(replayed).into_response(),
         Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string())),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            in_api_words(&e.to_string()),
+        ),
     }
 }
 
@@ -482,7 +485,10 @@ fn job_from<T: DeserializeOwned + Precheck + Send + 'static, R: Serialize + 'sta
             Err(e) if e.is_bad_input() => {
                 error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string()))
             }
-            Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            Err(e) => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                in_api_words(&e.to_string()),
+            ),
         },
         Err(refused) => refused.into_response(),
     }

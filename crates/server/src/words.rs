@@ -1,37 +1,12 @@
-//! Refusals in the API's own words: the application crate writes its messages for the command
-//! line (`--max-length 101: ...`) and serde writes its own (`invalid type: string "abc",
+//! Refusals in the API's own words: the application crate names options in no front end's
+//! words (`«max_length» 101: ...`) and serde writes its own (`invalid type: string "abc",
 //! expected u32 at line 1 column 80`); an API client, and the page that shows the message,
 //! should read the request's field names and plain words instead.
 
-/// `message` with each command-line option (`--max-length`) named as the request field that
-/// carries it (`max_length`). Text between backticks (a command to run) is left as written.
+/// `message` (an error of the application crate or below) with each option it names as the
+/// request field that carries it (`max_length`).
 pub fn in_api_words(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut quoted = false;
-    let mut previous: Option<char> = None;
-    let mut rest = message;
-    while let Some(c) = rest.chars().next() {
-        if c == '`' {
-            quoted = !quoted;
-        }
-        let starts_word = previous.is_none_or(|p| !p.is_alphanumeric() && p != '-');
-        if !quoted && starts_word && rest.starts_with("--") {
-            let name_len = rest[2..]
-                .find(|ch: char| !(ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'))
-                .unwrap_or(rest.len() - 2);
-            let name = &rest[2..2 + name_len];
-            if name.starts_with(|ch: char| ch.is_ascii_lowercase()) {
-                out.push_str(&name.replace('-', "_"));
-                previous = name.chars().last();
-                rest = &rest[2 + name_len..];
-                continue;
-            }
-        }
-        out.push(c);
-        previous = Some(c);
-        rest = &rest[c.len_utf8()..];
-    }
-    out
+    godsearch_app::error::options_as_fields(message)
 }
 
 /// What axum says of a JSON body it could not read, in plain words: the field, what it takes
@@ -106,16 +81,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn options_become_field_names_outside_backticks() {
+    fn options_become_field_names() {
         assert_eq!(
-            in_api_words("--max-length 101: at most 100 moves; with --no-reflection"),
+            in_api_words("«max_length» 101: at most 100 moves; with «no_reflection»"),
             "max_length 101: at most 100 moves; with no_reflection"
         );
         assert_eq!(
             in_api_words("build them with `godsearch pdb build 5x5 --pdb 6-6-6-6`"),
             "build them with `godsearch pdb build 5x5 --pdb 6-6-6-6`"
         );
-        assert_eq!(in_api_words("a--b and -- alone"), "a--b and -- alone");
     }
 
     #[test]

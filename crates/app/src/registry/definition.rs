@@ -12,6 +12,7 @@ use crate::definition_solve::{
     QUICK_DATABASE_RANKS,
 };
 use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
@@ -19,7 +20,6 @@ use crate::request::{
 };
 use crate::scramble::DefinitionScrambler;
 use crate::shipped::{self, SHIPPED};
-use crate::tiles::Notice;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
@@ -177,10 +177,10 @@ fn algorithm(request: &SolveRequest) -> AppResult<DefinitionAlgorithm> {
         (Algorithm::Auto, None) => Ok(DefinitionAlgorithm::Auto),
         (Algorithm::HalfDepth, depth) => Ok(DefinitionAlgorithm::HalfDepth { depth }),
         (Algorithm::Auto, Some(_)) => Err(AppError::Input(
-            "--depth is for --algorithm half-depth".into(),
+            "«depth» is for «algorithm» half-depth".into(),
         )),
         (other, _) => Err(AppError::Input(format!(
-            "--algorithm {} is for the built-in puzzles; a definition puzzle is solved by auto (table descent or IDA* over databases chosen automatically) or half-depth",
+            "«algorithm» {} is for the built-in puzzles; a definition puzzle is solved by auto (table descent or IDA* over databases chosen automatically) or half-depth",
             other.name()
         ))),
     }
@@ -208,13 +208,13 @@ impl Puzzle for Definition {
         let several = request.solutions_wanted()? > 1;
         if request.table.is_some() && several {
             return Err(AppError::Input(
-                "--table gives one optimal solution by descent; --count's several come from IDA* over databases (leave out one of them)".into(),
+                "«table» gives one optimal solution by descent; «count»'s several come from IDA* over databases (leave out one of them)".into(),
             ));
         }
         let half_depth = algorithm(request)?;
         if half_depth != DefinitionAlgorithm::Auto && (several || request.table.is_some()) {
             return Err(AppError::Input(
-                "--algorithm half-depth gives one optimal solution from the positions it holds (leave out --count and --table)".into(),
+                "«algorithm» half-depth gives one optimal solution from the positions it holds (leave out «count» and «table»)".into(),
             ));
         }
         metric(request.metric.as_deref())?;
@@ -261,11 +261,11 @@ impl Puzzle for Definition {
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
         if job.goal.is_some() {
             return Err(AppError::Input(
-                "--goal is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
+                "«goal» is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
             ));
         }
         if job.symmetry.is_some() {
-            return Err(AppError::Input("--symmetry is for the 3x3x3".into()));
+            return Err(AppError::Input("«symmetry» is for the 3x3x3".into()));
         }
         metric(job.metric.as_deref()).map(|_| ())
     }
@@ -325,7 +325,7 @@ impl Puzzle for Definition {
             || query.notation.is_some()
         {
             return Err(AppError::Input(
-                "--goal, --table, --facelets, --notation and --prove are for the built-in puzzles"
+                "«goal», «table», «facelets», «notation» and «prove» are for the built-in puzzles"
                     .into(),
             ));
         }
@@ -363,7 +363,7 @@ impl Puzzle for Definition {
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
         if request.goal.is_some() {
             return Err(AppError::Input(
-                "--goal is for sliding-tile boards; a definition puzzle is solved to its solved pattern".into(),
+                "«goal» is for sliding-tile boards; a definition puzzle is solved to its solved pattern".into(),
             ));
         }
         let d = &self.puzzle.definition;

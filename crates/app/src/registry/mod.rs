@@ -18,12 +18,12 @@ pub mod tiles;
 
 use crate::batch::Batch;
 use crate::bfs::BfsRequest;
+use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport, Scramble, VerifyReport};
 use crate::request::{
     BfsJob, JobControl, JobLimits, PdbJob, PdbReport, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
-use crate::tiles::Notice;
 use crate::verify::Claim;
 use crate::{AppError, AppResult};
 use godsearch_core::Progress;
@@ -187,7 +187,7 @@ pub(crate) fn no_info_generators(query: &InfoQuery) -> AppResult<()> {
     match query.generators.is_empty() {
         true => Ok(()),
         false => Err(AppError::Input(
-            "--generators is for definition puzzles".into(),
+            "«generators» is for definition puzzles".into(),
         )),
     }
 }
@@ -267,7 +267,7 @@ pub(crate) fn no_board_format(request: &ScrambleRequest, prints: &str) -> AppRes
     match request.format.as_deref() {
         None | Some("list") => Ok(()),
         Some(_) => Err(AppError::Input(format!(
-            "--format hex and grid are for boards; {prints}"
+            "«format» hex and grid are for boards; {prints}"
         ))),
     }
 }
@@ -333,7 +333,7 @@ pub fn listed_entries() -> Vec<PuzzleEntry> {
 pub(crate) fn no_generators(generators: &Option<String>) -> AppResult<()> {
     match generators {
         Some(_) => Err(AppError::Input(
-            "--generators is for definition puzzles".into(),
+            "«generators» is for definition puzzles".into(),
         )),
         None => Ok(()),
     }

@@ -19,12 +19,12 @@ use super::{
 use crate::bfs::{self, BfsRequest, RankedRun};
 use crate::choice::Algorithm;
 use crate::error::ida_stopped;
+use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport, DefinitionSolution, PuzzleInfo, Scramble, VerifyReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
-use crate::tiles::Notice;
 use crate::verify::Claim;
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::perm::placement_index;
@@ -341,7 +341,7 @@ impl Pancakes {
         no_generators(&request.generators)?;
         request.refuse_options_but(
             &["algorithm", "timeout"],
-            "is not taken by the pancake puzzle, which takes only --algorithm and --timeout",
+            "is not taken by the pancake puzzle, which takes only «algorithm» and «timeout»",
         )?;
         request.timeout()?;
         self.algorithm(request)
@@ -473,9 +473,9 @@ impl Puzzle for Pancakes {
     fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
         no_generators(&job.generators)?;
         let refused = [
-            (job.goal.is_some(), "--goal"),
-            (job.metric.is_some(), "--metric"),
-            (job.symmetry.is_some(), "--symmetry"),
+            (job.goal.is_some(), "«goal»"),
+            (job.metric.is_some(), "«metric»"),
+            (job.symmetry.is_some(), "«symmetry»"),
         ];
         match refused.iter().find(|(given, _)| *given) {
             Some((_, name)) => Err(AppError::Input(format!(
@@ -515,7 +515,7 @@ impl Puzzle for Pancakes {
         no_board_format(request, "pancake stacks print as a list, or json")?;
         if request.metric.is_some() {
             return Err(AppError::Input(
-                "--metric is not taken by the pancake puzzle: one flip is one move".into(),
+                "«metric» is not taken by the pancake puzzle: one flip is one move".into(),
             ));
         }
         let automaton = self.sequence_automaton();
@@ -564,12 +564,12 @@ impl Puzzle for Pancakes {
         _: &mut dyn FnMut(Notice),
     ) -> AppResult<Verifier<'a>> {
         let unused = [
-            (query.goal.is_some(), "--goal"),
-            (query.table.is_some(), "--table"),
-            (query.metric.is_some(), "--metric"),
-            (query.facelets, "--facelets"),
-            (query.notation.is_some(), "--notation"),
-            (query.prove, "--prove"),
+            (query.goal.is_some(), "«goal»"),
+            (query.table.is_some(), "«table»"),
+            (query.metric.is_some(), "«metric»"),
+            (query.facelets, "«facelets»"),
+            (query.notation.is_some(), "«notation»"),
+            (query.prove, "«prove»"),
         ];
         if let Some((_, option)) = unused.iter().find(|(given, _)| *given) {
             return Err(AppError::Input(format!(
@@ -586,7 +586,7 @@ impl Puzzle for Pancakes {
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
         if request.goal.is_some() {
             return Err(AppError::Input(
-                "--goal is not taken by the pancake puzzle: the goal is the sorted stack".into(),
+                "«goal» is not taken by the pancake puzzle: the goal is the sorted stack".into(),
             ));
         }
         let mut stack = self.parse(&request.position)?;

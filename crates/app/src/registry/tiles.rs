@@ -11,13 +11,14 @@ use crate::bfs::{self, BfsRequest};
 use crate::board_solver::BoardBatch;
 use crate::cache::Origin;
 use crate::choice::Algorithm;
+use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
     PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
     ALGORITHMS,
 };
-use crate::tiles::{databases_label, solvable_board, Notice, TableSolver};
+use crate::tiles::{databases_label, solvable_board, TableSolver};
 use crate::{scramble, AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
@@ -124,11 +125,11 @@ impl Puzzle for Tiles {
         no_generators(&job.generators)?;
         if job.metric.is_some() {
             return Err(AppError::Input(
-                "--metric is for cubes; sliding-tile moves are counted one per tile moved".into(),
+                "«metric» is for cubes; sliding-tile moves are counted one per tile moved".into(),
             ));
         }
         if job.symmetry.is_some() {
-            return Err(AppError::Input("--symmetry is for the 3x3x3".into()));
+            return Err(AppError::Input("«symmetry» is for the 3x3x3".into()));
         }
         self.goal(job.goal.as_deref()).map(|_| ())
     }
@@ -152,7 +153,7 @@ impl Puzzle for Tiles {
         _: &dyn Progress,
     ) -> AppResult<Box<dyn Scrambler + 'a>> {
         if request.metric.is_some() {
-            return Err(AppError::Input("--metric is for cubes".into()));
+            return Err(AppError::Input("«metric» is for cubes".into()));
         }
         no_generators(&request.generators)?;
         let format = match request.format.as_deref() {
@@ -191,11 +192,11 @@ impl Puzzle for Tiles {
     ) -> AppResult<Verifier<'a>> {
         if query.metric.is_some() || query.facelets || query.notation.is_some() {
             return Err(AppError::Input(
-                "--metric, --facelets and --notation are for cubes".into(),
+                "«metric», «facelets» and «notation» are for cubes".into(),
             ));
         }
         if query.prove {
-            return Err(AppError::Input("--prove is for the 3x3x3; a board's solution is proven shortest from a distance table (--table, or one built for boards of up to 20 million positions)".into()));
+            return Err(AppError::Input("«prove» is for the 3x3x3; a board's solution is proven shortest from a distance table («table», or one built for boards of up to 20 million positions)".into()));
         }
         let goal = self.goal(query.goal.as_deref())?;
         // A table proves optimality: the one given, or one built now for a small board.

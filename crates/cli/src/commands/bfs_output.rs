@@ -68,13 +68,19 @@ pub(crate) fn emit_report(
     if args.json {
         outln!("{}", serde_json::to_string(&report)?);
     } else {
-        print_report(&report, title, render);
+        print_report(&report, title, args.workdir.is_some(), render);
     }
     Ok(())
 }
 
-/// Prints a report as a table; `render` gives extra lines to show under each antipode.
-fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>) {
+/// Prints a report as a table; `render` gives extra lines to show under each antipode. A run
+/// in a `--workdir` that stopped early is told how to go on.
+fn print_report(
+    r: &BfsReport,
+    title: &str,
+    in_workdir: bool,
+    render: impl Fn(&str) -> Vec<String>,
+) {
     outln!("{title}: {} engine, {} threads", r.engine, r.threads);
     match &r.classes {
         None => {
@@ -112,7 +118,12 @@ fn print_report(r: &BfsReport, title: &str, render: impl Fn(&str) -> Vec<String>
     }
     match (&r.stopped, r.diameter) {
         (None, Some(d)) => outln!("diameter {d}: the farthest positions need {d} moves"),
-        (Some(why), _) => outln!("stopped: {why}; the counts above are exact"),
+        (Some(why), _) => {
+            outln!("stopped: {why}; the counts above are exact");
+            if in_workdir {
+                outln!("the levels made are kept: continue with the same --workdir and --resume");
+            }
+        }
         (None, None) => {}
     }
     if let Some(count) = r.antipode_count {

@@ -14,10 +14,10 @@ use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine};
 use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, FrontEndOptions, Position, Source};
+use godsearch_app::progress::Notice;
 use godsearch_app::progress::Watch;
 use godsearch_app::registry::{cubes::CubesKind, tiles::TilesKind, PuzzleKind};
 use godsearch_app::request::{JobLimits, SolveReport, SolveRequest, Workbench};
-use godsearch_app::tiles::Notice;
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {

@@ -201,7 +201,7 @@ pub enum DiskError {
     #[error("{0}: not a folder; give an empty or new folder for the levels")]
     NotAFolder(PathBuf),
     /// The folder holds a run and `resume` was not asked for.
-    #[error("{0}: the folder holds a run; continue it with --resume, or give another folder")]
+    #[error("{0}: the folder holds a run; continue it with «resume», or give another folder")]
     RunExists(PathBuf),
     /// The folder holds a run of something else.
     #[error("{path}: the folder holds a run of {found}, not of {expected}")]
@@ -909,7 +909,7 @@ where
             if !sources_kept {
                 return Err(DiskError::Unrepairable {
                     depth: depth as u32,
-                    why: "the levels it is made from were deleted; start the run again in an empty folder (--keep-levels keeps them)".into(),
+                    why: "the levels it is made from were deleted; start the run again in an empty folder («keep_levels» keeps them)".into(),
                 });
             }
             let made = self.make_level(

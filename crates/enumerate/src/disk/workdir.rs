@@ -153,7 +153,7 @@ impl DiskBudget {
                 path: path.to_path_buf(),
                 error: io::Error::new(
                     io::ErrorKind::StorageFull,
-                    "the level would pass the disk budget (--disk)",
+                    "the level would pass the disk budget («disk»)",
                 ),
             })
     }

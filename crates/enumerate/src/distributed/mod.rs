@@ -215,7 +215,7 @@ pub enum DistributedError {
 fn checkpoint_note(checkpointed: Option<u32>) -> String {
     match checkpointed {
         Some(d) => format!(
-            "; levels 0 to {d} are saved by every worker: run every process again with --resume"
+            "; levels 0 to {d} are saved by every worker: run every process again with «resume»"
         ),
         None => String::new(),
     }

@@ -44,7 +44,7 @@ pub enum Syntax {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PositionError {
     /// Both a facelet string and a move sequence.
-    #[error("it is both a {stickers}-sticker facelet string and a {moves}-move sequence; say which with --facelets or --moves")]
+    #[error("it is both a {stickers}-sticker facelet string and a {moves}-move sequence; say which with «facelets» or «moves»")]
     Ambiguous {
         /// The text, cut to an excerpt.
         text: String,
@@ -54,7 +54,7 @@ pub enum PositionError {
         moves: usize,
     },
     /// A move sequence that looks like a facelet string with the wrong sticker count.
-    #[error("it reads as {moves} moves, but it is written like a facelet string with {found} stickers, not {stickers}; check the stickers, or give it with --moves if it is a move sequence")]
+    #[error("it reads as {moves} moves, but it is written like a facelet string with {found} stickers, not {stickers}; check the stickers, or give it with «moves» if it is a move sequence")]
     LooksLikeFacelets {
         /// The text, cut to an excerpt.
         text: String,

@@ -42,10 +42,10 @@ pub enum SearchError {
     #[error("internal error: the pattern databases do not match the partition ({0})")]
     DatabasesMismatch(&'static str),
     /// A* reached its memory limit before finding a solution.
-    #[error("A* stopped at its memory limit after storing {0} positions; use IDA* (--algorithm ida) for this board")]
+    #[error("A* stopped at its memory limit after storing {0} positions; use IDA* («algorithm» ida) for this board")]
     OutOfMemory(u64),
     /// A* needs a perfect ranking of the board's positions (at most 20 cells).
-    #[error("A* supports boards of at most 20 cells; use IDA* (--algorithm ida)")]
+    #[error("A* supports boards of at most 20 cells; use IDA* («algorithm» ida)")]
     AStarTooLarge,
     /// The deadline passed first. Every solution has at least `lower_bound` moves (the IDA*
     /// bound under which the whole tree was searched).

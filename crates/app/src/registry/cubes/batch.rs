@@ -71,14 +71,14 @@ impl<'a> CubeSolver<'a> {
         if request.table.is_some() {
             let why = match size {
                 CubeSize::Two if request.algorithm == Algorithm::HalfDepth => {
-                    Some("--table is for table descent; half-depth search builds its own levels")
+                    Some("«table» is for table descent; half-depth search builds its own levels")
                 }
                 CubeSize::Two => None,
                 CubeSize::Three if request.optimal => {
-                    Some("--table is for the 2x2x2; --optimal on the 3x3x3 uses --table-size")
+                    Some("«table» is for the 2x2x2; «optimal» on the 3x3x3 uses «table_size»")
                 }
                 CubeSize::Three => Some(
-                    "--table is for the 2x2x2; the 3x3x3's two-phase tables live in the cache (--cache)",
+                    "«table» is for the 2x2x2; the 3x3x3's two-phase tables live in the cache («cache»)",
                 ),
             };
             if let Some(why) = why {
@@ -119,7 +119,7 @@ impl<'a> CubeSolver<'a> {
                 let size = optimal_table_size(request.table_size.as_deref())?;
                 if size > setup.limits.largest_table {
                     return Err(AppError::Input(format!(
-                        "--table-size {} is over this server's limit ({})",
+                        "«table_size» {} is over this server's limit ({})",
                         size.name(),
                         setup.limits.largest_table.name()
                     )));
@@ -231,16 +231,16 @@ impl Batch for CubeBatch {
     fn check_front_end(&self, given: FrontEndOptions) -> AppResult<()> {
         if given.verbose {
             return Err(AppError::Input(
-                "--verbose is for sliding-tile boards, not cubes".into(),
+                "«verbose» is for sliding-tile boards, not cubes".into(),
             ));
         }
         if given.memory && self.request.algorithm != Algorithm::HalfDepth {
             return Err(AppError::Input(
-                "--memory is used only by --algorithm half-depth on cubes".into(),
+                "«memory» is used only by «algorithm» half-depth on cubes".into(),
             ));
         }
         if given.cache && self.size == CubeSize::Two {
-            return Err(AppError::Input("--cache is for the 3x3x3's two-phase tables; the 2x2x2 uses --table or a table built in memory".into()));
+            return Err(AppError::Input("«cache» is for the 3x3x3's two-phase tables; the 2x2x2 uses «table» or a table built in memory".into()));
         }
         Ok(())
     }
@@ -289,13 +289,13 @@ impl BatchSolver for CubeSolver<'_> {
 pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult<()> {
     let input = |text: &str| Err(AppError::Input(text.into()));
     let tile_only = [
-        (request.goal.is_some(), "--goal"),
-        (request.pdb.is_some(), "--pdb"),
-        (request.heuristic != HeuristicChoice::Auto, "--heuristic"),
-        (request.stages.is_some(), "--stages"),
-        (request.effort.is_some(), "--effort"),
-        (request.no_reflection, "--no-reflection"),
-        (request.resume_from.is_some(), "--resume-from"),
+        (request.goal.is_some(), "«goal»"),
+        (request.pdb.is_some(), "«pdb»"),
+        (request.heuristic != HeuristicChoice::Auto, "«heuristic»"),
+        (request.stages.is_some(), "«stages»"),
+        (request.effort.is_some(), "«effort»"),
+        (request.no_reflection, "«no_reflection»"),
+        (request.resume_from.is_some(), "«resume_from»"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
@@ -303,22 +303,22 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
         )));
     }
     if request.all && !request.optimal {
-        return input("--all lists every shortest solution; it needs --optimal");
+        return input("«all» lists every shortest solution; it needs «optimal»");
     }
     if let Some(n) = request
         .max_length
         .filter(|&n| n as u64 > crate::units::MAX_TARGET_LENGTH)
     {
         return Err(AppError::Input(format!(
-            "--max-length {n}: at most {} moves can be asked for",
+            "«max_length» {n}: at most {} moves can be asked for",
             crate::units::MAX_TARGET_LENGTH
         )));
     }
     if request.table_size.is_some() && !request.optimal {
-        return input("--table-size is for --optimal");
+        return input("«table_size» is for «optimal»");
     }
     if request.known_solution.is_some() && !(request.optimal && size == CubeSize::Three) {
-        return input("--known-solution is for the 3x3x3 with --optimal, which proves it shortest or finds a shorter one");
+        return input("«known_solution» is for the 3x3x3 with «optimal», which proves it shortest or finds a shorter one");
     }
     match size {
         CubeSize::Two => {
@@ -326,41 +326,41 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
                 request.algorithm,
                 Algorithm::Auto | Algorithm::Table | Algorithm::HalfDepth
             ) {
-                return input("the 2x2x2 is solved optimally by table descent (--algorithm table, the default) or half-depth search (--algorithm half-depth)");
+                return input("the 2x2x2 is solved optimally by table descent («algorithm» table, the default) or half-depth search («algorithm» half-depth)");
             }
             if request.depth.is_some() && request.algorithm != Algorithm::HalfDepth {
-                return input("--depth is used only by --algorithm half-depth");
+                return input("«depth» is used only by «algorithm» half-depth");
             }
             if request.max_length.is_some() || request.timeout.is_some() {
-                return input("--max-length and --timeout are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
+                return input("«max_length» and «timeout» are for the 3x3x3; 2x2x2 solutions are optimal and take microseconds");
             }
         }
         CubeSize::Three if request.optimal => {
             if !matches!(request.algorithm, Algorithm::Auto | Algorithm::Ida) {
                 return input(
-                    "the optimal 3x3x3 solver is IDA* (--algorithm ida, or no --algorithm)",
+                    "the optimal 3x3x3 solver is IDA* («algorithm» ida, or no «algorithm»)",
                 );
             }
             if request.max_length.is_some() {
                 return input(
-                    "--max-length is for two-phase; --optimal finds the shortest length itself",
+                    "«max_length» is for two-phase; «optimal» finds the shortest length itself",
                 );
             }
             if request.depth.is_some() {
-                return input("--depth is for --algorithm half-depth; --optimal on the 3x3x3 uses --table-size");
+                return input("«depth» is for «algorithm» half-depth; «optimal» on the 3x3x3 uses «table_size»");
             }
         }
         CubeSize::Three if request.algorithm == Algorithm::HalfDepth => {
             if request.max_length.is_some() {
-                return input("--max-length is for two-phase; half-depth search solves within twice --depth, optimally");
+                return input("«max_length» is for two-phase; half-depth search solves within twice «depth», optimally");
             }
         }
         CubeSize::Three => {
             if !matches!(request.algorithm, Algorithm::Auto | Algorithm::TwoPhase) {
-                return input("the 3x3x3 is solved by the two-phase method (--algorithm two-phase, the default), IDA* with --optimal, or --algorithm half-depth");
+                return input("the 3x3x3 is solved by the two-phase method («algorithm» two-phase, the default), IDA* with «optimal», or «algorithm» half-depth");
             }
             if request.depth.is_some() {
-                return input("--depth is for --algorithm half-depth");
+                return input("«depth» is for «algorithm» half-depth");
             }
         }
     }

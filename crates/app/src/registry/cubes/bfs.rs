@@ -25,7 +25,7 @@ pub fn cube2(
 ) -> AppResult<BfsReport> {
     if request.save.is_some() && request.engine == EngineChoice::Frontier {
         return Err(AppError::Input(
-            "--save needs the table engine (leave out --engine frontier)".into(),
+            "«save» needs the table engine (leave out «engine» frontier)".into(),
         ));
     }
     check_count_last(request)?;
@@ -92,7 +92,7 @@ pub fn cube3(
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     if request.save.is_some() || request.engine == EngineChoice::Table {
-        return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out --save and --engine table)".into()));
+        return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out «save» and «engine» table)".into()));
     }
     check_count_last(request)?;
     let started = Instant::now();

@@ -5,8 +5,8 @@
 
 use super::solvers::Cube2Solver;
 use crate::error::build_tables;
+use crate::progress::Notice;
 use crate::request::Workbench;
-use crate::tiles::Notice;
 use crate::AppResult;
 use godsearch_core::Progress;
 use godsearch_puzzles::cube::Metric;

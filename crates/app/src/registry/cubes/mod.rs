@@ -21,12 +21,12 @@ use super::{
 };
 use crate::batch::{solve_one, Batch, Source};
 use crate::bfs::BfsRequest;
+use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
     ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
-use crate::tiles::Notice;
 use crate::{tables, AppError, AppResult};
 use batch::CubeBatch;
 use godsearch_core::{excerpt, Progress};
@@ -127,7 +127,7 @@ impl Puzzle for Cube {
         no_generators(&job.generators)?;
         if job.goal.is_some() {
             return Err(AppError::Input(
-                "--goal is for sliding-tile boards; a cube is enumerated from solved".into(),
+                "«goal» is for sliding-tile boards; a cube is enumerated from solved".into(),
             ));
         }
         self.reduction(job.symmetry)?;
@@ -197,7 +197,7 @@ impl Puzzle for Cube {
     ) -> AppResult<Verifier<'a>> {
         if query.goal.is_some() || query.table.is_some() {
             return Err(AppError::Input(
-                "--goal and --table are for boards; a cube's goal is solved".into(),
+                "«goal» and «table» are for boards; a cube's goal is solved".into(),
             ));
         }
         let metric = match query.metric.as_deref() {
@@ -215,7 +215,7 @@ impl Puzzle for Cube {
         let search_metric = verify::prover_metric(metric, size);
         let (pocket, optimal) = match (size, query.prove) {
             (CubeSize::Two, true) => return Err(AppError::Input(
-                "--prove is for the 3x3x3; the 2x2x2 is proven from its distance table without it"
+                "«prove» is for the 3x3x3; the 2x2x2 is proven from its distance table without it"
                     .into(),
             )),
             (CubeSize::Two, false) if query.proves => {
@@ -242,7 +242,7 @@ impl Puzzle for Cube {
             }),
             unproven: match size {
                 CubeSize::Two => "no distance table for this puzzle here",
-                CubeSize::Three => "--prove runs the optimal solver",
+                CubeSize::Three => "«prove» runs the optimal solver",
             },
         })
     }
@@ -250,7 +250,7 @@ impl Puzzle for Cube {
     fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
         if request.goal.is_some() {
             return Err(AppError::Input(
-                "--goal is for sliding-tile boards; a cube is solved to solved".into(),
+                "«goal» is for sliding-tile boards; a cube is solved to solved".into(),
             ));
         }
         let syntax = match request.facelets {
@@ -289,12 +289,12 @@ impl Cube {
     fn reduction(&self, symmetry: Option<u32>) -> AppResult<Reduction> {
         match (self.size, symmetry) {
             (CubeSize::Two, Some(_)) => Err(AppError::Input(
-                "--symmetry is for the 3x3x3; the 2x2x2 is enumerated whole".into(),
+                "«symmetry» is for the 3x3x3; the 2x2x2 is enumerated whole".into(),
             )),
             (_, None | Some(48)) => Ok(Reduction::Symmetries),
             (_, Some(96)) => Ok(Reduction::SymmetriesAndInverse),
             (_, Some(n)) => Err(AppError::Input(format!(
-                "--symmetry is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
+                "«symmetry» is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
             ))),
         }
     }

@@ -138,7 +138,7 @@ impl Cube2HalfDepth {
         let space = Cube2Space::new(metric);
         let depth = depth.unwrap_or(CUBE2_MAX_DISTANCE.div_ceil(2) as u32);
         let ball = GoalBall::build(&space, Some(depth), memory_bytes / 2, progress)
-            .map_err(crate::tiles::ball_error)?;
+            .map_err(crate::error::ball_error)?;
         Ok(Cube2HalfDepth {
             space,
             ball,
@@ -220,7 +220,7 @@ impl Cube3HalfDepth {
         let space = Cube3Classes::new(metric, Reduction::Symmetries);
         let depth = depth.unwrap_or(Self::default_depth(metric));
         let ball = GoalBall::build(&space, Some(depth), memory_bytes, progress)
-            .map_err(crate::tiles::ball_error)?;
+            .map_err(crate::error::ball_error)?;
         let moves = metric.moves();
         Ok(Cube3HalfDepth {
             space,
