@@ -1,25 +1,17 @@
 //! God's algorithm as every front end offers it: the engine chosen by size, the run, the table
 //! saved when asked, and the [`BfsReport`] with antipodes written the way users read them.
 
-use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
 use crate::report::{BfsReport, DistributedReport, LevelCostReport};
-use crate::tables::{self, AnySpace, TableIdentity, ORBIT_RANKING};
+use crate::tables::{self, TableIdentity};
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
-use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
-use godsearch_enumerate::back_moves::BackMoves;
+use godsearch_core::{Progress, RankedSpace, StateSpace};
 use godsearch_enumerate::disk::codec::KeyState;
-use godsearch_enumerate::disk::{enumerate_on_disk, run_in, worker_folder, DiskOptions, DiskRun};
-use godsearch_enumerate::{
-    choose_engine, frontier, state_levels, table, Engine, Enumeration, Stop,
-};
+use godsearch_enumerate::disk::{enumerate_on_disk, DiskOptions, DiskRun};
+use godsearch_enumerate::{choose_engine, frontier, table, Engine, Enumeration, Stop};
 /// The limits an enumeration runs under, and the disk engine's default bucket size.
 pub use godsearch_enumerate::{disk::DEFAULT_BUCKET_STATES, Limits};
-use godsearch_orbit::slots::Slots;
-use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
-use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_search::descend;
-use godsearch_tables::TwoBitTable;
 use std::path::Path;
 use std::time::Instant;
 
@@ -112,7 +104,7 @@ pub(crate) enum Finish<S> {
 }
 
 /// The frontier engine's counts, and how it kept its levels.
-type FrontierRun<S> = (Enumeration<S>, Finish<S>);
+pub(crate) type FrontierRun<S> = (Enumeration<S>, Finish<S>);
 
 /// Runs the frontier engine, in memory or (with `request.disk`) on disk under the run name
 /// `run` (which must change whenever the states would).
@@ -324,6 +316,18 @@ pub(crate) fn check_count_last(request: &BfsRequest) -> AppResult<()> {
     Ok(())
 }
 
+/// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
+/// unreachable, not as unknown.
+pub(crate) fn table_complete(stop: godsearch_enumerate::Stop) -> AppResult<()> {
+    match stop {
+        godsearch_enumerate::Stop::Complete => Ok(()),
+        other => Err(AppError::Input(format!(
+            "the table build stopped before its end ({}); nothing was solved",
+            stop_message(other).unwrap_or_else(|| "stopped".into())
+        ))),
+    }
+}
+
 /// Why a run ended early, in words that name no option (a report carries them to every front
 /// end as they are); `None` when it is complete.
 pub fn stop_message(stop: Stop) -> Option<String> {
@@ -343,227 +347,6 @@ pub fn stop_message(stop: Stop) -> Option<String> {
             format_bytes(needed.saturating_sub(available) as f64)
         )),
     }
-}
-
-/// The frontier engine over `space` with each state's moves back ([`BackMoves`]: a third
-/// fewer candidates, and no earlier level held or read to remove known states), levels on
-/// disk under a run name that says so; a distributed run's workers own states by a hash of
-/// their positions' keys. A run resumed from a folder of plain states (made before the moves
-/// back, in one process or by a distributed run's workers) goes on as one.
-fn tiles_frontier_run<R: RankInt + KeyState>(
-    space: &TileSpace<R>,
-    run: &str,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<FrontierRun<R>> {
-    // A folder holding a run of plain states (made before the moves back) goes on as one.
-    // (A distributed run's workers name theirs `{run}; N workers, owner ...`.)
-    let resumes_plain = request.disk.is_some_and(|d| {
-        let alone = run_in(d.workdir).is_some_and(|found| found == run);
-        let distributed = run_in(&worker_folder(d.workdir, 0))
-            .is_some_and(|found| found.strip_prefix(run).is_some_and(|r| r.starts_with(';')));
-        d.resume && (alone || distributed)
-    });
-    let back_moves = match resumes_plain {
-        false => BackMoves::ranked(space.clone()),
-        true => None,
-    };
-    let Some(back_moves) = back_moves else {
-        return frontier_run(space, run, request, progress);
-    };
-    let run = format!("{run} {BACK_MOVES_RUN}");
-    // (`frontier_run` keeps the last level in the enumeration alone.)
-    let (mut enumeration, finish) = frontier_run(&back_moves, &run, request, progress)?;
-    if let Some(last) = enumeration.last_level.as_mut() {
-        last.iter_mut().for_each(|s| *s = back_moves.position(*s));
-    }
-    Ok((enumeration, finish))
-}
-
-/// What a run of plain `space` states on disk is called in its manifest.
-fn tiles_run_name<R: RankInt>(space: &TileSpace<R>) -> String {
-    format!(
-        "{} ranking {TILE_RANKING}",
-        tables::tile_identity(space.goal())
-    )
-}
-
-/// Added to the run name of levels on disk whose states carry their moves back, so that a run
-/// folder of plain states is never resumed as one of these (or the other way round).
-const BACK_MOVES_RUN: &str = "with moves back";
-
-/// The sliding-tile board of `goal`'s size, enumerated from `goal`.
-pub fn tiles(goal: &Board, request: &BfsRequest, progress: &dyn Progress) -> AppResult<BfsReport> {
-    match AnySpace::new(goal)? {
-        AnySpace::Narrow(space) => enumerate_tiles(&space, request, progress),
-        AnySpace::Wide(space) => enumerate_tiles(&space, request, progress),
-    }
-}
-
-fn enumerate_tiles<R: RankInt + KeyState>(
-    space: &TileSpace<R>,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    let limits = &request.limits;
-    check_count_last(request)?;
-    check_disk(request)?;
-    let engine = match request.engine {
-        EngineChoice::Auto
-            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
-        {
-            Engine::Frontier
-        }
-        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
-        EngineChoice::Table => Engine::Table,
-        EngineChoice::Frontier => Engine::Frontier,
-    };
-    let table_of = format!(
-        "a {} table of {} positions",
-        space.shape(),
-        format_count(space.state_count())
-    );
-    check_save_engine(request, engine, space.state_count(), &table_of)?;
-    let started = Instant::now();
-    let run_name = tiles_run_name(space);
-    let (enumeration, built, disk): (Enumeration<R>, Option<TwoBitTable>, _) = match engine {
-        Engine::Table => {
-            let built = table::enumerate(space, limits, progress).map_err(|e| {
-                AppError::Input(format!(
-                    "{e}; use «engine» frontier with «max_depth», or raise «memory»"
-                ))
-            })?;
-            (built.enumeration, Some(built.table), Finish::Memory)
-        }
-        Engine::Frontier => {
-            let (e, disk) = tiles_frontier_run(space, &run_name, request, progress)?;
-            (e, None, disk)
-        }
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    if let (Some(path), Some(t)) = (request.save, &built) {
-        tables::save_tile_table(path, space.goal(), t, &enumeration.levels)?;
-    }
-    let complete = enumeration.stop == Stop::Complete;
-    let antipodes = enumeration
-        .last_level
-        .as_ref()
-        .filter(|_| complete)
-        .map(|ranks| {
-            let mut boards: Vec<Board> = ranks.iter().map(|&r| space.unrank(r)).collect();
-            boards.sort_by(|a, b| a.cells().cmp(b.cells()));
-            boards.iter().map(Board::to_string).collect()
-        });
-    let (engine, bytes_per_state) = match engine {
-        Engine::Table => ("table", table_entry_bytes(space.state_count())),
-        Engine::Frontier => ("frontier", std::mem::size_of::<R>() as f64),
-    };
-    let mut report = report(
-        space.shape().to_string(),
-        space.goal().to_string(),
-        "tile moves",
-        (engine, bytes_per_state),
-        &enumeration,
-        antipodes,
-        seconds,
-    );
-    add_run_figures(&mut report, disk);
-    Ok(report)
-}
-
-/// A definition file's puzzle over `generators` in `metric`, from solved: the table engine when
-/// a table of its ranks fits (ranks a constraint leaves unused take room but are never
-/// reached, so counts stay exact), the frontier engines otherwise, and whole states past
-/// 128-bit ranks ([`state_levels`]); antipodes are written as scrambles (the inverse of an
-/// optimal solution by table descent) when the table engine ran.
-pub fn definition(
-    puzzle: &DefinitionPuzzle,
-    generators: &[String],
-    metric: DefinitionMetric,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    let narrow: AppResult<OrbitSpace<u64>> = puzzle.space(generators, metric);
-    match narrow {
-        Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
-        Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
-            match puzzle.space::<u128>(generators, metric) {
-                Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
-                Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
-                    definition_slots(puzzle, generators, metric, request, progress)
-                }
-                Err(e) => Err(e),
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
-/// whole states ([`state_levels`]): exact level counts to the depth asked or the memory
-/// budget, the last one counted without being stored with `--count-last`. It keeps levels in
-/// memory only: no table to save, no disk, no distributed run (each would need ranks).
-fn definition_slots(
-    puzzle: &DefinitionPuzzle,
-    generators: &[String],
-    metric: DefinitionMetric,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    let refused = [
-        (request.save.is_some(), "«save»"),
-        (request.engine == EngineChoice::Table, "«engine» table"),
-        (request.disk.is_some(), "«disk»"),
-        (request.cluster.is_some(), "a distributed run"),
-    ];
-    if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
-        return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it is enumerated level by level in memory, over whole states, which {what} does not take",
-            puzzle.name()
-        )));
-    }
-    let space = puzzle.slot_space(generators, metric)?;
-    let started = Instant::now();
-    let enumeration = state_levels::enumerate(&space, &request.limits, progress);
-    let engine = (
-        "frontier of whole states",
-        std::mem::size_of::<Slots>() as f64,
-    );
-    Ok(report(
-        puzzle.name().to_string(),
-        "solved".into(),
-        metric.name(),
-        engine,
-        &enumeration,
-        None,
-        started.elapsed().as_secs_f64(),
-    ))
-}
-
-fn enumerate_definition<R: RankInt + KeyState>(
-    puzzle: &DefinitionPuzzle,
-    space: OrbitSpace<R>,
-    metric: DefinitionMetric,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    let run = RankedRun {
-        puzzle: puzzle.name().to_string(),
-        metric: metric.name(),
-        run_name: format!(
-            "definition {} generators {} metric {} ranking {ORBIT_RANKING}",
-            puzzle.name(),
-            space.generators().join(","),
-            metric.name()
-        ),
-        what: "definition puzzles",
-        identity: Some(tables::definition_identity(
-            puzzle.name(),
-            &space,
-            metric.name(),
-        )),
-    };
-    ranked(&space, &run, request, progress)
 }
 
 /// What names a run of [`ranked`]: the puzzle and metric its report shows, the run name of its
@@ -675,7 +458,7 @@ where
 
 /// Refuses `--save` when `engine` is not the table engine: the one that makes a table to save.
 /// `table_of` names the table the budget could not hold (`a 4x4 table of ... positions`).
-fn check_save_engine(
+pub(crate) fn check_save_engine(
     request: &BfsRequest,
     engine: Engine,
     states: u128,
@@ -741,107 +524,5 @@ pub(crate) fn report<S>(
         resumed_from: None,
         level_costs: None,
         distributed: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use godsearch_core::NoProgress;
-    use godsearch_puzzles::tiles::Shape;
-
-    fn request(dir: &Path, resume: bool, max_depth: u32) -> BfsRequest<'_> {
-        BfsRequest {
-            limits: Limits {
-                max_depth: Some(max_depth),
-                memory_bytes: 1 << 30,
-                antipode_cap: 0,
-                count_last: false,
-            },
-            engine: EngineChoice::Auto,
-            save: None,
-            disk: Some(DiskRequest {
-                workdir: dir,
-                resume,
-                keep_levels: false,
-                bucket_states: 2_000,
-                disk_bytes: None,
-            }),
-            cluster: None,
-        }
-    }
-
-    /// A folder of plain states, as runs made before the moves back left it, is resumed as one;
-    /// a new run carries the moves back, under its own name.
-    #[test]
-    fn a_run_of_plain_states_on_disk_resumes_as_one() {
-        let goal = Board::goal(Shape::new(4, 3).unwrap());
-        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let plain = tiles_run_name(&space);
-        frontier_run(&space, &plain, &request(dir.path(), false, 12), &NoProgress).unwrap();
-        assert_eq!(run_in(dir.path()), Some(plain.clone()));
-        let report = tiles(&goal, &request(dir.path(), true, 16), &NoProgress).unwrap();
-        assert_eq!(report.resumed_from, Some(12));
-        assert_eq!(
-            report.levels[..],
-            godsearch_testdata::levels("sliding-3x4.txt")[..=16]
-        );
-        assert_eq!(run_in(dir.path()), Some(plain.clone()));
-
-        let fresh = tempfile::tempdir().unwrap();
-        let report = tiles(&goal, &request(fresh.path(), false, 16), &NoProgress).unwrap();
-        assert_eq!(
-            report.levels[..],
-            godsearch_testdata::levels("sliding-3x4.txt")[..=16]
-        );
-        assert_eq!(
-            run_in(fresh.path()),
-            Some(format!("{plain} {BACK_MOVES_RUN}"))
-        );
-    }
-
-    /// The same for a distributed run, whose workers' folders hold the runs: plain states go on
-    /// as plain, a new run carries the moves back.
-    #[cfg(feature = "distributed")]
-    #[test]
-    fn a_distributed_run_of_plain_states_resumes_as_one() {
-        let goal = Board::goal(Shape::new(4, 3).unwrap());
-        let space = TileSpace::<u64>::new(goal.clone()).unwrap();
-        let plain = tiles_run_name(&space);
-        let distributed = |dir, resume, max_depth| BfsRequest {
-            cluster: Some(ClusterRequest {
-                workers: 2,
-                process: 0,
-                addresses: &[],
-                patience: std::time::Duration::from_secs(10),
-            }),
-            ..request(dir, resume, max_depth)
-        };
-        let expected = godsearch_testdata::levels("sliding-3x4.txt");
-        let dir = tempfile::tempdir().unwrap();
-        let worker = |w| run_in(&worker_folder(dir.path(), w));
-        frontier_run(
-            &space,
-            &plain,
-            &distributed(dir.path(), false, 12),
-            &NoProgress,
-        )
-        .unwrap();
-        let plain_worker = worker(1).unwrap();
-        assert!(
-            plain_worker.starts_with(&format!("{plain};")),
-            "{plain_worker}"
-        );
-        let report = tiles(&goal, &distributed(dir.path(), true, 16), &NoProgress).unwrap();
-        assert_eq!(report.levels[..], expected[..=16]);
-        assert_eq!(worker(1), Some(plain_worker));
-
-        let fresh = tempfile::tempdir().unwrap();
-        let report = tiles(&goal, &distributed(fresh.path(), false, 16), &NoProgress).unwrap();
-        assert_eq!(report.levels[..], expected[..=16]);
-        let new_worker = run_in(&worker_folder(fresh.path(), 1)).unwrap();
-        let with_moves_back = format!("{plain} {BACK_MOVES_RUN};");
-        assert!(new_worker.starts_with(&with_moves_back), "{new_worker}");
     }
 }

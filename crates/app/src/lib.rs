@@ -6,27 +6,24 @@
 //! - [`bfs`]: God's algorithm with the engine chosen by size, tables saved, antipodes written;
 //! - [`choice`]: the algorithm and heuristic enums and the rules that pick them when the user
 //!   leaves it to godsearch (with the measurements behind each rule);
-//! - [`board_solver`]: the one place a board's solve request becomes a solver, for a batch;
-//! - [`tiles`]: solving sliding-tile boards end to end: reading boards against a goal,
-//!   resolving the heuristic (with [`progress::Notice`]s for the front end to show), running the
-//!   search, the staged solvers or table descent, and replaying every solution;
 //! - [`defaults`]: the memory budget and cache folder front ends offer when none is given;
-//! - [`definitions`]: puzzles from definition files (KPuzzle JSON, `.tws`);
-//! - [`definition_solve`]: their positions solved optimally (table descent or IDA* over
-//!   automatic pattern databases);
-//! - [`info`]: the size of a board's state space and what storing any space costs;
+//! - [`info`]: what storing any space costs, and every offered puzzle's size;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
 //! - [`tables`]: distance table files with the identity they must carry;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
-//! - [`scramble`]: random canonical move sequences and uniform random boards;
-//! - [`registry`]: every puzzle kind (tiles, cubes, the pancake puzzle, definition files), each
-//!   in its own module, and the one place a puzzle name becomes a puzzle; the cubes' solvers,
-//!   enumeration, scrambles and checks live whole in [`registry::cubes`];
+//! - [`scramble`]: random canonical move sequences, which every puzzle's scrambles draw;
+//! - [`registry`]: every puzzle kind, each whole in its own module (its solvers, enumeration,
+//!   scrambles, checks and `info`), and the one place a puzzle name becomes a puzzle:
+//!   [`registry::tiles`] (boards of any size: the heuristics, IDA*, the staged solvers, table
+//!   descent, each solution replayed), [`registry::cubes`], [`registry::pancake`] and
+//!   [`registry::definition`] (definition files, KPuzzle JSON and `.tws`: read, solved by
+//!   table descent or IDA* over automatic pattern databases, enumerated, scrambled);
 //! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
 //!   a server's limits, watched and cancellable, with the tables kept between requests;
-//! - [`verify`]: replaying another solver's move sequences, with lengths and optimality;
+//! - [`verify`]: the claims (a start and moves) every puzzle's replay check reads;
 //! - [`units`]: sizes, times and counts read and written for people;
-//! - [`progress`]: the progress sink front ends implement and the search watch they read.
+//! - [`progress`]: the progress sink front ends implement, the search watch they read, and the
+//!   notices the work gives of its tables.
 //!
 //! # Using the library
 //!
@@ -79,13 +76,9 @@
 
 pub mod batch;
 pub mod bfs;
-pub mod board_solver;
 pub mod cache;
 pub mod choice;
 pub mod defaults;
-mod definition_search;
-pub mod definition_solve;
-pub mod definitions;
 pub mod error;
 pub mod info;
 pub mod progress;
@@ -93,10 +86,7 @@ pub mod registry;
 pub mod report;
 pub mod request;
 pub mod scramble;
-pub mod shipped;
-pub mod slot_solve;
 pub mod tables;
-pub mod tiles;
 pub mod units;
 pub mod verify;
 

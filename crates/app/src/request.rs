@@ -275,7 +275,7 @@ impl SolveRequest {
     pub fn generator_names(&self) -> Vec<String> {
         self.generators
             .as_deref()
-            .map(crate::definitions::parse_generators)
+            .map(crate::registry::definition::file::parse_generators)
             .unwrap_or_default()
     }
 

@@ -2,8 +2,10 @@
 //! the 2x2x2 and 3x3x3 read from files count what the built-in ones do, the pyraminx and the
 //! skewb give their published level counts, and the group orders are exact.
 
-use godsearch_app::bfs::{self, BfsRequest, EngineChoice};
-use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use godsearch_app::bfs::{BfsRequest, EngineChoice};
+use godsearch_app::registry::definition::file::{
+    self as definitions, DefinitionMetric, DefinitionPuzzle,
+};
 use godsearch_app::report::BfsReport;
 use godsearch_core::NoProgress;
 use godsearch_enumerate::Limits;
@@ -60,7 +62,14 @@ fn run(
         disk: None,
         cluster: None,
     };
-    bfs::definition(puzzle, &names(generators), metric, &request, &NoProgress).unwrap()
+    godsearch_app::registry::definition::bfs::definition(
+        puzzle,
+        &names(generators),
+        metric,
+        &request,
+        &NoProgress,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -300,8 +309,8 @@ fn the_canonical_sequences_of_the_3x3x3_file_are_the_built_in_ones() {
 /// nothing ahead (no table, no databases).
 fn one_solution(
     generators: &[String],
-) -> godsearch_app::definition_solve::DefinitionSolveRequest<'_> {
-    godsearch_app::definition_solve::DefinitionSolveRequest {
+) -> godsearch_app::registry::definition::solve::DefinitionSolveRequest<'_> {
+    godsearch_app::registry::definition::solve::DefinitionSolveRequest {
         generators,
         metric: DefinitionMetric::Outer,
         memory_bytes: 1 << 30,
@@ -329,7 +338,7 @@ fn distances(space: &OrbitSpace<u64>) -> Vec<u8> {
 
 #[test]
 fn the_automatic_pattern_databases_never_overestimate() {
-    use godsearch_app::definition_solve::databases;
+    use godsearch_app::registry::definition::solve::databases;
     use godsearch_core::{Heuristic, StateSpace};
     use godsearch_orbit::projection::PatternDatabases;
     for (file, generators, largest, expected) in [
@@ -379,7 +388,7 @@ fn the_automatic_pattern_databases_never_overestimate() {
 
 #[test]
 fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
-    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest};
+    use godsearch_app::registry::definition::solve::{solve, DefinitionSolveRequest};
     let puzzle = load("pyraminx-no-tips.tws");
     let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
     let truth = distances(&space);
@@ -411,7 +420,9 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
 /// a start past twice the held depth gets the lower bound it proved.
 #[test]
 fn half_depth_search_finds_the_distances_the_table_gives() {
-    use godsearch_app::definition_solve::{solve, DefinitionAlgorithm, DefinitionSolveRequest};
+    use godsearch_app::registry::definition::solve::{
+        solve, DefinitionAlgorithm, DefinitionSolveRequest,
+    };
     let puzzle = load("pyraminx-no-tips.tws");
     let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
     let truth = distances(&space);
@@ -503,7 +514,7 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
 /// bound) finds the distances the table gives.
 #[test]
 fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances() {
-    use godsearch_app::slot_solve::SlotSolver;
+    use godsearch_app::registry::definition::slots::SlotSolver;
     use godsearch_core::{Heuristic, StateSpace};
     use godsearch_enumerate::hashed_ball::HashedBall;
     use godsearch_orbit::slots::SlotSpace;
@@ -547,7 +558,9 @@ fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances()
 /// second for 8 moves); the solutions replayed, as long as the scrambles.
 #[test]
 fn the_4x4x4_and_the_megaminx_solve_six_and_eight_move_scrambles() {
-    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS};
+    use godsearch_app::registry::definition::solve::{
+        solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS,
+    };
     for (file, scramble) in [
         ("4x4x4.kpuzzle.json", "R 2U F' 2R D B2"),
         ("megaminx.kpuzzle.json", "U R F' BR2 L DL'"),
@@ -577,7 +590,9 @@ fn the_4x4x4_and_the_megaminx_solve_six_and_eight_move_scrambles() {
 /// first: a twisted corner or a flipped edge is refused at once, with alike pieces too.
 #[test]
 fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
-    use godsearch_app::definition_solve::{solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS};
+    use godsearch_app::registry::definition::solve::{
+        solve, DefinitionSolveRequest, QUICK_DATABASE_RANKS,
+    };
     use godsearch_orbit::group::reaches;
     for (file, scramble, orbit) in [
         ("4x4x4.kpuzzle.json", "R 2U F'", "CORNERS"),

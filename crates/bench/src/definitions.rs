@@ -7,9 +7,13 @@
 
 use crate::measure::{best_of, limits, print_rows, Row};
 use anyhow::{ensure, Context, Result};
-use godsearch_app::definition_solve::{self, DefinitionSolveRequest};
-use godsearch_app::definitions::{self, DefinitionMetric, DefinitionPuzzle};
-use godsearch_app::shipped;
+use godsearch_app::registry::definition::file::{
+    self as definitions, DefinitionMetric, DefinitionPuzzle,
+};
+use godsearch_app::registry::definition::shipped;
+use godsearch_app::registry::definition::solve::{
+    self as definition_solve, DefinitionSolveRequest,
+};
 use godsearch_console::outln;
 use godsearch_core::{NoProgress, RankedSpace};
 use godsearch_enumerate::{frontier, table, Stop};

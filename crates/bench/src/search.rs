@@ -121,7 +121,7 @@ const KORF_FELNER_LARGE: [&str; 3] = ["29", "1", "5"];
 
 /// The 24-puzzle with 6-6-6-6 and reflection (the databases come from the cache, built there
 /// on first use: about 45 s and 1.2 GB): the random-walk boards and Korf and Felner's
-/// [`KORF_FELNER_EASY`], then with `large` their [`KORF_FELNER_LARGE`], each length checked
+/// `KORF_FELNER_EASY`, then with `large` their `KORF_FELNER_LARGE`, each length checked
 /// against the published one.
 pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Result<()> {
     let goal = Board::goal(Shape::new(5, 5)?);

@@ -1,6 +1,7 @@
 //! godsearch as a library (`cargo add godsearch`): the application layer every front end
-//! shares ([`godsearch_app`], re-exported here whole: [`bfs`], [`tiles`], [`cubes`], [`verify`],
-//! [`report`], [`cache`], [`units`], ...) and the crates under it, each under a short name:
+//! shares ([`godsearch_app`], re-exported here whole: [`bfs`], [`registry`] (each puzzle: the
+//! boards, the cubes, definition files), [`verify`], [`report`], [`cache`], [`units`], ...) and
+//! the crates under it, each under a short name:
 //! [`core`] (state spaces, heuristics, progress), [`puzzles`] (boards and cubes, their notation),
 //! [`table_files`] (the table file format), [`enumerate`] (God's algorithm, pattern databases,
 //! half-depth), [`search`] (IDA*, A*, descent), [`subgoal`], [`twophase`] and [`orbit`]

@@ -8,7 +8,7 @@
 //!   [`JobControl::cancel`]) and the job still answers with what it finished. The time limit
 //!   counts the job's own work, not the loading and building of tables later requests reuse
 //!   ([`JobControl::charged`]): a first 3x3x3 solve is not cut short by the two-phase build.
-//! - Finished jobs are kept for their watchers, the newest [`KEPT_FINISHED`] of them.
+//! - Finished jobs are kept for their watchers, the newest `KEPT_FINISHED` of them.
 
 use crate::words::in_api_words;
 use godsearch_app::request::{JobControl, JobLimits, Workbench};

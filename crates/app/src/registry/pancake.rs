@@ -404,7 +404,7 @@ impl Puzzle for Pancakes {
                     count_last: false,
                 };
                 let built = table::enumerate(self, &unbounded, control)?;
-                crate::definition_search::complete(built.enumeration.stop)?;
+                crate::bfs::table_complete(built.enumeration.stop)?;
                 build_seconds = began.elapsed().as_secs_f64();
                 let longest = built.enumeration.levels.len();
                 (

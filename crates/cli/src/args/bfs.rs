@@ -25,7 +25,7 @@ impl DefinitionArgs {
     pub fn path(&self, puzzle: Option<&str>) -> Option<PathBuf> {
         self.def.clone().or_else(|| {
             puzzle
-                .filter(|p| godsearch_app::definitions::is_definition_path(p))
+                .filter(|p| godsearch_app::registry::definition::file::is_definition_path(p))
                 .map(PathBuf::from)
         })
     }
@@ -43,7 +43,7 @@ impl DefinitionArgs {
     pub fn generator_names(&self) -> Vec<String> {
         self.generators
             .as_deref()
-            .map(godsearch_app::definitions::parse_generators)
+            .map(godsearch_app::registry::definition::file::parse_generators)
             .unwrap_or_default()
     }
 }

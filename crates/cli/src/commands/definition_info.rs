@@ -1,5 +1,5 @@
 //! How `godsearch info --def FILE` prints a definition puzzle's orbits, moves, group order and
-//! ranking ([`godsearch_app::definitions::info`]).
+//! ranking ([`godsearch_app::registry::definition::file::info`]).
 
 use crate::output::outln;
 use godsearch_app::report::DefinitionInfoReport;

@@ -6,9 +6,9 @@ use crate::errors::bad_input;
 use crate::output::outln;
 use crate::progress::LevelBar;
 use anyhow::Result;
+use godsearch_app::registry::tiles::BoardFormat;
 use godsearch_app::report::Scramble;
 use godsearch_app::request::{JobLimits, ScrambleRequest, Workbench};
-use godsearch_app::tiles::BoardFormat;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

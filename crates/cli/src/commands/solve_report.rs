@@ -8,9 +8,9 @@ use crate::output::outln;
 use crate::progress::BatchBar;
 use anyhow::{bail, Result};
 use godsearch_app::choice::SolutionNotation;
+use godsearch_app::registry::tiles::write_solution;
+use godsearch_app::registry::tiles::Shape;
 use godsearch_app::report::{Solution, SolveSummary};
-use godsearch_app::tiles::write_solution;
-use godsearch_app::tiles::Shape;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
 use std::sync::{Arc, Mutex, PoisonError};
 

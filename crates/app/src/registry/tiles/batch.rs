@@ -4,14 +4,14 @@
 //! [`Batch`] of boards, which every front end solves through: a command line's whole batch, a
 //! server's or Python's request as a batch of one.
 
+use super::solvers::{
+    solvable_board, AnyHeuristic, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob,
+};
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{self, Algorithm, HeuristicChoice};
 use crate::progress::Notice;
 use crate::report::Solution;
 use crate::request::{SolveReport, SolveRequest, Workbench};
-use crate::tiles::{
-    solvable_board, AnyHeuristic, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob,
-};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
@@ -103,7 +103,7 @@ impl BoardSolver {
             )?),
             _ => BoardSolver::Search {
                 algorithm,
-                heuristic: crate::tiles::KeptHeuristics::get(
+                heuristic: super::solvers::KeptHeuristics::get(
                     bench,
                     request,
                     goal,

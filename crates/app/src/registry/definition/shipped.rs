@@ -3,7 +3,7 @@
 //! them by name: `godsearch bfs skewb`, the page's puzzle menu, `godsearch.solve("pyraminx",
 //! ...)`, and a server that reads no files its clients name.
 
-use crate::definitions::{self, DefinitionPuzzle};
+use super::file::{self, DefinitionPuzzle};
 use crate::AppResult;
 
 /// One shipped definition.
@@ -23,42 +23,42 @@ pub const SHIPPED: &[ShippedDefinition] = &[
     ShippedDefinition {
         name: "pyraminx",
         file: "pyraminx.kpuzzle.json",
-        text: include_str!("../data/definitions/pyraminx.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/pyraminx.kpuzzle.json"),
     },
     ShippedDefinition {
         name: "pyraminx-no-tips",
         file: "pyraminx-no-tips.tws",
-        text: include_str!("../data/definitions/pyraminx-no-tips.tws"),
+        text: include_str!("../../../data/definitions/pyraminx-no-tips.tws"),
     },
     ShippedDefinition {
         name: "skewb",
         file: "skewb.kpuzzle.json",
-        text: include_str!("../data/definitions/skewb.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/skewb.kpuzzle.json"),
     },
     ShippedDefinition {
         name: "megaminx",
         file: "megaminx.kpuzzle.json",
-        text: include_str!("../data/definitions/megaminx.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/megaminx.kpuzzle.json"),
     },
     ShippedDefinition {
         name: "4x4x4",
         file: "4x4x4.kpuzzle.json",
-        text: include_str!("../data/definitions/4x4x4.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/4x4x4.kpuzzle.json"),
     },
     ShippedDefinition {
         name: "3x3x3-ru",
         file: "3x3x3-ru.tws",
-        text: include_str!("../data/definitions/3x3x3-ru.tws"),
+        text: include_str!("../../../data/definitions/3x3x3-ru.tws"),
     },
     ShippedDefinition {
         name: "2x2x2-kpuzzle",
         file: "2x2x2.kpuzzle.json",
-        text: include_str!("../data/definitions/2x2x2.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/2x2x2.kpuzzle.json"),
     },
     ShippedDefinition {
         name: "3x3x3-kpuzzle",
         file: "3x3x3.kpuzzle.json",
-        text: include_str!("../data/definitions/3x3x3.kpuzzle.json"),
+        text: include_str!("../../../data/definitions/3x3x3.kpuzzle.json"),
     },
 ];
 
@@ -75,7 +75,7 @@ pub fn by_file(file: &str) -> Option<&'static ShippedDefinition> {
 impl ShippedDefinition {
     /// The definition read and checked, known by its name.
     pub fn open(&self) -> AppResult<DefinitionPuzzle> {
-        let mut puzzle = definitions::parse(self.file, self.text)?;
+        let mut puzzle = file::parse(self.file, self.text)?;
         puzzle.file = self.name.to_string();
         Ok(puzzle)
     }

@@ -12,8 +12,8 @@
 //!
 //! The solution is replayed before it is returned.
 
-use crate::definition_search::{report, search, DefinitionSolveRequest, GiveUp, How};
-use crate::definitions::DefinitionPuzzle;
+use super::file::DefinitionPuzzle;
+use super::search::{report, search, DefinitionSolveRequest, GiveUp, How};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
@@ -188,13 +188,16 @@ impl Progress for BallProgress<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::definitions::DefinitionMetric;
+    use crate::registry::definition::file::DefinitionMetric;
 
     /// Only a sequence of the space's own moves skips the group's question: a derived move, a
     /// move outside the generators, a pattern or a name that is no move still ask it.
     #[test]
     fn only_the_spaces_own_moves_skip_the_group() {
-        let puzzle = crate::shipped::find("4x4x4").unwrap().open().unwrap();
+        let puzzle = crate::registry::definition::shipped::find("4x4x4")
+            .unwrap()
+            .open()
+            .unwrap();
         let generators = vec!["U".to_string(), "R".to_string(), "2F".to_string()];
         let request = DefinitionSolveRequest {
             generators: &generators,
@@ -215,7 +218,7 @@ mod tests {
         }
         assert!(solver.group.get().is_none());
         let length = |text: &str| {
-            let start = crate::definitions::position(&puzzle, text).unwrap();
+            let start = crate::registry::definition::file::position(&puzzle, text).unwrap();
             solver
                 .solve(&start, text, GiveUp::default())
                 .unwrap()

@@ -3,11 +3,11 @@
 //! of the puzzle chosen automatically within the budget; the solution is replayed on the
 //! definition's own moves before it is returned.
 
-use crate::definition_search::{complete, database, report, search, Found, How};
-pub use crate::definition_search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
-use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use super::file::{DefinitionMetric, DefinitionPuzzle};
+use super::search::{database, report, search, Found, How};
+pub use super::search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
+use super::slots::SlotSolver;
 use crate::report::DefinitionSolution;
-use crate::slot_solve::SlotSolver;
 use crate::tables;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
@@ -33,7 +33,7 @@ pub enum DefinitionSolver {
     Narrow(Solver<u64>),
     /// Ranks need 128 bits.
     Wide(Solver<u128>),
-    /// Ranks need more: positions as slots, solved by IDA* ([`crate::slot_solve`]).
+    /// Ranks need more: positions as slots, solved by IDA* ([`super::slots`]).
     Slots(SlotSolver),
 }
 
@@ -251,7 +251,7 @@ impl<R: RankInt + KeyState> Solver<R> {
                 count_last: false,
             };
             let made = table::enumerate(&space, &limits, progress)?;
-            complete(made.enumeration.stop)?;
+            crate::bfs::table_complete(made.enumeration.stop)?;
             Method::Table(made.table, made.enumeration.levels.len())
         } else {
             let quarter = request.metric == DefinitionMetric::Quarter;

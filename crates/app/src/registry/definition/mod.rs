@@ -1,29 +1,39 @@
 //! Puzzles from definition files (KPuzzle JSON, `.tws`) in the registry: the shipped ones by
-//! name ([`crate::shipped`]: `pyraminx`, `skewb`, ...), on every front end; a name that is a
+//! name ([`shipped`]: `pyraminx`, `skewb`, ...), on every front end; a name that is a
 //! path ending in `.json` or `.tws` opens the file (where the limits let requests name files),
-//! solved optimally ([`crate::definition_solve`]), enumerated ([`bfs::definition`]) and
-//! scrambled ([`DefinitionScrambler`]) over the generators a request names.
+//! read and checked ([`file`](mod@file)), solved optimally ([`solve`], and [`slots`] past 128-bit
+//! ranks), enumerated ([`bfs::definition`]), scrambled ([`DefinitionScrambler`]) and checked
+//! ([`verify`]), over the generators a request names.
 
-use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
-use crate::bfs::{self, BfsRequest};
-use crate::choice::Algorithm;
-use crate::definition_solve::{
+pub mod bfs;
+pub mod file;
+pub mod scramble;
+mod search;
+pub mod shipped;
+pub mod slots;
+pub mod solve;
+pub mod verify;
+
+use self::solve::{
     DefinitionAlgorithm, DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS,
     QUICK_DATABASE_RANKS,
 };
-use crate::definitions::{self, DefinitionMetric, DefinitionPuzzle};
+use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
+use crate::bfs::BfsRequest;
+use crate::choice::Algorithm;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
     ScrambleRequest, SolveReport, SolveRequest, Workbench,
 };
-use crate::scramble::DefinitionScrambler;
-use crate::shipped::{self, SHIPPED};
 use crate::{AppError, AppResult};
+use file::{DefinitionMetric, DefinitionPuzzle};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
 use rand::rngs::StdRng;
+use scramble::DefinitionScrambler;
+use shipped::SHIPPED;
 use std::time::Instant;
 
 /// Definition files, named by their path.
@@ -54,7 +64,7 @@ impl PuzzleKind for DefinitionKind {
                     .map(|puzzle| Box::new(Definition { puzzle }) as _),
             );
         }
-        if !definitions::is_definition_path(name) {
+        if !file::is_definition_path(name) {
             return None;
         }
         if !read_files {
@@ -87,7 +97,7 @@ impl OfferedKind {
         }
         let mut puzzles: Vec<DefinitionPuzzle> = Vec::new();
         for path in paths {
-            let mut puzzle = definitions::load(path)?;
+            let mut puzzle = file::load(path)?;
             let stem = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -97,7 +107,7 @@ impl OfferedKind {
                 "" => stem.to_string(),
                 named => named.to_string(),
             };
-            if name.is_empty() || definitions::is_definition_path(&name) {
+            if name.is_empty() || file::is_definition_path(&name) {
                 return Err(AppError::Input(format!(
                     "{}: the definition's name '{name}' cannot name a puzzle in requests",
                     path.display()
@@ -154,7 +164,7 @@ impl PuzzleKind for OfferedKind {
 /// The puzzle of the definition file at `path`, whatever its name ends with (a front end's
 /// `--def FILE`; a name given as the puzzle is a definition file only by its ending).
 pub fn open_file(path: &std::path::Path) -> AppResult<Box<dyn Puzzle>> {
-    definitions::load(path).map(|puzzle| Box::new(Definition { puzzle }) as Box<dyn Puzzle>)
+    file::load(path).map(|puzzle| Box::new(Definition { puzzle }) as Box<dyn Puzzle>)
 }
 
 /// A definition file's puzzle, read and checked.
@@ -187,7 +197,7 @@ fn algorithm(request: &SolveRequest) -> AppResult<DefinitionAlgorithm> {
 }
 
 fn generators(text: Option<&str>) -> Vec<String> {
-    text.map(definitions::parse_generators).unwrap_or_default()
+    text.map(file::parse_generators).unwrap_or_default()
 }
 
 impl Puzzle for Definition {
@@ -218,7 +228,7 @@ impl Puzzle for Definition {
             ));
         }
         metric(request.metric.as_deref())?;
-        definitions::position(&self.puzzle, &request.position).map(|_| ())
+        file::position(&self.puzzle, &request.position).map(|_| ())
     }
 
     fn solve(
@@ -231,7 +241,7 @@ impl Puzzle for Definition {
         self.check_solve(request)?;
         let table = request.table_file(limits)?;
         let metric = metric(request.metric.as_deref())?;
-        let start = definitions::position(&self.puzzle, &request.position)?;
+        let start = file::position(&self.puzzle, &request.position)?;
         let generators = generators(request.generators.as_deref());
         let deadline = shorter(request.timeout()?, limits.max_seconds).map(|t| Instant::now() + t);
         let solve_request = DefinitionSolveRequest {
@@ -308,7 +318,7 @@ impl Puzzle for Definition {
     }
 
     fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
-        definitions::info(&self.puzzle, &query.generators).map(AnyInfo::Definition)
+        file::info(&self.puzzle, &query.generators).map(AnyInfo::Definition)
     }
 
     fn verifier<'a>(
@@ -354,7 +364,7 @@ impl Puzzle for Definition {
         let puzzle = &self.puzzle;
         Ok(Verifier {
             check: Box::new(move |claim| {
-                crate::verify::definition(puzzle, metric, claim, prover.as_ref())
+                verify::definition(puzzle, metric, claim, prover.as_ref())
             }),
             unproven: "no distance table for this puzzle here",
         })
@@ -367,7 +377,7 @@ impl Puzzle for Definition {
             ));
         }
         let d = &self.puzzle.definition;
-        let mut pattern = definitions::position(&self.puzzle, &request.position)?;
+        let mut pattern = file::position(&self.puzzle, &request.position)?;
         let names = d.move_names();
         let steps = godsearch_orbit::alg::parse(&request.solution, &names).map_err(|why| {
             AppError::Input(format!(

@@ -19,8 +19,7 @@ use godsearch_core::{excerpt, Progress, RankedSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::tiles::{notation, Move, TileSpace};
-/// The board types front ends read, check and print boards with.
-pub use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, Partition, Shape};
+use godsearch_puzzles::tiles::{Board, BoardFormat, Partition, Shape};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar_watched, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, SearchError,

@@ -2,13 +2,19 @@
 //! by the algorithm the request names or the choice rules pick ([`crate::choice`]), enumerated
 //! from any goal, scrambled uniformly or by random walks.
 
+pub mod batch;
+pub mod bfs;
+pub mod info;
+pub mod scramble;
+pub mod solvers;
+pub mod verify;
+
 use super::{
     no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier,
     VerifyQuery,
 };
 use crate::batch::{solve_one, Batch, Source};
-use crate::bfs::{self, BfsRequest};
-use crate::board_solver::BoardBatch;
+use crate::bfs::BfsRequest;
 use crate::cache::Origin;
 use crate::choice::Algorithm;
 use crate::progress::Notice;
@@ -18,14 +24,16 @@ use crate::request::{
     PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
     ALGORITHMS,
 };
-use crate::tiles::{databases_label, solvable_board, TableSolver};
-use crate::{scramble, AppError, AppResult};
+use crate::{AppError, AppResult};
+use batch::BoardBatch;
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
-use godsearch_puzzles::tiles::{
-    Board, BoardFormat, Move as TileMove, Partition, Shape, ShapeError,
-};
+/// The board types front ends read, check and print boards with.
+pub use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, Partition, Shape};
+use godsearch_puzzles::tiles::{Move as TileMove, ShapeError};
 use rand::rngs::StdRng;
+pub use solvers::write_solution;
+use solvers::{databases_label, solvable_board, TableSolver};
 
 /// The boards menus offer first (any `WxH` is read).
 const LISTED: [&str; 5] = ["3x3", "2x4", "3x4", "4x4", "5x5"];
@@ -142,7 +150,7 @@ impl Puzzle for Tiles {
     ) -> AppResult<BfsReport> {
         self.check_bfs(job)?;
         let goal = self.goal(job.goal.as_deref())?;
-        bfs::tiles(&goal, request, progress)
+        bfs::board(&goal, request, progress)
     }
 
     fn scrambler<'a>(
@@ -176,7 +184,7 @@ impl Puzzle for Tiles {
 
     fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
         no_info_generators(query)?;
-        Ok(AnyInfo::Board(crate::info::space_info(
+        Ok(AnyInfo::Board(info::space_info(
             self.shape,
             query.ram_bytes,
             query.free_disk_bytes,
@@ -206,7 +214,7 @@ impl Puzzle for Tiles {
             None => None,
         };
         Ok(Verifier {
-            check: Box::new(move |claim| crate::verify::board(&goal, claim, prover.as_ref())),
+            check: Box::new(move |claim| verify::board(&goal, claim, prover.as_ref())),
             unproven: "no distance table for this puzzle here",
         })
     }
@@ -281,7 +289,7 @@ impl Puzzle for Tiles {
             });
         }
         // A search resolves them afresh from the cache.
-        crate::tiles::KeptHeuristics::forget(bench);
+        self::solvers::KeptHeuristics::forget(bench);
         Ok(PdbReport {
             puzzle: self.shape.to_string(),
             goal: goal.to_list(),

@@ -1,8 +1,8 @@
-//! What the two definition solvers share ([`crate::definition_solve`] over ranked spaces,
-//! [`crate::slot_solve`] over slot spaces): the request, when to give up, the search for the
+//! What the two definition solvers share ([`super::solve`] over ranked spaces,
+//! [`super::slots`] over slot spaces): the request, when to give up, the search for the
 //! shortest solutions, their replay and report, and the build of one pattern database.
 
-use crate::definitions::{DefinitionMetric, DefinitionPuzzle};
+use super::file::{DefinitionMetric, DefinitionPuzzle};
 use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
@@ -235,18 +235,6 @@ pub(crate) fn database(
         count_last: false,
     };
     let made = table::enumerate_exact(&projection.space, &limits, progress)?;
-    complete(made.enumeration.stop)?;
+    crate::bfs::table_complete(made.enumeration.stop)?;
     Ok(made.table.into_bytes())
-}
-
-/// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
-/// unreachable, not as unknown.
-pub(crate) fn complete(stop: godsearch_enumerate::Stop) -> AppResult<()> {
-    match stop {
-        godsearch_enumerate::Stop::Complete => Ok(()),
-        other => Err(AppError::Input(format!(
-            "the table build stopped before its end ({}); nothing was solved",
-            crate::bfs::stop_message(other).unwrap_or_else(|| "stopped".into())
-        ))),
-    }
 }
