@@ -318,9 +318,9 @@ pub(crate) fn check_count_last(request: &BfsRequest) -> AppResult<()> {
 
 /// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
 /// unreachable, not as unknown.
-pub(crate) fn table_complete(stop: godsearch_enumerate::Stop) -> AppResult<()> {
+pub(crate) fn table_complete(stop: Stop) -> AppResult<()> {
     match stop {
-        godsearch_enumerate::Stop::Complete => Ok(()),
+        Stop::Complete => Ok(()),
         other => Err(AppError::Input(format!(
             "the table build stopped before its end ({}); nothing was solved",
             stop_message(other).unwrap_or_else(|| "stopped".into())
