@@ -2,7 +2,8 @@
 
 The same engines, rules and reports as the command line: every function returns the dict that
 ``godsearch ... --json`` prints (field names as in docs/report.schema.json), and refuses bad input
-with :class:`InputError` (a ``ValueError``) carrying the command line's message.
+with :class:`InputError` (a ``ValueError``) carrying the command line's message, its options named
+as the keyword arguments (``max_length``, not ``--max-length``).
 
     >>> import godsearch
     >>> r = godsearch.solve("3x3", "8,6,7,2,5,4,3,0,1", algorithm="ida")

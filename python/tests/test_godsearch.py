@@ -3,6 +3,7 @@ replayed in Python, the reference counts from data/, and the GIL released during
 
 import doctest
 import pathlib
+import re
 import threading
 import time
 
@@ -144,19 +145,22 @@ def test_scrambles_repeat_with_a_seed(session):
     (lambda: godsearch.solve("7x7x7", "x"), "unknown puzzle"),
     (lambda: godsearch.solve("3x3", BOARD, algorithm="quantum"), "unknown variant"),
     (lambda: godsearch.solve("3x3", BOARD, algorithm="two-stage", heuristic="pdb"),
-     "--heuristic is used only by IDA* and A*"),
+     "heuristic is used only by IDA* and A*"),
     (lambda: godsearch.solve("3x3x3", "R U X", moves=True), "unknown move 'X'"),
     (lambda: godsearch.solve("3x3x3", "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBU",
                              facelets=True), "is on 10 stickers"),
-    (lambda: godsearch.bfs("3x3", metric="qtm"), "--metric is for cubes"),
+    (lambda: godsearch.bfs("3x3", metric="qtm"), "metric is for cubes"),
     (lambda: godsearch.build_pdb("2x2x2", "4-4"), "for sliding-tile boards"),
     (lambda: godsearch.replay("3x3", "1,2,3,4,5,6,7,8,0", "D"), "off the board"),
     (lambda: godsearch.Session(memory="lots"), "memory"),
 ])
-def test_bad_input_raises_input_error_with_the_cli_message(call, needle):
+def test_bad_input_raises_input_error_naming_keywords(call, needle):
     with pytest.raises(godsearch.InputError) as raised:
         call()
-    assert needle in str(raised.value)
+    message = str(raised.value)
+    assert needle in message
+    # Options are named as the keyword arguments, never as the command line's flags.
+    assert re.search(r"(^|[\s(])--[a-z]", message) is None, message
     assert isinstance(raised.value, ValueError)
 
 
