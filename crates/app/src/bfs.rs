@@ -316,6 +316,23 @@ pub(crate) fn check_count_last(request: &BfsRequest) -> AppResult<()> {
     Ok(())
 }
 
+/// The engine `request` asks for over `space`: the one named, or with `auto` the frontier
+/// engine where only it can do the run (counting the last level, on disk, distributed), else
+/// the table engine where its table fits the memory budget.
+pub(crate) fn engine_for<P: RankedSpace>(space: &P, request: &BfsRequest) -> Engine {
+    let limits = &request.limits;
+    match request.engine {
+        EngineChoice::Auto
+            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
+        {
+            Engine::Frontier
+        }
+        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
+        EngineChoice::Table => Engine::Table,
+        EngineChoice::Frontier => Engine::Frontier,
+    }
+}
+
 /// Refuses a table whose build stopped early (cancelled): its unreached entries would read as
 /// unreachable, not as unknown.
 pub(crate) fn table_complete(stop: Stop) -> AppResult<()> {
@@ -390,16 +407,7 @@ where
         )));
     }
     let limits = &request.limits;
-    let engine = match request.engine {
-        EngineChoice::Auto
-            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
-        {
-            Engine::Frontier
-        }
-        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
-        EngineChoice::Table => Engine::Table,
-        EngineChoice::Frontier => Engine::Frontier,
-    };
+    let engine = engine_for(space, request);
     let table_of = format!("a table of {} ranks", format_count(space.state_count()));
     check_save_engine(request, engine, space.state_count(), &table_of)?;
     let started = Instant::now();

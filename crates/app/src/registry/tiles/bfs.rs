@@ -3,8 +3,8 @@
 //! state carrying its moves back.
 
 use crate::bfs::{
-    add_run_figures, check_count_last, check_disk, check_save_engine, frontier_run, report,
-    table_entry_bytes, BfsRequest, EngineChoice, Finish, FrontierRun,
+    add_run_figures, check_count_last, check_disk, check_save_engine, engine_for, frontier_run,
+    report, table_entry_bytes, BfsRequest, Finish, FrontierRun,
 };
 use crate::report::BfsReport;
 use crate::tables::{self, AnySpace};
@@ -14,7 +14,7 @@ use godsearch_core::{Progress, RankInt, RankedSpace};
 use godsearch_enumerate::back_moves::BackMoves;
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::disk::{run_in, worker_folder};
-use godsearch_enumerate::{choose_engine, table, Engine, Enumeration, Stop};
+use godsearch_enumerate::{table, Engine, Enumeration, Stop};
 use godsearch_puzzles::tiles::{Board, TileSpace, TILE_RANKING};
 use godsearch_tables::TwoBitTable;
 use std::time::Instant;
@@ -82,16 +82,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
     let limits = &request.limits;
     check_count_last(request)?;
     check_disk(request)?;
-    let engine = match request.engine {
-        EngineChoice::Auto
-            if limits.count_last || request.disk.is_some() || request.cluster.is_some() =>
-        {
-            Engine::Frontier
-        }
-        EngineChoice::Auto => choose_engine(space, limits.memory_bytes),
-        EngineChoice::Table => Engine::Table,
-        EngineChoice::Frontier => Engine::Frontier,
-    };
+    let engine = engine_for(space, request);
     let table_of = format!(
         "a {} table of {} positions",
         space.shape(),
@@ -148,7 +139,7 @@ fn enumerate_tiles<R: RankInt + KeyState>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bfs::{DiskRequest, Limits};
+    use crate::bfs::{DiskRequest, EngineChoice, Limits};
     use godsearch_core::NoProgress;
     use godsearch_puzzles::tiles::Shape;
     use std::path::Path;
