@@ -191,6 +191,9 @@ def test_the_catalog_lists_puzzles_and_options():
     assert "6-6-3" in next(p for p in catalog["puzzles"] if p["name"] == "4x4")["partitions"]
     skewb = next(p for p in catalog["puzzles"] if p["name"] == "skewb")
     assert skewb["kind"] == "definition" and skewb["moves"] == ["R", "U", "L", "B"]
+    assert (skewb["solution"], skewb["patterns"]) == ("moves", True)
+    cube = next(p for p in catalog["puzzles"] if p["name"] == "3x3x3")
+    assert (cube["solution"], cube["patterns"]) == ("cube", False)
     assert godsearch.solve("skewb", "R U' L")["length"] == 3
     assert godsearch.__version__
 

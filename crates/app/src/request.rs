@@ -424,6 +424,24 @@ pub struct PuzzleEntry {
     /// The moves a page offers as buttons, each also undone with `'` (definition puzzles: the
     /// file's moves); empty where the page has controls of its own (boards, cubes, pancakes).
     pub moves: Vec<String>,
+    /// The document its solves return, so that a front end picks its printer by the document,
+    /// never by which puzzle it is.
+    pub solution: SolutionDocument,
+    /// Whether a position may be given as a KPuzzle pattern (its JSON), as well as in the
+    /// puzzle's own notation.
+    pub patterns: bool,
+}
+
+/// Which [`SolveReport`] a puzzle's solves return.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SolutionDocument {
+    /// [`SolveReport::Tiles`]: a board, its solution as the blank's moves or the tiles'.
+    Tiles,
+    /// [`SolveReport::Cube`]: a cube, in cubers' notation.
+    Cube,
+    /// [`SolveReport::Definition`]: a start and its moves, named as the puzzle names them.
+    Moves,
 }
 
 /// Every `algorithm` value, in the order menus show them.

@@ -8,7 +8,7 @@ use godsearch_app::registry::{self, Puzzle, PuzzleKind, Scrambler};
 use godsearch_app::report::{BfsReport, DefinitionSolution, Scramble};
 use godsearch_app::request::{
     catalog, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest,
-    SolveReport, SolveRequest, TableSize, Workbench,
+    SolutionDocument, SolveReport, SolveRequest, TableSize, Workbench,
 };
 use godsearch_app::{AppError, AppResult};
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
@@ -116,6 +116,8 @@ impl Puzzle for Ring {
             algorithms: vec!["auto"],
             partitions: Vec::new(),
             moves: Vec::new(),
+            solution: SolutionDocument::Moves,
+            patterns: false,
         }
     }
 

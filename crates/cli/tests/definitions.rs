@@ -189,7 +189,18 @@ fn solve_refuses_what_a_definition_puzzle_cannot_take() {
             pattern.to_str().unwrap(),
             "123456780",
         ],
-        "--pattern is for definition puzzles",
+        "--pattern is not taken by 3x3",
+    );
+    // A puzzle whose solves are moves alone, solved a request a position, refuses it too.
+    refused(
+        &[
+            "solve",
+            "pancake-5",
+            "--pattern",
+            pattern.to_str().unwrap(),
+            "2,1,0,3,4",
+        ],
+        "--pattern is not taken by pancake-5",
     );
 }
 

@@ -122,6 +122,11 @@ fn every_endpoint_answers_with_the_command_lines_json() {
         .unwrap_or_else(|| panic!("{names:?}"));
     assert_eq!(skewb["kind"], "definition");
     assert_eq!(skewb["moves"], json!(["R", "U", "L", "B"]));
+    // A client picks how to show a solution by the document the entry names.
+    assert_eq!(
+        (&skewb["solution"], &skewb["patterns"]),
+        (&json!("moves"), &json!(true))
+    );
     let (status, solved) = post(
         &base,
         "/api/solve",

@@ -23,7 +23,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport, DefinitionSolution, PuzzleInfo, Scramble, VerifyReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
 };
 use crate::verify::Claim;
 use crate::{scramble, AppError, AppResult};
@@ -358,6 +358,8 @@ impl Puzzle for Pancakes {
             algorithms: vec!["auto", "ida", "astar", "table"],
             partitions: Vec::new(),
             moves: Vec::new(),
+            solution: SolutionDocument::Moves,
+            patterns: false,
         }
     }
 

@@ -9,16 +9,18 @@ use crate::output::outln;
 use crate::progress::with_job_line;
 use crate::{cache, machine};
 use anyhow::{Context, Result};
-use godsearch_app::registry::{definition::DefinitionKind, Puzzle, PuzzleKind};
+use godsearch_app::registry::Puzzle;
 use godsearch_app::report::DefinitionSolution;
 use godsearch_app::request::{JobControl, JobLimits, SolveReport, Workbench};
 use godsearch_app::units::format_seconds;
 
 pub fn run(args: &SolveArgs, puzzle: &dyn Puzzle, name: &str) -> Result<()> {
-    let definition = puzzle.entry().kind == DefinitionKind.family();
     let front_end_only = [
         (args.file.is_some(), "--file"),
-        (args.pattern.is_some() && !definition, "--pattern"),
+        (
+            args.pattern.is_some() && !puzzle.entry().patterns,
+            "--pattern",
+        ),
         (args.show_facelets, "--show-facelets"),
         (args.runs, "--runs"),
     ];

@@ -16,25 +16,25 @@ use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
 use godsearch_app::progress::Watch;
-use godsearch_app::registry::{cubes::CubesKind, tiles::TilesKind, PuzzleKind};
-use godsearch_app::request::{JobLimits, SolveReport, SolveRequest, Workbench};
+use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let request = request(args, "");
-    // A puzzle without a batch, or whose reports this command has no printer for (one a
-    // library registered), is solved a request a position.
+    // A puzzle without a batch, or whose solutions are only moves (printed alike for every
+    // puzzle), is solved a request a position.
+    let entry = puzzle.entry();
     let (Some(batch), Some(printed)) = (
         puzzle.batch(&request),
-        Printed::check(args, puzzle.entry().kind)?,
+        Printed::check(args, entry.solution)?,
     ) else {
         return super::registry_solve::run(args, &*puzzle, &name);
     };
     let batch = batch?;
-    if args.pattern.is_some() {
-        bad_input!("--pattern is for definition puzzles (a shipped one's name, or --def FILE)");
+    if args.pattern.is_some() && !entry.patterns {
+        bad_input!("--pattern is not taken by {name}: patterns are read by definition puzzles (a shipped one's name, or --def FILE)");
     }
     batch.check_front_end(FrontEndOptions {
         cache: args.cache.is_some(),
@@ -167,8 +167,8 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
     }
 }
 
-/// Which printer a batch's reports get, chosen as the page chooses its drawing: by the
-/// puzzle's family (each prints its own report document).
+/// Which printer a batch's reports get, chosen by the document the puzzle's entry says its
+/// solves return ([`SolutionDocument`]), never by which puzzle it is.
 #[derive(Debug, Clone, Copy)]
 enum Printed {
     Boards,
@@ -176,27 +176,29 @@ enum Printed {
 }
 
 impl Printed {
-    /// The printer for a puzzle of `family` (none for a family this command does not know),
-    /// the printing options only the other takes refused.
-    fn check(args: &SolveArgs, family: &str) -> Result<Option<Self>> {
-        if family == TilesKind.family() {
-            if args.show_facelets {
-                bad_input!("--show-facelets is for cubes, not sliding-tile boards");
+    /// The printer for solutions in `document` (none for bare moves, which
+    /// [`super::registry_solve`] prints), the printing options only the other takes refused.
+    fn check(args: &SolveArgs, document: SolutionDocument) -> Result<Option<Self>> {
+        match document {
+            SolutionDocument::Tiles => {
+                if args.show_facelets {
+                    bad_input!("--show-facelets is for cubes, not sliding-tile boards");
+                }
+                args.notation.check_runs(args.runs)?;
+                Ok(Some(Printed::Boards))
             }
-            args.notation.check_runs(args.runs)?;
-            return Ok(Some(Printed::Boards));
-        }
-        if family == CubesKind.family() {
-            let tile_only = [
-                (args.notation != SolutionNotation::Blank, "--as"),
-                (args.runs, "--runs"),
-            ];
-            if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
-                bad_input!("{name} is for sliding-tile boards, not cubes");
+            SolutionDocument::Cube => {
+                let tile_only = [
+                    (args.notation != SolutionNotation::Blank, "--as"),
+                    (args.runs, "--runs"),
+                ];
+                if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+                    bad_input!("{name} is for sliding-tile boards, not cubes");
+                }
+                Ok(Some(Printed::Cubes))
             }
-            return Ok(Some(Printed::Cubes));
+            SolutionDocument::Moves => Ok(None),
         }
-        Ok(None)
     }
 
     /// What the positions are called in messages.

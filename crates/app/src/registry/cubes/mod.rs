@@ -25,7 +25,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
-    ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
 };
 use crate::{tables, AppError, AppResult};
 use batch::CubeBatch;
@@ -98,6 +98,8 @@ impl Puzzle for Cube {
             },
             partitions: Vec::new(),
             moves: Vec::new(),
+            solution: SolutionDocument::Cube,
+            patterns: false,
         }
     }
 

@@ -25,7 +25,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolveReport, SolveRequest, Workbench,
+    ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
 };
 use crate::{AppError, AppResult};
 use file::{DefinitionMetric, DefinitionPuzzle};
@@ -209,6 +209,8 @@ impl Puzzle for Definition {
             algorithms: vec![Algorithm::Auto.name(), Algorithm::HalfDepth.name()],
             partitions: Vec::new(),
             moves: self.puzzle.definition.move_names(),
+            solution: SolutionDocument::Moves,
+            patterns: true,
         }
     }
 

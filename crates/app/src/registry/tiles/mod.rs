@@ -21,8 +21,8 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
-    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolveReport, SolveRequest, Workbench,
-    ALGORITHMS,
+    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport,
+    SolveRequest, Workbench, ALGORITHMS,
 };
 use crate::{AppError, AppResult};
 use batch::BoardBatch;
@@ -104,6 +104,8 @@ impl Puzzle for Tiles {
             algorithms,
             partitions: Partition::names(shape),
             moves: Vec::new(),
+            solution: SolutionDocument::Tiles,
+            patterns: false,
         }
     }
 
