@@ -20,7 +20,7 @@
 //! The folder is the caller's choice: front ends pick it (the CLI: `--cache` or the user's
 //! cache folder).
 
-use crate::tables::tile_identity;
+use crate::registry::tiles::tables::tile_identity;
 use crate::AppResult;
 use godsearch_core::{Cancelled, Progress};
 use godsearch_enumerate::pattern_db;

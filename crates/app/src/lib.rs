@@ -4,12 +4,13 @@
 //! - [`batch`]: many positions solved under one request, the path every front end's solve
 //!   takes (a server's request is a batch of one);
 //! - [`bfs`]: God's algorithm with the engine chosen by size, tables saved, antipodes written;
-//! - [`choice`]: the algorithm and heuristic enums and the rules that pick them when the user
-//!   leaves it to godsearch (with the measurements behind each rule);
+//! - [`choice`]: the algorithm and heuristic names requests use (the rules that pick one when
+//!   the user leaves it to godsearch are each puzzle's own, in its registry module);
 //! - [`defaults`]: the memory budget and cache folder front ends offer when none is given;
 //! - [`info`]: what storing any space costs, and every offered puzzle's size;
 //! - [`cache`]: pattern databases and two-phase tables, cached in a folder the caller names;
-//! - [`tables`]: distance table files with the identity they must carry;
+//! - [`tables`]: distance table files, saved atomically and loaded only with the identity
+//!   their puzzle gives them;
 //! - [`report`]: the serde types whose JSON is the `--json` and API schema;
 //! - [`scramble`]: random canonical move sequences, which every puzzle's scrambles draw;
 //! - [`registry`]: every puzzle kind, each whole in its own module (its solvers, enumeration,

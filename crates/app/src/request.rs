@@ -28,7 +28,6 @@ use godsearch_enumerate::Limits;
 use godsearch_puzzles::cube::algorithm::parse_moves;
 use godsearch_puzzles::cube::notation::Move;
 use godsearch_puzzles::cube::Syntax;
-use godsearch_puzzles::tiles::{Board, Shape};
 use godsearch_search::tiles::Watch;
 /// The optimal cube solver's table sizes, for [`JobLimits::largest_table`].
 pub use godsearch_twophase::optimal::TableSize;
@@ -1208,15 +1207,6 @@ pub(crate) fn shorter(a: Option<Duration>, b: Option<Duration>) -> Option<Durati
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
-    }
-}
-
-/// The goal given, or the standard one.
-pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
-    match goal {
-        Some(text) => Board::parse(shape, text)
-            .map_err(|e| AppError::Input(format!("«goal» '{}': {e}", excerpt(text)))),
-        None => Ok(Board::goal(shape)),
     }
 }
 

@@ -153,7 +153,8 @@ godsearch completions zsh > ~/.zfunc/_godsearch\n  godsearch completions fish > 
 }
 
 pub use godsearch_app::bfs::EngineChoice;
-pub use godsearch_app::choice::{Algorithm, HeuristicChoice, SolutionNotation};
+pub use godsearch_app::choice::{Algorithm, HeuristicChoice};
+pub use godsearch_app::registry::tiles::SolutionNotation;
 
 /// Reads `--notation` (singmaster, sign, wca).
 fn parse_notation(text: &str) -> Result<CubeNotation, String> {

@@ -1,12 +1,13 @@
 //! God's algorithm on the cubes: the 2x2x2 whole (its distance table, or the frontier engines),
 //! the 3x3x3 level by level as classes under its symmetries.
 
+use super::tables;
 use crate::bfs::{
     add_run_figures, check_count_last, check_disk, frontier_run, report, table_entry_bytes,
     BfsRequest, EngineChoice, Finish,
 };
 use crate::report::BfsReport;
-use crate::{tables, AppError, AppResult};
+use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_enumerate::{table, Stop};
 use godsearch_puzzles::cube::classes::CLASS_KEY;

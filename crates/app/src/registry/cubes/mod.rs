@@ -13,6 +13,7 @@ pub mod info;
 pub mod loaded;
 pub mod scramble;
 pub mod solvers;
+pub mod tables;
 pub mod verify;
 
 use super::{
@@ -27,7 +28,7 @@ use crate::request::{
     check_replay_size, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
     ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
 };
-use crate::{tables, AppError, AppResult};
+use crate::{AppError, AppResult};
 use batch::CubeBatch;
 use godsearch_core::{excerpt, Progress};
 use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
@@ -167,7 +168,7 @@ impl Puzzle for Cube {
             }),
             (CubeSize::Two, None) => {
                 let space = Cube2Space::new(metric);
-                let (table, _) = tables::table_in_memory(&space)?;
+                let (table, _) = crate::tables::table_in_memory(&space)?;
                 Box::new(move |rng: &mut StdRng| scramble::cube2_uniform(&space, &table, rng))
             }
             (CubeSize::Three, None) => {

@@ -2,8 +2,9 @@
 //! distance table, the 3x3x3 by Kociemba's two-phase method or optimally by IDA*; every
 //! solution replayed on its start before it is returned.
 
+use super::tables::load_cube2_table;
 use crate::report::CubeSolution;
-use crate::tables;
+use crate::tables::table_in_memory;
 use crate::{AppError, AppResult};
 use godsearch_core::{excerpt, Progress, RankedSpace, SequenceAutomaton, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, GroupBrakes, HalfDepthOutcome};
@@ -84,8 +85,8 @@ impl Cube2Solver {
     pub fn new(metric: Metric, path: Option<&Path>) -> AppResult<Self> {
         let space = Cube2Space::new(metric);
         let table = match path {
-            Some(path) => Cube2Table::Loaded(tables::load_cube2_table(path, &space)?),
-            None => Cube2Table::Built(tables::table_in_memory(&space)?.0),
+            Some(path) => Cube2Table::Loaded(load_cube2_table(path, &space)?),
+            None => Cube2Table::Built(table_in_memory(&space)?.0),
         };
         Ok(Cube2Solver { space, table })
     }

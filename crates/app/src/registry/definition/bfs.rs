@@ -2,9 +2,9 @@
 //! frontier engines, and past 128-bit ranks over whole states.
 
 use super::file::{DefinitionMetric, DefinitionPuzzle};
+use super::tables::{self, ORBIT_RANKING};
 use crate::bfs::{ranked, report, BfsRequest, EngineChoice, RankedRun};
 use crate::report::BfsReport;
-use crate::tables::{self, ORBIT_RANKING};
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;

@@ -12,6 +12,7 @@ mod search;
 pub mod shipped;
 pub mod slots;
 pub mod solve;
+pub mod tables;
 pub mod verify;
 
 use self::solve::{

@@ -7,8 +7,9 @@ use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::search::{database, report, search, Found, How};
 pub use super::search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
 use super::slots::SlotSolver;
+use super::tables::definition_identity;
 use crate::report::DefinitionSolution;
-use crate::tables;
+use crate::tables::load_ranked_table;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
@@ -230,9 +231,8 @@ impl<R: RankInt + KeyState> Solver<R> {
                 .map_err(crate::error::ball_error)?;
             Method::HalfDepth(ball, request.memory_bytes)
         } else if let Some(path) = request.table {
-            let identity =
-                tables::definition_identity(puzzle.name(), &space, request.metric.name());
-            let loaded = tables::load_ranked_table(path, &identity)?;
+            let identity = definition_identity(puzzle.name(), &space, request.metric.name());
+            let loaded = load_ranked_table(path, &identity)?;
             if loaded.header().entries as u128 != space.state_count() {
                 return Err(AppError::Input(format!(
                     "{}: {} entries, but this puzzle has {} ranks",

@@ -4,11 +4,12 @@
 //! [`Batch`] of boards, which every front end solves through: a command line's whole batch, a
 //! server's or Python's request as a batch of one.
 
+use super::choice;
 use super::solvers::{
     solvable_board, AnyHeuristic, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob,
 };
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
-use crate::choice::{self, Algorithm, HeuristicChoice};
+use crate::choice::{Algorithm, HeuristicChoice};
 use crate::progress::Notice;
 use crate::report::Solution;
 use crate::request::{SolveReport, SolveRequest, Workbench};

@@ -2,12 +2,12 @@
 //! every board fits, else by the frontier engines (in memory, on disk or distributed), each
 //! state carrying its moves back.
 
+use super::tables::{self, AnySpace};
 use crate::bfs::{
     add_run_figures, check_count_last, check_disk, check_save_engine, engine_for, frontier_run,
     report, table_entry_bytes, BfsRequest, Finish, FrontierRun,
 };
 use crate::report::BfsReport;
-use crate::tables::{self, AnySpace};
 use crate::units::format_count;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt, RankedSpace};

@@ -1,9 +1,9 @@
 //! What a board's state space holds ([`InfoReport`], computed exactly: `N!/2` positions, the
 //! known diameter) and what storing it costs each way.
 
+use super::tables::AnySpace;
 use crate::info::{costs, Representation};
 use crate::report::InfoReport;
-use crate::tables::AnySpace;
 use godsearch_puzzles::tiles::{known_diameter, Board, Shape};
 use num_bigint::BigUint;
 

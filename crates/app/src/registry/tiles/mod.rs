@@ -4,9 +4,11 @@
 
 pub mod batch;
 pub mod bfs;
+pub mod choice;
 pub mod info;
 pub mod scramble;
 pub mod solvers;
+pub mod tables;
 pub mod verify;
 
 use super::{
@@ -20,12 +22,14 @@ use crate::choice::Algorithm;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, tile_goal, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
-    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport,
-    SolveRequest, Workbench, ALGORITHMS,
+    check_replay_size, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport, PuzzleEntry,
+    Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
+    ALGORITHMS,
 };
 use crate::{AppError, AppResult};
 use batch::BoardBatch;
+/// How front ends write a board's solution.
+pub use choice::SolutionNotation;
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 /// The board types front ends read, check and print boards with.
@@ -299,5 +303,14 @@ impl Puzzle for Tiles {
             cache: bench.cache().dir().display().to_string(),
             groups,
         })
+    }
+}
+
+/// The goal given, or the standard one.
+pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
+    match goal {
+        Some(text) => Board::parse(shape, text)
+            .map_err(|e| AppError::Input(format!("«goal» '{}': {e}", excerpt(text)))),
+        None => Ok(Board::goal(shape)),
     }
 }

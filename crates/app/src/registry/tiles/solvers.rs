@@ -2,16 +2,15 @@
 //! goal, choosing and loading the heuristic, running the chosen algorithm, and turning the
 //! outcome into a checked [`Solution`] (replayed to the goal before it is returned).
 
+use super::choice::{self, SolutionNotation, ASTAR_BYTES_PER_POSITION, IN_MEMORY_TABLE_LIMIT};
+use super::tables::{load_tile_table, AnySpace};
 use crate::cache::{Origin, TableCache, QUICK_BUILD_STATES};
-use crate::choice::{
-    self, Algorithm, HeuristicChoice, SolutionNotation, ASTAR_BYTES_PER_POSITION,
-    IN_MEMORY_TABLE_LIMIT,
-};
+use crate::choice::{Algorithm, HeuristicChoice};
 use crate::error::{ball_error, build_tables};
 use crate::progress::Notice;
 use crate::report::Solution;
 use crate::request::{SolveRequest, Workbench};
-use crate::tables::{self, AnySpace};
+use crate::tables::table_in_memory;
 use crate::units::{format_bytes, format_count};
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
@@ -547,7 +546,7 @@ impl TableSolver {
         };
         match path {
             Some(path) => {
-                let loaded = tables::load_tile_table(path, goal)?;
+                let loaded = load_tile_table(path, goal)?;
                 let levels = loaded.header().levels.len();
                 Ok(TableSolver {
                     space,
@@ -559,7 +558,7 @@ impl TableSolver {
                 if space.state_count() > IN_MEMORY_TABLE_LIMIT {
                     return Err(no_table(goal, false)?);
                 }
-                let (table, levels) = tables::table_in_memory(&space)?;
+                let (table, levels) = table_in_memory(&space)?;
                 Ok(TableSolver {
                     space,
                     table: Table::Built(table),
