@@ -273,20 +273,12 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         if self.threshold - f >= ORDERED_MIN_SLACK {
             return self.search_ordered(g, cache, refused, blank);
         }
+        // A child is pruned when g + 1 + h exceeds the threshold.
+        let bound = self.threshold.saturating_sub(g + 1);
         for mv in 0..4u8 {
-            if mv == refused {
-                continue;
-            }
-            let Some(to) = self.geometry.step(blank, mv as usize) else {
+            let Some((_, child, h)) = self.step_into(&cache, blank, mv, refused, bound) else {
                 continue;
             };
-            let tile = self.node.slide(to);
-            self.generated += 1;
-            // The child is pruned when g + 1 + h exceeds the threshold.
-            let bound = self.threshold.saturating_sub(g + 1);
-            let (child, h) = self
-                .heuristic
-                .update_within(&cache, &self.node, tile, to, blank, bound);
             self.path.push(mv);
             if self.search(g + 1, h, child, self.order.refused_after(mv)) {
                 return true;
@@ -297,6 +289,31 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         false
     }
 
+    /// Slides the blank (at `blank`) by `mv`, unless that is the `refused` move or off the
+    /// board, and estimates the child, stopping early above `bound` (see
+    /// [`TileHeuristic::update_within`]): the cell the blank moved to, the child's cache and
+    /// its estimate. The node is left as the child.
+    #[inline(always)]
+    fn step_into(
+        &mut self,
+        cache: &H::Cache,
+        blank: u8,
+        mv: u8,
+        refused: u8,
+        bound: u32,
+    ) -> Option<(u8, H::Cache, u32)> {
+        if mv == refused {
+            return None;
+        }
+        let to = self.geometry.step(blank, mv as usize)?;
+        let tile = self.node.slide(to);
+        self.generated += 1;
+        let (child, h) = self
+            .heuristic
+            .update_within(cache, &self.node, tile, to, blank, bound);
+        Some((to, child, h))
+    }
+
     /// [`search`](Self::search)'s loop over the children of a node at depth `g` (its blank
     /// at `blank`), searching those within the threshold in order of their estimate, lowest
     /// first (ties in move order).
@@ -305,17 +322,9 @@ impl<'a, H: TileHeuristic> Dfs<'a, H> {
         let mut n = 0;
         let bound = self.threshold.saturating_sub(g + 1);
         for mv in 0..4u8 {
-            if mv == refused {
-                continue;
-            }
-            let Some(to) = self.geometry.step(blank, mv as usize) else {
+            let Some((to, child, h)) = self.step_into(&cache, blank, mv, refused, bound) else {
                 continue;
             };
-            let tile = self.node.slide(to);
-            self.generated += 1;
-            let (child, h) = self
-                .heuristic
-                .update_within(&cache, &self.node, tile, to, blank, bound);
             self.node.slide(blank);
             if h > bound {
                 self.next_threshold = self.next_threshold.min(g + 1 + h);
