@@ -1,7 +1,7 @@
 //! Solving positions of definition puzzles whose ranks pass 128 bits (the megaminx, the
 //! 4x4x4): IDA* over their [`SlotSpace`] with the positions near solved, hashed
 //! ([`HashedBall`]), as the lower bound. The ball grows with the search's bound to half of it
-//! (as twsearch grows its prune table), within [`SLOT_BALL_BYTES`]: a position at distance
+//! (as twsearch grows its prune table), within [`SLOT_BALL_SHARE`] of the memory budget: a position at distance
 //! `d` reads at least `depth + 1` outside the ball, so an iteration of bound `b` expands the
 //! nodes within about `b - depth` moves of the start and meets the ball in the middle.
 //!
@@ -27,11 +27,11 @@ use godsearch_orbit::Pattern;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-/// The most bytes of the hashed ball of positions near solved (the memory budget's half when
-/// that is less). At this size it holds the megaminx's and the 4x4x4's positions within 5
-/// moves (3.9 x 10^7 and 2.4 x 10^7 sequences), built in a few seconds; a ball of 6 moves
-/// would take gigabytes and minutes.
-pub const SLOT_BALL_BYTES: u64 = 1 << 30;
+/// The share of the memory budget the hashed ball of positions near solved may take (the
+/// search's own memory is small). With the default budget on a 24 GB machine it holds the
+/// 4x4x4's positions within 6 moves, built in about a minute when a search's bound first
+/// reaches 12 (a 12-move scramble), and the megaminx's within 5.
+pub const SLOT_BALL_SHARE: f64 = 0.5;
 
 /// A slot space and its ball of positions near solved, grown as the searches need it and
 /// kept for the next positions.
@@ -44,7 +44,7 @@ pub struct SlotSolver {
     /// megaminx's takes 0.04 s, four times a 6-move solve).
     group: OnceLock<Option<Membership>>,
     /// Per depth, the canonical sequences a ball that deep enters (an upper bound on its
-    /// positions), up to the deepest ball that fits [`SLOT_BALL_BYTES`] and the memory budget.
+    /// positions), up to the deepest ball that fits [`SLOT_BALL_SHARE`] of the memory budget.
     ball_sequences: Vec<u128>,
     ball: Mutex<Arc<HashedBall<Slots>>>,
 }
@@ -53,7 +53,7 @@ impl SlotSolver {
     /// The space of `puzzle` under `request`; the ball is built by the searches.
     pub fn new(puzzle: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> AppResult<Self> {
         let space = puzzle.slot_space(request.generators, request.metric)?;
-        let ball_bytes = (request.memory_bytes / 2).min(SLOT_BALL_BYTES) as u128;
+        let ball_bytes = (request.memory_bytes as f64 * SLOT_BALL_SHARE) as u128;
         let automaton = space.sequence_automaton();
         let ball_sequences = (0..=MAX_BALL_DEPTH)
             .map(|d| canonical_sequences(&automaton, d))
