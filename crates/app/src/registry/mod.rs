@@ -16,7 +16,7 @@ pub mod definition;
 pub mod pancake;
 pub mod tiles;
 
-use crate::batch::Batch;
+use crate::batch::{solve_one, Batch, Source};
 use crate::bfs::BfsRequest;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport, Scramble, VerifyReport};
@@ -66,17 +66,32 @@ pub trait Puzzle: Send + Sync {
     fn entry(&self) -> PuzzleEntry;
 
     /// Refuses, as far as is cheap (no table built, no search), a solve the work would refuse:
-    /// options it does not take, a position it cannot read.
-    fn check_solve(&self, request: &SolveRequest) -> AppResult<()>;
+    /// options it does not take, a position it cannot read. The default: its
+    /// [`batch`](Self::batch) checks the options and reads the position (a puzzle without a
+    /// batch overrides this and [`solve`](Self::solve)).
+    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
+        solving_batch(self, request)?
+            .read(&request.position, Source::Given)
+            .map(|_| ())
+    }
 
-    /// Solves one position as `request` asks, within `limits`, reporting to `control`.
+    /// Solves one position as `request` asks, within `limits`, reporting to `control`. The
+    /// default: as a batch of one, through the calls a command line's batch makes.
     fn solve(
         &self,
         bench: &Workbench,
         request: &SolveRequest,
         limits: &JobLimits,
         control: &JobControl,
-    ) -> AppResult<SolveReport>;
+    ) -> AppResult<SolveReport> {
+        solve_one(
+            &*solving_batch(self, request)?,
+            bench,
+            request,
+            limits,
+            control,
+        )
+    }
 
     /// The batch `request` makes (its options checked, nothing built), through which a front
     /// end solves many positions under one request; `None` for a puzzle that takes one
@@ -169,6 +184,20 @@ pub trait Puzzle: Send + Sync {
             self.entry().name
         )))
     }
+}
+
+/// The batch `request` makes of `puzzle`, for the solves that go through it; an error for a
+/// puzzle that has none and did not override them.
+fn solving_batch<'a, P: Puzzle + ?Sized>(
+    puzzle: &'a P,
+    request: &SolveRequest,
+) -> AppResult<Box<dyn Batch + 'a>> {
+    puzzle.batch(request).unwrap_or_else(|| {
+        Err(AppError::Check(format!(
+            "{} has no batch to solve through and does not solve positions itself",
+            puzzle.entry().name
+        )))
+    })
 }
 
 /// What a front end tells `info` besides the puzzle.

@@ -20,13 +20,13 @@ use super::{
     no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind,
     ReadingCache, Scrambler, Verifier, VerifyQuery,
 };
-use crate::batch::{solve_one, Batch, Source};
+use crate::batch::Batch;
 use crate::bfs::BfsRequest;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, optimal_table_size, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay,
-    ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
+    check_replay_size, optimal_table_size, BfsJob, JobLimits, PuzzleEntry, Replay, ReplayRequest,
+    ScrambleRequest, SolutionDocument, SolveRequest, Workbench,
 };
 use crate::{AppError, AppResult};
 use batch::CubeBatch;
@@ -102,21 +102,6 @@ impl Puzzle for Cube {
             solution: SolutionDocument::Cube,
             patterns: false,
         }
-    }
-
-    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
-        let batch = self.batch_of(request)?;
-        batch.read(&request.position, Source::Given).map(|_| ())
-    }
-
-    fn solve(
-        &self,
-        bench: &Workbench,
-        request: &SolveRequest,
-        limits: &JobLimits,
-        control: &JobControl,
-    ) -> AppResult<SolveReport> {
-        solve_one(&self.batch_of(request)?, bench, request, limits, control)
     }
 
     fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {

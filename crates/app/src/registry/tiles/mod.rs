@@ -15,7 +15,7 @@ use super::{
     no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier,
     VerifyQuery,
 };
-use crate::batch::{solve_one, Batch, Source};
+use crate::batch::Batch;
 use crate::bfs::BfsRequest;
 use crate::cache::Origin;
 use crate::choice::Algorithm;
@@ -23,8 +23,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport, PuzzleEntry,
-    Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
-    ALGORITHMS,
+    Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveRequest, Workbench, ALGORITHMS,
 };
 use crate::{AppError, AppResult};
 use batch::BoardBatch;
@@ -111,21 +110,6 @@ impl Puzzle for Tiles {
             solution: SolutionDocument::Tiles,
             patterns: false,
         }
-    }
-
-    fn check_solve(&self, request: &SolveRequest) -> AppResult<()> {
-        let batch = self.batch_of(request)?;
-        batch.read(&request.position, Source::Given).map(|_| ())
-    }
-
-    fn solve(
-        &self,
-        bench: &Workbench,
-        request: &SolveRequest,
-        limits: &JobLimits,
-        control: &JobControl,
-    ) -> AppResult<SolveReport> {
-        solve_one(&self.batch_of(request)?, bench, request, limits, control)
     }
 
     fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {
