@@ -1,15 +1,13 @@
-//! Puzzle names and board sizes: any text is a known puzzle of a supported size, or an error;
-//! a name's own spelling reads back as the same puzzle.
+//! Puzzle names, as the registry reads them: any text opens a puzzle or is refused with an
+//! error; an opened puzzle's own name opens the same puzzle again.
 #![no_main]
-use godsearch_puzzles::tiles::MAX_CELLS;
-use godsearch_puzzles::PuzzleName;
+use godsearch_app::registry;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    if let Ok(name) = text.parse::<PuzzleName>() {
-        if let PuzzleName::Tiles(shape) = name {
-            assert!(shape.cells() <= MAX_CELLS && shape.width() >= 2 && shape.height() >= 2);
-        }
-        assert_eq!(name.to_string().parse::<PuzzleName>(), Ok(name));
+    if let Ok(puzzle) = registry::open(text, false) {
+        let name = puzzle.entry().name;
+        let again = registry::open(&name, false).map(|p| p.entry().name);
+        assert_eq!(again.ok(), Some(name));
     }
 });

@@ -126,7 +126,6 @@ pub fn is_bad_input_cause(err: &(dyn std::error::Error + 'static)) -> bool {
     err.is::<BoardError>()
         || err.is::<ShapeError>()
         || err.is::<SpaceError>()
-        || err.is::<godsearch_puzzles::PuzzleNameError>()
         || err.is::<MoveParseError>()
         || err.is::<NotationError>()
         || err.is::<FaceletError>()

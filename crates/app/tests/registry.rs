@@ -278,6 +278,21 @@ fn a_puzzle_registered_at_run_time_is_offered_everywhere() {
     assert!(nobody.contains("a ring ring-N"), "{nobody}");
 }
 
+proptest::proptest! {
+    /// Any text opens a puzzle or is refused, never a panic; an opened puzzle's own name opens
+    /// the same puzzle again (every kind's names, boards of any size included).
+    #[test]
+    fn puzzle_names_never_panic_and_read_back(
+        text in "[0-9a-fA-FxX,. _+'\\-pnckrubiswmgyto/]{0,30}"
+    ) {
+        if let Ok(puzzle) = registry::open(&text, false) {
+            let name = puzzle.entry().name;
+            let again = registry::open(&name, false).map(|p| p.entry().name);
+            proptest::prop_assert_eq!(again.ok(), Some(name));
+        }
+    }
+}
+
 /// A server operator's definition files, offered by their definitions' names: listed in the
 /// catalog, opened and solved by name where no file may be read, drawn as definitions; a name
 /// already taken (the shipped skewb) and a second set are refused.

@@ -1,5 +1,4 @@
-//! Property tests of every parser of user input in this crate: boards, goals, puzzle names and
-//! board sizes, cube facelets, move sequences and instance files. Random and mutated inputs
+//! Property tests of every parser of user input in this crate: boards, goals, board sizes, cube facelets, move sequences and instance files. Random and mutated inputs
 //! must give an error or a value that round-trips; never a panic. (The same contracts run for
 //! much longer under `cargo fuzz`: see `fuzz/`.)
 
@@ -10,7 +9,6 @@ use godsearch_puzzles::cube::{
     facelet, parse_position, Algorithm, CubeSize, CubieCube, Move, Notation, PositionError, Syntax,
 };
 use godsearch_puzzles::tiles::{parse_instances, Board, Move as TileMove, Shape, TileSpace};
-use godsearch_puzzles::PuzzleName;
 use proptest::prelude::*;
 
 /// Characters that appear in boards, names, sizes, moves and stickers, plus a few that must be
@@ -123,13 +121,6 @@ proptest! {
         cells.swap(tiles[0], tiles[1]);
         let swapped = Board::from_cells(goal.shape(), cells).unwrap();
         prop_assert!(swapped.check_solvable(&goal).is_err());
-    }
-
-    #[test]
-    fn puzzle_names_never_panic_and_read_back(t in text(30)) {
-        if let Ok(name) = t.parse::<PuzzleName>() {
-            prop_assert_eq!(name.to_string().parse::<PuzzleName>(), Ok(name));
-        }
     }
 
     #[test]
