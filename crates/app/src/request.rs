@@ -329,6 +329,8 @@ pub struct BfsJob {
     #[serde(default)]
     pub metric: Option<String>,
     /// The 3x3x3: count classes under 48 symmetries (default) or 96 (with inversion).
+    /// Definition puzzles: the number of symmetries their moves have (the frontier engines'
+    /// default where there are some), or 1 for none.
     #[serde(default)]
     pub symmetry: Option<u32>,
     /// Stop after this level.

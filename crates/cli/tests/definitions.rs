@@ -43,6 +43,24 @@ fn bfs_takes_a_definition_file_by_option_or_by_name() {
         report["levels"],
         serde_json::json!(levels("pyraminx-no-tips.txt"))
     );
+    // The frontier engine took classes under the 12 rotations the moves have; the counts are
+    // positions all the same.
+    assert_eq!(report["class_group"], 12);
+    let report = json(&[
+        "bfs",
+        &pyraminx,
+        "--symmetry",
+        "1",
+        "--engine",
+        "frontier",
+        "--json",
+    ]);
+    assert_eq!(report["class_group"], serde_json::Value::Null);
+    assert_eq!(
+        report["levels"],
+        serde_json::json!(levels("pyraminx-no-tips.txt"))
+    );
+    refused(&["bfs", &pyraminx, "--symmetry", "24"], "has 12 symmetries");
 }
 
 #[test]

@@ -3,11 +3,14 @@
 //! definition over chosen generators as an [`OrbitSpace`]: every position a dense rank, moves
 //! as coordinate tables, the canonical-sequence automaton from which moves commute
 //! ([`automaton`]), the exact group order and uniform random elements by Schreier-Sims
-//! ([`group`]), and pattern databases over projections of the puzzle ([`projection`]).
+//! ([`group`]), pattern databases over projections of the puzzle ([`projection`]), and the
+//! symmetries found from the moves ([`symmetry`]) with the space of classes under them
+//! ([`classes`]).
 
 pub mod alg;
 mod arrange;
 pub mod automaton;
+pub mod classes;
 mod component;
 pub mod definition;
 pub mod group;
@@ -16,6 +19,7 @@ pub mod projection;
 mod relations;
 pub mod slots;
 pub mod space;
+pub mod symmetry;
 pub mod tws;
 
 pub use definition::{

@@ -67,8 +67,9 @@ pub struct BfsArgs {
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// 3x3x3: classes of 48 (the cube's symmetries, default) or 96 (with inversion: half the
-    /// memory, twice the work a class).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=96))]
+    /// memory, twice the work a class). Definition files: the symmetries found from the moves
+    /// (used by default where the frontier engines run; 1 for none).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
     pub symmetry: Option<u32>,
     /// Stop after the level at this distance.
     #[arg(long, value_name = "N")]

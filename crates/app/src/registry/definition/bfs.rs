@@ -1,44 +1,144 @@
 //! God's algorithm on a definition puzzle: over its ranks (64 or 128 bits) by the table or
-//! frontier engines, and past 128-bit ranks over whole states.
+//! frontier engines, over classes under the symmetries its moves have where the frontier
+//! engines run, and past 128-bit ranks over whole states.
 
 use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::tables::{self, ORBIT_RANKING};
-use crate::bfs::{ranked, report, BfsRequest, EngineChoice, RankedRun};
+use crate::bfs::{
+    add_run_figures, engine_for, frontier_run, ranked, report, BfsRequest, EngineChoice, RankedRun,
+};
 use crate::report::BfsReport;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
-use godsearch_enumerate::state_levels;
+use godsearch_enumerate::{state_levels, Engine};
+use godsearch_orbit::classes::{ClassSpace, CLASS_KEY};
 use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
 
 /// A definition file's puzzle over `generators` in `metric`, from solved: the table engine when
 /// a table of its ranks fits (ranks a constraint leaves unused take room but are never
-/// reached, so counts stay exact), the frontier engines otherwise, and whole states past
-/// 128-bit ranks ([`state_levels`]); antipodes are written as scrambles (the inverse of an
-/// optimal solution by table descent) when the table engine ran.
+/// reached, so counts stay exact), the frontier engines otherwise (over classes under the
+/// symmetries of the moves where they have some, unless `symmetry` is 1), and whole states
+/// past 128-bit ranks ([`state_levels`]); antipodes are written as scrambles (the inverse of
+/// an optimal solution by table descent) when the table engine ran. `symmetry`: the job's
+/// «symmetry».
 pub fn definition(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
     metric: DefinitionMetric,
+    symmetry: Option<u32>,
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
-    let narrow: AppResult<OrbitSpace<u64>> = puzzle.space(generators, metric);
-    match narrow {
-        Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
+    let ranks = match puzzle.space::<u64>(generators, metric) {
+        Ok(space) => Ranks::Narrow(space),
         Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
             match puzzle.space::<u128>(generators, metric) {
-                Ok(space) => enumerate_definition(puzzle, space, metric, request, progress),
-                Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => {
-                    definition_slots(puzzle, generators, metric, request, progress)
-                }
-                Err(e) => Err(e),
+                Ok(space) => Ranks::Wide(space),
+                Err(AppError::OrbitSpace(OrbitSpaceError::TooLarge { .. })) => Ranks::None,
+                Err(e) => return Err(e),
             }
         }
-        Err(e) => Err(e),
+        Err(e) => return Err(e),
+    };
+    let frontier = match &ranks {
+        Ranks::Narrow(space) => engine_for(space, request) == Engine::Frontier,
+        Ranks::Wide(space) => engine_for(space, request) == Engine::Frontier,
+        Ranks::None => true,
+    };
+    if let Some(classes) = classes_wanted(puzzle, generators, metric, symmetry, frontier)? {
+        return definition_classes(puzzle, &classes, metric, request, progress);
     }
+    match ranks {
+        Ranks::Narrow(space) => enumerate_definition(puzzle, space, metric, request, progress),
+        Ranks::Wide(space) => enumerate_definition(puzzle, space, metric, request, progress),
+        Ranks::None => definition_slots(puzzle, generators, metric, request, progress),
+    }
+}
+
+/// A definition puzzle's ranked space, by the rank type its positions fit.
+enum Ranks {
+    Narrow(OrbitSpace<u64>),
+    Wide(OrbitSpace<u128>),
+    /// More positions than 128-bit ranks number.
+    None,
+}
+
+/// The classes to enumerate, if any: with «symmetry» left out, wherever the frontier engines
+/// run (`frontier`) and the moves have symmetries whose class keys fit 128 bits (the table
+/// engine, where its table fits, is faster than classes); with «symmetry» 1, never; with the
+/// number of symmetries found, always (and [`definition_classes`] refuses the table engine and
+/// «save»). Any other number is refused, naming the one found.
+fn classes_wanted(
+    puzzle: &DefinitionPuzzle,
+    generators: &[String],
+    metric: DefinitionMetric,
+    symmetry: Option<u32>,
+    frontier: bool,
+) -> AppResult<Option<ClassSpace>> {
+    if symmetry == Some(1) || (symmetry.is_none() && !frontier) {
+        return Ok(None);
+    }
+    let classes = puzzle.class_space(generators, metric)?;
+    let Some(n) = symmetry else {
+        return Ok(classes);
+    };
+    let found = classes.as_ref().map_or(1, |c| c.symmetry_count());
+    if found as u32 != n {
+        return Err(AppError::Input(format!(
+            "«symmetry» {n}: {} over these moves has {found} symmetr{} whose classes godsearch keys (give {found}, or 1 for none)",
+            puzzle.name(),
+            if found == 1 { "y" } else { "ies" }
+        )));
+    }
+    Ok(classes)
+}
+
+/// God's algorithm on a definition puzzle's classes under its symmetries: the frontier
+/// engines (in memory, on disk or distributed), exact position and class counts.
+fn definition_classes(
+    puzzle: &DefinitionPuzzle,
+    space: &ClassSpace,
+    metric: DefinitionMetric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    if request.save.is_some() || request.engine == EngineChoice::Table {
+        return Err(AppError::Input(format!(
+            "{} is enumerated as classes under its {} symmetries, by the frontier engines: leave out «save» and «engine» table, or give «symmetry» 1",
+            puzzle.name(),
+            space.symmetry_count()
+        )));
+    }
+    crate::bfs::check_count_last(request)?;
+    crate::bfs::check_disk(request)?;
+    let run_name = format!(
+        "definition {} generators {} metric {} classes of {} key {CLASS_KEY}",
+        puzzle.name(),
+        space.generators().join(","),
+        metric.name(),
+        space.symmetry_count()
+    );
+    let started = Instant::now();
+    let (enumeration, finish) = frontier_run(space, &run_name, request, progress)?;
+    let mut report = report(
+        puzzle.name().to_string(),
+        "solved".into(),
+        metric.name(),
+        (
+            "frontier of symmetry classes",
+            std::mem::size_of::<u128>() as f64,
+        ),
+        &enumeration,
+        None,
+        started.elapsed().as_secs_f64(),
+    );
+    report.classes = Some(enumeration.classes.clone());
+    report.class_group = Some(space.symmetry_count() as u64);
+    add_run_figures(&mut report, finish);
+    Ok(report)
 }
 
 /// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over

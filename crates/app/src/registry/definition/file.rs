@@ -5,6 +5,7 @@
 use crate::report::{DefinitionInfoReport, OrbitReport};
 use crate::{AppError, AppResult};
 use godsearch_core::RankInt;
+use godsearch_orbit::classes::ClassSpace;
 use godsearch_orbit::group::group_order;
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::SpaceError;
@@ -113,6 +114,17 @@ impl DefinitionPuzzle {
             generators,
             metric == DefinitionMetric::Quarter,
         )?)
+    }
+
+    /// The classes of positions under the symmetries of the moves `generators` (in `metric`),
+    /// where they have some and a class's key fits 128 bits ([`ClassSpace::new`]).
+    pub fn class_space(
+        &self,
+        generators: &[String],
+        metric: DefinitionMetric,
+    ) -> AppResult<Option<ClassSpace>> {
+        let quarter = metric == DefinitionMetric::Quarter;
+        Ok(ClassSpace::new(&self.definition, generators, quarter)?)
     }
 
     /// The space over `generators` in `metric` whose states are the pieces' slots themselves,

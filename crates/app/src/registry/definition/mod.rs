@@ -277,9 +277,6 @@ impl Puzzle for Definition {
                 "«goal» is for sliding-tile boards; a definition puzzle is enumerated from its solved pattern".into(),
             ));
         }
-        if job.symmetry.is_some() {
-            return Err(AppError::Input("«symmetry» is for the 3x3x3".into()));
-        }
         metric(job.metric.as_deref()).map(|_| ())
     }
 
@@ -292,7 +289,14 @@ impl Puzzle for Definition {
         self.check_bfs(job)?;
         let generators = generators(job.generators.as_deref());
         let metric = metric(job.metric.as_deref())?;
-        bfs::definition(&self.puzzle, &generators, metric, request, progress)
+        bfs::definition(
+            &self.puzzle,
+            &generators,
+            metric,
+            job.symmetry,
+            request,
+            progress,
+        )
     }
 
     fn scrambler<'a>(

@@ -1,0 +1,586 @@
+//! A definition puzzle's positions up to its symmetries ([`crate::symmetry`]): a state stands
+//! for a position's whole class, its conjugates `S^-1 P S`, which are all at the same
+//! distance from solved. The frontier engines then keep and expand one position a class, about
+//! as many times fewer as the puzzle has symmetries (the 3x3x3's 24), and count positions
+//! exactly by the classes' sizes.
+//!
+//! **Keys.** A position is held as the rearrangement that makes it from solved: for each slot
+//! the slot its piece comes from and the twist it has taken. The key packs the slots some move
+//! reaches, in order, each as that slot's number within its orbit then the twist, so the order
+//! of keys is the order of these lists. A class's key is its least member's, with the size of
+//! the member's stabiliser (the symmetries that leave it as it is) in the low bits: the class
+//! holds `symmetries / stabiliser` positions.
+//!
+//! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
+//! corners: every symmetry's conjugate is read at the first slot only, those that do not give
+//! the least value there are dropped, and so on; usually one symmetry is left after a slot or
+//! two, and its conjugate is read out whole. No conjugate is made whole to be compared.
+
+use super::definition::{Definition, Transformation};
+use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
+use super::symmetry::symmetries;
+use godsearch_core::perm::{placement_cells, placement_index};
+use godsearch_core::{MoveIdx, StateSpace};
+
+/// How class keys are made, written into files that store keys (levels on disk); change it
+/// whenever the packing or the choice of representative changes.
+pub const CLASS_KEY: &str =
+    "least conjugate, slots packed as source then twist, stabiliser in the low bits v1";
+
+/// Bits of a slot's content below its source slot: the twist (so at most 16 orientations).
+const TWIST_BITS: u32 = 4;
+/// The twist part of a content.
+const TWIST_MASK: u16 = (1 << TWIST_BITS) - 1;
+/// The most slots (over all orbits) a class space holds.
+pub const MAX_CLASS_SLOTS: usize = 64;
+/// The most symmetries a class space uses (their indices are bytes).
+pub const MAX_SYMMETRIES: usize = 255;
+
+/// One slot a move changes: it takes the content of `from`, turned by `twist`.
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    slot: u8,
+    from: u8,
+    twist: u8,
+}
+
+/// The orbit whose arrangement leads a class key: the arrangement of its slots that moves reach,
+/// ranked lexicographically, so the least conjugate's arrangement is read off a table row of
+/// every symmetry's (one row instead of a slot-by-slot elimination, which the many pieces at
+/// home near solved make long: `bfs` of the 3x3x3's file to depth 7 in 1.05-1.17 s instead of
+/// 1.38 s).
+#[derive(Debug, Clone)]
+struct Lead {
+    /// Its slots that moves reach, in order.
+    slots: Vec<u8>,
+    /// Per slot of the puzzle: its index among `slots`.
+    index_of: Vec<u8>,
+    /// Per arrangement rank and symmetry: the rank of the conjugate's arrangement.
+    table: Vec<u32>,
+}
+
+/// One part of a class key after the lead: a slot's whole content (its piece's number within
+/// the orbit, then its twist) or, for the lead orbit's slots, its twist alone.
+#[derive(Debug, Clone, Copy)]
+struct Element {
+    slot: u8,
+    twist_only: bool,
+    piece_bits: u32,
+    twist_bits: u32,
+}
+
+/// Entries (arrangements times symmetries) a lead table may have: 16 MiB of ranks. The
+/// 3x3x3's corners take 40320 x 24.
+const MAX_LEAD_ENTRIES: usize = 1 << 22;
+/// The fewest slots a lead orbit has: two arrangements or fewer tell the symmetries too little
+/// apart to be worth a table.
+const MIN_LEAD_SLOTS: usize = 3;
+
+/// A position as each slot's content: `source slot << 4 | twist` (slots past the puzzle's 0).
+type Contents = [u16; MAX_CLASS_SLOTS];
+
+/// A definition's puzzle over chosen moves, one state per symmetry class (see the module docs).
+#[derive(Debug, Clone)]
+pub struct ClassSpace {
+    generators: Vec<String>,
+    moves: Vec<SpaceMove>,
+    inverse: Vec<MoveIdx>,
+    changes: Vec<Vec<Change>>,
+    /// All orbits' slots.
+    slots: usize,
+    /// The orbit whose arrangement leads the key, where one is tabled.
+    lead: Option<Lead>,
+    /// The rest of the key, in order.
+    elements: Vec<Element>,
+    /// Per slot: its orbit's orientation count and first slot.
+    orientations: Vec<u8>,
+    start: Vec<u8>,
+    /// The symmetries: per symmetry and slot, the slot of a position the conjugate's slot is
+    /// read from and the twist added (`read`, `turn`, `slots` entries a symmetry); per
+    /// symmetry and content, the content it becomes (`relabel`, `contents` entries each).
+    order: usize,
+    read: Vec<u8>,
+    turn: Vec<u8>,
+    relabel: Vec<u16>,
+    contents: usize,
+    stabiliser_bits: u32,
+    identity: Contents,
+    goal: u128,
+}
+
+impl ClassSpace {
+    /// The classes of `definition`'s positions reached by `generators` (all of its own moves
+    /// when empty; every power a move, or only each and its inverse when `quarter`) under the
+    /// symmetries [`symmetries`] finds. `Ok(None)` where there are none but the identity, or
+    /// where a class key would not fit 128 bits (more than 16 orientations, more than
+    /// [`MAX_CLASS_SLOTS`] slots or [`MAX_SYMMETRIES`] symmetries, or too many slots moved).
+    pub fn new(
+        definition: &Definition,
+        generators: &[String],
+        quarter: bool,
+    ) -> Result<Option<Self>, SpaceError> {
+        let SpaceMoves {
+            generators,
+            moves,
+            inverse,
+        } = space_moves(definition, generators, quarter)?;
+        let orbits = &definition.orbits;
+        let slots: usize = orbits.iter().map(|o| o.pieces).sum();
+        if slots > MAX_CLASS_SLOTS
+            || orbits
+                .iter()
+                .any(|o| o.orientations as u16 > TWIST_MASK + 1)
+        {
+            return Ok(None);
+        }
+        let group = symmetries(definition, &moves);
+        if group.len() < 2 || group.len() > MAX_SYMMETRIES {
+            return Ok(None);
+        }
+        let (mut orientations, mut start) = (Vec::new(), Vec::new());
+        for def in orbits {
+            let first = orientations.len() as u8;
+            for _ in 0..def.pieces {
+                orientations.push(def.orientations);
+                start.push(first);
+            }
+        }
+        let global = |t: &Transformation| -> Vec<(u8, u8)> {
+            t.orbits
+                .iter()
+                .zip(orbits)
+                .scan(0u8, |first, (part, def)| {
+                    let at = *first;
+                    *first += def.pieces as u8;
+                    Some(
+                        part.permutation
+                            .iter()
+                            .zip(&part.orientation)
+                            .map(move |(&from, &twist)| (at + from, twist))
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .flatten()
+                .collect()
+        };
+        let changes: Vec<Vec<Change>> = moves
+            .iter()
+            .map(|m| {
+                global(&m.transformation)
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(slot, (from, twist))| from as usize != slot || twist != 0)
+                    .map(|(slot, (from, twist))| Change {
+                        slot: slot as u8,
+                        from,
+                        twist,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut moved = vec![false; slots];
+        for c in changes.iter().flatten() {
+            moved[c.slot as usize] = true;
+        }
+        let order = group.len();
+        let stabiliser_bits = bits_for(order);
+        let lead_orbit = lead_orbit(orbits, &moved, order);
+        let mut elements = Vec::new();
+        let mut first = 0;
+        for (o, def) in orbits.iter().enumerate() {
+            for (g, _) in moved
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(def.pieces)
+                .filter(|(_, &m)| m)
+            {
+                elements.push(Element {
+                    slot: g as u8,
+                    twist_only: lead_orbit == Some(o),
+                    piece_bits: bits_for(def.pieces - 1),
+                    twist_bits: bits_for(def.orientations as usize - 1),
+                });
+            }
+            first += def.pieces;
+        }
+        // The lead orbit's twists come right after its arrangement.
+        elements.sort_by_key(|e| !e.twist_only);
+        let lead_slots: Vec<u8> = elements
+            .iter()
+            .filter(|e| e.twist_only)
+            .map(|e| e.slot)
+            .collect();
+        let lead_bits = match lead_orbit {
+            Some(_) => bits_for(factorial(lead_slots.len()) - 1),
+            None => 0,
+        };
+        let key_bits: u32 = lead_bits
+            + elements
+                .iter()
+                .map(|e| e.twist_bits + if e.twist_only { 0 } else { e.piece_bits })
+                .sum::<u32>();
+        if key_bits + stabiliser_bits > u128::BITS {
+            return Ok(None);
+        }
+        let contents = slots << TWIST_BITS;
+        let (mut read, mut turn, mut relabel) = (Vec::new(), Vec::new(), Vec::new());
+        for s in &group {
+            for (from, twist) in global(s) {
+                read.push(from);
+                turn.push(twist);
+            }
+            // Content (h, a) of a position becomes (S^-1's source of h, a + S^-1's twist there).
+            let back = global(&s.inverse(orbits));
+            relabel.extend((0..contents).map(|c| {
+                let (h, a) = (c >> TWIST_BITS, (c as u16 & TWIST_MASK) as u8);
+                let k = orientations.get(h).copied().unwrap_or(1).max(1);
+                let (source, twist) = back.get(h).copied().unwrap_or((h as u8, 0));
+                (source as u16) << TWIST_BITS | ((a + twist) % k) as u16
+            }));
+        }
+        let mut identity = [0u16; MAX_CLASS_SLOTS];
+        for (s, c) in identity.iter_mut().enumerate().take(slots) {
+            *c = (s as u16) << TWIST_BITS;
+        }
+        let mut space = ClassSpace {
+            generators,
+            moves,
+            inverse,
+            changes,
+            slots,
+            lead: None,
+            elements,
+            orientations,
+            start,
+            order,
+            read,
+            turn,
+            relabel,
+            contents,
+            stabiliser_bits,
+            identity,
+            goal: 0,
+        };
+        if lead_orbit.is_some() {
+            space.lead = Some(space.lead_table(lead_slots));
+        }
+        space.goal = space.class_key(&space.identity);
+        Ok(Some(space))
+    }
+
+    /// The generators' names.
+    pub fn generators(&self) -> &[String] {
+        &self.generators
+    }
+
+    /// How many symmetries classes are taken under (the identity among them).
+    pub fn symmetry_count(&self) -> usize {
+        self.order
+    }
+
+    /// The conjugate of `p` under symmetry `s`, read at slot `g`.
+    #[inline]
+    fn conjugate_at(&self, s: usize, p: &Contents, g: usize) -> u16 {
+        let at = s * self.slots + g;
+        let c = self.relabel[s * self.contents + p[self.read[at] as usize] as usize];
+        let k = self.orientations[g] as u16;
+        let twist = (c & TWIST_MASK) + self.turn[at] as u16;
+        let twist = if twist >= k { twist - k } else { twist };
+        (c & !TWIST_MASK) | twist
+    }
+
+    /// The lead table over `slots` (see [`Lead`]).
+    fn lead_table(&self, slots: Vec<u8>) -> Lead {
+        let n = slots.len();
+        let mut index_of = vec![0u8; self.slots];
+        for (i, &g) in slots.iter().enumerate() {
+            index_of[g as usize] = i as u8;
+        }
+        let arrangements = factorial(n);
+        let mut table = Vec::with_capacity(arrangements * self.order);
+        let mut cells = vec![0u32; n];
+        let mut p = self.identity;
+        for rank in 0..arrangements {
+            placement_cells(rank as u64, n as u64, &mut cells);
+            for (&g, &c) in slots.iter().zip(&cells) {
+                p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
+            }
+            for s in 0..self.order {
+                let conjugate = slots.iter().map(|&g| {
+                    let h = self.conjugate_at(s, &p, g as usize) >> TWIST_BITS;
+                    index_of[h as usize] as u32
+                });
+                table.push(placement_index(conjugate, n as u64) as u32);
+            }
+        }
+        Lead {
+            slots,
+            index_of,
+            table,
+        }
+    }
+
+    /// Element `e` of the conjugate of `p` under symmetry `s`, as a number ordered as keys are.
+    #[inline]
+    fn element_value(&self, s: usize, p: &Contents, e: &Element) -> u16 {
+        let content = self.conjugate_at(s, p, e.slot as usize);
+        match e.twist_only {
+            true => content & TWIST_MASK,
+            false => content,
+        }
+    }
+
+    /// The key of the class of `p`: its least conjugate, packed, with its stabiliser's size.
+    fn class_key(&self, p: &Contents) -> u128 {
+        let mut alive = [0u8; MAX_SYMMETRIES];
+        let mut count = 0;
+        let mut key = 0u128;
+        match &self.lead {
+            Some(lead) => {
+                let n = lead.slots.len() as u64;
+                let arrangement = lead
+                    .slots
+                    .iter()
+                    .map(|&g| lead.index_of[(p[g as usize] >> TWIST_BITS) as usize] as u32);
+                let rank = placement_index(arrangement, n) as usize;
+                let row = &lead.table[rank * self.order..][..self.order];
+                let least = *row.iter().min().expect("the identity at least");
+                for (s, &v) in row.iter().enumerate() {
+                    alive[count] = s as u8;
+                    count += (v == least) as usize;
+                }
+                key = least as u128;
+            }
+            None => {
+                for (s, a) in alive.iter_mut().enumerate().take(self.order) {
+                    *a = s as u8;
+                }
+                count = self.order;
+            }
+        }
+        for e in &self.elements {
+            let least = if count == 1 {
+                self.element_value(alive[0] as usize, p, e)
+            } else {
+                let mut least = u16::MAX;
+                let mut kept = 0;
+                for j in 0..count {
+                    let s = alive[j];
+                    let v = self.element_value(s as usize, p, e);
+                    if v < least {
+                        least = v;
+                        kept = 0;
+                    }
+                    if v == least {
+                        alive[kept] = s;
+                        kept += 1;
+                    }
+                }
+                count = kept;
+                least
+            };
+            if !e.twist_only {
+                let piece = (least >> TWIST_BITS) - self.start[e.slot as usize] as u16;
+                key = key << e.piece_bits | piece as u128;
+            }
+            key = key << e.twist_bits | (least & TWIST_MASK) as u128;
+        }
+        key << self.stabiliser_bits | count as u128
+    }
+
+    /// The contents of a class key's representative.
+    fn contents_of(&self, key: u128) -> Contents {
+        let mut p = self.identity;
+        let mut rest = key >> self.stabiliser_bits;
+        let mut twists = [0u16; MAX_CLASS_SLOTS];
+        for e in self.elements.iter().rev() {
+            let g = e.slot as usize;
+            let twist = (rest & ((1u128 << e.twist_bits) - 1)) as u16;
+            rest >>= e.twist_bits;
+            match e.twist_only {
+                true => twists[g] = twist,
+                false => {
+                    let piece = (rest & ((1u128 << e.piece_bits) - 1)) as u16;
+                    rest >>= e.piece_bits;
+                    p[g] = (piece + self.start[g] as u16) << TWIST_BITS | twist;
+                }
+            }
+        }
+        if let Some(lead) = &self.lead {
+            let mut cells = [0u32; MAX_CLASS_SLOTS];
+            let cells = &mut cells[..lead.slots.len()];
+            placement_cells(rest as u64, lead.slots.len() as u64, cells);
+            for (&g, &c) in lead.slots.iter().zip(cells.iter()) {
+                let g = g as usize;
+                p[g] = (lead.slots[c as usize] as u16) << TWIST_BITS | twists[g];
+            }
+        }
+        p
+    }
+}
+
+/// The orbit whose arrangement leads class keys: of those with at least [`MIN_LEAD_SLOTS`]
+/// slots that moves reach, the one with the fewest arrangements, where its table of conjugates fits
+/// [`MAX_LEAD_ENTRIES`].
+fn lead_orbit(orbits: &[crate::OrbitDef], moved: &[bool], order: usize) -> Option<usize> {
+    let mut first = 0;
+    let mut best: Option<(usize, usize)> = None;
+    for (o, def) in orbits.iter().enumerate() {
+        let n = moved[first..first + def.pieces]
+            .iter()
+            .filter(|&&m| m)
+            .count();
+        first += def.pieces;
+        let fits = n >= MIN_LEAD_SLOTS && factorial(n).saturating_mul(order) <= MAX_LEAD_ENTRIES;
+        if fits && best.is_none_or(|(_, size)| factorial(n) < size) {
+            best = Some((o, factorial(n)));
+        }
+    }
+    best.map(|(o, _)| o)
+}
+
+/// Bits that hold every number up to `largest`.
+fn bits_for(largest: usize) -> u32 {
+    usize::BITS - largest.leading_zeros()
+}
+
+/// `n!` (saturating).
+fn factorial(n: usize) -> usize {
+    (1..=n).fold(1usize, |f, k| f.saturating_mul(k))
+}
+
+impl StateSpace for ClassSpace {
+    type State = u128;
+    const HAS_CLASSES: bool = true;
+
+    fn goal_state(&self) -> u128 {
+        self.goal
+    }
+
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn move_name(&self, m: MoveIdx) -> String {
+        self.moves[m as usize].name.clone()
+    }
+
+    fn inverse_move(&self, m: MoveIdx) -> MoveIdx {
+        self.inverse[m as usize]
+    }
+
+    /// Move `m` reports the class of the representative moved by `m`.
+    fn for_each_neighbour(&self, key: u128, mut f: impl FnMut(MoveIdx, u128)) {
+        let p = self.contents_of(key);
+        for (m, changes) in self.changes.iter().enumerate() {
+            let mut child = p;
+            for c in changes {
+                let content = p[c.from as usize];
+                let k = self.orientations[c.slot as usize] as u16;
+                let twist = (content & TWIST_MASK) + c.twist as u16;
+                let twist = if twist >= k { twist - k } else { twist };
+                child[c.slot as usize] = (content & !TWIST_MASK) | twist;
+            }
+            f(m as MoveIdx, self.class_key(&child));
+        }
+    }
+
+    fn class_size(&self, key: u128) -> u64 {
+        let stabiliser = key & ((1u128 << self.stabiliser_bits) - 1);
+        self.order as u64 / stabiliser as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OrbitSpace;
+    use godsearch_core::RankedSpace;
+    use std::collections::HashMap;
+
+    fn shipped(name: &str) -> Definition {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/definitions/");
+        let text = std::fs::read_to_string(format!("{path}{name}")).expect("a shipped file");
+        crate::Format::of_name(name)
+            .expect("a format")
+            .read(&text)
+            .expect("it reads")
+    }
+
+    /// Positions at each distance, by a plain breadth-first search over states, summing class
+    /// sizes.
+    fn levels<P: StateSpace>(space: &P, depth: usize) -> Vec<u64> {
+        let mut seen = HashMap::new();
+        seen.insert(space.goal_state(), 0usize);
+        let mut frontier = vec![space.goal_state()];
+        let mut counts = vec![space.class_size(space.goal_state())];
+        for d in 1..=depth {
+            let mut next = Vec::new();
+            for &s in &frontier {
+                space.for_each_neighbour(s, |_, n| {
+                    if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(n) {
+                        e.insert(d);
+                        next.push(n);
+                    }
+                });
+            }
+            if next.is_empty() {
+                break;
+            }
+            counts.push(next.iter().map(|&s| space.class_size(s)).sum());
+            frontier = next;
+        }
+        counts
+    }
+
+    fn same_counts(name: &str, generators: &[&str], quarter: bool, depth: usize) {
+        let definition = shipped(name);
+        let generators: Vec<String> = generators.iter().map(|g| g.to_string()).collect();
+        let classes = ClassSpace::new(&definition, &generators, quarter)
+            .expect("moves")
+            .unwrap_or_else(|| panic!("{name}: no symmetries"));
+        let plain = OrbitSpace::<u128>::new(&definition, &generators, quarter).expect("moves");
+        assert!(plain.state_count() > 0);
+        assert_eq!(
+            levels(&classes, depth),
+            levels(&plain, depth),
+            "{name} {generators:?}"
+        );
+    }
+
+    #[test]
+    fn classes_count_the_positions_exactly() {
+        // The 2x2x2 (its 3 symmetries) near solved, both metrics (complete in the app tests).
+        same_counts("2x2x2.kpuzzle.json", &["U", "F", "R"], false, 7);
+        same_counts("2x2x2.kpuzzle.json", &["U", "F", "R"], true, 8);
+        // The 3x3x3 near solved (24 rotations), and <R, U> (2).
+        same_counts("3x3x3.kpuzzle.json", &[], false, 4);
+        same_counts("3x3x3.kpuzzle.json", &[], true, 5);
+        same_counts("3x3x3.kpuzzle.json", &["R", "U"], false, 7);
+        // Orbits that only twist in place (the pyraminx's tips) and turns of 120 degrees.
+        same_counts("pyraminx.kpuzzle.json", &[], false, 5);
+        same_counts("skewb.kpuzzle.json", &[], false, 5);
+    }
+
+    #[test]
+    fn a_class_is_keyed_alike_from_every_member() {
+        let definition = shipped("3x3x3.kpuzzle.json");
+        let space = ClassSpace::new(&definition, &[], false).unwrap().unwrap();
+        assert_eq!(space.symmetry_count(), 24);
+        // Walk a few moves; each state's neighbours' keys are representatives: keying one
+        // again gives itself.
+        let mut state = space.goal_state();
+        for step in 0..12 {
+            let mut next = None;
+            space.for_each_neighbour(state, |m, n| {
+                if m as usize == (step * 7) % space.move_count() {
+                    next = Some(n);
+                }
+            });
+            state = next.unwrap();
+            assert_eq!(space.class_key(&space.contents_of(state)), state);
+        }
+        assert_eq!(space.class_size(space.goal_state()), 1);
+    }
+}

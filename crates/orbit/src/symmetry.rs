@@ -1,0 +1,393 @@
+//! The symmetries of a definition puzzle, found from its moves alone: the rearrangements `S`
+//! of its slots (each slot sent to a slot of its orbit, turned by a fixed twist) under which
+//! the move set maps onto itself by conjugation, `S^-1 g S` a move for every move `g`. Such an
+//! `S` maps every position `P` to `S^-1 P S`, a position at the same distance from solved (the
+//! conjugate of each move of a solution is a move), so a search may keep one position of each
+//! class. For the 3x3x3 they are its 24 rotations, for the 2x2x2 over `U, F, R` the 3 turns
+//! about the corner that stays put; a file need not name them.
+//!
+//! **How they are found.** A symmetry commutes with the moves as maps of (slot, orientation)
+//! points: `S(g(x)) = g'(S(x))` where `g' = S^-1 g S`. So once the image of one slot is chosen,
+//! and the move each generator becomes, the images of every slot the generators reach from it
+//! follow. The search places the first slot not yet placed (on any slot of its orbit that some
+//! move reaches), chooses what each generator becomes once a slot is placed (a move with as
+//! many slots changed in each orbit and the same order, consistent with the slots placed),
+//! follows the consequences, and drops a choice at the first contradiction (a slot sent to two
+//! places, or two slots to one). Twisting every slot of a component alike (every edge flipped)
+//! conjugates each move to itself, so a component's first slot is placed untwisted, and one
+//! symmetry is kept for each way of mapping the generators: the result is every way a
+//! symmetry can act, each once, a group. Only symmetries that keep each piece's turn counting
+//! the same way are sought (a mirror image turns corners the other way, which a twist cannot
+//! say), so the 3x3x3 gets its 24 rotations, not the 48 with reflections.
+//!
+//! Slots no move reaches are left in place. Puzzles whose solved pattern repeats a piece (the
+//! 4x4x4's centres) get the identity alone: their positions are patterns, not rearrangements
+//! of distinct pieces, and conjugating them needs more than this module does.
+
+use super::definition::{Definition, OrbitTransformation, Transformation};
+use super::space::SpaceMove;
+
+/// Choices tried before the search gives up; the symmetries are then the identity alone (a
+/// search over classes is never wrong for having fewer). The shipped puzzles' searches end in
+/// milliseconds.
+const SEARCH_STEPS: usize = 1 << 20;
+
+/// Every symmetry of the puzzle `definition` over `moves` (a space's moves: each generator
+/// with the powers it keeps), as transformations, the identity first, one for each way of
+/// acting on positions. Exact: the whole group of twist-preserving slot rearrangements that
+/// conjugate the move set onto itself, or the identity alone where the solved pattern repeats
+/// a piece or the search passes its step limit.
+pub fn symmetries(definition: &Definition, moves: &[SpaceMove]) -> Vec<Transformation> {
+    let identity = Transformation::identity(&definition.orbits);
+    let distinct = definition.solved.orbits.iter().all(|o| {
+        let mut pieces = o.pieces.clone();
+        pieces.sort_unstable();
+        pieces.windows(2).all(|w| w[0] != w[1])
+    });
+    if !distinct || moves.is_empty() {
+        return vec![identity];
+    }
+    let points = Points::new(definition, moves);
+    let mut found = Vec::new();
+    let mut steps = 0;
+    let start = Partial {
+        image: vec![None; points.slots],
+        used: vec![false; points.slots],
+        became: vec![None; points.generators.len()],
+        queue: Vec::new(),
+        head: 0,
+    };
+    if !points.explore(start, &mut found, &mut steps) {
+        return vec![identity];
+    }
+    // Symmetries that differ by a twist of whole orbits (every edge flipped) conjugate every
+    // move alike: one stands for each way of mapping the generators, which is what acts.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|p| seen.insert(p.became.clone()));
+    let acts_as_identity = |p: &Partial| {
+        p.became
+            .iter()
+            .zip(&points.generators)
+            .all(|(h, &g)| *h == Some(g))
+    };
+    let mut group = vec![identity];
+    group.extend(
+        found
+            .iter()
+            .filter(|p| !acts_as_identity(p))
+            .map(|p| points.transformation(p, definition))
+            .filter(|s| points.conjugates_moves(s, definition, moves)),
+    );
+    group
+}
+
+/// The moves as maps of slots (all orbits' slots numbered one after another).
+struct Points {
+    slots: usize,
+    /// Each slot's orientation count.
+    orientations: Vec<u8>,
+    /// Each slot's orbit.
+    orbit_of: Vec<usize>,
+    /// Whether some move changes the slot.
+    moved: Vec<bool>,
+    /// Per move: where the piece in each slot goes.
+    to: Vec<Vec<usize>>,
+    /// Per move: the twist the piece in each slot takes on the way.
+    twist: Vec<Vec<u8>>,
+    /// The generators (moves of power 1), as indices into the moves.
+    generators: Vec<usize>,
+    /// Per generator: the moves it may become (as many slots changed in each orbit, the same
+    /// order).
+    candidates: Vec<Vec<usize>>,
+}
+
+/// A symmetry being chosen: each slot's image (slot, twist), the images taken, each
+/// generator's conjugate, and the slots placed whose consequences are still to follow.
+#[derive(Clone)]
+struct Partial {
+    image: Vec<Option<(usize, u8)>>,
+    used: Vec<bool>,
+    became: Vec<Option<usize>>,
+    queue: Vec<usize>,
+    head: usize,
+}
+
+impl Points {
+    fn new(definition: &Definition, moves: &[SpaceMove]) -> Self {
+        let mut orientations = Vec::new();
+        let mut orbit_of = Vec::new();
+        let mut starts = Vec::new();
+        for (o, def) in definition.orbits.iter().enumerate() {
+            starts.push(orientations.len());
+            orientations.extend(std::iter::repeat_n(def.orientations, def.pieces));
+            orbit_of.extend(std::iter::repeat_n(o, def.pieces));
+        }
+        let slots = orientations.len();
+        let (mut to, mut twist) = (Vec::new(), Vec::new());
+        for m in moves {
+            let (mut t, mut w) = (vec![0; slots], vec![0; slots]);
+            for (o, part) in m.transformation.orbits.iter().enumerate() {
+                // Slot i receives the piece of slot permutation[i], turned by orientation[i].
+                for (i, (&from, &turn)) in
+                    part.permutation.iter().zip(&part.orientation).enumerate()
+                {
+                    t[starts[o] + from as usize] = starts[o] + i;
+                    w[starts[o] + from as usize] = turn;
+                }
+            }
+            to.push(t);
+            twist.push(w);
+        }
+        let moved: Vec<bool> = (0..slots)
+            .map(|s| (0..moves.len()).any(|m| to[m][s] != s || twist[m][s] != 0))
+            .collect();
+        // A move and its conjugate change as many slots of each orbit and have one order.
+        let signature = |m: usize| {
+            let mut changed = vec![0usize; definition.orbits.len()];
+            for s in 0..slots {
+                if to[m][s] != s || twist[m][s] != 0 {
+                    changed[orbit_of[s]] += 1;
+                }
+            }
+            let order = moves[m]
+                .transformation
+                .order(&definition.orbits, crate::space::MAX_MOVES as u64 + 1);
+            (changed, order)
+        };
+        let signatures: Vec<_> = (0..moves.len()).map(signature).collect();
+        let generators: Vec<usize> = (0..moves.len()).filter(|&m| moves[m].power == 1).collect();
+        let candidates = generators
+            .iter()
+            .map(|&g| {
+                (0..moves.len())
+                    .filter(|&m| signatures[m] == signatures[g])
+                    .collect()
+            })
+            .collect();
+        Points {
+            slots,
+            orientations,
+            orbit_of,
+            moved,
+            to,
+            twist,
+            generators,
+            candidates,
+        }
+    }
+
+    /// Completes `p` every way it can be completed, adding each symmetry to `found`; `false`
+    /// when the step limit was reached. It follows the consequences of what is chosen, then
+    /// chooses what one generator becomes (the one with the fewest choices consistent with
+    /// the slots placed, once one is), or else where the first slot not placed goes.
+    fn explore(&self, mut p: Partial, found: &mut Vec<Partial>, steps: &mut usize) -> bool {
+        *steps += 1;
+        if *steps > SEARCH_STEPS {
+            return false;
+        }
+        if !self.follow(&mut p) {
+            return true;
+        }
+        let open = (0..self.generators.len()).filter(|&gi| p.became[gi].is_none());
+        let choices = open
+            .map(|gi| {
+                let fits: Vec<usize> = self.candidates[gi]
+                    .iter()
+                    .copied()
+                    .filter(|&h| self.fits(&p, self.generators[gi], h))
+                    .collect();
+                (gi, fits)
+            })
+            .min_by_key(|(_, fits)| fits.len());
+        // Generators are chosen once a slot is placed, which narrows their choices.
+        if let Some((gi, fits)) = choices.filter(|_| !p.queue.is_empty()) {
+            for h in fits {
+                let mut q = p.clone();
+                q.became[gi] = Some(h);
+                q.head = 0;
+                if !self.explore(q, found, steps) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        let Some(s) = (0..self.slots).find(|&s| self.moved[s] && p.image[s].is_none()) else {
+            found.push(p);
+            return true;
+        };
+        // `s` is the first slot of its component (the slots the moves carry it to: those
+        // placed were followed through every move), and twisting a whole component alike
+        // conjugates every move to itself: sending `s` to each slot untwisted finds every
+        // way a symmetry can act.
+        for t in (0..self.slots)
+            .filter(|&t| self.moved[t] && !p.used[t] && self.orbit_of[t] == self.orbit_of[s])
+        {
+            let mut q = p.clone();
+            q.image[s] = Some((t, 0));
+            q.used[t] = true;
+            q.queue.push(s);
+            q.head = 0;
+            if !self.explore(q, found, steps) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Where `S` must send the slot generator `g` sends `s` to, when `S` sends `s` to `(t, d)`
+    /// and `g` becomes `h`: `S(g(s, a)) = h(S(s, a))`.
+    fn image_after(
+        &self,
+        s: usize,
+        (t, d): (usize, u8),
+        g: usize,
+        h: usize,
+    ) -> (usize, (usize, u8)) {
+        let k = self.orientations[s];
+        let turn = (d + self.twist[h][t] + k - self.twist[g][s]) % k;
+        (self.to[g][s], (self.to[h][t], turn))
+    }
+
+    /// Whether `g` may become `h` given the slots placed in `p`.
+    fn fits(&self, p: &Partial, g: usize, h: usize) -> bool {
+        p.queue.iter().all(|&s| {
+            let image = p.image[s].expect("queued slots are placed");
+            let (next, want) = self.image_after(s, image, g, h);
+            match p.image[next] {
+                Some(known) => known == want,
+                None => !p.used[want.0] && self.moved[want.0],
+            }
+        })
+    }
+
+    /// Places every slot that the slots placed and the generators chosen imply; `false` at a
+    /// contradiction.
+    fn follow(&self, p: &mut Partial) -> bool {
+        while p.head < p.queue.len() {
+            let s = p.queue[p.head];
+            let image = p.image[s].expect("queued slots are placed");
+            for (gi, &g) in self.generators.iter().enumerate() {
+                let Some(h) = p.became[gi] else { continue };
+                let (next, want) = self.image_after(s, image, g, h);
+                match p.image[next] {
+                    Some(known) if known != want => return false,
+                    Some(_) => {}
+                    None => {
+                        if p.used[want.0] || !self.moved[want.0] {
+                            return false;
+                        }
+                        p.image[next] = Some(want);
+                        p.used[want.0] = true;
+                        p.queue.push(next);
+                    }
+                }
+            }
+            p.head += 1;
+        }
+        true
+    }
+
+    /// The symmetry a complete choice describes, in the definition's convention: slot `t`
+    /// receives the piece of slot `s` turned by `d` where `s` goes to `(t, d)`.
+    fn transformation(&self, p: &Partial, definition: &Definition) -> Transformation {
+        let mut t = Transformation::identity(&definition.orbits);
+        let mut start = 0;
+        for (o, def) in definition.orbits.iter().enumerate() {
+            let part: &mut OrbitTransformation = &mut t.orbits[o];
+            for local in 0..def.pieces {
+                if let Some((to, turn)) = p.image[start + local] {
+                    part.permutation[to - start] = local as u8;
+                    part.orientation[to - start] = turn;
+                }
+            }
+            start += def.pieces;
+        }
+        t
+    }
+
+    /// Whether `S^-1 g S` is one of `moves` for every move `g` (what the search guarantees,
+    /// checked again on whole transformations).
+    fn conjugates_moves(
+        &self,
+        s: &Transformation,
+        definition: &Definition,
+        moves: &[SpaceMove],
+    ) -> bool {
+        let orbits = &definition.orbits;
+        let inverse = s.inverse(orbits);
+        self.generators.iter().all(|&g| {
+            let conjugate = inverse
+                .then(&moves[g].transformation, orbits)
+                .then(s, orbits);
+            moves.iter().any(|m| m.transformation == conjugate)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::space_moves;
+
+    fn shipped(name: &str) -> Definition {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/definitions/");
+        let text = std::fs::read_to_string(format!("{path}{name}")).expect("a shipped file");
+        crate::Format::of_name(name)
+            .expect("a format")
+            .read(&text)
+            .expect("it reads")
+    }
+
+    fn count(name: &str, generators: &[&str], quarter: bool) -> usize {
+        let definition = shipped(name);
+        let generators: Vec<String> = generators.iter().map(|g| g.to_string()).collect();
+        let moves = space_moves(&definition, &generators, quarter)
+            .expect("moves")
+            .moves;
+        let group = symmetries(&definition, &moves);
+        assert!(group[0].is_identity());
+        // What a symmetry does: the move each move becomes.
+        let orbits = &definition.orbits;
+        let action = |s: &Transformation| -> Vec<usize> {
+            let inverse = s.inverse(orbits);
+            moves
+                .iter()
+                .map(|m| {
+                    let c = inverse.then(&m.transformation, orbits).then(s, orbits);
+                    moves
+                        .iter()
+                        .position(|x| x.transformation == c)
+                        .expect("a move")
+                })
+                .collect()
+        };
+        let actions: Vec<Vec<usize>> = group.iter().map(action).collect();
+        // Each acts differently, and together they are a group: closed under products.
+        let distinct: std::collections::HashSet<_> = actions.iter().collect();
+        assert_eq!(distinct.len(), group.len(), "{name}: repeated actions");
+        for a in &group {
+            for b in &group {
+                assert!(
+                    distinct.contains(&action(&a.then(b, orbits))),
+                    "{name}: not closed"
+                );
+            }
+        }
+        group.len()
+    }
+
+    #[test]
+    fn the_cubes_have_their_rotations() {
+        assert_eq!(count("3x3x3.kpuzzle.json", &[], false), 24);
+        assert_eq!(count("3x3x3.kpuzzle.json", &[], true), 24);
+        // Over U, F, R the corner they leave in place stays: the turns about it.
+        assert_eq!(count("2x2x2.kpuzzle.json", &["U", "F", "R"], false), 3);
+        // <R, U>: the half turn about the edge between them swaps them.
+        assert_eq!(count("3x3x3.kpuzzle.json", &["R", "U"], false), 2);
+    }
+
+    #[test]
+    fn identical_pieces_get_the_identity_alone() {
+        assert_eq!(count("4x4x4.kpuzzle.json", &[], false), 1);
+    }
+}
