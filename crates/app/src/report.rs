@@ -551,6 +551,10 @@ pub struct DefinitionInfoReport {
     pub table_bytes: Option<u64>,
     /// Seconds the group order took.
     pub group_order_seconds: f64,
+    /// The symmetries found from the moves (1: none but the identity): rearrangements of the
+    /// slots, mirror images too, that conjugate every move to a move. `bfs` keeps one position
+    /// a class under them where the frontier engines run and a class's key fits 128 bits.
+    pub symmetries: usize,
 }
 
 /// A definition puzzle's position solved (`solve --def`).

@@ -23,7 +23,8 @@ use std::time::Instant;
 
 /// Repetitions of each enumeration; the best time counts.
 const REPEATS: usize = 5;
-/// The 3x3x3 from its file (classes under its 24 rotations) and built in (classes of 48), to
+/// The 3x3x3 from its file (classes under the 48 symmetries found from its moves) and built in
+/// (classes of its 48), to
 /// this depth...
 const CUBE_DEPTH: u32 = 7;
 /// ...and from its file position by position, to this one.
@@ -89,11 +90,15 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
     }
     print_rows(&rows, threads, |_| base);
 
-    outln!("\n3x3x3 to depth {CUBE_DEPTH}: from its file (classes of its 24 rotations, found from its moves) and built in (classes of 48)");
+    outln!("\n3x3x3 to depth {CUBE_DEPTH}: from its file (classes of the 48 symmetries found from its moves) and built in (classes of 48)");
     let cube = definition("3x3x3.kpuzzle.json")?;
     let file_classes = cube
         .class_space(&[], DefinitionMetric::Outer)?
         .context("the 3x3x3's file has symmetries")?;
+    ensure!(
+        file_classes.symmetry_count() == 48,
+        "the 3x3x3's file has 48 symmetries"
+    );
     let (from_file, file_seconds) = best_of(REPEATS, || {
         Ok(frontier::enumerate(
             &file_classes,

@@ -1,7 +1,7 @@
 //! A definition puzzle's positions up to its symmetries ([`crate::symmetry`]): a state stands
 //! for a position's whole class, its conjugates `S^-1 P S`, which are all at the same
 //! distance from solved. The frontier engines then keep and expand one position a class, about
-//! as many times fewer as the puzzle has symmetries (the 3x3x3's 24), and count positions
+//! as many times fewer as the puzzle has symmetries (the 3x3x3's 48), and count positions
 //! exactly by the classes' sizes.
 //!
 //! **Keys.** A position is held as the rearrangement that makes it from solved: for each slot
@@ -21,6 +21,7 @@ use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
 use super::symmetry::symmetries;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
+use rayon::prelude::*;
 
 /// How class keys are made, written into files that store keys (levels on disk); change it
 /// whenever the packing or the choice of representative changes.
@@ -47,8 +48,8 @@ struct Change {
 /// The orbit whose arrangement leads a class key: the arrangement of its slots that moves reach,
 /// ranked lexicographically, so the least conjugate's arrangement is read off a table row of
 /// every symmetry's (one row instead of a slot-by-slot elimination, which the many pieces at
-/// home near solved make long: `bfs` of the 3x3x3's file to depth 7 in 1.05-1.17 s instead of
-/// 1.38 s).
+/// home near solved make long: `bfs` of the 3x3x3's file to depth 7 under its 24 rotations
+/// took 1.05-1.17 s with it and 1.38 s without).
 #[derive(Debug, Clone)]
 struct Lead {
     /// Its slots that moves reach, in order.
@@ -56,7 +57,7 @@ struct Lead {
     /// Per slot of the puzzle: its index among `slots`.
     index_of: Vec<u8>,
     /// Per arrangement rank and symmetry: the rank of the conjugate's arrangement.
-    table: Vec<u32>,
+    table: Vec<u16>,
 }
 
 /// One part of a class key after the lead: a slot's whole content (its piece's number within
@@ -69,9 +70,21 @@ struct Element {
     twist_bits: u32,
 }
 
-/// Entries (arrangements times symmetries) a lead table may have: 16 MiB of ranks. The
-/// 3x3x3's corners take 40320 x 24.
+/// How one symmetry's conjugate is read at one element of the key: from slot `read` of the
+/// position, relabelled, turned by `turn` (mod `orientations`).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    read: u8,
+    turn: u8,
+    orientations: u8,
+}
+
+/// Entries (arrangements times symmetries) a lead table may have: 8 MiB of ranks. The 3x3x3's
+/// corners take 40320 x 48 (3.7 MiB).
 const MAX_LEAD_ENTRIES: usize = 1 << 22;
+/// The most arrangements a lead orbit may have: its ranks are 16-bit, half the memory of 32-bit
+/// ones (no faster or slower on the 3x3x3).
+const MAX_LEAD_ARRANGEMENTS: usize = 1 << 16;
 /// The fewest slots a lead orbit has: two arrangements or fewer tell the symmetries too little
 /// apart to be worth a table.
 const MIN_LEAD_SLOTS: usize = 3;
@@ -102,6 +115,9 @@ pub struct ClassSpace {
     read: Vec<u8>,
     turn: Vec<u8>,
     relabel: Vec<u16>,
+    /// Per symmetry and element of the key: where the conjugate's element is read from
+    /// (`read` and `turn` by element instead of by slot, beside the orientation count).
+    steps: Vec<Step>,
     contents: usize,
     stabiliser_bits: u32,
     identity: Contents,
@@ -226,23 +242,40 @@ impl ClassSpace {
         let contents = slots << TWIST_BITS;
         let (mut read, mut turn, mut relabel) = (Vec::new(), Vec::new(), Vec::new());
         for s in &group {
-            for (from, twist) in global(s) {
+            // The conjugate's slot S(i) holds (S(h), a' + d_i - d_h) where slot i of the
+            // position holds (h, a), S sends each slot u to S(u) adding d_u, and a' is a, or -a
+            // for a mirror image (`Symmetry::conjugate`): read slot i, relabel (h, a), add d_i.
+            for (from, twist) in global(&s.transformation) {
                 read.push(from);
                 turn.push(twist);
             }
-            // Content (h, a) of a position becomes (S^-1's source of h, a + S^-1's twist there).
-            let back = global(&s.inverse(orbits));
+            // S^-1 sends S(h) back to h taking d_h off.
+            let back = global(&s.transformation.inverse(orbits));
             relabel.extend((0..contents).map(|c| {
                 let (h, a) = (c >> TWIST_BITS, (c as u16 & TWIST_MASK) as u8);
                 let k = orientations.get(h).copied().unwrap_or(1).max(1);
+                let own = if s.mirror { (k - a % k) % k } else { a % k };
                 let (source, twist) = back.get(h).copied().unwrap_or((h as u8, 0));
-                (source as u16) << TWIST_BITS | ((a + twist) % k) as u16
+                (source as u16) << TWIST_BITS | ((own + twist) % k) as u16
             }));
         }
         let mut identity = [0u16; MAX_CLASS_SLOTS];
         for (s, c) in identity.iter_mut().enumerate().take(slots) {
             *c = (s as u16) << TWIST_BITS;
         }
+        let steps = (0..order)
+            .flat_map(|sym| {
+                let (read, turn, orientations) = (&read, &turn, &orientations);
+                elements.iter().map(move |e| {
+                    let at = sym * slots + e.slot as usize;
+                    Step {
+                        read: read[at],
+                        turn: turn[at],
+                        orientations: orientations[e.slot as usize],
+                    }
+                })
+            })
+            .collect();
         let mut space = ClassSpace {
             generators,
             moves,
@@ -257,6 +290,7 @@ impl ClassSpace {
             read,
             turn,
             relabel,
+            steps,
             contents,
             stabiliser_bits,
             identity,
@@ -297,23 +331,23 @@ impl ClassSpace {
         for (i, &g) in slots.iter().enumerate() {
             index_of[g as usize] = i as u8;
         }
-        let arrangements = factorial(n);
-        let mut table = Vec::with_capacity(arrangements * self.order);
-        let mut cells = vec![0u32; n];
-        let mut p = self.identity;
-        for rank in 0..arrangements {
-            placement_cells(rank as u64, n as u64, &mut cells);
-            for (&g, &c) in slots.iter().zip(&cells) {
-                p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
-            }
-            for s in 0..self.order {
-                let conjugate = slots.iter().map(|&g| {
-                    let h = self.conjugate_at(s, &p, g as usize) >> TWIST_BITS;
-                    index_of[h as usize] as u32
-                });
-                table.push(placement_index(conjugate, n as u64) as u32);
-            }
-        }
+        let mut table = vec![0u16; factorial(n) * self.order];
+        table.par_chunks_mut(self.order).enumerate().for_each_init(
+            || (self.identity, vec![0u32; n]),
+            |(p, cells), (rank, row)| {
+                placement_cells(rank as u64, n as u64, cells);
+                for (&g, &c) in slots.iter().zip(cells.iter()) {
+                    p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
+                }
+                for (s, entry) in row.iter_mut().enumerate() {
+                    let conjugate = slots.iter().map(|&g| {
+                        let h = self.conjugate_at(s, p, g as usize) >> TWIST_BITS;
+                        index_of[h as usize] as u32
+                    });
+                    *entry = placement_index(conjugate, n as u64) as u16;
+                }
+            },
+        );
         Lead {
             slots,
             index_of,
@@ -321,17 +355,36 @@ impl ClassSpace {
         }
     }
 
-    /// Element `e` of the conjugate of `p` under symmetry `s`, as a number ordered as keys are.
+    /// Element `e` (of `elements`, number `at`) of the conjugate of `p` under symmetry `s`, as a
+    /// number ordered as keys are: the content, or its twist alone.
     #[inline]
-    fn element_value(&self, s: usize, p: &Contents, e: &Element) -> u16 {
-        let content = self.conjugate_at(s, p, e.slot as usize);
+    fn element_value(&self, s: usize, p: &Contents, at: usize, e: &Element) -> u16 {
+        let step = self.steps[s * self.elements.len() + at];
+        let c = self.relabel[s * self.contents + p[step.read as usize] as usize];
+        let k = step.orientations as u16;
+        let twist = (c & TWIST_MASK) + step.turn as u16;
+        let twist = if twist >= k { twist - k } else { twist };
         match e.twist_only {
-            true => content & TWIST_MASK,
-            false => content,
+            true => twist,
+            false => (c & !TWIST_MASK) | twist,
         }
     }
 
+    /// `key` with element value `v` of `e` appended.
+    #[inline]
+    fn pack(&self, key: u128, e: &Element, v: u16) -> u128 {
+        let mut key = key;
+        if !e.twist_only {
+            let piece = (v >> TWIST_BITS) - self.start[e.slot as usize] as u16;
+            key = key << e.piece_bits | piece as u128;
+        }
+        key << e.twist_bits | (v & TWIST_MASK) as u128
+    }
+
     /// The key of the class of `p`: its least conjugate, packed, with its stabiliser's size.
+    /// Symmetries are dropped element by element; once one is left (after the lead, mostly:
+    /// 1.25 were left on average on the 3x3x3 to depth 7 under its rotations) the rest is read
+    /// off it alone.
     fn class_key(&self, p: &Contents) -> u128 {
         let mut alive = [0u8; MAX_SYMMETRIES];
         let mut count = 0;
@@ -359,32 +412,39 @@ impl ClassSpace {
                 count = self.order;
             }
         }
-        for e in &self.elements {
-            let least = if count == 1 {
-                self.element_value(alive[0] as usize, p, e)
-            } else {
-                let mut least = u16::MAX;
-                let mut kept = 0;
-                for j in 0..count {
-                    let s = alive[j];
-                    let v = self.element_value(s as usize, p, e);
-                    if v < least {
-                        least = v;
-                        kept = 0;
-                    }
-                    if v == least {
-                        alive[kept] = s;
-                        kept += 1;
-                    }
+        let mut at = 0;
+        while count > 1 && at < self.elements.len() {
+            let e = &self.elements[at];
+            let mut least = u16::MAX;
+            let mut kept = 0;
+            for j in 0..count {
+                let s = alive[j];
+                let v = self.element_value(s as usize, p, at, e);
+                if v < least {
+                    least = v;
+                    kept = 0;
                 }
-                count = kept;
-                least
-            };
-            if !e.twist_only {
-                let piece = (least >> TWIST_BITS) - self.start[e.slot as usize] as u16;
-                key = key << e.piece_bits | piece as u128;
+                if v == least {
+                    alive[kept] = s;
+                    kept += 1;
+                }
             }
-            key = key << e.twist_bits | (least & TWIST_MASK) as u128;
+            count = kept;
+            key = self.pack(key, e, least);
+            at += 1;
+        }
+        if at < self.elements.len() {
+            let s = alive[0] as usize;
+            let n = self.elements.len();
+            let steps = &self.steps[s * n..][..n];
+            let relabel = &self.relabel[s * self.contents..][..self.contents];
+            for (e, step) in self.elements[at..].iter().zip(&steps[at..]) {
+                let c = relabel[p[step.read as usize] as usize];
+                let k = step.orientations as u16;
+                let twist = (c & TWIST_MASK) + step.turn as u16;
+                let twist = if twist >= k { twist - k } else { twist };
+                key = self.pack(key, e, (c & !TWIST_MASK) | twist);
+            }
         }
         key << self.stabiliser_bits | count as u128
     }
@@ -421,8 +481,8 @@ impl ClassSpace {
 }
 
 /// The orbit whose arrangement leads class keys: of those with at least [`MIN_LEAD_SLOTS`]
-/// slots that moves reach, the one with the fewest arrangements, where its table of conjugates fits
-/// [`MAX_LEAD_ENTRIES`].
+/// slots that moves reach, the one with the fewest arrangements, where they and its table of
+/// conjugates fit [`MAX_LEAD_ARRANGEMENTS`] and [`MAX_LEAD_ENTRIES`].
 fn lead_orbit(orbits: &[crate::OrbitDef], moved: &[bool], order: usize) -> Option<usize> {
     let mut first = 0;
     let mut best: Option<(usize, usize)> = None;
@@ -432,7 +492,9 @@ fn lead_orbit(orbits: &[crate::OrbitDef], moved: &[bool], order: usize) -> Optio
             .filter(|&&m| m)
             .count();
         first += def.pieces;
-        let fits = n >= MIN_LEAD_SLOTS && factorial(n).saturating_mul(order) <= MAX_LEAD_ENTRIES;
+        let fits = n >= MIN_LEAD_SLOTS
+            && factorial(n) <= MAX_LEAD_ARRANGEMENTS
+            && factorial(n).saturating_mul(order) <= MAX_LEAD_ENTRIES;
         if fits && best.is_none_or(|(_, size)| factorial(n) < size) {
             best = Some((o, factorial(n)));
         }
@@ -551,14 +613,15 @@ mod tests {
 
     #[test]
     fn classes_count_the_positions_exactly() {
-        // The 2x2x2 (its 3 symmetries) near solved, both metrics (complete in the app tests).
+        // The 2x2x2 (its 6 symmetries) near solved, both metrics (complete in the app tests).
         same_counts("2x2x2.kpuzzle.json", &["U", "F", "R"], false, 7);
         same_counts("2x2x2.kpuzzle.json", &["U", "F", "R"], true, 8);
-        // The 3x3x3 near solved (24 rotations), and <R, U> (2).
+        // The 3x3x3 near solved (48 rotations and reflections), and <R, U> (4).
         same_counts("3x3x3.kpuzzle.json", &[], false, 4);
         same_counts("3x3x3.kpuzzle.json", &[], true, 5);
         same_counts("3x3x3.kpuzzle.json", &["R", "U"], false, 7);
-        // Orbits that only twist in place (the pyraminx's tips) and turns of 120 degrees.
+        // Orbits that only twist in place (the pyraminx's tips), turns of 120 degrees, and
+        // mirror images that turn corners the other way.
         same_counts("pyraminx.kpuzzle.json", &[], false, 5);
         same_counts("skewb.kpuzzle.json", &[], false, 5);
     }
@@ -567,7 +630,7 @@ mod tests {
     fn a_class_is_keyed_alike_from_every_member() {
         let definition = shipped("3x3x3.kpuzzle.json");
         let space = ClassSpace::new(&definition, &[], false).unwrap().unwrap();
-        assert_eq!(space.symmetry_count(), 24);
+        assert_eq!(space.symmetry_count(), 48);
         // Walk a few moves; each state's neighbours' keys are representatives: keying one
         // again gives itself.
         let mut state = space.goal_state();

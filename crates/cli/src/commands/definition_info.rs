@@ -54,4 +54,8 @@ pub fn print(report: &DefinitionInfoReport, exact: bool) {
         ),
         (None, _) => outln!("  ranks:              more than 128 bits hold"),
     }
+    match report.symmetries {
+        1 => outln!("  symmetries:         none found from the moves"),
+        n => outln!("  symmetries:         {n}, found from the moves"),
+    }
 }

@@ -8,6 +8,8 @@ use godsearch_core::RankInt;
 use godsearch_orbit::classes::ClassSpace;
 use godsearch_orbit::group::group_order;
 use godsearch_orbit::slots::{SlotError, SlotSpace};
+use godsearch_orbit::space::space_moves;
+use godsearch_orbit::symmetry::symmetries;
 use godsearch_orbit::SpaceError;
 use godsearch_orbit::{Definition, Format, OrbitSpace};
 use num_bigint::BigUint;
@@ -125,6 +127,12 @@ impl DefinitionPuzzle {
     ) -> AppResult<Option<ClassSpace>> {
         let quarter = metric == DefinitionMetric::Quarter;
         Ok(ClassSpace::new(&self.definition, generators, quarter)?)
+    }
+
+    /// How many symmetries the moves `generators` have ([`symmetries`]; 1: the identity alone).
+    pub fn symmetry_count(&self, generators: &[String]) -> AppResult<usize> {
+        let moves = space_moves(&self.definition, generators, false)?.moves;
+        Ok(symmetries(&self.definition, &moves).len())
     }
 
     /// The space over `generators` in `metric` whose states are the pieces' slots themselves,
@@ -281,6 +289,7 @@ pub fn info(puzzle: &DefinitionPuzzle, generators: &[String]) -> AppResult<Defin
             .filter(|_| ranks_exact)
             .and_then(|r| u64::try_from(godsearch_enumerate::table::table_bytes(r)).ok()),
         group_order_seconds,
+        symmetries: puzzle.symmetry_count(generators)?,
     })
 }
 
