@@ -142,6 +142,40 @@ where
     Ok((enumeration, Finish::Disk(run)))
 }
 
+/// God's algorithm over symmetry classes, by the frontier engines (in memory, on disk or
+/// distributed, as `request` asks) under the run name `run`: the report of `puzzle` in `metric`
+/// counts positions and classes (under `group` maps) exactly, timed from `started`.
+pub(crate) fn class_run<P>(
+    space: &P,
+    (puzzle, metric): (String, &'static str),
+    (run, group): (&str, u64),
+    started: Instant,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport>
+where
+    P: StateSpace + Clone + Send + Sync + 'static,
+    P::State: KeyState,
+{
+    let (enumeration, finish) = frontier_run(space, run, request, progress)?;
+    let mut report = report(
+        puzzle,
+        "solved".into(),
+        metric,
+        (
+            "frontier of symmetry classes",
+            std::mem::size_of::<P::State>() as f64,
+        ),
+        &enumeration,
+        None,
+        started.elapsed().as_secs_f64(),
+    );
+    report.classes = Some(enumeration.classes.clone());
+    report.class_group = Some(group);
+    add_run_figures(&mut report, finish);
+    Ok(report)
+}
+
 /// A disk run's error as the request's (a folder that is not this run's, or holds one without
 /// --resume: exit 2) or the run's (a damaged file, a failed write: exit 1).
 fn disk_error(e: godsearch_enumerate::disk::DiskError) -> AppError {

@@ -561,14 +561,7 @@ mod tests {
     use godsearch_core::RankedSpace;
     use std::collections::HashMap;
 
-    fn shipped(name: &str) -> Definition {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/definitions/");
-        let text = std::fs::read_to_string(format!("{path}{name}")).expect("a shipped file");
-        crate::Format::of_name(name)
-            .expect("a format")
-            .read(&text)
-            .expect("it reads")
-    }
+    use crate::shipped_for_tests as shipped;
 
     /// Positions at each distance, by a plain breadth-first search over states, summing class
     /// sizes.

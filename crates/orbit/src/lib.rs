@@ -58,3 +58,14 @@ impl Format {
         }
     }
 }
+
+/// A shipped definition file (`data/definitions/NAME`), read, for the unit tests.
+#[cfg(test)]
+pub(crate) fn shipped_for_tests(name: &str) -> Definition {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/definitions/");
+    let text = std::fs::read_to_string(format!("{path}{name}")).expect("a shipped file");
+    Format::of_name(name)
+        .expect("a format")
+        .read(&text)
+        .expect("it reads")
+}

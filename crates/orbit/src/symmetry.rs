@@ -402,14 +402,7 @@ mod tests {
     use super::*;
     use crate::space::space_moves;
 
-    fn shipped(name: &str) -> Definition {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/definitions/");
-        let text = std::fs::read_to_string(format!("{path}{name}")).expect("a shipped file");
-        crate::Format::of_name(name)
-            .expect("a format")
-            .read(&text)
-            .expect("it reads")
-    }
+    use crate::shipped_for_tests as shipped;
 
     fn count(name: &str, generators: &[&str], quarter: bool) -> usize {
         let definition = shipped(name);

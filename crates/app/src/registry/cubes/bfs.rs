@@ -3,8 +3,8 @@
 
 use super::tables;
 use crate::bfs::{
-    add_run_figures, check_count_last, check_disk, frontier_run, report, table_entry_bytes,
-    BfsRequest, EngineChoice, Finish,
+    add_run_figures, check_count_last, check_disk, class_run, frontier_run, report,
+    table_entry_bytes, BfsRequest, EngineChoice, Finish,
 };
 use crate::report::BfsReport;
 use crate::{AppError, AppResult};
@@ -102,26 +102,17 @@ pub fn cube3(
         "cube 3x3x3 metric {metric} classes of {} maps key {CLASS_KEY}",
         reduction.order()
     );
-    let (enumeration, disk) = frontier_run(&space, &run_name, request, progress)?;
-    let seconds = started.elapsed().as_secs_f64();
-    let mut report = report(
-        CubeSize::Three.to_string(),
-        "solved".into(),
-        metric.name(),
-        (
-            "frontier of symmetry classes",
-            std::mem::size_of::<u128>() as f64,
-        ),
-        &enumeration,
-        None,
-        seconds,
-    );
+    let mut report = class_run(
+        &space,
+        (CubeSize::Three.to_string(), metric.name()),
+        (&run_name, reduction.order()),
+        started,
+        request,
+        progress,
+    )?;
     // The cube is never exhausted within memory: no diameter, no antipodes.
     report.diameter = None;
     report.complete = false;
     report.antipode_count = None;
-    report.classes = Some(enumeration.classes.clone());
-    report.class_group = Some(reduction.order());
-    add_run_figures(&mut report, disk);
     Ok(report)
 }

@@ -4,9 +4,7 @@
 
 use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::tables::{self, ORBIT_RANKING};
-use crate::bfs::{
-    add_run_figures, engine_for, frontier_run, ranked, report, BfsRequest, EngineChoice, RankedRun,
-};
+use crate::bfs::{class_run, engine_for, ranked, report, BfsRequest, EngineChoice, RankedRun};
 use crate::report::BfsReport;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
@@ -121,24 +119,14 @@ fn definition_classes(
         metric.name(),
         space.symmetry_count()
     );
-    let started = Instant::now();
-    let (enumeration, finish) = frontier_run(space, &run_name, request, progress)?;
-    let mut report = report(
-        puzzle.name().to_string(),
-        "solved".into(),
-        metric.name(),
-        (
-            "frontier of symmetry classes",
-            std::mem::size_of::<u128>() as f64,
-        ),
-        &enumeration,
-        None,
-        started.elapsed().as_secs_f64(),
-    );
-    report.classes = Some(enumeration.classes.clone());
-    report.class_group = Some(space.symmetry_count() as u64);
-    add_run_figures(&mut report, finish);
-    Ok(report)
+    class_run(
+        space,
+        (puzzle.name().to_string(), metric.name()),
+        (&run_name, space.symmetry_count() as u64),
+        Instant::now(),
+        request,
+        progress,
+    )
 }
 
 /// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
