@@ -93,7 +93,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
     outln!("\n3x3x3 to depth {CUBE_DEPTH}: from its file (classes of the 48 symmetries found from its moves) and built in (classes of 48)");
     let cube = definition("3x3x3.kpuzzle.json")?;
     let file_classes = cube
-        .class_space(&[], DefinitionMetric::Outer)?
+        .class_space::<u128>(&[], DefinitionMetric::Outer)?
         .context("the 3x3x3's file has symmetries")?;
     ensure!(
         file_classes.symmetry_count() == 48,

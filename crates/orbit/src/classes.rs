@@ -5,11 +5,13 @@
 //! exactly by the classes' sizes.
 //!
 //! **Keys.** A position is held as the rearrangement that makes it from solved: for each slot
-//! the slot its piece comes from and the twist it has taken. The key packs the slots some move
-//! reaches, in order, each as that slot's number within its orbit then the twist, so the order
-//! of keys is the order of these lists. A class's key is its least member's, with the size of
-//! the member's stabiliser (the symmetries that leave it as it is) in the low bits: the class
-//! holds `symmetries / stabiliser` positions.
+//! the slot its piece comes from and the twist it has taken. The key writes the slots some move
+//! reaches, in order, each as one field (that slot's number within its orbit, then the twist),
+//! after the lead orbit's arrangement rank where one is tabled ([`Lead`]), so the order of keys
+//! is the order of these lists. A class's key is its least member's, with the size of the
+//! member's stabiliser (the symmetries that leave it as it is): the class holds
+//! `symmetries / stabiliser` positions. Keys are `u128` where the fields fit (the 3x3x3), else
+//! whole [`Slots`] (a field a byte: the megaminx), see [`ClassKey`].
 //!
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
@@ -17,16 +19,19 @@
 //! two, and its conjugate is read out whole. No conjugate is made whole to be compared.
 
 use super::definition::{Definition, Transformation};
+use super::slots::{Slots, MAX_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
 use super::symmetry::symmetries;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
 use rayon::prelude::*;
+use std::fmt::Debug;
+use std::hash::Hash;
 
 /// How class keys are made, written into files that store keys (levels on disk); change it
 /// whenever the packing or the choice of representative changes.
 pub const CLASS_KEY: &str =
-    "least conjugate, slots packed as source then twist, stabiliser in the low bits v1";
+    "least conjugate: lead arrangement rank, then each slot's source and twist; stabiliser v2";
 
 /// Bits of a slot's content below its source slot: the twist (so at most 16 orientations).
 const TWIST_BITS: u32 = 4;
@@ -79,6 +84,26 @@ struct Step {
     orientations: u8,
 }
 
+impl Element {
+    /// Its width in a key: the piece's number and the twist, or the twist alone.
+    fn bits(&self) -> u32 {
+        match self.twist_only {
+            true => self.twist_bits,
+            false => self.piece_bits + self.twist_bits,
+        }
+    }
+
+    /// Its field in a key, from the conjugate's content `v` in slot `start`'s orbit.
+    #[inline]
+    fn field(&self, v: u16, start: u8) -> u64 {
+        let twist = (v & TWIST_MASK) as u64;
+        match self.twist_only {
+            true => twist,
+            false => (((v >> TWIST_BITS) - start as u16) as u64) << self.twist_bits | twist,
+        }
+    }
+}
+
 /// Entries (arrangements times symmetries) a lead table may have: 8 MiB of ranks. The 3x3x3's
 /// corners take 40320 x 48 (3.7 MiB).
 const MAX_LEAD_ENTRIES: usize = 1 << 22;
@@ -92,9 +117,118 @@ const MIN_LEAD_SLOTS: usize = 3;
 /// A position as each slot's content: `source slot << 4 | twist` (slots past the puzzle's 0).
 type Contents = [u16; MAX_CLASS_SLOTS];
 
+/// What a class is stored as: a key written field by field (the lead arrangement's rank, then
+/// each element's piece and twist as one number) so that the order of keys is the order of the
+/// fields, with the stabiliser's size beside them. `u128` for puzzles whose fields fit 128 bits
+/// (the 3x3x3 takes 98 with its stabiliser); [`Slots`] (a field a byte, or two for a lead
+/// rank; the stabiliser in the last) for larger ones (the megaminx's 50 slots).
+pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static {
+    /// A key being written, or read back from its end.
+    type Cursor: Copy;
+    /// Whether fields of these widths (in bits, in order) and a stabiliser of
+    /// `stabiliser_bits` fit.
+    fn fits(fields: &[u32], stabiliser_bits: u32) -> bool;
+    /// An empty key.
+    fn start() -> Self::Cursor;
+    /// `cursor` with the field `value` of `bits` bits written after the others.
+    fn write(cursor: Self::Cursor, bits: u32, value: u64) -> Self::Cursor;
+    /// The key, with the stabiliser's size.
+    fn finish(cursor: Self::Cursor, stabiliser_bits: u32, stabiliser: usize) -> Self;
+    /// The stabiliser's size.
+    fn stabiliser(self, stabiliser_bits: u32) -> usize;
+    /// A cursor after the last of the fields of widths `fields`.
+    fn end(self, fields: &[u32], stabiliser_bits: u32) -> Self::Cursor;
+    /// The field of `bits` bits before `cursor`, and the cursor before it.
+    fn read_back(cursor: Self::Cursor, bits: u32) -> (u64, Self::Cursor);
+}
+
+impl ClassKey for u128 {
+    type Cursor = u128;
+
+    fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
+        fields.iter().sum::<u32>() + stabiliser_bits <= u128::BITS
+    }
+
+    fn start() -> u128 {
+        0
+    }
+
+    #[inline]
+    fn write(cursor: u128, bits: u32, value: u64) -> u128 {
+        cursor << bits | value as u128
+    }
+
+    #[inline]
+    fn finish(cursor: u128, stabiliser_bits: u32, stabiliser: usize) -> u128 {
+        cursor << stabiliser_bits | stabiliser as u128
+    }
+
+    fn stabiliser(self, stabiliser_bits: u32) -> usize {
+        (self & ((1u128 << stabiliser_bits) - 1)) as usize
+    }
+
+    fn end(self, _: &[u32], stabiliser_bits: u32) -> u128 {
+        self >> stabiliser_bits
+    }
+
+    #[inline]
+    fn read_back(cursor: u128, bits: u32) -> (u64, u128) {
+        ((cursor & ((1u128 << bits) - 1)) as u64, cursor >> bits)
+    }
+}
+
+/// Bytes a field of `bits` bits takes in a [`Slots`] key (a field of none takes none).
+fn field_bytes(bits: u32) -> usize {
+    bits.div_ceil(u8::BITS) as usize
+}
+
+impl ClassKey for Slots {
+    type Cursor = (Slots, usize);
+
+    fn fits(fields: &[u32], _: u32) -> bool {
+        let bytes: usize = fields.iter().map(|&b| field_bytes(b)).sum();
+        fields.iter().all(|&b| b <= 2 * u8::BITS) && bytes < MAX_SLOTS
+    }
+
+    fn start() -> (Slots, usize) {
+        (Slots::default(), 0)
+    }
+
+    #[inline]
+    fn write((mut key, at): (Slots, usize), bits: u32, value: u64) -> (Slots, usize) {
+        let n = field_bytes(bits);
+        for i in 0..n {
+            key.0[at + i] = (value >> (8 * (n - 1 - i))) as u8;
+        }
+        (key, at + n)
+    }
+
+    #[inline]
+    fn finish((mut key, _): (Slots, usize), _: u32, stabiliser: usize) -> Slots {
+        key.0[MAX_SLOTS - 1] = stabiliser as u8;
+        key
+    }
+
+    fn stabiliser(self, _: u32) -> usize {
+        self.0[MAX_SLOTS - 1] as usize
+    }
+
+    fn end(self, fields: &[u32], _: u32) -> (Slots, usize) {
+        (self, fields.iter().map(|&b| field_bytes(b)).sum())
+    }
+
+    #[inline]
+    fn read_back((key, at): (Slots, usize), bits: u32) -> (u64, (Slots, usize)) {
+        let n = field_bytes(bits);
+        let from = at - n;
+        let value = key.0[from..at].iter().fold(0u64, |v, &b| v << 8 | b as u64);
+        (value, (key, from))
+    }
+}
+
 /// A definition's puzzle over chosen moves, one state per symmetry class (see the module docs).
 #[derive(Debug, Clone)]
-pub struct ClassSpace {
+pub struct ClassSpace<K: ClassKey> {
     generators: Vec<String>,
     moves: Vec<SpaceMove>,
     inverse: Vec<MoveIdx>,
@@ -121,10 +255,13 @@ pub struct ClassSpace {
     contents: usize,
     stabiliser_bits: u32,
     identity: Contents,
-    goal: u128,
+    /// The widths of the key's fields, in order: the lead rank's (where there is a lead),
+    /// then each element's.
+    fields: Vec<u32>,
+    goal: K,
 }
 
-impl ClassSpace {
+impl<K: ClassKey> ClassSpace<K> {
     /// The classes of `definition`'s positions reached by `generators` (all of its own moves
     /// when empty; every power a move, or only each and its inverse when `quarter`) under the
     /// symmetries [`symmetries`] finds. `Ok(None)` where there are none but the identity, or
@@ -231,12 +368,12 @@ impl ClassSpace {
             Some(_) => bits_for(factorial(lead_slots.len()) - 1),
             None => 0,
         };
-        let key_bits: u32 = lead_bits
-            + elements
-                .iter()
-                .map(|e| e.twist_bits + if e.twist_only { 0 } else { e.piece_bits })
-                .sum::<u32>();
-        if key_bits + stabiliser_bits > u128::BITS {
+        let fields: Vec<u32> = lead_orbit
+            .map(|_| lead_bits)
+            .into_iter()
+            .chain(elements.iter().map(Element::bits))
+            .collect();
+        if !K::fits(&fields, stabiliser_bits) {
             return Ok(None);
         }
         let contents = slots << TWIST_BITS;
@@ -294,7 +431,8 @@ impl ClassSpace {
             contents,
             stabiliser_bits,
             identity,
-            goal: 0,
+            fields,
+            goal: K::default(),
         };
         if lead_orbit.is_some() {
             space.lead = Some(space.lead_table(lead_slots));
@@ -370,25 +508,20 @@ impl ClassSpace {
         }
     }
 
-    /// `key` with element value `v` of `e` appended.
+    /// `key` with element value `v` of `e` written after the rest.
     #[inline]
-    fn pack(&self, key: u128, e: &Element, v: u16) -> u128 {
-        let mut key = key;
-        if !e.twist_only {
-            let piece = (v >> TWIST_BITS) - self.start[e.slot as usize] as u16;
-            key = key << e.piece_bits | piece as u128;
-        }
-        key << e.twist_bits | (v & TWIST_MASK) as u128
+    fn pack(&self, key: K::Cursor, e: &Element, v: u16) -> K::Cursor {
+        K::write(key, e.bits(), e.field(v, self.start[e.slot as usize]))
     }
 
     /// The key of the class of `p`: its least conjugate, packed, with its stabiliser's size.
     /// Symmetries are dropped element by element; once one is left (after the lead, mostly:
     /// 1.25 were left on average on the 3x3x3 to depth 7 under its rotations) the rest is read
     /// off it alone.
-    fn class_key(&self, p: &Contents) -> u128 {
+    fn class_key(&self, p: &Contents) -> K {
         let mut alive = [0u8; MAX_SYMMETRIES];
         let mut count = 0;
-        let mut key = 0u128;
+        let mut key = K::start();
         match &self.lead {
             Some(lead) => {
                 let n = lead.slots.len() as u64;
@@ -403,7 +536,7 @@ impl ClassSpace {
                     alive[count] = s as u8;
                     count += (v == least) as usize;
                 }
-                key = least as u128;
+                key = K::write(key, self.fields[0], least as u64);
             }
             None => {
                 for (s, a) in alive.iter_mut().enumerate().take(self.order) {
@@ -446,31 +579,32 @@ impl ClassSpace {
                 key = self.pack(key, e, (c & !TWIST_MASK) | twist);
             }
         }
-        key << self.stabiliser_bits | count as u128
+        K::finish(key, self.stabiliser_bits, count)
     }
 
     /// The contents of a class key's representative.
-    fn contents_of(&self, key: u128) -> Contents {
+    fn contents_of(&self, key: K) -> Contents {
         let mut p = self.identity;
-        let mut rest = key >> self.stabiliser_bits;
+        let mut cursor = key.end(&self.fields, self.stabiliser_bits);
         let mut twists = [0u16; MAX_CLASS_SLOTS];
         for e in self.elements.iter().rev() {
             let g = e.slot as usize;
-            let twist = (rest & ((1u128 << e.twist_bits) - 1)) as u16;
-            rest >>= e.twist_bits;
+            let (field, before) = K::read_back(cursor, e.bits());
+            cursor = before;
+            let twist = (field & ((1 << e.twist_bits) - 1)) as u16;
             match e.twist_only {
                 true => twists[g] = twist,
                 false => {
-                    let piece = (rest & ((1u128 << e.piece_bits) - 1)) as u16;
-                    rest >>= e.piece_bits;
+                    let piece = (field >> e.twist_bits) as u16;
                     p[g] = (piece + self.start[g] as u16) << TWIST_BITS | twist;
                 }
             }
         }
         if let Some(lead) = &self.lead {
+            let (rank, _) = K::read_back(cursor, self.fields[0]);
             let mut cells = [0u32; MAX_CLASS_SLOTS];
             let cells = &mut cells[..lead.slots.len()];
-            placement_cells(rest as u64, lead.slots.len() as u64, cells);
+            placement_cells(rank, lead.slots.len() as u64, cells);
             for (&g, &c) in lead.slots.iter().zip(cells.iter()) {
                 let g = g as usize;
                 p[g] = (lead.slots[c as usize] as u16) << TWIST_BITS | twists[g];
@@ -512,11 +646,11 @@ fn factorial(n: usize) -> usize {
     (1..=n).fold(1usize, |f, k| f.saturating_mul(k))
 }
 
-impl StateSpace for ClassSpace {
-    type State = u128;
+impl<K: ClassKey> StateSpace for ClassSpace<K> {
+    type State = K;
     const HAS_CLASSES: bool = true;
 
-    fn goal_state(&self) -> u128 {
+    fn goal_state(&self) -> K {
         self.goal
     }
 
@@ -533,7 +667,7 @@ impl StateSpace for ClassSpace {
     }
 
     /// Move `m` reports the class of the representative moved by `m`.
-    fn for_each_neighbour(&self, key: u128, mut f: impl FnMut(MoveIdx, u128)) {
+    fn for_each_neighbour(&self, key: K, mut f: impl FnMut(MoveIdx, K)) {
         let p = self.contents_of(key);
         for (m, changes) in self.changes.iter().enumerate() {
             let mut child = p;
@@ -548,9 +682,8 @@ impl StateSpace for ClassSpace {
         }
     }
 
-    fn class_size(&self, key: u128) -> u64 {
-        let stabiliser = key & ((1u128 << self.stabiliser_bits) - 1);
-        self.order as u64 / stabiliser as u64
+    fn class_size(&self, key: K) -> u64 {
+        self.order as u64 / key.stabiliser(self.stabiliser_bits) as u64
     }
 }
 
@@ -592,16 +725,18 @@ mod tests {
     fn same_counts(name: &str, generators: &[&str], quarter: bool, depth: usize) {
         let definition = shipped(name);
         let generators: Vec<String> = generators.iter().map(|g| g.to_string()).collect();
-        let classes = ClassSpace::new(&definition, &generators, quarter)
+        let classes = ClassSpace::<u128>::new(&definition, &generators, quarter)
             .expect("moves")
             .unwrap_or_else(|| panic!("{name}: no symmetries"));
         let plain = OrbitSpace::<u128>::new(&definition, &generators, quarter).expect("moves");
         assert!(plain.state_count() > 0);
-        assert_eq!(
-            levels(&classes, depth),
-            levels(&plain, depth),
-            "{name} {generators:?}"
-        );
+        let expected = levels(&plain, depth);
+        assert_eq!(levels(&classes, depth), expected, "{name} {generators:?}");
+        // Keys of whole slots (for puzzles past 128 bits) make the same classes.
+        let wide = ClassSpace::<Slots>::new(&definition, &generators, quarter)
+            .expect("moves")
+            .expect("symmetries");
+        assert_eq!(levels(&wide, depth), expected, "{name} {generators:?}");
     }
 
     #[test]
@@ -622,7 +757,9 @@ mod tests {
     #[test]
     fn a_class_is_keyed_alike_from_every_member() {
         let definition = shipped("3x3x3.kpuzzle.json");
-        let space = ClassSpace::new(&definition, &[], false).unwrap().unwrap();
+        let space = ClassSpace::<u128>::new(&definition, &[], false)
+            .unwrap()
+            .unwrap();
         assert_eq!(space.symmetry_count(), 48);
         // Walk a few moves; each state's neighbours' keys are representatives: keying one
         // again gives itself.

@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
-use godsearch_orbit::classes::{ClassSpace, CLASS_KEY};
+use godsearch_orbit::classes::{ClassKey, ClassSpace, CLASS_KEY};
 use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
@@ -44,7 +44,10 @@ pub fn definition(
     let frontier = match &ranks {
         Ranks::Narrow(space) => engine_for(space, request) == Engine::Frontier,
         Ranks::Wide(space) => engine_for(space, request) == Engine::Frontier,
-        Ranks::None => true,
+        Ranks::None => {
+            let classes = classes_wanted(puzzle, generators, metric, symmetry, true)?;
+            return definition_slots(puzzle, generators, metric, classes, request, progress);
+        }
     };
     if let Some(classes) = classes_wanted(puzzle, generators, metric, symmetry, frontier)? {
         return definition_classes(puzzle, &classes, metric, request, progress);
@@ -52,7 +55,7 @@ pub fn definition(
     match ranks {
         Ranks::Narrow(space) => enumerate_definition(puzzle, space, metric, request, progress),
         Ranks::Wide(space) => enumerate_definition(puzzle, space, metric, request, progress),
-        Ranks::None => definition_slots(puzzle, generators, metric, request, progress),
+        Ranks::None => unreachable!("enumerated over whole states above"),
     }
 }
 
@@ -65,17 +68,17 @@ enum Ranks {
 }
 
 /// The classes to enumerate, if any: with «symmetry» left out, wherever the frontier engines
-/// run (`frontier`) and the moves have symmetries whose class keys fit 128 bits (the table
+/// run (`frontier`) and the moves have symmetries whose class keys fit `K` (the table
 /// engine, where its table fits, is faster than classes); with «symmetry» 1, never; with the
 /// number of symmetries found, always (and [`definition_classes`] refuses the table engine and
 /// «save»). Any other number is refused, naming the one found.
-fn classes_wanted(
+fn classes_wanted<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
     metric: DefinitionMetric,
     symmetry: Option<u32>,
     frontier: bool,
-) -> AppResult<Option<ClassSpace>> {
+) -> AppResult<Option<ClassSpace<K>>> {
     if symmetry == Some(1) || (symmetry.is_none() && !frontier) {
         return Ok(None);
     }
@@ -98,7 +101,7 @@ fn classes_wanted(
 /// engines (in memory, on disk or distributed), exact position and class counts.
 fn definition_classes(
     puzzle: &DefinitionPuzzle,
-    space: &ClassSpace,
+    space: &ClassSpace<u128>,
     metric: DefinitionMetric,
     request: &BfsRequest,
     progress: &dyn Progress,
@@ -130,13 +133,15 @@ fn definition_classes(
 }
 
 /// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
-/// whole states ([`state_levels`]): exact level counts to the depth asked or the memory
-/// budget, the last one counted without being stored with `--count-last`. It keeps levels in
-/// memory only: no table to save, no disk, no distributed run (each would need ranks).
+/// whole states ([`state_levels`]), or over `classes` (one whole state a class under the
+/// symmetries of the moves: the megaminx's 120): exact level counts to the depth asked or the
+/// memory budget, the last one counted without being stored with `--count-last`. It keeps
+/// levels in memory only: no table to save, no disk, no distributed run (each would need ranks).
 fn definition_slots(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
     metric: DefinitionMetric,
+    classes: Option<ClassSpace<Slots>>,
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
@@ -152,22 +157,34 @@ fn definition_slots(
             puzzle.name()
         )));
     }
-    let space = puzzle.slot_space(generators, metric)?;
     let started = Instant::now();
-    let enumeration = state_levels::enumerate(&space, &request.limits, progress);
-    let engine = (
-        "frontier of whole states",
-        std::mem::size_of::<Slots>() as f64,
-    );
-    Ok(report(
+    let bytes = std::mem::size_of::<Slots>() as f64;
+    let Some(classes) = classes else {
+        let space = puzzle.slot_space(generators, metric)?;
+        let enumeration = state_levels::enumerate(&space, &request.limits, progress);
+        return Ok(report(
+            puzzle.name().to_string(),
+            "solved".into(),
+            metric.name(),
+            ("frontier of whole states", bytes),
+            &enumeration,
+            None,
+            started.elapsed().as_secs_f64(),
+        ));
+    };
+    let enumeration = state_levels::enumerate(&classes, &request.limits, progress);
+    let mut report = report(
         puzzle.name().to_string(),
         "solved".into(),
         metric.name(),
-        engine,
+        ("frontier of symmetry classes, whole states", bytes),
         &enumeration,
         None,
         started.elapsed().as_secs_f64(),
-    ))
+    );
+    report.classes = Some(enumeration.classes.clone());
+    report.class_group = Some(classes.symmetry_count() as u64);
+    Ok(report)
 }
 
 fn enumerate_definition<R: RankInt + KeyState>(

@@ -5,7 +5,7 @@
 use crate::report::{DefinitionInfoReport, OrbitReport};
 use crate::{AppError, AppResult};
 use godsearch_core::RankInt;
-use godsearch_orbit::classes::ClassSpace;
+use godsearch_orbit::classes::{ClassKey, ClassSpace};
 use godsearch_orbit::group::group_order;
 use godsearch_orbit::slots::{SlotError, SlotSpace};
 use godsearch_orbit::space::space_moves;
@@ -119,12 +119,12 @@ impl DefinitionPuzzle {
     }
 
     /// The classes of positions under the symmetries of the moves `generators` (in `metric`),
-    /// where they have some and a class's key fits 128 bits ([`ClassSpace::new`]).
-    pub fn class_space(
+    /// where they have some and a class's key fits `K` ([`ClassSpace::new`]).
+    pub fn class_space<K: ClassKey>(
         &self,
         generators: &[String],
         metric: DefinitionMetric,
-    ) -> AppResult<Option<ClassSpace>> {
+    ) -> AppResult<Option<ClassSpace<K>>> {
         let quarter = metric == DefinitionMetric::Quarter;
         Ok(ClassSpace::new(&self.definition, generators, quarter)?)
     }
