@@ -265,8 +265,8 @@ impl<K: ClassKey> ClassSpace<K> {
     /// The classes of `definition`'s positions reached by `generators` (all of its own moves
     /// when empty; every power a move, or only each and its inverse when `quarter`) under the
     /// symmetries [`symmetries`] finds. `Ok(None)` where there are none but the identity, or
-    /// where a class key would not fit 128 bits (more than 16 orientations, more than
-    /// [`MAX_CLASS_SLOTS`] slots or [`MAX_SYMMETRIES`] symmetries, or too many slots moved).
+    /// where a class key would not fit `K` ([`ClassKey::fits`]), or the puzzle has more than
+    /// 16 orientations, [`MAX_CLASS_SLOTS`] slots or [`MAX_SYMMETRIES`] symmetries.
     pub fn new(
         definition: &Definition,
         generators: &[String],
@@ -331,13 +331,14 @@ impl<K: ClassKey> ClassSpace<K> {
                     .collect()
             })
             .collect();
-        let mut moved = vec![false; slots];
+        let (mut moved, mut permuted) = (vec![false; slots], vec![false; slots]);
         for c in changes.iter().flatten() {
             moved[c.slot as usize] = true;
+            permuted[c.slot as usize] |= c.from != c.slot;
         }
         let order = group.len();
         let stabiliser_bits = bits_for(order);
-        let lead_orbit = lead_orbit(orbits, &moved, order);
+        let lead_orbit = lead_orbit(orbits, &moved, &permuted, order);
         let mut elements = Vec::new();
         let mut first = 0;
         for (o, def) in orbits.iter().enumerate() {
@@ -614,19 +615,26 @@ impl<K: ClassKey> ClassSpace<K> {
     }
 }
 
-/// The orbit whose arrangement leads class keys: of those with at least [`MIN_LEAD_SLOTS`]
-/// slots that moves reach, the one with the fewest arrangements, where they and its table of
-/// conjugates fit [`MAX_LEAD_ARRANGEMENTS`] and [`MAX_LEAD_ENTRIES`].
-fn lead_orbit(orbits: &[crate::OrbitDef], moved: &[bool], order: usize) -> Option<usize> {
+/// The orbit whose arrangement leads class keys: of those whose slots that moves reach are
+/// all moved to other slots by some move (an orbit only twisted in place, as the pyraminx's
+/// tips, has one arrangement, which tells the symmetries nothing apart), at least
+/// [`MIN_LEAD_SLOTS`] of them, the one with the fewest arrangements, where they and its table
+/// of conjugates fit [`MAX_LEAD_ARRANGEMENTS`] and [`MAX_LEAD_ENTRIES`].
+fn lead_orbit(
+    orbits: &[crate::OrbitDef],
+    moved: &[bool],
+    permuted: &[bool],
+    order: usize,
+) -> Option<usize> {
     let mut first = 0;
     let mut best: Option<(usize, usize)> = None;
     for (o, def) in orbits.iter().enumerate() {
-        let n = moved[first..first + def.pieces]
-            .iter()
-            .filter(|&&m| m)
-            .count();
+        let range = first..first + def.pieces;
         first += def.pieces;
-        let fits = n >= MIN_LEAD_SLOTS
+        let n = moved[range.clone()].iter().filter(|&&m| m).count();
+        let all_permuted = range.clone().all(|g| !moved[g] || permuted[g]);
+        let fits = all_permuted
+            && n >= MIN_LEAD_SLOTS
             && factorial(n) <= MAX_LEAD_ARRANGEMENTS
             && factorial(n).saturating_mul(order) <= MAX_LEAD_ENTRIES;
         if fits && best.is_none_or(|(_, size)| factorial(n) < size) {
