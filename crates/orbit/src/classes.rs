@@ -7,7 +7,7 @@
 //! **Keys.** A position is held as the rearrangement that makes it from solved: for each slot
 //! the slot its piece comes from and the twist it has taken. The key writes the slots some move
 //! reaches, in order, each as one field (that slot's number within its orbit, then the twist),
-//! after the lead orbit's arrangement rank where one is tabled ([`Lead`]), so the order of keys
+//! after the lead orbit's arrangement rank where one is tabled (`Lead`), so the order of keys
 //! is the order of these lists. A class's key is its least member's, with the size of the
 //! member's stabiliser (the symmetries that leave it as it is): the class holds
 //! `symmetries / stabiliser` positions. Keys are `u128` where the fields fit (the 3x3x3), else

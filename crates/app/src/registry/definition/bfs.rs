@@ -41,21 +41,29 @@ pub fn definition(
         }
         Err(e) => return Err(e),
     };
-    let frontier = match &ranks {
-        Ranks::Narrow(space) => engine_for(space, request) == Engine::Frontier,
-        Ranks::Wide(space) => engine_for(space, request) == Engine::Frontier,
+    let run = (generators, metric, symmetry);
+    match ranks {
+        Ranks::Narrow(space) => ranked_or_classes(puzzle, space, run, request, progress),
+        Ranks::Wide(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::None => {
             let classes = classes_wanted(puzzle, generators, metric, symmetry, true)?;
-            return definition_slots(puzzle, generators, metric, classes, request, progress);
+            definition_slots(puzzle, generators, metric, classes, request, progress)
         }
-    };
-    if let Some(classes) = classes_wanted(puzzle, generators, metric, symmetry, frontier)? {
-        return definition_classes(puzzle, &classes, metric, request, progress);
     }
-    match ranks {
-        Ranks::Narrow(space) => enumerate_definition(puzzle, space, metric, request, progress),
-        Ranks::Wide(space) => enumerate_definition(puzzle, space, metric, request, progress),
-        Ranks::None => unreachable!("enumerated over whole states above"),
+}
+
+/// A ranked definition puzzle over its ranks, or over classes where [`classes_wanted`] says.
+fn ranked_or_classes<R: RankInt + KeyState>(
+    puzzle: &DefinitionPuzzle,
+    space: OrbitSpace<R>,
+    (generators, metric, symmetry): (&[String], DefinitionMetric, Option<u32>),
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let frontier = engine_for(&space, request) == Engine::Frontier;
+    match classes_wanted(puzzle, generators, metric, symmetry, frontier)? {
+        Some(classes) => definition_classes(puzzle, &classes, metric, request, progress),
+        None => enumerate_definition(puzzle, space, metric, request, progress),
     }
 }
 
