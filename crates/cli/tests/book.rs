@@ -17,7 +17,6 @@ use std::process::Command;
 const PARSED_ONLY: &[&str] = &[
     "godsearch bfs 4x4 --max-depth 28 --count-last", // 37 s
     "godsearch solve 3x3x3 --moves",                 // the two-phase tables build: 30 s
-    "godsearch bfs data/definitions/3x3x3.kpuzzle.json --max-depth 7", // 21 s
     // The <R, U> group, 6-7 s each (definitions.rs enumerates it in both metrics anyway).
     "godsearch bfs data/definitions/3x3x3-ru.tws",
     "godsearch bfs data/definitions/3x3x3.kpuzzle.json --generators R,U",
