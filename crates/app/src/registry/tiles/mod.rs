@@ -127,7 +127,10 @@ impl Puzzle for Tiles {
             ));
         }
         if job.symmetry.is_some() {
-            return Err(AppError::Input("«symmetry» is for the 3x3x3".into()));
+            return Err(AppError::Input(
+                "«symmetry» is for the 3x3x3 and definition files; a board is enumerated whole"
+                    .into(),
+            ));
         }
         self.goal(job.goal.as_deref()).map(|_| ())
     }
