@@ -24,8 +24,7 @@ use std::time::Instant;
 /// Repetitions of each enumeration; the best time counts.
 const REPEATS: usize = 5;
 /// The 3x3x3 from its file (classes under the 48 symmetries found from its moves) and built in
-/// (classes of its 48), to
-/// this depth...
+/// (classes of its 48), to this depth...
 const CUBE_DEPTH: u32 = 7;
 /// ...and from its file position by position, to this one.
 const PLAIN_CUBE_DEPTH: u32 = 6;
