@@ -15,8 +15,8 @@ use godsearch_app::registry::definition::solve::{
     self as definition_solve, DefinitionSolveRequest,
 };
 use godsearch_console::outln;
-use godsearch_core::{NoProgress, RankedSpace};
-use godsearch_enumerate::{frontier, table, Stop};
+use godsearch_core::{NoProgress, RankedSpace, StateSpace};
+use godsearch_enumerate::{frontier, table, Enumeration, KeyState, Stop};
 use godsearch_orbit::{alg, OrbitSpace, Transformation};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use std::time::Instant;
@@ -40,6 +40,21 @@ fn definition(file: &str) -> Result<DefinitionPuzzle> {
     let shipped =
         shipped::by_file(file).with_context(|| format!("no shipped definition {file}"))?;
     Ok(definitions::parse(file, shipped.text)?)
+}
+
+/// The frontier engine over `space` to `depth`, the best time of [`REPEATS`] runs.
+fn frontier_best<P>(space: &P, depth: u32) -> Result<(Enumeration<P::State>, f64)>
+where
+    P: StateSpace,
+    P::State: KeyState,
+{
+    best_of(REPEATS, || {
+        Ok(frontier::enumerate(
+            space,
+            &limits(Some(depth)),
+            &NoProgress,
+        ))
+    })
 }
 
 fn table_row(case: &str, space: &impl RankedSpace<State = u64>, total: u64) -> Result<Row> {
@@ -98,21 +113,9 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         file_classes.symmetry_count() == 48,
         "the 3x3x3's file has 48 symmetries"
     );
-    let (from_file, file_seconds) = best_of(REPEATS, || {
-        Ok(frontier::enumerate(
-            &file_classes,
-            &limits(Some(CUBE_DEPTH)),
-            &NoProgress,
-        ))
-    })?;
+    let (from_file, file_seconds) = frontier_best(&file_classes, CUBE_DEPTH)?;
     let classes = Cube3Classes::new(Metric::Htm, Reduction::Symmetries);
-    let (built, built_seconds) = best_of(REPEATS, || {
-        Ok(frontier::enumerate(
-            &classes,
-            &limits(Some(CUBE_DEPTH)),
-            &NoProgress,
-        ))
-    })?;
+    let (built, built_seconds) = frontier_best(&classes, CUBE_DEPTH)?;
     ensure!(
         from_file.levels == built.levels,
         "the 3x3x3 file's levels differ"
@@ -125,13 +128,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         from_file.total()
     );
     let space: OrbitSpace<u128> = cube.space(&[], DefinitionMetric::Outer)?;
-    let (plain, plain_seconds) = best_of(REPEATS, || {
-        Ok(frontier::enumerate(
-            &space,
-            &limits(Some(PLAIN_CUBE_DEPTH)),
-            &NoProgress,
-        ))
-    })?;
+    let (plain, plain_seconds) = frontier_best(&space, PLAIN_CUBE_DEPTH)?;
     ensure!(
         plain.levels[..] == built.levels[..=PLAIN_CUBE_DEPTH as usize],
         "the 3x3x3 file's levels without symmetry differ"

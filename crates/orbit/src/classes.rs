@@ -242,15 +242,11 @@ pub struct ClassSpace<K: ClassKey> {
     /// Per slot: its orbit's orientation count and first slot.
     orientations: Vec<u8>,
     start: Vec<u8>,
-    /// The symmetries: per symmetry and slot, the slot of a position the conjugate's slot is
-    /// read from and the twist added (`read`, `turn`, `slots` entries a symmetry); per
-    /// symmetry and content, the content it becomes (`relabel`, `contents` entries each).
+    /// The symmetries (`order` of them): per symmetry and content, the content it becomes
+    /// (`relabel`, `contents` entries each); per symmetry and element of the key, where the
+    /// conjugate's element is read from and the twist added (`steps`, an entry an element).
     order: usize,
-    read: Vec<u8>,
-    turn: Vec<u8>,
     relabel: Vec<u16>,
-    /// Per symmetry and element of the key: where the conjugate's element is read from
-    /// (`read` and `turn` by element instead of by slot, beside the orientation count).
     steps: Vec<Step>,
     contents: usize,
     stabiliser_bits: u32,
@@ -378,15 +374,20 @@ impl<K: ClassKey> ClassSpace<K> {
             return Ok(None);
         }
         let contents = slots << TWIST_BITS;
-        let (mut read, mut turn, mut relabel) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut steps, mut relabel) = (Vec::new(), Vec::new());
         for s in &group {
             // The conjugate's slot S(i) holds (S(h), a' + d_i - d_h) where slot i of the
             // position holds (h, a), S sends each slot u to S(u) adding d_u, and a' is a, or -a
             // for a mirror image (`Symmetry::conjugate`): read slot i, relabel (h, a), add d_i.
-            for (from, twist) in global(&s.transformation) {
-                read.push(from);
-                turn.push(twist);
-            }
+            let sources = global(&s.transformation);
+            steps.extend(elements.iter().map(|e| {
+                let (read, turn) = sources[e.slot as usize];
+                Step {
+                    read,
+                    turn,
+                    orientations: orientations[e.slot as usize],
+                }
+            }));
             // S^-1 sends S(h) back to h taking d_h off.
             let back = global(&s.transformation.inverse(orbits));
             relabel.extend((0..contents).map(|c| {
@@ -401,19 +402,6 @@ impl<K: ClassKey> ClassSpace<K> {
         for (s, c) in identity.iter_mut().enumerate().take(slots) {
             *c = (s as u16) << TWIST_BITS;
         }
-        let steps = (0..order)
-            .flat_map(|sym| {
-                let (read, turn, orientations) = (&read, &turn, &orientations);
-                elements.iter().map(move |e| {
-                    let at = sym * slots + e.slot as usize;
-                    Step {
-                        read: read[at],
-                        turn: turn[at],
-                        orientations: orientations[e.slot as usize],
-                    }
-                })
-            })
-            .collect();
         let mut space = ClassSpace {
             generators,
             moves,
@@ -425,8 +413,6 @@ impl<K: ClassKey> ClassSpace<K> {
             orientations,
             start,
             order,
-            read,
-            turn,
             relabel,
             steps,
             contents,
@@ -452,18 +438,16 @@ impl<K: ClassKey> ClassSpace<K> {
         self.order
     }
 
-    /// The conjugate of `p` under symmetry `s`, read at slot `g`.
+    /// The conjugate of `p` under symmetry `s`, read at element number `at` of the key: its
+    /// whole content.
     #[inline]
-    fn conjugate_at(&self, s: usize, p: &Contents, g: usize) -> u16 {
-        let at = s * self.slots + g;
-        let c = self.relabel[s * self.contents + p[self.read[at] as usize] as usize];
-        let k = self.orientations[g] as u16;
-        let twist = (c & TWIST_MASK) + self.turn[at] as u16;
-        let twist = if twist >= k { twist - k } else { twist };
-        (c & !TWIST_MASK) | twist
+    fn conjugate_at(&self, s: usize, p: &Contents, at: usize) -> u16 {
+        let step = self.steps[s * self.elements.len() + at];
+        let c = self.relabel[s * self.contents + p[step.read as usize] as usize];
+        turned(c, step.turn, step.orientations)
     }
 
-    /// The lead table over `slots` (see [`Lead`]).
+    /// The lead table over `slots`, the slots of the key's first elements (see [`Lead`]).
     fn lead_table(&self, slots: Vec<u8>) -> Lead {
         let n = slots.len();
         let mut index_of = vec![0u8; self.slots];
@@ -479,8 +463,8 @@ impl<K: ClassKey> ClassSpace<K> {
                     p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
                 }
                 for (s, entry) in row.iter_mut().enumerate() {
-                    let conjugate = slots.iter().map(|&g| {
-                        let h = self.conjugate_at(s, p, g as usize) >> TWIST_BITS;
+                    let conjugate = (0..n).map(|at| {
+                        let h = self.conjugate_at(s, p, at) >> TWIST_BITS;
                         index_of[h as usize] as u32
                     });
                     *entry = placement_index(conjugate, n as u64) as u16;
@@ -498,14 +482,10 @@ impl<K: ClassKey> ClassSpace<K> {
     /// number ordered as keys are: the content, or its twist alone.
     #[inline]
     fn element_value(&self, s: usize, p: &Contents, at: usize, e: &Element) -> u16 {
-        let step = self.steps[s * self.elements.len() + at];
-        let c = self.relabel[s * self.contents + p[step.read as usize] as usize];
-        let k = step.orientations as u16;
-        let twist = (c & TWIST_MASK) + step.turn as u16;
-        let twist = if twist >= k { twist - k } else { twist };
+        let c = self.conjugate_at(s, p, at);
         match e.twist_only {
-            true => twist,
-            false => (c & !TWIST_MASK) | twist,
+            true => c & TWIST_MASK,
+            false => c,
         }
     }
 
@@ -574,10 +554,7 @@ impl<K: ClassKey> ClassSpace<K> {
             let relabel = &self.relabel[s * self.contents..][..self.contents];
             for (e, step) in self.elements[at..].iter().zip(&steps[at..]) {
                 let c = relabel[p[step.read as usize] as usize];
-                let k = step.orientations as u16;
-                let twist = (c & TWIST_MASK) + step.turn as u16;
-                let twist = if twist >= k { twist - k } else { twist };
-                key = self.pack(key, e, (c & !TWIST_MASK) | twist);
+                key = self.pack(key, e, turned(c, step.turn, step.orientations));
             }
         }
         K::finish(key, self.stabiliser_bits, count)
@@ -644,6 +621,15 @@ fn lead_orbit(
     best.map(|(o, _)| o)
 }
 
+/// A slot's `content` with `twist` more added to its twist, modulo `orientations` (the twist
+/// and the addend both below it).
+#[inline]
+fn turned(content: u16, twist: u8, orientations: u8) -> u16 {
+    let k = orientations as u16;
+    let sum = (content & TWIST_MASK) + twist as u16;
+    (content & !TWIST_MASK) | if sum >= k { sum - k } else { sum }
+}
+
 /// Bits that hold every number up to `largest`.
 fn bits_for(largest: usize) -> u32 {
     usize::BITS - largest.leading_zeros()
@@ -680,11 +666,8 @@ impl<K: ClassKey> StateSpace for ClassSpace<K> {
         for (m, changes) in self.changes.iter().enumerate() {
             let mut child = p;
             for c in changes {
-                let content = p[c.from as usize];
-                let k = self.orientations[c.slot as usize] as u16;
-                let twist = (content & TWIST_MASK) + c.twist as u16;
-                let twist = if twist >= k { twist - k } else { twist };
-                child[c.slot as usize] = (content & !TWIST_MASK) | twist;
+                let k = self.orientations[c.slot as usize];
+                child[c.slot as usize] = turned(p[c.from as usize], c.twist, k);
             }
             f(m as MoveIdx, self.class_key(&child));
         }
