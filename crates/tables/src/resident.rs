@@ -164,6 +164,15 @@ impl ResidentBytes {
         Ok(ResidentBytes { map, len })
     }
 
+    /// `len` zero bytes in huge pages, to be written in place ([`bytes_mut`](Self::bytes_mut));
+    /// an error when the memory cannot be had.
+    pub fn zeroed(len: usize) -> io::Result<Self> {
+        Ok(ResidentBytes {
+            map: huge_anonymous(len)?,
+            len,
+        })
+    }
+
     /// `copies` copies of `pattern` one after another, written by all threads (a table of
     /// gigabytes takes seconds to write alone); an error when the memory cannot be had.
     pub fn tiled(pattern: &[u8], copies: usize) -> io::Result<Self> {

@@ -17,7 +17,7 @@
 use super::node::{Node, MAX_SEARCH_CELLS};
 use super::SearchError;
 use godsearch_puzzles::tiles::{Board, Partition, Pattern, MAX_PATTERN_TILES};
-use godsearch_tables::TableBytes;
+use godsearch_tables::{ResidentBytes, TableBytes};
 use rayon::prelude::*;
 
 /// A heuristic the engines can evaluate from scratch and update after one slide.
@@ -326,8 +326,10 @@ fn direct_index(cells: impl Iterator<Item = u8>, n: usize) -> usize {
 /// `compact` (entries at the placement index of [`Pattern::index`]) written out at the direct
 /// index: placements in the order of their cells are in the order of their placement index, so
 /// each first cell's block of `compact` is read once, front to back, on every thread. Entries
-/// of no placement (two tiles on a cell) are never read and left 0.
-fn spread(compact: &[u8], tiles: usize, n: usize) -> Vec<u8> {
+/// of no placement (two tiles on a cell) are never read and left 0. The result lies in huge
+/// pages where the memory can be had: the search reads it at random, and in 4 KiB pages
+/// nearly every read of a gigabyte also misses the TLB.
+fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
     /// Writes the placements below `level` (cells `used` taken, direct index so far `at`).
     #[allow(clippy::too_many_arguments)]
     fn fill(
@@ -360,17 +362,28 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> Vec<u8> {
         }
     }
     let block = n.pow(tiles as u32 - 1);
-    let mut direct = vec![0u8; block * n];
-    direct
-        .par_chunks_mut(block)
-        .zip(compact.par_chunks(compact.len() / n))
-        .enumerate()
-        .for_each(|(first, (direct, compact))| {
-            let mut next = 0;
-            fill(1, tiles, n, 1 << first, 0, compact, &mut next, direct);
-            debug_assert_eq!(next, compact.len());
-        });
-    direct
+    let write = |direct: &mut [u8]| {
+        direct
+            .par_chunks_mut(block)
+            .zip(compact.par_chunks(compact.len() / n))
+            .enumerate()
+            .for_each(|(first, (direct, compact))| {
+                let mut next = 0;
+                fill(1, tiles, n, 1 << first, 0, compact, &mut next, direct);
+                debug_assert_eq!(next, compact.len());
+            });
+    };
+    match ResidentBytes::zeroed(block * n) {
+        Ok(mut resident) => {
+            write(resident.bytes_mut());
+            TableBytes::Resident(resident)
+        }
+        Err(_) => {
+            let mut direct = vec![0u8; block * n];
+            write(&mut direct);
+            TableBytes::Owned(direct)
+        }
+    }
 }
 
 /// Transposition about the main diagonal, for square boards whose goal blank is on it.
@@ -519,7 +532,7 @@ impl PatternHeuristic {
                 ));
             }
             let table = match spreads {
-                true => TableBytes::Owned(spread(table.as_slice(), p.tiles().len(), n)),
+                true => spread(table.as_slice(), p.tiles().len(), n),
                 false => table,
             };
             let reflected_sources = match &reflection {
@@ -776,6 +789,7 @@ mod tests {
                 .map(|i| (i * 7 % 251) as u8)
                 .collect();
             let direct = spread(&compact, tiles.len(), n);
+            let direct = direct.as_slice();
             let mut cells = vec![0u8; tiles.len()];
             for i in 0..pattern.entries() {
                 pattern.cells_of(i, &mut cells);
