@@ -9,6 +9,7 @@
 //! other, so exactly half of all arrangements are solvable for a given goal.
 
 mod board;
+mod duplicates;
 mod instances;
 mod known;
 mod moves;
@@ -19,6 +20,7 @@ mod shape;
 mod space;
 
 pub use board::{Board, BoardError, BoardFormat, Parity, Unsolvability};
+pub use duplicates::{DuplicateAutomaton, DuplicateError, DuplicateState, MAX_DUPLICATE_LENGTH};
 pub use instances::{parse_instance, parse_instances, Instance};
 pub use known::known_diameter;
 pub use moves::{Move, MoveParseError};
