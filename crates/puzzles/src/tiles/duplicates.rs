@@ -24,8 +24,9 @@
 
 use super::Move;
 
-/// The longest strings looked for: a string is packed two bits a move into a `u64`.
-pub const MAX_DUPLICATE_LENGTH: usize = 32;
+/// The longest strings looked for: a string is packed two bits a move into a `u64`, with its
+/// length.
+pub const MAX_DUPLICATE_LENGTH: usize = 28;
 
 /// A state of a [`DuplicateAutomaton`]; [`DuplicateAutomaton::START`] before any move.
 pub type DuplicateState = u32;
@@ -175,16 +176,28 @@ impl DuplicateAutomaton {
     }
 }
 
-/// A string of moves, two bits a move, first move lowest.
+/// A string of moves, two bits a move from the lowest bits up, and its length in the top byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Packed {
-    bits: u64,
-    len: u8,
-}
+struct Packed(u64);
+
+/// Where a [`Packed`] string keeps its length.
+const LENGTH_SHIFT: u32 = 56;
 
 impl Packed {
+    const EMPTY: Packed = Packed(0);
+
+    fn len(self) -> usize {
+        (self.0 >> LENGTH_SHIFT) as usize
+    }
+
     fn moves(self) -> impl Iterator<Item = u8> {
-        (0..self.len).map(move |i| ((self.bits >> (2 * i)) & 3) as u8)
+        (0..self.len()).map(move |i| ((self.0 >> (2 * i)) & 3) as u8)
+    }
+
+    fn then(self, mv: u8) -> Packed {
+        let len = self.len();
+        let moves = self.0 & ((1 << LENGTH_SHIFT) - 1);
+        Packed(moves | (mv as u64) << (2 * len) | ((len + 1) as u64) << LENGTH_SHIFT)
     }
 }
 
@@ -209,7 +222,7 @@ impl Extent {
             && self.rows.1 <= other.rows.1
     }
 
-    fn with(self, col: i8, row: i8) -> Extent {
+    fn with(self, (col, row): (i8, i8)) -> Extent {
         Extent {
             cols: (self.cols.0.min(col), self.cols.1.max(col)),
             rows: (self.rows.0.min(row), self.rows.1.max(row)),
@@ -217,22 +230,16 @@ impl Extent {
     }
 }
 
-/// What is known of one arrangement: a string that makes it, and the rectangles of the
-/// strings found to make it that are not duplicates (none inside another; nearly always one,
-/// kept inline).
+/// What is known of one arrangement: a string that makes it, and the rectangle of a string
+/// found to make it that is not a duplicate. Rarely two or more such strings keep rectangles
+/// none inside another: the rest are kept in [`Finder::more`].
 struct Made {
     first: Packed,
     extent: Extent,
-    more: Vec<Extent>,
+    more: bool,
 }
 
-impl Made {
-    fn extents(&self) -> impl Iterator<Item = &Extent> {
-        std::iter::once(&self.extent).chain(&self.more)
-    }
-}
-
-/// Hashes the arrangement keys, already uniform 128-bit hashes, by taking their low bits.
+/// Hashes the arrangement keys, already uniform hashes, by taking them as they are.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -247,40 +254,46 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
 
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
     }
 }
 
-type Arrangements = std::collections::HashMap<u128, Made, std::hash::BuildHasherDefault<KeyHasher>>;
+type ByHash<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// The enumeration of [`DuplicateAutomaton::new`]: a board with the blank in the middle and
 /// room for `max_length` moves each way.
 struct Finder {
-    side: usize,
-    /// `cells[c]`: the tile on cell `c` (tiles are named by the cell they start on).
-    cells: Vec<u16>,
-    blank: usize,
-    hash: u128,
-    made: Arrangements,
+    board: Board,
+    /// Arrangements by their 64-bit hash. Two arrangements with one hash are told apart by
+    /// replaying (see [`Finder::record`]).
+    made: ByHash<Made>,
+    /// The further rectangles of the arrangements whose [`Made::more`] is set.
+    more: ByHash<Vec<Extent>>,
     duplicates: Vec<Packed>,
     /// A second board for confirming a hash hit by replaying.
     scratch: Vec<u16>,
 }
 
-/// The hash of tile `tile` on cell `cell` (a splitmix64 finaliser, twice): arrangements hash
-/// to the exclusive or over their cells.
-fn zobrist(cell: usize, tile: u16) -> u128 {
-    fn mix(mut z: u64) -> u64 {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    let key = ((cell as u64) << 32 | tile as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (mix(key) as u128) << 64 | mix(key ^ 0x5851_f42d_4c95_7f2d) as u128
+/// The enumeration's board: tiles named by the cell they start on, and the arrangement's hash.
+struct Board {
+    side: usize,
+    /// `cells[c]`: the tile on cell `c`.
+    cells: Vec<u16>,
+    blank: usize,
+    hash: u64,
 }
 
-impl Finder {
+/// The hash of tile `tile` on cell `cell` (the splitmix64 finaliser): an arrangement hashes to
+/// the exclusive or over its cells.
+fn zobrist(cell: usize, tile: u16) -> u64 {
+    let mut z = ((cell as u64) << 32 | tile as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Board {
     fn new(max_length: usize) -> Self {
         let side = 2 * max_length + 1;
         let cells: Vec<u16> = (0..side * side).map(|c| c as u16).collect();
@@ -288,35 +301,26 @@ impl Finder {
             .iter()
             .enumerate()
             .fold(0, |h, (c, &t)| h ^ zobrist(c, t));
-        let blank = side * max_length + max_length;
-        let mut made = Arrangements::default();
-        made.insert(
-            hash,
-            Made {
-                first: Packed { bits: 0, len: 0 },
-                extent: Extent::POINT,
-                more: Vec::new(),
-            },
-        );
-        Finder {
+        Board {
             side,
-            scratch: cells.clone(),
             cells,
-            blank,
+            blank: side * max_length + max_length,
             hash,
-            made,
-            duplicates: Vec::new(),
         }
     }
 
+    fn start(&self) -> usize {
+        self.side * (self.side / 2) + self.side / 2
+    }
+
     /// The cell the blank reaches from `cell` by `mv` (never off the board within
-    /// `max_length` moves of the middle).
-    fn step(&self, cell: usize, mv: u8) -> usize {
+    /// `max_length` moves of the middle), and the step in columns and rows.
+    fn step(&self, cell: usize, mv: u8) -> (usize, (i8, i8)) {
         match Move::from_index(mv) {
-            Move::Up => cell - self.side,
-            Move::Down => cell + self.side,
-            Move::Left => cell - 1,
-            Move::Right => cell + 1,
+            Move::Up => (cell - self.side, (0, -1)),
+            Move::Down => (cell + self.side, (0, 1)),
+            Move::Left => (cell - 1, (-1, 0)),
+            Move::Right => (cell + 1, (1, 0)),
         }
     }
 
@@ -330,108 +334,127 @@ impl Finder {
         self.blank = to;
     }
 
+    /// Whether `string`, made from the start on `scratch` (left as the start again), gives
+    /// this board's arrangement.
+    fn made_by(&self, string: Packed, scratch: &mut [u16]) -> bool {
+        let mut blank = self.start();
+        for mv in string.moves() {
+            let (to, _) = self.step(blank, mv);
+            scratch.swap(blank, to);
+            blank = to;
+        }
+        let same = blank == self.blank && self.cells[..] == scratch[..];
+        for mv in string.moves().collect::<Vec<_>>().into_iter().rev() {
+            let (back, _) = self.step(blank, Move::from_index(mv).inverse().index());
+            scratch.swap(blank, back);
+            blank = back;
+        }
+        same
+    }
+}
+
+impl Finder {
+    fn new(max_length: usize) -> Self {
+        let board = Board::new(max_length);
+        let mut made = ByHash::default();
+        made.insert(
+            board.hash,
+            Made {
+                first: Packed::EMPTY,
+                extent: Extent::POINT,
+                more: false,
+            },
+        );
+        Finder {
+            scratch: board.cells.clone(),
+            board,
+            made,
+            more: ByHash::default(),
+            duplicates: Vec::new(),
+        }
+    }
+
     /// Every string of `length` moves that the automaton of the shorter duplicates accepts,
     /// in move order: records the arrangement each makes and the duplicates among them.
     fn level(&mut self, length: usize, automaton: &DuplicateAutomaton) {
-        let mut path = Packed { bits: 0, len: 0 };
-        self.descend(
-            length,
-            automaton,
+        let start = (
             DuplicateAutomaton::START,
-            &mut path,
+            Packed::EMPTY,
             Extent::POINT,
             (0, 0),
         );
+        self.descend(length, automaton, start);
     }
 
     fn descend(
         &mut self,
         length: usize,
         automaton: &DuplicateAutomaton,
-        state: DuplicateState,
-        path: &mut Packed,
-        extent: Extent,
-        at: (i8, i8),
+        (state, path, extent, at): (DuplicateState, Packed, Extent, (i8, i8)),
     ) {
-        if path.len as usize == length {
-            self.record(*path, extent);
+        if path.len() == length {
+            self.record(path, extent);
             return;
         }
         for mv in 0..MOVES as u8 {
             let Some(next) = automaton.next(state, mv) else {
                 continue;
             };
-            let (dc, dr) = match Move::from_index(mv) {
-                Move::Up => (0, -1),
-                Move::Down => (0, 1),
-                Move::Left => (-1, 0),
-                Move::Right => (1, 0),
-            };
-            let to = (at.0 + dc, at.1 + dr);
-            let back = self.blank;
-            self.slide(self.step(back, mv));
-            path.bits |= (mv as u64) << (2 * path.len);
-            path.len += 1;
-            self.descend(length, automaton, next, path, extent.with(to.0, to.1), to);
-            path.len -= 1;
-            path.bits &= !(3 << (2 * path.len));
-            self.slide(back);
+            let back = self.board.blank;
+            let (to, (dc, dr)) = self.board.step(back, mv);
+            let at = (at.0 + dc, at.1 + dr);
+            self.board.slide(to);
+            self.descend(
+                length,
+                automaton,
+                (next, path.then(mv), extent.with(at), at),
+            );
+            self.board.slide(back);
         }
     }
 
     /// Records that `path` (the string just made, within `extent`) makes the present
     /// arrangement; a duplicate if a string before it made it within a rectangle inside
-    /// `extent`.
+    /// `extent`. A hash shared with another arrangement (seen by replaying the first string
+    /// that made it) leaves the string unrecorded: it is kept, which costs a rule at most.
     fn record(&mut self, path: Packed, extent: Extent) {
-        let hash = self.hash;
-        let Some(made) = self.made.get(&hash) else {
-            self.made.insert(
-                hash,
-                Made {
+        use std::collections::hash_map::Entry;
+        let made = match self.made.entry(self.board.hash) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(Made {
                     first: path,
                     extent,
-                    more: Vec::new(),
-                },
-            );
-            return;
-        };
-        // Two arrangements with one hash (never seen; about one chance in 2^100 here): the
-        // string is kept and left out of the record, which costs a rule at most.
-        if !self.same_as(made.first) {
-            return;
-        }
-        let made = self.made.get_mut(&hash).expect("found above");
-        if made.extents().any(|e| e.within(extent)) {
-            self.duplicates.push(path);
-        } else {
-            let mut kept = made.extents().filter(|e| !extent.within(**e)).copied();
-            let first = kept.next().unwrap_or(extent);
-            let mut more: Vec<Extent> = kept.collect();
-            if first != extent {
-                more.push(extent);
+                    more: false,
+                });
+                return;
             }
-            made.extent = first;
-            made.more = more;
+            Entry::Occupied(occupied) => occupied.into_mut(),
+        };
+        if !self.board.made_by(made.first, &mut self.scratch) {
+            return;
         }
-    }
-
-    /// Whether `string`, made from the start, gives the present arrangement.
-    fn same_as(&mut self, string: Packed) -> bool {
-        let side = self.side;
-        let start = side * (side / 2) + side / 2;
-        let mut blank = start;
-        let mut touched = vec![start];
-        for mv in string.moves() {
-            let to = self.step(blank, mv);
-            self.scratch.swap(blank, to);
-            blank = to;
-            touched.push(to);
+        let more = match made.more {
+            true => self.more.entry(self.board.hash).or_default(),
+            false => &mut Vec::new(),
+        };
+        if made.extent.within(extent) || more.iter().any(|e| e.within(extent)) {
+            self.duplicates.push(path);
+            return;
         }
-        let same = blank == self.blank && self.cells == self.scratch;
-        for &c in &touched {
-            self.scratch[c] = c as u16;
+        // Keep the rectangles none inside another: those around the new one go.
+        more.retain(|e| !extent.within(*e));
+        if extent.within(made.extent) {
+            made.extent = extent;
+        } else {
+            more.push(extent);
         }
-        same
+        let kept = std::mem::take(more);
+        made.more = !kept.is_empty();
+        if made.more {
+            self.more.insert(self.board.hash, kept);
+        } else {
+            self.more.remove(&self.board.hash);
+        }
     }
 }
 

@@ -62,15 +62,27 @@ fn forecast(before: u64, last: u64) -> Option<u64> {
 
 /// The automaton for an iteration expected to expand `forecast` nodes (see [`PRUNING`]).
 fn pruning_for(forecast: u64) -> &'static DuplicateAutomaton {
-    static BUILT: [OnceLock<DuplicateAutomaton>; PRUNING.len()] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let step = PRUNING
         .iter()
         .rposition(|&(least, _)| forecast >= least)
         .expect("the first step takes every forecast");
+    pruning_step(step)
+}
+
+/// The automaton of `PRUNING[step]`, built on first use.
+fn pruning_step(step: usize) -> &'static DuplicateAutomaton {
+    static BUILT: [OnceLock<DuplicateAutomaton>; PRUNING.len()] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     BUILT[step].get_or_init(|| {
         DuplicateAutomaton::new(PRUNING[step].1).expect("within the longest packed string")
     })
+}
+
+/// Builds every automaton the IDA* may follow now rather than when an iteration first wants
+/// it, and returns them, shortest strings first: for a caller that times searches apart from
+/// the builds (a benchmark), or would rather pay for them up front (a server).
+pub fn prepare_pruning() -> Vec<&'static DuplicateAutomaton> {
+    (0..PRUNING.len()).map(pruning_step).collect()
 }
 
 /// An optimal solution and how it was found.

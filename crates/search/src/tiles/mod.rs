@@ -15,7 +15,10 @@ pub use crate::stats::SearchStats;
 pub use astar::{astar, astar_watched, RankedEstimate};
 pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
-pub use ida::{ida_star, ida_star_resumed, ida_star_until, ida_star_watched, SearchOutcome, Watch};
+pub use ida::{
+    ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, SearchOutcome,
+    Watch,
+};
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
 use thiserror::Error;
