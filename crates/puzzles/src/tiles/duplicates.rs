@@ -18,9 +18,10 @@
 //!
 //! **How the strings are found.** Strings are enumerated in (length, move order) on a board
 //! large enough that no edge is reached, skipping those that contain a duplicate already
-//! found. Each is keyed by the arrangement it makes (a 128-bit hash, each hit confirmed by
-//! replaying both strings), with the rectangles of the strings that made it so far; a string
-//! whose arrangement was made before within a rectangle inside its own is a duplicate.
+//! found. Each is keyed by the arrangement it makes (a 64-bit hash, each hit confirmed by
+//! replaying both strings: a collision only leaves a string unrefused), with the rectangles
+//! of the strings that made it so far; a string whose arrangement was made before within a
+//! rectangle inside its own is a duplicate.
 
 use super::Move;
 
@@ -264,7 +265,7 @@ type ByHash<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault
 /// The enumeration of [`DuplicateAutomaton::new`]: a board with the blank in the middle and
 /// room for `max_length` moves each way.
 struct Finder {
-    board: Board,
+    grid: Grid,
     /// Arrangements by their 64-bit hash. Two arrangements with one hash are told apart by
     /// replaying (see [`Finder::record`]).
     made: ByHash<Made>,
@@ -275,8 +276,9 @@ struct Finder {
     scratch: Vec<u16>,
 }
 
-/// The enumeration's board: tiles named by the cell they start on, and the arrangement's hash.
-struct Board {
+/// The enumeration's board, with room every way: tiles named by the cell they start on, and
+/// the arrangement's hash.
+struct Grid {
     side: usize,
     /// `cells[c]`: the tile on cell `c`.
     cells: Vec<u16>,
@@ -293,7 +295,7 @@ fn zobrist(cell: usize, tile: u16) -> u64 {
     z ^ (z >> 31)
 }
 
-impl Board {
+impl Grid {
     fn new(max_length: usize) -> Self {
         let side = 2 * max_length + 1;
         let cells: Vec<u16> = (0..side * side).map(|c| c as u16).collect();
@@ -301,7 +303,7 @@ impl Board {
             .iter()
             .enumerate()
             .fold(0, |h, (c, &t)| h ^ zobrist(c, t));
-        Board {
+        Grid {
             side,
             cells,
             blank: side * max_length + max_length,
@@ -344,7 +346,8 @@ impl Board {
             blank = to;
         }
         let same = blank == self.blank && self.cells[..] == scratch[..];
-        for mv in string.moves().collect::<Vec<_>>().into_iter().rev() {
+        for i in (0..string.len()).rev() {
+            let mv = ((string.0 >> (2 * i)) & 3) as u8;
             let (back, _) = self.step(blank, Move::from_index(mv).inverse().index());
             scratch.swap(blank, back);
             blank = back;
@@ -355,10 +358,10 @@ impl Board {
 
 impl Finder {
     fn new(max_length: usize) -> Self {
-        let board = Board::new(max_length);
+        let grid = Grid::new(max_length);
         let mut made = ByHash::default();
         made.insert(
-            board.hash,
+            grid.hash,
             Made {
                 first: Packed::EMPTY,
                 extent: Extent::POINT,
@@ -366,8 +369,8 @@ impl Finder {
             },
         );
         Finder {
-            scratch: board.cells.clone(),
-            board,
+            scratch: grid.cells.clone(),
+            grid,
             made,
             more: ByHash::default(),
             duplicates: Vec::new(),
@@ -400,16 +403,16 @@ impl Finder {
             let Some(next) = automaton.next(state, mv) else {
                 continue;
             };
-            let back = self.board.blank;
-            let (to, (dc, dr)) = self.board.step(back, mv);
+            let back = self.grid.blank;
+            let (to, (dc, dr)) = self.grid.step(back, mv);
             let at = (at.0 + dc, at.1 + dr);
-            self.board.slide(to);
+            self.grid.slide(to);
             self.descend(
                 length,
                 automaton,
                 (next, path.then(mv), extent.with(at), at),
             );
-            self.board.slide(back);
+            self.grid.slide(back);
         }
     }
 
@@ -419,7 +422,7 @@ impl Finder {
     /// that made it) leaves the string unrecorded: it is kept, which costs a rule at most.
     fn record(&mut self, path: Packed, extent: Extent) {
         use std::collections::hash_map::Entry;
-        let made = match self.made.entry(self.board.hash) {
+        let made = match self.made.entry(self.grid.hash) {
             Entry::Vacant(vacant) => {
                 vacant.insert(Made {
                     first: path,
@@ -430,11 +433,11 @@ impl Finder {
             }
             Entry::Occupied(occupied) => occupied.into_mut(),
         };
-        if !self.board.made_by(made.first, &mut self.scratch) {
+        if !self.grid.made_by(made.first, &mut self.scratch) {
             return;
         }
         let more = match made.more {
-            true => self.more.entry(self.board.hash).or_default(),
+            true => self.more.entry(self.grid.hash).or_default(),
             false => &mut Vec::new(),
         };
         if made.extent.within(extent) || more.iter().any(|e| e.within(extent)) {
@@ -451,9 +454,9 @@ impl Finder {
         let kept = std::mem::take(more);
         made.more = !kept.is_empty();
         if made.more {
-            self.more.insert(self.board.hash, kept);
+            self.more.insert(self.grid.hash, kept);
         } else {
-            self.more.remove(&self.board.hash);
+            self.more.remove(&self.grid.hash);
         }
     }
 }
