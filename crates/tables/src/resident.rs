@@ -277,24 +277,24 @@ impl DerefMut for ResidentWords {
     }
 }
 
-/// Asks the processor to bring `bytes[at]` into the cache, without waiting for it: a search
+/// Asks the processor to bring `items[at]` into the cache, without waiting for it: a search
 /// that knows which entries it will read next issues their fetches together, and from
 /// independent searches, so that their latencies overlap. Only a hint: nothing is read, an
 /// index out of range is ignored, and on other processors it does nothing.
 #[inline(always)]
-pub fn prefetch(bytes: &[u8], at: usize) {
+pub fn prefetch<T>(items: &[T], at: usize) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(byte) = bytes.get(at) {
+    if let Some(item) = items.get(at) {
         // SAFETY: `prefetch` is a hint that never faults and has no effect the program can
         // observe; the address is a valid reference besides. SSE is part of every x86-64.
         #[allow(unsafe_code)]
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast::<i8>());
+            _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>());
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (bytes, at);
+    let _ = (items, at);
 }
 
 #[cfg(test)]
@@ -327,7 +327,7 @@ mod tests {
         for at in [0, 99, 100, usize::MAX] {
             prefetch(&bytes, at);
         }
-        prefetch(&[], 0);
+        prefetch::<u8>(&[], 0);
         assert_eq!(bytes, vec![7u8; 100]);
     }
 

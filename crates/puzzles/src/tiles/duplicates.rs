@@ -21,9 +21,14 @@
 //! found. Each is keyed by the arrangement it makes (a 64-bit hash, each hit confirmed by
 //! replaying both strings: a collision only leaves a string unrefused), with the rectangles
 //! of the strings that made it so far; a string whose arrangement was made before within a
-//! rectangle inside its own is a duplicate.
+//! rectangle inside its own is a duplicate. The arrangements are kept by the parity of their
+//! length, and the last level of each parity is judged in passes and never kept (see
+//! [`Finder`]): strings of up to 14 moves are found in about 0.9 s and 0.55 GB, of up to 16 in
+//! 13-14 s and 0.9 GB (a hash map of every arrangement took 1.75 s and 25.6 s, 0.6 and
+//! 4.9 GB).
 
 use super::Move;
+use std::collections::VecDeque;
 
 /// The longest strings looked for: a string is packed two bits a move into a `u64`, with its
 /// length.
@@ -63,15 +68,28 @@ impl DuplicateAutomaton {
 
     /// The automaton refusing every duplicate string of at most `max_length` moves. Strings of
     /// length 2 are the undone moves; 12 adds the first cycles round a 2x2 block. The work
-    /// grows about 2.2 times with each move of `max_length`.
+    /// grows three to four times with each move of `max_length` (14: about 0.9 s).
     pub fn new(max_length: usize) -> Result<Self, DuplicateError> {
+        Self::found_in_passes_of(max_length, PASS_ARRANGEMENTS)
+    }
+
+    /// [`DuplicateAutomaton::new`], the last levels judged in passes of about
+    /// `pass_arrangements` new arrangements each.
+    fn found_in_passes_of(
+        max_length: usize,
+        pass_arrangements: usize,
+    ) -> Result<Self, DuplicateError> {
         if max_length > MAX_DUPLICATE_LENGTH {
             return Err(DuplicateError::TooLong(max_length));
         }
-        let mut finder = Finder::new(max_length);
+        let mut finder = Finder::new(max_length, pass_arrangements);
         let mut automaton = Self::from_rules(&[], max_length);
         for length in 1..=max_length {
             finder.level(length, &automaton);
+            // In the order one pass finds them, whatever the passes: the same numbering.
+            finder
+                .duplicates
+                .sort_unstable_by_key(|rule| rule.shortlex());
             automaton = Self::from_rules(&finder.duplicates, max_length);
         }
         Ok(automaton)
@@ -195,6 +213,14 @@ impl Packed {
         (0..self.len()).map(move |i| ((self.0 >> (2 * i)) & 3) as u8)
     }
 
+    /// Its place in (length, move order): the order strings are enumerated in.
+    fn shortlex(self) -> (usize, u64) {
+        (
+            self.len(),
+            self.moves().fold(0, |key, mv| key << 2 | mv as u64),
+        )
+    }
+
     fn then(self, mv: u8) -> Packed {
         let len = self.len();
         let moves = self.0 & ((1 << LENGTH_SHIFT) - 1);
@@ -233,11 +259,120 @@ impl Extent {
 
 /// What is known of one arrangement: a string that makes it, and the rectangle of a string
 /// found to make it that is not a duplicate. Rarely two or more such strings keep rectangles
-/// none inside another: the rest are kept in [`Finder::more`].
+/// none inside another: the rest are kept in [`Finder::more`]. A slot of [`Arrangements`];
+/// key 0 marks it empty.
+#[derive(Debug, Clone, Copy)]
 struct Made {
+    key: u64,
     first: Packed,
     extent: Extent,
     more: bool,
+}
+
+impl Made {
+    const EMPTY: Made = Made {
+        key: 0,
+        first: Packed::EMPTY,
+        extent: Extent::POINT,
+        more: false,
+    };
+}
+
+/// Arrangements by their 64-bit hash (0 read as 1, so that 0 marks an empty slot), in open
+/// addressing with linear probing: a slot's place is known from the hash alone, so the
+/// enumeration can ask for it to be fetched ([`Arrangements::prefetch`]) strings before it is
+/// read. Two arrangements with one hash are told apart by replaying (see [`Finder::judge`]).
+struct Arrangements {
+    slots: Vec<Made>,
+    len: usize,
+}
+
+/// [`Arrangements`] grows (doubles) before more than this share of its slots is taken: linear
+/// probing stays short below it.
+const MAX_LOAD: (usize, usize) = (5, 8);
+/// [`Arrangements`] is never smaller than this many slots.
+const MIN_SLOTS: usize = 1 << 10;
+
+impl Arrangements {
+    fn new() -> Self {
+        Arrangements {
+            slots: vec![Made::EMPTY; MIN_SLOTS],
+            len: 0,
+        }
+    }
+
+    /// Room for `more` arrangements beside those held, so that none is moved while they come.
+    fn reserve(&mut self, more: usize) {
+        let wanted = (self.len + more) * MAX_LOAD.1 / MAX_LOAD.0 + 1;
+        if wanted > self.slots.len() {
+            let old = std::mem::replace(
+                &mut self.slots,
+                vec![Made::EMPTY; wanted.next_power_of_two()],
+            );
+            for made in old.into_iter().filter(|m| m.key != 0) {
+                let Err(slot) = self.find(made.key) else {
+                    unreachable!("keys are held once")
+                };
+                self.slots[slot] = made;
+            }
+        }
+    }
+
+    fn key(hash: u64) -> u64 {
+        hash.max(1)
+    }
+
+    /// The slot a key is first looked for in: its low bits (the high bits pick a last
+    /// level's pass, see [`Finder::launch`]).
+    fn home(&self, key: u64) -> usize {
+        key as usize & (self.slots.len() - 1)
+    }
+
+    /// Asks for the slot of `hash` to be brought into the cache (a hint, see
+    /// [`godsearch_tables::prefetch`]).
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        godsearch_tables::prefetch(&self.slots, self.home(Self::key(hash)));
+    }
+
+    /// The slot holding `hash`, or the empty slot where it would go.
+    fn find(&self, hash: u64) -> Result<usize, usize> {
+        let key = Self::key(hash);
+        let mask = self.slots.len() - 1;
+        let mut slot = self.home(key);
+        loop {
+            match self.slots[slot].key {
+                k if k == key => return Ok(slot),
+                0 => return Err(slot),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// Puts `made` in the empty slot `slot` that [`Arrangements::find`] gave for its hash,
+    /// growing first where that would pass [`MAX_LOAD`].
+    fn insert(&mut self, slot: usize, hash: u64, made: Made) {
+        let made = Made {
+            key: Self::key(hash),
+            ..made
+        };
+        if (self.len + 1) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
+            self.reserve(1);
+            let Err(slot) = self.find(hash) else {
+                unreachable!("the hash was not held")
+            };
+            self.slots[slot] = made;
+        } else {
+            self.slots[slot] = made;
+        }
+        self.len += 1;
+    }
+
+    /// Empties it, keeping its slots.
+    fn clear(&mut self) {
+        self.slots.fill(Made::EMPTY);
+        self.len = 0;
+    }
 }
 
 /// Hashes the arrangement keys, already uniform hashes, by taking them as they are.
@@ -262,18 +397,60 @@ impl std::hash::Hasher for KeyHasher {
 
 type ByHash<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// Strings whose arrangements are looked up together: each one's slot is asked for when it
+/// is made, and it is judged this many strings later, in the order made.
+const IN_FLIGHT: usize = 16;
+/// A level whose arrangements no later level needs (the last of each parity) is made in as
+/// many passes as keep each pass's new arrangements to about this many (a table of 400 MB):
+/// each pass enumerates the whole level and judges the strings whose hash falls in its share.
+/// Twice as many took 1.6 GB instead of 0.9 for strings of up to 16 moves, for 11.3 s
+/// instead of 13.2.
+const PASS_ARRANGEMENTS: usize = 1 << 23;
+
+/// A string made and not yet judged: the hash of its arrangement, and its rectangle.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    hash: u64,
+    path: Packed,
+    extent: Extent,
+}
+
 /// The enumeration of [`DuplicateAutomaton::new`]: a board with the blank in the middle and
 /// room for `max_length` moves each way.
+///
+/// Memory. A string's arrangement has the parity of its length (each move is a
+/// transposition), so a string is only ever compared with strings of its own parity: the
+/// arrangements are kept by parity ([`Finder::by_parity`]), and a parity's table is dropped
+/// once its last level is done. The last level of each parity (`max_length` and the one
+/// before: nearly nine tenths of all strings) is compared but never kept for a later level: it
+/// is made in passes ([`PASS_ARRANGEMENTS`]), each pass's new arrangements in
+/// [`Finder::pass_new`], emptied after it. Strings of up to 16 moves take about 0.9 GB so,
+/// where keeping every arrangement took 4.9 GB.
 struct Finder {
     grid: Grid,
-    /// Arrangements by their 64-bit hash. Two arrangements with one hash are told apart by
-    /// replaying (see [`Finder::record`]).
-    made: ByHash<Made>,
+    max_length: usize,
+    /// The new arrangements a pass of a last level is sized for ([`PASS_ARRANGEMENTS`]).
+    pass_arrangements: usize,
+    /// The arrangements of the levels kept, by the parity of their length.
+    by_parity: [Arrangements; 2],
+    /// The new arrangements of the present pass of a last level.
+    pass_new: Arrangements,
     /// The further rectangles of the arrangements whose [`Made::more`] is set.
     more: ByHash<Vec<Extent>>,
     duplicates: Vec<Packed>,
-    /// A second board for confirming a hash hit by replaying.
-    scratch: Vec<u16>,
+    /// Strings made, in order, whose slots are being fetched.
+    in_flight: VecDeque<Pending>,
+    /// The strings each level made (accepted by the automaton of the shorter duplicates).
+    strings: Vec<usize>,
+    /// The level being made: its length, whether it is the last of its parity, and the pass
+    /// (which of how many shares of the hashes).
+    length: usize,
+    last_of_parity: bool,
+    pass: (u64, u64),
+    /// Strings made in the present pass (whatever their hash).
+    made: usize,
+    /// Two boards for confirming a hash hit by replaying.
+    replay: [Vec<u16>; 2],
 }
 
 /// The enumeration's board, with room every way: tiles named by the cell they start on, and
@@ -284,6 +461,9 @@ struct Grid {
     cells: Vec<u16>,
     blank: usize,
     hash: u64,
+    /// `blank_keys[c]`: [`zobrist`] of the blank on cell `c`, the half of every slide's
+    /// hash change that does not depend on the tile.
+    blank_keys: Vec<u64>,
 }
 
 /// The hash of tile `tile` on cell `cell` (the splitmix64 finaliser): an arrangement hashes to
@@ -303,10 +483,12 @@ impl Grid {
             .iter()
             .enumerate()
             .fold(0, |h, (c, &t)| h ^ zobrist(c, t));
+        let blank = side * max_length + max_length;
         Grid {
             side,
+            blank_keys: (0..side * side).map(|c| zobrist(c, cells[blank])).collect(),
             cells,
-            blank: side * max_length + max_length,
+            blank,
             hash,
         }
     }
@@ -326,79 +508,133 @@ impl Grid {
         }
     }
 
+    /// The hash of the arrangement after the blank slides to `to`.
+    #[inline]
+    fn hash_after(&self, to: usize) -> u64 {
+        let (from, tile) = (self.blank, self.cells[to]);
+        self.hash
+            ^ self.blank_keys[from]
+            ^ self.blank_keys[to]
+            ^ zobrist(to, tile)
+            ^ zobrist(from, tile)
+    }
+
     /// Slides the blank to `to`, keeping the hash.
+    #[inline]
     fn slide(&mut self, to: usize) {
-        let from = self.blank;
-        let (blank, tile) = (self.cells[from], self.cells[to]);
-        self.hash ^= zobrist(from, blank) ^ zobrist(to, tile);
-        self.hash ^= zobrist(from, tile) ^ zobrist(to, blank);
-        self.cells.swap(from, to);
+        self.hash = self.hash_after(to);
+        self.cells.swap(self.blank, to);
         self.blank = to;
     }
 
-    /// Whether `string`, made from the start on `scratch` (left as the start again), gives
-    /// this board's arrangement.
-    fn made_by(&self, string: Packed, scratch: &mut [u16]) -> bool {
-        let mut blank = self.start();
-        for mv in string.moves() {
+    /// Makes `string` from the start on `board` (which holds the start); the blank's cell.
+    fn make(&self, string: Packed, board: &mut [u16]) -> usize {
+        string.moves().fold(self.start(), |blank, mv| {
             let (to, _) = self.step(blank, mv);
-            scratch.swap(blank, to);
-            blank = to;
-        }
-        let same = blank == self.blank && self.cells[..] == scratch[..];
+            board.swap(blank, to);
+            to
+        })
+    }
+
+    /// Undoes [`Grid::make`] of `string`, which left the blank on `blank`.
+    fn unmake(&self, string: Packed, board: &mut [u16], mut blank: usize) {
         for i in (0..string.len()).rev() {
             let mv = ((string.0 >> (2 * i)) & 3) as u8;
             let (back, _) = self.step(blank, Move::from_index(mv).inverse().index());
-            scratch.swap(blank, back);
+            board.swap(blank, back);
             blank = back;
         }
+    }
+
+    /// Whether strings `a` and `b` make the same arrangement, replayed on `boards` (each
+    /// holding the start, and left so).
+    fn same(&self, a: Packed, b: Packed, boards: &mut [Vec<u16>; 2]) -> bool {
+        let [first, second] = boards;
+        let (blank_a, blank_b) = (self.make(a, first), self.make(b, second));
+        let same = blank_a == blank_b && first == second;
+        self.unmake(a, first, blank_a);
+        self.unmake(b, second, blank_b);
         same
     }
 }
 
 impl Finder {
-    fn new(max_length: usize) -> Self {
+    fn new(max_length: usize, pass_arrangements: usize) -> Self {
         let grid = Grid::new(max_length);
-        let mut made = ByHash::default();
-        made.insert(
-            grid.hash,
-            Made {
-                first: Packed::EMPTY,
-                extent: Extent::POINT,
-                more: false,
-            },
-        );
+        let mut even = Arrangements::new();
+        let Err(slot) = even.find(grid.hash) else {
+            unreachable!("the table is empty")
+        };
+        even.insert(slot, grid.hash, Made::EMPTY);
         Finder {
-            scratch: grid.cells.clone(),
+            replay: [grid.cells.clone(), grid.cells.clone()],
             grid,
-            made,
+            max_length,
+            pass_arrangements,
+            by_parity: [even, Arrangements::new()],
+            pass_new: Arrangements::new(),
             more: ByHash::default(),
             duplicates: Vec::new(),
+            in_flight: VecDeque::with_capacity(IN_FLIGHT + 1),
+            strings: vec![1],
+            length: 0,
+            last_of_parity: false,
+            pass: (0, 1),
+            made: 0,
+        }
+    }
+
+    /// The strings the next level may be expected to make: the last level's times its growth
+    /// over the one before (each level makes about three times the last).
+    fn expected(&self) -> usize {
+        match self.strings[..] {
+            [.., before, last] => (last as f64 * last as f64 / before as f64) as usize + 1,
+            _ => Move::ALL.len(),
         }
     }
 
     /// Every string of `length` moves that the automaton of the shorter duplicates accepts,
     /// in move order: records the arrangement each makes and the duplicates among them.
     fn level(&mut self, length: usize, automaton: &DuplicateAutomaton) {
+        let expected = self.expected();
+        let parity = length % 2;
+        self.length = length;
+        self.last_of_parity = length + 2 > self.max_length;
+        let passes = match self.last_of_parity {
+            true => expected.div_ceil(self.pass_arrangements),
+            false => 1,
+        };
+        match self.last_of_parity {
+            true => self.pass_new.reserve(expected.div_ceil(passes)),
+            false => self.by_parity[parity].reserve(expected),
+        }
         let start = (
             DuplicateAutomaton::START,
             Packed::EMPTY,
             Extent::POINT,
             (0, 0),
         );
-        self.descend(length, automaton, start);
+        for pass in 0..passes {
+            self.pass = (pass as u64, passes as u64);
+            self.made = 0;
+            self.descend(automaton, start);
+            while let Some(string) = self.in_flight.pop_front() {
+                self.judge(string);
+            }
+            self.pass_new.clear();
+        }
+        self.strings.push(self.made);
+        if self.last_of_parity {
+            self.by_parity[parity] = Arrangements::new();
+        }
     }
 
     fn descend(
         &mut self,
-        length: usize,
         automaton: &DuplicateAutomaton,
         (state, path, extent, at): (DuplicateState, Packed, Extent, (i8, i8)),
     ) {
-        if path.len() == length {
-            self.record(path, extent);
-            return;
-        }
+        let last = path.len() + 1 == self.length;
         for mv in 0..MOVES as u8 {
             let Some(next) = automaton.next(state, mv) else {
                 continue;
@@ -406,57 +642,93 @@ impl Finder {
             let back = self.grid.blank;
             let (to, (dc, dr)) = self.grid.step(back, mv);
             let at = (at.0 + dc, at.1 + dr);
+            if last {
+                // A string of the level: judged by its hash (a hit is replayed apart), so the
+                // board need not move.
+                self.made += 1;
+                self.launch(self.grid.hash_after(to), path.then(mv), extent.with(at));
+                continue;
+            }
             self.grid.slide(to);
-            self.descend(
-                length,
-                automaton,
-                (next, path.then(mv), extent.with(at), at),
-            );
+            self.descend(automaton, (next, path.then(mv), extent.with(at), at));
             self.grid.slide(back);
         }
     }
 
-    /// Records that `path` (the string just made, within `extent`) makes the present
-    /// arrangement; a duplicate if a string before it made it within a rectangle inside
-    /// `extent`. A hash shared with another arrangement (seen by replaying the first string
-    /// that made it) leaves the string unrecorded: it is kept, which costs a rule at most.
-    fn record(&mut self, path: Packed, extent: Extent) {
-        use std::collections::hash_map::Entry;
-        let made = match self.made.entry(self.grid.hash) {
-            Entry::Vacant(vacant) => {
-                vacant.insert(Made {
-                    first: path,
-                    extent,
-                    more: false,
-                });
-                return;
-            }
-            Entry::Occupied(occupied) => occupied.into_mut(),
-        };
-        if !self.grid.made_by(made.first, &mut self.scratch) {
+    /// Takes the string `path` just made (within `extent`, its arrangement's hash `hash`) into
+    /// the present pass, if its hash falls in the pass's share: asks for its slots, and judges the string made
+    /// [`IN_FLIGHT`] strings before it.
+    #[inline]
+    fn launch(&mut self, hash: u64, path: Packed, extent: Extent) {
+        let (pass, passes) = self.pass;
+        if ((hash >> u32::BITS) * passes) >> u32::BITS != pass {
             return;
         }
-        let more = match made.more {
-            true => self.more.entry(self.grid.hash).or_default(),
+        self.by_parity[self.length % 2].prefetch(hash);
+        if self.last_of_parity {
+            self.pass_new.prefetch(hash);
+        }
+        self.in_flight.push_back(Pending { hash, path, extent });
+        if self.in_flight.len() > IN_FLIGHT {
+            let oldest = self.in_flight.pop_front().expect("strings are in flight");
+            self.judge(oldest);
+        }
+    }
+
+    /// Records that `string.path` (within `string.extent`) makes the arrangement of
+    /// `string.hash`: a duplicate if a string before it made it within a rectangle inside its
+    /// own. A hash shared with another arrangement (seen by replaying the first string that
+    /// made it) leaves the string unrecorded: it is kept, which costs a rule at most.
+    fn judge(&mut self, string: Pending) {
+        let Finder {
+            by_parity,
+            pass_new,
+            grid,
+            replay,
+            more,
+            duplicates,
+            ..
+        } = self;
+        let kept = &mut by_parity[self.length % 2];
+        let new = Made {
+            first: string.path,
+            extent: string.extent,
+            ..Made::EMPTY
+        };
+        let (table, slot) = match (kept.find(string.hash), self.last_of_parity) {
+            (Ok(slot), _) => (kept, slot),
+            (Err(slot), false) => return kept.insert(slot, string.hash, new),
+            (Err(_), true) => match pass_new.find(string.hash) {
+                Ok(slot) => (pass_new, slot),
+                Err(slot) => return pass_new.insert(slot, string.hash, new),
+            },
+        };
+        let made = &mut table.slots[slot];
+        if !grid.same(made.first, string.path, replay) {
+            return;
+        }
+        let extent = string.extent;
+        let others = match made.more {
+            true => more.entry(made.key).or_default(),
             false => &mut Vec::new(),
         };
-        if made.extent.within(extent) || more.iter().any(|e| e.within(extent)) {
-            self.duplicates.push(path);
+        if made.extent.within(extent) || others.iter().any(|e| e.within(extent)) {
+            duplicates.push(string.path);
             return;
         }
         // Keep the rectangles none inside another: those around the new one go.
-        more.retain(|e| !extent.within(*e));
+        others.retain(|e| !extent.within(*e));
         if extent.within(made.extent) {
             made.extent = extent;
         } else {
-            more.push(extent);
+            others.push(extent);
         }
-        let kept = std::mem::take(more);
-        made.more = !kept.is_empty();
+        let others = std::mem::take(others);
+        made.more = !others.is_empty();
         if made.more {
-            self.more.insert(self.grid.hash, kept);
+            more.insert(made.key, others);
         } else {
-            self.more.remove(&self.grid.hash);
+            more.remove(&made.key);
         }
     }
 }
@@ -490,6 +762,19 @@ mod tests {
             DuplicateAutomaton::new(MAX_DUPLICATE_LENGTH + 1),
             Err(DuplicateError::TooLong(_))
         ));
+    }
+
+    /// Judging the last levels in many passes finds the same strings as in one.
+    #[test]
+    fn passes_change_nothing() {
+        for max_length in [9, 12] {
+            let one = DuplicateAutomaton::found_in_passes_of(max_length, usize::MAX).unwrap();
+            let many = DuplicateAutomaton::found_in_passes_of(max_length, 1 << 12).unwrap();
+            assert_eq!(one.next, many.next, "strings up to {max_length}");
+            assert_eq!(one.rules(), many.rules());
+        }
+        let twelve = DuplicateAutomaton::new(12).unwrap();
+        assert_eq!((twelve.rules(), twelve.states()), (2_540, 9_223));
     }
 
     fn index(letter: u8) -> u8 {
