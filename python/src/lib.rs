@@ -6,12 +6,12 @@
 //! their keyword arguments and docs.
 //!
 //! - The work runs on a thread of its own with the GIL released; the calling thread waits for
-//!   it to finish (a quick call answers at once), waking every [`SIGNAL_CHECK`] to let Python
+//!   it to finish (a quick call answers at once), waking every `SIGNAL_CHECK` to let Python
 //!   handle signals, so Ctrl-C (KeyboardInterrupt) cancels the work (IDA* within 65,536 nodes
 //!   a thread, an enumeration after its level) and raises `Interrupted` (a
 //!   `KeyboardInterrupt`) carrying the report the work stopped with (IDA*'s proven lower
 //!   bound). A progress callback, if given, hears the job's progress every
-//!   [`PROGRESS_EVERY`]; if it raises, the work is cancelled and its exception raised.
+//!   `PROGRESS_EVERY`; if it raises, the work is cancelled and its exception raised.
 //! - Each call answers its report and the hints the work gave (a database that would help).
 //! - Errors: `InputError` (a `ValueError`) when the request is at fault, with the command
 //!   line's message; `GodsearchError` (a `RuntimeError`) when the work failed.

@@ -60,7 +60,7 @@ pub fn astar<P: StateSpace, H: Heuristic<P::State>>(
 }
 
 /// [`astar`] that ends with [`AStarError::Stopped`] and its proven lower bound once `stop`
-/// says so (asked every [`STOP_EVERY`] states expanded).
+/// says so (asked every `STOP_EVERY` states expanded).
 pub fn astar_until<P: StateSpace, H: Heuristic<P::State>>(
     space: &P,
     heuristic: &H,

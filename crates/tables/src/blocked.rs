@@ -143,7 +143,7 @@ impl BlockedBuilder {
     /// no earlier level wrote are the level's.
     ///
     /// Levels past `base + 2` are not scanned: their entries keep the code they started with,
-    /// [`ABOVE`].
+    /// `ABOVE`.
     pub fn add_level(&mut self, depth: u32, count: u64, candidates: impl Fn(usize) -> u128 + Sync) {
         let Some(code) = self.record(depth, count) else {
             return;

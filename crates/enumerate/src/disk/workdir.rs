@@ -161,7 +161,7 @@ impl DiskBudget {
 
 /// The run the folder `dir` holds, as its manifest names it, or `None` where it holds none
 /// (no manifest, or not a readable one). Reads without the lock: for a front end choosing
-/// which run to resume; [`Workdir::open`] checks it all again.
+/// which run to resume; `Workdir::open` checks it all again.
 pub fn run_in(dir: &Path) -> Option<String> {
     let table = file::load(&dir.join(MANIFEST)).ok()?;
     let header = table.header();

@@ -5,13 +5,13 @@
 //!
 //! **Geometry, not tables.** Every turn is a quarter-turn rotation of some layers about an axis
 //! (a face turn: the outer layer; a wide turn: outer and middle; a slice: the middle; a
-//! rotation: all three), so one function moves the 54 stickers of [`facelet`](super::facelet)
+//! rotation: all three), so one function moves the 54 stickers of [`facelet`]
 //! for all of them, from each sticker's place and facing in space. The face turns it makes
 //! are tested to equal the cubie layer's.
 //!
 //! **Centres.** Slices and rotations move the centres. A sequence is replayed on the stickers
 //! as written (each letter names the face that is at that side *now*, as a cuber reads it) and
-//! the cube is then read back by its centres ([`facelet::parse`](super::facelet::parse)): the
+//! the cube is then read back by its centres ([`facelet::parse`]): the
 //! position is the one the cube shows **as held after the sequence**, and a solution of it is
 //! written in face turns of that orientation. `x R` and `R x` are therefore both "R turned" as
 //! held; `U x` is "B turned".

@@ -433,7 +433,7 @@ impl PatternHeuristic {
     /// each of `pattern.entries()` bytes). Reflection is used when `reflect` is asked for, the
     /// partition covers every tile, and the board is square with the goal's blank on the main
     /// diagonal. The tables are spread to their direct index when that takes at most
-    /// [`SPREAD_LIMIT_BYTES`] (the same values, read faster).
+    /// `SPREAD_LIMIT_BYTES` (the same values, read faster).
     pub fn new(
         goal: &Board,
         partition: &Partition,
@@ -444,7 +444,7 @@ impl PatternHeuristic {
     }
 
     /// Bytes `partition`'s tables take spread to their direct index (what [`new`](Self::new)
-    /// holds when that is at most [`SPREAD_LIMIT_BYTES`]), for a caller with a memory budget
+    /// holds when that is at most `SPREAD_LIMIT_BYTES`), for a caller with a memory budget
     /// to choose between [`new`](Self::new) and [`compact`](Self::compact).
     pub fn spread_bytes(partition: &Partition) -> u64 {
         partition

@@ -167,10 +167,10 @@ pub struct SearchOutcome {
 
 /// What a running IDA* has done so far, for a front end to show while it runs (read from any
 /// thread): the threshold of the iteration under way, and about how many nodes have been
-/// expanded (counted in blocks of [`CLOCK_EVERY`], when each search thread looks at the clock).
+/// expanded (counted in blocks of `CLOCK_EVERY`, when each search thread looks at the clock).
 /// It also carries the front end's brakes: [`Watch::cancel`] and a node limit stop the search
 /// the way its deadline does ([`SearchError::Timeout`] with the proven lower bound), within
-/// [`CLOCK_EVERY`] nodes a thread.
+/// `CLOCK_EVERY` nodes a thread.
 #[derive(Debug, Default)]
 pub struct Watch {
     threshold: AtomicU32,
@@ -208,12 +208,12 @@ impl Watch {
         self.threshold.load(Ordering::Relaxed)
     }
 
-    /// Nodes expanded so far, within [`CLOCK_EVERY`] a thread.
+    /// Nodes expanded so far, within `CLOCK_EVERY` a thread.
     pub fn expanded(&self) -> u64 {
         self.expanded.load(Ordering::Relaxed)
     }
 
-    /// Nodes expanded so far in the iteration under way, within [`CLOCK_EVERY`] a thread.
+    /// Nodes expanded so far in the iteration under way, within `CLOCK_EVERY` a thread.
     pub fn iteration_expanded(&self) -> u64 {
         self.expanded()
             .saturating_sub(self.iteration_base.load(Ordering::Relaxed))

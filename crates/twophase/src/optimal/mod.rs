@@ -11,14 +11,14 @@
 //! node's. [`TableSize`] picks the projection:
 //!
 //! - `twist x flip x middle edges` (their placement, or placement and order;
-//!   [`crate::flipslice`]): 44 MB (positions up to about 15 moves in seconds) or 1.05 GB;
+//!   `crate::flipslice`): 44 MB (positions up to about 15 moves in seconds) or 1.05 GB;
 //! - `twist and U-corner placement x U/D-edge flip x middle edges` (the projection of
-//!   Rokicki's nxopt tables; [`crate::cornerslice`]): 325 MB or 7.79 GB.
+//!   Rokicki's nxopt tables; `crate::cornerslice`): 325 MB or 7.79 GB.
 //!
 //! Every table is built breadth-first in two bits an entry (distance mod 3), each level copied
 //! into the blocked form as it completes.
 //!
-//! Like the two-phase search, the search is specialised to the cube (see [`search`]'s
+//! Like the two-phase search, the search is specialised to the cube (see `search`'s
 //! documentation): a node keeps three axes' coordinates and bounds and its inverse piece by
 //! piece (module `inverse`), and a child is dropped at the first lookup that rules it out. It reads
 //! and writes no files: the front end saves [`OptimalTables`] with

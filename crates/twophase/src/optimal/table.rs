@@ -41,7 +41,7 @@ pub(crate) fn move_columns(metric: Metric) -> usize {
 }
 
 /// The pruning tables on offer: two coordinates, `twist class x slice x flip`
-/// ([`crate::flipslice`]) and `corner class x slice x U/D flip` ([`crate::cornerslice`]), each
+/// (`crate::flipslice`) and `corner class x slice x U/D flip` (`crate::cornerslice`), each
 /// with the middle edges' order left out or kept. They order by size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
