@@ -48,8 +48,8 @@ pub const CLOCK_EVERY: u64 = 1 << 16;
 
 /// The automata the search follows, shortest duplicate strings first, each with the nodes an
 /// iteration must be expected to expand for it to be used. Each is built once a process, when
-/// first wanted: the undone moves at once; strings of 12 moves in about 0.2 s, for 40% fewer
-/// nodes on the 24-puzzle (Korf and Felner's #5 and #44); of 14 in about 2 s, for 10% fewer
+/// first wanted: the undone moves at once; strings of 12 moves in about 0.1 s, for 40% fewer
+/// nodes on the 24-puzzle (Korf and Felner's #5 and #44); of 14 in about 0.9 s, for 10% fewer
 /// again. The expected nodes are the last iteration's times its growth over the one before
 /// (about a second's search for 12, half a minute's for 14).
 const PRUNING: [(u64, usize); 3] = [(0, 2), (1 << 25, 12), (1 << 30, 14)];
