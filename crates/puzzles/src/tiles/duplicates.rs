@@ -448,7 +448,7 @@ struct Finder {
     last_of_parity: bool,
     pass: (u64, u64),
     /// Strings made in the present pass (whatever their hash).
-    made: usize,
+    pass_strings: usize,
     /// Two boards for confirming a hash hit by replaying.
     replay: [Vec<u16>; 2],
 }
@@ -580,7 +580,7 @@ impl Finder {
             length: 0,
             last_of_parity: false,
             pass: (0, 1),
-            made: 0,
+            pass_strings: 0,
         }
     }
 
@@ -616,14 +616,14 @@ impl Finder {
         );
         for pass in 0..passes {
             self.pass = (pass as u64, passes as u64);
-            self.made = 0;
+            self.pass_strings = 0;
             self.descend(automaton, start);
             while let Some(string) = self.in_flight.pop_front() {
                 self.judge(string);
             }
             self.pass_new.clear();
         }
-        self.strings.push(self.made);
+        self.strings.push(self.pass_strings);
         if self.last_of_parity {
             self.by_parity[parity] = Arrangements::new();
         }
@@ -645,7 +645,7 @@ impl Finder {
             if last {
                 // A string of the level: judged by its hash (a hit is replayed apart), so the
                 // board need not move.
-                self.made += 1;
+                self.pass_strings += 1;
                 self.launch(self.grid.hash_after(to), path.then(mv), extent.with(at));
                 continue;
             }
