@@ -10,15 +10,19 @@
 //! The free moves are taken all at once: a search state is a placement with the connected
 //! region of free cells the blank can reach (a bitmask flood fill), so each level of the BFS is
 //! one cost and every (placement, region) is expanded once. The build keeps per placement the
-//! cells of the regions already expanded, the cells reached (those regions and the blank cell of
-//! every child claimed since: the region around it is filled when it is expanded, not when it is
-//! claimed, which would fill it once per claim) as board-sized masks (16 bits on 4x4), and
-//! the entry, set at the first visit, which in BFS order is the minimum over blank cells:
-//! 5 bytes a placement for the 8-tile half of 7-8 (2.6 GB), where a byte per (placement, blank
-//! cell) alone would be 4.2 GB. Masks of the free cells alone would take 3 bytes a placement
-//! there, but ranking cells among the free ones (and back) on every test and claim made the
-//! build 9% slower. Each level scans the placements in index order (see `Scan`), which keeps
-//! most of its memory accesses in cache.
+//! cells reached (the regions expanded and the blank cell of every child claimed since: the
+//! region around it is filled when it is expanded, not when it is claimed, which would fill it
+//! once per claim) as a board-sized mask, which regions were expanded (see [`Expanded`]), and
+//! the entry, set at the first visit, which in BFS order is the minimum over blank cells. With
+//! the regions expanded as a second mask that is 5 bytes a placement on the 4x4 (2.6 GB for the
+//! 8-tile half of 7-8, where a byte per (placement, blank cell) alone would be 4.2 GB) and 9 on
+//! the 5x5; where that exceeds the memory budget, a byte of flags, one a region, takes 6 bytes
+//! on the 5x5 (15 GB for a 7-tile group instead of 22), at some speed (7-8's build took 15-20%
+//! longer so). Masks of the free cells alone would be smaller still, but ranking cells among
+//! the free ones (and back) on every test and claim made the build 9% slower; the cells reached
+//! are tested for every child, at random, so they stay a board-sized mask of the fewest bytes
+//! (a 32-bit one on the 4x4 made 7-8's build 25% slower). Each level scans the placements in
+//! index order (see `Scan`), which keeps most of its memory accesses in cache.
 
 use crate::Progress;
 use godsearch_puzzles::tiles::{Pattern, MAX_PATTERN_CELLS, MAX_PATTERN_TILES};
@@ -60,19 +64,35 @@ pub enum PatternDbError {
     Cancelled,
 }
 
-/// Bytes the build of `pattern` needs at its peak: per placement two sets of cells (reached
-/// and expanded) and the entry, and two bits marking the placements to scan. (At the end, the
-/// entries become the table where they are.)
+/// Bytes the build of `pattern` needs at its peak in the faster layout: per placement two sets
+/// of cells (reached and expanded) and the entry, and two bits marking the placements to scan.
+/// (At the end, the entries become the table where they are.)
 pub fn build_bytes(pattern: &Pattern) -> u64 {
-    let set_bytes = match pattern.shape().cells() {
+    layout_bytes(pattern, 2 * set_bytes(pattern))
+}
+
+/// Bytes the build of `pattern` needs at its peak in the compact layout, which keeps a byte of
+/// regions expanded instead of a second set of cells: taken where [`build_bytes`] exceeds the
+/// memory budget.
+pub fn compact_build_bytes(pattern: &Pattern) -> u64 {
+    layout_bytes(pattern, set_bytes(pattern) + 1)
+}
+
+/// Bytes of one set of cells of a placement: the fewest that hold the board.
+fn set_bytes(pattern: &Pattern) -> u64 {
+    match pattern.shape().cells() {
         0..=8 => 1,
         9..=16 => 2,
         17..=32 => 4,
         _ => 8,
-    };
+    }
+}
+
+/// The build's peak with `per_placement` bytes of sets, the entry and the two bits.
+fn layout_bytes(pattern: &Pattern, per_placement: u64) -> u64 {
     let entries = pattern.entries();
     entries
-        .saturating_mul(2 * set_bytes + 1)
+        .saturating_mul(per_placement + 1)
         .saturating_add(entries / 4)
 }
 
@@ -148,6 +168,19 @@ impl Grid {
             & self.cells
     }
 
+    /// The connected regions of `free`, in the order of their lowest cells.
+    #[inline]
+    fn regions(&self, free: u64) -> impl Iterator<Item = u64> + '_ {
+        let mut rest = free;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let region = self.fill(rest.trailing_zeros() as u8, free);
+                rest &= !region;
+                region
+            })
+        })
+    }
+
     /// The cells of `free` connected to `seed` (a flood fill, whole rows of bits at a time).
     #[inline]
     fn fill(&self, seed: u8, free: u64) -> u64 {
@@ -162,6 +195,82 @@ impl Grid {
     }
 }
 
+/// Which regions of a placement were expanded, shared between threads as the sets of cells
+/// reached are (see [`CellMask`]): only the thread scanning a placement reads or writes it.
+trait Expanded: Send + Sync {
+    /// No region expanded.
+    fn none() -> Self;
+
+    /// Expands (through `expand`) each region of `free` that holds a `reached` cell and is not
+    /// marked here as expanded; marks them, and returns the cells of every region expanded so
+    /// far (which are all reached).
+    fn scan(&self, grid: &Grid, reached: u64, free: u64, expand: impl FnMut(u64)) -> u64;
+}
+
+/// The faster layout: the cells of the regions expanded, a set like the cells reached.
+impl<M: CellMask> Expanded for M {
+    fn none() -> Self {
+        M::empty()
+    }
+
+    #[inline]
+    fn scan(&self, grid: &Grid, reached: u64, free: u64, mut expand: impl FnMut(u64)) -> u64 {
+        let mut regions = self.get();
+        let mut todo = reached & !regions;
+        while todo != 0 {
+            let region = grid.fill(todo.trailing_zeros() as u8, free);
+            todo &= !region;
+            regions |= region;
+            expand(region);
+        }
+        self.put(regions);
+        regions
+    }
+}
+
+/// Regions of a placement with a bit of their own in [`RegionFlags`]: the first eight, in the
+/// order of their lowest cells. A region past them is expanded again whenever its placement is
+/// scanned: harmless, since its children were reached when it was first expanded, only slower.
+/// The 5x5's 7-tile groups cut the board into 6 regions at most.
+const FLAGGED_REGIONS: usize = u8::BITS as usize;
+
+/// The compact layout: a bit a region, the regions found again from the placement when it is
+/// scanned, which costs the fills of the regions not reached as well.
+struct RegionFlags(AtomicU8);
+
+impl Expanded for RegionFlags {
+    fn none() -> Self {
+        RegionFlags(AtomicU8::new(0))
+    }
+
+    #[inline]
+    fn scan(&self, grid: &Grid, reached: u64, free: u64, mut expand: impl FnMut(u64)) -> u64 {
+        let flags = self.0.load(Ordering::Relaxed);
+        if grid.fill(free.trailing_zeros() as u8, free) == free {
+            // One region, the common case: expanded when first reached, never scanned again.
+            if flags & 1 == 0 {
+                expand(free);
+            }
+            self.0.store(u8::MAX, Ordering::Relaxed);
+            return free;
+        }
+        let (mut cells, mut after) = (0, 0u8);
+        for (i, region) in grid.regions(free).enumerate() {
+            let bit = if i < FLAGGED_REGIONS { 1 << i } else { 0 };
+            if flags & bit == 0 {
+                if region & reached == 0 {
+                    continue;
+                }
+                expand(region);
+            }
+            cells |= region;
+            after |= bit;
+        }
+        self.0.store(after, Ordering::Relaxed);
+        cells
+    }
+}
+
 /// Builds the pattern database of `pattern`: one byte per placement, exact (the fewest moves of
 /// the group's tiles from that placement to the goal, over all positions of the other tiles).
 pub fn build(
@@ -169,7 +278,8 @@ pub fn build(
     memory_bytes: u64,
     progress: &dyn Progress,
 ) -> Result<Vec<u8>, PatternDbError> {
-    let needed = build_bytes(pattern);
+    let compact = build_bytes(pattern) > memory_bytes;
+    let needed = compact_build_bytes(pattern);
     if needed > memory_bytes {
         return Err(PatternDbError::TooLarge {
             tiles: pattern.tiles().len(),
@@ -178,12 +288,24 @@ pub fn build(
         });
     }
     match pattern.shape().cells() {
-        0..=8 => Scan::<AtomicU8>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
-        9..=16 => Scan::<AtomicU16>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
-        17..=32 => Scan::<AtomicU32>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
-        _ => Scan::<AtomicU64>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+        0..=8 => build_with::<AtomicU8>(pattern, compact, progress),
+        9..=16 => build_with::<AtomicU16>(pattern, compact, progress),
+        17..=32 => build_with::<AtomicU32>(pattern, compact, progress),
+        _ => build_with::<AtomicU64>(pattern, compact, progress),
     }
     .ok_or(PatternDbError::Cancelled)
+}
+
+/// The build with sets of cells in `M`, in the compact layout or the faster one.
+fn build_with<M: CellMask>(
+    pattern: &Pattern,
+    compact: bool,
+    progress: &dyn Progress,
+) -> Option<Vec<u8>> {
+    match compact {
+        true => Scan::<M, RegionFlags>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+        false => Scan::<M, M>::new(pattern).run(MIN_TASK_PLACEMENTS, progress),
+    }
 }
 
 /// The placement index of a state's children, found from the state's own index. Moving tile
@@ -342,7 +464,7 @@ struct Work {
 /// two (a single block for groups of one or two tiles), so its placements' cells come from one
 /// list of free cells. The placements with regions to expand are found through a bitset of the
 /// level, so a level costs what its own states cost, not a visit to every placement.
-struct Scan<'p, M> {
+struct Scan<'p, M, E> {
     pattern: &'p Pattern,
     grid: Grid,
     n: usize,
@@ -357,9 +479,9 @@ struct Scan<'p, M> {
     /// Per placement: the free cells the blank has reached: the regions expanded and the blank
     /// cell of each child claimed since.
     reached: Vec<M>,
-    /// Per placement: the free cells of the regions already expanded. The regions to expand are
-    /// those of the reached cells not expanded yet.
-    expanded: Vec<M>,
+    /// Per placement: which of its regions were expanded. The regions to expand are those of
+    /// the reached cells not expanded yet.
+    expanded: Vec<E>,
     /// Per placement: the entry, set when the placement is first expanded, at the level it was
     /// first reached.
     values: Vec<AtomicU8>,
@@ -376,7 +498,7 @@ fn nth_cell(mut free: u64, rank: usize) -> u8 {
     free.trailing_zeros() as u8
 }
 
-impl<'p, M: CellMask> Scan<'p, M> {
+impl<'p, M: CellMask, E: Expanded> Scan<'p, M, E> {
     fn new(pattern: &'p Pattern) -> Self {
         let shape = pattern.shape();
         let (n, k) = (shape.cells(), pattern.tiles().len());
@@ -393,20 +515,20 @@ impl<'p, M: CellMask> Scan<'p, M> {
             })
             .collect();
         let count = pattern.entries() as usize;
-        let sets = || (0..count).into_par_iter().map(|_| M::empty()).collect();
         let words = count.div_ceil(WORD_BITS);
         let bits = [(); 2].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
+        let grid = Grid::new(shape.width(), shape.height());
         Scan {
             pattern,
-            grid: Grid::new(shape.width(), shape.height()),
+            grid,
             n,
             k,
             inner,
             block,
             offsets,
             weights: ChildIndex::weights(n, k),
-            reached: sets(),
-            expanded: sets(),
+            reached: (0..count).into_par_iter().map(|_| M::empty()).collect(),
+            expanded: (0..count).into_par_iter().map(|_| E::none()).collect(),
             values: (0..count)
                 .into_par_iter()
                 .map(|_| AtomicU8::new(UNSEEN))
@@ -563,13 +685,10 @@ impl<'p, M: CellMask> Scan<'p, M> {
                 if p < base || p >= end {
                     continue;
                 }
-                // Nothing claims into this placement while this level runs (see `claim`).
-                let expanded = self.expanded[p].get();
-                if expanded == 0 {
+                if self.values[p].load(Ordering::Relaxed) == UNSEEN {
                     // First expanded at the level it was first reached.
                     self.values[p].store(depth, Ordering::Relaxed);
                 }
-                let todo = self.reached[p].get() & !expanded;
                 let mut mask = used;
                 for (t, &at) in self.offsets[p - base][..self.inner].iter().enumerate() {
                     cells[first_inner + t] = free_cells[at as usize];
@@ -578,8 +697,12 @@ impl<'p, M: CellMask> Scan<'p, M> {
                 work.children
                     .place(first_inner, &cells[first_inner..self.k]);
                 work.children.at(p, mask);
-                let regions = expanded | self.expand(mask, todo, work);
-                self.expanded[p].put(regions);
+                // Nothing claims into this placement while this level runs (see `claim`).
+                let free = self.grid.cells & !mask;
+                let regions =
+                    self.expanded[p].scan(&self.grid, self.reached[p].get(), free, |region| {
+                        self.expand(mask, region, work)
+                    });
                 self.reached[p].put(regions);
                 if work.batch.is_full() {
                     self.flush(work, depth);
@@ -588,11 +711,10 @@ impl<'p, M: CellMask> Scan<'p, M> {
         }
     }
 
-    /// Queues the children of the regions of the cells `todo` in the placement whose tiles hold
-    /// `mask` (and which `work.children` is at): each group tile next to a region may slide
-    /// into any region cell beside it. Returns the cells of those regions.
-    fn expand(&self, mask: u64, mut todo: u64, work: &mut Work) -> u64 {
-        let free = self.grid.cells & !mask;
+    /// Queues the children of `region`, a region of free cells in the placement whose tiles
+    /// hold `mask` (and which `work.children` is at): each group tile next to the region may
+    /// slide into any region cell beside it.
+    fn expand(&self, mask: u64, region: u64, work: &mut Work) {
         let children = &work.children;
         let grid = &self.grid;
         let width = grid.width;
@@ -607,36 +729,29 @@ impl<'p, M: CellMask> Scan<'p, M> {
                 },
             );
         };
-        let mut regions = 0;
-        while todo != 0 {
-            let region = grid.fill(todo.trailing_zeros() as u8, free);
-            todo &= !region;
-            regions |= region;
-            work.expanded += 1;
-            // The group tiles with a region cell to their right, left, below and above.
-            for (mut tiles, step) in [
-                (((region & grid.not_first_col) >> 1) & mask, 1),
-                (((region & grid.not_last_col) << 1) & mask, -1),
-            ] {
-                while tiles != 0 {
-                    let from = tiles.trailing_zeros() as u8;
-                    tiles &= tiles - 1;
-                    push(children.sideways(from, step), from);
-                }
-            }
-            for (mut tiles, step) in [
-                ((region >> width) & mask, width as i64),
-                ((region << width) & mask, -(width as i64)),
-            ] {
-                while tiles != 0 {
-                    let from = tiles.trailing_zeros() as u8;
-                    tiles &= tiles - 1;
-                    let to = (from as i64 + step) as u8;
-                    push(children.after(from, to), from);
-                }
+        work.expanded += 1;
+        // The group tiles with a region cell to their right, left, below and above.
+        for (mut tiles, step) in [
+            (((region & grid.not_first_col) >> 1) & mask, 1),
+            (((region & grid.not_last_col) << 1) & mask, -1),
+        ] {
+            while tiles != 0 {
+                let from = tiles.trailing_zeros() as u8;
+                tiles &= tiles - 1;
+                push(children.sideways(from, step), from);
             }
         }
-        regions
+        for (mut tiles, step) in [
+            ((region >> width) & mask, width as i64),
+            ((region << width) & mask, -(width as i64)),
+        ] {
+            while tiles != 0 {
+                let from = tiles.trailing_zeros() as u8;
+                tiles &= tiles - 1;
+                let to = (from as i64 + step) as u8;
+                push(children.after(from, to), from);
+            }
+        }
     }
 
     /// Claims the children in the batch. They were found unreached by a plain load as they
@@ -781,10 +896,57 @@ mod tests {
         let goal = Board::goal(Shape::new(3, 3).unwrap());
         let pattern = Pattern::new(&goal, &[1, 2, 3, 4, 5]).unwrap();
         // Tasks of a single placement force the split by three tiles on this small group.
-        let db = Scan::<AtomicU16>::new(&pattern)
+        let db = Scan::<AtomicU16, AtomicU16>::new(&pattern)
             .run(1, &NoProgress)
             .expect("not cancelled");
         assert_eq!(db, reference(&pattern));
+    }
+
+    #[test]
+    fn the_compact_layout_builds_the_same_tables() {
+        let cases: [(usize, usize, &[u16]); 4] = [
+            (3, 3, &[8, 1, 6, 3]),
+            (4, 4, &[1, 2, 4, 5, 8]),
+            (5, 5, &[1, 2]),
+            (8, 8, &[1, 9]),
+        ];
+        for (width, height, tiles) in cases {
+            let goal = Board::goal(Shape::new(width, height).unwrap());
+            let pattern = Pattern::new(&goal, tiles).unwrap();
+            assert!(compact_build_bytes(&pattern) < build_bytes(&pattern));
+            // A budget the faster layout exceeds.
+            let db = build(&pattern, compact_build_bytes(&pattern), &NoProgress).unwrap();
+            assert_eq!(db, reference(&pattern), "{width}x{height} {tiles:?}");
+        }
+    }
+
+    #[test]
+    fn regions_are_expanded_once_and_those_without_a_bit_again() {
+        let grid = Grid::new(8, 8);
+        let scan = |flags: &RegionFlags, reached, free| {
+            let mut regions = Vec::new();
+            let cells = flags.scan(&grid, reached, free, |r| regions.push(r));
+            (regions, cells)
+        };
+        // One region: expanded once.
+        let flags = RegionFlags::none();
+        let free = grid.cells & !1;
+        assert_eq!(scan(&flags, 1 << 9, free), (vec![free], free));
+        assert_eq!(scan(&flags, free, free), (vec![], free));
+        // Cell 0 cut off by cells 1 and 8: only the reached region is expanded, then only the
+        // other one.
+        let flags = RegionFlags::none();
+        let free = grid.cells & !(1 << 1 | 1 << 8);
+        assert_eq!(scan(&flags, 1 << 9, free), (vec![free & !1], free & !1));
+        assert_eq!(scan(&flags, free, free), (vec![1], free));
+        // A checkerboard cuts 32 single-cell regions: all are expanded at first, and the 24
+        // past the eight with a bit again at every scan.
+        let flags = RegionFlags::none();
+        let free = (0..64)
+            .filter(|c| (c / 8 + c % 8) % 2 == 0)
+            .fold(0, |m, c| m | 1u64 << c);
+        assert_eq!(scan(&flags, free, free).0.len(), 32);
+        assert_eq!(scan(&flags, free, free).0.len(), 32 - FLAGGED_REGIONS);
     }
 
     /// Asks the build to stop once it has finished `levels` levels.
