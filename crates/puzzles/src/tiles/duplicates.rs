@@ -356,15 +356,16 @@ impl Arrangements {
             key: Self::key(hash),
             ..made
         };
+        let mut slot = slot;
         if (self.len + 1) * MAX_LOAD.1 > self.slots.len() * MAX_LOAD.0 {
+            // Grown, so the string's slot moved.
             self.reserve(1);
-            let Err(slot) = self.find(hash) else {
+            let Err(moved) = self.find(hash) else {
                 unreachable!("the hash was not held")
             };
-            self.slots[slot] = made;
-        } else {
-            self.slots[slot] = made;
+            slot = moved;
         }
+        self.slots[slot] = made;
         self.len += 1;
     }
 
@@ -600,14 +601,14 @@ impl Finder {
         let parity = length % 2;
         self.length = length;
         self.last_of_parity = length + 2 > self.max_length;
-        let passes = match self.last_of_parity {
-            true => expected.div_ceil(self.pass_arrangements),
-            false => 1,
+        let passes = if self.last_of_parity {
+            let passes = expected.div_ceil(self.pass_arrangements);
+            self.pass_new.reserve(expected.div_ceil(passes));
+            passes
+        } else {
+            self.by_parity[parity].reserve(expected);
+            1
         };
-        match self.last_of_parity {
-            true => self.pass_new.reserve(expected.div_ceil(passes)),
-            false => self.by_parity[parity].reserve(expected),
-        }
         let start = (
             DuplicateAutomaton::START,
             Packed::EMPTY,
