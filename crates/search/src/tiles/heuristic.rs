@@ -433,7 +433,7 @@ impl PatternHeuristic {
     /// each of `pattern.entries()` bytes). Reflection is used when `reflect` is asked for, the
     /// partition covers every tile, and the board is square with the goal's blank on the main
     /// diagonal. The tables are spread to their direct index when that takes at most
-    /// `SPREAD_LIMIT_BYTES` (the same values, read faster).
+    /// `SPREAD_LIMIT_BYTES` (the same values, read faster), and otherwise put in huge pages.
     pub fn new(
         goal: &Board,
         partition: &Partition,
@@ -531,9 +531,11 @@ impl PatternHeuristic {
                     "a database of the wrong size",
                 ));
             }
-            let table = match spreads {
-                true => spread(table.as_slice(), p.tiles().len(), n),
-                false => table,
+            let table = match (spreads, may_spread) {
+                (true, _) => spread(table.as_slice(), p.tiles().len(), n),
+                // Too large to spread: still read at random, so in huge pages.
+                (false, true) => table.resident(),
+                (false, false) => table,
             };
             let reflected_sources = match &reflection {
                 Some((_, sigma)) => p
