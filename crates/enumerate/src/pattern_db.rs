@@ -517,10 +517,9 @@ impl<'p, M: CellMask, E: Expanded> Scan<'p, M, E> {
         let count = pattern.entries() as usize;
         let words = count.div_ceil(WORD_BITS);
         let bits = [(); 2].map(|_| (0..words).map(|_| AtomicU64::new(0)).collect());
-        let grid = Grid::new(shape.width(), shape.height());
         Scan {
             pattern,
-            grid,
+            grid: Grid::new(shape.width(), shape.height()),
             n,
             k,
             inner,
