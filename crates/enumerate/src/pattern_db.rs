@@ -12,7 +12,7 @@
 //! one cost and every (placement, region) is expanded once. The build keeps per placement the
 //! cells reached (the regions expanded and the blank cell of every child claimed since: the
 //! region around it is filled when it is expanded, not when it is claimed, which would fill it
-//! once per claim) as a board-sized mask, which regions were expanded (see [`Expanded`]), and
+//! once per claim) as a board-sized mask, which regions were expanded (see `Expanded`), and
 //! the entry, set at the first visit, which in BFS order is the minimum over blank cells. With
 //! the regions expanded as a second mask that is 5 bytes a placement on the 4x4 (2.6 GB for the
 //! 8-tile half of 7-8, where a byte per (placement, blank cell) alone would be 4.2 GB) and 9 on
