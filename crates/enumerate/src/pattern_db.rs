@@ -246,7 +246,8 @@ impl Expanded for RegionFlags {
     #[inline]
     fn scan(&self, grid: &Grid, reached: u64, free: u64, mut expand: impl FnMut(u64)) -> u64 {
         let flags = self.0.load(Ordering::Relaxed);
-        if grid.fill(free.trailing_zeros() as u8, free) == free {
+        let first = grid.fill(free.trailing_zeros() as u8, free);
+        if first == free {
             // One region, the common case: expanded when first reached, never scanned again.
             if flags & 1 == 0 {
                 expand(free);
@@ -255,7 +256,9 @@ impl Expanded for RegionFlags {
             return free;
         }
         let (mut cells, mut after) = (0, 0u8);
-        for (i, region) in grid.regions(free).enumerate() {
+        // The other regions are the regions of what the first leaves, in the same order.
+        let regions = std::iter::once(first).chain(grid.regions(free & !first));
+        for (i, region) in regions.enumerate() {
             let bit = if i < FLAGGED_REGIONS { 1 << i } else { 0 };
             if flags & bit == 0 {
                 if region & reached == 0 {
