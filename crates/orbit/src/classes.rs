@@ -5,13 +5,16 @@
 //! exactly by the classes' sizes.
 //!
 //! **Keys.** A position is held as the rearrangement that makes it from solved: for each slot
-//! the slot its piece comes from and the twist it has taken. The key writes the slots some move
-//! reaches, in order, each as one field (that slot's number within its orbit, then the twist),
-//! after the lead orbit's arrangement rank where one is tabled (`Lead`), so the order of keys
-//! is the order of these lists. A class's key is its least member's, with the size of the
-//! member's stabiliser (the symmetries that leave it as it is): the class holds
-//! `symmetries / stabiliser` positions. Keys are `u128` where the fields fit (the 3x3x3), else
-//! whole [`Slots`] (a field a byte: the megaminx), see [`ClassKey`].
+//! the slot its piece comes from and the twist it has taken. Where the solved pattern repeats
+//! a piece (the 4x4x4's centres), the slot named is the first of that piece's kind, so a
+//! position is its pattern, and a symmetry renames the kinds ([`crate::symmetry`]). The key
+//! writes the slots some move reaches, in order, each as one field (that slot's number within
+//! its orbit, then the twist), after the lead orbit's arrangement rank where one is tabled
+//! (`Lead`, an orbit of distinct pieces), so the order of keys is the order of these lists. A
+//! class's key is its least member's, with the size of the member's stabiliser (the
+//! symmetries that leave it as it is): the class holds `symmetries / stabiliser` positions.
+//! Keys are `u128` where the fields fit (the 3x3x3), else whole [`Slots`] (a field a byte: the
+//! megaminx, the 4x4x4), see [`ClassKey`].
 //!
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
@@ -21,7 +24,7 @@
 use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
-use super::symmetry::symmetries;
+use super::symmetry::{distinct_pieces, symmetries};
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
 use rayon::prelude::*;
@@ -114,7 +117,8 @@ const MAX_LEAD_ARRANGEMENTS: usize = 1 << 16;
 /// apart to be worth a table.
 const MIN_LEAD_SLOTS: usize = 3;
 
-/// A position as each slot's content: `source slot << 4 | twist` (slots past the puzzle's 0).
+/// A position as each slot's content: `source slot << 4 | twist`, the source the first slot of
+/// its kind where pieces are alike (slots past the puzzle's 0).
 type Contents = [u16; MAX_CLASS_SLOTS];
 
 /// What a class is stored as: a key written field by field (the lead arrangement's rank, then
@@ -286,14 +290,17 @@ impl<K: ClassKey> ClassSpace<K> {
         if group.len() < 2 || group.len() > MAX_SYMMETRIES {
             return Ok(None);
         }
-        let (mut orientations, mut start) = (Vec::new(), Vec::new());
-        for def in orbits {
+        let (mut orientations, mut start, mut kind_of) = (Vec::new(), Vec::new(), Vec::new());
+        for (def, solved) in orbits.iter().zip(&definition.solved.orbits) {
             let first = orientations.len() as u8;
-            for _ in 0..def.pieces {
+            for &piece in &solved.pieces {
                 orientations.push(def.orientations);
                 start.push(first);
+                let same = solved.pieces.iter().position(|&p| p == piece);
+                kind_of.push(first + same.expect("its own kind") as u8);
             }
         }
+        let distinct = distinct_pieces(definition);
         let global = |t: &Transformation| -> Vec<(u8, u8)> {
             t.orbits
                 .iter()
@@ -334,7 +341,7 @@ impl<K: ClassKey> ClassSpace<K> {
         }
         let order = group.len();
         let stabiliser_bits = bits_for(order);
-        let lead_orbit = lead_orbit(orbits, &moved, &permuted, order);
+        let lead_orbit = lead_orbit(orbits, &distinct, &moved, &permuted, order);
         let mut elements = Vec::new();
         let mut first = 0;
         for (o, def) in orbits.iter().enumerate() {
@@ -395,12 +402,13 @@ impl<K: ClassKey> ClassSpace<K> {
                 let k = orientations.get(h).copied().unwrap_or(1).max(1);
                 let own = if s.mirror { (k - a % k) % k } else { a % k };
                 let (source, twist) = back.get(h).copied().unwrap_or((h as u8, 0));
-                (source as u16) << TWIST_BITS | ((own + twist) % k) as u16
+                let kind = kind_of.get(source as usize).copied().unwrap_or(source);
+                (kind as u16) << TWIST_BITS | ((own + twist) % k) as u16
             }));
         }
         let mut identity = [0u16; MAX_CLASS_SLOTS];
-        for (s, c) in identity.iter_mut().enumerate().take(slots) {
-            *c = (s as u16) << TWIST_BITS;
+        for (c, &kind) in identity.iter_mut().zip(&kind_of) {
+            *c = (kind as u16) << TWIST_BITS;
         }
         let mut space = ClassSpace {
             generators,
@@ -592,13 +600,14 @@ impl<K: ClassKey> ClassSpace<K> {
     }
 }
 
-/// The orbit whose arrangement leads class keys: of those whose slots that moves reach are
-/// all moved to other slots by some move (an orbit only twisted in place, as the pyraminx's
-/// tips, has one arrangement, which tells the symmetries nothing apart), at least
-/// [`MIN_LEAD_SLOTS`] of them, the one with the fewest arrangements, where they and its table
-/// of conjugates fit [`MAX_LEAD_ARRANGEMENTS`] and [`MAX_LEAD_ENTRIES`].
+/// The orbit whose arrangement leads class keys: of those with distinct pieces whose slots
+/// that moves reach are all moved to other slots by some move (an orbit only twisted in
+/// place, as the pyraminx's tips, has one arrangement, which tells the symmetries nothing
+/// apart), at least [`MIN_LEAD_SLOTS`] of them, the one with the fewest arrangements, where
+/// they and its table of conjugates fit [`MAX_LEAD_ARRANGEMENTS`] and [`MAX_LEAD_ENTRIES`].
 fn lead_orbit(
     orbits: &[crate::OrbitDef],
+    distinct: &[bool],
     moved: &[bool],
     permuted: &[bool],
     order: usize,
@@ -611,6 +620,7 @@ fn lead_orbit(
         let n = moved[range.clone()].iter().filter(|&&m| m).count();
         let all_permuted = range.clone().all(|g| !moved[g] || permuted[g]);
         let fits = all_permuted
+            && distinct[o]
             && n >= MIN_LEAD_SLOTS
             && factorial(n) <= MAX_LEAD_ARRANGEMENTS
             && factorial(n).saturating_mul(order) <= MAX_LEAD_ENTRIES;
@@ -743,6 +753,42 @@ mod tests {
         // mirror images that turn corners the other way.
         same_counts("pyraminx.kpuzzle.json", &[], false, 5);
         same_counts("skewb.kpuzzle.json", &[], false, 5);
+    }
+
+    #[test]
+    fn classes_of_patterns_with_alike_pieces_count_the_positions_exactly() {
+        // The 4x4x4 (four centres of each colour) against its whole states.
+        let definition = shipped("4x4x4.kpuzzle.json");
+        let classes = ClassSpace::<Slots>::new(&definition, &[], false)
+            .expect("moves")
+            .expect("symmetries");
+        let whole = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
+        assert_eq!(levels(&classes, 4), levels(&whole, 4));
+        assert_eq!(levels(&classes, 4), [1, 36, 1026, 28812, 806772]);
+        // The 2x2x2 over U, F, R with some corners made alike: its six symmetries (turns
+        // about the corner those moves keep, reflections through it) act on the patterns
+        // where they send each kind's slots to one kind's, turned alike. Slot 0 is the corner
+        // kept, 7 the opposite one; the turns cycle 1, 2, 4 (untwisted in this file's
+        // convention) and 3, 5, 6 (twisted alike), and one reflection swaps 1 with 4 and 3
+        // with 6 untwisted.
+        let generators: Vec<String> = ["U", "F", "R"].iter().map(|g| g.to_string()).collect();
+        for (kinds, symmetries) in [([0, 1, 1, 3, 1, 3, 3, 7], 6), ([0, 1, 2, 3, 1, 5, 3, 7], 2)] {
+            let mut alike = shipped("2x2x2.kpuzzle.json");
+            alike.solved.orbits[0].pieces = kinds.to_vec();
+            let classes = ClassSpace::<u128>::new(&alike, &generators, false)
+                .expect("moves")
+                .expect("symmetries");
+            assert_eq!(classes.symmetry_count(), symmetries, "{kinds:?}");
+            let plain = OrbitSpace::<u128>::new(&alike, &generators, false).expect("moves");
+            assert_eq!(levels(&classes, 11), levels(&plain, 11), "{kinds:?}");
+        }
+        // Slots 3 and 7 alike: a reflection keeps both in place, but turns 3 and not 7, so it
+        // does not act on the patterns (the kind's pieces would need two twists), and it is
+        // the only symmetry that keeps the kind together.
+        let mut frames = shipped("2x2x2.kpuzzle.json");
+        frames.solved.orbits[0].pieces = vec![0, 1, 2, 3, 4, 5, 6, 3];
+        let classes = ClassSpace::<u128>::new(&frames, &generators, false).expect("moves");
+        assert!(classes.is_none());
     }
 
     #[test]

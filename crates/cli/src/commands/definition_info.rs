@@ -15,10 +15,11 @@ pub fn print(report: &DefinitionInfoReport, exact: bool) {
     outln!("{} ({})", report.puzzle, report.file);
     for o in &report.orbits {
         outln!(
-            "  orbit {:<12} {:>4} pieces, {} orientations",
+            "  orbit {:<12} {:>4} pieces, {} orientation{}",
             o.name,
             o.pieces,
-            o.orientations
+            o.orientations,
+            if o.orientations == 1 { "" } else { "s" }
         );
     }
     outln!("  moves in the file:  {}", report.moves.join(" "));
