@@ -96,13 +96,14 @@ impl Element {
         }
     }
 
-    /// Its field in a key, from the conjugate's content `v` in slot `start`'s orbit.
+    /// Its field in a key, from the conjugate's content `v`, whose source is numbered
+    /// `number[source]` within its orbit.
     #[inline]
-    fn field(&self, v: u16, start: u8) -> u64 {
+    fn field(&self, v: u16, number: &[u8]) -> u64 {
         let twist = (v & TWIST_MASK) as u64;
         match self.twist_only {
             true => twist,
-            false => (((v >> TWIST_BITS) - start as u16) as u64) << self.twist_bits | twist,
+            false => (number[(v >> TWIST_BITS) as usize] as u64) << self.twist_bits | twist,
         }
     }
 }
@@ -127,6 +128,8 @@ type Contents = [u16; MAX_CLASS_SLOTS];
 /// (the 3x3x3 takes 98 with its stabiliser); [`Slots`] (a field a byte, or two for a lead
 /// rank; the stabiliser in the last) for larger ones (the megaminx's 50 slots).
 pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static {
+    /// What a key is, in words: `128-bit keys`, `whole states`.
+    const KIND: &'static str;
     /// A key being written, or read back from its end.
     type Cursor: Copy;
     /// Whether fields of these widths (in bits, in order) and a stabiliser of
@@ -147,6 +150,7 @@ pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static 
 }
 
 impl ClassKey for u128 {
+    const KIND: &'static str = "128-bit keys";
     type Cursor = u128;
 
     fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
@@ -187,6 +191,7 @@ fn field_bytes(bits: u32) -> usize {
 }
 
 impl ClassKey for Slots {
+    const KIND: &'static str = "whole states";
     type Cursor = (Slots, usize);
 
     fn fits(fields: &[u32], _: u32) -> bool {
@@ -230,6 +235,83 @@ impl ClassKey for Slots {
     }
 }
 
+/// A 256-bit class key, for puzzles whose fields pass 128 bits but fit 256 (the 4x4x4 takes
+/// 231 with its stabiliser): half the memory of a [`Slots`] key. The words are in order from
+/// the most significant, so the derived order is the order of the fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Key256(pub [u64; 4]);
+
+impl Key256 {
+    /// Bits it holds.
+    const BITS: u32 = 256;
+
+    /// `bits` bits of `value` written with their lowest at bit `at` (0 the least significant).
+    #[inline]
+    fn set(&mut self, at: u32, bits: u32, value: u64) {
+        let (word, shift) = (3 - (at / u64::BITS) as usize, at % u64::BITS);
+        self.0[word] |= value << shift;
+        if shift + bits > u64::BITS {
+            self.0[word - 1] |= value >> (u64::BITS - shift);
+        }
+    }
+
+    /// The `bits` bits whose lowest is bit `at`.
+    #[inline]
+    fn get(&self, at: u32, bits: u32) -> u64 {
+        let (word, shift) = (3 - (at / u64::BITS) as usize, at % u64::BITS);
+        let mut value = self.0[word] >> shift;
+        if shift + bits > u64::BITS {
+            value |= self.0[word - 1] << (u64::BITS - shift);
+        }
+        value & (u64::MAX >> (u64::BITS - bits))
+    }
+}
+
+impl ClassKey for Key256 {
+    const KIND: &'static str = "256-bit keys";
+    /// The key, and the bits written so far from the most significant end.
+    type Cursor = (Key256, u32);
+
+    fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
+        fields.iter().all(|&b| b <= u64::BITS)
+            && fields.iter().sum::<u32>() + stabiliser_bits <= Self::BITS
+    }
+
+    fn start() -> (Key256, u32) {
+        (Key256::default(), 0)
+    }
+
+    #[inline]
+    fn write((mut key, used): (Key256, u32), bits: u32, value: u64) -> (Key256, u32) {
+        if bits > 0 {
+            key.set(Self::BITS - used - bits, bits, value);
+        }
+        (key, used + bits)
+    }
+
+    #[inline]
+    fn finish((mut key, _): (Key256, u32), stabiliser_bits: u32, stabiliser: usize) -> Key256 {
+        key.set(0, stabiliser_bits, stabiliser as u64);
+        key
+    }
+
+    fn stabiliser(self, stabiliser_bits: u32) -> usize {
+        self.get(0, stabiliser_bits) as usize
+    }
+
+    fn end(self, fields: &[u32], _: u32) -> (Key256, u32) {
+        (self, fields.iter().sum())
+    }
+
+    #[inline]
+    fn read_back((key, used): (Key256, u32), bits: u32) -> (u64, (Key256, u32)) {
+        match bits {
+            0 => (0, (key, used)),
+            _ => (key.get(Self::BITS - used, bits), (key, used - bits)),
+        }
+    }
+}
+
 /// A definition's puzzle over chosen moves, one state per symmetry class (see the module docs).
 #[derive(Debug, Clone)]
 pub struct ClassSpace<K: ClassKey> {
@@ -246,6 +328,11 @@ pub struct ClassSpace<K: ClassKey> {
     /// Per slot: its orbit's orientation count and first slot.
     orientations: Vec<u8>,
     start: Vec<u8>,
+    /// Per slot that is the first of its kind: its number among its orbit's kinds (its place
+    /// in the orbit where the pieces are distinct); and per orbit's first slot plus such a
+    /// number, the slot.
+    number: Vec<u8>,
+    first_of_number: Vec<u8>,
     /// The symmetries (`order` of them): per symmetry and content, the content it becomes
     /// (`relabel`, `contents` entries each); per symmetry and element of the key, where the
     /// conjugate's element is read from and the twist added (`steps`, an entry an element).
@@ -291,14 +378,24 @@ impl<K: ClassKey> ClassSpace<K> {
             return Ok(None);
         }
         let (mut orientations, mut start, mut kind_of) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut number, mut first_of_number) = (vec![0u8; slots], vec![0u8; slots]);
+        let mut kinds = Vec::new();
         for (def, solved) in orbits.iter().zip(&definition.solved.orbits) {
             let first = orientations.len() as u8;
-            for &piece in &solved.pieces {
+            let mut found = 0u8;
+            for (i, &piece) in solved.pieces.iter().enumerate() {
                 orientations.push(def.orientations);
                 start.push(first);
                 let same = solved.pieces.iter().position(|&p| p == piece);
-                kind_of.push(first + same.expect("its own kind") as u8);
+                let kind = first + same.expect("its own kind") as u8;
+                kind_of.push(kind);
+                if kind as usize == first as usize + i {
+                    number[kind as usize] = found;
+                    first_of_number[(first + found) as usize] = kind;
+                    found += 1;
+                }
             }
+            kinds.push(found as usize);
         }
         let distinct = distinct_pieces(definition);
         let global = |t: &Transformation| -> Vec<(u8, u8)> {
@@ -355,7 +452,7 @@ impl<K: ClassKey> ClassSpace<K> {
                 elements.push(Element {
                     slot: g as u8,
                     twist_only: lead_orbit == Some(o),
-                    piece_bits: bits_for(def.pieces - 1),
+                    piece_bits: bits_for(kinds[o] - 1),
                     twist_bits: bits_for(def.orientations as usize - 1),
                 });
             }
@@ -420,6 +517,8 @@ impl<K: ClassKey> ClassSpace<K> {
             elements,
             orientations,
             start,
+            number,
+            first_of_number,
             order,
             relabel,
             steps,
@@ -434,6 +533,42 @@ impl<K: ClassKey> ClassSpace<K> {
         }
         space.goal = space.class_key(&space.identity);
         Ok(Some(space))
+    }
+
+    /// Whether these classes' keys fit `L` ([`ClassKey::fits`]).
+    pub fn fits_key<L: ClassKey>(&self) -> bool {
+        L::fits(&self.fields, self.stabiliser_bits)
+    }
+
+    /// The same classes keyed by `L` (a smaller key than the one they were made with), `None`
+    /// where their keys do not fit it.
+    pub fn with_key<L: ClassKey>(self) -> Option<ClassSpace<L>> {
+        if !self.fits_key::<L>() {
+            return None;
+        }
+        let mut space = ClassSpace {
+            generators: self.generators,
+            moves: self.moves,
+            inverse: self.inverse,
+            changes: self.changes,
+            slots: self.slots,
+            lead: self.lead,
+            elements: self.elements,
+            orientations: self.orientations,
+            start: self.start,
+            number: self.number,
+            first_of_number: self.first_of_number,
+            order: self.order,
+            relabel: self.relabel,
+            steps: self.steps,
+            contents: self.contents,
+            stabiliser_bits: self.stabiliser_bits,
+            identity: self.identity,
+            fields: self.fields,
+            goal: L::default(),
+        };
+        space.goal = space.class_key(&space.identity);
+        Some(space)
     }
 
     /// The generators' names.
@@ -500,7 +635,7 @@ impl<K: ClassKey> ClassSpace<K> {
     /// `key` with element value `v` of `e` written after the rest.
     #[inline]
     fn pack(&self, key: K::Cursor, e: &Element, v: u16) -> K::Cursor {
-        K::write(key, e.bits(), e.field(v, self.start[e.slot as usize]))
+        K::write(key, e.bits(), e.field(v, &self.number))
     }
 
     /// The key of the class of `p`: its least conjugate, packed, with its stabiliser's size.
@@ -582,7 +717,8 @@ impl<K: ClassKey> ClassSpace<K> {
                 true => twists[g] = twist,
                 false => {
                     let piece = (field >> e.twist_bits) as u16;
-                    p[g] = (piece + self.start[g] as u16) << TWIST_BITS | twist;
+                    let source = self.first_of_number[self.start[g] as usize + piece as usize];
+                    p[g] = (source as u16) << TWIST_BITS | twist;
                 }
             }
         }
@@ -733,10 +869,13 @@ mod tests {
         assert!(plain.state_count() > 0);
         let expected = levels(&plain, depth);
         assert_eq!(levels(&classes, depth), expected, "{name} {generators:?}");
-        // Keys of whole slots (for puzzles past 128 bits) make the same classes.
+        // Keys of whole slots and of 256 bits (for puzzles past 128 bits) make the same
+        // classes.
         let wide = ClassSpace::<Slots>::new(&definition, &generators, quarter)
             .expect("moves")
             .expect("symmetries");
+        assert_eq!(levels(&wide, depth), expected, "{name} {generators:?}");
+        let wide = wide.with_key::<Key256>().expect("fits 256 bits");
         assert_eq!(levels(&wide, depth), expected, "{name} {generators:?}");
     }
 
@@ -765,6 +904,12 @@ mod tests {
         let whole = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
         assert_eq!(levels(&classes, 4), levels(&whole, 4));
         assert_eq!(levels(&classes, 4), [1, 36, 1026, 28812, 806772]);
+        // Its fields (the centres' six colours in 3 bits each) fit 256 bits, not 128.
+        assert!(ClassSpace::<u128>::new(&definition, &[], false)
+            .expect("moves")
+            .is_none());
+        let compact = classes.with_key::<Key256>().expect("fits 256 bits");
+        assert_eq!(levels(&compact, 4), [1, 36, 1026, 28812, 806772]);
         // The 2x2x2 over U, F, R with some corners made alike: its six symmetries (turns
         // about the corner those moves keep, reflections through it) act on the patterns
         // where they send each kind's slots to one kind's, turned alike. Slot 0 is the corner
@@ -789,6 +934,41 @@ mod tests {
         frames.solved.orbits[0].pieces = vec![0, 1, 2, 3, 4, 5, 6, 3];
         let classes = ClassSpace::<u128>::new(&frames, &generators, false).expect("moves");
         assert!(classes.is_none());
+    }
+
+    #[test]
+    fn wide_keys_read_back_what_was_written_and_order_by_their_fields() {
+        // Fields that cross the words' edges, a field of none, and a full 64-bit one.
+        let widths = [16u32, 2, 50, 0, 64, 33, 7, 5];
+        let values: Vec<u64> = widths
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| match b {
+                0 => 0,
+                _ => (0x9e37_79b9_7f4a_7c15u64.rotate_left(i as u32 * 7)) >> (64 - b),
+            })
+            .collect();
+        let write = |values: &[u64]| {
+            let cursor = values
+                .iter()
+                .zip(&widths)
+                .fold(Key256::start(), |c, (&v, &b)| Key256::write(c, b, v));
+            Key256::finish(cursor, 6, 37)
+        };
+        let key = write(&values);
+        assert_eq!(key.stabiliser(6), 37);
+        let mut cursor = key.end(&widths, 6);
+        for (&v, &b) in values.iter().zip(&widths).rev() {
+            let (read, before) = Key256::read_back(cursor, b);
+            assert_eq!(read, v);
+            cursor = before;
+        }
+        // A larger earlier field orders the key first, whatever follows.
+        let mut larger = values.clone();
+        larger[2] += 1;
+        larger[4] = 0;
+        assert!(write(&larger) > key);
+        assert!(Key256::fits(&widths, 6) && !Key256::fits(&[64, 64, 64, 64], 1));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
-use godsearch_orbit::classes::{ClassKey, ClassSpace, CLASS_KEY};
+use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256, CLASS_KEY};
 use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
@@ -46,8 +46,15 @@ pub fn definition(
         Ranks::Narrow(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::Wide(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::None => {
-            let classes = classes_wanted(puzzle, generators, metric, symmetry, true)?;
-            definition_slots(puzzle, generators, metric, classes, request, progress)
+            let classes = classes_wanted::<Slots>(puzzle, generators, metric, symmetry, true)?;
+            let run = (generators, metric);
+            match classes {
+                Some(c) if c.fits_key::<Key256>() => {
+                    let compact = c.with_key::<Key256>();
+                    definition_slots(puzzle, run, compact, request, progress)
+                }
+                classes => definition_slots(puzzle, run, classes, request, progress),
+            }
         }
     }
 }
@@ -141,15 +148,15 @@ fn definition_classes(
 }
 
 /// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
-/// whole states ([`state_levels`]), or over `classes` (one whole state a class under the
-/// symmetries of the moves: the megaminx's 120): exact level counts to the depth asked or the
-/// memory budget, the last one counted without being stored with `--count-last`. It keeps
-/// levels in memory only: no table to save, no disk, no distributed run (each would need ranks).
-fn definition_slots(
+/// whole states ([`state_levels`]), or over `classes` (one key a class under the symmetries of
+/// the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit keys): exact level
+/// counts to the depth asked or the memory budget, the last one counted without being stored
+/// with `--count-last`. It keeps levels in memory only: no table to save, no disk, no
+/// distributed run (each would need ranks).
+fn definition_slots<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
-    generators: &[String],
-    metric: DefinitionMetric,
-    classes: Option<ClassSpace<Slots>>,
+    (generators, metric): (&[String], DefinitionMetric),
+    classes: Option<ClassSpace<K>>,
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
@@ -166,8 +173,8 @@ fn definition_slots(
         )));
     }
     let started = Instant::now();
-    let bytes = std::mem::size_of::<Slots>() as f64;
     let Some(classes) = classes else {
+        let bytes = std::mem::size_of::<Slots>() as f64;
         let space = puzzle.slot_space(generators, metric)?;
         let enumeration = state_levels::enumerate(&space, &request.limits, progress);
         return Ok(report(
@@ -181,11 +188,17 @@ fn definition_slots(
         ));
     };
     let enumeration = state_levels::enumerate(&classes, &request.limits, progress);
+    let bytes = std::mem::size_of::<K>() as f64;
+    // Classes past 128-bit ranks are keyed in 256 bits where their fields fit, else whole.
+    let engine = match K::KIND {
+        Key256::KIND => "frontier of symmetry classes, 256-bit keys",
+        _ => "frontier of symmetry classes, whole states",
+    };
     let mut report = report(
         puzzle.name().to_string(),
         "solved".into(),
         metric.name(),
-        ("frontier of symmetry classes, whole states", bytes),
+        (engine, bytes),
         &enumeration,
         None,
         started.elapsed().as_secs_f64(),
