@@ -13,8 +13,8 @@
 //! (`Lead`, an orbit of distinct pieces), so the order of keys is the order of these lists. A
 //! class's key is its least member's, with the size of the member's stabiliser (the
 //! symmetries that leave it as it is): the class holds `symmetries / stabiliser` positions.
-//! Keys are `u128` where the fields fit (the 3x3x3), else whole [`Slots`] (a field a byte: the
-//! megaminx, the 4x4x4), see [`ClassKey`].
+//! Keys are `u128` where the fields fit (the 3x3x3), [`Key256`] where they fit 256 bits (the
+//! 4x4x4), else whole [`Slots`] (a field a byte: the megaminx), see [`ClassKey`].
 //!
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
@@ -125,10 +125,11 @@ type Contents = [u16; MAX_CLASS_SLOTS];
 /// What a class is stored as: a key written field by field (the lead arrangement's rank, then
 /// each element's piece and twist as one number) so that the order of keys is the order of the
 /// fields, with the stabiliser's size beside them. `u128` for puzzles whose fields fit 128 bits
-/// (the 3x3x3 takes 98 with its stabiliser); [`Slots`] (a field a byte, or two for a lead
-/// rank; the stabiliser in the last) for larger ones (the megaminx's 50 slots).
+/// (the 3x3x3 takes 98 with its stabiliser); [`Key256`] for those that fit 256 (the 4x4x4's
+/// 231); [`Slots`] (a field a byte, or two for a lead rank; the stabiliser in the last) for
+/// larger ones (the megaminx's 50 slots).
 pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static {
-    /// What a key is, in words: `128-bit keys`, `whole states`.
+    /// What a key is, in words: `128-bit keys`, `256-bit keys`, `whole states`.
     const KIND: &'static str;
     /// A key being written, or read back from its end.
     type Cursor: Copy;
