@@ -168,7 +168,7 @@ fn definition_slots<K: ClassKey>(
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it is enumerated level by level in memory, over whole states, which {what} does not take",
+            "{} has more positions than 128-bit ranks number: it is enumerated level by level in memory (whole states, or classes under its symmetries), which {what} does not take",
             puzzle.name()
         )));
     }
