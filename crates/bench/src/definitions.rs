@@ -1,8 +1,9 @@
 //! `godsearch bench --section definitions`: puzzles read from the shipped definition files,
 //! enumerated by the same engines as the built-in ones, against the built-in 2x2x2 and 3x3x3
 //! measured in the same run; the group orders by Schreier-Sims; short 3x3x3 scrambles solved
-//! by IDA* over the automatic pattern databases; 4x4x4 and megaminx scrambles (ranks past 128
-//! bits) by IDA* over the hashed ball near solved. (twips, the peer, is measured outside the
+//! by IDA* over the automatic pattern databases; the 4x4x4 and the megaminx (ranks past 128
+//! bits) enumerated over classes under their symmetries and over whole states, and their
+//! scrambles solved by IDA* over the hashed ball near solved. (twips, the peer, is measured outside the
 //! project: docs/definitions.md says how.)
 
 use crate::measure::{best_of, limits, print_rows, Row};
@@ -16,7 +17,9 @@ use godsearch_app::registry::definition::solve::{
 };
 use godsearch_console::outln;
 use godsearch_core::{NoProgress, RankedSpace, StateSpace};
-use godsearch_enumerate::{frontier, table, Enumeration, KeyState, Stop};
+use godsearch_enumerate::{frontier, state_levels, table, Enumeration, KeyState, Stop};
+use godsearch_orbit::classes::Key256;
+use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{alg, OrbitSpace, Transformation};
 use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, Metric, Reduction};
 use std::time::Instant;
@@ -40,6 +43,61 @@ fn definition(file: &str) -> Result<DefinitionPuzzle> {
     let shipped =
         shipped::by_file(file).with_context(|| format!("no shipped definition {file}"))?;
     Ok(definitions::parse(file, shipped.text)?)
+}
+
+/// Past 128-bit ranks: the 4x4x4 and the megaminx over classes under their symmetries (in
+/// 256-bit keys and whole states) to this depth...
+const CLASS_DEPTH: u32 = 5;
+/// ...and over whole states to this one, their levels compared.
+const WHOLE_DEPTH: u32 = 4;
+
+/// The engine for spaces past 128-bit ranks ([`state_levels`]) on the 4x4x4 and the megaminx,
+/// over classes and over whole states, the best time of [`REPEATS`] runs each.
+fn past_128_bits() -> Result<()> {
+    outln!("\npast 128-bit ranks: classes to depth {CLASS_DEPTH}, whole states to {WHOLE_DEPTH}");
+    for file in ["4x4x4.kpuzzle.json", "megaminx.kpuzzle.json"] {
+        let puzzle = definition(file)?;
+        let classes = puzzle
+            .class_space::<Slots>(&[], DefinitionMetric::Outer)?
+            .with_context(|| format!("{file} has symmetries"))?;
+        let symmetries = classes.symmetry_count();
+        let (by_classes, class_seconds) = match classes.fits_key::<Key256>() {
+            true => {
+                let compact = classes.with_key::<Key256>().expect("it fits");
+                levels_best(&compact, CLASS_DEPTH)?
+            }
+            false => levels_best(&classes, CLASS_DEPTH)?,
+        };
+        let whole = puzzle.slot_space(&[], DefinitionMetric::Outer)?;
+        let (by_states, whole_seconds) = levels_best(&whole, WHOLE_DEPTH)?;
+        ensure!(
+            by_states[..] == by_classes[..=WHOLE_DEPTH as usize],
+            "{file}: the classes' levels differ from the whole states'"
+        );
+        outln!(
+            "  {:<9} classes of {symmetries}: {:.3} s for {} positions; whole states: {:.3} s for {}",
+            puzzle.name(),
+            class_seconds,
+            by_classes.iter().sum::<u64>(),
+            whole_seconds,
+            by_states.iter().sum::<u64>()
+        );
+    }
+    Ok(())
+}
+
+/// The engine past 128-bit ranks over `space` to `depth`: its positions at each distance, and
+/// the best time of [`REPEATS`] runs.
+fn levels_best<P: StateSpace>(space: &P, depth: u32) -> Result<(Vec<u64>, f64)> {
+    best_of(REPEATS, || {
+        let e = state_levels::enumerate(space, &limits(Some(depth)), &NoProgress);
+        ensure!(
+            e.stop == Stop::MaxDepth(depth),
+            "stopped early: {:?}",
+            e.stop
+        );
+        Ok(e.levels)
+    })
 }
 
 /// The frontier engine over `space` to `depth`, the best time of [`REPEATS`] runs.
@@ -138,6 +196,8 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         plain_seconds,
         plain.total()
     );
+
+    past_128_bits()?;
 
     outln!("\ngroup orders (Schreier-Sims) and distinguishable positions");
     for file in [
