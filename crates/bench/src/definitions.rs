@@ -3,8 +3,8 @@
 //! measured in the same run; the group orders by Schreier-Sims; short 3x3x3 scrambles solved
 //! by IDA* over the automatic pattern databases; the 4x4x4 and the megaminx (ranks past 128
 //! bits) enumerated over classes under their symmetries and over whole states, and their
-//! scrambles solved by IDA* over the hashed ball near solved. (twips, the peer, is measured outside the
-//! project: docs/definitions.md says how.)
+//! scrambles solved by IDA* over the hashed ball near solved. (twips, the peer, is measured
+//! outside the project: docs/definitions.md says how.)
 
 use crate::measure::{best_of, limits, print_rows, Row};
 use anyhow::{ensure, Context, Result};
