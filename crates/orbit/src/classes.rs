@@ -24,7 +24,7 @@
 use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
-use super::symmetry::{distinct_pieces, symmetries};
+use super::symmetry::symmetries;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
 use rayon::prelude::*;
@@ -398,7 +398,11 @@ impl<K: ClassKey> ClassSpace<K> {
             }
             kinds.push(found as usize);
         }
-        let distinct = distinct_pieces(definition);
+        let distinct: Vec<bool> = orbits
+            .iter()
+            .zip(&kinds)
+            .map(|(o, &k)| k == o.pieces)
+            .collect();
         let global = |t: &Transformation| -> Vec<(u8, u8)> {
             t.orbits
                 .iter()
