@@ -246,6 +246,11 @@ def make_4x4x4():
     for f, n in FACES.items():
         moves["2" + f] = move_of(orbits, n, QUARTER, 0, 2)
     derived = {f + "w": f"{f} 2{f}" for f in FACES}
+    # Three layers: the face's and both inner ones, the far one turned the face's way. That is
+    # a rotation of the whole cube less the opposite face, so the generators U,2U,2D,R,2R,2L,
+    # F,2F,2B,3Uw,3Rw,3Fw turn any one layer (up to a rotation) and leave the DLB corner put.
+    opposite = {f: next(g for g, m in FACES.items() if m == scale(n, -1)) for f, n in FACES.items()}
+    derived.update({f"3{f}w": f"{f} 2{f} 2{opposite[f]}'" for f in FACES})
     # The centres of one face are alike: each is numbered by its face.
     face_of = [next(i for i, n in enumerate(FACES.values()) if same(n, st[0])) for _, st in centres]
     return kpuzzle("4x4x4", orbits, moves, derived, {"CENTERS": face_of})
