@@ -173,8 +173,9 @@ pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static 
     fn fits(fields: &[u32], stabiliser_bits: u32) -> bool;
     /// An empty key.
     fn start() -> Self::Cursor;
-    /// `cursor` with the field `value` of `bits` bits written after the others.
-    fn write(cursor: Self::Cursor, bits: u32, value: u64) -> Self::Cursor;
+    /// Writes the field `value` of `bits` bits after the others (in place: a cursor as large
+    /// as a whole state is not copied at every field).
+    fn write(cursor: &mut Self::Cursor, bits: u32, value: u64);
     /// The key, with the stabiliser's size.
     fn finish(cursor: Self::Cursor, stabiliser_bits: u32, stabiliser: usize) -> Self;
     /// The stabiliser's size.
@@ -198,8 +199,8 @@ impl ClassKey for u128 {
     }
 
     #[inline]
-    fn write(cursor: u128, bits: u32, value: u64) -> u128 {
-        cursor << bits | value as u128
+    fn write(cursor: &mut u128, bits: u32, value: u64) {
+        *cursor = *cursor << bits | value as u128;
     }
 
     #[inline]
@@ -240,12 +241,12 @@ impl ClassKey for Slots {
     }
 
     #[inline]
-    fn write((mut key, at): (Slots, usize), bits: u32, value: u64) -> (Slots, usize) {
+    fn write((key, at): &mut (Slots, usize), bits: u32, value: u64) {
         let n = field_bytes(bits);
         for i in 0..n {
-            key.0[at + i] = (value >> (8 * (n - 1 - i))) as u8;
+            key.0[*at + i] = (value >> (8 * (n - 1 - i))) as u8;
         }
-        (key, at + n)
+        *at += n;
     }
 
     #[inline]
@@ -321,19 +322,19 @@ impl ClassKey for Key256 {
     }
 
     #[inline]
-    fn write((mut key, mut word, used): Self::Cursor, bits: u32, value: u64) -> Self::Cursor {
+    fn write((key, word, used): &mut Self::Cursor, bits: u32, value: u64) {
         if bits == 0 {
-            return (key, word, used);
+            return;
         }
-        let free = u64::BITS - used % u64::BITS;
+        let free = u64::BITS - *used % u64::BITS;
         if bits < free {
-            word |= value << (free - bits);
+            *word |= value << (free - bits);
         } else {
             let rest = bits - free;
-            key.0[(used / u64::BITS) as usize] = word | value >> rest;
-            word = value.checked_shl(u64::BITS - rest).unwrap_or(0);
+            key.0[(*used / u64::BITS) as usize] = *word | value >> rest;
+            *word = value.checked_shl(u64::BITS - rest).unwrap_or(0);
         }
-        (key, word, used + bits)
+        *used += bits;
     }
 
     #[inline]
@@ -729,7 +730,7 @@ impl<K: ClassKey> ClassSpace<K> {
 
     /// `key` with element value `v` of `e` written after the rest.
     #[inline]
-    fn pack(&self, key: K::Cursor, e: &Element, v: u16) -> K::Cursor {
+    fn pack(&self, key: &mut K::Cursor, e: &Element, v: u16) {
         K::write(key, e.bits(), e.field(v, &self.number))
     }
 
@@ -756,9 +757,9 @@ impl<K: ClassKey> ClassSpace<K> {
                 alive[count] = s;
                 count += (v == least) as usize;
             }
-            key = K::write(key, self.fields[0], least as u64);
+            K::write(&mut key, self.fields[0], least as u64);
             // The lead orbit's twists, one symmetry of each group; then all of them.
-            (key, count) = self.settle(p, key, &mut alive, count, 0..n);
+            count = self.settle(p, &mut key, &mut alive, count, 0..n);
             if lead.grouped() {
                 count = lead.expand(&mut alive, count);
             }
@@ -769,22 +770,22 @@ impl<K: ClassKey> ClassSpace<K> {
             }
             count = self.order;
         }
-        (key, count) = self.settle(p, key, &mut alive, count, at..self.elements.len());
+        count = self.settle(p, &mut key, &mut alive, count, at..self.elements.len());
         K::finish(key, self.stabiliser_bits, count)
     }
 
-    /// `key` with elements `range` of the least of the conjugates of `p` under the symmetries
-    /// `alive[..count]` written after the rest, and how many of them give it: those that do not
+    /// Writes elements `range` of the least of the conjugates of `p` under the symmetries
+    /// `alive[..count]` after the rest of `key`; how many of them give it: those that do not
     /// give the least value at an element are dropped; once one is left the rest is read off it.
     #[inline]
     fn settle(
         &self,
         p: &Contents,
-        mut key: K::Cursor,
+        key: &mut K::Cursor,
         alive: &mut [u8; MAX_SYMMETRIES],
         mut count: usize,
         range: std::ops::Range<usize>,
-    ) -> (K::Cursor, usize) {
+    ) -> usize {
         let mut at = range.start;
         while count > 1 && at < range.end {
             let e = &self.elements[at];
@@ -803,7 +804,7 @@ impl<K: ClassKey> ClassSpace<K> {
                 }
             }
             count = kept;
-            key = self.pack(key, e, least);
+            self.pack(key, e, least);
             at += 1;
         }
         if at < range.end {
@@ -813,10 +814,10 @@ impl<K: ClassKey> ClassSpace<K> {
             let relabel = &self.relabel[s * self.contents..][..self.contents];
             for (e, step) in self.elements[at..range.end].iter().zip(&steps[at..]) {
                 let c = relabel[p[step.read as usize] as usize];
-                key = self.pack(key, e, turned(c, step.turn, step.orientations));
+                self.pack(key, e, turned(c, step.turn, step.orientations));
             }
         }
-        (key, count)
+        count
     }
 
     /// The contents of a class key's representative.
@@ -1065,10 +1066,10 @@ mod tests {
             })
             .collect();
         let write = |values: &[u64]| {
-            let cursor = values
-                .iter()
-                .zip(&widths)
-                .fold(Key256::start(), |c, (&v, &b)| Key256::write(c, b, v));
+            let mut cursor = Key256::start();
+            for (&v, &b) in values.iter().zip(&widths) {
+                Key256::write(&mut cursor, b, v);
+            }
             Key256::finish(cursor, 6, 37)
         };
         let key = write(&values);
