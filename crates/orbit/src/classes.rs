@@ -758,12 +758,12 @@ impl<K: ClassKey> ClassSpace<K> {
                 count += (v == least) as usize;
             }
             K::write(&mut key, self.fields[0], least as u64);
-            // The lead orbit's twists, one symmetry of each group; then all of them.
-            count = self.settle(p, &mut key, &mut alive, count, 0..n);
             if lead.grouped() {
+                // The lead orbit's twists, one symmetry of each group; then all of them.
+                count = self.settle(p, &mut key, &mut alive, count, 0..n);
                 count = lead.expand(&mut alive, count);
+                at = n;
             }
-            at = n;
         } else {
             for (s, a) in alive.iter_mut().enumerate().take(self.order) {
                 *a = s as u8;
