@@ -54,10 +54,12 @@ struct Change {
 }
 
 /// The orbit whose arrangement leads a class key: the arrangement of its slots that moves reach,
-/// ranked lexicographically, so the least conjugate's arrangement is read off a table row of
-/// every symmetry's (one row instead of a slot-by-slot elimination, which the many pieces at
-/// home near solved make long: `bfs` of the 3x3x3's file to depth 7 under its 24 rotations
-/// took 1.05-1.17 s with it and 1.38 s without).
+/// ranked lexicographically, so the least conjugate's arrangement is read off a table, with
+/// the symmetries that give it (one read instead of a slot-by-slot elimination, which the many
+/// pieces at home near solved make long: `bfs` of the 3x3x3's file to depth 7 under its 24
+/// rotations took 1.05-1.17 s with a table of every symmetry's conjugate and 1.38 s without;
+/// the least and its symmetries tabled instead of that row took the 3x3x3's keys from 155-160
+/// to 105-106 ns, the same keys).
 ///
 /// Symmetries that act alike on the orbit (the 4x4x4's 96 in pairs: each with the swap of the
 /// inner layers, which leaves the corners be) give the same arrangement and twists, so the
@@ -77,8 +79,11 @@ struct Lead {
     /// The groups' symmetries, group after group: group `i` is `members[bounds[i]..bounds[i + 1]]`.
     members: Vec<u8>,
     bounds: Vec<usize>,
-    /// Per arrangement rank and group: the rank of the conjugate's arrangement.
-    table: Vec<u16>,
+    /// Per arrangement rank: the least rank of its conjugates' arrangements.
+    least: Vec<u16>,
+    /// Per arrangement rank, `words` words: bit `i` set where group `i` gives the least.
+    givers: Vec<u64>,
+    words: usize,
 }
 
 impl Lead {
@@ -143,8 +148,8 @@ impl Element {
     }
 }
 
-/// Entries (arrangements times symmetries) a lead table may have: 8 MiB of ranks. The 3x3x3's
-/// corners take 40320 x 48 (3.7 MiB).
+/// Conjugates (arrangements times symmetries) a lead table may be made from. The 3x3x3's
+/// corners take 40320 x 48.
 const MAX_LEAD_ENTRIES: usize = 1 << 22;
 /// The most arrangements a lead orbit may have: its ranks are 16-bit, half the memory of 32-bit
 /// ones (no faster or slower on the 3x3x3).
@@ -688,24 +693,33 @@ impl<K: ClassKey> ClassSpace<K> {
             members.extend((0..self.order as u8).filter(|&s| group_of[s as usize] as usize == g));
             bounds.push(members.len());
         }
-        let columns = firsts.len();
-        let mut table = vec![0u16; factorial(n) * columns];
-        table.par_chunks_mut(columns).enumerate().for_each_init(
-            || (self.identity, vec![0u32; n]),
-            |(p, cells), (rank, row)| {
-                placement_cells(rank as u64, n as u64, cells);
-                for (&g, &c) in slots.iter().zip(cells.iter()) {
-                    p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
-                }
-                for (&s, entry) in firsts.iter().zip(row.iter_mut()) {
-                    let conjugate = (0..n).map(|at| {
-                        let h = self.conjugate_at(s as usize, p, at) >> TWIST_BITS;
-                        index_of[h as usize] as u32
-                    });
-                    *entry = placement_index(conjugate, n as u64) as u16;
-                }
-            },
-        );
+        let words = firsts.len().div_ceil(u64::BITS as usize);
+        let mut least = vec![0u16; factorial(n)];
+        let mut givers = vec![0u64; factorial(n) * words];
+        least
+            .par_iter_mut()
+            .zip(givers.par_chunks_mut(words))
+            .enumerate()
+            .for_each_init(
+                || (self.identity, vec![0u32; n], vec![0u16; firsts.len()]),
+                |(p, cells, row), (rank, (least, givers))| {
+                    placement_cells(rank as u64, n as u64, cells);
+                    for (&g, &c) in slots.iter().zip(cells.iter()) {
+                        p[g as usize] = (slots[c as usize] as u16) << TWIST_BITS;
+                    }
+                    for (&s, entry) in firsts.iter().zip(row.iter_mut()) {
+                        let conjugate = (0..n).map(|at| {
+                            let h = self.conjugate_at(s as usize, p, at) >> TWIST_BITS;
+                            index_of[h as usize] as u32
+                        });
+                        *entry = placement_index(conjugate, n as u64) as u16;
+                    }
+                    *least = *row.iter().min().expect("the identity at least");
+                    for (i, _) in row.iter().enumerate().filter(|&(_, v)| v == least) {
+                        givers[i / u64::BITS as usize] |= 1 << (i % u64::BITS as usize);
+                    }
+                },
+            );
         Lead {
             slots,
             index_of,
@@ -713,7 +727,9 @@ impl<K: ClassKey> ClassSpace<K> {
             group_of,
             members,
             bounds,
-            table,
+            least,
+            givers,
+            words,
         }
     }
 
@@ -750,14 +766,17 @@ impl<K: ClassKey> ClassSpace<K> {
                 .iter()
                 .map(|&g| lead.index_of[(p[g as usize] >> TWIST_BITS) as usize] as u32);
             let rank = placement_index(arrangement, n as u64) as usize;
-            let columns = lead.firsts.len();
-            let row = &lead.table[rank * columns..][..columns];
-            let least = *row.iter().min().expect("the identity at least");
-            for (&s, &v) in lead.firsts.iter().zip(row) {
-                alive[count] = s;
-                count += (v == least) as usize;
+            let givers = &lead.givers[rank * lead.words..][..lead.words];
+            for (w, &word) in givers.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = w * u64::BITS as usize + bits.trailing_zeros() as usize;
+                    alive[count] = lead.firsts[i];
+                    count += 1;
+                    bits &= bits - 1;
+                }
             }
-            K::write(&mut key, self.fields[0], least as u64);
+            K::write(&mut key, self.fields[0], lead.least[rank] as u64);
             if lead.grouped() {
                 // The lead orbit's twists, one symmetry of each group; then all of them.
                 count = self.settle(p, &mut key, &mut alive, count, 0..n);
