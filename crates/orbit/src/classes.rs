@@ -108,6 +108,23 @@ impl Lead {
     }
 }
 
+/// Where no orbit leads, the key's first element tabled: the symmetries grouped by the slot
+/// they read it from, and per group and content of that slot, the least value the group's
+/// symmetries give it and which of them give it. The first element then takes a read a slot
+/// instead of one a symmetry (the megaminx's 120 read 20 slots).
+#[derive(Debug, Clone)]
+struct FirstElement {
+    /// Per group: the slot its symmetries read.
+    reads: Vec<u8>,
+    /// The groups' symmetries, group after group: group `j` is `syms[bounds[j]..bounds[j + 1]]`.
+    syms: Vec<u8>,
+    bounds: Vec<usize>,
+    /// Per group and content: the least value, and bit `i` set where the group's symmetry `i`
+    /// gives it.
+    least: Vec<u16>,
+    givers: Vec<u64>,
+}
+
 /// One part of a class key after the lead: a slot's whole content (its piece's number within
 /// the orbit, then its twist) or, for the lead orbit's slots, its twist alone.
 #[derive(Debug, Clone, Copy)]
@@ -383,6 +400,8 @@ pub struct ClassSpace<K: ClassKey> {
     slots: usize,
     /// The orbit whose arrangement leads the key, where one is tabled.
     lead: Option<Lead>,
+    /// The first element's table, where no orbit leads and each group fits a mask.
+    first: Option<FirstElement>,
     /// The rest of the key, in order.
     elements: Vec<Element>,
     /// Per slot: its orbit's orientation count and first slot.
@@ -578,6 +597,7 @@ impl<K: ClassKey> ClassSpace<K> {
             changes,
             slots,
             lead: None,
+            first: None,
             elements,
             orientations,
             start,
@@ -592,8 +612,9 @@ impl<K: ClassKey> ClassSpace<K> {
             fields,
             goal: K::default(),
         };
-        if lead_orbit.is_some() {
-            space.lead = Some(space.lead_table(lead_slots));
+        match lead_orbit {
+            Some(_) => space.lead = Some(space.lead_table(lead_slots)),
+            None => space.first = space.first_element(),
         }
         space.goal = space.class_key(&space.identity);
         Ok(Some(space))
@@ -617,6 +638,7 @@ impl<K: ClassKey> ClassSpace<K> {
             changes: self.changes,
             slots: self.slots,
             lead: self.lead,
+            first: self.first,
             elements: self.elements,
             orientations: self.orientations,
             start: self.start,
@@ -733,6 +755,53 @@ impl<K: ClassKey> ClassSpace<K> {
         }
     }
 
+    /// The first element's table ([`FirstElement`]), `None` where there is no element or some
+    /// group has more symmetries than a mask's bits.
+    fn first_element(&self) -> Option<FirstElement> {
+        let e = self.elements.first()?;
+        let n = self.elements.len();
+        let read = |s: usize| self.steps[s * n].read;
+        let mut reads: Vec<u8> = (0..self.order).map(read).collect();
+        reads.sort_unstable();
+        reads.dedup();
+        let (mut syms, mut bounds) = (Vec::with_capacity(self.order), vec![0]);
+        for &g in &reads {
+            syms.extend((0..self.order as u8).filter(|&s| read(s as usize) == g));
+            bounds.push(syms.len());
+        }
+        if bounds.windows(2).any(|b| b[1] - b[0] > u64::BITS as usize) {
+            return None;
+        }
+        let (mut least, mut givers) = (Vec::new(), Vec::new());
+        for j in 0..reads.len() {
+            let group = &syms[bounds[j]..bounds[j + 1]];
+            for c in 0..self.contents {
+                let mut p = self.identity;
+                p[reads[j] as usize] = c as u16;
+                let values: Vec<u16> = group
+                    .iter()
+                    .map(|&s| self.element_value(s as usize, &p, 0, e))
+                    .collect();
+                let min = *values.iter().min().expect("a group has a symmetry");
+                least.push(min);
+                givers.push(
+                    values
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &v)| v == min)
+                        .fold(0u64, |mask, (i, _)| mask | 1 << i),
+                );
+            }
+        }
+        Some(FirstElement {
+            reads,
+            syms,
+            bounds,
+            least,
+            givers,
+        })
+    }
+
     /// Element `e` (of `elements`, number `at`) of the conjugate of `p` under symmetry `s`, as a
     /// number ordered as keys are: the content, or its twist alone.
     #[inline]
@@ -783,6 +852,21 @@ impl<K: ClassKey> ClassSpace<K> {
                 count = lead.expand(&mut alive, count);
                 at = n;
             }
+        } else if let Some(first) = &self.first {
+            let entry = |j: usize| j * self.contents + p[first.reads[j] as usize] as usize;
+            let groups = first.reads.len();
+            let least = (0..groups).map(|j| first.least[entry(j)]).min();
+            let least = least.expect("a group at least");
+            for j in (0..groups).filter(|&j| first.least[entry(j)] == least) {
+                let mut bits = first.givers[entry(j)];
+                while bits != 0 {
+                    alive[count] = first.syms[first.bounds[j] + bits.trailing_zeros() as usize];
+                    count += 1;
+                    bits &= bits - 1;
+                }
+            }
+            self.pack(&mut key, &self.elements[0], least);
+            at = 1;
         } else {
             for (s, a) in alive.iter_mut().enumerate().take(self.order) {
                 *a = s as u8;
