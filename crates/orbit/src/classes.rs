@@ -19,7 +19,10 @@
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
 //! the least value there are dropped, and so on; usually one symmetry is left after a slot or
-//! two, and its conjugate is read out whole. No conjugate is made whole to be compared.
+//! two, and its conjugate is read out whole. No conjugate is made whole to be compared. The
+//! first step is read off a table: the lead orbit's arrangement (`Lead`) or, where no orbit
+//! leads, the first slot (`FirstElement`), each giving the least value and the symmetries
+//! that give it.
 
 use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_SLOTS};
