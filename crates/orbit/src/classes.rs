@@ -75,13 +75,8 @@ struct Lead {
     slots: Vec<u8>,
     /// Per slot of the puzzle: its index among `slots`.
     index_of: Vec<u8>,
-    /// The first symmetry of each group that acts alike on the orbit, in order.
-    firsts: Vec<u8>,
-    /// Per symmetry: its group's index in `firsts`.
-    group_of: Vec<u8>,
-    /// The groups' symmetries, group after group: group `i` is `members[bounds[i]..bounds[i + 1]]`.
-    members: Vec<u8>,
-    bounds: Vec<usize>,
+    /// The symmetries grouped by how they act on the orbit.
+    groups: Groups,
     /// Per arrangement rank: the least rank of its conjugates' arrangements.
     least: Vec<u16>,
     /// Per arrangement rank, `words` words: bit `i` set where group `i` gives the least.
@@ -92,7 +87,7 @@ struct Lead {
 impl Lead {
     /// Whether some group has more than one symmetry.
     fn grouped(&self) -> bool {
-        self.firsts.len() < self.group_of.len()
+        self.groups.firsts.len() < self.groups.group_of.len()
     }
 
     /// The symmetries of the groups whose firsts are `alive[..count]`, written over them; how
@@ -101,8 +96,10 @@ impl Lead {
         let firsts = *alive;
         let mut n = 0;
         for &s in &firsts[..count] {
-            let g = self.group_of[s as usize] as usize;
-            for &m in &self.members[self.bounds[g]..self.bounds[g + 1]] {
+            for &m in self
+                .groups
+                .members(self.groups.group_of[s as usize] as usize)
+            {
                 alive[n] = m;
                 n += 1;
             }
@@ -111,17 +108,90 @@ impl Lead {
     }
 }
 
+/// Symmetries grouped by a property they share (how they act on an orbit, the slot they read),
+/// the groups in the order of their first symmetries.
+#[derive(Debug, Clone)]
+struct Groups {
+    /// The first symmetry of each group.
+    firsts: Vec<u8>,
+    /// Per symmetry: its group's index.
+    group_of: Vec<u8>,
+    /// The groups' symmetries, group after group: group `g` is `members[bounds[g]..bounds[g + 1]]`.
+    members: Vec<u8>,
+    bounds: Vec<usize>,
+}
+
+impl Groups {
+    /// Symmetry `s` (of `keys.len()`) grouped with those whose key equals `keys[s]`.
+    fn new<T: PartialEq>(keys: &[T]) -> Groups {
+        let (mut firsts, mut group_of) = (Vec::<u8>::new(), vec![0u8; keys.len()]);
+        for s in 0..keys.len() {
+            match firsts.iter().position(|&f| keys[f as usize] == keys[s]) {
+                Some(g) => group_of[s] = g as u8,
+                None => {
+                    group_of[s] = firsts.len() as u8;
+                    firsts.push(s as u8);
+                }
+            }
+        }
+        let (mut members, mut bounds) = (Vec::with_capacity(keys.len()), vec![0]);
+        for g in 0..firsts.len() {
+            members.extend((0..keys.len() as u8).filter(|&s| group_of[s as usize] as usize == g));
+            bounds.push(members.len());
+        }
+        Groups {
+            firsts,
+            group_of,
+            members,
+            bounds,
+        }
+    }
+
+    /// Group `g`'s symmetries.
+    fn members(&self, g: usize) -> &[u8] {
+        &self.members[self.bounds[g]..self.bounds[g + 1]]
+    }
+}
+
+/// The least of `values`, with bit `i` of `givers` (64 to a word) set where `values[i]` is it.
+fn least_and_givers(values: &[u16], givers: &mut [u64]) -> u16 {
+    let least = *values.iter().min().expect("a value at least");
+    for (i, _) in values.iter().enumerate().filter(|&(_, &v)| v == least) {
+        givers[i / u64::BITS as usize] |= 1 << (i % u64::BITS as usize);
+    }
+    least
+}
+
+/// `alive[..count]` with `symmetries[i]` appended for each bit `i` set in `givers`; the new
+/// count.
+#[inline]
+fn push_givers(
+    givers: &[u64],
+    symmetries: &[u8],
+    alive: &mut [u8; MAX_SYMMETRIES],
+    mut count: usize,
+) -> usize {
+    for (w, &word) in givers.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            alive[count] = symmetries[w * u64::BITS as usize + bits.trailing_zeros() as usize];
+            count += 1;
+            bits &= bits - 1;
+        }
+    }
+    count
+}
+
 /// Where no orbit leads, the key's first element tabled: the symmetries grouped by the slot
 /// they read it from, and per group and content of that slot, the least value the group's
 /// symmetries give it and which of them give it. The first element then takes a read a slot
 /// instead of one a symmetry (the megaminx's 120 read 20 slots).
 #[derive(Debug, Clone)]
 struct FirstElement {
-    /// Per group: the slot its symmetries read.
+    /// The symmetries grouped by the slot they read.
+    groups: Groups,
+    /// Per group: that slot.
     reads: Vec<u8>,
-    /// The groups' symmetries, group after group: group `j` is `syms[bounds[j]..bounds[j + 1]]`.
-    syms: Vec<u8>,
-    bounds: Vec<usize>,
     /// Per group and content: the least value, and bit `i` set where the group's symmetry `i`
     /// gives it.
     least: Vec<u16>,
@@ -700,24 +770,8 @@ impl<K: ClassKey> ClassSpace<K> {
             reads.chain(contents).collect()
         };
         let actions: Vec<Vec<u16>> = (0..self.order).map(action).collect();
-        let (mut firsts, mut group_of) = (Vec::new(), vec![0u8; self.order]);
-        for s in 0..self.order {
-            match firsts
-                .iter()
-                .position(|&f: &u8| actions[f as usize] == actions[s])
-            {
-                Some(g) => group_of[s] = g as u8,
-                None => {
-                    group_of[s] = firsts.len() as u8;
-                    firsts.push(s as u8);
-                }
-            }
-        }
-        let (mut members, mut bounds) = (Vec::with_capacity(self.order), vec![0]);
-        for g in 0..firsts.len() {
-            members.extend((0..self.order as u8).filter(|&s| group_of[s as usize] as usize == g));
-            bounds.push(members.len());
-        }
+        let groups = Groups::new(&actions);
+        let firsts = &groups.firsts;
         let words = firsts.len().div_ceil(u64::BITS as usize);
         let mut least = vec![0u16; factorial(n)];
         let mut givers = vec![0u64; factorial(n) * words];
@@ -739,19 +793,13 @@ impl<K: ClassKey> ClassSpace<K> {
                         });
                         *entry = placement_index(conjugate, n as u64) as u16;
                     }
-                    *least = *row.iter().min().expect("the identity at least");
-                    for (i, _) in row.iter().enumerate().filter(|&(_, v)| v == least) {
-                        givers[i / u64::BITS as usize] |= 1 << (i % u64::BITS as usize);
-                    }
+                    *least = least_and_givers(row, givers);
                 },
             );
         Lead {
             slots,
             index_of,
-            firsts,
-            group_of,
-            members,
-            bounds,
+            groups,
             least,
             givers,
             words,
@@ -763,43 +811,29 @@ impl<K: ClassKey> ClassSpace<K> {
     fn first_element(&self) -> Option<FirstElement> {
         let e = self.elements.first()?;
         let n = self.elements.len();
-        let read = |s: usize| self.steps[s * n].read;
-        let mut reads: Vec<u8> = (0..self.order).map(read).collect();
-        reads.sort_unstable();
-        reads.dedup();
-        let (mut syms, mut bounds) = (Vec::with_capacity(self.order), vec![0]);
-        for &g in &reads {
-            syms.extend((0..self.order as u8).filter(|&s| read(s as usize) == g));
-            bounds.push(syms.len());
-        }
-        if bounds.windows(2).any(|b| b[1] - b[0] > u64::BITS as usize) {
+        let reads: Vec<u8> = (0..self.order).map(|s| self.steps[s * n].read).collect();
+        let groups = Groups::new(&reads);
+        let count = groups.firsts.len();
+        if (0..count).any(|g| groups.members(g).len() > u64::BITS as usize) {
             return None;
         }
+        let reads: Vec<u8> = groups.firsts.iter().map(|&f| reads[f as usize]).collect();
         let (mut least, mut givers) = (Vec::new(), Vec::new());
-        for j in 0..reads.len() {
-            let group = &syms[bounds[j]..bounds[j + 1]];
+        for (g, &read) in reads.iter().enumerate() {
             for c in 0..self.contents {
                 let mut p = self.identity;
-                p[reads[j] as usize] = c as u16;
-                let values: Vec<u16> = group
-                    .iter()
+                p[read as usize] = c as u16;
+                let values: Vec<u16> = (groups.members(g).iter())
                     .map(|&s| self.element_value(s as usize, &p, 0, e))
                     .collect();
-                let min = *values.iter().min().expect("a group has a symmetry");
-                least.push(min);
-                givers.push(
-                    values
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &v)| v == min)
-                        .fold(0u64, |mask, (i, _)| mask | 1 << i),
-                );
+                let mut mask = 0u64;
+                least.push(least_and_givers(&values, std::slice::from_mut(&mut mask)));
+                givers.push(mask);
             }
         }
         Some(FirstElement {
+            groups,
             reads,
-            syms,
-            bounds,
             least,
             givers,
         })
@@ -839,15 +873,7 @@ impl<K: ClassKey> ClassSpace<K> {
                 .map(|&g| lead.index_of[(p[g as usize] >> TWIST_BITS) as usize] as u32);
             let rank = placement_index(arrangement, n as u64) as usize;
             let givers = &lead.givers[rank * lead.words..][..lead.words];
-            for (w, &word) in givers.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = w * u64::BITS as usize + bits.trailing_zeros() as usize;
-                    alive[count] = lead.firsts[i];
-                    count += 1;
-                    bits &= bits - 1;
-                }
-            }
+            count = push_givers(givers, &lead.groups.firsts, &mut alive, count);
             K::write(&mut key, self.fields[0], lead.least[rank] as u64);
             if lead.grouped() {
                 // The lead orbit's twists, one symmetry of each group; then all of them.
@@ -861,12 +887,8 @@ impl<K: ClassKey> ClassSpace<K> {
             let least = (0..groups).map(|j| first.least[entry(j)]).min();
             let least = least.expect("a group at least");
             for j in (0..groups).filter(|&j| first.least[entry(j)] == least) {
-                let mut bits = first.givers[entry(j)];
-                while bits != 0 {
-                    alive[count] = first.syms[first.bounds[j] + bits.trailing_zeros() as usize];
-                    count += 1;
-                    bits &= bits - 1;
-                }
+                let givers = std::slice::from_ref(&first.givers[entry(j)]);
+                count = push_givers(givers, first.groups.members(j), &mut alive, count);
             }
             self.pack(&mut key, &self.elements[0], least);
             at = 1;
