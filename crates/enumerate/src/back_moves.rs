@@ -12,7 +12,7 @@
 //! so that a state has about 1.1 moves back of its 3 on average. The price is the bits in every
 //! stored state (a move each: 4 for tiles), about half a byte a state more on disk.
 
-use crate::KeyState;
+use crate::keys::{KeyInt as _, KeyState};
 use godsearch_core::{MoveIdx, RankedSpace, SequenceAutomaton, StateSpace};
 
 /// The most moves a space may have for [`BackMoves`]: a bit each in every state.
@@ -73,7 +73,7 @@ where
     }
 
     #[inline]
-    fn state_of(&self, key: u128) -> P::State {
+    fn state_of(&self, key: <P::State as KeyState>::Key) -> P::State {
         P::State::from_key(key).expect("keys fit their type: `new` left room for the bits")
     }
 
@@ -83,7 +83,7 @@ where
         let back = state.to_key();
         let mut forward = [false; MAX_BACK_MOVES];
         for (m, f) in forward.iter_mut().enumerate().take(self.bits as usize) {
-            *f = allowed[m] && back & (1 << m) == 0;
+            *f = allowed[m] && back & (one::<P::State>() << m as u32) == Default::default();
         }
         forward
     }
@@ -133,7 +133,8 @@ where
     /// degree less the marks: no list of allowed moves to build.
     #[inline]
     fn degree(&self, state: Self::State) -> usize {
-        let marked = (state.to_key() & ((1 << self.bits) - 1)).count_ones() as usize;
+        let mask = (one::<P::State>() << self.bits) - one::<P::State>();
+        let marked = (state.to_key() & mask).count_ones() as usize;
         self.inner.degree(self.position(state)) - marked
     }
 
@@ -172,7 +173,7 @@ where
         let forward = self.forward(state, allowed);
         self.inner
             .for_each_neighbour_by(self.position(state), &forward, |m, next| {
-                let back = 1u128 << self.inner.inverse_move(m);
+                let back = one::<P::State>() << self.inner.inverse_move(m) as u32;
                 f(m, self.state_of((next.to_key() << self.bits) | back))
             });
     }
@@ -194,6 +195,12 @@ where
     fn back_move_bits(&self) -> u32 {
         self.bits
     }
+}
+
+/// The key 1 of states `S`.
+#[inline]
+fn one<S: KeyState>() -> S::Key {
+    S::Key::from(1u8)
 }
 
 /// Removes the repeats of sorted `states`; with `back_move_bits` (see

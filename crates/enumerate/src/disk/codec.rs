@@ -6,7 +6,7 @@
 //! memory. Decoding is a single forward pass that checks everything it reads, so damaged bytes
 //! give an error, never a panic or a wrong key (the file checksum is checked before, too).
 
-pub use crate::keys::KeyState;
+pub use crate::keys::{KeyInt, KeyState};
 use thiserror::Error;
 
 /// Bits of payload in each varint byte.
@@ -37,17 +37,18 @@ pub enum CodecError {
 
 /// Appends the sorted, repeat-free `states` to `out` as varint gaps.
 pub fn encode_sorted<S: KeyState>(states: &[S], out: &mut Vec<u8>) {
-    let mut last = 0u128;
+    let mut last = S::Key::default();
+    let more = S::Key::from(MORE);
     for (i, &s) in states.iter().enumerate() {
         let key = s.to_key();
         debug_assert!(i == 0 || key > last, "keys must be sorted and distinct");
         let mut gap = key - last;
         last = key;
-        while gap >= u128::from(MORE) {
-            out.push(gap as u8 | MORE);
-            gap >>= PAYLOAD_BITS;
+        while gap >= more {
+            out.push(gap.low_byte() | MORE);
+            gap = gap >> PAYLOAD_BITS;
         }
-        out.push(gap as u8);
+        out.push(gap.low_byte());
     }
 }
 
@@ -74,40 +75,9 @@ pub fn decode_sorted_into<S: KeyState>(
         }
         decode_as::<S, u64>(bytes, count, out)
     } else {
-        decode_as::<S, u128>(bytes, count, out)
+        decode_as::<S, S::Key>(bytes, count, out)
     }
 }
-
-/// The unsigned integer a key is decoded in.
-trait Accumulator:
-    Copy + Eq + Default + std::ops::Shl<u32, Output = Self> + std::ops::BitOr<Output = Self>
-{
-    const BITS: u32;
-    fn from_byte(b: u8) -> Self;
-    fn checked_add(self, other: Self) -> Option<Self>;
-    fn widen(self) -> u128;
-}
-
-macro_rules! accumulator {
-    ($($t:ty),*) => {$(
-        impl Accumulator for $t {
-            const BITS: u32 = <$t>::BITS;
-            #[inline]
-            fn from_byte(b: u8) -> Self {
-                b as $t
-            }
-            #[inline]
-            fn checked_add(self, other: Self) -> Option<Self> {
-                <$t>::checked_add(self, other)
-            }
-            #[inline]
-            fn widen(self) -> u128 {
-                self as u128
-            }
-        }
-    )*};
-}
-accumulator!(u64, u128);
 
 /// The common case, fast: keys of at most 64 bits whose gaps mostly take one or two bytes
 /// (a 15-puzzle level beyond depth 25 takes 1.1-1.3 bytes a key), decoded without a branch on
@@ -141,7 +111,7 @@ fn decode_short_gaps<S: KeyState>(bytes: &[u8], count: u64, out: &mut Vec<S>) ->
         // A zero gap (a repeat) or one that wraps around leaves the key not above the last.
         ascending &= i == 0 || key > last;
         last = key;
-        match S::from_key(u128::from(key)) {
+        match S::from_key(S::Key::from(key)) {
             Some(state) => out.push(state),
             None => {
                 out.truncate(start);
@@ -175,11 +145,15 @@ fn varint_at(bytes: &[u8], at: usize) -> Option<(u64, usize)> {
     None
 }
 
-fn decode_as<S: KeyState, A: Accumulator>(
+/// The checked decoder, in arithmetic of the integer `A`.
+fn decode_as<S: KeyState, A: KeyInt>(
     bytes: &[u8],
     count: u64,
     states: &mut Vec<S>,
-) -> Result<(), CodecError> {
+) -> Result<(), CodecError>
+where
+    S::Key: From<A>,
+{
     states.reserve_exact(count.min(bytes.len() as u64) as usize);
     let mut at = 0;
     let mut last = A::default();
@@ -194,7 +168,7 @@ fn decode_as<S: KeyState, A: Accumulator>(
                 });
             };
             at += 1;
-            let payload = A::from_byte(b & !MORE);
+            let payload = A::from(b & !MORE);
             // A payload shifted past the top, or with bits shifted out, is no key of ours.
             if shift >= A::BITS
                 || (shift > A::BITS - PAYLOAD_BITS && (b & !MORE) >> (A::BITS - shift) != 0)
@@ -211,7 +185,7 @@ fn decode_as<S: KeyState, A: Accumulator>(
         if i > 0 && gap == A::default() {
             return Err(CodecError::BadKey(i));
         }
-        states.push(S::from_key(key.widen()).ok_or(CodecError::BadKey(i))?);
+        states.push(S::from_key(S::Key::from(key)).ok_or(CodecError::BadKey(i))?);
         last = key;
     }
     if at != bytes.len() {
@@ -235,6 +209,35 @@ mod tests {
         encode_sorted(&dense, &mut bytes);
         assert_eq!(bytes.len(), 1000);
         assert_eq!(decode_sorted::<u128>(&bytes, 1000), Ok(dense));
+    }
+
+    #[test]
+    fn keys_past_128_bits_round_trip_and_overflow_is_refused() {
+        use crate::keys::U256;
+        let big = |hi: u128, lo: u128| U256::from_words(hi, lo);
+        let keys = vec![
+            big(0, 5),
+            big(0, u128::MAX),
+            big(1, 0),
+            big(1 << 100, 7),
+            big(u128::MAX, u128::MAX - 1),
+            U256::MAX,
+        ];
+        let mut bytes = Vec::new();
+        encode_sorted(&keys, &mut bytes);
+        assert_eq!(decode_sorted::<U256>(&bytes, keys.len() as u64), Ok(keys));
+        // A gap of one past the largest key wraps: refused, not taken as a small key.
+        let mut bytes = Vec::new();
+        encode_sorted(&[U256::MAX], &mut bytes);
+        encode_sorted(&[U256::ONE], &mut bytes);
+        assert_eq!(decode_sorted::<U256>(&bytes, 2), Err(CodecError::BadKey(1)));
+        // 37 bytes of 7 bits make 259: bits past 256 are refused.
+        let mut too_big = vec![0xff; 36];
+        too_big.push(0x7f);
+        assert_eq!(
+            decode_sorted::<U256>(&too_big, 1),
+            Err(CodecError::BadKey(0))
+        );
     }
 
     #[test]

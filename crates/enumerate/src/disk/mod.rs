@@ -67,7 +67,8 @@ pub use workdir::{run_in, worker_folder};
 
 use crate::back_moves::join_repeats;
 use crate::frontier::{aliases_of, degrees_by, expand_by, positions_in, Moves};
-use crate::keys::KeyState;
+use crate::keys::{KeyInt, KeyState};
+
 use crate::level_store::{push_absent, retain_absent};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::{MoveIdx, StateSpace};
@@ -80,6 +81,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 use thiserror::Error;
 use workdir::{Bounds, BucketRecord, DiskBudget, LevelRecord, Manifest, Spill, Workdir};
+
+/// The integer the keys of a space's states are in.
+pub(crate) type KeyOf<P> = <<P as StateSpace>::State as KeyState>::Key;
 
 /// States a bucket aims at by default: 4 Mi states, a few MB on disk and 32-64 MB in memory
 /// while merged, so both threads' buckets fit beside the candidate list.
@@ -528,7 +532,7 @@ impl<S> Made<S> {
 
     /// The manifest's record of the level at `depth` made whole (every bucket written) in
     /// `seconds`, with the buckets of `bounds`.
-    pub(crate) fn record(&self, depth: u32, seconds: f64, bounds: Bounds) -> LevelRecord {
+    pub(crate) fn record<K>(&self, depth: u32, seconds: f64, bounds: Bounds<K>) -> LevelRecord<K> {
         LevelRecord {
             depth,
             positions: self.positions,
@@ -576,7 +580,7 @@ where
         }
     }
 
-    fn run(&self, found: Option<Manifest>) -> Result<DiskRun<P::State>, DiskError> {
+    fn run(&self, found: Option<Manifest<KeyOf<P>>>) -> Result<DiskRun<P::State>, DiskError> {
         let resumed_from = found
             .as_ref()
             .and_then(|m| m.levels.len().checked_sub(1))
@@ -755,7 +759,7 @@ where
     }
 
     /// Level 0 (every goal and its aliases) as one bucket, listed in a new manifest.
-    pub(crate) fn start(&self) -> Result<Manifest, DiskError> {
+    pub(crate) fn start(&self) -> Result<Manifest<KeyOf<P>>, DiskError> {
         let mut goals = Vec::new();
         self.space.for_each_goal(|g| goals.push(g));
         goals.extend(aliases_of(self.space, &goals));
@@ -766,7 +770,7 @@ where
 
     /// Level 0 as `goals` (sorted, without repeats), in a new manifest: what a worker of a
     /// distributed run owns of the goals.
-    pub(crate) fn start_with(&self, goals: Vec<P::State>) -> Result<Manifest, DiskError> {
+    pub(crate) fn start_with(&self, goals: Vec<P::State>) -> Result<Manifest<KeyOf<P>>, DiskError> {
         self.dir.remove_levels_after(0)?;
         self.dir.remove_level(0)?;
         let bounds = Bounds::single();
@@ -822,7 +826,7 @@ where
     /// found later is then reported as [`DiskError::Unrepairable`] rather than made again.
     fn room_from_spare_levels(
         &self,
-        manifest: &mut Manifest,
+        manifest: &mut Manifest<KeyOf<P>>,
         need: &DiskNeed,
         last_wanted: bool,
         max_ranges: usize,
@@ -867,7 +871,7 @@ where
     /// Checks every file of the levels the next one is made from against the manifest, and
     /// makes damaged buckets again from the levels before theirs
     /// ([`levels_made_from`](Self::levels_made_from)).
-    fn repair(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
+    fn repair(&self, manifest: &mut Manifest<KeyOf<P>>) -> Result<(), DiskError> {
         let read_from = manifest
             .levels
             .len()
@@ -939,7 +943,11 @@ where
 
     /// Which buckets of the level at `depth` still have to be made: those without a valid file
     /// from an earlier run (whose leftovers are removed).
-    fn unfinished_buckets(&self, depth: u32, bounds: &Bounds) -> Result<Vec<bool>, DiskError> {
+    fn unfinished_buckets(
+        &self,
+        depth: u32,
+        bounds: &Bounds<KeyOf<P>>,
+    ) -> Result<Vec<bool>, DiskError> {
         Ok((0..bounds.len())
             .map(|b| {
                 self.dir
@@ -954,7 +962,7 @@ where
         &self,
         mut made: Made<P::State>,
         depth: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<KeyOf<P>>,
         wanted: &[bool],
     ) -> Result<Made<P::State>, DiskError> {
         for b in (0..bounds.len()).filter(|&b| !wanted[b]) {
@@ -969,7 +977,10 @@ where
 
     /// The buckets of the level after `newest`: key quantiles of the neighbours of a sample of
     /// `newest`, about `bucket_states` states a bucket.
-    pub(crate) fn plan(&self, newest: &LevelRecord) -> Result<Bounds, DiskError> {
+    pub(crate) fn plan(
+        &self,
+        newest: &LevelRecord<KeyOf<P>>,
+    ) -> Result<Bounds<KeyOf<P>>, DiskError> {
         let degree = self.space.max_degree() as u64;
         if newest.classes * degree <= self.options.bucket_states {
             return Ok(Bounds::single());
@@ -988,7 +999,7 @@ where
             .clamp(1, MAX_BUCKETS) as usize;
         // A position's states (its moves back apart, `back_moves`) must share a bucket.
         let bits = self.space.back_move_bits();
-        let mut starts = vec![0];
+        let mut starts = vec![KeyOf::<P>::default()];
         for i in 1..buckets {
             let key = children[i * children.len() / buckets] >> bits << bits;
             if key > *starts.last().expect("not empty") {
@@ -1007,7 +1018,7 @@ where
     /// it, read from its files. A sample from a few files (64 of 776 at the 15-puzzle's level
     /// 32) saw only their narrow key ranges: the planned buckets of level 33 then ranged from 2
     /// to 107 million candidates, and a merge of the largest took 0.85 GB beside the list.
-    fn sample_of(&self, newest: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
+    fn sample_of(&self, newest: &LevelRecord<KeyOf<P>>) -> Result<Vec<P::State>, DiskError> {
         let kept = self.sample.lock().expect("a sample");
         if kept.depth == newest.depth && kept.buckets == newest.bounds.len() {
             return Ok(kept.states.clone());
@@ -1066,8 +1077,8 @@ where
     /// that was not measured, a byte more than a stored state.
     pub(crate) fn disk_needed(
         &self,
-        levels: &[LevelRecord],
-        bounds: &Bounds,
+        levels: &[LevelRecord<KeyOf<P>>],
+        bounds: &Bounds<KeyOf<P>>,
         on_disk: u64,
     ) -> Result<DiskNeed, DiskError> {
         let newest = levels.last().expect("level 0 exists");
@@ -1136,7 +1147,7 @@ where
     /// rate of a byte more than a stored state for every move's neighbour, used where nothing
     /// is measured, was two to three times too high there (37.8 GB for level 35), and chose
     /// to make level 35 in nine parts, which took 1.8 times as long.
-    fn measured(&self, levels: &[LevelRecord]) -> Option<Measured> {
+    fn measured(&self, levels: &[LevelRecord<KeyOf<P>>]) -> Option<Measured> {
         let last = (*self.last_pass.lock().expect("a record"))?;
         let [.., parents, newest] = levels else {
             return None;
@@ -1158,9 +1169,9 @@ where
     /// says.
     pub(crate) fn make_level(
         &self,
-        manifest: &Manifest,
+        manifest: &Manifest<KeyOf<P>>,
         depth: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<KeyOf<P>>,
         wanted: &[bool],
         how: Making,
         router: Option<&mut dyn Router<P::State>>,
@@ -1182,9 +1193,9 @@ where
     /// level would cost passes where the estimate holds.)
     pub(crate) fn make_level_fitting(
         &self,
-        manifest: &Manifest,
+        manifest: &Manifest<KeyOf<P>>,
         depth: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<KeyOf<P>>,
         wanted: &[bool],
         how: Making,
         max_ranges: usize,
@@ -1236,9 +1247,9 @@ where
     #[allow(clippy::too_many_arguments)]
     fn make_passes(
         &self,
-        manifest: &Manifest,
+        manifest: &Manifest<KeyOf<P>>,
         depth: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<KeyOf<P>>,
         wanted: &[bool],
         how: Making,
         router: Option<&mut dyn Router<P::State>>,
@@ -1287,9 +1298,9 @@ where
     /// Makes the buckets `pass` asks for, from the parent buckets and with the moves it names.
     fn make_pass(
         &self,
-        manifest: &Manifest,
+        manifest: &Manifest<KeyOf<P>>,
         depth: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<KeyOf<P>>,
         pass: &Pass,
         output: &Output,
         mut router: Option<&mut dyn Router<P::State>>,
@@ -1301,7 +1312,7 @@ where
         let parents = &manifest.levels[d - 1];
         // States that carry their moves back list only new states (`back_moves`).
         let back_bits = self.space.back_move_bits();
-        let mut known: Vec<&LevelRecord> = Vec::new();
+        let mut known: Vec<&LevelRecord<KeyOf<P>>> = Vec::new();
         if d >= 2 && back_bits == 0 {
             known.push(&manifest.levels[d - 2]);
         }
@@ -1514,7 +1525,12 @@ where
     /// the moves that do. Empty when one pass does: the space has one part, everything fits,
     /// or a bucket of `bounds` spans two parts (a plan made before parts were split on).
     /// The passes make together the buckets `asked` marks.
-    fn part_passes(&self, parents: &LevelRecord, bounds: &Bounds, asked: &[bool]) -> Vec<Pass> {
+    fn part_passes(
+        &self,
+        parents: &LevelRecord<KeyOf<P>>,
+        bounds: &Bounds<KeyOf<P>>,
+        asked: &[bool],
+    ) -> Vec<Pass> {
         let parts = self.space.parts();
         let cap = self.candidate_cap() as u64;
         let into = self.candidates_by_part(parents);
@@ -1575,7 +1591,7 @@ where
     /// About how many candidates each part of the level after `parents` gets: every parent
     /// sends one along each move from its part (a parent counted in the part its bucket
     /// starts in).
-    fn candidates_by_part(&self, parents: &LevelRecord) -> Vec<u64> {
+    fn candidates_by_part(&self, parents: &LevelRecord<KeyOf<P>>) -> Vec<u64> {
         let parts = self.space.parts();
         let mut in_part = vec![0u64; parts];
         for (b, bucket) in parents.buckets.iter().enumerate() {
@@ -1593,11 +1609,15 @@ where
     }
 
     /// The first and last part bucket `b` of `bounds` holds keys of.
-    fn parts_of(&self, bounds: &Bounds, b: usize) -> (usize, usize) {
+    fn parts_of(&self, bounds: &Bounds<KeyOf<P>>, b: usize) -> (usize, usize) {
         let last_part = self.space.parts() - 1;
-        let part = |key: u128| P::State::from_key(key).map_or(last_part, |s| self.space.part_of(s));
+        let part =
+            |key: KeyOf<P>| P::State::from_key(key).map_or(last_part, |s| self.space.part_of(s));
         let (lo, hi) = bounds.range(b);
-        (part(lo), hi.map_or(last_part, |h| part(h - 1)))
+        (
+            part(lo),
+            hi.map_or(last_part, |h| part(h - KeyOf::<P>::from(1u8))),
+        )
     }
 
     /// Candidates held in memory at most, from the memory budget: what is left after the
@@ -1615,9 +1635,9 @@ where
     /// The states of `level` with keys from `lo` up to `hi`, read from the files that overlap.
     fn read_range(
         &self,
-        level: &LevelRecord,
-        lo: u128,
-        hi: Option<u128>,
+        level: &LevelRecord<KeyOf<P>>,
+        lo: KeyOf<P>,
+        hi: Option<KeyOf<P>>,
     ) -> Result<Vec<P::State>, DiskError> {
         let mut out = Vec::new();
         self.read_range_into(level, lo, hi, &mut out)?;
@@ -1627,9 +1647,9 @@ where
     /// [`read_range`](Self::read_range) into `out`, which it empties first.
     fn read_range_into(
         &self,
-        level: &LevelRecord,
-        lo: u128,
-        hi: Option<u128>,
+        level: &LevelRecord<KeyOf<P>>,
+        lo: KeyOf<P>,
+        hi: Option<KeyOf<P>>,
         out: &mut Vec<P::State>,
     ) -> Result<(), DiskError> {
         out.clear();
@@ -1655,8 +1675,11 @@ where
     }
 
     /// Every state of `level`, in order.
-    pub(crate) fn read_level(&self, level: &LevelRecord) -> Result<Vec<P::State>, DiskError> {
-        self.read_range(level, 0, None)
+    pub(crate) fn read_level(
+        &self,
+        level: &LevelRecord<KeyOf<P>>,
+    ) -> Result<Vec<P::State>, DiskError> {
+        self.read_range(level, KeyOf::<P>::default(), None)
     }
 
     /// How many levels a level is made from: the one before it, and the one before that to
@@ -1672,7 +1695,10 @@ where
     /// Deletes the files of levels no longer needed, after the manifest says so: all but those
     /// the next level is made from and those that can make them again if a file is found
     /// damaged (four levels; two for states that carry their moves back).
-    pub(crate) fn forget_old_levels(&self, manifest: &mut Manifest) -> Result<(), DiskError> {
+    pub(crate) fn forget_old_levels(
+        &self,
+        manifest: &mut Manifest<KeyOf<P>>,
+    ) -> Result<(), DiskError> {
         if self.options.keep_levels {
             return Ok(());
         }
@@ -1734,7 +1760,7 @@ fn range_passes(parent_buckets: usize, asked: &[bool], ranges: usize) -> Vec<Pas
 }
 
 /// Bytes of the levels kept on disk.
-fn on_disk_bytes(manifest: &Manifest) -> u64 {
+fn on_disk_bytes<K>(manifest: &Manifest<K>) -> u64 {
     manifest
         .levels
         .iter()
@@ -1752,12 +1778,12 @@ fn sort_dedup<S: KeyState>(states: &mut Vec<S>, back_bits: u32) {
 }
 
 /// The part of sorted `states` with keys from `lo` up to `hi`.
-fn key_range<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> &[S] {
+fn key_range<S: KeyState>(states: &[S], lo: S::Key, hi: Option<S::Key>) -> &[S] {
     &states[key_span(states, lo, hi)]
 }
 
 /// Where in sorted `states` the keys from `lo` up to `hi` are.
-fn key_span<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> Range<usize> {
+fn key_span<S: KeyState>(states: &[S], lo: S::Key, hi: Option<S::Key>) -> Range<usize> {
     let from = states.partition_point(|s| s.to_key() < lo);
     let to = match hi {
         Some(h) => states.partition_point(|s| s.to_key() < h),
@@ -1769,11 +1795,11 @@ fn key_span<S: KeyState>(states: &[S], lo: u128, hi: Option<u128>) -> Range<usiz
 /// The key ranges of the buckets `wanted` marks, runs of neighbouring buckets joined: a pass
 /// made in key ranges ([`Layout::InRanges`]) wants one, so a candidate is kept or dropped by
 /// two comparisons rather than a search through every bucket.
-fn wanted_keys(bounds: &Bounds, wanted: &[bool]) -> Vec<Range<u128>> {
-    let mut keys: Vec<Range<u128>> = Vec::new();
+fn wanted_keys<K: KeyInt>(bounds: &Bounds<K>, wanted: &[bool]) -> Vec<Range<K>> {
+    let mut keys: Vec<Range<K>> = Vec::new();
     for b in (0..bounds.len()).filter(|&b| wanted[b]) {
         let (lo, hi) = bounds.range(b);
-        let hi = hi.unwrap_or(u128::MAX);
+        let hi = hi.unwrap_or(K::MAX);
         match keys.last_mut() {
             Some(last) if last.end == lo => last.end = hi,
             _ => keys.push(lo..hi),
@@ -1783,9 +1809,9 @@ fn wanted_keys(bounds: &Bounds, wanted: &[bool]) -> Vec<Range<u128>> {
 }
 
 /// Keeps, of `states[start..]`, those with keys in `wanted` ([`wanted_keys`]; the last
-/// bucket's range ends at `u128::MAX`, which no state's key reaches).
-fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, wanted: &[Range<u128>]) {
-    let keep = |key: u128| match wanted {
+/// bucket's range ends at the largest key, which no state's key reaches).
+fn keep_wanted<S: KeyState>(states: &mut Vec<S>, start: usize, wanted: &[Range<S::Key>]) {
+    let keep = |key: S::Key| match wanted {
         [only] => only.contains(&key),
         _ => {
             let after = wanted.partition_point(|r| r.start <= key);
@@ -1811,7 +1837,7 @@ fn make_room<S: KeyState>(
     n: usize,
     cap: usize,
     spill: &Spill,
-    bounds: &Bounds,
+    bounds: &Bounds<S::Key>,
     back_bits: u32,
 ) -> Result<bool, DiskError> {
     if pending.len() + n <= cap {
@@ -1829,7 +1855,7 @@ fn make_room<S: KeyState>(
 fn spill_all<S: KeyState>(
     pending: &mut Vec<S>,
     spill: &Spill,
-    bounds: &Bounds,
+    bounds: &Bounds<S::Key>,
 ) -> Result<(), DiskError> {
     (0..bounds.len()).into_par_iter().try_for_each(|b| {
         let (lo, hi) = bounds.range(b);
@@ -1961,12 +1987,12 @@ mod tests {
             let need = engine.disk_needed(&manifest.levels, &bounds, 0).unwrap();
             (need.spill_all, manifest, bounds)
         };
-        let (workdir, _) = Workdir::open(dir.path(), run, true).unwrap();
+        let (workdir, _) = Workdir::open::<u128>(dir.path(), run, true).unwrap();
         let engine = DiskEngine::new(space, workdir, &options, &limits, &NoProgress);
         engine.run(None).unwrap();
         let (measured, _, _) = estimate(&engine);
         drop(engine);
-        let (workdir, _) = Workdir::open(dir.path(), run, true).unwrap();
+        let (workdir, _) = Workdir::open::<u128>(dir.path(), run, true).unwrap();
         let fresh = DiskEngine::new(space, workdir, &options, &limits, &NoProgress);
         let (unmeasured, manifest, bounds) = estimate(&fresh);
         let how = Making {

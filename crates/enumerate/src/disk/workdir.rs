@@ -13,7 +13,7 @@
 //! listed in the manifest survives a crash, and a file that is damaged or was never finished is
 //! detected when it is read.
 
-use super::codec::{decode_sorted_into, encode_sorted, KeyState};
+use super::codec::{decode_sorted_into, encode_sorted, KeyInt, KeyState};
 use super::DiskError;
 use godsearch_tables::file::{self, Encoding, TableHeader};
 use std::fmt::Write as _;
@@ -30,16 +30,19 @@ const LOCK: &str = "lock";
 const CANDIDATES: &str = "candidates";
 
 /// The first key of each bucket of a level, ascending; bucket `i` holds the keys from
-/// `starts[i]` up to `starts[i + 1]` (the last one has no end). `starts[0]` is 0.
+/// `starts[i]` up to `starts[i + 1]` (the last one has no end). `starts[0]` is 0. Keys are
+/// integers `K` (`u128`, or `U256` past 128 bits).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Bounds {
-    pub starts: Vec<u128>,
+pub(crate) struct Bounds<K> {
+    pub starts: Vec<K>,
 }
 
-impl Bounds {
+impl<K: KeyInt> Bounds<K> {
     /// One bucket for every key.
     pub fn single() -> Self {
-        Bounds { starts: vec![0] }
+        Bounds {
+            starts: vec![K::default()],
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -47,7 +50,7 @@ impl Bounds {
     }
 
     /// The keys of bucket `i`: `start..end`, `end` `None` for the last.
-    pub fn range(&self, i: usize) -> (u128, Option<u128>) {
+    pub fn range(&self, i: usize) -> (K, Option<K>) {
         (self.starts[i], self.starts.get(i + 1).copied())
     }
 }
@@ -63,18 +66,18 @@ pub(crate) struct BucketRecord {
 
 /// A finished level as the manifest lists it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LevelRecord {
+pub(crate) struct LevelRecord<K> {
     pub depth: u32,
     pub positions: u64,
     pub classes: u64,
     pub seconds: f64,
     /// Its files are still in the folder (levels no longer needed are deleted).
     pub on_disk: bool,
-    pub bounds: Bounds,
+    pub bounds: Bounds<K>,
     pub buckets: Vec<BucketRecord>,
 }
 
-impl LevelRecord {
+impl<K> LevelRecord<K> {
     /// Bytes its files take.
     pub fn bytes(&self) -> u64 {
         self.buckets.iter().map(|b| b.bytes).sum()
@@ -82,12 +85,21 @@ impl LevelRecord {
 }
 
 /// Everything a run has made durable.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Manifest {
-    pub levels: Vec<LevelRecord>,
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Manifest<K> {
+    pub levels: Vec<LevelRecord<K>>,
     /// The depth and bucket bounds of the level being made, fixed before its first bucket is
     /// written so that a resumed run makes the same buckets.
-    pub plan: Option<(u32, Bounds)>,
+    pub plan: Option<(u32, Bounds<K>)>,
+}
+
+impl<K> Default for Manifest<K> {
+    fn default() -> Self {
+        Manifest {
+            levels: Vec::new(),
+            plan: None,
+        }
+    }
 }
 
 /// The run's folder, locked for as long as this value lives.
@@ -178,11 +190,11 @@ impl Workdir {
     /// Opens (creating it if needed) and locks `dir` for the run described by `run`, and reads
     /// its manifest: `None` for a fresh folder. A folder holding another run, or a run when
     /// `resume` is not set, is refused.
-    pub fn open(
+    pub fn open<K: KeyInt>(
         dir: &Path,
         run: &str,
         resume: bool,
-    ) -> Result<(Workdir, Option<Manifest>), DiskError> {
+    ) -> Result<(Workdir, Option<Manifest<K>>), DiskError> {
         if dir.exists() && !dir.is_dir() {
             return Err(DiskError::NotAFolder(dir.to_path_buf()));
         }
@@ -282,9 +294,9 @@ impl Workdir {
 
     /// Deletes the files of every level but the last `kept`, after the manifest (saved here)
     /// says they are gone.
-    pub fn forget_levels_before_last(
+    pub fn forget_levels_before_last<K: KeyInt>(
         &self,
-        manifest: &mut Manifest,
+        manifest: &mut Manifest<K>,
         kept: usize,
     ) -> Result<(), DiskError> {
         let keep_from = manifest.levels.len().saturating_sub(kept);
@@ -348,7 +360,7 @@ impl Workdir {
             .map_err(io_error(&self.dir))
     }
 
-    fn bucket_params(depth: u32, bucket: usize, bounds: &Bounds) -> String {
+    fn bucket_params<K: KeyInt>(depth: u32, bucket: usize, bounds: &Bounds<K>) -> String {
         format!(
             "level {depth} bucket {bucket} of {} from key {}",
             bounds.len(),
@@ -362,7 +374,7 @@ impl Workdir {
         &self,
         depth: u32,
         bucket: usize,
-        bounds: &Bounds,
+        bounds: &Bounds<S::Key>,
         states: &[S],
         positions: u64,
         budget: &DiskBudget,
@@ -396,7 +408,7 @@ impl Workdir {
         &self,
         depth: u32,
         bucket: usize,
-        bounds: &Bounds,
+        bounds: &Bounds<S::Key>,
         listed: Option<&BucketRecord>,
     ) -> Result<(Vec<S>, BucketRecord), DiskError> {
         let mut states = Vec::new();
@@ -410,7 +422,7 @@ impl Workdir {
         &self,
         depth: u32,
         bucket: usize,
-        bounds: &Bounds,
+        bounds: &Bounds<S::Key>,
         listed: Option<&BucketRecord>,
         out: &mut Vec<S>,
     ) -> Result<BucketRecord, DiskError> {
@@ -453,9 +465,9 @@ impl Workdir {
     }
 
     /// Saves the manifest durably (temporary file, fsync, rename, folder fsync).
-    pub fn write_manifest(&self, manifest: &Manifest) -> Result<(), DiskError> {
+    pub fn write_manifest<K: KeyInt>(&self, manifest: &Manifest<K>) -> Result<(), DiskError> {
         let mut text = String::new();
-        let line = |text: &mut String, bounds: &Bounds, records: Option<&[BucketRecord]>| {
+        let line = |text: &mut String, bounds: &Bounds<K>, records: Option<&[BucketRecord]>| {
             for (i, start) in bounds.starts.iter().enumerate() {
                 match records.map(|r| r[i]) {
                     Some(b) => writeln!(
@@ -493,7 +505,7 @@ impl Workdir {
         self.sync()
     }
 
-    pub(crate) fn read_manifest(&self) -> Result<Manifest, DiskError> {
+    pub(crate) fn read_manifest<K: KeyInt>(&self) -> Result<Manifest<K>, DiskError> {
         let path = self.dir.join(MANIFEST);
         let bad = |why: &str| DiskError::Manifest {
             path: path.clone(),
@@ -513,7 +525,7 @@ impl Workdir {
         }
         let text = std::str::from_utf8(table.payload()).map_err(|_| bad("not text"))?;
         let mut manifest = Manifest::default();
-        let mut plan_bounds: Option<(u32, Vec<u128>)> = None;
+        let mut plan_bounds: Option<(u32, Vec<K>)> = None;
         for line in text.lines() {
             let words: Vec<&str> = line.split(' ').collect();
             let num = |i: usize| -> Result<u128, DiskError> {
@@ -521,6 +533,12 @@ impl Workdir {
                     .get(i)
                     .and_then(|w| w.parse().ok())
                     .ok_or_else(|| bad("a malformed line"))
+            };
+            let key = |i: usize| -> Result<K, DiskError> {
+                words
+                    .get(i)
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad("a malformed bucket key"))
             };
             match words[0] {
                 "level" if words.len() == 6 => manifest.levels.push(LevelRecord {
@@ -534,7 +552,7 @@ impl Workdir {
                 }),
                 "plan" if words.len() == 2 => plan_bounds = Some((num(1)? as u32, Vec::new())),
                 "bucket" if words.len() == 2 => match &mut plan_bounds {
-                    Some((_, starts)) => starts.push(num(1)?),
+                    Some((_, starts)) => starts.push(key(1)?),
                     None => return Err(bad("a plan bucket outside a plan")),
                 },
                 "bucket" if words.len() == 6 && plan_bounds.is_none() => {
@@ -542,7 +560,7 @@ impl Workdir {
                         .levels
                         .last_mut()
                         .ok_or_else(|| bad("a bucket before its level"))?;
-                    level.bounds.starts.push(num(1)?);
+                    level.bounds.starts.push(key(1)?);
                     level.buckets.push(BucketRecord {
                         states: num(2)? as u64,
                         positions: num(3)? as u64,
@@ -555,8 +573,9 @@ impl Workdir {
             }
         }
         manifest.plan = plan_bounds.map(|(d, starts)| (d, Bounds { starts }));
-        let well_formed =
-            |b: &Bounds| b.starts.first() == Some(&0) && b.starts.windows(2).all(|w| w[0] < w[1]);
+        let well_formed = |b: &Bounds<K>| {
+            b.starts.first() == Some(&K::default()) && b.starts.windows(2).all(|w| w[0] < w[1])
+        };
         let consistent = manifest.levels.iter().enumerate().all(|(d, l)| {
             l.depth == d as u32
                 && well_formed(&l.bounds)

@@ -41,7 +41,7 @@ mod on_disk;
 mod worker;
 
 use crate::disk::DiskError;
-use crate::keys::KeyState;
+use crate::keys::{KeyInt, KeyState};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use std::any::Any;
@@ -63,11 +63,11 @@ pub const OWNER_SEED: u64 = 0x676f_6473_6561_7263;
 const POLL: Duration = Duration::from_millis(100);
 
 /// The worker (of `peers`) that owns the state with key `key` (a state that carries its moves
-/// back goes by its position's key, above those bits): XXH3-64 of the key's 16
-/// little-endian bytes with seed [`OWNER_SEED`], modulo `peers`. The same on every machine,
-/// in every run.
-pub fn owner_of(key: u128, peers: usize) -> usize {
-    (xxh3_64_with_seed(&key.to_le_bytes(), OWNER_SEED) % peers as u64) as usize
+/// back goes by its position's key, above those bits): XXH3-64 of the key's little-endian
+/// bytes (16 of a `u128`, 32 of a `U256`) with seed [`OWNER_SEED`], modulo `peers`. The same on
+/// every machine, in every run.
+pub fn owner_of<K: KeyInt>(key: K, peers: usize) -> usize {
+    (xxh3_64_with_seed(key.to_le_bytes().as_ref(), OWNER_SEED) % peers as u64) as usize
 }
 
 /// Where this process stands in the computation, in timely's terms.

@@ -21,7 +21,9 @@ use super::worker::{deal, level_totals, Outcome, This};
 use super::{DiskPlan, Event, LevelTraffic, WorkerError};
 use crate::disk::codec::decode_sorted;
 use crate::disk::workdir::{LevelRecord, Manifest, Workdir};
-use crate::disk::{DiskEngine, DiskError, DiskOptions, Layout, Making, RoundOutcome, Router};
+use crate::disk::{
+    DiskEngine, DiskError, DiskOptions, KeyOf, Layout, Making, RoundOutcome, Router,
+};
 use crate::keys::KeyState;
 use crate::{Limits, Stop};
 use godsearch_core::StateSpace;
@@ -256,7 +258,7 @@ where
     fn resume_point(
         &mut self,
         engine: &DiskEngine<'_, P>,
-        manifest: &mut Manifest,
+        manifest: &mut Manifest<KeyOf<P>>,
         common: usize,
     ) -> Result<Option<u32>, WorkerError> {
         let mut newest = common;
@@ -287,7 +289,7 @@ where
     fn start_on_disk(
         &mut self,
         engine: &DiskEngine<'_, P>,
-        manifest: &mut Manifest,
+        manifest: &mut Manifest<KeyOf<P>>,
     ) -> Result<(Vec<u64>, Vec<u64>), WorkerError> {
         let goals = self.owned_goals();
         let started = engine.start_with(goals);
@@ -314,7 +316,7 @@ where
 }
 
 /// Whether level `depth`'s files are all there and intact.
-fn intact<P>(engine: &DiskEngine<'_, P>, manifest: &Manifest, depth: u32) -> bool
+fn intact<P>(engine: &DiskEngine<'_, P>, manifest: &Manifest<KeyOf<P>>, depth: u32) -> bool
 where
     P: StateSpace,
     P::State: KeyState,
@@ -332,7 +334,7 @@ where
 }
 
 /// Bytes of the levels kept on disk.
-fn on_disk(manifest: &Manifest) -> u64 {
+fn on_disk<K>(manifest: &Manifest<K>) -> u64 {
     let kept = manifest.levels.iter().filter(|l| l.on_disk);
     kept.map(LevelRecord::bytes).sum()
 }
