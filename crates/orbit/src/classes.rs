@@ -28,6 +28,7 @@ use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
 use super::symmetry::symmetries;
+use ethnum::U256;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
 use rayon::prelude::*;
@@ -368,14 +369,39 @@ impl ClassKey for Slots {
 }
 
 /// A 256-bit class key, for puzzles whose fields pass 128 bits but fit 256 (the 4x4x4 takes
-/// 231 with its stabiliser): half the memory of a [`Slots`] key. The words are in order from
-/// the most significant, so the derived order is the order of the fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Key256(pub [u64; 4]);
+/// 231 with its stabiliser): half the memory of a [`Slots`] key, and an integer, so that the
+/// disk and distributed engines write it as key gaps as they do a `u128`.
+pub type Key256 = U256;
 
-impl Key256 {
+/// A 256-bit key's words, the most significant first: where a [`Key256`] is written and read
+/// field by field.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Words([u64; 4]);
+
+impl Words {
     /// Bits it holds.
     const BITS: u32 = 256;
+
+    /// The words of `key`.
+    #[inline]
+    fn of(key: U256) -> Self {
+        let (hi, lo) = key.into_words();
+        let half = u64::BITS;
+        Words([
+            (hi >> half) as u64,
+            hi as u64,
+            (lo >> half) as u64,
+            lo as u64,
+        ])
+    }
+
+    /// The key these words make.
+    #[inline]
+    fn key(self) -> U256 {
+        let half = u64::BITS;
+        let [a, b, c, d] = self.0.map(u128::from);
+        U256::from_words(a << half | b, c << half | d)
+    }
 
     /// `bits` bits of `value` written with their lowest at bit `at` (0 the least significant).
     #[inline]
@@ -405,15 +431,15 @@ impl ClassKey for Key256 {
     /// the fields are gathered in a register: storing each into the key's memory and reading
     /// the key back whole stalled, 30% of a class key's time on the 4x4x4), and the bits
     /// written so far from the most significant end.
-    type Cursor = (Key256, u64, u32);
+    type Cursor = (Words, u64, u32);
 
     fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
         fields.iter().all(|&b| b <= u64::BITS)
-            && fields.iter().sum::<u32>() + stabiliser_bits <= Self::BITS
+            && fields.iter().sum::<u32>() + stabiliser_bits <= Words::BITS
     }
 
-    fn start() -> (Key256, u64, u32) {
-        (Key256::default(), 0, 0)
+    fn start() -> Self::Cursor {
+        (Words::default(), 0, 0)
     }
 
     #[inline]
@@ -442,22 +468,22 @@ impl ClassKey for Key256 {
             key.0[(used / u64::BITS) as usize] = word;
         }
         key.set(0, stabiliser_bits, stabiliser as u64);
-        key
+        key.key()
     }
 
     fn stabiliser(self, stabiliser_bits: u32) -> usize {
-        self.get(0, stabiliser_bits) as usize
+        Words::of(self).get(0, stabiliser_bits) as usize
     }
 
     fn end(self, fields: &[u32], _: u32) -> Self::Cursor {
-        (self, 0, fields.iter().sum())
+        (Words::of(self), 0, fields.iter().sum())
     }
 
     #[inline]
     fn read_back((key, word, used): Self::Cursor, bits: u32) -> (u64, Self::Cursor) {
         match bits {
             0 => (0, (key, word, used)),
-            _ => (key.get(Self::BITS - used, bits), (key, word, used - bits)),
+            _ => (key.get(Words::BITS - used, bits), (key, word, used - bits)),
         }
     }
 }
@@ -1077,6 +1103,43 @@ mod tests {
     use std::collections::HashMap;
 
     use crate::shipped_for_tests as shipped;
+
+    /// A 256-bit key's words are its integer's, the most significant first: written field by
+    /// field and read back alike, and ordered as the integers are (the order the disk engine's
+    /// key ranges and gaps take).
+    #[test]
+    fn key256_words_are_the_integer_most_significant_first() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(256);
+        let fields = [40, 64, 1, 63, 50, 30];
+        let mut keys = Vec::new();
+        for _ in 0..200 {
+            let values: Vec<u64> = fields
+                .iter()
+                .map(|&b| rng.gen::<u64>() >> (u64::BITS - b))
+                .collect();
+            let mut cursor = Key256::start();
+            for (&bits, &v) in fields.iter().zip(&values) {
+                Key256::write(&mut cursor, bits, v);
+            }
+            let key = Key256::finish(cursor, 8, 0xa5);
+            assert_eq!(Words::of(key).key(), key);
+            assert_eq!(key.stabiliser(8), 0xa5);
+            let mut back = key.end(&fields, 8);
+            for (&bits, &v) in fields.iter().zip(&values).rev() {
+                let (read, before) = Key256::read_back(back, bits);
+                assert_eq!(read, v);
+                back = before;
+            }
+            // The first field is the integer's top bits.
+            assert_eq!((key >> (256 - fields[0])).as_u64(), values[0]);
+            keys.push(key);
+        }
+        for pair in keys.windows(2) {
+            let words = (Words::of(pair[0]).0, Words::of(pair[1]).0);
+            assert_eq!(pair[0].cmp(&pair[1]), words.0.cmp(&words.1));
+        }
+    }
 
     /// Positions at each distance, by a plain breadth-first search over states, summing class
     /// sizes.
