@@ -240,6 +240,95 @@ fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
     }
 }
 
+/// Classes in 256-bit keys (the 4x4x4's) take the disk engine and distributed runs as
+/// 128-bit ones do: the same levels and classes as in memory, bucket bounds of 256 bits
+/// saved in the run's manifest and read back when the run is resumed.
+#[test]
+fn the_4x4x4_runs_on_disk_and_distributed_in_256_bit_keys() {
+    use godsearch_app::bfs::DiskRequest;
+    let cube = load("4x4x4.kpuzzle.json");
+    let outer = DefinitionMetric::Outer;
+    let in_memory = run(&cube, "", outer, EngineChoice::Auto, Some(5));
+    let dir = tempfile::tempdir().unwrap();
+    let on_disk = |max_depth: u32, resume: bool| {
+        let request = BfsRequest {
+            limits: Limits {
+                max_depth: Some(max_depth),
+                memory_bytes: 1 << 30,
+                antipode_cap: 0,
+                count_last: false,
+            },
+            engine: EngineChoice::Auto,
+            save: None,
+            // Buckets of a thousand classes: level 4's 9,894 take several, bounded by keys
+            // past 128 bits, which the resumed run reads back from the manifest.
+            disk: Some(DiskRequest {
+                workdir: dir.path(),
+                resume,
+                keep_levels: false,
+                bucket_states: 1000,
+                disk_bytes: None,
+            }),
+            cluster: None,
+        };
+        godsearch_app::registry::definition::bfs::definition(
+            &cube,
+            &[],
+            outer,
+            None,
+            &request,
+            &NoProgress,
+        )
+        .unwrap()
+    };
+    let first = on_disk(4, false);
+    assert_eq!(first.engine, "frontier on disk");
+    assert_eq!(first.levels, in_memory.levels[..=4]);
+    assert!(first.level_costs.as_ref().unwrap()[4].buckets > 1);
+    let resumed = on_disk(5, true);
+    let costs = resumed.level_costs.as_ref().unwrap();
+    assert!(costs[4].resumed && !costs[5].resumed);
+    assert_eq!(resumed.levels, in_memory.levels);
+    assert_eq!(resumed.classes, in_memory.classes);
+    assert_eq!(resumed.class_group, Some(96));
+    #[cfg(feature = "distributed")]
+    {
+        use godsearch_app::bfs::ClusterRequest;
+        let request = BfsRequest {
+            limits: Limits {
+                max_depth: Some(4),
+                memory_bytes: 1 << 30,
+                antipode_cap: 0,
+                count_last: false,
+            },
+            engine: EngineChoice::Auto,
+            save: None,
+            disk: None,
+            cluster: Some(ClusterRequest {
+                workers: 2,
+                process: 0,
+                addresses: &[],
+                patience: std::time::Duration::from_secs(10),
+            }),
+        };
+        let spread = godsearch_app::registry::definition::bfs::definition(
+            &cube,
+            &[],
+            outer,
+            None,
+            &request,
+            &NoProgress,
+        )
+        .unwrap();
+        assert_eq!(spread.engine, "frontier, distributed");
+        assert_eq!(spread.levels, in_memory.levels[..=4]);
+        assert_eq!(
+            spread.classes.unwrap(),
+            in_memory.classes.as_ref().unwrap()[..=4]
+        );
+    }
+}
+
 /// The 4x4x4 with its centres alike, counted up to a rotation of the whole cube as Norskog
 /// did (the file's three-layer turns stand for the turns of the layers at the fixed DLB
 /// corner): his published levels, over classes (the 12 symmetries that keep that corner,

@@ -1,6 +1,6 @@
 //! God's algorithm on a definition puzzle: over its ranks (64 or 128 bits) by the table or
 //! frontier engines, over classes under the symmetries its moves have where the frontier
-//! engines run, and past 128-bit ranks over whole states.
+//! engines run (in keys of 128 or 256 bits), and past those over whole states.
 
 use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::tables::{self, ORBIT_RANKING};
@@ -18,8 +18,9 @@ use std::time::Instant;
 /// A definition file's puzzle over `generators` in `metric`, from solved: the table engine when
 /// a table of its ranks fits (ranks a constraint leaves unused take room but are never
 /// reached, so counts stay exact), the frontier engines otherwise (over classes under the
-/// symmetries of the moves where they have some, unless `symmetry` is 1), and whole states
-/// past 128-bit ranks ([`state_levels`]); antipodes are written as scrambles (the inverse of
+/// symmetries of the moves where they have some, unless `symmetry` is 1); past 128-bit ranks,
+/// classes in 256-bit keys by the frontier engines on disk or distributed, and otherwise
+/// level by level in memory ([`state_levels`], over classes or whole states); antipodes are written as scrambles (the inverse of
 /// an optimal solution by table descent) when the table engine ran. `symmetry`: the job's
 /// «symmetry».
 pub fn definition(
@@ -50,8 +51,14 @@ pub fn definition(
             let run = (generators, metric);
             match classes {
                 Some(c) if c.fits_key::<Key256>() => {
-                    let compact = c.with_key::<Key256>();
-                    definition_slots(puzzle, run, compact, request, progress)
+                    let compact = c.with_key::<Key256>().expect("it fits");
+                    // In memory, level by level: the frontier engine counts a last level by
+                    // looking up each new state's neighbours in the newest level, 12 times as
+                    // slow as counting it in hash parts with 4x4x4 keys.
+                    match request.disk.is_some() || request.cluster.is_some() {
+                        true => definition_classes(puzzle, &compact, metric, request, progress),
+                        false => definition_slots(puzzle, run, Some(compact), request, progress),
+                    }
                 }
                 classes => definition_slots(puzzle, run, classes, request, progress),
             }
@@ -68,7 +75,7 @@ fn ranked_or_classes<R: RankInt + KeyState>(
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     let frontier = engine_for(&space, request) == Engine::Frontier;
-    match classes_wanted(puzzle, generators, metric, symmetry, frontier)? {
+    match classes_wanted::<u128>(puzzle, generators, metric, symmetry, frontier)? {
         Some(classes) => definition_classes(puzzle, &classes, metric, request, progress),
         None => enumerate_definition(puzzle, space, metric, request, progress),
     }
@@ -112,11 +119,12 @@ fn classes_wanted<K: ClassKey>(
     Ok(classes)
 }
 
-/// God's algorithm on a definition puzzle's classes under its symmetries: the frontier
-/// engines (in memory, on disk or distributed), exact position and class counts.
-fn definition_classes(
+/// God's algorithm on a definition puzzle's classes under its symmetries, in keys `K` (128 or
+/// 256 bits): the frontier engines (in memory, on disk or distributed), exact position and
+/// class counts.
+fn definition_classes<K: ClassKey + KeyState>(
     puzzle: &DefinitionPuzzle,
-    space: &ClassSpace<u128>,
+    space: &ClassSpace<K>,
     metric: DefinitionMetric,
     request: &BfsRequest,
     progress: &dyn Progress,
@@ -147,12 +155,12 @@ fn definition_classes(
     )
 }
 
-/// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), over
-/// whole states ([`state_levels`]), or over `classes` (one key a class under the symmetries of
-/// the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit keys): exact level
-/// counts to the depth asked or the memory budget, the last one counted without being stored
-/// with `--count-last`. It keeps levels in memory only: no table to save, no disk, no
-/// distributed run (each would need ranks).
+/// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), in
+/// memory, over whole states ([`state_levels`]), or over `classes` (one key a class under the
+/// symmetries of the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit
+/// keys): exact level counts to the depth asked or the memory budget, the last one counted
+/// without being stored with `--count-last`. No table to save; disk and distributed runs take
+/// integer keys, so only classes in 256-bit keys have them ([`definition_classes`]).
 fn definition_slots<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
     (generators, metric): (&[String], DefinitionMetric),
@@ -168,7 +176,7 @@ fn definition_slots<K: ClassKey>(
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it is enumerated level by level in memory (whole states, or classes under its symmetries), which {what} does not take",
+            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only over symmetry classes in 256-bit keys (as the 4x4x4's; not the megaminx's, nor whole states), so {what} is refused",
             puzzle.name()
         )));
     }
