@@ -1069,6 +1069,12 @@ impl<K: ClassKey> StateSpace for ClassSpace<K> {
         self.moves.len()
     }
 
+    /// Every move gives a neighbour: counted without making one (engines size their buffers
+    /// by it, a state at a time).
+    fn degree(&self, _: K) -> usize {
+        self.moves.len()
+    }
+
     fn move_name(&self, m: MoveIdx) -> String {
         self.moves[m as usize].name.clone()
     }

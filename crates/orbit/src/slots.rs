@@ -243,6 +243,12 @@ impl StateSpace for SlotSpace {
         self.moves.len()
     }
 
+    /// Every move gives a neighbour: counted without making one (engines size their buffers
+    /// by it, a state at a time).
+    fn degree(&self, _: Slots) -> usize {
+        self.moves.len()
+    }
+
     fn move_name(&self, m: MoveIdx) -> String {
         self.moves[m as usize].name.clone()
     }

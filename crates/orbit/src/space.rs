@@ -711,6 +711,12 @@ impl<R: RankInt> StateSpace for OrbitSpace<R> {
         self.moves.len()
     }
 
+    /// Every move gives a neighbour: counted without making one (engines size their buffers
+    /// by it, a state at a time).
+    fn degree(&self, _: R) -> usize {
+        self.moves.len()
+    }
+
     fn move_name(&self, m: MoveIdx) -> String {
         self.moves[m as usize].name.clone()
     }
