@@ -280,6 +280,11 @@ impl StateSpace for Pancakes {
         self.n - 1
     }
 
+    /// Every move gives a neighbour: counted without making one.
+    fn degree(&self, _: u64) -> usize {
+        self.n - 1
+    }
+
     fn move_name(&self, m: MoveIdx) -> String {
         (m as usize + 2).to_string()
     }

@@ -201,6 +201,11 @@ impl StateSpace for Cube2Space {
         self.moves.len()
     }
 
+    /// Every move gives a neighbour: counted without making one.
+    fn degree(&self, _: u64) -> usize {
+        self.moves.len()
+    }
+
     fn move_name(&self, m: MoveIdx) -> String {
         self.moves[m as usize].to_string()
     }
