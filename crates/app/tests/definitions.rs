@@ -348,6 +348,30 @@ fn the_4x4x4_up_to_rotation_gives_the_published_single_slice_counts() {
     assert_eq!(whole.levels, published);
 }
 
+/// The 4x4x4's "squares set" (single-layer half turns, centres alike), which Norskog counted
+/// with the cube's frame fixed from the four solved positions those moves reach (the solved
+/// cube in its four half-turn orientations). Kept up to that rotation, as the test above
+/// does (the DLB corner in place; the three-layer half turns stand for the turns of the
+/// layers at that corner), each of our positions is four of his: his levels are four times
+/// ours. The generators are half turns of the file's moves.
+#[test]
+fn the_4x4x4_squares_set_gives_the_published_counts() {
+    let cube = load("4x4x4.kpuzzle.json");
+    let generators = "U2,2U2,2D2,R2,2R2,2L2,F2,2F2,2B2,3Uw2,3Rw2,3Fw2";
+    let published = levels("cube4x4x4-squares.txt");
+    // Through 8 moves here (14 M positions); through 11 on disk in the documentation.
+    let depth = 8;
+    let ours = run(
+        &cube,
+        generators,
+        DefinitionMetric::Outer,
+        EngineChoice::Auto,
+        Some(depth),
+    );
+    let four_orientations: Vec<u64> = ours.levels.iter().map(|n| 4 * n).collect();
+    assert_eq!(four_orientations, published[..=depth as usize]);
+}
+
 #[test]
 fn the_same_puzzle_in_either_format_is_the_same_space() {
     let from_tws = load("pyraminx-no-tips.tws");

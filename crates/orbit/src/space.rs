@@ -27,7 +27,7 @@
 //! unranked, moved and ranked again for every neighbour.
 
 use super::component::Component;
-use super::definition::{Definition, OrbitDef, Pattern, Transformation};
+use super::definition::{Definition, NamedMove, OrbitDef, Pattern, Transformation};
 use super::relations::{dependent_columns, is_prime};
 use godsearch_core::{MoveIdx, RankInt, RankedSpace, StateSpace};
 use thiserror::Error;
@@ -126,26 +126,20 @@ pub struct OrbitSpace<R: RankInt> {
     solved: Pattern,
 }
 
-/// The powers of a generator of order `order`, with twsearch's names: `R`, `R2`, ... and the
-/// far half written backwards (`R'`, `R2'`).
-fn power_names(name: &str, order: u64) -> Vec<(u64, String)> {
-    (1..order)
-        .map(|p| {
-            let back = order - p;
-            let text = if p <= back {
-                if p == 1 {
-                    name.to_string()
-                } else {
-                    format!("{name}{p}")
-                }
-            } else if back == 1 {
-                format!("{name}'")
-            } else {
-                format!("{name}{back}'")
-            };
-            (p, text)
-        })
-        .collect()
+/// The name of power `p` of a move of order `order`, as twsearch names them: `R`, `R2`, ... and
+/// the far half written backwards (`R'`, `R2'`).
+fn power_name(name: &str, order: u64, p: u64) -> String {
+    let back = order - p;
+    if p <= back {
+        match p {
+            0 | 1 => name.to_string(),
+            _ => format!("{name}{p}"),
+        }
+    } else if back == 1 {
+        format!("{name}'")
+    } else {
+        format!("{name}{back}'")
+    }
 }
 
 /// One component's coordinates while decoding: full arrangement rank and orientation value.
@@ -626,6 +620,86 @@ pub struct SpaceMoves {
     pub inverse: Vec<MoveIdx>,
 }
 
+/// A generator of a space: a move of the file, or a power of one (`U2` generates the half
+/// turns of `U` only, as the squares group takes them).
+struct Generator {
+    /// As the generators name it (`U`, `U2`).
+    name: String,
+    /// The file's move it is a power of, and that move's order.
+    base: (String, u64),
+    /// Which power of the base move it is.
+    times: u64,
+    /// Its order: the least power that is the identity.
+    order: u64,
+    /// The base move's transformation.
+    transformation: Transformation,
+}
+
+impl Generator {
+    /// The `times`-th power of `named`, refused where it changes nothing or its order passes
+    /// the most moves a space takes.
+    fn of(definition: &Definition, named: &NamedMove, times: i64) -> Result<Self, SpaceError> {
+        let orbits = &definition.orbits;
+        let t = &named.transformation;
+        if t.is_identity() {
+            return Err(SpaceError::Identity(named.name.clone()));
+        }
+        let base_order = t
+            .order(orbits, MAX_MOVES as u64 + 1)
+            .ok_or_else(|| SpaceError::OrderTooHigh(named.name.clone()))?;
+        let times = times.rem_euclid(base_order as i64) as u64;
+        let name = power_name(&named.name, base_order, times);
+        if times == 0 {
+            return Err(SpaceError::Identity(name));
+        }
+        Ok(Generator {
+            name,
+            base: (named.name.clone(), base_order),
+            times,
+            order: base_order / gcd(base_order, times),
+            transformation: t.clone(),
+        })
+    }
+
+    /// The generator `text` names: a move of the file, or one with an amount (`U2`, `R'`).
+    fn named(definition: &Definition, text: &str) -> Result<Self, SpaceError> {
+        let unknown = || SpaceError::UnknownMove {
+            name: text.to_string(),
+            known: definition.move_names().join(", "),
+        };
+        if let Some(named) = definition.find_move(text) {
+            return Self::of(definition, named, 1);
+        }
+        let names = definition.move_names();
+        match super::alg::parse(text, &names).map_err(|_| unknown())?[..] {
+            [(m, amount)] => match Self::of(definition, &definition.moves[m], amount) {
+                Err(SpaceError::Identity(_)) => Err(SpaceError::Identity(text.to_string())),
+                generator => generator,
+            },
+            _ => Err(unknown()),
+        }
+    }
+
+    /// Its `power`-th power, named as the base move's power it is (`U2`, `U'`), so that
+    /// solutions read back over the file's moves.
+    fn power(&self, power: u64, orbits: &[OrbitDef]) -> (String, Transformation) {
+        let (base, base_order) = (&self.base.0, self.base.1);
+        let of_base = self.times * power % base_order;
+        (
+            power_name(base, base_order, of_base),
+            self.transformation.power(of_base, orbits),
+        )
+    }
+}
+
+/// Greatest common divisor.
+fn gcd(a: u64, b: u64) -> u64 {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
+    }
+}
+
 /// The moves of a space over `generators` of `definition` (all of its own moves when empty):
 /// every power of each generator (only itself and its inverse when `quarter`), named as
 /// twsearch names them.
@@ -635,19 +709,17 @@ pub fn space_moves(
     quarter: bool,
 ) -> Result<SpaceMoves, SpaceError> {
     let orbits = &definition.orbits;
-    let chosen: Vec<&super::NamedMove> = if generators.is_empty() {
-        definition.moves.iter().filter(|m| !m.derived).collect()
+    let chosen: Vec<Generator> = if generators.is_empty() {
+        definition
+            .moves
+            .iter()
+            .filter(|m| !m.derived)
+            .map(|m| Generator::of(definition, m, 1))
+            .collect::<Result<_, _>>()?
     } else {
         generators
             .iter()
-            .map(|g| {
-                definition
-                    .find_move(g)
-                    .ok_or_else(|| SpaceError::UnknownMove {
-                        name: g.clone(),
-                        known: definition.move_names().join(", "),
-                    })
-            })
+            .map(|g| Generator::named(definition, g))
             .collect::<Result<_, _>>()?
     };
     if chosen.is_empty() {
@@ -655,29 +727,23 @@ pub fn space_moves(
     }
     let mut moves = Vec::new();
     let mut inverse = Vec::new();
-    for (g, named) in chosen.iter().enumerate() {
-        let t = &named.transformation;
-        if t.is_identity() {
-            return Err(SpaceError::Identity(named.name.clone()));
-        }
-        let order = t
-            .order(orbits, MAX_MOVES as u64 + 1)
-            .ok_or_else(|| SpaceError::OrderTooHigh(named.name.clone()))?;
-        let powers: Vec<(u64, String)> = power_names(&named.name, order)
-            .into_iter()
-            .filter(|&(p, _)| !quarter || p == 1 || p == order - 1)
+    for (g, generator) in chosen.iter().enumerate() {
+        let order = generator.order;
+        let powers: Vec<u64> = (1..order)
+            .filter(|&p| !quarter || p == 1 || p == order - 1)
             .collect();
         let first = moves.len();
-        for &(power, ref name) in &powers {
+        for &power in &powers {
+            let (name, transformation) = generator.power(power, orbits);
             moves.push(SpaceMove {
-                name: name.clone(),
+                name,
                 generator: g,
                 power,
-                transformation: t.power(power, orbits),
+                transformation,
             });
             let back = powers
                 .iter()
-                .position(|&(p, _)| (p + power) % order == 0)
+                .position(|&p| (p + power) % order == 0)
                 .expect("the inverse power is listed too");
             inverse.push(first + back);
         }
@@ -686,7 +752,7 @@ pub fn space_moves(
         }
     }
     Ok(SpaceMoves {
-        generators: chosen.iter().map(|m| m.name.clone()).collect(),
+        generators: chosen.into_iter().map(|g| g.name).collect(),
         moves,
         inverse: inverse.into_iter().map(|i| i as MoveIdx).collect(),
     })

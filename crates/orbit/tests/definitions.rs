@@ -191,6 +191,44 @@ fn ranks_round_trip_and_neighbours_undo_each_other() {
         .contains("unknown move 'Q'"));
 }
 
+/// A generator may be a power of a file's move (`R2` generates R's half turns only, as the
+/// squares group takes them); its moves are named as powers of the file's move, so solutions
+/// read back over the file's moves. A power that changes nothing, or more than one move, is
+/// refused.
+#[test]
+fn a_generator_may_be_a_power_of_a_move() {
+    let d = kpuzzle::read_definition(&kpuzzle_text("[1, 2, 0]", "[0, 1, 2]", "")).unwrap();
+    let names = |generators: &[&str]| {
+        let generators: Vec<String> = generators.iter().map(|g| g.to_string()).collect();
+        let space = OrbitSpace::<u64>::new(&d, &generators, false).unwrap();
+        let moves: Vec<String> = (0..space.move_count())
+            .map(|m| space.move_name(m as u8))
+            .collect();
+        (moves, space.state_count())
+    };
+    // R turns B's two pieces with a twist: order 4. Its half turn twists both, order 2.
+    let (all, whole) = names(&["R"]);
+    assert_eq!(all, ["R", "R2", "R'"]);
+    let (half, halves) = names(&["R2"]);
+    assert_eq!(half, ["R2"]);
+    assert!(halves < whole);
+    assert_eq!(
+        names(&["R'"]),
+        (vec!["R'".into(), "R2".into(), "R".into()], whole)
+    );
+    // U, a 3-cycle: its square generates it all, named U' then U.
+    assert_eq!(names(&["U2", "R"]).0, ["U'", "U", "R", "R2", "R'"]);
+    let refused = |g: &str| {
+        OrbitSpace::<u64>::new(&d, &[g.to_string()], false)
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(refused("R4").contains("'R4'"), "{}", refused("R4"));
+    assert!(refused("U3").contains("'U3'"), "{}", refused("U3"));
+    assert!(refused("R U").contains("unknown move 'R U'"));
+    assert!(refused("R2x").contains("unknown move 'R2x'"));
+}
+
 mod never_panic {
     use super::*;
     use proptest::prelude::*;

@@ -14,7 +14,8 @@ pub struct DefinitionArgs {
     #[arg(long = "def", id = "def", value_name = "FILE")]
     pub def: Option<PathBuf>,
     /// Definition puzzles: the moves to search with, e.g. U,F,R (every power of each is a
-    /// move); derived moves may be named. Default: the file's own moves
+    /// move), or powers such as U2,R2 (the half turns alone); derived moves may be named.
+    /// Default: the file's own moves
     #[arg(long, value_name = "MOVES")]
     pub generators: Option<String>,
 }
