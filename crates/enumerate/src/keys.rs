@@ -3,8 +3,7 @@
 
 use rayon::prelude::*;
 use std::fmt::{Debug, Display};
-use std::hash::Hash;
-use std::ops::{Add, BitAnd, BitOr, Shl, Shr, Sub};
+use std::ops::{BitAnd, BitOr, Shl, Shr, Sub};
 use std::str::FromStr;
 use voracious_radix_sort::RadixSort as _;
 
@@ -16,7 +15,6 @@ pub use ethnum::U256;
 pub trait KeyInt:
     Copy
     + Ord
-    + Hash
     + Default
     + Debug
     + Display
@@ -26,7 +24,6 @@ pub trait KeyInt:
     + 'static
     + From<u8>
     + From<u64>
-    + Add<Output = Self>
     + Sub<Output = Self>
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
