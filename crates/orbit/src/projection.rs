@@ -208,11 +208,7 @@ fn projected_space(
     let projected = spec.definition(definition);
     let generators: Vec<String> = generators
         .iter()
-        .filter(|g| {
-            projected
-                .find_move(g)
-                .is_some_and(|m| !m.transformation.is_identity())
-        })
+        .filter(|g| !crate::space::generator_is_identity(&projected, g))
         .cloned()
         .collect();
     if generators.is_empty() {

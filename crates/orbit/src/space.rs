@@ -692,6 +692,16 @@ impl Generator {
     }
 }
 
+/// Whether the generator `name` (a move of `definition`, or a power of one) changes nothing
+/// there: what a projection leaves out of a space's generators (any other fault is the space's
+/// to report).
+pub fn generator_is_identity(definition: &Definition, name: &str) -> bool {
+    matches!(
+        Generator::named(definition, name),
+        Err(SpaceError::Identity(_))
+    )
+}
+
 /// Greatest common divisor.
 fn gcd(a: u64, b: u64) -> u64 {
     match b {

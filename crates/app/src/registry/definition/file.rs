@@ -187,28 +187,8 @@ impl DefinitionPuzzle {
         &self,
         generators: &[String],
     ) -> AppResult<Vec<godsearch_orbit::Transformation>> {
-        let d = &self.definition;
-        if generators.is_empty() {
-            return Ok(d
-                .moves
-                .iter()
-                .filter(|m| !m.derived)
-                .map(|m| m.transformation.clone())
-                .collect());
-        }
-        generators
-            .iter()
-            .map(|g| {
-                d.find_move(g)
-                    .map(|m| m.transformation.clone())
-                    .ok_or_else(|| {
-                        AppError::Input(format!(
-                            "unknown move '{g}' in the generators (the definition has: {})",
-                            d.move_names().join(", ")
-                        ))
-                    })
-            })
-            .collect()
+        let moves = space_moves(&self.definition, generators, false)?.moves;
+        Ok(godsearch_orbit::space::generator_transformations(&moves))
     }
 
     /// The puzzle's name in reports: the definition's name.
