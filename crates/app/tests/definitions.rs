@@ -368,6 +368,9 @@ fn the_4x4x4_squares_set_gives_the_published_counts() {
         EngineChoice::Auto,
         Some(depth),
     );
+    // Its ranks fit 64 bits, its class keys only 256: classes all the same.
+    assert_eq!(ours.engine, "frontier of symmetry classes, 256-bit keys");
+    assert_eq!(ours.class_group, Some(48));
     let four_orientations: Vec<u64> = ours.levels.iter().map(|n| 4 * n).collect();
     assert_eq!(four_orientations, published[..=depth as usize]);
     // The group these half turns generate, the centres told apart: his 4x4x4 supercube

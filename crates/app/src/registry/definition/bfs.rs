@@ -20,9 +20,9 @@ use std::time::Instant;
 /// reached, so counts stay exact), the frontier engines otherwise (over classes under the
 /// symmetries of the moves where they have some, unless `symmetry` is 1); past 128-bit ranks,
 /// classes in 256-bit keys by the frontier engines on disk or distributed, and otherwise
-/// level by level in memory ([`state_levels`], over classes or whole states); antipodes are written as scrambles (the inverse of
-/// an optimal solution by table descent) when the table engine ran. `symmetry`: the job's
-/// «symmetry».
+/// level by level in memory ([`state_levels`], over classes or whole states); antipodes are
+/// written as scrambles (the inverse of an optimal solution by table descent) when the table
+/// engine ran. `symmetry`: the job's «symmetry».
 pub fn definition(
     puzzle: &DefinitionPuzzle,
     generators: &[String],
@@ -48,25 +48,22 @@ pub fn definition(
         Ranks::Wide(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::None => {
             let classes = classes_wanted::<Slots>(puzzle, generators, metric, symmetry, true)?;
-            let run = (generators, metric);
             match classes {
                 Some(c) if c.fits_key::<Key256>() => {
                     let compact = c.with_key::<Key256>().expect("it fits");
-                    // In memory, level by level: the frontier engine counts a last level by
-                    // looking up each new state's neighbours in the newest level, 12 times as
-                    // slow as counting it in hash parts with 4x4x4 keys.
-                    match request.disk.is_some() || request.cluster.is_some() {
-                        true => definition_classes(puzzle, &compact, metric, request, progress),
-                        false => definition_slots(puzzle, run, Some(compact), request, progress),
-                    }
+                    wide_classes(puzzle, compact, (generators, metric), request, progress)
                 }
-                classes => definition_slots(puzzle, run, classes, request, progress),
+                classes => {
+                    definition_slots(puzzle, (generators, metric), classes, request, progress)
+                }
             }
         }
     }
 }
 
-/// A ranked definition puzzle over its ranks, or over classes where [`classes_wanted`] says.
+/// A ranked definition puzzle over its ranks, or over classes where [`classes_wanted`] says:
+/// in 128-bit keys where they fit (the 3x3x3's), else in 256-bit ones (the 4x4x4's squares
+/// set, whose ranks fit 64 bits but whose class keys take 231), else over ranks.
 fn ranked_or_classes<R: RankInt + KeyState>(
     puzzle: &DefinitionPuzzle,
     space: OrbitSpace<R>,
@@ -75,9 +72,34 @@ fn ranked_or_classes<R: RankInt + KeyState>(
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
     let frontier = engine_for(&space, request) == Engine::Frontier;
-    match classes_wanted::<u128>(puzzle, generators, metric, symmetry, frontier)? {
-        Some(classes) => definition_classes(puzzle, &classes, metric, request, progress),
+    match classes_wanted::<Key256>(puzzle, generators, metric, symmetry, frontier)? {
+        Some(classes) if classes.fits_key::<u128>() => {
+            let narrow = classes.with_key::<u128>().expect("it fits");
+            definition_classes(puzzle, &narrow, metric, request, progress)
+        }
+        Some(classes) => wide_classes(puzzle, classes, (generators, metric), request, progress),
         None => enumerate_definition(puzzle, space, metric, request, progress),
+    }
+}
+
+/// Classes in 256-bit keys: in memory, level by level ([`definition_slots`]: the frontier
+/// engine counts a last level by looking up each new state's neighbours in the newest level,
+/// 12 times as slow as counting it in hash parts with 4x4x4 keys); anything else asked (on
+/// disk, distributed, and the refusal of «save» and the table engine) as 128-bit ones are.
+fn wide_classes(
+    puzzle: &DefinitionPuzzle,
+    classes: ClassSpace<Key256>,
+    run: (&[String], DefinitionMetric),
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let in_memory = request.disk.is_none()
+        && request.cluster.is_none()
+        && request.save.is_none()
+        && request.engine != EngineChoice::Table;
+    match in_memory {
+        true => definition_slots(puzzle, run, Some(classes), request, progress),
+        false => definition_classes(puzzle, &classes, run.1, request, progress),
     }
 }
 
@@ -155,12 +177,12 @@ fn definition_classes<K: ClassKey + KeyState>(
     )
 }
 
-/// God's algorithm on a definition puzzle past 128-bit ranks (the megaminx, the 4x4x4), in
-/// memory, over whole states ([`state_levels`]), or over `classes` (one key a class under the
-/// symmetries of the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit
-/// keys): exact level counts to the depth asked or the memory budget, the last one counted
-/// without being stored with `--count-last`. No table to save; disk and distributed runs take
-/// integer keys, so only classes in 256-bit keys have them ([`definition_classes`]).
+/// God's algorithm on a definition puzzle in memory, level by level ([`state_levels`]): over
+/// whole states past 128-bit ranks, or over `classes` (one key a class under the symmetries of
+/// the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit keys): exact level
+/// counts to the depth asked or the memory budget, the last one counted without being stored
+/// with `--count-last`. No table to save; disk and distributed runs take integer keys, so only
+/// classes in 256-bit keys have them ([`definition_classes`]).
 fn definition_slots<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
     (generators, metric): (&[String], DefinitionMetric),
