@@ -245,12 +245,11 @@ fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
 /// saved in the run's manifest and read back when the run is resumed.
 #[test]
 fn the_4x4x4_runs_on_disk_and_distributed_in_256_bit_keys() {
-    use godsearch_app::bfs::DiskRequest;
+    use godsearch_app::bfs::{ClusterRequest, DiskRequest};
     let cube = load("4x4x4.kpuzzle.json");
     let outer = DefinitionMetric::Outer;
     let in_memory = run(&cube, "", outer, EngineChoice::Auto, Some(5));
-    let dir = tempfile::tempdir().unwrap();
-    let on_disk = |max_depth: u32, resume: bool| {
+    let bfs = |max_depth: u32, disk: Option<DiskRequest>, cluster: Option<ClusterRequest>| {
         let request = BfsRequest {
             limits: Limits {
                 max_depth: Some(max_depth),
@@ -260,26 +259,24 @@ fn the_4x4x4_runs_on_disk_and_distributed_in_256_bit_keys() {
             },
             engine: EngineChoice::Auto,
             save: None,
-            // Buckets of a thousand classes: level 4's 9,894 take several, bounded by keys
-            // past 128 bits, which the resumed run reads back from the manifest.
-            disk: Some(DiskRequest {
-                workdir: dir.path(),
-                resume,
-                keep_levels: false,
-                bucket_states: 1000,
-                disk_bytes: None,
-            }),
-            cluster: None,
+            disk,
+            cluster,
         };
-        godsearch_app::registry::definition::bfs::definition(
-            &cube,
-            &[],
-            outer,
-            None,
-            &request,
-            &NoProgress,
-        )
-        .unwrap()
+        let definition = godsearch_app::registry::definition::bfs::definition;
+        definition(&cube, &[], outer, None, &request, &NoProgress).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // Buckets of a thousand classes: level 4's 9,894 take several, bounded by keys past 128
+    // bits, which the resumed run reads back from the manifest.
+    let on_disk = |max_depth: u32, resume: bool| {
+        let disk = DiskRequest {
+            workdir: dir.path(),
+            resume,
+            keep_levels: false,
+            bucket_states: 1000,
+            disk_bytes: None,
+        };
+        bfs(max_depth, Some(disk), None)
     };
     let first = on_disk(4, false);
     assert_eq!(first.engine, "frontier on disk");
@@ -293,33 +290,13 @@ fn the_4x4x4_runs_on_disk_and_distributed_in_256_bit_keys() {
     assert_eq!(resumed.class_group, Some(96));
     #[cfg(feature = "distributed")]
     {
-        use godsearch_app::bfs::ClusterRequest;
-        let request = BfsRequest {
-            limits: Limits {
-                max_depth: Some(4),
-                memory_bytes: 1 << 30,
-                antipode_cap: 0,
-                count_last: false,
-            },
-            engine: EngineChoice::Auto,
-            save: None,
-            disk: None,
-            cluster: Some(ClusterRequest {
-                workers: 2,
-                process: 0,
-                addresses: &[],
-                patience: std::time::Duration::from_secs(10),
-            }),
+        let cluster = ClusterRequest {
+            workers: 2,
+            process: 0,
+            addresses: &[],
+            patience: std::time::Duration::from_secs(10),
         };
-        let spread = godsearch_app::registry::definition::bfs::definition(
-            &cube,
-            &[],
-            outer,
-            None,
-            &request,
-            &NoProgress,
-        )
-        .unwrap();
+        let spread = bfs(4, None, Some(cluster));
         assert_eq!(spread.engine, "frontier, distributed");
         assert_eq!(spread.levels, in_memory.levels[..=4]);
         assert_eq!(
