@@ -201,15 +201,15 @@ fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
     // (its centres alike: symmetries that rename their colours); the levels the same as over
     // whole states, to 4 moves.
     let outer = DefinitionMetric::Outer;
-    // Their class keys: whole states for the megaminx (past 256 bits), 256 bits for the
-    // 4x4x4 (231 with its stabiliser), half the memory.
+    // Their class keys take 256 bits, half a whole state's memory: the 4x4x4's fields take
+    // 231 bits with the stabiliser, the megaminx's 238 in mixed radix.
     let cases = [
         (
             "megaminx.kpuzzle.json",
             120,
             1_180_800,
-            "whole states",
-            64.0,
+            "256-bit keys",
+            32.0,
         ),
         ("4x4x4.kpuzzle.json", 96, 806_772, "256-bit keys", 32.0),
     ];
@@ -240,69 +240,77 @@ fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
     }
 }
 
-/// Classes in 256-bit keys (the 4x4x4's) take the disk engine and distributed runs as
-/// 128-bit ones do: the same levels and classes as in memory, bucket bounds of 256 bits
-/// saved in the run's manifest and read back when the run is resumed.
+/// Classes in 256-bit keys (the 4x4x4's in fields, the megaminx's in mixed radix) take the
+/// disk engine and distributed runs as 128-bit ones do: the same levels and classes as in
+/// memory, bucket bounds of 256 bits saved in the run's manifest and read back when the run
+/// is resumed.
 #[test]
-fn the_4x4x4_runs_on_disk_and_distributed_in_256_bit_keys() {
+fn the_4x4x4_and_the_megaminx_run_on_disk_and_distributed_in_256_bit_keys() {
     use godsearch_app::bfs::{ClusterRequest, DiskRequest};
-    let cube = load("4x4x4.kpuzzle.json");
-    let outer = DefinitionMetric::Outer;
-    let in_memory = run(&cube, "", outer, EngineChoice::Auto, Some(5));
-    let bfs = |max_depth: u32, disk: Option<DiskRequest>, cluster: Option<ClusterRequest>| {
-        let request = BfsRequest {
-            limits: Limits {
-                max_depth: Some(max_depth),
-                memory_bytes: 1 << 30,
-                antipode_cap: 0,
-                count_last: false,
-            },
-            engine: EngineChoice::Auto,
-            save: None,
-            disk,
-            cluster,
+    // Each to `depth`, first on disk to one move less, then resumed.
+    for (file, depth, group) in [
+        ("4x4x4.kpuzzle.json", 5, 96),
+        ("megaminx.kpuzzle.json", 5, 120),
+    ] {
+        let puzzle = load(file);
+        let outer = DefinitionMetric::Outer;
+        let in_memory = run(&puzzle, "", outer, EngineChoice::Auto, Some(depth));
+        let bfs = |max_depth: u32, disk: Option<DiskRequest>, cluster: Option<ClusterRequest>| {
+            let request = BfsRequest {
+                limits: Limits {
+                    max_depth: Some(max_depth),
+                    memory_bytes: 1 << 30,
+                    antipode_cap: 0,
+                    count_last: false,
+                },
+                engine: EngineChoice::Auto,
+                save: None,
+                disk,
+                cluster,
+            };
+            let definition = godsearch_app::registry::definition::bfs::definition;
+            definition(&puzzle, &[], outer, None, &request, &NoProgress).unwrap()
         };
-        let definition = godsearch_app::registry::definition::bfs::definition;
-        definition(&cube, &[], outer, None, &request, &NoProgress).unwrap()
-    };
-    let dir = tempfile::tempdir().unwrap();
-    // Buckets of a thousand classes: level 4's 9,894 take several, bounded by keys past 128
-    // bits, which the resumed run reads back from the manifest.
-    let on_disk = |max_depth: u32, resume: bool| {
-        let disk = DiskRequest {
-            workdir: dir.path(),
-            resume,
-            keep_levels: false,
-            bucket_states: 1000,
-            disk_bytes: None,
+        let dir = tempfile::tempdir().unwrap();
+        // Buckets of a thousand classes: the level before the last takes several, bounded by
+        // keys past 128 bits, which the resumed run reads back from the manifest.
+        let on_disk = |max_depth: u32, resume: bool| {
+            let disk = DiskRequest {
+                workdir: dir.path(),
+                resume,
+                keep_levels: false,
+                bucket_states: 1000,
+                disk_bytes: None,
+            };
+            bfs(max_depth, Some(disk), None)
         };
-        bfs(max_depth, Some(disk), None)
-    };
-    let first = on_disk(4, false);
-    assert_eq!(first.engine, "frontier on disk");
-    assert_eq!(first.levels, in_memory.levels[..=4]);
-    assert!(first.level_costs.as_ref().unwrap()[4].buckets > 1);
-    let resumed = on_disk(5, true);
-    let costs = resumed.level_costs.as_ref().unwrap();
-    assert!(costs[4].resumed && !costs[5].resumed);
-    assert_eq!(resumed.levels, in_memory.levels);
-    assert_eq!(resumed.classes, in_memory.classes);
-    assert_eq!(resumed.class_group, Some(96));
-    #[cfg(feature = "distributed")]
-    {
-        let cluster = ClusterRequest {
-            workers: 2,
-            process: 0,
-            addresses: &[],
-            patience: std::time::Duration::from_secs(10),
-        };
-        let spread = bfs(4, None, Some(cluster));
-        assert_eq!(spread.engine, "frontier, distributed");
-        assert_eq!(spread.levels, in_memory.levels[..=4]);
-        assert_eq!(
-            spread.classes.unwrap(),
-            in_memory.classes.as_ref().unwrap()[..=4]
-        );
+        let before = depth as usize - 1;
+        let first = on_disk(depth - 1, false);
+        assert_eq!(first.engine, "frontier on disk");
+        assert_eq!(first.levels, in_memory.levels[..=before], "{file}");
+        assert!(first.level_costs.as_ref().unwrap()[before].buckets > 1);
+        let resumed = on_disk(depth, true);
+        let costs = resumed.level_costs.as_ref().unwrap();
+        assert!(costs[before].resumed && !costs[before + 1].resumed);
+        assert_eq!(resumed.levels, in_memory.levels, "{file}");
+        assert_eq!(resumed.classes, in_memory.classes, "{file}");
+        assert_eq!(resumed.class_group, Some(group));
+        #[cfg(feature = "distributed")]
+        {
+            let cluster = ClusterRequest {
+                workers: 2,
+                process: 0,
+                addresses: &[],
+                patience: std::time::Duration::from_secs(10),
+            };
+            let spread = bfs(depth - 1, None, Some(cluster));
+            assert_eq!(spread.engine, "frontier, distributed");
+            assert_eq!(spread.levels, in_memory.levels[..=before], "{file}");
+            assert_eq!(
+                spread.classes.unwrap(),
+                in_memory.classes.as_ref().unwrap()[..=before]
+            );
+        }
     }
 }
 

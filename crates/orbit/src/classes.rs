@@ -14,7 +14,8 @@
 //! class's key is its least member's, with the size of the member's stabiliser (the
 //! symmetries that leave it as it is): the class holds `symmetries / stabiliser` positions.
 //! Keys are `u128` where the fields fit (the 3x3x3), [`Key256`] where they fit 256 bits (the
-//! 4x4x4), else whole [`Slots`] (a field a byte: the megaminx), see [`ClassKey`].
+//! 4x4x4) or where they do once written in mixed radix (`Packing`: the megaminx), else whole
+//! [`Slots`] (a field a byte), see [`ClassKey`].
 //!
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
@@ -39,6 +40,9 @@ use std::hash::Hash;
 /// whenever the packing or the choice of representative changes.
 pub const CLASS_KEY: &str =
     "least conjugate: lead arrangement rank, then each slot's source and twist; stabiliser v2";
+/// [`CLASS_KEY`] for keys whose elements are written in mixed radix.
+pub const RADIX_CLASS_KEY: &str =
+    "least conjugate: lead arrangement rank, then each slot's source rank and twist in mixed radix chunks of 64 bits; stabiliser v1";
 
 /// Bits of a slot's content below its source slot: the twist (so at most 16 orientations).
 const TWIST_BITS: u32 = 4;
@@ -207,6 +211,16 @@ struct Element {
     twist_only: bool,
     piece_bits: u32,
     twist_bits: u32,
+    /// Its orbit's orientations.
+    orientations: u8,
+    /// In mixed radix ([`Packing::Radix`]), where its orbit's pieces are distinct: the slots
+    /// its piece may come from (its number is its rank among those not yet placed); else 0
+    /// (its number is its kind's, as in a field).
+    sources: u64,
+    /// In mixed radix: the values it takes, and the width of the chunk of digits it ends,
+    /// where it ends one.
+    radix: u32,
+    closes: Option<u32>,
 }
 
 /// How one symmetry's conjugate is read at one element of the key: from slot `read` of the
@@ -237,6 +251,47 @@ impl Element {
             false => (number[(v >> TWIST_BITS) as usize] as u64) << self.twist_bits | twist,
         }
     }
+
+    /// Its digit in mixed radix (below `radix`), from the conjugate's content `v`: the piece's
+    /// rank among the sources in `free` (which loses it) or its kind's number, times the
+    /// orientations, plus the twist. Digits order as fields do where the elements before are
+    /// the same (the same pieces placed).
+    #[inline]
+    fn digit(&self, v: u16, number: &[u8], free: &mut u64) -> u64 {
+        let twist = (v & TWIST_MASK) as u64;
+        if self.twist_only {
+            return twist;
+        }
+        let source = (v >> TWIST_BITS) as u32;
+        let piece = match self.sources {
+            0 => number[source as usize] as u64,
+            sources => {
+                let below = *free & sources & ((1u64 << source) - 1);
+                *free &= !(1u64 << source);
+                below.count_ones() as u64
+            }
+        };
+        piece * self.orientations as u64 + twist
+    }
+}
+
+/// How a class key's elements are written. Each as its own field where those fit the key
+/// (the 3x3x3's and the 4x4x4's); else in mixed radix, each a digit (a piece of an orbit of
+/// distinct pieces as its rank among those not yet placed, times the orientations, plus the
+/// twist) gathered in chunks of up to 64 bits, which takes the megaminx's 320 bits of fields
+/// to 231 (238 with the stabiliser) and into a [`Key256`]. Both keep the order of the key's fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Packing {
+    Fields,
+    Radix,
+}
+
+/// A class key being written: the key's cursor; in mixed radix, the digits of the chunk so
+/// far and the sources not yet placed.
+struct Packer<C> {
+    cursor: C,
+    digits: u64,
+    free: u64,
 }
 
 /// Conjugates (arrangements times symmetries) a lead table may be made from. The 3x3x3's
@@ -257,8 +312,8 @@ type Contents = [u16; MAX_CLASS_SLOTS];
 /// each element's piece and twist as one number) so that the order of keys is the order of the
 /// fields, with the stabiliser's size beside them. `u128` for puzzles whose fields fit 128 bits
 /// (the 3x3x3 takes 98 with its stabiliser); [`Key256`] for those that fit 256 (the 4x4x4's
-/// 231); [`Slots`] (a field a byte, or two for a lead rank; the stabiliser in the last) for
-/// larger ones (the megaminx's 50 slots).
+/// 231, the megaminx's 238 in mixed radix); [`Slots`] (a field a byte, or two for a lead
+/// rank; the stabiliser in the last) for larger ones.
 pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static {
     /// What a key is, in words: `128-bit keys`, `256-bit keys`, `whole states`.
     const KIND: &'static str;
@@ -521,9 +576,34 @@ pub struct ClassSpace<K: ClassKey> {
     stabiliser_bits: u32,
     identity: Contents,
     /// The widths of the key's fields, in order: the lead rank's (where there is a lead),
-    /// then each element's.
+    /// then each element's ([`Packing::Fields`]) or each chunk's ([`Packing::Radix`]); both
+    /// lists, and which is used.
     fields: Vec<u32>,
+    widths: Widths,
+    packing: Packing,
+    /// In mixed radix, the sources an empty key has not placed.
+    free: u64,
     goal: K,
+}
+
+/// The widths of a class key's fields in each packing.
+#[derive(Debug, Clone)]
+struct Widths {
+    fields: Vec<u32>,
+    radix: Vec<u32>,
+}
+
+impl Widths {
+    /// The packing whose widths fit `K`, fields first.
+    fn packing<K: ClassKey>(&self, stabiliser_bits: u32) -> Option<(Packing, &[u32])> {
+        [
+            (Packing::Fields, &self.fields),
+            (Packing::Radix, &self.radix),
+        ]
+        .into_iter()
+        .find(|(_, widths)| K::fits(widths, stabiliser_bits))
+        .map(|(packing, widths)| (packing, widths.as_slice()))
+    }
 }
 
 impl<K: ClassKey> ClassSpace<K> {
@@ -631,34 +711,52 @@ impl<K: ClassKey> ClassSpace<K> {
                 .take(def.pieces)
                 .filter(|(_, &m)| m)
             {
+                let twist_only = lead_orbit == Some(o);
+                let sources = match distinct[o] && !twist_only {
+                    true => (first..first + def.pieces)
+                        .filter(|&h| moved[h])
+                        .fold(0u64, |m, h| m | 1 << h),
+                    false => 0,
+                };
                 elements.push(Element {
                     slot: g as u8,
-                    twist_only: lead_orbit == Some(o),
+                    twist_only,
                     piece_bits: bits_for(kinds[o] - 1),
                     twist_bits: bits_for(def.orientations as usize - 1),
+                    orientations: def.orientations,
+                    sources,
+                    // Distinct pieces' radices depend on the order ([`radix_chunks`]).
+                    radix: match (twist_only, sources) {
+                        (true, _) => def.orientations as u32,
+                        (false, 0) => (kinds[o] * def.orientations as usize) as u32,
+                        _ => 0,
+                    },
+                    closes: None,
                 });
             }
             first += def.pieces;
         }
         // The lead orbit's twists come right after its arrangement.
         elements.sort_by_key(|e| !e.twist_only);
+        let chunks = radix_chunks(&mut elements);
+        let free = elements.iter().fold(0u64, |m, e| m | e.sources);
         let lead_slots: Vec<u8> = elements
             .iter()
             .filter(|e| e.twist_only)
             .map(|e| e.slot)
             .collect();
-        let lead_bits = match lead_orbit {
-            Some(_) => bits_for(factorial(lead_slots.len()) - 1),
-            None => 0,
+        let lead = lead_orbit.map(|_| bits_for(factorial(lead_slots.len()) - 1));
+        let widths = Widths {
+            fields: lead
+                .into_iter()
+                .chain(elements.iter().map(Element::bits))
+                .collect(),
+            radix: lead.into_iter().chain(chunks).collect(),
         };
-        let fields: Vec<u32> = lead_orbit
-            .map(|_| lead_bits)
-            .into_iter()
-            .chain(elements.iter().map(Element::bits))
-            .collect();
-        if !K::fits(&fields, stabiliser_bits) {
+        let Some((packing, fields)) = widths.packing::<K>(stabiliser_bits) else {
             return Ok(None);
-        }
+        };
+        let fields = fields.to_vec();
         let contents = slots << TWIST_BITS;
         let (mut steps, mut relabel) = (Vec::new(), Vec::new());
         for s in &group {
@@ -709,6 +807,9 @@ impl<K: ClassKey> ClassSpace<K> {
             stabiliser_bits,
             identity,
             fields,
+            widths,
+            packing,
+            free,
             goal: K::default(),
         };
         match lead_orbit {
@@ -719,17 +820,17 @@ impl<K: ClassKey> ClassSpace<K> {
         Ok(Some(space))
     }
 
-    /// Whether these classes' keys fit `L` ([`ClassKey::fits`]).
+    /// Whether these classes' keys fit `L` ([`ClassKey::fits`]), field by field or in mixed
+    /// radix.
     pub fn fits_key<L: ClassKey>(&self) -> bool {
-        L::fits(&self.fields, self.stabiliser_bits)
+        self.widths.packing::<L>(self.stabiliser_bits).is_some()
     }
 
     /// The same classes keyed by `L` (a smaller key than the one they were made with), `None`
     /// where their keys do not fit it.
     pub fn with_key<L: ClassKey>(self) -> Option<ClassSpace<L>> {
-        if !self.fits_key::<L>() {
-            return None;
-        }
+        let (packing, fields) = self.widths.packing::<L>(self.stabiliser_bits)?;
+        let fields = fields.to_vec();
         let mut space = ClassSpace {
             generators: self.generators,
             moves: self.moves,
@@ -749,16 +850,38 @@ impl<K: ClassKey> ClassSpace<K> {
             contents: self.contents,
             stabiliser_bits: self.stabiliser_bits,
             identity: self.identity,
-            fields: self.fields,
+            fields,
+            widths: self.widths,
+            packing,
+            free: self.free,
             goal: L::default(),
         };
         space.goal = space.class_key(&space.identity);
         Some(space)
     }
 
+    /// The same classes with their elements in mixed radix, whatever fits (to test that
+    /// packing on puzzles whose fields fit).
+    #[cfg(test)]
+    fn in_radix(mut self) -> Self {
+        assert!(K::fits(&self.widths.radix, self.stabiliser_bits));
+        self.packing = Packing::Radix;
+        self.fields = self.widths.radix.clone();
+        self.goal = self.class_key(&self.identity);
+        self
+    }
+
     /// The generators' names.
     pub fn generators(&self) -> &[String] {
         &self.generators
+    }
+
+    /// How its keys are made ([`CLASS_KEY`] or [`RADIX_CLASS_KEY`]), for files that store them.
+    pub fn key_format(&self) -> &'static str {
+        match self.packing {
+            Packing::Fields => CLASS_KEY,
+            Packing::Radix => RADIX_CLASS_KEY,
+        }
     }
 
     /// How many symmetries classes are taken under (the identity among them).
@@ -876,10 +999,22 @@ impl<K: ClassKey> ClassSpace<K> {
         }
     }
 
-    /// `key` with element value `v` of `e` written after the rest.
-    #[inline]
-    fn pack(&self, key: &mut K::Cursor, e: &Element, v: u16) {
-        K::write(key, e.bits(), e.field(v, &self.number))
+    /// `key` with element value `v` of `e` written after the rest, in mixed radix where
+    /// `RADIX` (the packing, a constant so that each is compiled without the other's branch:
+    /// a test at each element cost the 4x4x4's keys 7%).
+    #[inline(always)]
+    fn pack<const RADIX: bool>(&self, key: &mut Packer<K::Cursor>, e: &Element, v: u16) {
+        match RADIX {
+            false => K::write(&mut key.cursor, e.bits(), e.field(v, &self.number)),
+            true => {
+                let digit = e.digit(v, &self.number, &mut key.free);
+                key.digits = key.digits * e.radix as u64 + digit;
+                if let Some(bits) = e.closes {
+                    K::write(&mut key.cursor, bits, key.digits);
+                    key.digits = 0;
+                }
+            }
+        }
     }
 
     /// The key of the class of `p`: its least conjugate, packed, with its stabiliser's size.
@@ -887,9 +1022,22 @@ impl<K: ClassKey> ClassSpace<K> {
     /// 1.25 were left on average on the 3x3x3 to depth 7 under its rotations) the rest is read
     /// off it alone.
     fn class_key(&self, p: &Contents) -> K {
+        match self.packing {
+            Packing::Fields => self.packed_key::<false>(p),
+            Packing::Radix => self.packed_key::<true>(p),
+        }
+    }
+
+    /// [`Self::class_key`] in the packing `RADIX` names ([`Self::pack`]).
+    #[inline]
+    fn packed_key<const RADIX: bool>(&self, p: &Contents) -> K {
         let mut alive = [0u8; MAX_SYMMETRIES];
         let mut count = 0;
-        let mut key = K::start();
+        let mut key = Packer {
+            cursor: K::start(),
+            digits: 0,
+            free: self.free,
+        };
         let mut at = 0;
         if let Some(lead) = &self.lead {
             let n = lead.slots.len();
@@ -900,10 +1048,10 @@ impl<K: ClassKey> ClassSpace<K> {
             let rank = placement_index(arrangement, n as u64) as usize;
             let givers = &lead.givers[rank * lead.words..][..lead.words];
             count = push_givers(givers, &lead.groups.firsts, &mut alive, count);
-            K::write(&mut key, self.fields[0], lead.least[rank] as u64);
+            K::write(&mut key.cursor, self.fields[0], lead.least[rank] as u64);
             if lead.grouped() {
                 // The lead orbit's twists, one symmetry of each group; then all of them.
-                count = self.settle(p, &mut key, &mut alive, count, 0..n);
+                count = self.settle::<RADIX>(p, &mut key, &mut alive, count, 0..n);
                 count = lead.expand(&mut alive, count);
                 at = n;
             }
@@ -916,7 +1064,7 @@ impl<K: ClassKey> ClassSpace<K> {
                 let givers = std::slice::from_ref(&first.givers[entry(j)]);
                 count = push_givers(givers, first.groups.members(j), &mut alive, count);
             }
-            self.pack(&mut key, &self.elements[0], least);
+            self.pack::<RADIX>(&mut key, &self.elements[0], least);
             at = 1;
         } else {
             for (s, a) in alive.iter_mut().enumerate().take(self.order) {
@@ -924,18 +1072,18 @@ impl<K: ClassKey> ClassSpace<K> {
             }
             count = self.order;
         }
-        count = self.settle(p, &mut key, &mut alive, count, at..self.elements.len());
-        K::finish(key, self.stabiliser_bits, count)
+        count = self.settle::<RADIX>(p, &mut key, &mut alive, count, at..self.elements.len());
+        K::finish(key.cursor, self.stabiliser_bits, count)
     }
 
     /// Writes elements `range` of the least of the conjugates of `p` under the symmetries
     /// `alive[..count]` after the rest of `key`; how many of them give it: those that do not
     /// give the least value at an element are dropped; once one is left the rest is read off it.
     #[inline]
-    fn settle(
+    fn settle<const RADIX: bool>(
         &self,
         p: &Contents,
-        key: &mut K::Cursor,
+        key: &mut Packer<K::Cursor>,
         alive: &mut [u8; MAX_SYMMETRIES],
         mut count: usize,
         range: std::ops::Range<usize>,
@@ -958,7 +1106,7 @@ impl<K: ClassKey> ClassSpace<K> {
                 }
             }
             count = kept;
-            self.pack(key, e, least);
+            self.pack::<RADIX>(key, e, least);
             at += 1;
         }
         if at < range.end {
@@ -968,7 +1116,7 @@ impl<K: ClassKey> ClassSpace<K> {
             let relabel = &self.relabel[s * self.contents..][..self.contents];
             for (e, step) in self.elements[at..range.end].iter().zip(&steps[at..]) {
                 let c = relabel[p[step.read as usize] as usize];
-                self.pack(key, e, turned(c, step.turn, step.orientations));
+                self.pack::<RADIX>(key, e, turned(c, step.turn, step.orientations));
             }
         }
         count
@@ -977,8 +1125,33 @@ impl<K: ClassKey> ClassSpace<K> {
     /// The contents of a class key's representative.
     fn contents_of(&self, key: K) -> Contents {
         let mut p = self.identity;
-        let mut cursor = key.end(&self.fields, self.stabiliser_bits);
         let mut twists = [0u16; MAX_CLASS_SLOTS];
+        let cursor = key.end(&self.fields, self.stabiliser_bits);
+        let cursor = match self.packing {
+            Packing::Fields => self.read_fields(cursor, &mut p, &mut twists),
+            Packing::Radix => self.read_digits(cursor, &mut p, &mut twists),
+        };
+        if let Some(lead) = &self.lead {
+            let (rank, _) = K::read_back(cursor, self.fields[0]);
+            let mut cells = [0u32; MAX_CLASS_SLOTS];
+            let cells = &mut cells[..lead.slots.len()];
+            placement_cells(rank, lead.slots.len() as u64, cells);
+            for (&g, &c) in lead.slots.iter().zip(cells.iter()) {
+                let g = g as usize;
+                p[g] = (lead.slots[c as usize] as u16) << TWIST_BITS | twists[g];
+            }
+        }
+        p
+    }
+
+    /// Reads the elements written field by field back from `cursor` (at their end) into the
+    /// slots of `p`, the lead orbit's twists into `twists`; the cursor before them.
+    fn read_fields(
+        &self,
+        mut cursor: K::Cursor,
+        p: &mut Contents,
+        twists: &mut Contents,
+    ) -> K::Cursor {
         for e in self.elements.iter().rev() {
             let g = e.slot as usize;
             let (field, before) = K::read_back(cursor, e.bits());
@@ -993,17 +1166,53 @@ impl<K: ClassKey> ClassSpace<K> {
                 }
             }
         }
-        if let Some(lead) = &self.lead {
-            let (rank, _) = K::read_back(cursor, self.fields[0]);
-            let mut cells = [0u32; MAX_CLASS_SLOTS];
-            let cells = &mut cells[..lead.slots.len()];
-            placement_cells(rank, lead.slots.len() as u64, cells);
-            for (&g, &c) in lead.slots.iter().zip(cells.iter()) {
-                let g = g as usize;
-                p[g] = (lead.slots[c as usize] as u16) << TWIST_BITS | twists[g];
+        cursor
+    }
+
+    /// As [`Self::read_fields`], for elements written in mixed radix: the chunks read back
+    /// into digits, then the digits read forwards (a rank among the pieces not yet placed
+    /// names its piece only once those before are known).
+    fn read_digits(
+        &self,
+        mut cursor: K::Cursor,
+        p: &mut Contents,
+        twists: &mut Contents,
+    ) -> K::Cursor {
+        let n = self.elements.len();
+        let mut digits = [0u64; MAX_CLASS_SLOTS];
+        let mut chunk = 0u64;
+        for (e, d) in self.elements.iter().zip(&mut digits[..n]).rev() {
+            if let Some(bits) = e.closes {
+                (chunk, cursor) = K::read_back(cursor, bits);
             }
+            let radix = e.radix as u64;
+            *d = chunk % radix;
+            chunk /= radix;
         }
-        p
+        let mut free = self.free;
+        for (e, &d) in self.elements.iter().zip(&digits[..n]) {
+            let g = e.slot as usize;
+            let orientations = e.orientations as u64;
+            let (piece, twist) = (d / orientations, (d % orientations) as u16);
+            if e.twist_only {
+                twists[g] = twist;
+                continue;
+            }
+            let source = match e.sources {
+                0 => self.first_of_number[self.start[g] as usize + piece as usize] as u32,
+                sources => {
+                    let mut left = free & sources;
+                    for _ in 0..piece {
+                        left &= left - 1;
+                    }
+                    let source = left.trailing_zeros();
+                    free &= !(1u64 << source);
+                    source
+                }
+            };
+            p[g] = (source as u16) << TWIST_BITS | twist;
+        }
+        cursor
     }
 }
 
@@ -1036,6 +1245,38 @@ fn lead_orbit(
         }
     }
     best.map(|(o, _)| o)
+}
+
+/// Sets each element's radix where its orbit's pieces are distinct (the pieces not yet placed
+/// at it, times the orientations) and which elements end a chunk of mixed-radix digits (each
+/// chunk's values below 2^64); the chunks' widths, in order.
+fn radix_chunks(elements: &mut [Element]) -> Vec<u32> {
+    for i in 0..elements.len() {
+        let sources = elements[i].sources;
+        if sources != 0 {
+            let left = elements[i..]
+                .iter()
+                .filter(|e| e.sources == sources)
+                .count();
+            elements[i].radix = left as u32 * elements[i].orientations as u32;
+        }
+    }
+    let width = |product: u128| u128::BITS - (product - 1).leading_zeros();
+    let (mut widths, mut product) = (Vec::new(), 1u128);
+    for i in 0..elements.len() {
+        let radix = elements[i].radix as u128;
+        if product * radix > 1 << u64::BITS {
+            elements[i - 1].closes = Some(width(product));
+            widths.push(width(product));
+            product = 1;
+        }
+        product *= radix;
+    }
+    if let Some(last) = elements.last_mut() {
+        last.closes = Some(width(product));
+        widths.push(width(product));
+    }
+    widths
 }
 
 /// A slot's `content` with `twist` more added to its twist, modulo `orientations` (the twist
@@ -1154,6 +1395,8 @@ mod tests {
         assert_eq!(levels(&wide, depth), expected, "{name} {generators:?}");
         let wide = wide.with_key::<Key256>().expect("fits 256 bits");
         assert_eq!(levels(&wide, depth), expected, "{name} {generators:?}");
+        // So do keys in mixed radix (a lead orbit's twists, orbits only twisted in place).
+        assert_eq!(levels(&classes.in_radix(), depth), expected, "{name}");
     }
 
     #[test]
@@ -1186,7 +1429,10 @@ mod tests {
             .expect("moves")
             .is_none());
         let compact = classes.with_key::<Key256>().expect("fits 256 bits");
+        assert_eq!(compact.packing, Packing::Fields);
         assert_eq!(levels(&compact, 4), [1, 36, 1026, 28812, 806772]);
+        // Alike pieces in mixed radix are numbered by kind, as in fields.
+        assert_eq!(levels(&compact.in_radix(), 3), [1, 36, 1026, 28812]);
         // The 2x2x2 over U, F, R with some corners made alike: its six symmetries (turns
         // about the corner those moves keep, reflections through it) act on the patterns
         // where they send each kind's slots to one kind's, turned alike. Slot 0 is the corner
@@ -1242,6 +1488,47 @@ mod tests {
                 p[c.slot as usize] = turned(before[c.from as usize], c.twist, k);
             }
             assert_eq!(tabled.class_key(&p), compared.class_key(&p));
+        }
+    }
+
+    #[test]
+    fn keys_in_mixed_radix_fit_the_megaminx_in_256_bits_in_the_order_of_its_fields() {
+        // The megaminx's fields (a piece's number and twist a slot) take 320 bits; in mixed
+        // radix, with its pieces ranked among those not yet placed, 238 with the stabiliser.
+        let definition = shipped("megaminx.kpuzzle.json");
+        let whole = ClassSpace::<Slots>::new(&definition, &[], false)
+            .expect("moves")
+            .expect("symmetries");
+        assert!(!Key256::fits(&whole.widths.fields, whole.stabiliser_bits));
+        let radix = whole
+            .clone()
+            .with_key::<Key256>()
+            .expect("fits in mixed radix");
+        assert_eq!(radix.packing, Packing::Radix);
+        let bits: u32 = radix.fields.iter().sum::<u32>() + radix.stabiliser_bits;
+        assert_eq!(bits, 238);
+        assert_eq!(levels(&radix, 3), levels(&whole, 3));
+        // Along a random walk, far from solved: each key reads back to a member of its class,
+        // and keys compare as the whole states' keys do (equal where they are, so no two
+        // classes share a key).
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let mut p = whole.identity;
+        let mut keys = Vec::new();
+        for _ in 0..2000 {
+            let changes = &whole.changes[rng.gen_range(0..whole.changes.len())];
+            let before = p;
+            for c in changes {
+                let k = whole.orientations[c.slot as usize];
+                p[c.slot as usize] = turned(before[c.from as usize], c.twist, k);
+            }
+            let key = radix.class_key(&p);
+            assert_eq!(radix.class_key(&radix.contents_of(key)), key);
+            keys.push((whole.class_key(&p), key));
+        }
+        for pair in keys.windows(2) {
+            let ((a, x), (b, y)) = (pair[0], pair[1]);
+            assert_eq!(a.cmp(&b), x.cmp(&y));
         }
     }
 

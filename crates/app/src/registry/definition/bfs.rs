@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
-use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256, CLASS_KEY};
+use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256};
 use godsearch_orbit::slots::Slots;
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
@@ -161,11 +161,12 @@ fn definition_classes<K: ClassKey + KeyState>(
     crate::bfs::check_count_last(request)?;
     crate::bfs::check_disk(request)?;
     let run_name = format!(
-        "definition {} generators {} metric {} classes of {} key {CLASS_KEY}",
+        "definition {} generators {} metric {} classes of {} key {}",
         puzzle.name(),
         space.generators().join(","),
         metric.name(),
-        space.symmetry_count()
+        space.symmetry_count(),
+        space.key_format()
     );
     class_run(
         space,
@@ -179,7 +180,7 @@ fn definition_classes<K: ClassKey + KeyState>(
 
 /// God's algorithm on a definition puzzle in memory, level by level ([`state_levels`]): over
 /// whole states past 128-bit ranks, or over `classes` (one key a class under the symmetries of
-/// the moves: the megaminx's 120 as whole states, the 4x4x4's 96 as 256-bit keys): exact level
+/// the moves in 256-bit keys, as the megaminx's 120 and the 4x4x4's 96): exact level
 /// counts to the depth asked or the memory budget, the last one counted without being stored
 /// with `--count-last`. No table to save; disk and distributed runs take integer keys, so only
 /// classes in 256-bit keys have them ([`definition_classes`]).
@@ -198,7 +199,7 @@ fn definition_slots<K: ClassKey>(
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only over symmetry classes in 256-bit keys (as the 4x4x4's; not the megaminx's, nor whole states), so {what} is refused",
+            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only over symmetry classes in 256-bit keys (as the 4x4x4's and the megaminx's; not over whole states), so {what} is refused",
             puzzle.name()
         )));
     }
