@@ -291,8 +291,9 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     // Past 128-bit ranks a uniform position comes without a sequence; a walk needs no ranks:
     // its moves make its position.
     let megaminx = definition("megaminx.kpuzzle.json");
-    // Past 128-bit ranks bfs keeps whole states: exact levels to the depth asked, the last
-    // one also counted without being stored, and a clear refusal of what needs ranks.
+    // Past 128-bit ranks bfs keeps classes (or whole states): exact levels to the depth
+    // asked, the last one also counted without being stored, and a clear refusal of what
+    // needs ranks or integer keys.
     let levels = json(&["bfs", "megaminx", "--max-depth", "3", "--json"]);
     assert_eq!(levels["levels"], serde_json::json!([1, 48, 1536, 43520]));
     assert_eq!(levels["complete"], false);
@@ -308,8 +309,28 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     assert_eq!(counted["last_counted_only"], true);
     let workdir = tempfile::tempdir().unwrap();
     let workdir = workdir.path().to_str().unwrap();
+    // On disk over its classes (keys of 256 bits in mixed radix); not over whole states.
+    let on_disk = json(&[
+        "bfs",
+        &megaminx,
+        "--max-depth",
+        "3",
+        "--workdir",
+        workdir,
+        "--json",
+    ]);
+    assert_eq!(on_disk["levels"], levels["levels"]);
     refused(
-        &["bfs", &megaminx, "--max-depth", "2", "--workdir", workdir],
+        &[
+            "bfs",
+            &megaminx,
+            "--max-depth",
+            "2",
+            "--symmetry",
+            "1",
+            "--workdir",
+            workdir,
+        ],
         "more positions than 128-bit ranks number",
     );
     let s = json(&["scramble", &megaminx, "--seed", "1", "--json"]);
