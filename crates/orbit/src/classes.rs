@@ -266,6 +266,10 @@ impl Element {
         let piece = match self.sources {
             0 => number[source as usize] as u64,
             sources => {
+                debug_assert!(
+                    *free & sources & 1u64 << source != 0,
+                    "a piece placed twice"
+                );
                 let below = *free & sources & ((1u64 << source) - 1);
                 *free &= !(1u64 << source);
                 below.count_ones() as u64
