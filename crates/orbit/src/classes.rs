@@ -1481,17 +1481,25 @@ mod tests {
         assert_eq!(levels(&tabled, 3), levels(&whole, 3));
         let mut compared = space();
         compared.first = None;
+        random_walk(&tabled, 7, |p| {
+            assert_eq!(tabled.class_key(p), compared.class_key(p));
+        });
+    }
+
+    /// Each position along a walk of 2,000 random moves of `space` from solved (seeded by
+    /// `seed`), given to `f`.
+    fn random_walk<K: ClassKey>(space: &ClassSpace<K>, seed: u64, mut f: impl FnMut(&Contents)) {
         use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let mut p = tabled.identity;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut p = space.identity;
         for _ in 0..2000 {
-            let changes = &tabled.changes[rng.gen_range(0..tabled.changes.len())];
+            let changes = &space.changes[rng.gen_range(0..space.changes.len())];
             let before = p;
             for c in changes {
-                let k = tabled.orientations[c.slot as usize];
+                let k = space.orientations[c.slot as usize];
                 p[c.slot as usize] = turned(before[c.from as usize], c.twist, k);
             }
-            assert_eq!(tabled.class_key(&p), compared.class_key(&p));
+            f(&p);
         }
     }
 
@@ -1515,21 +1523,12 @@ mod tests {
         // Along a random walk, far from solved: each key reads back to a member of its class,
         // and keys compare as the whole states' keys do (equal where they are, so no two
         // classes share a key).
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let mut p = whole.identity;
         let mut keys = Vec::new();
-        for _ in 0..2000 {
-            let changes = &whole.changes[rng.gen_range(0..whole.changes.len())];
-            let before = p;
-            for c in changes {
-                let k = whole.orientations[c.slot as usize];
-                p[c.slot as usize] = turned(before[c.from as usize], c.twist, k);
-            }
-            let key = radix.class_key(&p);
+        random_walk(&whole, 11, |p| {
+            let key = radix.class_key(p);
             assert_eq!(radix.class_key(&radix.contents_of(key)), key);
-            keys.push((whole.class_key(&p), key));
-        }
+            keys.push((whole.class_key(p), key));
+        });
         for pair in keys.windows(2) {
             let ((a, x), (b, y)) = (pair[0], pair[1]);
             assert_eq!(a.cmp(&b), x.cmp(&y));
