@@ -283,7 +283,8 @@ impl Element {
 /// (the 3x3x3's and the 4x4x4's); else in mixed radix, each a digit (a piece of an orbit of
 /// distinct pieces as its rank among those not yet placed, times the orientations, plus the
 /// twist) gathered in chunks of up to 64 bits, which takes the megaminx's 320 bits of fields
-/// to 231 (238 with the stabiliser) and into a [`Key256`]. Both keep the order of the key's fields.
+/// to 231 (238 with the stabiliser) and into a [`Key256`]. Both keep the order of the key's
+/// fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Packing {
     Fields,
