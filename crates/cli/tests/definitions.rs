@@ -307,29 +307,32 @@ fn scrambles_are_uniform_positions_with_a_sequence_that_makes_them() {
     ]);
     assert_eq!(counted["levels"], levels["levels"]);
     assert_eq!(counted["last_counted_only"], true);
-    let workdir = tempfile::tempdir().unwrap();
-    let workdir = workdir.path().to_str().unwrap();
-    // On disk over its classes (keys of 256 bits in mixed radix); not over whole states.
-    let on_disk = json(&[
-        "bfs",
-        &megaminx,
-        "--max-depth",
-        "3",
-        "--workdir",
-        workdir,
-        "--json",
-    ]);
-    assert_eq!(on_disk["levels"], levels["levels"]);
+    // On disk over its classes, and over whole positions (keys of 256 bits in mixed radix
+    // either way); no table.
+    for symmetry in ["120", "1"] {
+        let folder = tempfile::tempdir().unwrap();
+        let folder = folder.path().to_str().unwrap();
+        let args = ["--max-depth", "3", "--symmetry", symmetry];
+        let on_disk = json(
+            &[
+                &["bfs", &megaminx, "--workdir", folder, "--json"],
+                &args[..],
+            ]
+            .concat(),
+        );
+        assert_eq!(on_disk["levels"], levels["levels"], "symmetry {symmetry}");
+        assert_eq!(on_disk["classes"].is_null(), symmetry == "1");
+    }
     refused(
         &[
             "bfs",
             &megaminx,
             "--max-depth",
             "2",
+            "--engine",
+            "table",
             "--symmetry",
             "1",
-            "--workdir",
-            workdir,
         ],
         "more positions than 128-bit ranks number",
     );

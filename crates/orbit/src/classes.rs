@@ -28,7 +28,7 @@
 use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
-use super::symmetry::symmetries;
+use super::symmetry::{symmetries, Symmetry};
 use ethnum::U256;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
@@ -622,6 +622,33 @@ impl<K: ClassKey> ClassSpace<K> {
         generators: &[String],
         quarter: bool,
     ) -> Result<Option<Self>, SpaceError> {
+        Self::under(definition, generators, quarter, |moves| {
+            Some(symmetries(definition, moves)).filter(|group| group.len() >= 2)
+        })
+    }
+
+    /// Whole positions as classes of one (the identity the only symmetry), so that puzzles
+    /// past 128-bit ranks get integer keys, for the disk and distributed engines, where they
+    /// fit `K` (the 4x4x4's in fields, the megaminx's in mixed radix); `Ok(None)` as for
+    /// [`Self::new`].
+    pub fn whole(
+        definition: &Definition,
+        generators: &[String],
+        quarter: bool,
+    ) -> Result<Option<Self>, SpaceError> {
+        Self::under(definition, generators, quarter, |_| {
+            Some(vec![Symmetry::identity(&definition.orbits)])
+        })
+    }
+
+    /// The classes under the symmetries `group` gives for the space's moves, where it gives
+    /// some.
+    fn under(
+        definition: &Definition,
+        generators: &[String],
+        quarter: bool,
+        group: impl FnOnce(&[SpaceMove]) -> Option<Vec<Symmetry>>,
+    ) -> Result<Option<Self>, SpaceError> {
         let SpaceMoves {
             generators,
             moves,
@@ -636,10 +663,9 @@ impl<K: ClassKey> ClassSpace<K> {
         {
             return Ok(None);
         }
-        let group = symmetries(definition, &moves);
-        if group.len() < 2 || group.len() > MAX_SYMMETRIES {
+        let Some(group) = group(&moves).filter(|g| g.len() <= MAX_SYMMETRIES) else {
             return Ok(None);
-        }
+        };
         let (mut orientations, mut start, mut kind_of) = (Vec::new(), Vec::new(), Vec::new());
         let (mut number, mut first_of_number) = (vec![0u8; slots], vec![0u8; slots]);
         let mut kinds = Vec::new();
@@ -1521,6 +1547,13 @@ mod tests {
         let bits: u32 = radix.fields.iter().sum::<u32>() + radix.stabiliser_bits;
         assert_eq!(bits, 238);
         assert_eq!(levels(&radix, 3), levels(&whole, 3));
+        // Whole positions as classes of one, in the same packing: the levels of whole states.
+        let one = ClassSpace::<Key256>::whole(&definition, &[], false)
+            .expect("moves")
+            .expect("fits in mixed radix");
+        assert_eq!((one.symmetry_count(), one.packing), (1, Packing::Radix));
+        let slots = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
+        assert_eq!(levels(&one, 3), levels(&slots, 3));
         // Along a random walk, far from solved: each key reads back to a member of its class,
         // and keys compare as the whole states' keys do (equal where they are, so no two
         // classes share a key).

@@ -48,17 +48,40 @@ pub fn definition(
         Ranks::Wide(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::None => {
             let classes = classes_wanted::<Slots>(puzzle, generators, metric, symmetry, true)?;
+            let keyed_whole = symmetry == Some(1)
+                && (request.disk.is_some() || request.cluster.is_some())
+                && request.save.is_none()
+                && request.engine != EngineChoice::Table;
             match classes {
                 Some(c) if c.fits_key::<Key256>() => {
                     let compact = c.with_key::<Key256>().expect("it fits");
                     wide_classes(puzzle, compact, (generators, metric), request, progress)
                 }
+                None if keyed_whole => whole_keyed(puzzle, (generators, metric), request, progress),
                 classes => {
                     definition_slots(puzzle, (generators, metric), classes, request, progress)
                 }
             }
         }
     }
+}
+
+/// Whole positions past 128-bit ranks (`symmetry` 1) on disk or distributed: each a class of
+/// one in a 256-bit key ([`ClassSpace::whole`]), so the counts are of positions; where they do
+/// not fit it, refused as [`definition_slots`] refuses.
+fn whole_keyed(
+    puzzle: &DefinitionPuzzle,
+    (generators, metric): (&[String], DefinitionMetric),
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let Some(space) = puzzle.whole_keys::<Key256>(generators, metric)? else {
+        return definition_slots::<Slots>(puzzle, (generators, metric), None, request, progress);
+    };
+    let mut report = definition_classes(puzzle, &space, metric, request, progress)?;
+    report.classes = None;
+    report.class_group = None;
+    Ok(report)
 }
 
 /// A ranked definition puzzle over its ranks, or over classes where [`classes_wanted`] says:
@@ -194,12 +217,12 @@ fn definition_slots<K: ClassKey>(
     let refused = [
         (request.save.is_some(), "«save»"),
         (request.engine == EngineChoice::Table, "«engine» table"),
-        (request.disk.is_some(), "«disk»"),
+        (request.disk.is_some(), "«workdir»"),
         (request.cluster.is_some(), "a distributed run"),
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only over symmetry classes in 256-bit keys (as the 4x4x4's and the megaminx's; not over whole states), so {what} is refused",
+            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only where its positions or classes fit 256-bit keys (as the 4x4x4's and the megaminx's do), so {what} is refused",
             puzzle.name()
         )));
     }

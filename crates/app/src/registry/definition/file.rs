@@ -129,6 +129,17 @@ impl DefinitionPuzzle {
         Ok(ClassSpace::new(&self.definition, generators, quarter)?)
     }
 
+    /// Whole positions keyed as classes of one ([`ClassSpace::whole`]): integer keys for the
+    /// disk and distributed engines past 128-bit ranks, where they fit `K`.
+    pub fn whole_keys<K: ClassKey>(
+        &self,
+        generators: &[String],
+        metric: DefinitionMetric,
+    ) -> AppResult<Option<ClassSpace<K>>> {
+        let quarter = metric == DefinitionMetric::Quarter;
+        Ok(ClassSpace::whole(&self.definition, generators, quarter)?)
+    }
+
     /// How many symmetries the moves `generators` have ([`symmetries`]; 1: the identity alone).
     pub fn symmetry_count(&self, generators: &[String]) -> AppResult<usize> {
         let moves = space_moves(&self.definition, generators, false)?.moves;
