@@ -47,11 +47,20 @@ pub fn definition(
         Ranks::Narrow(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::Wide(space) => ranked_or_classes(puzzle, space, run, request, progress),
         Ranks::None => {
+            let table = request.save.is_some() || request.engine == EngineChoice::Table;
+            if table {
+                // No ranks, no table, whatever the keys: refused as such.
+                return definition_slots::<Slots>(
+                    puzzle,
+                    (generators, metric),
+                    None,
+                    request,
+                    progress,
+                );
+            }
             let classes = classes_wanted::<Slots>(puzzle, generators, metric, symmetry, true)?;
-            let keyed_whole = symmetry == Some(1)
-                && (request.disk.is_some() || request.cluster.is_some())
-                && request.save.is_none()
-                && request.engine != EngineChoice::Table;
+            let keyed_whole =
+                symmetry == Some(1) && (request.disk.is_some() || request.cluster.is_some());
             match classes {
                 Some(c) if c.fits_key::<Key256>() => {
                     let compact = c.with_key::<Key256>().expect("it fits");
