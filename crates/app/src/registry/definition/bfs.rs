@@ -19,8 +19,9 @@ use std::time::Instant;
 /// a table of its ranks fits (ranks a constraint leaves unused take room but are never
 /// reached, so counts stay exact), the frontier engines otherwise (over classes under the
 /// symmetries of the moves where they have some, unless `symmetry` is 1); past 128-bit ranks,
-/// classes in 256-bit keys by the frontier engines on disk or distributed, and otherwise
-/// level by level in memory ([`state_levels`], over classes or whole states); antipodes are
+/// on disk or distributed, classes (or with `symmetry` 1 positions, as classes of one) in
+/// 256-bit keys by the frontier engines, and otherwise level by level in memory
+/// ([`state_levels`], over classes or whole states); antipodes are
 /// written as scrambles (the inverse of an optimal solution by table descent) when the table
 /// engine ran. `symmetry`: the job's «symmetry».
 pub fn definition(
@@ -214,8 +215,9 @@ fn definition_classes<K: ClassKey + KeyState>(
 /// whole states past 128-bit ranks, or over `classes` (one key a class under the symmetries of
 /// the moves in 256-bit keys, as the megaminx's 120 and the 4x4x4's 96): exact level
 /// counts to the depth asked or the memory budget, the last one counted without being stored
-/// with `--count-last`. No table to save; disk and distributed runs take integer keys, so only
-/// classes in 256-bit keys have them ([`definition_classes`]).
+/// with `--count-last`. No table to save; disk and distributed runs take integer keys, so
+/// they run over 256-bit keys instead ([`definition_classes`], [`whole_keyed`]), and are
+/// refused here.
 fn definition_slots<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
     (generators, metric): (&[String], DefinitionMetric),
