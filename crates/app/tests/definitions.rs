@@ -643,18 +643,51 @@ fn half_depth_search_finds_the_distances_the_table_gives() {
 /// A puzzle whose solved pattern has alike pieces: `info`'s distinguishable positions (the
 /// group order over the pattern's stabiliser) equal what a complete BFS reaches.
 fn alike_positions_agree_with_bfs(text: &str, expected: u64) {
-    let puzzle = definitions::parse("alike.tws", text).unwrap();
-    let report = definitions::info(&puzzle, &[]).unwrap();
-    assert_eq!(report.positions, Some(expected.to_string()), "{text}");
+    alike_positions_under_agree_with_bfs("alike.tws", text, "", expected);
+}
+
+/// [`alike_positions_agree_with_bfs`] for the definition `text` (read as `file` says) under
+/// the `generators` named.
+fn alike_positions_under_agree_with_bfs(file: &str, text: &str, generators: &str, expected: u64) {
+    let puzzle = definitions::parse(file, text).unwrap();
+    let report = definitions::info(&puzzle, &names(generators)).unwrap();
+    assert_eq!(
+        report.positions,
+        Some(expected.to_string()),
+        "{generators} {text}"
+    );
     assert_ne!(report.group_order, expected.to_string(), "pieces are alike");
     let bfs = run(
         &puzzle,
-        "",
+        generators,
         DefinitionMetric::Outer,
         EngineChoice::Auto,
         None,
     );
     assert_eq!(bfs.total, expected);
+}
+
+/// The 2x2x2 with only its top and bottom layers' colours told apart (slots 2, 3, 6, 7 are
+/// the top's): corners of one layer are alike, and twisted.
+fn layered_2x2x2() -> String {
+    let file = data_dir().join("definitions").join("2x2x2.kpuzzle.json");
+    let text = std::fs::read_to_string(file).unwrap();
+    let layered = text.replace(
+        "\"pieces\": [0, 1, 2, 3, 4, 5, 6, 7]",
+        "\"pieces\": [1, 1, 0, 0, 1, 1, 0, 0]",
+    );
+    assert_ne!(layered, text);
+    layered
+}
+
+#[test]
+fn distinguishable_positions_of_alike_twisted_corners_are_what_bfs_reaches() {
+    let layered = layered_2x2x2();
+    // Every turn: which four slots hold top corners, and every twist: C(8, 4) x 3^7.
+    alike_positions_under_agree_with_bfs("layers.kpuzzle.json", &layered, "", 70 * 2187);
+    // U, R and F leave slot 0 alone: its corner never moves, the other seven go anywhere
+    // among themselves: C(7, 3) x 3^6.
+    alike_positions_under_agree_with_bfs("layers.kpuzzle.json", &layered, "U,R,F", 35 * 729);
 }
 
 #[test]
@@ -677,6 +710,89 @@ fn distinguishable_positions_with_alike_pieces_are_what_bfs_reaches() {
          MoveTransformation b\nR\n4 1 2 3 5 6 7 8 0\nEnd\n",
         3 * 362_880 / (24 * 24),
     );
+    // Alike pieces with orientations: four twisty pieces in two colours, any arrangement
+    // (a 3-cycle and a 4-cycle) and any twist of one piece: 4!/(2! 2!) x 3^4.
+    alike_positions_agree_with_bfs(&TWISTED_ALIKE.replace("{k}", "3"), 6 * 81);
+    // Two orientations, twists only in pairs: the 4-cycle alone decides the parity, so the
+    // twists sum to zero: 6 x 2^3. Twisting one piece as it cycles ties the sum of the
+    // twists to the parity, and every twist comes with either order of the alike pieces:
+    // 6 x 2^4 of a group of 4! x 2^3.
+    let paired = TWISTED_ALIKE
+        .replace("{k}", "2")
+        .replace("0 1 2 3\n1 0 0 0", "0 1 2 3\n1 1 0 0");
+    alike_positions_agree_with_bfs(&paired, 6 * 8);
+    let tied = paired.replace("1 2 3 0\n0 0 0 0", "1 2 3 0\n1 0 0 0");
+    alike_positions_agree_with_bfs(&tied, 6 * 16);
+}
+
+/// Four pieces of `{k}` orientations in two colours: a 3-cycle, a 4-cycle and a twist.
+const TWISTED_ALIKE: &str = "Name twisted\nSet C 4 {k}\nSolved\nC\n1 1 2 2\nEnd\n\
+    MoveTransformation a\nC\n1 2 0 3\n0 0 0 0\nEnd\n\
+    MoveTransformation b\nC\n1 2 3 0\n0 0 0 0\nEnd\n\
+    MoveTransformation t\nC\n0 1 2 3\n1 0 0 0\nEnd\n";
+
+/// Which patterns of alike twisted pieces the group reaches: one piece twisted is reached
+/// where a twist may come alone or with an odd arrangement, and refused where twists only
+/// come in pairs; alike pieces swapped are reached either way.
+#[test]
+fn the_group_tells_which_patterns_of_alike_twisted_pieces_it_reaches() {
+    use godsearch_orbit::group::reaches;
+    let paired = TWISTED_ALIKE
+        .replace("{k}", "2")
+        .replace("0 1 2 3\n1 0 0 0", "0 1 2 3\n1 1 0 0");
+    let tied = paired.replace("1 2 3 0\n0 0 0 0", "1 2 3 0\n1 0 0 0");
+    for (text, one_twist) in [
+        (TWISTED_ALIKE.replace("{k}", "3"), true),
+        (paired, false),
+        (tied, true),
+    ] {
+        let puzzle = definitions::parse("alike.tws", &text).unwrap();
+        let d = &puzzle.definition;
+        let generators: Vec<Transformation> = d
+            .moves
+            .iter()
+            .filter(|m| !m.derived)
+            .map(|m| m.transformation.clone())
+            .collect();
+        let mut twisted = d.solved.clone();
+        twisted.orbits[0].orientation[3] = 1;
+        let mut swapped = d.solved.clone();
+        swapped.orbits[0].pieces.swap(1, 2);
+        swapped.orbits[0].orientation[0] = 1;
+        swapped.orbits[0].orientation[1] = 1;
+        assert_eq!(
+            reaches(&generators, &d.orbits, &d.solved, &twisted).unwrap(),
+            Some(one_twist),
+            "{text}"
+        );
+        assert_eq!(
+            reaches(&generators, &d.orbits, &d.solved, &swapped).unwrap(),
+            Some(true),
+            "{text}"
+        );
+    }
+    // A top corner in slot 0, which U, R and F never turn, is out of their reach, and within
+    // reach of every turn.
+    let puzzle = definitions::parse("layers.kpuzzle.json", &layered_2x2x2()).unwrap();
+    let d = &puzzle.definition;
+    let mut moved = d.solved.clone();
+    moved.orbits[0].pieces.swap(0, 2);
+    for (generators, reached) in [("U,R,F", false), ("", true)] {
+        let chosen: Vec<Transformation> = d
+            .moves
+            .iter()
+            .filter(|m| match generators {
+                "" => !m.derived,
+                some => some.split(',').any(|g| g == m.name),
+            })
+            .map(|m| m.transformation.clone())
+            .collect();
+        assert_eq!(
+            reaches(&chosen, &d.orbits, &d.solved, &moved).unwrap(),
+            Some(reached),
+            "{generators}"
+        );
+    }
 }
 
 #[test]

@@ -251,45 +251,60 @@ pub fn group_order(
 /// The number of distinct patterns the moves reach from `pattern`, where pieces that share a
 /// number are alike (the 4x4x4's centres): the orbit-stabiliser count `|G| / |S|`, `S` the
 /// elements that leave `pattern` looking the same. Exact when it answers; `None` where this
-/// method cannot find `S`: alike pieces with more than one orientation, or moves that, with
-/// every distinct piece fixed, do not make every even arrangement of the alike ones.
+/// method cannot find `S`: moves that, with every distinct piece fixed, do not make every even
+/// arrangement of the alike pieces untwisted and every twist of them that sums to zero.
 ///
-/// How: the points of distinct pieces go first in the table's base, so the group held from
-/// the first alike point on is `K`, the elements fixing every distinct piece. When `K` holds
-/// every even permutation of each orbit's alike pieces (3-cycles sifted through the table), it
-/// is exactly the permutations whose parities per orbit lie in the span `V` of its
-/// generators' parities; the pattern's own symmetries `Y` (alike pieces swapped among
-/// themselves) meet it in `|Y| |V| / 2^r` elements, `r` the orbits with alike pieces.
+/// How: the slots of an orbit fall into sets that the moves carry pieces between; a set
+/// holding alike pieces is a *span*, and the points of all other slots (distinct pieces, and
+/// slots no move touches) go first in the table's base, so the group held from the first
+/// span point on is `K`, the elements fixing every distinct piece. Each element of `K` has,
+/// per span, a parity (of its arrangement of the slots) and a twist (the sum of the twists it
+/// gives them): a homomorphism onto a small abelian group, whose image `W` the images of
+/// `K`'s generators generate. When `K` holds the kernel (checked by sifting: 3-cycles of
+/// untwisted slots, and one slot twisted forwards with the next back), `K` is exactly the
+/// elements whose image lies in `W`. An element of `S` rearranges alike pieces within their
+/// spans with the one twist that keeps each looking as it did, and those twists sum to zero;
+/// so `S` is the arrangements `Y` of alike pieces among themselves whose parities `U` have an
+/// image in `W` with no twist: `|Y| |U| / 2^r`, `r` the spans.
 pub fn distinct_positions(
     generators: &[Transformation],
     orbits: &[OrbitDef],
     pattern: &Pattern,
 ) -> Result<Option<BigUint>, TooManyPoints> {
     let points = checked_points(orbits)?;
-    // Per orbit: the base of its points, and whether some of its pieces are alike.
-    let mut alike_orbits = Vec::new();
+    // The slots the moves can carry a piece between, per orbit: where such a set holds two
+    // alike pieces, its points make an alike span (its slots' points, its orientations, and
+    // how many pieces of each kind it holds); all other points are of distinct pieces.
+    let mut alike = Vec::new();
     let mut base = 0;
-    for (def, part) in orbits.iter().zip(&pattern.orbits) {
-        let mut pieces = part.pieces.clone();
-        pieces.sort_unstable();
-        if pieces.windows(2).any(|w| w[0] == w[1]) {
-            if def.orientations > 1 {
-                return Ok(None);
+    for (o, (def, part)) in orbits.iter().zip(&pattern.orbits).enumerate() {
+        let k = def.orientations as usize;
+        for slots in carried_together(generators, o, def.pieces) {
+            let mut kinds = std::collections::BTreeMap::new();
+            for &s in &slots {
+                *kinds.entry(part.pieces[s]).or_insert(0u32) += 1;
             }
-            alike_orbits.push((base, def.pieces, &part.pieces));
+            if kinds.values().any(|&c| c > 1) {
+                let points: Vec<usize> = slots
+                    .iter()
+                    .flat_map(|&s| (0..k).map(move |t| base + s * k + t))
+                    .collect();
+                alike.push((points, slots.len(), k, kinds));
+            }
         }
-        base += def.pieces * def.orientations as usize;
+        base += def.pieces * k;
     }
-    // Relabel the points: those of distinct pieces first, then each alike orbit's in turn.
-    let is_alike = |x: usize| {
-        alike_orbits
-            .iter()
-            .any(|&(b, n, _)| (b..b + n).contains(&x))
-    };
-    let mut order: Vec<usize> = (0..points).filter(|&x| !is_alike(x)).collect();
+    // Relabel the points: those of distinct pieces first, then each alike span's in turn.
+    let mut in_span = vec![false; points];
+    for (span_points, ..) in &alike {
+        for &x in span_points {
+            in_span[x] = true;
+        }
+    }
+    let mut order: Vec<usize> = (0..points).filter(|&x| !in_span[x]).collect();
     let fixed = order.len();
-    for &(b, n, _) in &alike_orbits {
-        order.extend(b..b + n);
+    for (span_points, ..) in &alike {
+        order.extend(span_points);
     }
     let mut label = vec![0u16; points];
     for (new, &old) in order.iter().enumerate() {
@@ -316,61 +331,169 @@ pub fn distinct_positions(
             .product::<BigUint>()
     };
     let order_g = size(&table.trans);
-    // Each alike orbit's span in the relabelled points.
+    // Each alike orbit in the relabelled points: its first point, slots and orientations.
     let mut spans = Vec::new();
     let mut start = fixed;
-    for &(_, n, _) in &alike_orbits {
-        spans.push(start..start + n);
-        start += n;
+    for &(_, n, k, _) in &alike {
+        spans.push(AlikeSpan {
+            start,
+            slots: n,
+            orientations: k,
+        });
+        start += n * k;
     }
-    // K holds every even permutation of each alike orbit: its 3-cycles (a b c), c past b.
+    // K holds the kernel: untwisted 3-cycles (a b c), c past b, and twists (+1 on s, -1 on
+    // the slot after it).
     let identity: Perm = (0..points as u16).collect();
     for span in &spans {
-        for c in span.start + 2..span.end {
+        let k = span.orientations;
+        for c in 2..span.slots {
             let mut cycle = identity.clone();
-            let (a, b) = (span.start, span.start + 1);
-            cycle[a] = b as u16;
-            cycle[b] = c as u16;
-            cycle[c] = a as u16;
+            for o in 0..k {
+                let [a, b, c] = [0, 1, c].map(|s| span.point(s, o));
+                (cycle[a], cycle[b], cycle[c]) = (b as u16, c as u16, a as u16);
+            }
             if !table.contains(fixed, &cycle) {
                 return Ok(None);
             }
         }
+        for s in (0..span.slots.saturating_sub(1)).filter(|_| k > 1) {
+            let mut twist = identity.clone();
+            for o in 0..k {
+                twist[span.point(s, o)] = span.point(s, (o + 1) % k) as u16;
+                twist[span.point(s + 1, o)] = span.point(s + 1, (o + k - 1) % k) as u16;
+            }
+            if !table.contains(fixed, &twist) {
+                return Ok(None);
+            }
+        }
     }
-    // V: the span over GF(2) of K's generators' parities, one bit per alike orbit.
-    if spans.len() > u64::BITS as usize {
+    // W: the images of K's generators and all they generate, each image a number whose
+    // digits are, per alike orbit, the parity (base 2) and the twist (base k).
+    let radices: Vec<usize> = spans.iter().flat_map(|s| [2, s.orientations]).collect();
+    let Some(images) = radices.iter().try_fold(1usize, |n, &r| {
+        n.checked_mul(r).filter(|&n| n <= MAX_IMAGES)
+    }) else {
         return Ok(None);
-    }
-    let mut basis: Vec<u64> = Vec::new();
-    for g in table.gens[fixed..].iter().flatten() {
-        let mut bits = spans
+    };
+    let image_of = |g: &Perm| -> Vec<usize> {
+        spans
             .iter()
-            .enumerate()
-            .filter(|(_, span)| is_odd_on(g, (*span).clone()))
-            .fold(0u64, |acc, (i, _)| acc | 1 << i);
-        for &b in &basis {
-            bits = bits.min(bits ^ b);
-        }
-        if bits != 0 {
-            basis.push(bits);
+            .flat_map(|span| {
+                let (odd, twist) = span.parity_and_twist(g);
+                [odd as usize, twist]
+            })
+            .collect()
+    };
+    let generator_images: Vec<Vec<usize>> =
+        table.gens[fixed..].iter().flatten().map(image_of).collect();
+    let digits = |mut x: usize| -> Vec<usize> {
+        radices
+            .iter()
+            .map(|&r| {
+                let d = x % r;
+                x /= r;
+                d
+            })
+            .collect()
+    };
+    let number = |d: &[usize]| {
+        d.iter()
+            .zip(&radices)
+            .rev()
+            .fold(0, |x, (&d, &r)| x * r + d)
+    };
+    let mut in_w = vec![false; images];
+    in_w[0] = true;
+    let mut frontier = vec![0usize];
+    while let Some(x) = frontier.pop() {
+        let dx = digits(x);
+        for g in &generator_images {
+            let sum: Vec<usize> = dx
+                .iter()
+                .zip(g)
+                .zip(&radices)
+                .map(|((a, b), r)| (a + b) % r)
+                .collect();
+            let y = number(&sum);
+            if !in_w[y] {
+                in_w[y] = true;
+                frontier.push(y);
+            }
         }
     }
+    // |U|: the parities of W's images with no twist.
+    let untwisted = (0..images)
+        .filter(|&x| in_w[x] && digits(x).iter().skip(1).step_by(2).all(|&t| t == 0))
+        .count();
     // |Y|: the arrangements of alike pieces among themselves.
     let mut symmetries = BigUint::from(1u8);
-    for &(_, _, pieces) in &alike_orbits {
-        let mut counts = std::collections::BTreeMap::new();
-        for &p in pieces {
-            *counts.entry(p).or_insert(0u32) += 1;
-        }
-        for &c in counts.values() {
+    for (.., kinds) in &alike {
+        for &c in kinds.values() {
             symmetries *= (1..=c).map(BigUint::from).product::<BigUint>();
         }
     }
-    let stabiliser = symmetries << basis.len() >> spans.len();
+    let stabiliser = (symmetries * untwisted) >> spans.len();
     if stabiliser == BigUint::from(0u8) || &order_g % &stabiliser != BigUint::from(0u8) {
         return Ok(None);
     }
     Ok(Some(order_g / stabiliser))
+}
+
+/// The slots of orbit `o` (of `slots`) split into the sets the moves carry pieces between.
+fn carried_together(generators: &[Transformation], o: usize, slots: usize) -> Vec<Vec<usize>> {
+    let mut root: Vec<usize> = (0..slots).collect();
+    fn find(root: &mut [usize], x: usize) -> usize {
+        let mut x = x;
+        while root[x] != x {
+            root[x] = root[root[x]];
+            x = root[x];
+        }
+        x
+    }
+    for g in generators {
+        for (to, &from) in g.orbits[o].permutation.iter().enumerate() {
+            let (a, b) = (find(&mut root, to), find(&mut root, from as usize));
+            root[a] = b;
+        }
+    }
+    let mut sets: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for s in 0..slots {
+        let r = find(&mut root, s);
+        sets.entry(r).or_default().push(s);
+    }
+    sets.into_values().collect()
+}
+
+/// The most images [`distinct_positions`] lists: parities and twists of the alike orbits.
+const MAX_IMAGES: usize = 1 << 20;
+
+/// An orbit with alike pieces among the relabelled points of [`distinct_positions`].
+struct AlikeSpan {
+    start: usize,
+    slots: usize,
+    orientations: usize,
+}
+
+impl AlikeSpan {
+    /// The point of slot `s` in orientation `o`.
+    fn point(&self, s: usize, o: usize) -> usize {
+        self.start + s * self.orientations + o
+    }
+
+    /// Whether `g` (mapping this span onto itself) arranges its slots oddly, and the sum of
+    /// the twists it gives them.
+    fn parity_and_twist(&self, g: &Perm) -> (bool, usize) {
+        let k = self.orientations;
+        let mut to: Perm = vec![0; self.slots];
+        let mut twist = 0;
+        for (s, slot) in to.iter_mut().enumerate() {
+            let image = g[self.point(s, 0)] as usize - self.start;
+            *slot = (image / k) as u16;
+            twist = (twist + image % k) % k;
+        }
+        (is_odd_on(&to, 0..self.slots), twist)
+    }
 }
 
 /// Whether `generators` take `solved` to `pattern` (patterns of `orbits`), or `None` where
@@ -411,10 +534,12 @@ impl Membership {
 
     /// Whether the generators take `solved` to `pattern`, or `None` where this cannot be
     /// told: alike pieces for which [`distinct_positions`] finds no count. Exact when it
-    /// answers: the pieces must be the same multiset; one assignment of `pattern`'s pieces to
-    /// `solved`'s slots is sifted through the table, and where pieces are alike, one
-    /// assignment for each combination of parities of the alike orbits (assignments of equal
-    /// parities differ by even arrangements of alike pieces, which the group then holds).
+    /// answers: each set of slots the moves carry pieces between must hold the same pieces in
+    /// both; one assignment of `pattern`'s pieces to `solved`'s slots within those sets is
+    /// sifted through the table, and where pieces are alike, one assignment for each
+    /// combination of parities of the sets holding them (assignments of equal parities differ
+    /// by even arrangements of alike pieces with twists summing to zero, which the group then
+    /// holds).
     pub fn reaches(
         &self,
         solved: &Pattern,
@@ -422,7 +547,8 @@ impl Membership {
     ) -> Result<Option<bool>, TooManyPoints> {
         let orbits = &self.orbits;
         let mut parts = Vec::with_capacity(orbits.len());
-        // Per alike orbit: two slots of `pattern` holding alike pieces, to swap.
+        // Per set of slots the moves carry pieces between that holds alike pieces: two slots
+        // of `pattern` holding alike pieces, to swap.
         let mut swaps = Vec::new();
         for (o, ((def, s), p)) in orbits
             .iter()
@@ -430,50 +556,60 @@ impl Membership {
             .zip(&pattern.orbits)
             .enumerate()
         {
-            let mut wanted = s.pieces.clone();
-            let mut have = p.pieces.clone();
-            wanted.sort_unstable();
-            have.sort_unstable();
-            if wanted != have || p.orientation.iter().any(|&x| x >= def.orientations) {
+            let k = def.orientations;
+            if p.orientation.iter().any(|&x| x >= k) {
                 return Ok(Some(false));
             }
-            let alike = wanted.windows(2).any(|w| w[0] == w[1]);
-            if alike && def.orientations > 1 {
-                return Ok(None);
-            }
-            let mut used = vec![false; s.pieces.len()];
+            let twist = |i: usize, j: usize| (p.orientation[i] + k - s.orientation[j]) % k;
             let mut permutation = vec![0u8; s.pieces.len()];
             let mut orientation = vec![0u8; s.pieces.len()];
-            for (i, &piece) in p.pieces.iter().enumerate() {
-                let j = (0..s.pieces.len())
-                    .find(|&j| !used[j] && s.pieces[j] == piece)
-                    .expect("the multisets are equal");
-                used[j] = true;
-                permutation[i] = j as u8;
-                orientation[i] =
-                    (p.orientation[i] + def.orientations - s.orientation[j]) % def.orientations;
-            }
-            if alike {
-                let (a, b) = (0..p.pieces.len())
-                    .flat_map(|a| (a + 1..p.pieces.len()).map(move |b| (a, b)))
-                    .find(|&(a, b)| p.pieces[a] == p.pieces[b])
-                    .expect("some pieces are alike");
-                swaps.push((o, a, b));
+            for slots in carried_together(&self.generators, o, def.pieces) {
+                // No move takes a piece out of its set: each set must hold the same pieces.
+                let mut wanted: Vec<_> = slots.iter().map(|&j| s.pieces[j]).collect();
+                let mut have: Vec<_> = slots.iter().map(|&i| p.pieces[i]).collect();
+                wanted.sort_unstable();
+                have.sort_unstable();
+                if wanted != have {
+                    return Ok(Some(false));
+                }
+                let mut used = vec![false; s.pieces.len()];
+                for &i in &slots {
+                    let j = *slots
+                        .iter()
+                        .find(|&&j| !used[j] && s.pieces[j] == p.pieces[i])
+                        .expect("the multisets are equal");
+                    used[j] = true;
+                    permutation[i] = j as u8;
+                    orientation[i] = twist(i, j);
+                }
+                if wanted.windows(2).any(|w| w[0] == w[1]) {
+                    let (a, b) = slots
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(n, &a)| slots[n + 1..].iter().map(move |&b| (a, b)))
+                        .find(|&(a, b)| p.pieces[a] == p.pieces[b])
+                        .expect("some pieces are alike");
+                    // Swapped, each takes the twist that makes its new source look as it does.
+                    let (from_a, from_b) = (permutation[a] as usize, permutation[b] as usize);
+                    swaps.push((o, a, b, (twist(a, from_b), twist(b, from_a))));
+                }
             }
             parts.push(super::OrbitTransformation {
                 permutation,
                 orientation,
             });
         }
-        if swaps.len() > MAX_ALIKE_ORBITS {
+        if swaps.len() > MAX_ALIKE_SPANS {
             return Ok(None);
         }
         let assignment = Transformation { orbits: parts };
         for flips in 0..1u32 << swaps.len() {
             let mut t = assignment.clone();
-            for (bit, &(o, a, b)) in swaps.iter().enumerate() {
+            for (bit, &(o, a, b, (twist_a, twist_b))) in swaps.iter().enumerate() {
                 if flips >> bit & 1 == 1 {
-                    t.orbits[o].permutation.swap(a, b);
+                    let part = &mut t.orbits[o];
+                    part.permutation.swap(a, b);
+                    (part.orientation[a], part.orientation[b]) = (twist_a, twist_b);
                 }
             }
             if self.table.contains(0, &point_permutation(&t, orbits)) {
@@ -487,8 +623,8 @@ impl Membership {
     }
 }
 
-/// The most orbits with alike pieces [`reaches`] tries every parity combination of.
-const MAX_ALIKE_ORBITS: usize = 16;
+/// The most sets of slots holding alike pieces [`reaches`] tries every parity combination of.
+const MAX_ALIKE_SPANS: usize = 16;
 
 /// Whether `g`, which maps `span` onto itself, permutes it oddly.
 fn is_odd_on(g: &Perm, span: std::ops::Range<usize>) -> bool {
