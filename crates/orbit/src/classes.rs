@@ -580,10 +580,7 @@ pub struct ClassSpace<K: ClassKey> {
     contents: usize,
     stabiliser_bits: u32,
     identity: Contents,
-    /// The widths of the key's fields, in order: the lead rank's (where there is a lead),
-    /// then each element's ([`Packing::Fields`]) or each chunk's ([`Packing::Radix`]); both
-    /// lists, and which is used.
-    fields: Vec<u32>,
+    /// The widths of the key's fields in both packings ([`Self::fields`]), and which is used.
     widths: Widths,
     packing: Packing,
     /// In mixed radix, the sources an empty key has not placed.
@@ -600,14 +597,19 @@ struct Widths {
 
 impl Widths {
     /// The packing whose widths fit `K`, fields first.
-    fn packing<K: ClassKey>(&self, stabiliser_bits: u32) -> Option<(Packing, &[u32])> {
-        [
-            (Packing::Fields, &self.fields),
-            (Packing::Radix, &self.radix),
-        ]
-        .into_iter()
-        .find(|(_, widths)| K::fits(widths, stabiliser_bits))
-        .map(|(packing, widths)| (packing, widths.as_slice()))
+    fn packing<K: ClassKey>(&self, stabiliser_bits: u32) -> Option<Packing> {
+        [Packing::Fields, Packing::Radix]
+            .into_iter()
+            .find(|&packing| K::fits(self.of(packing), stabiliser_bits))
+    }
+
+    /// The widths of the fields in `packing`, in order: the lead rank's (where there is a
+    /// lead), then each element's ([`Packing::Fields`]) or each chunk's ([`Packing::Radix`]).
+    fn of(&self, packing: Packing) -> &[u32] {
+        match packing {
+            Packing::Fields => &self.fields,
+            Packing::Radix => &self.radix,
+        }
     }
 }
 
@@ -784,10 +786,9 @@ impl<K: ClassKey> ClassSpace<K> {
                 .collect(),
             radix: lead.into_iter().chain(chunks).collect(),
         };
-        let Some((packing, fields)) = widths.packing::<K>(stabiliser_bits) else {
+        let Some(packing) = widths.packing::<K>(stabiliser_bits) else {
             return Ok(None);
         };
-        let fields = fields.to_vec();
         let contents = slots << TWIST_BITS;
         let (mut steps, mut relabel) = (Vec::new(), Vec::new());
         for s in &group {
@@ -837,7 +838,6 @@ impl<K: ClassKey> ClassSpace<K> {
             contents,
             stabiliser_bits,
             identity,
-            fields,
             widths,
             packing,
             free,
@@ -851,6 +851,11 @@ impl<K: ClassKey> ClassSpace<K> {
         Ok(Some(space))
     }
 
+    /// The widths of the key's fields in the packing used.
+    fn fields(&self) -> &[u32] {
+        self.widths.of(self.packing)
+    }
+
     /// Whether these classes' keys fit `L` ([`ClassKey::fits`]), field by field or in mixed
     /// radix.
     pub fn fits_key<L: ClassKey>(&self) -> bool {
@@ -860,8 +865,7 @@ impl<K: ClassKey> ClassSpace<K> {
     /// The same classes keyed by `L` (a smaller key than the one they were made with), `None`
     /// where their keys do not fit it.
     pub fn with_key<L: ClassKey>(self) -> Option<ClassSpace<L>> {
-        let (packing, fields) = self.widths.packing::<L>(self.stabiliser_bits)?;
-        let fields = fields.to_vec();
+        let packing = self.widths.packing::<L>(self.stabiliser_bits)?;
         let mut space = ClassSpace {
             generators: self.generators,
             moves: self.moves,
@@ -881,7 +885,6 @@ impl<K: ClassKey> ClassSpace<K> {
             contents: self.contents,
             stabiliser_bits: self.stabiliser_bits,
             identity: self.identity,
-            fields,
             widths: self.widths,
             packing,
             free: self.free,
@@ -897,7 +900,6 @@ impl<K: ClassKey> ClassSpace<K> {
     fn in_radix(mut self) -> Self {
         assert!(K::fits(&self.widths.radix, self.stabiliser_bits));
         self.packing = Packing::Radix;
-        self.fields = self.widths.radix.clone();
         self.goal = self.class_key(&self.identity);
         self
     }
@@ -1079,7 +1081,7 @@ impl<K: ClassKey> ClassSpace<K> {
             let rank = placement_index(arrangement, n as u64) as usize;
             let givers = &lead.givers[rank * lead.words..][..lead.words];
             count = push_givers(givers, &lead.groups.firsts, &mut alive, count);
-            K::write(&mut key.cursor, self.fields[0], lead.least[rank] as u64);
+            K::write(&mut key.cursor, self.fields()[0], lead.least[rank] as u64);
             if lead.grouped() {
                 // The lead orbit's twists, one symmetry of each group; then all of them.
                 count = self.settle::<RADIX>(p, &mut key, &mut alive, count, 0..n);
@@ -1157,13 +1159,13 @@ impl<K: ClassKey> ClassSpace<K> {
     fn contents_of(&self, key: K) -> Contents {
         let mut p = self.identity;
         let mut twists = [0u16; MAX_CLASS_SLOTS];
-        let cursor = key.end(&self.fields, self.stabiliser_bits);
+        let cursor = key.end(self.fields(), self.stabiliser_bits);
         let cursor = match self.packing {
             Packing::Fields => self.read_fields(cursor, &mut p, &mut twists),
             Packing::Radix => self.read_digits(cursor, &mut p, &mut twists),
         };
         if let Some(lead) = &self.lead {
-            let (rank, _) = K::read_back(cursor, self.fields[0]);
+            let (rank, _) = K::read_back(cursor, self.fields()[0]);
             let mut cells = [0u32; MAX_CLASS_SLOTS];
             let cells = &mut cells[..lead.slots.len()];
             placement_cells(rank, lead.slots.len() as u64, cells);
@@ -1544,7 +1546,7 @@ mod tests {
             .with_key::<Key256>()
             .expect("fits in mixed radix");
         assert_eq!(radix.packing, Packing::Radix);
-        let bits: u32 = radix.fields.iter().sum::<u32>() + radix.stabiliser_bits;
+        let bits: u32 = radix.fields().iter().sum::<u32>() + radix.stabiliser_bits;
         assert_eq!(bits, 238);
         assert_eq!(levels(&radix, 3), levels(&whole, 3));
         // Whole positions as classes of one, in the same packing: the levels of whole states.
