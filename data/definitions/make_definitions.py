@@ -256,6 +256,57 @@ def make_4x4x4():
     return kpuzzle("4x4x4", orbits, moves, derived, {"CENTERS": face_of})
 
 
+# ---- the 5x5x5: cubies at coordinates -4, -2, 0, 2, 4; layers 1 (outer) and 2 (inner) per
+# face. The face centres never move under these turns (the middle slices are left out), so
+# they are not pieces.
+def cube5_pieces():
+    coords = (-4, -2, 0, 2, 4)
+    corners, midges, wings, x_centres, t_centres = [], [], [], [], []
+    for x in coords:
+        for y in coords:
+            for z in coords:
+                c = (x, y, z)
+                outer = [a for a in (1, 2, 0) if abs(c[a]) == 4]
+                normals = [tuple(1 if i == a and c[a] > 0 else -1 if i == a else 0 for i in range(3))
+                           for a in outer]
+                if len(outer) == 3:
+                    corners.append((c, normals))
+                elif len(outer) == 2:
+                    inner = next(a for a in range(3) if abs(c[a]) != 4)
+                    if c[inner] == 0:
+                        midges.append((c, normals))
+                    else:
+                        # As the 4x4x4's wings: the sticker whose cross product with the other
+                        # points along the offset from the edge's middle.
+                        offset = tuple(c[a] if a == inner else 0 for a in range(3))
+                        a, b = normals
+                        wings.append((c, [a if dot(cross(a, b), offset) > 0 else b]))
+                elif len(outer) == 1:
+                    others = [abs(c[a]) for a in range(3) if abs(c[a]) != 4]
+                    if 0 not in others:
+                        x_centres.append((c, normals))
+                    elif others != [0, 0]:
+                        t_centres.append((c, normals))
+    return corners, midges, wings, x_centres, t_centres
+
+
+def make_5x5x5():
+    corners, midges, wings, x_centres, t_centres = cube5_pieces()
+    orbits = [Orbit("CORNERS", corners), Orbit("MIDGES", midges), Orbit("WINGS", wings),
+              Orbit("XCENTERS", x_centres), Orbit("TCENTERS", t_centres)]
+    moves = {}
+    for f, n in FACES.items():
+        moves[f] = move_of(orbits, n, QUARTER, 3)
+    for f, n in FACES.items():
+        moves["2" + f] = move_of(orbits, n, QUARTER, 1, 3)
+    derived = {f + "w": f"{f} 2{f}" for f in FACES}
+    # The centres of one face are alike, in each of the two kinds: each numbered by its face.
+    face_of = lambda pieces: [next(i for i, n in enumerate(FACES.values()) if same(n, st[0]))
+                              for _, st in pieces]
+    alike = {"XCENTERS": face_of(x_centres), "TCENTERS": face_of(t_centres)}
+    return kpuzzle("5x5x5", orbits, moves, derived, alike)
+
+
 # ---- pyraminx: a regular tetrahedron; faces opposite its vertices
 TETRA = {"U": (1, 1, 1), "L": (-1, -1, 1), "R": (1, -1, -1), "B": (-1, 1, -1)}
 THIRD = -2 * math.pi / 3  # clockwise seen from outside the vertex
@@ -364,6 +415,7 @@ def main():
     write_json("skewb.kpuzzle.json", make_skewb())
     write_json("megaminx.kpuzzle.json", make_megaminx())
     write_json("4x4x4.kpuzzle.json", make_4x4x4())
+    write_json("5x5x5.kpuzzle.json", make_5x5x5())
     orbits, moves = make_3x3x3_ru()
     write_tws("3x3x3-ru.tws", "3x3x3 <R, U>", orbits, moves,
               "The 3x3x3's <R, U> group: the 7 edges and 6 corners R and U move. Made by make_definitions.py.")

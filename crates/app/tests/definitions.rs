@@ -810,6 +810,41 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
     assert_eq!(all.positions, Some((fixed * 24u8).to_string()));
 }
 
+/// The 5x5x5 has 92 slots, past the 64 a position holds by default: its distinguishable
+/// positions are the published figure, it is enumerated over whole positions of 128 bytes,
+/// and its scrambles are solved optimally by the slot solver.
+#[test]
+fn the_5x5x5_runs_in_positions_of_128_slots() {
+    use godsearch_app::registry::definition::solve::DefinitionSolver;
+    let cube = load("5x5x5.kpuzzle.json");
+    let report = definitions::info(&cube, &[]).unwrap();
+    let published = &godsearch_testdata::rows("cube5x5x5.txt")[0][1];
+    assert_eq!(report.positions.as_ref(), Some(published));
+    // One move: 12 layers, 3 powers each. Two: a pair of layers of one axis commutes (6
+    // pairs an axis, 9 powers), of two axes does not (12 x 8 ordered, 9 powers): 162 + 864.
+    let bfs = run(
+        &cube,
+        "",
+        DefinitionMetric::Outer,
+        EngineChoice::Auto,
+        Some(2),
+    );
+    assert_eq!(bfs.levels, vec![1, 36, 1026]);
+    assert!(bfs.engine.contains("whole states"), "{}", bfs.engine);
+    let generators = Vec::new();
+    let solver = DefinitionSolver::new(&cube, &one_solution(&generators), &NoProgress).unwrap();
+    for scramble in ["R 2U' F2", "Uw R 2B' L2 D"] {
+        let start = definitions::position(&cube, scramble).unwrap();
+        let solved = solver.solve(&start, scramble, None).unwrap();
+        // Uw is U 2U: two moves.
+        assert_eq!(
+            solved.length,
+            names(scramble).len() + usize::from(scramble.contains("Uw"))
+        );
+        assert!(solved.optimal, "{scramble}");
+    }
+}
+
 /// The slot space (positions as slot contents, for puzzles past 128-bit ranks) against the
 /// ranked space on the 2x2x2: the same moves; its hashed ball of positions near solved never
 /// overestimates, crowded or not; and the slot solver (IDA* over the ball grown with the
@@ -823,7 +858,7 @@ fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances()
     let puzzle = load("2x2x2.kpuzzle.json");
     let generators = names("U,F,R");
     let space: OrbitSpace<u64> = puzzle.space(&generators, DefinitionMetric::Outer).unwrap();
-    let slots = SlotSpace::new(&puzzle.definition, &generators, false).unwrap();
+    let slots: SlotSpace = SlotSpace::new(&puzzle.definition, &generators, false).unwrap();
     assert_eq!(slots.move_count(), space.move_count());
     let truth = distances(&space);
     let roomy = HashedBall::build(&slots, 5, 1 << 22);
@@ -845,7 +880,7 @@ fn slot_spaces_move_as_ranked_ones_and_their_solver_finds_the_tables_distances()
         }
     }
     assert!(inside > 0);
-    let solver = SlotSolver::new(&puzzle, &one_solution(&generators)).unwrap();
+    let solver: SlotSolver = SlotSolver::new(&puzzle, &one_solution(&generators)).unwrap();
     for rank in (0..truth.len()).step_by(truth.len() / 40) {
         let pattern = space.pattern_of(rank as u64);
         let report = solver

@@ -1454,7 +1454,8 @@ mod tests {
         let classes = ClassSpace::<Slots>::new(&definition, &[], false)
             .expect("moves")
             .expect("symmetries");
-        let whole = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
+        let whole: crate::slots::SlotSpace =
+            crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
         assert_eq!(levels(&classes, 4), levels(&whole, 4));
         assert_eq!(levels(&classes, 4), [1, 36, 1026, 28812, 806772]);
         // Its fields (the centres' six colours in 3 bits each) fit 256 bits, not 128.
@@ -1506,7 +1507,8 @@ mod tests {
         };
         let tabled = space();
         assert!(tabled.lead.is_none() && tabled.first.is_some());
-        let whole = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
+        let whole: crate::slots::SlotSpace =
+            crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
         assert_eq!(levels(&tabled, 3), levels(&whole, 3));
         let mut compared = space();
         compared.first = None;
@@ -1554,7 +1556,8 @@ mod tests {
             .expect("moves")
             .expect("fits in mixed radix");
         assert_eq!((one.symmetry_count(), one.packing), (1, Packing::Radix));
-        let slots = crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
+        let slots: crate::slots::SlotSpace =
+            crate::slots::SlotSpace::new(&definition, &[], false).expect("moves");
         assert_eq!(levels(&one, 3), levels(&slots, 3));
         // Along a random walk, far from solved: each key reads back to a member of its class,
         // and keys compare as the whole states' keys do (equal where they are, so no two

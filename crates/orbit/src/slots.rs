@@ -10,17 +10,21 @@ use super::definition::{Definition, OrbitDef, OrbitPattern, Pattern, Transformat
 use super::space::{generator_transformations, space_moves, SpaceError, SpaceMove, SpaceMoves};
 use godsearch_core::{MoveIdx, SequenceAutomaton, StateSpace};
 
-/// The most slots (over all orbits) a slot space holds: the 4x4x4 has 56, the megaminx 50.
+/// The slots (over all orbits) a position holds by default: the 4x4x4 has 56, the megaminx 50.
 pub const MAX_SLOTS: usize = 64;
+/// The slots a wide position holds, for larger puzzles (the 5x5x5 has 92): twice the bytes
+/// to copy and hash, so only where [`MAX_SLOTS`] are too few.
+pub const MAX_WIDE_SLOTS: usize = 128;
 
 /// A position: slot `i` (orbits one after another, in the definition's order) holds
-/// `piece x orientations + orientation`; slots past the puzzle's are 0.
+/// `piece x orientations + orientation`; slots past the puzzle's are 0. `N` bytes:
+/// [`MAX_SLOTS`], or [`MAX_WIDE_SLOTS`] for larger puzzles.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Slots(pub [u8; MAX_SLOTS]);
+pub struct Slots<const N: usize = MAX_SLOTS>(pub [u8; N]);
 
-impl Default for Slots {
+impl<const N: usize> Default for Slots<N> {
     fn default() -> Self {
-        Slots([0; MAX_SLOTS])
+        Slots([0; N])
     }
 }
 
@@ -33,9 +37,10 @@ struct Change {
     table: u32,
 }
 
-/// A definition's puzzle over chosen moves, positions as [`Slots`] (see the module docs).
+/// A definition's puzzle over chosen moves, positions as [`Slots`] of `N` bytes (see the
+/// module docs).
 #[derive(Debug, Clone)]
-pub struct SlotSpace {
+pub struct SlotSpace<const N: usize = MAX_SLOTS> {
     name: String,
     orbits: Vec<OrbitDef>,
     generators: Vec<String>,
@@ -47,7 +52,7 @@ pub struct SlotSpace {
     twists: Vec<u8>,
     /// The first slot of each orbit.
     starts: Vec<usize>,
-    goal: Slots,
+    goal: Slots<N>,
 }
 
 /// Why a definition does not fit a slot space.
@@ -58,11 +63,13 @@ pub enum SlotError {
     Space(#[from] SpaceError),
     /// More slots than a position holds.
     #[error(
-        "the puzzle has {slots} slots; positions of at most {MAX_SLOTS} are searched without ranks"
+        "the puzzle has {slots} slots; positions of at most {most} are searched without ranks"
     )]
     TooManySlots {
         /// Its slots.
         slots: usize,
+        /// The most a position of this size holds.
+        most: usize,
     },
     /// A piece number and orientation that do not fit a byte.
     #[error("orbit {orbit}: piece numbers times orientations pass 255")]
@@ -72,18 +79,24 @@ pub enum SlotError {
     },
 }
 
-impl SlotSpace {
+/// The slots (over all orbits) of `definition`'s positions.
+pub fn slot_count(definition: &Definition) -> usize {
+    definition.orbits.iter().map(|o| o.pieces).sum()
+}
+
+impl<const N: usize> SlotSpace<N> {
     /// The space of `definition`'s positions reached by `generators` (all of its own moves when
-    /// empty), every power of each a move, or only itself and its inverse when `quarter`.
+    /// empty), every power of each a move, or only itself and its inverse when `quarter`;
+    /// refused where they have more than `N` slots.
     pub fn new(
         definition: &Definition,
         generators: &[String],
         quarter: bool,
     ) -> Result<Self, SlotError> {
         let orbits = &definition.orbits;
-        let slots: usize = orbits.iter().map(|o| o.pieces).sum();
-        if slots > MAX_SLOTS {
-            return Err(SlotError::TooManySlots { slots });
+        let slots = slot_count(definition);
+        if slots > N {
+            return Err(SlotError::TooManySlots { slots, most: N });
         }
         for (def, part) in orbits.iter().zip(&definition.solved.orbits) {
             let largest = part.pieces.iter().copied().max().unwrap_or(0) as usize;
@@ -156,7 +169,7 @@ impl SlotSpace {
 
     /// The position of `pattern` (a pattern of this definition: orbits, slots and orientations
     /// in range, as the readers check).
-    pub fn slots_of(&self, pattern: &Pattern) -> Slots {
+    pub fn slots_of(&self, pattern: &Pattern) -> Slots<N> {
         let mut slots = Slots::default();
         for ((part, def), &start) in pattern.orbits.iter().zip(&self.orbits).zip(&self.starts) {
             for (i, (&piece, &o)) in part.pieces.iter().zip(&part.orientation).enumerate() {
@@ -167,7 +180,7 @@ impl SlotSpace {
     }
 
     /// The pattern of a position.
-    pub fn pattern_of(&self, slots: &Slots) -> Pattern {
+    pub fn pattern_of(&self, slots: &Slots<N>) -> Pattern {
         Pattern {
             orbits: self
                 .orbits
@@ -190,7 +203,7 @@ impl SlotSpace {
     }
 
     /// The contents of orbit `orbit`'s slots.
-    pub fn orbit_slots<'s>(&self, slots: &'s Slots, orbit: usize) -> &'s [u8] {
+    pub fn orbit_slots<'s>(&self, slots: &'s Slots<N>, orbit: usize) -> &'s [u8] {
         let start = self.starts[orbit];
         &slots.0[start..start + self.orbits[orbit].pieces]
     }
@@ -222,7 +235,7 @@ impl SlotSpace {
 
     /// `state` after move `m`.
     #[inline]
-    pub fn apply(&self, state: &Slots, m: MoveIdx) -> Slots {
+    pub fn apply(&self, state: &Slots<N>, m: MoveIdx) -> Slots<N> {
         let mut next = *state;
         for c in &self.changes[m as usize] {
             next.0[c.slot as usize] =
@@ -232,10 +245,10 @@ impl SlotSpace {
     }
 }
 
-impl StateSpace for SlotSpace {
-    type State = Slots;
+impl<const N: usize> StateSpace for SlotSpace<N> {
+    type State = Slots<N>;
 
-    fn goal_state(&self) -> Slots {
+    fn goal_state(&self) -> Slots<N> {
         self.goal
     }
 
@@ -245,7 +258,7 @@ impl StateSpace for SlotSpace {
 
     /// Every move gives a neighbour: counted without making one (engines size their buffers
     /// by it, a state at a time).
-    fn degree(&self, _: Slots) -> usize {
+    fn degree(&self, _: Slots<N>) -> usize {
         self.moves.len()
     }
 
@@ -257,7 +270,7 @@ impl StateSpace for SlotSpace {
         self.inverse[m as usize]
     }
 
-    fn for_each_neighbour(&self, state: Slots, mut f: impl FnMut(MoveIdx, Slots)) {
+    fn for_each_neighbour(&self, state: Slots<N>, mut f: impl FnMut(MoveIdx, Slots<N>)) {
         for m in 0..self.moves.len() {
             f(m as MoveIdx, self.apply(&state, m as MoveIdx));
         }

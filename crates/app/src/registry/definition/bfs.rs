@@ -11,7 +11,7 @@ use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
 use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256};
-use godsearch_orbit::slots::Slots;
+use godsearch_orbit::slots::{Slots, MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
 
@@ -239,18 +239,12 @@ fn definition_slots<K: ClassKey>(
     }
     let started = Instant::now();
     let Some(classes) = classes else {
-        let bytes = std::mem::size_of::<Slots>() as f64;
-        let space = puzzle.slot_space(generators, metric)?;
-        let enumeration = state_levels::enumerate(&space, &request.limits, progress);
-        return Ok(report(
-            puzzle.name().to_string(),
-            "solved".into(),
-            metric.name(),
-            ("frontier of whole states", bytes),
-            &enumeration,
-            None,
-            started.elapsed().as_secs_f64(),
-        ));
+        return match puzzle.slot_count() <= MAX_SLOTS {
+            true => whole_states::<MAX_SLOTS>(puzzle, (generators, metric), request, progress),
+            false => {
+                whole_states::<MAX_WIDE_SLOTS>(puzzle, (generators, metric), request, progress)
+            }
+        };
     };
     let enumeration = state_levels::enumerate(&classes, &request.limits, progress);
     let bytes = std::mem::size_of::<K>() as f64;
@@ -271,6 +265,29 @@ fn definition_slots<K: ClassKey>(
     report.classes = Some(enumeration.classes.clone());
     report.class_group = Some(classes.symmetry_count() as u64);
     Ok(report)
+}
+
+/// [`definition_slots`] over whole states of `N` bytes (a slot a byte): [`MAX_SLOTS`], or
+/// [`MAX_WIDE_SLOTS`] for puzzles with more slots.
+fn whole_states<const N: usize>(
+    puzzle: &DefinitionPuzzle,
+    (generators, metric): (&[String], DefinitionMetric),
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let started = Instant::now();
+    let bytes = std::mem::size_of::<Slots<N>>() as f64;
+    let space = puzzle.slot_space_of::<N>(generators, metric)?;
+    let enumeration = state_levels::enumerate(&space, &request.limits, progress);
+    Ok(report(
+        puzzle.name().to_string(),
+        "solved".into(),
+        metric.name(),
+        ("frontier of whole states", bytes),
+        &enumeration,
+        None,
+        started.elapsed().as_secs_f64(),
+    ))
 }
 
 fn enumerate_definition<R: RankInt + KeyState>(

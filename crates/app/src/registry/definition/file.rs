@@ -140,6 +140,11 @@ impl DefinitionPuzzle {
         Ok(ClassSpace::whole(&self.definition, generators, quarter)?)
     }
 
+    /// The slots of its positions, over all orbits.
+    pub fn slot_count(&self) -> usize {
+        godsearch_orbit::slots::slot_count(&self.definition)
+    }
+
     /// How many symmetries the moves `generators` have ([`symmetries`]; 1: the identity alone).
     pub fn symmetry_count(&self, generators: &[String]) -> AppResult<usize> {
         let moves = space_moves(&self.definition, generators, false)?.moves;
@@ -147,12 +152,23 @@ impl DefinitionPuzzle {
     }
 
     /// The space over `generators` in `metric` whose states are the pieces' slots themselves,
-    /// for puzzles past 128-bit ranks (the megaminx, the 4x4x4): no rank, no table, any size.
+    /// for puzzles past 128-bit ranks (the megaminx, the 4x4x4): no rank, no table, any size
+    /// up to [`MAX_SLOTS`](godsearch_orbit::slots::MAX_SLOTS) slots.
     pub fn slot_space(
         &self,
         generators: &[String],
         metric: DefinitionMetric,
     ) -> AppResult<SlotSpace> {
+        self.slot_space_of(generators, metric)
+    }
+
+    /// [`Self::slot_space`] in positions of `N` bytes, for puzzles of up to `N` slots (the
+    /// 5x5x5's 92 in [`MAX_WIDE_SLOTS`](godsearch_orbit::slots::MAX_WIDE_SLOTS)).
+    pub fn slot_space_of<const N: usize>(
+        &self,
+        generators: &[String],
+        metric: DefinitionMetric,
+    ) -> AppResult<SlotSpace<N>> {
         let quarter = metric == DefinitionMetric::Quarter;
         SlotSpace::new(&self.definition, generators, quarter).map_err(|e| match e {
             SlotError::Space(e) => AppError::OrbitSpace(e),

@@ -189,7 +189,7 @@ impl<R: RankInt> DefinitionSpace for OrbitSpace<R> {
     }
 }
 
-impl DefinitionSpace for godsearch_orbit::slots::SlotSpace {
+impl<const N: usize> DefinitionSpace for godsearch_orbit::slots::SlotSpace<N> {
     fn space_moves(&self) -> &[SpaceMove] {
         self.moves()
     }

@@ -46,6 +46,11 @@ pub const SHIPPED: &[ShippedDefinition] = &[
         text: include_str!("../../../data/definitions/4x4x4.kpuzzle.json"),
     },
     ShippedDefinition {
+        name: "5x5x5",
+        file: "5x5x5.kpuzzle.json",
+        text: include_str!("../../../data/definitions/5x5x5.kpuzzle.json"),
+    },
+    ShippedDefinition {
         name: "3x3x3-ru",
         file: "3x3x3-ru.tws",
         text: include_str!("../../../data/definitions/3x3x3-ru.tws"),

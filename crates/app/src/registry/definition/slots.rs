@@ -22,7 +22,7 @@ use godsearch_enumerate::hashed_ball::{
     bytes_for, canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
 };
 use godsearch_orbit::group::Membership;
-use godsearch_orbit::slots::{SlotSpace, Slots};
+use godsearch_orbit::slots::{SlotSpace, Slots, MAX_SLOTS};
 use godsearch_orbit::Pattern;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -33,11 +33,11 @@ use std::time::Instant;
 /// reaches 12 (a 12-move scramble), and the megaminx's within 5.
 pub const SLOT_BALL_SHARE: f64 = 0.5;
 
-/// A slot space and its ball of positions near solved, grown as the searches need it and
-/// kept for the next positions.
-pub struct SlotSolver {
+/// A slot space of positions of `N` bytes and its ball of positions near solved, grown as the
+/// searches need it and kept for the next positions.
+pub struct SlotSolver<const N: usize = MAX_SLOTS> {
     puzzle: DefinitionPuzzle,
-    space: SlotSpace,
+    space: SlotSpace<N>,
     count: usize,
     /// The group the moves generate, to refuse the positions they cannot reach (`None` past
     /// the points a table is made for); made at the first position that needs it (the
@@ -46,13 +46,13 @@ pub struct SlotSolver {
     /// Per depth, the canonical sequences a ball that deep enters (an upper bound on its
     /// positions), up to the deepest ball that fits [`SLOT_BALL_SHARE`] of the memory budget.
     ball_sequences: Vec<u128>,
-    ball: Mutex<Arc<HashedBall<Slots>>>,
+    ball: Mutex<Arc<HashedBall<Slots<N>>>>,
 }
 
-impl SlotSolver {
+impl<const N: usize> SlotSolver<N> {
     /// The space of `puzzle` under `request`; the ball is built by the searches.
     pub fn new(puzzle: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> AppResult<Self> {
-        let space = puzzle.slot_space(request.generators, request.metric)?;
+        let space = puzzle.slot_space_of(request.generators, request.metric)?;
         let ball_bytes = (request.memory_bytes as f64 * SLOT_BALL_SHARE) as u128;
         let automaton = space.sequence_automaton();
         let ball_sequences = (0..=MAX_BALL_DEPTH)
@@ -75,7 +75,7 @@ impl SlotSolver {
     /// The ball for an iteration of bound `bound`: half as deep, rounded down (as deep as
     /// fits), built now if the one held is shallower, and kept; the one held when `give_up`
     /// stops the build. Also the seconds spent building it now.
-    fn ball_for(&self, bound: u32, give_up: &GiveUp) -> (Arc<HashedBall<Slots>>, f64) {
+    fn ball_for(&self, bound: u32, give_up: &GiveUp) -> (Arc<HashedBall<Slots<N>>>, f64) {
         let deepest = self.ball_sequences.len() as u32 - 1;
         let depth = (bound / 2).min(deepest);
         let mut held = self.ball.lock().unwrap_or_else(|e| e.into_inner());
@@ -159,7 +159,7 @@ impl SlotSolver {
     }
 
     /// The space's move names, for sequences the solver gives.
-    pub fn space(&self) -> &SlotSpace {
+    pub fn space(&self) -> &SlotSpace<N> {
         &self.space
     }
 }
@@ -210,7 +210,7 @@ mod tests {
             table: None,
             algorithm: Default::default(),
         };
-        let solver = SlotSolver::new(&puzzle, &request).unwrap();
+        let solver = SlotSolver::<MAX_SLOTS>::new(&puzzle, &request).unwrap();
         assert!(solver.made_of_moves("U R2 2F' U'"));
         assert!(solver.made_of_moves(""));
         for asked in ["U F", "U [R, U]", "{\"CORNERS\": {}}", "twisted", "U x"] {

@@ -15,6 +15,7 @@ use godsearch_core::{Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::{table, KeyState, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
+use godsearch_orbit::slots::{MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::descend;
 use godsearch_tables::{LoadedTable, TwoBitTable, TwoBitView};
@@ -36,6 +37,8 @@ pub enum DefinitionSolver {
     Wide(Solver<u128>),
     /// Ranks need more: positions as slots, solved by IDA* ([`super::slots`]).
     Slots(SlotSolver),
+    /// Past [`MAX_SLOTS`] slots (the 5x5x5).
+    WideSlots(SlotSolver<MAX_WIDE_SLOTS>),
 }
 
 /// [`DefinitionSolver`] for one rank type.
@@ -85,7 +88,10 @@ impl DefinitionSolver {
                                 puzzle.name()
                             )));
                         }
-                        Ok(Self::Slots(SlotSolver::new(puzzle, request)?))
+                        match puzzle.slot_count() <= MAX_SLOTS {
+                            true => Ok(Self::Slots(SlotSolver::new(puzzle, request)?)),
+                            false => Ok(Self::WideSlots(SlotSolver::new(puzzle, request)?)),
+                        }
                     }
                     Err(e) => Err(e),
                 }
@@ -107,6 +113,7 @@ impl DefinitionSolver {
             Self::Narrow(s) => s.solve(start, start_text, give_up),
             Self::Wide(s) => s.solve(start, start_text, give_up),
             Self::Slots(s) => s.solve(start, start_text, give_up),
+            Self::WideSlots(s) => s.solve(start, start_text, give_up),
         }
     }
 }
@@ -120,6 +127,7 @@ impl DefinitionSolver {
             Self::Narrow(s) => inverse_sequence(&s.space, s.space.moves(), &solution),
             Self::Wide(s) => inverse_sequence(&s.space, s.space.moves(), &solution),
             Self::Slots(s) => inverse_sequence(s.space(), s.space().moves(), &solution),
+            Self::WideSlots(s) => inverse_sequence(s.space(), s.space().moves(), &solution),
         })
     }
 }
