@@ -211,40 +211,60 @@ def make_3x3x3_ru():
     return [edges, corners], moves
 
 
-# ---- the 4x4x4: cubies at coordinates -3, -1, 1, 3; layers 1 (outer) and 2 (inner) per face
-def cube4_pieces():
-    coords = (-3, -1, 1, 3)
-    corners, wings, centres = [], [], []
+# ---- bigger cubes: cubies at odd (4x4x4) or even (5x5x5) coordinates; layer 1 the outer one
+def surface_cubies(coords):
+    """Each cubie on the surface of a cube with these coordinates: its centre, the normals of
+    the faces it shows (U/D first, then F/B, as cube_pieces lists them), how many it shows."""
+    edge = max(coords)
     for x in coords:
         for y in coords:
             for z in coords:
                 c = (x, y, z)
-                outer = [a for a in (1, 2, 0) if abs(c[a]) == 3]
+                outer = [a for a in (1, 2, 0) if abs(c[a]) == edge]
                 normals = [tuple(1 if i == a and c[a] > 0 else -1 if i == a else 0 for i in range(3))
                            for a in outer]
-                if len(outer) == 3:
-                    corners.append((c, normals))
-                elif len(outer) == 2:
-                    # A wing cannot turn in place: its one sticker is the one whose cross product
-                    # with the other points along the wing's offset from its edge's middle, a
-                    # choice every turn keeps.
-                    inner = next(a for a in range(3) if abs(c[a]) == 1)
-                    offset = tuple(c[a] if a == inner else 0 for a in range(3))
-                    a, b = normals
-                    wings.append((c, [a if dot(cross(a, b), offset) > 0 else b]))
-                elif len(outer) == 1:
-                    centres.append((c, normals))
+                if outer:
+                    yield c, normals, len(outer)
+
+
+def wing_sticker(c, normals, edge):
+    """A wing cannot turn in place: its one sticker is the one whose cross product with the
+    other points along the wing's offset from its edge's middle, a choice every turn keeps."""
+    inner = next(a for a in range(3) if abs(c[a]) != edge)
+    offset = tuple(c[a] if a == inner else 0 for a in range(3))
+    a, b = normals
+    return [a if dot(cross(a, b), offset) > 0 else b]
+
+
+def cube4_pieces():
+    corners, wings, centres = [], [], []
+    for c, normals, shown in surface_cubies((-3, -1, 1, 3)):
+        if shown == 3:
+            corners.append((c, normals))
+        elif shown == 2:
+            wings.append((c, wing_sticker(c, normals, 3)))
+        else:
+            centres.append((c, normals))
     return corners, wings, centres
+
+
+def layer_turns(orbits, edge):
+    """The outer turns U..B of a cube whose outer cubies are at coordinate `edge`, then the
+    inner slices 2U..2B next to them, each a quarter turn."""
+    moves = {f: move_of(orbits, n, QUARTER, edge - 1) for f, n in FACES.items()}
+    moves.update({"2" + f: move_of(orbits, n, QUARTER, edge - 3, edge - 1) for f, n in FACES.items()})
+    return moves
+
+
+def faces_of(pieces):
+    """The number of the face each centre piece shows (alike centres share it)."""
+    return [next(i for i, n in enumerate(FACES.values()) if same(n, st[0])) for _, st in pieces]
 
 
 def make_4x4x4():
     corners, wings, centres = cube4_pieces()
     orbits = [Orbit("CORNERS", corners), Orbit("WINGS", wings), Orbit("CENTERS", centres)]
-    moves = {}
-    for f, n in FACES.items():
-        moves[f] = move_of(orbits, n, QUARTER, 2)
-    for f, n in FACES.items():
-        moves["2" + f] = move_of(orbits, n, QUARTER, 0, 2)
+    moves = layer_turns(orbits, 3)
     derived = {f + "w": f"{f} 2{f}" for f in FACES}
     # Three layers: the face's and both inner ones, the far one turned the face's way. That is
     # a rotation of the whole cube less the opposite face, so the generators U,2U,2D,R,2R,2L,
@@ -252,41 +272,27 @@ def make_4x4x4():
     opposite = {f: next(g for g, m in FACES.items() if m == scale(n, -1)) for f, n in FACES.items()}
     derived.update({f"3{f}w": f"{f} 2{f} 2{opposite[f]}'" for f in FACES})
     # The centres of one face are alike: each is numbered by its face.
-    face_of = [next(i for i, n in enumerate(FACES.values()) if same(n, st[0])) for _, st in centres]
-    return kpuzzle("4x4x4", orbits, moves, derived, {"CENTERS": face_of})
+    return kpuzzle("4x4x4", orbits, moves, derived, {"CENTERS": faces_of(centres)})
 
 
 # ---- the 5x5x5: cubies at coordinates -4, -2, 0, 2, 4; layers 1 (outer) and 2 (inner) per
 # face. The face centres never move under these turns (the middle slices are left out), so
 # they are not pieces.
 def cube5_pieces():
-    coords = (-4, -2, 0, 2, 4)
     corners, midges, wings, x_centres, t_centres = [], [], [], [], []
-    for x in coords:
-        for y in coords:
-            for z in coords:
-                c = (x, y, z)
-                outer = [a for a in (1, 2, 0) if abs(c[a]) == 4]
-                normals = [tuple(1 if i == a and c[a] > 0 else -1 if i == a else 0 for i in range(3))
-                           for a in outer]
-                if len(outer) == 3:
-                    corners.append((c, normals))
-                elif len(outer) == 2:
-                    inner = next(a for a in range(3) if abs(c[a]) != 4)
-                    if c[inner] == 0:
-                        midges.append((c, normals))
-                    else:
-                        # As the 4x4x4's wings: the sticker whose cross product with the other
-                        # points along the offset from the edge's middle.
-                        offset = tuple(c[a] if a == inner else 0 for a in range(3))
-                        a, b = normals
-                        wings.append((c, [a if dot(cross(a, b), offset) > 0 else b]))
-                elif len(outer) == 1:
-                    others = [abs(c[a]) for a in range(3) if abs(c[a]) != 4]
-                    if 0 not in others:
-                        x_centres.append((c, normals))
-                    elif others != [0, 0]:
-                        t_centres.append((c, normals))
+    for c, normals, shown in surface_cubies((-4, -2, 0, 2, 4)):
+        # Which of its coordinates are 0: a midge's one, a t-centre's one, a face centre's two.
+        zeros = sum(1 for v in c if v == 0)
+        if shown == 3:
+            corners.append((c, normals))
+        elif shown == 2 and zeros:
+            midges.append((c, normals))
+        elif shown == 2:
+            wings.append((c, wing_sticker(c, normals, 4)))
+        elif zeros == 0:
+            x_centres.append((c, normals))
+        elif zeros == 1:
+            t_centres.append((c, normals))
     return corners, midges, wings, x_centres, t_centres
 
 
@@ -294,16 +300,10 @@ def make_5x5x5():
     corners, midges, wings, x_centres, t_centres = cube5_pieces()
     orbits = [Orbit("CORNERS", corners), Orbit("MIDGES", midges), Orbit("WINGS", wings),
               Orbit("XCENTERS", x_centres), Orbit("TCENTERS", t_centres)]
-    moves = {}
-    for f, n in FACES.items():
-        moves[f] = move_of(orbits, n, QUARTER, 3)
-    for f, n in FACES.items():
-        moves["2" + f] = move_of(orbits, n, QUARTER, 1, 3)
+    moves = layer_turns(orbits, 4)
     derived = {f + "w": f"{f} 2{f}" for f in FACES}
     # The centres of one face are alike, in each of the two kinds: each numbered by its face.
-    face_of = lambda pieces: [next(i for i, n in enumerate(FACES.values()) if same(n, st[0]))
-                              for _, st in pieces]
-    alike = {"XCENTERS": face_of(x_centres), "TCENTERS": face_of(t_centres)}
+    alike = {"XCENTERS": faces_of(x_centres), "TCENTERS": faces_of(t_centres)}
     return kpuzzle("5x5x5", orbits, moves, derived, alike)
 
 

@@ -10,7 +10,7 @@ use godsearch_app::registry::definition::file::{
 use godsearch_app::report::BfsReport;
 use godsearch_core::NoProgress;
 use godsearch_enumerate::Limits;
-use godsearch_orbit::{alg, OrbitSpace, Transformation};
+use godsearch_orbit::{alg, Definition, OrbitSpace, Transformation};
 use godsearch_testdata::{column, data_dir, levels};
 
 /// A workbench over a fresh cache (the folder, kept while it is used), and the limits of a
@@ -38,6 +38,19 @@ fn workbench() -> (
 
 fn load(name: &str) -> DefinitionPuzzle {
     definitions::load(&data_dir().join("definitions").join(name)).unwrap()
+}
+
+/// The transformations of `d`'s moves named in `generators` (`U,R,F`; its own moves, not the
+/// derived ones, when empty).
+fn transformations(d: &Definition, generators: &str) -> Vec<Transformation> {
+    d.moves
+        .iter()
+        .filter(|m| match generators {
+            "" => !m.derived,
+            some => some.split(',').any(|g| g == m.name),
+        })
+        .map(|m| m.transformation.clone())
+        .collect()
 }
 
 fn names(text: &str) -> Vec<String> {
@@ -748,12 +761,7 @@ fn the_group_tells_which_patterns_of_alike_twisted_pieces_it_reaches() {
     ] {
         let puzzle = definitions::parse("alike.tws", &text).unwrap();
         let d = &puzzle.definition;
-        let generators: Vec<Transformation> = d
-            .moves
-            .iter()
-            .filter(|m| !m.derived)
-            .map(|m| m.transformation.clone())
-            .collect();
+        let generators = transformations(d, "");
         let mut twisted = d.solved.clone();
         twisted.orbits[0].orientation[3] = 1;
         let mut swapped = d.solved.clone();
@@ -778,15 +786,7 @@ fn the_group_tells_which_patterns_of_alike_twisted_pieces_it_reaches() {
     let mut moved = d.solved.clone();
     moved.orbits[0].pieces.swap(0, 2);
     for (generators, reached) in [("U,R,F", false), ("", true)] {
-        let chosen: Vec<Transformation> = d
-            .moves
-            .iter()
-            .filter(|m| match generators {
-                "" => !m.derived,
-                some => some.split(',').any(|g| g == m.name),
-            })
-            .map(|m| m.transformation.clone())
-            .collect();
+        let chosen = transformations(d, generators);
         assert_eq!(
             reaches(&chosen, &d.orbits, &d.solved, &moved).unwrap(),
             Some(reached),
@@ -937,12 +937,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
     ] {
         let puzzle = load(file);
         let d = &puzzle.definition;
-        let generators: Vec<Transformation> = d
-            .moves
-            .iter()
-            .filter(|m| !m.derived)
-            .map(|m| m.transformation.clone())
-            .collect();
+        let generators = transformations(d, "");
         let start = definitions::position(&puzzle, scramble).unwrap();
         assert_eq!(
             reaches(&generators, &d.orbits, &d.solved, &start).unwrap(),
@@ -976,12 +971,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
     // them swapped too; so is one pair of wings swapped (the "parity" cubers know).
     let cube = load("4x4x4.kpuzzle.json");
     let d = &cube.definition;
-    let generators: Vec<Transformation> = d
-        .moves
-        .iter()
-        .filter(|m| !m.derived)
-        .map(|m| m.transformation.clone())
-        .collect();
+    let generators = transformations(d, "");
     for orbit in ["CENTERS", "WINGS"] {
         let o = d.orbits.iter().position(|x| x.name == orbit).unwrap();
         let mut swapped = d.solved.clone();
