@@ -331,7 +331,7 @@ pub fn distinct_positions(
             .product::<BigUint>()
     };
     let order_g = size(&table.trans);
-    // Each alike orbit in the relabelled points: its first point, slots and orientations.
+    // Each span in the relabelled points: its first point, slots and orientations.
     let mut spans = Vec::new();
     let mut start = fixed;
     for &(_, n, k, _) in &alike {
@@ -369,7 +369,7 @@ pub fn distinct_positions(
         }
     }
     // W: the images of K's generators and all they generate, each image a number whose
-    // digits are, per alike orbit, the parity (base 2) and the twist (base k).
+    // digits are, per span, the parity (base 2) and the twist (base k).
     let radices: Vec<usize> = spans.iter().flat_map(|s| [2, s.orientations]).collect();
     let Some(images) = radices.iter().try_fold(1usize, |n, &r| {
         n.checked_mul(r).filter(|&n| n <= MAX_IMAGES)
@@ -465,10 +465,11 @@ fn carried_together(generators: &[Transformation], o: usize, slots: usize) -> Ve
     sets.into_values().collect()
 }
 
-/// The most images [`distinct_positions`] lists: parities and twists of the alike orbits.
+/// The most images [`distinct_positions`] lists: parities and twists of the spans.
 const MAX_IMAGES: usize = 1 << 20;
 
-/// An orbit with alike pieces among the relabelled points of [`distinct_positions`].
+/// A span (a set of slots the moves carry pieces between, holding alike pieces) among the
+/// relabelled points of [`distinct_positions`].
 struct AlikeSpan {
     start: usize,
     slots: usize,
