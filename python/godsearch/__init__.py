@@ -163,7 +163,8 @@ class Session:
               no_reflection=False, goal=None, stages=None, effort=None, depth=None,
               metric=None, facelets=False, moves=False, max_length=None, optimal=False,
               all=False, table_size=None, timeout=None, generators=None,
-              known_solution=None, resume_from=None, count=None, table=None, progress=None):
+              known_solution=None, resume_from=None, resume_subtrees=None, count=None,
+              table=None, progress=None):
         """Solves one position; its solution is replayed against the start first.
 
         Parameters
@@ -198,6 +199,10 @@ class Session:
         resume_from : int, optional
             Boards, IDA*: the ``lower_bound`` an earlier search of the board proved, so that
             none of its finished iterations is searched again.
+        resume_subtrees : str, optional
+            Boards, parallel IDA*, with ``resume_from``: the ``searched_subtrees`` token of
+            that search's report, so that the subtrees it finished of that bound's iteration
+            are skipped too.
         progress : callable, optional
             Called with the job's progress dict four times a second while it runs.
         no_reflection, goal, stages, effort, depth, metric, facelets, moves, max_length, all, table_size, known_solution
@@ -230,7 +235,7 @@ class Session:
                            max_length=max_length, optimal=optimal, all=all,
                            table_size=table_size, timeout=timeout, generators=generators,
                            known_solution=known_solution, resume_from=resume_from,
-                           count=count)
+                           resume_subtrees=resume_subtrees, count=count)
         return _call(self._native.solve_json, request, progress, table=table)
 
     def solve_many(self, puzzle, positions, **options):

@@ -58,6 +58,7 @@ class Session:
         generators: Optional[str] = ...,
         known_solution: Optional[str] = ...,
         resume_from: Optional[int] = ...,
+        resume_subtrees: Optional[str] = ...,
         count: Optional[int] = ...,
         table: Optional[Union[str, "os.PathLike[str]"]] = ...,
         progress: Progress = ...,

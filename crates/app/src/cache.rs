@@ -88,10 +88,7 @@ pub struct TableCache {
 
 /// FNV-1a, for short stable file names (the file's header holds the full identity).
 fn fnv1a(text: &str) -> u32 {
-    const OFFSET: u32 = 0x811c_9dc5;
-    const PRIME: u32 = 0x0100_0193;
-    text.bytes()
-        .fold(OFFSET, |h, b| (h ^ b as u32).wrapping_mul(PRIME))
+    godsearch_core::fingerprint::fnv1a(text.as_bytes())
 }
 
 impl TableCache {

@@ -48,6 +48,10 @@ pub struct Solution {
     /// IDA* resumed from this bound (`--resume-from`): its first threshold. The solution is
     /// shortest when the bound was one a search proved.
     pub resumed_from: Option<u32>,
+    /// With `timed_out`, parallel IDA*: the subtrees of the iteration of `lower_bound` it
+    /// searched to the end, as a token for `resume_subtrees` (`--resume-subtrees`), so that a
+    /// run continued from that bound skips them; `null` when none was finished.
+    pub searched_subtrees: Option<String>,
     /// Bytes the method held for this board: its pattern databases, A*'s stored positions
     /// (at 64 bytes each), the distance table or the half-depth levels; `null` for the staged
     /// solvers.

@@ -121,6 +121,11 @@ pub struct SolveRequest {
     /// report's `lower_bound`), so that its finished iterations are not done again.
     #[serde(default)]
     pub resume_from: Option<u32>,
+    /// Boards, parallel IDA*, with `resume_from`: the `searched_subtrees` a search stopped in
+    /// that bound's iteration reported, so that the subtrees it finished are not searched
+    /// again. Refused for another board, heuristic or bound.
+    #[serde(default)]
+    pub resume_subtrees: Option<String>,
     /// Definition puzzles: a distance table file saved by `bfs --save` to descend through
     /// (checked to be this puzzle's, generators' and metric's). Set by the local front ends
     /// only: it is no part of the API, since a server reads no file its clients name.
@@ -163,6 +168,7 @@ impl SolveRequest {
             known_solution: None,
             timeout: None,
             resume_from: None,
+            resume_subtrees: None,
             table: None,
         }
     }
@@ -262,6 +268,7 @@ impl SolveRequest {
             (self.known_solution.is_some(), "known_solution"),
             (self.timeout.is_some(), "timeout"),
             (self.resume_from.is_some(), "resume_from"),
+            (self.resume_subtrees.is_some(), "resume_subtrees"),
             (self.table.is_some(), "table"),
         ];
         match given.iter().find(|(on, name)| *on && !kept.contains(name)) {

@@ -891,3 +891,59 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
         "--resume-from is for sliding-tile boards",
     );
 }
+
+/// Parallel IDA* stopped inside an iteration reports the subtrees of it that it finished;
+/// --resume-subtrees skips them, and the search still ends with the optimal length. A token
+/// for another board, or a malformed one, is refused.
+#[test]
+fn a_search_stopped_inside_an_iteration_resumes_past_its_finished_subtrees() {
+    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    // Korf's instance 1 again (57 moves).
+    let board = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
+    let base = [
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--heuristic",
+        "manhattan",
+        "--algorithm",
+        "parallel-ida",
+        board,
+    ];
+    // A stop inside an iteration with a subtree finished: soon after one starts there is none.
+    let (bound, token) = ["0.3", "0.5", "0.8", "1.2"]
+        .iter()
+        .find_map(|timeout| {
+            let stopped = godsearch(&[&base[..], &["--timeout", timeout, "--json"]].concat());
+            let report: serde_json::Value =
+                serde_json::from_str(stdout(&stopped).lines().next()?).ok()?;
+            let token = report["searched_subtrees"].as_str()?.to_string();
+            Some((report["lower_bound"].as_u64()?.to_string(), token))
+        })
+        .expect("a stop with finished subtrees");
+    let resume = ["--resume-from", &bound, "--resume-subtrees", &token];
+    let resumed = json(&[&base[..], &resume, &["--json"]].concat());
+    assert_eq!(resumed["length"], 57, "{resumed}");
+    assert_eq!(resumed["thresholds"][0].to_string(), bound);
+    let other = "14,13,15,7,11,12,9,5,6,2,0,1,4,8,10,3";
+    let base_other = [&base[..base.len() - 1], &[other]].concat();
+    refused(
+        &[&base_other[..], &resume].concat(),
+        "were not recorded by this search",
+    );
+    refused(
+        &[
+            &base[..],
+            &["--resume-from", &bound, "--resume-subtrees", "1.2.3"],
+        ]
+        .concat(),
+        "searched subtrees «1.2.3»",
+    );
+    refused(
+        &[&base[..], &["--resume-subtrees", &token]].concat(),
+        "--resume-from",
+    );
+    let human = stdout(&godsearch(&[&base[..], &["--timeout", "0.3"]].concat()));
+    assert!(human.contains("continue   with --resume-from"), "{human}");
+}

@@ -159,6 +159,18 @@ fn iteration_estimate(watch: &Watch, rate: f64) -> String {
     }
 }
 
+/// "; N of M subtrees finished" for a parallel iteration that has finished any.
+fn subtrees_finished(watch: &Watch) -> String {
+    match watch.searched() {
+        Some(searched) => format!(
+            "; {} of {} subtrees finished",
+            searched.done.len(),
+            searched.subtrees
+        ),
+        None => String::new(),
+    }
+}
+
 /// How often the search line is redrawn.
 const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 
@@ -170,12 +182,13 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
         let nodes = watch.expanded();
         let rate = nodes as f64 / elapsed.as_secs_f64();
         format!(
-            "threshold {}, {} nodes expanded, {}nodes/s, {}{}",
+            "threshold {}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
             format_rate(rate),
             format_seconds(elapsed.as_secs_f64()),
-            iteration_estimate(watch, rate)
+            iteration_estimate(watch, rate),
+            subtrees_finished(watch)
         )
     };
     with_status_line(quiet, line, work)

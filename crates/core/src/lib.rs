@@ -26,6 +26,7 @@
 //! lexicographic order and have opposite parities, so `lexicographic rank / 2` is a bijection
 //! from either class onto `0..n!/2`.
 
+pub mod fingerprint;
 pub mod heuristic;
 pub mod perm;
 pub mod progress;

@@ -198,6 +198,7 @@ fn astar_stops_when_cancelled_with_a_proven_lower_bound() {
     let SearchError::Timeout {
         lower_bound,
         expanded,
+        searched: None,
     } = err
     else {
         panic!("{err}")

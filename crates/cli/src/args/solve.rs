@@ -70,6 +70,11 @@ pub struct SolveArgs {
     /// board's true distance gives the first solution within it, which may not be shortest.
     #[arg(long, value_name = "BOUND")]
     pub resume_from: Option<u32>,
+    /// Boards, parallel IDA*, with --resume-from: skip the subtrees of that bound's iteration
+    /// that a search stopped inside it finished (the token its report gave with the bound), so
+    /// that no finished work is searched again. Refused for another board, heuristic or bound.
+    #[arg(long, value_name = "TOKEN", requires = "resume_from")]
+    pub resume_subtrees: Option<String>,
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
     pub show_facelets: bool,

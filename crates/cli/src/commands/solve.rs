@@ -87,7 +87,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             let bound = seen.threshold();
             if bound > 0 {
                 errln!(
-                    "interrupted: every solution has at least {bound} moves (proven); continue with --resume-from {bound}"
+                    "interrupted: every solution has at least {bound} moves (proven); continue with {}",
+                    continue_with(bound, seen.searched().map(|s| s.to_string()).as_deref())
                 );
             }
         }));
@@ -115,6 +116,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         crate::interrupt::clear_on_interrupt();
     }
     out.finish()
+}
+
+/// The options that continue a search stopped with `bound` proven, skipping the subtrees of
+/// that bound's iteration it finished (`searched`, the report's token).
+pub fn continue_with(bound: u32, searched: Option<&str>) -> String {
+    match searched {
+        Some(token) => format!("--resume-from {bound} --resume-subtrees {token}"),
+        None => format!("--resume-from {bound}"),
+    }
 }
 
 /// The positions to solve: those given as arguments (read at once), then `--file`'s lines as
@@ -162,6 +172,7 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
         known_solution: args.known_solution.clone(),
         timeout: args.timeout.map(|t| t.as_secs_f64()),
         resume_from: args.resume_from,
+        resume_subtrees: args.resume_subtrees.clone(),
         table: args.table.clone(),
         ..SolveRequest::new(&puzzle, position)
     }

@@ -288,7 +288,8 @@ fn print_human(s: &Solution, verbose: bool) {
                     format_seconds(s.seconds),
                     format_count(s.nodes_expanded)
                 );
-                outln!("continue   with --resume-from {bound}: the finished iterations are not searched again");
+                let how = super::solve::continue_with(bound, s.searched_subtrees.as_deref());
+                outln!("continue   with {how}: the work finished is not searched again");
             }
         }
         outln!();

@@ -75,6 +75,7 @@ pub fn astar_watched<H: TileHeuristic>(
         }) => Err(SearchError::Timeout {
             lower_bound,
             expanded,
+            searched: None,
         }),
     }
 }

@@ -14,7 +14,12 @@
 //! of the next node it expands whose cost is at least [`MIN_SHARED_SLACK`] below the threshold:
 //! no thread waits long while another still has work to give. A solution found at the
 //! threshold is optimal (every shorter bound failed), so the first one found stops all threads.
+//!
+//! Each piece of work remembers which subtree of the split it came from, and a subtree is
+//! finished once every piece of it is: a search stopped inside an iteration reports the subtrees
+//! it finished ([`SearchedSubtrees`]), and a later run of that iteration skips them.
 
+use super::checkpoint::{split_fingerprint, SearchedSubtrees};
 use super::heuristic::TileHeuristic;
 use super::node::{Geometry, Node};
 use super::SearchError;
@@ -22,7 +27,7 @@ use crate::stats::SearchStats;
 use godsearch_puzzles::tiles::{Board, DuplicateAutomaton, DuplicateState, Move};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
 /// Subtrees made per thread for each parallel iteration: enough that the last ones finish
@@ -98,6 +103,9 @@ trait MoveFilter: Sync {
     /// The state after `mv`, or `None` when it is refused.
     fn next(&self, state: Self::State, mv: u8) -> Option<Self::State>;
 
+    /// The length of the duplicate strings refused, as [`SearchedSubtrees`] records it.
+    fn pruning_length(&self) -> u8;
+
     /// The state after the moves of `path`, a path the search made (so one it accepts).
     fn after(&self, path: &[u8]) -> Self::State {
         path.iter().fold(self.start(), |state, &mv| {
@@ -112,6 +120,10 @@ impl MoveFilter for DuplicateAutomaton {
 
     fn start(&self) -> DuplicateState {
         DuplicateAutomaton::START
+    }
+
+    fn pruning_length(&self) -> u8 {
+        u8::try_from(self.max_length()).expect("within the longest packed string")
     }
 
     #[inline]
@@ -150,6 +162,10 @@ impl MoveFilter for UndoneMoves {
         NO_MOVE
     }
 
+    fn pruning_length(&self) -> u8 {
+        PRUNING[0].1 as u8
+    }
+
     #[inline]
     fn next(&self, last: u8, mv: u8) -> Option<u8> {
         (mv != self.refused[last as usize]).then_some(mv)
@@ -181,6 +197,8 @@ pub struct Watch {
     iteration_base: AtomicU64,
     /// Nodes of the last two finished iterations: the one before last, then the last.
     finished: [AtomicU64; 2],
+    /// The subtrees of the iteration under way finished so far.
+    searched: Mutex<Option<SearchedSubtrees>>,
 }
 
 impl Watch {
@@ -229,8 +247,25 @@ impl Watch {
         forecast(before, last)
     }
 
+    /// The subtrees of the iteration under way that are finished, as a search stopped now
+    /// would report them in [`SearchError::Timeout`]: for a front end that ends the process on
+    /// a signal to say how to continue. `None` until a subtree is finished, and for serial
+    /// IDA*, which does not split its iterations.
+    pub fn searched(&self) -> Option<SearchedSubtrees> {
+        self.searched
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Records the subtrees of the iteration under way finished so far.
+    fn publish(&self, searched: SearchedSubtrees) {
+        *self.searched.lock().unwrap_or_else(PoisonError::into_inner) = Some(searched);
+    }
+
     /// Records that an iteration of `threshold` begins.
     fn begin_iteration(&self, threshold: u32) {
+        *self.searched.lock().unwrap_or_else(PoisonError::into_inner) = None;
         self.threshold.store(threshold, Ordering::Relaxed);
         self.iteration_base
             .store(self.expanded(), Ordering::Relaxed);
@@ -262,6 +297,8 @@ struct Dfs<'a, H: TileHeuristic, F: MoveFilter> {
     timed_out: &'a AtomicBool,
     /// The parallel iteration's shared work, if any.
     shared: Option<&'a WorkQueue<H::Cache>>,
+    /// The subtree of the split the node searched belongs to (parallel iterations).
+    root: u32,
     /// Hand work over only from nodes at least this far below the threshold.
     min_shared_slack: u32,
     /// Times this search handed its children over.
@@ -423,9 +460,9 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         let mut children = Vec::with_capacity(3);
         let path = std::mem::take(&mut self.path);
         let node = self.node;
-        self.children_within(&node, &cache, &path, g, &mut children);
+        self.children_within(&node, &cache, &path, g, self.root, &mut children);
         self.path = path;
-        shared.push(children);
+        shared.push(self.root, children);
         self.handovers += 1;
     }
 
@@ -434,14 +471,16 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         self.moves.after(path)
     }
 
-    /// Appends to `out` the children of `node` (at depth `g`, reached by `path`) whose cost is
-    /// within the threshold, as subtrees; the others only lower `next_threshold`.
+    /// Appends to `out` the children of `node` (at depth `g`, reached by `path`, in the split's
+    /// subtree `root`) whose cost is within the threshold, as subtrees; the others only lower
+    /// `next_threshold`.
     fn children_within(
         &mut self,
         node: &Node,
         cache: &H::Cache,
         path: &[u8],
         g: u32,
+        root: u32,
         out: &mut Vec<Subtree<H::Cache>>,
     ) {
         let blank = node.blank();
@@ -469,6 +508,7 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
                 node: child,
                 cache,
                 h,
+                root,
             });
         }
     }
@@ -484,7 +524,8 @@ struct OrderedChild<C, S> {
     cache: C,
 }
 
-/// The subtrees of one parallel iteration not yet taken, and how many threads wait for one.
+/// The subtrees of one parallel iteration not yet taken, how many threads wait for one, and
+/// which subtrees of the split are finished.
 struct WorkQueue<C> {
     subtrees: Mutex<VecDeque<Subtree<C>>>,
     /// Subtrees in the queue (read without the lock by busy threads).
@@ -493,15 +534,70 @@ struct WorkQueue<C> {
     idle: AtomicUsize,
     /// Whether busy threads hand over with no thread waiting ([`Sharing::eager`]).
     eager: bool,
+    /// Per subtree of the split, its pieces not yet searched to the end (queued or under
+    /// way): 0 once it is finished.
+    pending: Vec<AtomicU32>,
+    /// The least cost above the threshold met by the pieces finished so far.
+    next_seen: AtomicU32,
+    /// What a report of the finished subtrees says besides which they are.
+    split: SplitRecord,
+}
+
+/// An iteration's split, as [`SearchedSubtrees`] records it.
+#[derive(Debug, Clone, Copy)]
+struct SplitRecord {
+    pruning: u8,
+    depth: u8,
+    fingerprint: u32,
+    /// The least cost above the threshold met before the threads started: in the split and,
+    /// resumed, in the subtrees an earlier run finished.
+    next_threshold: u32,
 }
 
 impl<C> WorkQueue<C> {
-    fn new(subtrees: Vec<Subtree<C>>, eager: bool) -> Self {
+    /// The queue of the split's subtrees but those `done` already (indices, ascending).
+    fn new(split: Vec<Subtree<C>>, done: &[u32], record: SplitRecord, eager: bool) -> Self {
+        let pending: Vec<AtomicU32> = (0..split.len() as u32)
+            .map(|i| AtomicU32::new(u32::from(done.binary_search(&i).is_err())))
+            .collect();
+        let subtrees: VecDeque<_> = split
+            .into_iter()
+            .filter(|s| pending[s.root as usize].load(Ordering::Relaxed) > 0)
+            .collect();
         Self {
             queued: AtomicUsize::new(subtrees.len()),
-            subtrees: Mutex::new(subtrees.into()),
+            subtrees: Mutex::new(subtrees),
             idle: AtomicUsize::new(0),
             eager,
+            pending,
+            next_seen: AtomicU32::new(u32::MAX),
+            split: record,
+        }
+    }
+
+    /// Records that a piece of subtree `root` was searched to the end, by a thread whose least
+    /// cost above the threshold so far is `next_threshold`; `true` when that finished the
+    /// subtree.
+    fn finish(&self, root: u32, next_threshold: u32) -> bool {
+        self.next_seen.fetch_min(next_threshold, Ordering::AcqRel);
+        self.pending[root as usize].fetch_sub(1, Ordering::AcqRel) == 1
+    }
+
+    /// The subtrees finished so far, with the least cost above the threshold met.
+    fn searched(&self) -> SearchedSubtrees {
+        // The finished subtrees first: a subtree read as finished had its pieces' costs
+        // recorded before (`finish`), so the cost read after covers them.
+        let done = (0..self.pending.len() as u32)
+            .filter(|&i| self.pending[i as usize].load(Ordering::Acquire) == 0)
+            .collect();
+        let next_seen = self.next_seen.load(Ordering::Acquire);
+        SearchedSubtrees {
+            pruning: self.split.pruning,
+            depth: self.split.depth,
+            split: self.split.fingerprint,
+            subtrees: self.pending.len() as u32,
+            next_threshold: next_seen.min(self.split.next_threshold),
+            done,
         }
     }
 
@@ -512,7 +608,10 @@ impl<C> WorkQueue<C> {
             && self.queued.load(Ordering::Relaxed) == 0
     }
 
-    fn push(&self, children: Vec<Subtree<C>>) {
+    /// Queues `children`, pieces of subtree `root` handed over by the thread searching it.
+    fn push(&self, root: u32, children: Vec<Subtree<C>>) {
+        // Counted before the handing piece can finish, so the subtree never looks finished.
+        self.pending[root as usize].fetch_add(children.len() as u32, Ordering::AcqRel);
         let mut queue = self.subtrees.lock().expect("no thread panics holding it");
         self.queued.fetch_add(children.len(), Ordering::SeqCst);
         queue.extend(children);
@@ -560,6 +659,8 @@ struct Subtree<C> {
     node: Node,
     cache: C,
     h: u32,
+    /// The subtree of the split this one is, or lies in (its index).
+    root: u32,
 }
 
 /// Finds a shortest solution from `start` to `goal` with IDA* guided by `heuristic`, on
@@ -597,14 +698,37 @@ pub fn ida_star_watched<H: TileHeuristic>(
     deadline: Option<Instant>,
     watch: Option<&Watch>,
 ) -> Result<SearchOutcome, SearchError> {
-    ida_star_resumed(start, goal, heuristic, threads, deadline, watch, 0)
+    ida_star_resumed(
+        start,
+        goal,
+        heuristic,
+        threads,
+        deadline,
+        watch,
+        &Resume::default(),
+    )
 }
 
-/// [`ida_star_watched`] whose first threshold is `lower_bound` when that is above the start's
-/// estimate: for continuing a search stopped by its deadline (whose error carries the bound it
-/// proved) without doing its finished iterations again. The solution is shortest when
-/// `lower_bound` is a true lower bound (no solution is shorter); given one above the start's
-/// distance, the search returns the first solution within it.
+/// Where a search stopped earlier left off: the lower bound it proved and, if it was stopped
+/// inside that bound's iteration, the subtrees of it it finished.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The first threshold, when above the start's estimate.
+    pub lower_bound: u32,
+    /// The subtrees of the first iteration to skip: those a stopped search of the same board,
+    /// heuristic and threshold finished ([`SearchError::Timeout`]).
+    pub searched: Option<SearchedSubtrees>,
+}
+
+/// [`ida_star_watched`] that continues a search stopped by its deadline (whose error carries
+/// the bound it proved and the subtrees it finished of that bound's iteration) without doing
+/// its finished work again: the first threshold is `resume.lower_bound` when that is above the
+/// start's estimate, and that iteration skips `resume.searched`. The solution is shortest when
+/// the bound is a true lower bound (no solution is shorter) and the subtrees skipped were
+/// searched to the end under it, as a stopped search reports them; given a bound above the
+/// start's distance, the search returns the first solution within it. Subtrees recorded for
+/// another split (another board, heuristic, threshold or build) are refused with
+/// [`SearchError::ResumeMismatch`], never skipped.
 pub fn ida_star_resumed<H: TileHeuristic>(
     start: &Board,
     goal: &Board,
@@ -612,26 +736,42 @@ pub fn ida_star_resumed<H: TileHeuristic>(
     threads: usize,
     deadline: Option<Instant>,
     watch: Option<&Watch>,
-    lower_bound: u32,
+    resume: &Resume,
 ) -> Result<SearchOutcome, SearchError> {
     let run = Run {
         deadline,
         watch,
-        lower_bound,
+        resume,
         pruning: None,
     };
     iterate(start, goal, heuristic, threads, Sharing::DEFAULT, run).map(|(outcome, _)| outcome)
 }
 
-/// What bounds one search besides the board: when it gives up, who watches it, and the
-/// threshold it starts from.
-#[derive(Debug, Clone, Copy, Default)]
+/// What bounds one search besides the board: when it gives up, who watches it, and where it
+/// starts.
+#[derive(Debug, Clone, Copy)]
 struct Run<'w> {
     deadline: Option<Instant>,
     watch: Option<&'w Watch>,
-    lower_bound: u32,
+    resume: &'w Resume,
     /// The automaton of every iteration, in place of [`pruning_for`]'s choice (tests).
     pruning: Option<&'w DuplicateAutomaton>,
+}
+
+#[cfg(test)]
+impl Default for Run<'_> {
+    fn default() -> Self {
+        static FROM_THE_START: Resume = Resume {
+            lower_bound: 0,
+            searched: None,
+        };
+        Run {
+            deadline: None,
+            watch: None,
+            resume: &FROM_THE_START,
+            pruning: None,
+        }
+    }
 }
 
 /// How the parallel search divides an iteration.
@@ -654,6 +794,19 @@ impl Sharing {
     };
 }
 
+/// The automaton that refuses duplicate strings of `length` moves, as [`PRUNING`] has it
+/// (`None` for its first step, the undone moves); a length it does not have was recorded by
+/// another build.
+fn pruning_of_length(length: u8) -> Result<Option<&'static DuplicateAutomaton>, SearchError> {
+    match PRUNING.iter().position(|&(_, l)| l == usize::from(length)) {
+        Some(0) => Ok(None),
+        Some(step) => Ok(Some(pruning_step(step))),
+        None => Err(SearchError::ResumeMismatch(format!(
+            "this build prunes no duplicate strings of {length} moves"
+        ))),
+    }
+}
+
 /// The IDA* iterations, with the division of work as a parameter (tests force hand-overs with
 /// one subtree and no slack); also returns how many times work was handed over.
 fn iterate<H: TileHeuristic>(
@@ -667,7 +820,7 @@ fn iterate<H: TileHeuristic>(
     let Run {
         deadline,
         watch,
-        lower_bound,
+        resume,
         pruning,
     } = run;
     let geometry = Geometry::new(start.shape())?;
@@ -676,12 +829,14 @@ fn iterate<H: TileHeuristic>(
     let (root_cache, root_h) = heuristic.evaluate(&root);
     let mut stats = SearchStats::default();
     let mut handovers = 0;
-    let mut threshold = root_h.max(lower_bound);
+    let mut threshold = root_h.max(resume.lower_bound);
     let stop = AtomicBool::new(false);
     let timed_out = AtomicBool::new(false);
     // A search resumed above the start's estimate is a long one: it takes the deepest
     // automaton at once.
     let resumed = threshold > root_h;
+    // The finished subtrees given are of the first iteration.
+    let mut skipped = resume.searched.as_ref();
     let undone = UndoneMoves::new();
     loop {
         let expected = match stats.iteration_expanded[..] {
@@ -689,6 +844,11 @@ fn iterate<H: TileHeuristic>(
             [.., before, last] => forecast(before, last).unwrap_or(last),
             [last] => last,
             [] => 0,
+        };
+        let automaton = match (pruning, skipped) {
+            (Some(automaton), _) => Some(automaton),
+            (None, Some(searched)) => pruning_of_length(searched.pruning)?,
+            (None, None) => pruning_for(expected),
         };
         stats.thresholds.push(threshold);
         if let Some(watch) = watch {
@@ -714,31 +874,26 @@ fn iterate<H: TileHeuristic>(
                     deadline,
                     timed_out: &timed_out,
                     shared: None,
+                    root: 0,
                     min_shared_slack: sharing.min_slack,
                     handovers: 0,
                     watch,
                 }
             };
         }
-        let root = (root_cache, root_h);
-        let found = match pruning.or_else(|| pruning_for(expected)) {
-            Some(automaton) => one_iteration(
-                first!(automaton),
-                root,
-                threads,
-                sharing,
-                &mut stats,
-                &mut handovers,
-            ),
-            None => one_iteration(
-                first!(&undone),
-                root,
-                threads,
-                sharing,
-                &mut stats,
-                &mut handovers,
-            ),
+        let iteration = Iteration {
+            root: (root_cache, root_h),
+            threads,
+            sharing,
+            skipped,
         };
+        let end = match automaton {
+            Some(automaton) => {
+                one_iteration(first!(automaton), iteration, &mut stats, &mut handovers)?
+            }
+            None => one_iteration(first!(&undone), iteration, &mut stats, &mut handovers)?,
+        };
+        skipped = None;
         stats
             .iteration_expanded
             .push(stats.expanded - expanded_before);
@@ -749,9 +904,10 @@ fn iterate<H: TileHeuristic>(
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
                 expanded: stats.expanded,
+                searched: end.searched.filter(|s| !s.done.is_empty()),
             });
         }
-        match found {
+        match end.found {
             Ok(path) => {
                 let moves = path.into_iter().map(Move::from_index).collect();
                 return Ok((SearchOutcome { moves, stats }, handovers));
@@ -762,55 +918,139 @@ fn iterate<H: TileHeuristic>(
     }
 }
 
-/// One iteration from the root (its cache and estimate), on `threads` threads: `Ok(path)` of a
-/// solution or `Err(next bound)`; the work done is added to `stats` and `handovers`.
-fn one_iteration<H: TileHeuristic, F: MoveFilter>(
-    mut first: Dfs<'_, H, F>,
-    (root_cache, root_h): (H::Cache, u32),
+/// One iteration's setting besides its first search.
+#[derive(Clone, Copy)]
+struct Iteration<'r, C> {
+    /// The root's cache and estimate.
+    root: (C, u32),
     threads: usize,
     sharing: Sharing,
+    /// The subtrees of this iteration an earlier run finished.
+    skipped: Option<&'r SearchedSubtrees>,
+}
+
+/// How one iteration ended: `Ok(path)` of a solution or `Err(next bound)`, and for a parallel
+/// one the subtrees of its split finished.
+struct IterationEnd {
+    found: Result<Vec<u8>, u32>,
+    searched: Option<SearchedSubtrees>,
+}
+
+/// One iteration from the root, on `threads` threads (serial, without a split, for one thread
+/// unless it skips subtrees); the work done is added to `stats` and `handovers`.
+fn one_iteration<H: TileHeuristic, F: MoveFilter>(
+    mut first: Dfs<'_, H, F>,
+    iteration: Iteration<'_, H::Cache>,
     stats: &mut SearchStats,
     handovers: &mut u64,
-) -> Result<Vec<u8>, u32> {
-    if threads <= 1 {
+) -> Result<IterationEnd, SearchError> {
+    let Iteration {
+        root: (root_cache, root_h),
+        threads,
+        sharing,
+        skipped,
+    } = iteration;
+    if threads <= 1 && skipped.is_none() {
         let found = first.search(0, root_h, root_cache, first.moves.start());
         stats.expanded += first.expanded;
         stats.generated += first.generated;
-        return found.then_some(first.path).ok_or(first.next_threshold);
+        return Ok(IterationEnd {
+            found: found.then_some(first.path).ok_or(first.next_threshold),
+            searched: None,
+        });
     }
-    let subtrees = split(
-        &mut first,
-        root_cache,
-        root_h,
-        threads * sharing.subtrees_per_thread,
-    );
+    let threads = threads.max(1);
+    let split_to = match skipped {
+        Some(searched) => SplitTo::Depth(usize::from(searched.depth)),
+        None => SplitTo::Subtrees(threads * sharing.subtrees_per_thread),
+    };
+    let split = split(&mut first, root_cache, root_h, split_to);
     stats.expanded += first.expanded;
     stats.generated += first.generated;
-    match subtrees {
-        Err(path) => Ok(path),
-        Ok(subtrees) => {
-            let queue = WorkQueue::new(subtrees, sharing.eager);
-            run_parallel(&first, &queue, threads, stats, handovers)
+    let Split { subtrees, depth } = match split {
+        Err(path) => {
+            return Ok(IterationEnd {
+                found: Ok(path),
+                searched: None,
+            })
         }
-    }
+        Ok(split) => split,
+    };
+    let pruning = first.moves.pruning_length();
+    let record = SplitRecord {
+        pruning,
+        depth,
+        fingerprint: split_fingerprint(
+            first.threshold,
+            pruning,
+            depth,
+            subtrees.iter().map(|s| &s.path[..]),
+        ),
+        next_threshold: first.next_threshold,
+    };
+    let done: &[u32] = match skipped {
+        None => &[],
+        Some(searched) => {
+            if (searched.split, searched.subtrees) != (record.fingerprint, subtrees.len() as u32) {
+                return Err(SearchError::ResumeMismatch(format!(
+                    "the iteration of {} splits into {} subtrees {:08x}, not {} {:08x}",
+                    first.threshold,
+                    subtrees.len(),
+                    record.fingerprint,
+                    searched.subtrees,
+                    searched.split
+                )));
+            }
+            &searched.done
+        }
+    };
+    let record = SplitRecord {
+        next_threshold: record
+            .next_threshold
+            .min(skipped.map_or(u32::MAX, |s| s.next_threshold)),
+        ..record
+    };
+    let queue = WorkQueue::new(subtrees, done, record, sharing.eager);
+    let found = run_parallel(&first, &queue, threads, stats, handovers)
+        .map_err(|next| next.min(record.next_threshold));
+    Ok(IterationEnd {
+        found,
+        searched: Some(queue.searched()),
+    })
 }
 
-/// Expands the tree breadth-first within the threshold until there are at least `wanted`
-/// subtrees (the root is within it: every threshold is at least the root's estimate). `Err(path)` if the goal itself turns up on the way.
+/// Where the parallel split stops.
+#[derive(Debug, Clone, Copy)]
+enum SplitTo {
+    /// At the first depth with at least this many subtrees (or at [`MAX_SPLIT_DEPTH`]).
+    Subtrees(usize),
+    /// At this depth (at most [`MAX_SPLIT_DEPTH`]): the split a resumed iteration repeats.
+    Depth(usize),
+}
+
+/// Expands the tree breadth-first within the threshold until `to` says stop (the root is
+/// within it: every threshold is at least the root's estimate): the subtrees, numbered in
+/// order, and their depth. `Err(path)` if the goal itself turns up on the way.
 fn split<H: TileHeuristic, F: MoveFilter>(
     dfs: &mut Dfs<'_, H, F>,
     root_cache: H::Cache,
     root_h: u32,
-    wanted: usize,
-) -> Result<Vec<Subtree<H::Cache>>, Vec<u8>> {
+    to: SplitTo,
+) -> Result<Split<H::Cache>, Vec<u8>> {
     let mut level = vec![Subtree {
         path: Vec::new(),
         node: dfs.node,
         cache: root_cache,
         h: root_h,
+        root: 0,
     }];
-    for depth in 0..MAX_SPLIT_DEPTH {
-        if level.len() >= wanted {
+    let mut depth = 0;
+    while depth < MAX_SPLIT_DEPTH {
+        let enough = match to {
+            SplitTo::Subtrees(wanted) => level.len() >= wanted,
+            SplitTo::Depth(wanted) => depth >= wanted,
+        };
+        if enough {
             break;
         }
         let mut next = Vec::with_capacity(level.len() * 3);
@@ -820,14 +1060,28 @@ fn split<H: TileHeuristic, F: MoveFilter>(
                 return Err(s.path.clone());
             }
             dfs.expanded += 1;
-            dfs.children_within(&s.node, &s.cache, &s.path, depth as u32, &mut next);
+            dfs.children_within(&s.node, &s.cache, &s.path, depth as u32, 0, &mut next);
         }
         level = next;
+        depth += 1;
     }
-    Ok(level)
+    for (i, s) in level.iter_mut().enumerate() {
+        s.root = i as u32;
+    }
+    Ok(Split {
+        subtrees: level,
+        depth: depth as u8,
+    })
 }
 
-/// Searches the subtrees on `threads` threads; `Ok(path)` of a solution or `Err(next bound)`.
+/// The subtrees of an iteration's split, numbered in order, and their depth.
+struct Split<C> {
+    subtrees: Vec<Subtree<C>>,
+    depth: u8,
+}
+
+/// Searches the queue's subtrees on `threads` threads; `Ok(path)` of a solution or `Err(next
+/// bound)`. As each subtree of the split is finished, the watch (if any) is told.
 fn run_parallel<H: TileHeuristic, F: MoveFilter>(
     template: &Dfs<'_, H, F>,
     queue: &WorkQueue<H::Cache>,
@@ -844,6 +1098,7 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
                     let mut dfs = template.worker(queue);
                     while let Some(s) = queue.next(threads, template.stop) {
                         dfs.node = s.node;
+                        dfs.root = s.root;
                         dfs.path.clear();
                         dfs.path.extend_from_slice(&s.path);
                         let state = dfs.state_after(&s.path);
@@ -852,6 +1107,13 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
                             *solution.lock().expect("no thread panics holding it") =
                                 Some(dfs.path.clone());
                             break;
+                        }
+                        // A piece the stop cut short is not finished.
+                        let stopped = template.stop.load(Ordering::Relaxed);
+                        if !stopped && queue.finish(s.root, dfs.next_threshold) {
+                            if let Some(watch) = template.watch {
+                                watch.publish(queue.searched());
+                            }
                         }
                     }
                     next_threshold.fetch_min(dfs.next_threshold, Ordering::Relaxed);
@@ -882,6 +1144,7 @@ mod tests {
     use crate::tiles::Manhattan;
     use godsearch_puzzles::tiles::Shape;
     use rand::{Rng, SeedableRng};
+    use std::time::Duration;
 
     fn random_walk(goal: &Board, moves: usize, rng: &mut impl Rng) -> Board {
         let mut board = goal.clone();
@@ -1004,23 +1267,181 @@ mod tests {
         for _ in 0..4 {
             let start = random_walk(&goal, 70, &mut rng);
             let watch = Watch::default();
-            let full =
-                ida_star_resumed(&start, &goal, &manhattan, 2, None, Some(&watch), 0).unwrap();
+            let full = ida_star_resumed(&start, &goal, &manhattan, 2, None, Some(&watch), &from(0))
+                .unwrap();
             let thresholds = &full.stats.thresholds;
             if thresholds.len() >= 3 {
                 assert!(watch.iteration_forecast().is_some(), "{start}");
             }
             let bound = thresholds[thresholds.len().saturating_sub(2)];
             let resumed =
-                ida_star_resumed(&start, &goal, &manhattan, 2, None, None, bound).unwrap();
+                ida_star_resumed(&start, &goal, &manhattan, 2, None, None, &from(bound)).unwrap();
             assert_eq!(resumed.moves.len(), full.moves.len(), "{start}");
             assert_eq!(resumed.stats.thresholds[0], bound, "{start}");
             assert!(resumed.stats.thresholds.len() <= 2, "{start}");
             let mut board = start.clone();
             assert!(resumed.moves.iter().all(|&m| board.apply(m)), "{start}");
             assert_eq!(board, goal, "{start}");
-            let below = ida_star_resumed(&start, &goal, &manhattan, 1, None, None, 1).unwrap();
+            let below =
+                ida_star_resumed(&start, &goal, &manhattan, 1, None, None, &from(1)).unwrap();
             assert_eq!(&below.stats.thresholds, thresholds, "{start}");
         }
+    }
+
+    fn from(lower_bound: u32) -> Resume {
+        Resume {
+            lower_bound,
+            searched: None,
+        }
+    }
+
+    /// Stops `start`'s search from `resume` after about `nodes` expansions: the bound proved
+    /// and the subtrees finished of its iteration, and the nodes expanded (`None` if it was
+    /// solved first).
+    fn try_stop_after(
+        start: &Board,
+        heuristic: &Manhattan,
+        resume: &Resume,
+        nodes: u64,
+    ) -> Option<(Resume, u64)> {
+        let goal = Board::goal(start.shape());
+        let watch = Watch::with_node_limit(nodes);
+        match ida_star_resumed(start, &goal, heuristic, 2, None, Some(&watch), resume) {
+            Err(SearchError::Timeout {
+                lower_bound,
+                searched,
+                expanded,
+            }) => {
+                // What the watch offers a front end ending on a signal is what was finished.
+                assert_eq!(
+                    watch.searched().map(|s| s.done),
+                    searched.clone().map(|s| s.done)
+                );
+                let resume = Resume {
+                    lower_bound,
+                    searched,
+                };
+                Some((resume, expanded))
+            }
+            Ok(_) => None,
+            Err(e) => panic!("{start}: {e}"),
+        }
+    }
+
+    /// [`try_stop_after`] that must stop.
+    fn stopped_after(
+        start: &Board,
+        heuristic: &Manhattan,
+        resume: &Resume,
+        nodes: u64,
+    ) -> (Resume, u64) {
+        try_stop_after(start, heuristic, resume, nodes).expect("stopped before a solution")
+    }
+
+    #[test]
+    fn a_search_stopped_inside_an_iteration_skips_what_it_finished() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let manhattan = Manhattan::new(&goal).unwrap();
+        let (mut boards, mut lasts) = (0, 0);
+        for _ in 0..100 {
+            let start = random_walk(&goal, 400, &mut rng);
+            let soon = Some(Instant::now() + Duration::from_secs(2));
+            let Ok(full) = ida_star_until(&start, &goal, &manhattan, 2, soon) else {
+                continue;
+            };
+            let thresholds = &full.stats.thresholds;
+            if thresholds.len() < 2 {
+                continue;
+            }
+            // The iteration before the last searches its whole tree, whatever the order; it
+            // is measured as a resumed search runs it (with the deepest pruning).
+            let earlier = thresholds[thresholds.len() - 2];
+            let whole =
+                ida_star_resumed(&start, &goal, &manhattan, 2, None, None, &from(earlier)).unwrap();
+            let nodes = whole.stats.iteration_expanded[0];
+            if nodes < 16 * CLOCK_EVERY {
+                continue;
+            }
+            // Stopped twice inside that iteration, each time continued from the token as
+            // text, then searched to the end.
+            let (first, first_work) = stopped_after(&start, &manhattan, &from(earlier), nodes / 3);
+            assert_eq!(first.lower_bound, earlier, "{start}");
+            let token = first
+                .searched
+                .clone()
+                .expect("subtrees finished")
+                .to_string();
+            let first = Resume {
+                searched: Some(token.parse().unwrap()),
+                ..first
+            };
+            let (second, second_work) = stopped_after(&start, &manhattan, &first, nodes / 3);
+            assert_eq!(second.lower_bound, earlier, "{start}");
+            let (was, now) = (&first.searched, &second.searched);
+            let (was, now) = (&was.as_ref().unwrap().done, &now.as_ref().unwrap().done);
+            assert!(
+                was.iter().all(|i| now.contains(i)),
+                "{start}: {was:?} {now:?}"
+            );
+            assert!(now.len() > was.len(), "{start}: {was:?} {now:?}");
+            let resumed =
+                ida_star_resumed(&start, &goal, &manhattan, 2, None, None, &second).unwrap();
+            // The skipped part's cut-off costs carry the next threshold: the same iterations.
+            assert_eq!(resumed.stats.thresholds, whole.stats.thresholds, "{start}");
+            // A whole iteration expands the same nodes however it is shared out: the part
+            // skipped (the whole less what the last run searched) is no more than the runs
+            // before did, so only subtrees searched to the end were skipped.
+            let rest = resumed.stats.iteration_expanded[0];
+            assert!(rest < nodes, "{start}");
+            assert!(nodes - rest <= first_work + second_work, "{start}");
+            let after_first = ida_star_resumed(&start, &goal, &manhattan, 2, None, None, &first)
+                .unwrap()
+                .stats
+                .iteration_expanded[0];
+            assert!(nodes - after_first <= first_work, "{start}");
+            assert_eq!(resumed.moves.len(), full.moves.len(), "{start}");
+            let mut board = start.clone();
+            assert!(resumed.moves.iter().all(|&m| board.apply(m)), "{start}");
+            assert_eq!(board, goal, "{start}");
+            // Stopped in the last iteration, where the solution is, before it is found (at
+            // eighths of its work, so some stop cuts the subtree that holds it short): that
+            // subtree is not finished, so the run continued finds a solution as short.
+            let bound = *thresholds.last().unwrap();
+            let last = whole.stats.iteration_expanded[1];
+            for eighths in 1..8 {
+                let nodes = last * eighths / 8;
+                let Some((stopped, _)) = try_stop_after(&start, &manhattan, &from(bound), nodes)
+                else {
+                    continue;
+                };
+                if stopped.searched.is_some() {
+                    let resumed =
+                        ida_star_resumed(&start, &goal, &manhattan, 2, None, None, &stopped)
+                            .unwrap();
+                    assert_eq!(resumed.moves.len(), full.moves.len(), "{start}");
+                    lasts += 1;
+                }
+            }
+            // Given to another board, or as another split, the token is refused.
+            let other = random_walk(&goal, 120, &mut rng);
+            let refused = ida_star_resumed(&other, &goal, &manhattan, 2, None, None, &second);
+            assert!(
+                matches!(refused, Err(SearchError::ResumeMismatch(_))),
+                "{other}: {refused:?}"
+            );
+            let mut tampered = second.clone();
+            tampered.searched.as_mut().unwrap().split ^= 1;
+            let refused = ida_star_resumed(&start, &goal, &manhattan, 1, None, None, &tampered);
+            assert!(
+                matches!(refused, Err(SearchError::ResumeMismatch(_))),
+                "{refused:?}"
+            );
+            boards += 1;
+            if boards == 3 && lasts > 0 {
+                return;
+            }
+        }
+        panic!("only {boards} boards with large iterations, {lasts} stopped in the last");
     }
 }

@@ -7,17 +7,19 @@
 //! that moved ([`TileHeuristic::update`]).
 
 mod astar;
+mod checkpoint;
 mod heuristic;
 mod ida;
 mod node;
 
 pub use crate::stats::SearchStats;
 pub use astar::{astar, astar_watched, RankedEstimate};
+pub use checkpoint::SearchedSubtrees;
 pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
 pub use ida::{
-    ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, SearchOutcome,
-    Watch,
+    ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, Resume,
+    SearchOutcome, Watch,
 };
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
@@ -58,7 +60,14 @@ pub enum SearchError {
         lower_bound: u32,
         /// Nodes expanded before giving up.
         expanded: u64,
+        /// The subtrees of the last iteration (the one of `lower_bound`) searched to the end,
+        /// when the parallel search finished any: [`Resume::searched`] skips them.
+        searched: Option<SearchedSubtrees>,
     },
+    /// The subtrees given to skip were recorded by a search of another board, heuristic,
+    /// threshold or build: skipping them could miss a solution.
+    #[error("the searched subtrees given were not recorded by this search: {0}; they are kept only by a search of the same board, heuristic and bound with the same build")]
+    ResumeMismatch(String),
     /// No solution exists (the start cannot reach the goal); callers check solvability first.
     #[error("the search space was exhausted without reaching the goal")]
     Exhausted,

@@ -296,6 +296,7 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
         (request.effort.is_some(), "«effort»"),
         (request.no_reflection, "«no_reflection»"),
         (request.resume_from.is_some(), "«resume_from»"),
+        (request.resume_subtrees.is_some(), "«resume_subtrees»"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(

@@ -16,7 +16,7 @@ use crate::request::{SolveReport, SolveRequest, Workbench};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
-use godsearch_search::tiles::{SearchError, Watch, MAX_SEARCH_CELLS};
+use godsearch_search::tiles::{Resume, SearchError, SearchedSubtrees, Watch, MAX_SEARCH_CELLS};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,8 +38,9 @@ pub enum BoardSolver {
         memory_bytes: u64,
         /// Each board's time limit.
         deadline_after: Option<Duration>,
-        /// IDA*'s first threshold, a bound an earlier search proved.
-        resume_from: Option<u32>,
+        /// Where IDA* starts: a bound an earlier search proved and the subtrees of its
+        /// iteration it finished (`None`: from the start).
+        resume: Option<Resume>,
     },
 }
 
@@ -59,6 +60,7 @@ impl BoardSolver {
         let deadline = request.timeout()?.is_some() || request.resume_from.is_some();
         let algorithm = choice::tile_algorithm(request.algorithm, shape, has_table, deadline)?;
         check_options(request, algorithm)?;
+        resume(request)?;
         if algorithm.is_search() && shape.cells() > MAX_SEARCH_CELLS {
             return Err(SearchError::BoardTooLarge.into());
         }
@@ -114,7 +116,7 @@ impl BoardSolver {
                 )?,
                 memory_bytes,
                 deadline_after: setup.timeout(request)?,
-                resume_from: request.resume_from,
+                resume: resume(request)?,
             },
         })
     }
@@ -131,18 +133,38 @@ impl BoardSolver {
                 heuristic,
                 memory_bytes,
                 deadline_after,
-                resume_from,
+                resume,
             } => Search {
                 algorithm: *algorithm,
                 goal,
                 memory_bytes: *memory_bytes,
                 deadline_after: *deadline_after,
                 watch,
-                resume_from: *resume_from,
+                resume: resume.as_ref(),
             }
             .solve(heuristic, job),
         }
     }
+}
+
+/// Where IDA* starts for `request`: from `resume_from`, skipping the subtrees of its iteration
+/// that `resume_subtrees` names (which need the bound of their iteration); `None`: from the
+/// start.
+fn resume(request: &SolveRequest) -> AppResult<Option<Resume>> {
+    let searched = match &request.resume_subtrees {
+        None => None,
+        Some(_) if request.resume_from.is_none() => {
+            return Err(AppError::Input(
+                "«resume_subtrees» needs «resume_from», the bound of the iteration they are of"
+                    .into(),
+            ))
+        }
+        Some(token) => Some(token.parse::<SearchedSubtrees>().map_err(AppError::Input)?),
+    };
+    Ok(request.resume_from.map(|lower_bound| Resume {
+        lower_bound,
+        searched,
+    }))
 }
 
 /// The boards of one goal solved under one request: the registry's [`Batch`] for boards.
@@ -364,6 +386,11 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
         (
             request.resume_from.is_some() && !algorithm.takes_deadline(),
             "«resume_from»",
+            "IDA* («algorithm» ida or parallel-ida)",
+        ),
+        (
+            request.resume_subtrees.is_some() && !algorithm.takes_deadline(),
+            "«resume_subtrees»",
             "IDA* («algorithm» ida or parallel-ida)",
         ),
     ];

@@ -21,8 +21,8 @@ use godsearch_puzzles::tiles::{notation, Move, TileSpace};
 use godsearch_puzzles::tiles::{Board, BoardFormat, Partition, Shape};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar_watched, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, SearchError,
-    SearchOutcome, SearchStats, TileHeuristic, Watch,
+    astar_watched, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, Resume,
+    SearchError, SearchOutcome, SearchStats, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -205,9 +205,10 @@ pub struct Search<'a> {
     pub deadline_after: Option<Duration>,
     /// Where IDA* publishes its threshold and node count as it runs, for a front end to show.
     pub watch: Option<&'a Watch>,
-    /// IDA*'s first threshold when above the board's estimate: a lower bound an earlier search
-    /// of the board proved, so that none of its finished iterations is done again.
-    pub resume_from: Option<u32>,
+    /// Where IDA* starts: a lower bound an earlier search of the board proved (its first
+    /// threshold when above the board's estimate) and the subtrees of that bound's iteration it
+    /// finished, so that none of its finished work is done again. `None`: from the start.
+    pub resume: Option<&'a Resume>,
 }
 
 impl Search<'_> {
@@ -226,10 +227,10 @@ impl Search<'_> {
         let started = Instant::now();
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
-        let from = self.resume_from.unwrap_or(0);
+        let from = self.resume.cloned().unwrap_or_default();
         let outcome = match self.algorithm {
             Algorithm::Ida => {
-                ida_star_resumed(&job.board, goal, heuristic, 1, deadline, self.watch, from)
+                ida_star_resumed(&job.board, goal, heuristic, 1, deadline, self.watch, &from)
             }
             Algorithm::Astar => astar_watched(
                 &job.board,
@@ -241,7 +242,7 @@ impl Search<'_> {
             _ => {
                 let threads = rayon::current_num_threads();
                 ida_star_resumed(
-                    &job.board, goal, heuristic, threads, deadline, self.watch, from,
+                    &job.board, goal, heuristic, threads, deadline, self.watch, &from,
                 )
             }
         };
@@ -257,10 +258,14 @@ impl Search<'_> {
             Err(SearchError::Timeout {
                 lower_bound,
                 expanded,
-            }) => unsolved(job, goal, method, (lower_bound, expanded), seconds),
+                searched,
+            }) => Solution {
+                searched_subtrees: searched.map(|s| s.to_string()),
+                ..unsolved(job, goal, method, (lower_bound, expanded), seconds)
+            },
             Err(e) => return Err(e.into()),
         };
-        solution.resumed_from = self.resume_from;
+        solution.resumed_from = self.resume.map(|r| r.lower_bound);
         Ok(solution)
     }
 }
@@ -293,6 +298,7 @@ fn unsolved(
         timed_out: true,
         lower_bound: Some(lower_bound),
         resumed_from: None,
+        searched_subtrees: None,
         memory_bytes,
         written: None,
     }
@@ -360,6 +366,7 @@ fn checked_solution(
         timed_out: false,
         lower_bound: None,
         resumed_from: None,
+        searched_subtrees: None,
         written: None,
     })
 }
