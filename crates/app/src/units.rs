@@ -112,6 +112,33 @@ pub fn format_count(n: impl ToString) -> String {
     out
 }
 
+/// Counts of more digits than this are written as a power of ten by [`format_large_count`].
+pub const PLAIN_COUNT_DIGITS: usize = 30;
+/// Digits after the point of a count written as a power of ten.
+const MANTISSA_DIGITS: usize = 2;
+
+/// A count given by its decimal `digits` with thousands separators, or, past
+/// [`PLAIN_COUNT_DIGITS`] digits, as a power of ten to three significant digits, rounded half
+/// up: `282870942...000` (75 digits) -> `2.83e74`.
+pub fn format_large_count(digits: &str) -> String {
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits.to_string();
+    }
+    if digits.len() <= PLAIN_COUNT_DIGITS {
+        return format_count(digits);
+    }
+    let kept = MANTISSA_DIGITS + 1;
+    let lead: u64 = digits[..kept].parse().expect("ascii digits");
+    let mut rounded = lead + u64::from(digits.as_bytes()[kept] >= b'5');
+    let mut exponent = digits.len() - 1;
+    if rounded == 10u64.pow(kept as u32) {
+        rounded /= 10;
+        exponent += 1;
+    }
+    let text = rounded.to_string();
+    format!("{}.{}e{exponent}", &text[..1], &text[1..])
+}
+
 /// `12345678.0` -> `12.3 M`.
 pub fn format_rate(per_second: f64) -> String {
     match per_second {
@@ -142,6 +169,21 @@ pub fn format_seconds(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_counts_are_rounded_to_three_digits() {
+        let five_cube =
+            "282870942277741856536180333107150328293127731985672134721536000000000000000";
+        assert_eq!(format_large_count(five_cube), "2.83e74");
+        let nines = format!("9995{}", "0".repeat(40));
+        assert_eq!(format_large_count(&nines), "1.00e44");
+        let down = format!("1234{}", "9".repeat(40));
+        assert_eq!(format_large_count(&down), "1.23e43");
+        assert_eq!(
+            format_large_count("43252003274489856000"),
+            "43,252,003,274,489,856,000"
+        );
+    }
 
     #[test]
     fn durations_in_the_unit_that_reads_best() {

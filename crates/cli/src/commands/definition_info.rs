@@ -3,14 +3,13 @@
 
 use crate::output::outln;
 use godsearch_app::report::DefinitionInfoReport;
-use godsearch_app::units::{format_bytes, format_count};
-use num_bigint::BigUint;
+use godsearch_app::units::{format_bytes, format_count, format_large_count};
 
 /// Prints a definition puzzle's report for people (counts in full with `exact`).
 pub fn print(report: &DefinitionInfoReport, exact: bool) {
-    let count = |text: &str| match text.parse::<BigUint>() {
-        Ok(n) if exact || text.len() <= 30 => format_count(&n),
-        _ => format!("{}.{}e{}", &text[..1], &text[1..3], text.len() - 1),
+    let count = |text: &str| match exact {
+        true => format_count(text),
+        false => format_large_count(text),
     };
     outln!("{} ({})", report.puzzle, report.file);
     for o in &report.orbits {

@@ -11,29 +11,22 @@ use godsearch_app::registry::InfoQuery;
 use godsearch_app::report::{
     AnyInfo, CubeInfoReport, InfoReport, PuzzleInfo, RepresentationReport,
 };
-use godsearch_app::units::{format_bytes, format_count};
+use godsearch_app::units::{format_bytes, format_count, format_large_count, PLAIN_COUNT_DIGITS};
 use num_bigint::BigUint;
 use std::path::Path;
 
 /// Sizes above this many bytes are printed as powers of ten.
 const PLAIN_LIMIT_LOG10: f64 = 18.0;
-/// Counts of more digits than this are printed as `1.23e45` unless --exact.
-const PLAIN_COUNT_DIGITS: usize = 30;
-/// Digits after the point of a count printed as a power of ten.
-const MANTISSA_DIGITS: usize = 2;
-
 /// `count` with thousands separators, or, past [`PLAIN_COUNT_DIGITS`] digits and unless
-/// `exact`, as `4.66e157` (the digits are the count's own, cut, not rounded).
+/// `exact`, as `4.67e157` ([`format_large_count`]) with its number of digits.
 fn positions_text(count: &BigUint, exact: bool) -> String {
     let digits = count.to_string();
     if exact || digits.len() <= PLAIN_COUNT_DIGITS {
         return format_count(count);
     }
     format!(
-        "{}.{}e{} ({} digits; --exact prints them)",
-        &digits[..1],
-        &digits[1..=MANTISSA_DIGITS],
-        digits.len() - 1,
+        "{} ({} digits; --exact prints them)",
+        format_large_count(&digits),
         digits.len()
     )
 }

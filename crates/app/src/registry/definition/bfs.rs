@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
-use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256};
+use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256, MAX_CLASS_SLOTS};
 use godsearch_orbit::slots::{Slots, MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
@@ -164,14 +164,27 @@ fn classes_wanted<K: ClassKey>(
         return Ok(classes);
     };
     let found = classes.as_ref().map_or(1, |c| c.symmetry_count());
-    if found as u32 != n {
-        return Err(AppError::Input(format!(
-            "«symmetry» {n}: {} over these moves has {found} symmetr{} whose classes godsearch keys (give {found}, or 1 for none)",
-            puzzle.name(),
-            if found == 1 { "y" } else { "ies" }
-        )));
+    if found as u32 == n {
+        return Ok(classes);
     }
-    Ok(classes)
+    let name = puzzle.name();
+    let symmetries = puzzle.symmetry_count(generators)?;
+    Err(AppError::Input(match classes {
+        None if symmetries > 1 => {
+            let slots = puzzle.slot_count();
+            let why = match slots > MAX_CLASS_SLOTS {
+                true => format!("class keys hold at most {MAX_CLASS_SLOTS} slots, and it has {slots}"),
+                false => "its class keys would not fit 256 bits".into(),
+            };
+            format!(
+                "«symmetry» {n}: {name} has {symmetries} symmetries over these moves, but its classes are not keyed ({why}): give 1, its whole positions"
+            )
+        }
+        _ => format!(
+            "«symmetry» {n}: {name} over these moves has {found} symmetr{} whose classes godsearch keys (give {found}, or 1 for none)",
+            if found == 1 { "y" } else { "ies" }
+        ),
+    }))
 }
 
 /// God's algorithm on a definition puzzle's classes under its symmetries, in keys `K` (128 or
@@ -237,7 +250,6 @@ fn definition_slots<K: ClassKey>(
             puzzle.name()
         )));
     }
-    let started = Instant::now();
     let Some(classes) = classes else {
         return match puzzle.slot_count() <= MAX_SLOTS {
             true => whole_states::<MAX_SLOTS>(puzzle, (generators, metric), request, progress),
@@ -246,6 +258,7 @@ fn definition_slots<K: ClassKey>(
             }
         };
     };
+    let started = Instant::now();
     let enumeration = state_levels::enumerate(&classes, &request.limits, progress);
     let bytes = std::mem::size_of::<K>() as f64;
     // Classes past 128-bit ranks are keyed in 256 bits where their fields fit, else whole.
