@@ -74,6 +74,25 @@ def test_a_goal_and_a_timeout_give_a_lower_bound(session):
     assert report["timed_out"] is True
     assert report["solution"] == ""
     assert 40 <= report["lower_bound"] <= 65
+    # Serial IDA* does not split its iterations: no subtrees to skip.
+    assert report["searched_subtrees"] is None
+
+
+def test_a_stopped_parallel_search_resumes_past_its_finished_subtrees(session):
+    korf_1 = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3"  # 57 moves
+    options = dict(goal=BLANK_FIRST, algorithm="parallel-ida", heuristic="manhattan")
+    for timeout in (0.3, 0.5, 0.8, 1.2):
+        stopped = session.solve("4x4", korf_1, timeout=timeout, **options)
+        if stopped["timed_out"] and stopped["searched_subtrees"]:
+            break
+    else:
+        raise AssertionError("no stop with finished subtrees")
+    resumed = session.solve("4x4", korf_1, resume_from=stopped["lower_bound"],
+                            resume_subtrees=stopped["searched_subtrees"], **options)
+    assert resumed["length"] == 57
+    assert resumed["thresholds"][0] == stopped["lower_bound"]
+    with pytest.raises(godsearch.InputError, match="resume_from"):
+        session.solve("4x4", korf_1, resume_subtrees=stopped["searched_subtrees"], **options)
 
 
 def test_pattern_databases_are_built_cached_and_used(tmp_path):
