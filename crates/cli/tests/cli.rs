@@ -830,24 +830,33 @@ fn half_depth_agrees_with_ida_on_korf_boards_within_twice_its_depth() {
     );
 }
 
-/// A search stopped by --timeout says the bound it proved; --resume-from that bound starts
-/// there (none of the finished iterations again) and ends with the optimal length.
-#[test]
-fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
+/// Korf's instance 1 of the 15-puzzle (blank-first goal): 57 moves, about 100 M nodes with
+/// Manhattan distance.
+const KORF_1: &str = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
+
+/// `solve` on a 15-puzzle board to the blank-first goal with `algorithm` and Manhattan
+/// distance.
+fn solve_korf_1<'a>(algorithm: &'a str, board: &'a str) -> [&'a str; 9] {
     let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
-    // Korf's instance 1: 57 moves, about 100 M nodes with Manhattan distance.
-    let board = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
-    let base = [
+    let heuristic = "manhattan";
+    [
         "solve",
         "4x4",
         "--goal",
         goal,
         "--heuristic",
-        "manhattan",
+        heuristic,
         "--algorithm",
-        "ida",
+        algorithm,
         board,
-    ];
+    ]
+}
+
+/// A search stopped by --timeout says the bound it proved; --resume-from that bound starts
+/// there (none of the finished iterations again) and ends with the optimal length.
+#[test]
+fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
+    let base = solve_korf_1("ida", KORF_1);
     let stopped = godsearch(&[&base[..], &["--timeout", "0.2", "--json"]].concat());
     assert_eq!(stopped.status.code(), Some(1));
     let report: serde_json::Value =
@@ -897,20 +906,7 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
 /// for another board, or a malformed one, is refused.
 #[test]
 fn a_search_stopped_inside_an_iteration_resumes_past_its_finished_subtrees() {
-    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
-    // Korf's instance 1 again (57 moves).
-    let board = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
-    let base = [
-        "solve",
-        "4x4",
-        "--goal",
-        goal,
-        "--heuristic",
-        "manhattan",
-        "--algorithm",
-        "parallel-ida",
-        board,
-    ];
+    let base = solve_korf_1("parallel-ida", KORF_1);
     // A stop inside an iteration with a subtree finished: soon after one starts there is none.
     let (bound, token) = ["0.3", "0.5", "0.8", "1.2"]
         .iter()
@@ -926,10 +922,10 @@ fn a_search_stopped_inside_an_iteration_resumes_past_its_finished_subtrees() {
     let resumed = json(&[&base[..], &resume, &["--json"]].concat());
     assert_eq!(resumed["length"], 57, "{resumed}");
     assert_eq!(resumed["thresholds"][0].to_string(), bound);
-    let other = "14,13,15,7,11,12,9,5,6,2,0,1,4,8,10,3";
-    let base_other = [&base[..base.len() - 1], &[other]].concat();
+    // One move away from Korf's instance 1.
+    let other = solve_korf_1("parallel-ida", "14,13,15,7,11,12,9,5,6,2,0,1,4,8,10,3");
     refused(
-        &[&base_other[..], &resume].concat(),
+        &[&other[..], &resume].concat(),
         "were not recorded by this search",
     );
     refused(
