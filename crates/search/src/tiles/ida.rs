@@ -1011,6 +1011,10 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
         ..record
     };
     let queue = WorkQueue::new(subtrees, done, record, sharing.eager);
+    if let (Some(watch), false) = (first.watch, done.is_empty()) {
+        // Stopped before it finishes another, the run still reports those skipped.
+        watch.publish(queue.searched());
+    }
     let found = run_parallel(&first, &queue, threads, stats, handovers)
         .map_err(|next| next.min(record.next_threshold));
     Ok(IterationEnd {
