@@ -901,6 +901,75 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
     );
 }
 
+/// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run
+/// killed without a word continues from it, and so does one stopped by its timeout; the file
+/// is refused for another board, and where it would do nothing.
+#[test]
+fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf-1.json");
+    let file_text = file.to_str().unwrap();
+    let base = solve_korf_1("parallel-ida", KORF_1);
+    let keep = [&base[..], &["--checkpoint", file_text]].concat();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(&keep)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once the file is there (it may have been solved first: resumed all the same).
+    let started = std::time::Instant::now();
+    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let bound = kept["lower_bound"].as_u64().unwrap();
+    assert!((41..=57).contains(&bound), "{kept}");
+    assert_eq!(kept["search"]["board"], KORF_1);
+    let resumed = json(&[&keep[..], &["--json"]].concat());
+    assert_eq!(resumed["length"], 57, "{resumed}");
+    assert_eq!(resumed["thresholds"][0], bound, "{resumed}");
+    // Stopped by its timeout, the end is kept too: the file has the report's bound and token.
+    std::fs::remove_file(&file).unwrap();
+    let stopped = godsearch(&[&keep[..], &["--timeout", "0.5", "--json"]].concat());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let stopped: serde_json::Value =
+        serde_json::from_str(stdout(&stopped).lines().next().unwrap()).unwrap();
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        kept["lower_bound"], stopped["lower_bound"],
+        "{kept} {stopped}"
+    );
+    assert_eq!(
+        kept["resume_subtrees"], stopped["searched_subtrees"],
+        "{kept} {stopped}"
+    );
+    let other = solve_korf_1("parallel-ida", "14,13,15,7,11,12,9,5,6,2,0,1,4,8,10,3");
+    refused_file(
+        &[&other[..], &["--checkpoint", file_text]].concat(),
+        "kept for another search",
+    );
+    std::fs::write(&file, "{ not json").unwrap();
+    refused_file(&keep, "not a checkpoint this build writes");
+    refused(
+        &[&keep[..], &["--resume-from", "50"]].concat(),
+        "leave out --resume-from",
+    );
+    refused(
+        &[&keep[..], &["3,1,2,0,4,5,6,7,8,9,10,11,12,13,14,15"]].concat(),
+        "one board, given as an argument",
+    );
+    refused(
+        &["solve", "3x3x3", "R U", "--checkpoint", file_text],
+        "--checkpoint keeps the search of a board",
+    );
+}
+
 /// Parallel IDA* stopped inside an iteration reports the subtrees of it that it finished;
 /// --resume-subtrees skips them, and the search still ends with the optimal length. A token
 /// for another board, or a malformed one, is refused.

@@ -4,6 +4,7 @@
 //! one), printing each as it comes; any other puzzle is solved a request a position
 //! ([`super::registry_solve`]).
 
+use super::checkpoint;
 use super::cube_report::CubePrinter;
 use super::solve_report::{Printer, Style};
 use crate::args::{SolutionNotation, SolveArgs};
@@ -22,14 +23,20 @@ use std::sync::Arc;
 pub fn run(args: &SolveArgs) -> Result<()> {
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
-    let request = request(args, "");
+    let mut request = request(args, "");
+    let entry = puzzle.entry();
+    let printed = Printed::check(args, entry.solution)?;
+    // A checkpoint kept earlier sets where the search resumes, before the solver is made.
+    let from = match &args.checkpoint {
+        Some(_) if !matches!(printed, Some(Printed::Boards)) => {
+            bad_input!("--checkpoint keeps the search of a board, not of {name}")
+        }
+        Some(path) => Some(checkpoint::resume(path, args, &mut request)?),
+        None => None,
+    };
     // A puzzle without a batch, or whose solutions are only moves (printed alike for every
     // puzzle), is solved a request a position.
-    let entry = puzzle.entry();
-    let (Some(batch), Some(printed)) = (
-        puzzle.batch(&request),
-        Printed::check(args, entry.solution)?,
-    ) else {
+    let (Some(batch), Some(printed)) = (puzzle.batch(&request), printed) else {
         return super::registry_solve::run(args, &*puzzle, &name);
     };
     let batch = batch?;
@@ -104,9 +111,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         if chunk.is_empty() {
             break;
         }
-        let solved = match single {
-            true => with_search_line(&watch, args.quiet, || solver.solve(&chunk, Some(&watch))),
-            false => solver.solve(&chunk, None),
+        let search = || with_search_line(&watch, args.quiet, || solver.solve(&chunk, Some(&watch)));
+        let solved = match (single, &args.checkpoint, from) {
+            (true, Some(path), Some(from)) => {
+                checkpoint::keeping(path, args, &watch, from, search)?
+            }
+            (true, _, _) => search(),
+            (false, _, _) => solver.solve(&chunk, None),
         };
         for report in solved {
             out.emit(report?)?;

@@ -320,7 +320,7 @@ fn print_human(s: &Solution, verbose: bool) {
     if !s.thresholds.is_empty() {
         let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
         let resumed = match s.resumed_from {
-            Some(bound) => format!(" (resumed from {bound}, the bound given with --resume-from)"),
+            Some(bound) => format!(" (resumed from {bound}, the bound given with --resume-from or kept by --checkpoint)"),
             None => String::new(),
         };
         outln!("thresholds {}{resumed}", t.join(" "));

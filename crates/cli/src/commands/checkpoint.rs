@@ -1,0 +1,182 @@
+//! `solve --checkpoint FILE`: a board's search keeps in FILE the bound it has proved and the
+//! subtrees it has finished of the iteration under way, rewritten whenever they change (a
+//! temporary file renamed into place, so the file is always whole), so that a run killed
+//! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
+//! it had under way. The same command with the same FILE continues from it; a FILE written for
+//! another board, goal or heuristic is refused.
+
+use crate::args::{Algorithm, SolveArgs};
+use crate::errors::bad_input;
+use anyhow::{Context, Result};
+use godsearch_app::progress::{SearchedSubtrees, Watch};
+use godsearch_app::request::SolveRequest;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+/// What names the format in a checkpoint file.
+const FORMAT: &str = "godsearch solve checkpoint 1";
+/// How often the search's progress is looked at for a change to keep.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// A checkpoint file: the search it belongs to and where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Checkpoint {
+    format: String,
+    search: Search,
+    /// Every solution has at least this many moves.
+    lower_bound: u32,
+    /// The subtrees finished of the iteration of `lower_bound` (`--resume-subtrees`).
+    resume_subtrees: Option<String>,
+}
+
+/// The options that make one search: a checkpoint is kept only by the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Search {
+    puzzle: String,
+    board: String,
+    goal: Option<String>,
+    algorithm: String,
+    heuristic: String,
+    pdb: Option<String>,
+    no_reflection: bool,
+}
+
+impl Search {
+    fn of(args: &SolveArgs, board: &str) -> Self {
+        Search {
+            puzzle: args.puzzle.clone().unwrap_or_default(),
+            board: board.to_string(),
+            goal: args.goal.clone(),
+            algorithm: format!("{:?}", args.algorithm),
+            heuristic: format!("{:?}", args.heuristic),
+            pdb: args.pdb.clone(),
+            no_reflection: args.no_reflection,
+        }
+    }
+}
+
+/// The one board `--checkpoint` keeps the search of, refused with the reason otherwise.
+fn board_of(args: &SolveArgs) -> Result<&str> {
+    let ida = [Algorithm::Auto, Algorithm::Ida, Algorithm::ParallelIda];
+    match (&args.boards[..], &args.file, args.resume_from) {
+        _ if !ida.contains(&args.algorithm) => {
+            bad_input!("--checkpoint keeps an IDA* search: --algorithm ida or parallel-ida")
+        }
+        ([board], None, None) => Ok(board),
+        (_, _, Some(_)) => {
+            bad_input!("--checkpoint resumes from its own file: leave out --resume-from")
+        }
+        _ => bad_input!("--checkpoint keeps the search of one board, given as an argument"),
+    }
+}
+
+/// Where the search stands: the bound proved and how many subtrees of its iteration are
+/// finished. Checkpoints are kept only as it moves forward.
+pub type Standing = (u32, usize);
+
+/// Where the checkpoint at `path` says the search of `args`' board stands: `request`'s
+/// `resume_from` and `resume_subtrees` set from it (nothing where there is no file yet).
+pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Result<Standing> {
+    let board = board_of(args)?;
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, 0)),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let refused = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
+    let kept: Checkpoint = serde_json::from_str(&text)
+        .map_err(|e| refused(&format!("not a checkpoint this build writes ({e})")))?;
+    if kept.format != FORMAT {
+        return Err(refused(&format!(
+            "written as «{}», not «{FORMAT}»",
+            kept.format
+        )));
+    }
+    if kept.search != Search::of(args, board) {
+        return Err(refused(&format!(
+            "kept for another search ({}); give another file, or the options it was kept for",
+            serde_json::to_string(&kept.search)?
+        )));
+    }
+    let done = match &kept.resume_subtrees {
+        Some(token) => token
+            .parse::<SearchedSubtrees>()
+            .map_err(|e| refused(&e))?
+            .done
+            .len(),
+        None => 0,
+    };
+    request.resume_from = Some(kept.lower_bound);
+    request.resume_subtrees = kept.resume_subtrees;
+    Ok((kept.lower_bound, done))
+}
+
+/// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
+/// checkpoint had it (`from`), keeping its checkpoint there each time it moves forward (a
+/// higher bound, or more subtrees finished), looked at every second and once more at its end.
+pub fn keeping<T>(
+    path: &Path,
+    args: &SolveArgs,
+    watch: &Watch,
+    from: Standing,
+    work: impl FnOnce() -> T,
+) -> Result<T> {
+    let search = Search::of(args, board_of(args)?);
+    let (finished, look) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        let keeper = scope.spawn(move || {
+            let mut kept = from;
+            loop {
+                let ended = !matches!(
+                    look.recv_timeout(LOOK_EVERY),
+                    Err(RecvTimeoutError::Timeout)
+                );
+                let lower_bound = watch.threshold();
+                let searched = watch.searched();
+                let done = searched.as_ref().map_or(0, |s| s.done.len());
+                // Only forward: an iteration resumed tells its skipped subtrees a moment after
+                // it begins, and the file must not lose them meanwhile.
+                if (lower_bound, done) > kept {
+                    let checkpoint = Checkpoint {
+                        format: FORMAT.into(),
+                        search: search.clone(),
+                        lower_bound,
+                        resume_subtrees: searched.map(|s| s.to_string()),
+                    };
+                    write(path, &checkpoint)?;
+                    kept = (lower_bound, done);
+                }
+                if ended {
+                    return Ok(());
+                }
+            }
+        });
+        let result = work();
+        drop(finished);
+        keeper
+            .join()
+            .expect("the keeper does not panic")
+            .map(|()| result)
+    })
+}
+
+/// Writes `checkpoint` to `path` whole or not at all: a temporary file in the same folder,
+/// synced, then renamed over it.
+fn write(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let writing = || -> std::io::Result<()> {
+        let mut file = tempfile::NamedTempFile::new_in(folder)?;
+        serde_json::to_writer_pretty(&mut file, checkpoint)?;
+        file.write_all(b"\n")?;
+        file.as_file().sync_all()?;
+        file.persist(path)?;
+        Ok(())
+    };
+    writing().with_context(|| format!("keeping the checkpoint {}", path.display()))
+}
