@@ -23,7 +23,8 @@ pub struct SearchedSubtrees {
     pub pruning: u8,
     /// Moves from the start to each subtree's root.
     pub depth: u8,
-    /// Fingerprint of the split ([`split_fingerprint`]).
+    /// Fingerprint of the split: FNV-1a over the threshold, the pruning length, the depth and
+    /// each subtree's moves in order.
     pub split: u32,
     /// Subtrees in the split.
     pub subtrees: u32,
