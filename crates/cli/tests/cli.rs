@@ -976,11 +976,12 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
 #[test]
 fn a_search_stopped_inside_an_iteration_resumes_past_its_finished_subtrees() {
     let base = solve_korf_1("parallel-ida", KORF_1);
-    // A stop inside an iteration with a subtree finished: soon after one starts there is none.
-    let (bound, token) = ["0.3", "0.5", "0.8", "1.2"]
-        .iter()
-        .find_map(|timeout| {
-            let stopped = godsearch(&[&base[..], &["--timeout", timeout, "--json"]].concat());
+    // A stop inside an iteration with a subtree finished: not too soon after one begins, nor
+    // after the search ends (about 1.5 s on a quiet machine), whatever the load.
+    let (bound, token) = (1..=15)
+        .find_map(|tenths| {
+            let timeout = format!("{}", tenths as f64 / 10.0);
+            let stopped = godsearch(&[&base[..], &["--timeout", &timeout, "--json"]].concat());
             let report: serde_json::Value =
                 serde_json::from_str(stdout(&stopped).lines().next()?).ok()?;
             let token = report["searched_subtrees"].as_str()?.to_string();
