@@ -903,7 +903,8 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
 
 /// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run
 /// killed without a word continues from it, and so does one stopped by its timeout; the file
-/// is refused for another board, and where it would do nothing.
+/// is refused for another board, and where it would do nothing. A new file may start from a
+/// report's bound and token.
 #[test]
 fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     use std::process::{Command, Stdio};
@@ -949,6 +950,39 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         kept["resume_subtrees"], stopped["searched_subtrees"],
         "{kept} {stopped}"
     );
+    // A new file starts where a report left the search.
+    let seeded = dir.path().join("seeded.json");
+    let seeded_text = seeded.to_str().unwrap();
+    let bound = stopped["lower_bound"].to_string();
+    let mut from = vec!["--checkpoint", seeded_text, "--resume-from", &bound];
+    if let Some(token) = stopped["searched_subtrees"].as_str() {
+        from.extend(["--resume-subtrees", token]);
+    }
+    let resumed = json(&[&base[..], &from, &["--json"]].concat());
+    assert_eq!(resumed["length"], 57, "{resumed}");
+    assert_eq!(
+        resumed["thresholds"][0], stopped["lower_bound"],
+        "{resumed}"
+    );
+    // Kept once the search moved past where it started (at 57 it may end without a move).
+    if let Ok(text) = std::fs::read_to_string(&seeded) {
+        let kept: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(kept["search"]["board"], KORF_1);
+        assert!(kept["lower_bound"].as_u64() >= stopped["lower_bound"].as_u64());
+        std::fs::remove_file(&seeded).unwrap();
+    } else {
+        assert_eq!(stopped["lower_bound"], 57, "{stopped}");
+    }
+    refused(
+        &[
+            &base[..],
+            &from[..4],
+            &["--resume-subtrees", "12.6.0.174.59:0-200"],
+        ]
+        .concat(),
+        "--resume-subtrees",
+    );
+    assert!(!seeded.exists(), "a refused token is not kept");
     let other = solve_korf_1("parallel-ida", "14,13,15,7,11,12,9,5,6,2,0,1,4,8,10,3");
     refused_file(
         &[&other[..], &["--checkpoint", file_text]].concat(),

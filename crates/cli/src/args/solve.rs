@@ -78,8 +78,9 @@ pub struct SolveArgs {
     /// Boards, IDA*, one board given as an argument: keep the bound proved and the subtrees
     /// finished in FILE as the search runs (rewritten whole whenever they move forward), and
     /// continue from FILE when it exists, so that a run killed without warning loses at most
-    /// the subtrees under way. FILE belongs to the board, goal, algorithm and heuristic it was
-    /// written for; it is refused for others.
+    /// the subtrees under way. A new FILE starts from --resume-from and --resume-subtrees where
+    /// they are given. FILE belongs to the board, goal, algorithm and heuristic it was written
+    /// for; it is refused for others.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Cubes: also print each start position as a facelet string.

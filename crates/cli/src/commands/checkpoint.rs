@@ -6,7 +6,7 @@
 //! another board, goal or heuristic is refused.
 
 use crate::args::{Algorithm, SolveArgs};
-use crate::errors::bad_input;
+use crate::errors::{bad_input, InputError};
 use anyhow::{Context, Result};
 use godsearch_app::progress::{SearchedSubtrees, Watch};
 use godsearch_app::request::SolveRequest;
@@ -61,14 +61,11 @@ impl Search {
 /// The one board `--checkpoint` keeps the search of, refused with the reason otherwise.
 fn board_of(args: &SolveArgs) -> Result<&str> {
     let ida = [Algorithm::Auto, Algorithm::Ida, Algorithm::ParallelIda];
-    match (&args.boards[..], &args.file, args.resume_from) {
+    match (&args.boards[..], &args.file) {
         _ if !ida.contains(&args.algorithm) => {
             bad_input!("--checkpoint keeps an IDA* search: --algorithm ida or parallel-ida")
         }
-        ([board], None, None) => Ok(board),
-        (_, _, Some(_)) => {
-            bad_input!("--checkpoint resumes from its own file: leave out --resume-from")
-        }
+        ([board], None) => Ok(board),
         _ => bad_input!("--checkpoint keeps the search of one board, given as an argument"),
     }
 }
@@ -78,15 +75,32 @@ fn board_of(args: &SolveArgs) -> Result<&str> {
 pub type Standing = (u32, usize);
 
 /// Where the checkpoint at `path` says the search of `args`' board stands: `request`'s
-/// `resume_from` and `resume_subtrees` set from it (nothing where there is no file yet).
+/// `resume_from` and `resume_subtrees` set from it. Where there is no file yet, the search
+/// stands where `--resume-from` and `--resume-subtrees` (an earlier run's report) put it, or
+/// at the start, and the file is written once it moves on from there (so a token the search
+/// refuses is never kept).
 pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Result<Standing> {
     let board = board_of(args)?;
+    let refused = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, 0)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let Some(lower_bound) = args.resume_from else {
+                return Ok((0, 0));
+            };
+            let done = finished(args.resume_subtrees.as_deref())
+                .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
+            return Ok((lower_bound, done));
+        }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    let refused = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
+    if args.resume_from.is_some() {
+        bad_input!(
+            "checkpoint {}: it holds where the search stands already: leave out --resume-from \
+             and --resume-subtrees to continue from it, or give a new file",
+            path.display()
+        );
+    }
     let kept: Checkpoint = serde_json::from_str(&text)
         .map_err(|e| refused(&format!("not a checkpoint this build writes ({e})")))?;
     if kept.format != FORMAT {
@@ -101,17 +115,15 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
             serde_json::to_string(&kept.search)?
         )));
     }
-    let done = match &kept.resume_subtrees {
-        Some(token) => token
-            .parse::<SearchedSubtrees>()
-            .map_err(|e| refused(&e))?
-            .done
-            .len(),
-        None => 0,
-    };
+    let done = finished(kept.resume_subtrees.as_deref()).map_err(|e| refused(&e))?;
     request.resume_from = Some(kept.lower_bound);
     request.resume_subtrees = kept.resume_subtrees;
     Ok((kept.lower_bound, done))
+}
+
+/// How many subtrees `token` says are finished (none without one).
+fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
+    token.map_or(Ok(0), |t| Ok(t.parse::<SearchedSubtrees>()?.done.len()))
 }
 
 /// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
