@@ -977,38 +977,33 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
         Ok(split) => split,
     };
     let pruning = first.moves.pruning_length();
-    let record = SplitRecord {
+    let fingerprint = split_fingerprint(
+        first.threshold,
         pruning,
         depth,
-        fingerprint: split_fingerprint(
-            first.threshold,
-            pruning,
-            depth,
-            subtrees.iter().map(|s| &s.path[..]),
-        ),
-        next_threshold: first.next_threshold,
-    };
-    let done: &[u32] = match skipped {
-        None => &[],
+        subtrees.iter().map(|s| &s.path[..]),
+    );
+    let (done, skipped_next): (&[u32], u32) = match skipped {
+        None => (&[], u32::MAX),
         Some(searched) => {
-            if (searched.split, searched.subtrees) != (record.fingerprint, subtrees.len() as u32) {
+            if (searched.split, searched.subtrees) != (fingerprint, subtrees.len() as u32) {
                 return Err(SearchError::ResumeMismatch(format!(
                     "the iteration of {} splits into {} subtrees {:08x}, not {} {:08x}",
                     first.threshold,
                     subtrees.len(),
-                    record.fingerprint,
+                    fingerprint,
                     searched.subtrees,
                     searched.split
                 )));
             }
-            &searched.done
+            (&searched.done, searched.next_threshold)
         }
     };
     let record = SplitRecord {
-        next_threshold: record
-            .next_threshold
-            .min(skipped.map_or(u32::MAX, |s| s.next_threshold)),
-        ..record
+        pruning,
+        depth,
+        fingerprint,
+        next_threshold: first.next_threshold.min(skipped_next),
     };
     let queue = WorkQueue::new(subtrees, done, record, sharing.eager);
     if let (Some(watch), false) = (first.watch, done.is_empty()) {
