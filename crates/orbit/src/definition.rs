@@ -405,27 +405,39 @@ fn check_orientations(
         .collect()
 }
 
-/// Checks an orbit's declared sizes.
-pub(crate) fn check_orbit_def(at: &str, def: &OrbitDef) -> Result<(), DefinitionError> {
-    if def.pieces == 0 || def.pieces > MAX_PIECES {
-        return Err(DefinitionError::Malformed {
-            at: at.into(),
-            what: format!(
-                "orbit {} has {} pieces; an orbit has 1 to {MAX_PIECES}",
-                def.name, def.pieces
-            ),
-        });
-    }
-    if def.orientations == 0 || def.orientations > MAX_ORIENTATIONS {
-        return Err(DefinitionError::Malformed {
-            at: at.into(),
-            what: format!(
-                "orbit {} has {} orientations; an orbit has 1 to {MAX_ORIENTATIONS}",
-                def.name, def.orientations
-            ),
-        });
-    }
-    Ok(())
+/// The orbit `name` of the declared sizes (as read, before any narrowing), refused where they
+/// are out of range.
+pub(crate) fn orbit_def(
+    at: &str,
+    name: String,
+    pieces: u64,
+    orientations: u64,
+) -> Result<OrbitDef, DefinitionError> {
+    let out_of_range = |what: String| DefinitionError::Malformed {
+        at: at.into(),
+        what,
+    };
+    let pieces = usize::try_from(pieces)
+        .ok()
+        .filter(|p| (1..=MAX_PIECES).contains(p))
+        .ok_or_else(|| {
+            out_of_range(format!(
+                "orbit {name} has {pieces} pieces; an orbit has 1 to {MAX_PIECES}"
+            ))
+        })?;
+    let orientations = u8::try_from(orientations)
+        .ok()
+        .filter(|o| (1..=MAX_ORIENTATIONS).contains(o))
+        .ok_or_else(|| {
+            out_of_range(format!(
+                "orbit {name} has {orientations} orientations; an orbit has 1 to {MAX_ORIENTATIONS}"
+            ))
+        })?;
+    Ok(OrbitDef {
+        name,
+        pieces,
+        orientations,
+    })
 }
 
 #[cfg(test)]

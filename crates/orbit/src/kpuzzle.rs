@@ -6,7 +6,7 @@
 
 use super::alg;
 use super::definition::{
-    check_orbit_def, check_orbit_pattern, check_orbit_transformation, Definition, DefinitionError,
+    check_orbit_pattern, check_orbit_transformation, orbit_def, Definition, DefinitionError,
     ListPlaces, NamedMove, OrbitDef, OrbitTransformation, Pattern, Transformation,
 };
 use serde_json::{Map, Value};
@@ -121,13 +121,7 @@ fn read_orbits(value: &Value) -> Result<Vec<OrbitDef>, DefinitionError> {
                     .ok_or_else(|| malformed(at, "missing field 'numOrientations'"))?,
                 &join(at, "numOrientations"),
             )?;
-            let def = OrbitDef {
-                name,
-                pieces: usize::try_from(pieces).unwrap_or(usize::MAX),
-                orientations: u8::try_from(orientations).unwrap_or(u8::MAX),
-            };
-            check_orbit_def(at, &def)?;
-            Ok(def)
+            orbit_def(at, name, pieces, orientations)
         };
     let orbits = match value {
         Value::Array(list) => list

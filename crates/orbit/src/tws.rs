@@ -7,7 +7,7 @@
 
 use super::alg;
 use super::definition::{
-    check_orbit_def, check_orbit_pattern, check_orbit_transformation, Definition, DefinitionError,
+    check_orbit_pattern, check_orbit_transformation, orbit_def, Definition, DefinitionError,
     ListPlaces, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation, Pattern, Transformation,
 };
 
@@ -101,12 +101,7 @@ pub fn read_definition(text: &str) -> Result<Definition, DefinitionError> {
                 }
                 let pieces = parse_numbers(n, &words[2..3])?[0];
                 let orientations = parse_numbers(n, &words[3..4])?[0];
-                let def = OrbitDef {
-                    name: words[1].to_string(),
-                    pieces: usize::try_from(pieces).unwrap_or(usize::MAX),
-                    orientations: u8::try_from(orientations).unwrap_or(u8::MAX),
-                };
-                check_orbit_def(&at_line(n), &def)?;
+                let def = orbit_def(&at_line(n), words[1].to_string(), pieces, orientations)?;
                 if orbits.iter().any(|o| o.name == def.name) {
                     return Err(malformed(n, format!("Set {} is defined twice", def.name)));
                 }

@@ -82,6 +82,11 @@ fn each_kind_of_mistake_in_kpuzzle_json_is_named_with_its_path() {
             "orbit B has 0 pieces",
         ),
         (
+            good.replace(r#""numOrientations": 2"#, r#""numOrientations": 300"#),
+            "orbits[1]",
+            "orbit B has 300 orientations; an orbit has 1 to 127",
+        ),
+        (
             good.replace("\"moves\"", "\"movez\""),
             "(the file)",
             "missing field 'moves'",
@@ -138,6 +143,16 @@ fn each_kind_of_mistake_in_a_tws_file_is_named_with_its_line() {
             TWS.replace("End\n\nMove R", "\nMove R"),
             "line",
             "expected an orbit name or numbers",
+        ),
+        (
+            TWS.replace("Set B 2 2", "Set B 2 300"),
+            "line 4",
+            "orbit B has 300 orientations; an orbit has 1 to 127",
+        ),
+        (
+            TWS.replace("Set A 3 3", "Set A 70000 3"),
+            "line 3",
+            "orbit A has 70000 pieces; an orbit has 1 to 255",
         ),
         (
             TWS.replace("Name toy", "Illegal toy"),
