@@ -995,12 +995,93 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         "leave out --resume-from",
     );
     refused(
-        &[&keep[..], &["3,1,2,0,4,5,6,7,8,9,10,11,12,13,14,15"]].concat(),
-        "one board, given as an argument",
-    );
-    refused(
         &["solve", "3x3x3", "R U", "--checkpoint", file_text],
         "--checkpoint keeps the search of a board",
+    );
+}
+
+/// --checkpoint over a file of boards keeps a campaign: a run stopped by its timeout keeps
+/// each board's bound and finished subtrees, the next run continues each from there and
+/// keeps the solved boards' reports, and a run after that skips them.
+#[test]
+fn a_checkpoint_over_a_file_keeps_each_boards_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("korf.txt");
+    // Korf's #1 (57 moves, about 1.5 s) and #55 (41, at once).
+    std::fs::write(
+        &boards,
+        format!(
+            "1 57 {}\n55 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11\n",
+            KORF_1.replace(',', " ")
+        ),
+    )
+    .unwrap();
+    let file = dir.path().join("campaign.json");
+    let base = solve_korf_1("parallel-ida", "");
+    let campaign = [
+        &base[..8],
+        &[
+            "--file",
+            boards.to_str().unwrap(),
+            "--checkpoint",
+            file.to_str().unwrap(),
+            "--json",
+        ],
+    ]
+    .concat();
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap()
+    };
+    let stopped = godsearch(&[&campaign[..], &["--timeout", "0.3"]].concat());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let kept = read();
+    let first = &kept["boards"][0];
+    let bound = first["lower_bound"].as_u64().unwrap();
+    assert!((41..57).contains(&bound), "{kept}");
+    assert!(first["solved"].is_null(), "{kept}");
+    assert_eq!(kept["boards"][1]["solved"]["length"], 41, "{kept}");
+    // The next run continues #1 from its bound and does not search #55 again.
+    let resumed = godsearch(&campaign);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    let reports: Vec<serde_json::Value> = stdout(&resumed)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| r.get("length").is_some())
+        .collect();
+    assert_eq!(reports.len(), 1, "{}", stdout(&resumed));
+    assert_eq!(reports[0]["length"], 57);
+    assert_eq!(reports[0]["thresholds"][0], bound);
+    assert!(stderr(&resumed).contains("solved in an earlier run (41 moves)"));
+    let kept = read();
+    assert_eq!(kept["boards"][0]["solved"]["length"], 57, "{kept}");
+    assert_eq!(kept["boards"][0]["lower_bound"], 57, "{kept}");
+    // All solved: nothing is searched.
+    let again = godsearch(&campaign);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(
+        stderr(&again).matches("solved in an earlier run").count(),
+        2
+    );
+    // Kept for this search alone.
+    let with = |algorithm| -> Vec<&str> {
+        let mut args = campaign.clone();
+        args[7] = algorithm;
+        args
+    };
+    refused_file(&with("ida"), "kept for another search");
+    refused(
+        &[&campaign[..], &["--resume-from", "50"]].concat(),
+        "keeps each board's bound itself",
+    );
+    refused(&with("astar"), "--checkpoint keeps an IDA* search");
+    // A one-board checkpoint is not a campaign, nor the other way round.
+    refused_file(
+        &[
+            &base[..8],
+            &[KORF_1, "--checkpoint", file.to_str().unwrap()],
+        ]
+        .concat(),
+        "it keeps a campaign over several boards",
     );
 }
 

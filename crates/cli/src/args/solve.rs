@@ -75,12 +75,14 @@ pub struct SolveArgs {
     /// that no finished work is searched again. Refused for another board, heuristic or bound.
     #[arg(long, value_name = "TOKEN", requires = "resume_from")]
     pub resume_subtrees: Option<String>,
-    /// Boards, IDA*, one board given as an argument: keep the bound proved and the subtrees
-    /// finished in FILE as the search runs (rewritten whole whenever they move forward), and
-    /// continue from FILE when it exists, so that a run killed without warning loses at most
-    /// the subtrees under way. A new FILE starts from --resume-from and --resume-subtrees where
-    /// they are given. FILE belongs to the board, goal, algorithm and heuristic it was written
-    /// for; it is refused for others.
+    /// Boards, IDA*: keep the bound proved and the subtrees finished in FILE as the search
+    /// runs (rewritten whole whenever they move forward), and continue from FILE when it
+    /// exists, so that a run killed without warning loses at most the subtrees under way. A
+    /// new FILE for one board starts from --resume-from and --resume-subtrees where they are
+    /// given. With --file or several boards, FILE keeps each board's bound, or its report once
+    /// solved: the same command continues each board where it stopped and skips those solved
+    /// (--timeout may differ). FILE belongs to the goal, algorithm and heuristic (and the one
+    /// board) it was written for; it is refused for others.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Cubes: also print each start position as a facelet string.

@@ -32,11 +32,12 @@ struct Checkpoint {
     resume_subtrees: Option<String>,
 }
 
-/// The options that make one search: a checkpoint is kept only by the same.
+/// The options that make one search: a checkpoint is kept only by the same (a campaign's has
+/// no board: it keeps many).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Search {
+pub struct Search {
     puzzle: String,
-    board: String,
+    board: Option<String>,
     goal: Option<String>,
     algorithm: String,
     heuristic: String,
@@ -45,10 +46,11 @@ struct Search {
 }
 
 impl Search {
-    fn of(args: &SolveArgs, board: &str) -> Self {
+    /// The search `args` ask for, of `board` (none for a campaign).
+    pub fn of(args: &SolveArgs, board: Option<&str>) -> Self {
         Search {
             puzzle: args.puzzle.clone().unwrap_or_default(),
-            board: board.to_string(),
+            board: board.map(str::to_string),
             goal: args.goal.clone(),
             algorithm: format!("{:?}", args.algorithm),
             heuristic: format!("{:?}", args.heuristic),
@@ -58,13 +60,19 @@ impl Search {
     }
 }
 
+/// Refuses `--checkpoint` for a search that is not IDA*'s (only IDA* proves bounds).
+pub fn check_algorithm(args: &SolveArgs) -> Result<()> {
+    let ida = [Algorithm::Auto, Algorithm::Ida, Algorithm::ParallelIda];
+    if !ida.contains(&args.algorithm) {
+        bad_input!("--checkpoint keeps an IDA* search: --algorithm ida or parallel-ida")
+    }
+    Ok(())
+}
+
 /// The one board `--checkpoint` keeps the search of, refused with the reason otherwise.
 fn board_of(args: &SolveArgs) -> Result<&str> {
-    let ida = [Algorithm::Auto, Algorithm::Ida, Algorithm::ParallelIda];
+    check_algorithm(args)?;
     match (&args.boards[..], &args.file) {
-        _ if !ida.contains(&args.algorithm) => {
-            bad_input!("--checkpoint keeps an IDA* search: --algorithm ida or parallel-ida")
-        }
         ([board], None) => Ok(board),
         _ => bad_input!("--checkpoint keeps the search of one board, given as an argument"),
     }
@@ -101,15 +109,8 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
             path.display()
         );
     }
-    let kept: Checkpoint = serde_json::from_str(&text)
-        .map_err(|e| refused(&format!("not a checkpoint this build writes ({e})")))?;
-    if kept.format != FORMAT {
-        return Err(refused(&format!(
-            "written as «{}», not «{FORMAT}»",
-            kept.format
-        )));
-    }
-    if kept.search != Search::of(args, board) {
+    let kept: Checkpoint = read_kept(&text, FORMAT).map_err(|e| refused(&e))?;
+    if kept.search != Search::of(args, Some(board)) {
         return Err(refused(&format!(
             "kept for another search ({}); give another file, or the options it was kept for",
             serde_json::to_string(&kept.search)?
@@ -121,14 +122,44 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
     Ok((kept.lower_bound, done))
 }
 
+/// What names a campaign's format ([`super::campaign`]).
+pub const CAMPAIGN_FORMAT: &str = "godsearch solve campaign 1";
+
+/// The file `text` read as a `format` file, or why it is not one (a file of the other kind is
+/// named as such).
+pub fn read_kept<T: serde::de::DeserializeOwned>(
+    text: &str,
+    format: &str,
+) -> std::result::Result<T, String> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| format!("not a checkpoint this build writes ({e})"))?;
+    match value["format"].as_str() {
+        Some(f) if f == format => {}
+        Some(FORMAT) => {
+            return Err(
+                "it keeps one board's search: give it with that one board as an argument".into(),
+            )
+        }
+        Some(CAMPAIGN_FORMAT) => {
+            return Err(
+                "it keeps a campaign over several boards: give it with --file or those boards"
+                    .into(),
+            )
+        }
+        Some(f) => return Err(format!("written as «{f}», not «{format}»")),
+        None => return Err("not a checkpoint this build writes (no «format»)".into()),
+    }
+    serde_json::from_value(value).map_err(|e| format!("not a checkpoint this build writes ({e})"))
+}
+
 /// How many subtrees `token` says are finished (none without one).
-fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
+pub fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
     token.map_or(Ok(0), |t| Ok(t.parse::<SearchedSubtrees>()?.done.len()))
 }
 
 /// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
-/// checkpoint had it (`from`), keeping its checkpoint there each time it moves forward (a
-/// higher bound, or more subtrees finished), looked at every second and once more at its end.
+/// checkpoint had it (`from`), keeping its checkpoint there each time it moves forward (see
+/// [`follow`]).
 pub fn keeping<T>(
     path: &Path,
     args: &SolveArgs,
@@ -136,7 +167,28 @@ pub fn keeping<T>(
     from: Standing,
     work: impl FnOnce() -> T,
 ) -> Result<T> {
-    let search = Search::of(args, board_of(args)?);
+    let search = Search::of(args, Some(board_of(args)?));
+    let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
+        let checkpoint = Checkpoint {
+            format: FORMAT.into(),
+            search: search.clone(),
+            lower_bound,
+            resume_subtrees: searched.map(|s| s.to_string()),
+        };
+        write(path, &checkpoint)
+    };
+    follow(watch, from, keep, work)
+}
+
+/// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and
+/// finished subtrees each time they move forward (a higher bound, or more subtrees finished),
+/// looked at every second and once more at its end.
+pub fn follow<T>(
+    watch: &Watch,
+    from: Standing,
+    mut keep: impl FnMut(u32, Option<SearchedSubtrees>) -> Result<()> + Send,
+    work: impl FnOnce() -> T,
+) -> Result<T> {
     let (finished, look) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
         let keeper = scope.spawn(move || {
@@ -152,13 +204,7 @@ pub fn keeping<T>(
                 // Only forward: an iteration resumed tells its skipped subtrees a moment after
                 // it begins, and the file must not lose them meanwhile.
                 if (lower_bound, done) > kept {
-                    let checkpoint = Checkpoint {
-                        format: FORMAT.into(),
-                        search: search.clone(),
-                        lower_bound,
-                        resume_subtrees: searched.map(|s| s.to_string()),
-                    };
-                    write(path, &checkpoint)?;
+                    keep(lower_bound, searched)?;
                     kept = (lower_bound, done);
                 }
                 if ended {
@@ -175,16 +221,16 @@ pub fn keeping<T>(
     })
 }
 
-/// Writes `checkpoint` to `path` whole or not at all: a temporary file in the same folder,
+/// Writes `value` as JSON to `path` whole or not at all: a temporary file in the same folder,
 /// synced, then renamed over it.
-fn write(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
+pub fn write(path: &Path, value: &impl Serialize) -> Result<()> {
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let writing = || -> std::io::Result<()> {
         let mut file = tempfile::NamedTempFile::new_in(folder)?;
-        serde_json::to_writer_pretty(&mut file, checkpoint)?;
+        serde_json::to_writer_pretty(&mut file, value)?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
         file.persist(path)?;

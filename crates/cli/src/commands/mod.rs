@@ -6,6 +6,7 @@ mod bfs_cluster;
 mod bfs_launcher;
 mod bfs_output;
 mod cache_files;
+mod campaign;
 mod checkpoint;
 mod cube_report;
 mod definition_info;

@@ -4,9 +4,9 @@
 //! one), printing each as it comes; any other puzzle is solved a request a position
 //! ([`super::registry_solve`]).
 
-use super::checkpoint;
 use super::cube_report::CubePrinter;
 use super::solve_report::{Printer, Style};
+use super::{campaign, checkpoint};
 use crate::args::{SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::input::Batch as Positions;
@@ -14,7 +14,7 @@ use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar};
 use crate::{cache, machine};
 use anyhow::{bail, Result};
-use godsearch_app::batch::{Batch, BatchSetup, FrontEndOptions, Position, Source};
+use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
 use godsearch_app::progress::Watch;
 use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
@@ -26,11 +26,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let mut request = request(args, "");
     let entry = puzzle.entry();
     let printed = Printed::check(args, entry.solution)?;
-    // A checkpoint kept earlier sets where the search resumes, before the solver is made.
+    // A checkpoint kept earlier sets where the search resumes, before the solver is made; one
+    // over several boards, a campaign, sets it for each board in turn.
+    let campaign = args.file.is_some() || args.boards.len() != 1;
     let from = match &args.checkpoint {
         Some(_) if !matches!(printed, Some(Printed::Boards)) => {
             bad_input!("--checkpoint keeps the search of a board, not of {name}")
         }
+        Some(_) if campaign => None,
         Some(path) => Some(checkpoint::resume(path, args, &mut request)?),
         None => None,
     };
@@ -48,6 +51,35 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         memory: args.memory.is_some(),
         verbose: args.verbose,
     })?;
+    let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
+    if let (Some(path), true) = (&args.checkpoint, campaign) {
+        let given = batch.positions_in(&args.boards);
+        let texts = crate::input::batch(
+            given.into_iter().map(|t| (t, Source::Given)).collect(),
+            args.file.as_deref(),
+            printed.noun(),
+            |line| Ok((line.to_string(), Source::Line)),
+        )?;
+        // Each board is searched under its own request (its bound), through the same bench.
+        let mut solve_one = |request: &SolveRequest, text: &str, source: Source, watch: &Watch| {
+            let batch = puzzle
+                .batch(request)
+                .expect("boards are solved in batches")?;
+            let position = batch.read(text, source)?;
+            with_solver(&*batch, &bench, args, Some(1), |solver| {
+                let mut reports = with_search_line(watch, args.quiet, || {
+                    solver.solve(std::slice::from_ref(&position), Some(watch))
+                });
+                Ok(reports.pop().expect("a report a board"))
+            })
+        };
+        // Boards are searched one at a time, each with its search line (as one board is).
+        let mut out = printed.start(args, Some(1));
+        campaign::run(path, args, &request, texts, &mut solve_one, &mut |r| {
+            out.emit(r)
+        })?;
+        return out.finish();
+    }
     // The positions given as arguments are read before any table is built.
     let positions = positions(args, &*batch, printed.noun())?;
     let one_position = [
@@ -67,22 +99,20 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             None => bad_input!("{what}, not a stream of them"),
         }
     }
-    let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
-    let bar = LevelBar::new();
-    let setup = BatchSetup {
-        limits: JobLimits::local(machine::memory_budget(args.memory)),
-        positions: positions.total,
-        progress: &bar,
-        notices: &mut |notice| {
-            if !args.json || !matches!(notice, Notice::HalfDepthHeld { .. }) {
-                bar.suspend(|| cache::print_notice(notice, args.cache.as_deref()))
-            }
-        },
-        stop: None,
-    };
-    let solver = batch.solver(&bench, setup);
-    bar.finish();
-    let solver = solver?;
+    with_solver(&*batch, &bench, args, positions.total, |solver| {
+        solve_all(args, printed, solver, positions, from)
+    })
+}
+
+/// Solves `positions` with `solver`, printing each report as `printed` says; one board given
+/// with `--checkpoint` is kept there from where its file had it (`from`).
+fn solve_all(
+    args: &SolveArgs,
+    printed: Printed,
+    solver: &dyn BatchSolver,
+    positions: Positions<'_, Position>,
+    from: Option<checkpoint::Standing>,
+) -> Result<()> {
     let mut out = printed.start(args, positions.total);
     // One position searched gets a line with the search's progress; a batch has its bar.
     // Stopped by a signal, it says the bound it proved, from which --resume-from continues.
@@ -127,6 +157,34 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         crate::interrupt::clear_on_interrupt();
     }
     out.finish()
+}
+
+/// Runs `work` with `batch`'s solver for `positions` positions, its tables loaded or built
+/// through `bench` (a bar shows the levels of those built).
+fn with_solver<T>(
+    batch: &dyn Batch,
+    bench: &Workbench,
+    args: &SolveArgs,
+    positions: Option<usize>,
+    work: impl FnOnce(&dyn BatchSolver) -> Result<T>,
+) -> Result<T> {
+    let bar = LevelBar::new();
+    let mut notices = |notice| {
+        if !args.json || !matches!(notice, Notice::HalfDepthHeld { .. }) {
+            bar.suspend(|| cache::print_notice(notice, args.cache.as_deref()))
+        }
+    };
+    let setup = BatchSetup {
+        limits: JobLimits::local(machine::memory_budget(args.memory)),
+        positions,
+        progress: &bar,
+        notices: &mut notices,
+        stop: None,
+    };
+    let solver = batch.solver(bench, setup);
+    bar.finish();
+    let solver = solver?;
+    work(&*solver)
 }
 
 /// The options that continue a search stopped with `bound` proven, skipping the subtrees of
