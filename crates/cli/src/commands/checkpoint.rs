@@ -3,7 +3,9 @@
 //! temporary file renamed into place, so the file is always whole), so that a run killed
 //! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
 //! it had under way. The same command with the same FILE continues from it; a FILE written for
-//! another board, goal or heuristic is refused.
+//! another board, goal or heuristic is refused. A new FILE may start where an earlier run's
+//! report left the search (`--resume-from`, `--resume-subtrees`). Over several boards FILE
+//! keeps a campaign instead ([`super::campaign`]), through the same [`follow`] and [`write`].
 
 use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
