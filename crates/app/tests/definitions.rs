@@ -811,8 +811,9 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
 }
 
 /// The 5x5x5 has 92 slots, past the 64 a position holds by default: its distinguishable
-/// positions are the published figure, it is enumerated over whole positions of 128 bytes,
-/// and its scrambles are solved optimally by the slot solver.
+/// positions are the published figure, it is enumerated over classes of its 96 symmetries in
+/// whole keys of 128 bytes (the same counts as over whole positions of 128 bytes), and its
+/// scrambles are solved optimally by the slot solver.
 #[test]
 fn the_5x5x5_runs_in_positions_of_128_slots() {
     use godsearch_app::registry::definition::solve::DefinitionSolver;
@@ -831,6 +832,14 @@ fn the_5x5x5_runs_in_positions_of_128_slots() {
     );
     assert_eq!(bfs.levels, vec![1, 36, 1026]);
     assert!(bfs.engine.contains("whole states"), "{}", bfs.engine);
+    let outer = DefinitionMetric::Outer;
+    let classes = run_with(&cube, "", outer, EngineChoice::Auto, Some(4), None).unwrap();
+    let whole = run_with(&cube, "", outer, EngineChoice::Auto, Some(4), Some(1)).unwrap();
+    assert_eq!(classes.class_group, Some(96));
+    assert_eq!(classes.classes, Some(vec![1, 4, 31, 444, 9896]));
+    assert_eq!(whole.class_group, None);
+    assert_eq!(classes.levels, whole.levels);
+    assert_eq!(whole.levels, vec![1, 36, 1026, 28812, 806988]);
     let generators = Vec::new();
     let solver = DefinitionSolver::new(&cube, &one_solution(&generators), &NoProgress).unwrap();
     for scramble in ["R 2U' F2", "Uw R 2B' L2 D"] {

@@ -26,7 +26,7 @@
 //! that give it.
 
 use super::definition::{Definition, Transformation};
-use super::slots::{Slots, MAX_SLOTS};
+use super::slots::{Slots, MAX_WIDE_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
 use super::symmetry::{symmetries, Symmetry};
 use ethnum::U256;
@@ -48,8 +48,12 @@ pub const RADIX_CLASS_KEY: &str =
 const TWIST_BITS: u32 = 4;
 /// The twist part of a content.
 const TWIST_MASK: u16 = (1 << TWIST_BITS) - 1;
-/// The most slots (over all orbits) a class space holds.
-pub const MAX_CLASS_SLOTS: usize = 64;
+/// The most slots (over all orbits) a class space holds: as many as the widest positions
+/// ([`MAX_WIDE_SLOTS`], the 5x5x5's 92).
+pub const MAX_CLASS_SLOTS: usize = MAX_WIDE_SLOTS;
+/// The slots whose pieces a mixed-radix key ranks among those not yet placed (a mask of
+/// them is a `u64`); pieces of slots past them are written by their number, as in a field.
+const RANKED_SOURCE_SLOTS: usize = u64::BITS as usize;
 /// The most symmetries a class space uses (their indices are bytes).
 pub const MAX_SYMMETRIES: usize = 255;
 
@@ -383,21 +387,21 @@ fn field_bytes(bits: u32) -> usize {
     bits.div_ceil(u8::BITS) as usize
 }
 
-impl ClassKey for Slots {
+impl<const N: usize> ClassKey for Slots<N> {
     const KIND: &'static str = "whole states";
-    type Cursor = (Slots, usize);
+    type Cursor = (Slots<N>, usize);
 
     fn fits(fields: &[u32], _: u32) -> bool {
         let bytes: usize = fields.iter().map(|&b| field_bytes(b)).sum();
-        fields.iter().all(|&b| b <= 2 * u8::BITS) && bytes < MAX_SLOTS
+        fields.iter().all(|&b| b <= 2 * u8::BITS) && bytes < N
     }
 
-    fn start() -> (Slots, usize) {
+    fn start() -> (Slots<N>, usize) {
         (Slots::default(), 0)
     }
 
     #[inline]
-    fn write((key, at): &mut (Slots, usize), bits: u32, value: u64) {
+    fn write((key, at): &mut (Slots<N>, usize), bits: u32, value: u64) {
         let n = field_bytes(bits);
         for i in 0..n {
             key.0[*at + i] = (value >> (8 * (n - 1 - i))) as u8;
@@ -406,21 +410,21 @@ impl ClassKey for Slots {
     }
 
     #[inline]
-    fn finish((mut key, _): (Slots, usize), _: u32, stabiliser: usize) -> Slots {
-        key.0[MAX_SLOTS - 1] = stabiliser as u8;
+    fn finish((mut key, _): (Slots<N>, usize), _: u32, stabiliser: usize) -> Slots<N> {
+        key.0[N - 1] = stabiliser as u8;
         key
     }
 
     fn stabiliser(self, _: u32) -> usize {
-        self.0[MAX_SLOTS - 1] as usize
+        self.0[N - 1] as usize
     }
 
-    fn end(self, fields: &[u32], _: u32) -> (Slots, usize) {
+    fn end(self, fields: &[u32], _: u32) -> (Slots<N>, usize) {
         (self, fields.iter().map(|&b| field_bytes(b)).sum())
     }
 
     #[inline]
-    fn read_back((key, at): (Slots, usize), bits: u32) -> (u64, (Slots, usize)) {
+    fn read_back((key, at): (Slots<N>, usize), bits: u32) -> (u64, (Slots<N>, usize)) {
         let n = field_bytes(bits);
         let from = at - n;
         let value = key.0[from..at].iter().fold(0u64, |v, &b| v << 8 | b as u64);
@@ -745,7 +749,8 @@ impl<K: ClassKey> ClassSpace<K> {
                 .filter(|(_, &m)| m)
             {
                 let twist_only = lead_orbit == Some(o);
-                let sources = match distinct[o] && !twist_only {
+                let ranked = first + def.pieces <= RANKED_SOURCE_SLOTS;
+                let sources = match distinct[o] && !twist_only && ranked {
                     true => (first..first + def.pieces)
                         .filter(|&h| moved[h])
                         .fold(0u64, |m, h| m | 1 << h),

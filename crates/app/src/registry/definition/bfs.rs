@@ -59,20 +59,31 @@ pub fn definition(
                     progress,
                 );
             }
-            let classes = classes_wanted::<Slots>(puzzle, generators, metric, symmetry, true)?;
-            let keyed_whole =
-                symmetry == Some(1) && (request.disk.is_some() || request.cluster.is_some());
-            match classes {
-                Some(c) if c.fits_key::<Key256>() => {
-                    let compact = c.with_key::<Key256>().expect("it fits");
-                    wide_classes(puzzle, compact, (generators, metric), request, progress)
-                }
-                None if keyed_whole => whole_keyed(puzzle, (generators, metric), request, progress),
-                classes => {
-                    definition_slots(puzzle, (generators, metric), classes, request, progress)
-                }
+            match puzzle.slot_count() <= MAX_SLOTS {
+                true => beyond_ranks::<MAX_SLOTS>(puzzle, run, request, progress),
+                false => beyond_ranks::<MAX_WIDE_SLOTS>(puzzle, run, request, progress),
             }
         }
+    }
+}
+
+/// A definition puzzle past 128-bit ranks (see [`definition`]): classes in 256-bit keys where
+/// they fit them, else in whole keys of `N` bytes, or whole positions.
+fn beyond_ranks<const N: usize>(
+    puzzle: &DefinitionPuzzle,
+    (generators, metric, symmetry): (&[String], DefinitionMetric, Option<u32>),
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let classes = classes_wanted::<Slots<N>>(puzzle, generators, metric, symmetry, true)?;
+    let keyed_whole = symmetry == Some(1) && (request.disk.is_some() || request.cluster.is_some());
+    match classes {
+        Some(c) if c.fits_key::<Key256>() => {
+            let compact = c.with_key::<Key256>().expect("it fits");
+            wide_classes(puzzle, compact, (generators, metric), request, progress)
+        }
+        None if keyed_whole => whole_keyed(puzzle, (generators, metric), request, progress),
+        classes => definition_slots(puzzle, (generators, metric), classes, request, progress),
     }
 }
 
