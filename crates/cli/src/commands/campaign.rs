@@ -13,7 +13,7 @@ use crate::input::Batch as Positions;
 use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::batch::Source;
-use godsearch_app::progress::Watch;
+use godsearch_app::progress::{SearchedSubtrees, Watch};
 use godsearch_app::request::{SolveReport, SolveRequest};
 use godsearch_app::AppResult;
 use serde::{Deserialize, Serialize};
@@ -110,12 +110,11 @@ pub fn run(
                 .map_err(|e| InputError(format!("checkpoint {}: {e}", path.display())))?,
         );
         let watch = Watch::default();
-        let keep = |lower_bound, searched: Option<_>| {
+        let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
             let mut c = lock();
             let board = &mut c.boards[index];
             board.lower_bound = lower_bound;
-            board.resume_subtrees =
-                searched.map(|s: godsearch_app::progress::SearchedSubtrees| s.to_string());
+            board.resume_subtrees = searched.map(|s| s.to_string());
             checkpoint::write(path, &*c)
         };
         let report = checkpoint::follow(&watch, from, keep, || {
@@ -127,21 +126,17 @@ pub fn run(
         {
             let mut c = lock();
             let board = &mut c.boards[index];
-            match document["timed_out"].as_bool() {
-                Some(true) => {
-                    board.lower_bound = document["lower_bound"]
-                        .as_u64()
-                        .map_or(board.lower_bound, |b| u32::try_from(b).unwrap_or(u32::MAX));
-                    board.resume_subtrees =
-                        document["searched_subtrees"].as_str().map(str::to_string);
-                }
-                _ => {
-                    board.lower_bound = document["length"]
-                        .as_u64()
-                        .map_or(board.lower_bound, |l| u32::try_from(l).unwrap_or(u32::MAX));
-                    board.resume_subtrees = None;
-                    board.solved = Some(document);
-                }
+            // A board stopped keeps its bound and token; one solved, its length and report.
+            let timed_out = document["timed_out"].as_bool() == Some(true);
+            let bound = document[if timed_out { "lower_bound" } else { "length" }].as_u64();
+            board.lower_bound =
+                bound.map_or(board.lower_bound, |b| u32::try_from(b).unwrap_or(u32::MAX));
+            board.resume_subtrees = document["searched_subtrees"]
+                .as_str()
+                .filter(|_| timed_out)
+                .map(str::to_string);
+            if !timed_out {
+                board.solved = Some(document);
             }
             checkpoint::write(path, &*c)?;
         }
