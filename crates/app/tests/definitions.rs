@@ -253,17 +253,18 @@ fn whole_state_levels_give_the_published_counts_and_reach_past_128_bits() {
     }
 }
 
-/// Classes in 256-bit keys (the 4x4x4's in fields, the megaminx's in mixed radix) take the
-/// disk engine and distributed runs as 128-bit ones do: the same levels and classes as in
-/// memory, bucket bounds of 256 bits saved in the run's manifest and read back when the run
-/// is resumed.
+/// Classes in 256-bit keys (the 4x4x4's in fields, the megaminx's in mixed radix) and in
+/// 512-bit ones (the 5x5x5's) take the disk engine and distributed runs as 128-bit ones do: the
+/// same levels and classes as in memory, bucket bounds past 128 bits saved in the run's
+/// manifest and read back when the run is resumed.
 #[test]
-fn the_4x4x4_and_the_megaminx_run_on_disk_and_distributed_in_256_bit_keys() {
+fn the_4x4x4_the_megaminx_and_the_5x5x5_run_on_disk_and_distributed_in_wide_keys() {
     use godsearch_app::bfs::{ClusterRequest, DiskRequest};
     // Each to `depth`, first on disk to one move less, then resumed.
     for (file, depth, group) in [
         ("4x4x4.kpuzzle.json", 5, 96),
         ("megaminx.kpuzzle.json", 5, 120),
+        ("5x5x5.kpuzzle.json", 5, 96),
     ] {
         let puzzle = load(file);
         let outer = DefinitionMetric::Outer;
@@ -812,8 +813,9 @@ fn the_4x4x4_has_its_published_number_of_distinguishable_positions() {
 
 /// The 5x5x5 has 92 slots, past the 64 a position holds by default: its distinguishable
 /// positions are the published figure, it is enumerated over classes of its 96 symmetries in
-/// whole keys of 128 bytes (the same counts as over whole positions of 128 bytes), and its
-/// scrambles are solved optimally by the slot solver.
+/// 512-bit keys (the same counts as over whole positions of 128 bytes, and as over whole
+/// positions in 512-bit keys on disk), and its scrambles are solved optimally by the slot
+/// solver.
 #[test]
 fn the_5x5x5_runs_in_positions_of_128_slots() {
     use godsearch_app::registry::definition::solve::DefinitionSolver;
@@ -831,7 +833,7 @@ fn the_5x5x5_runs_in_positions_of_128_slots() {
         Some(2),
     );
     assert_eq!(bfs.levels, vec![1, 36, 1026]);
-    assert!(bfs.engine.contains("whole states"), "{}", bfs.engine);
+    assert!(bfs.engine.contains("512-bit keys"), "{}", bfs.engine);
     let outer = DefinitionMetric::Outer;
     let classes = run_with(&cube, "", outer, EngineChoice::Auto, Some(4), None).unwrap();
     let whole = run_with(&cube, "", outer, EngineChoice::Auto, Some(4), Some(1)).unwrap();
@@ -840,6 +842,34 @@ fn the_5x5x5_runs_in_positions_of_128_slots() {
     assert_eq!(whole.class_group, None);
     assert_eq!(classes.levels, whole.levels);
     assert_eq!(whole.levels, vec![1, 36, 1026, 28812, 806988]);
+    assert!(whole.engine.contains("whole states"), "{}", whole.engine);
+    // Whole positions on disk: each a class of one in a 512-bit key.
+    let dir = tempfile::tempdir().unwrap();
+    let request = BfsRequest {
+        limits: Limits {
+            max_depth: Some(3),
+            memory_bytes: 1 << 30,
+            antipode_cap: 0,
+            count_last: false,
+        },
+        engine: EngineChoice::Auto,
+        save: None,
+        disk: Some(godsearch_app::bfs::DiskRequest {
+            workdir: dir.path(),
+            resume: false,
+            keep_levels: false,
+            bucket_states: 1000,
+            disk_bytes: None,
+        }),
+        cluster: None,
+    };
+    let definition = godsearch_app::registry::definition::bfs::definition;
+    let on_disk = definition(&cube, &[], outer, Some(1), &request, &NoProgress).unwrap();
+    assert_eq!(on_disk.engine, "frontier on disk");
+    assert_eq!(
+        (on_disk.levels, on_disk.classes),
+        (whole.levels[..4].to_vec(), None)
+    );
     let generators = Vec::new();
     let solver = DefinitionSolver::new(&cube, &one_solution(&generators), &NoProgress).unwrap();
     for scramble in ["R 2U' F2", "Uw R 2B' L2 D"] {

@@ -7,10 +7,12 @@ use std::ops::{BitAnd, BitOr, Shl, Shr, Sub};
 use std::str::FromStr;
 use voracious_radix_sort::RadixSort as _;
 
+pub use bnum::types::U512;
 pub use ethnum::U256;
 
 /// An unsigned integer that keys are written in: `u128` for states of up to 128 bits, [`U256`]
-/// for wider ones (the 4x4x4's class keys); `u64` decodes short keys fast. Every operation is
+/// for wider ones (the 4x4x4's class keys), [`U512`] past those (the 5x5x5's); `u64` decodes
+/// short keys fast. Every operation is
 /// the integer's own, exact (a subtraction is only taken of a larger key from a smaller).
 pub trait KeyInt:
     Copy
@@ -72,6 +74,31 @@ macro_rules! key_int {
     )*};
 }
 key_int!(u64, u128, U256);
+
+impl KeyInt for U512 {
+    const BITS: u32 = U512::BITS;
+    const MAX: Self = U512::MAX;
+    type Bytes = [u8; 64];
+    #[inline]
+    fn checked_add(self, other: Self) -> Option<Self> {
+        U512::checked_add(self, other)
+    }
+    #[inline]
+    fn count_ones(self) -> u32 {
+        U512::count_ones(self)
+    }
+    #[inline]
+    fn low_byte(self) -> u8 {
+        self.digits()[0] as u8
+    }
+    fn to_le_bytes(self) -> [u8; 64] {
+        let mut bytes = [0; 64];
+        for (chunk, digit) in bytes.chunks_exact_mut(8).zip(self.digits()) {
+            chunk.copy_from_slice(&digit.to_le_bytes());
+        }
+        bytes
+    }
+}
 
 /// A state that is an unsigned integer, so that levels can be written as key gaps and sorted
 /// by radix.
@@ -153,23 +180,28 @@ macro_rules! key_state {
 }
 key_state!(u32 => radix, u64 => radix, u128 => comparison);
 
-/// 256-bit states (class keys past 128 bits) are their own keys and keep rayon's sort, as
-/// 128-bit ones do.
-impl KeyState for U256 {
-    const BITS: u32 = 256;
-    type Key = U256;
-    #[inline]
-    fn to_key(self) -> U256 {
-        self
-    }
-    #[inline]
-    fn from_key(key: U256) -> Option<Self> {
-        Some(key)
-    }
-    fn sort_all(states: &mut [Self]) {
-        states.par_sort_unstable()
-    }
+/// States past 128 bits (class keys of the 4x4x4 in 256, of the 5x5x5 in 512) are their own
+/// keys and keep rayon's sort, as 128-bit ones do.
+macro_rules! wide_key_state {
+    ($($t:ty),*) => {$(
+        impl KeyState for $t {
+            const BITS: u32 = <$t>::BITS;
+            type Key = $t;
+            #[inline]
+            fn to_key(self) -> $t {
+                self
+            }
+            #[inline]
+            fn from_key(key: $t) -> Option<Self> {
+                Some(key)
+            }
+            fn sort_all(states: &mut [Self]) {
+                states.par_sort_unstable()
+            }
+        }
+    )*};
 }
+wide_key_state!(U256, U512);
 
 #[cfg(test)]
 mod tests {

@@ -14,8 +14,8 @@
 //! class's key is its least member's, with the size of the member's stabiliser (the
 //! symmetries that leave it as it is): the class holds `symmetries / stabiliser` positions.
 //! Keys are `u128` where the fields fit (the 3x3x3), [`Key256`] where they fit 256 bits (the
-//! 4x4x4) or where they do once written in mixed radix (`Packing`: the megaminx), else whole
-//! [`Slots`] (a field a byte), see [`ClassKey`].
+//! 4x4x4) or where they do once written in mixed radix (`Packing`: the megaminx), [`Key512`]
+//! where they fit 512 (the 5x5x5), else whole [`Slots`] (a field a byte), see [`ClassKey`].
 //!
 //! **The least conjugate** is found slot by slot, as the built-in 3x3x3 finds it from its
 //! corners: every symmetry's conjugate is read at the first slot only, those that do not give
@@ -29,6 +29,7 @@ use super::definition::{Definition, Transformation};
 use super::slots::{Slots, MAX_WIDE_SLOTS};
 use super::space::{space_moves, SpaceError, SpaceMove, SpaceMoves};
 use super::symmetry::{symmetries, Symmetry};
+use bnum::types::U512;
 use ethnum::U256;
 use godsearch_core::perm::{placement_cells, placement_index};
 use godsearch_core::{MoveIdx, StateSpace};
@@ -321,10 +322,11 @@ type Contents = [u16; MAX_CLASS_SLOTS];
 /// each element's piece and twist as one number) so that the order of keys is the order of the
 /// fields, with the stabiliser's size beside them. `u128` for puzzles whose fields fit 128 bits
 /// (the 3x3x3 takes 98 with its stabiliser); [`Key256`] for those that fit 256 (the 4x4x4's
-/// 231, the megaminx's 238 in mixed radix); [`Slots`] (a field a byte, or two for a lead
-/// rank; the stabiliser in the last) for larger ones.
+/// 231, the megaminx's 238 in mixed radix); [`Key512`] for those that fit 512 (the 5x5x5's);
+/// [`Slots`] (a field a byte, or two for a lead rank; the stabiliser in the last) for larger
+/// ones.
 pub trait ClassKey: Copy + Ord + Hash + Debug + Default + Send + Sync + 'static {
-    /// What a key is, in words: `128-bit keys`, `256-bit keys`, `whole states`.
+    /// What a key is, in words: `128-bit keys`, `256-bit keys`, `512-bit keys`, `whole states`.
     const KIND: &'static str;
     /// A key being written, or read back from its end.
     type Cursor: Copy;
@@ -437,40 +439,74 @@ impl<const N: usize> ClassKey for Slots<N> {
 /// disk and distributed engines write it as key gaps as they do a `u128`.
 pub type Key256 = U256;
 
-/// A 256-bit key's words, the most significant first: where a [`Key256`] is written and read
-/// field by field.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Words([u64; 4]);
+/// A 512-bit class key, for puzzles whose fields pass 256 bits but fit 512 (the 5x5x5's 92
+/// slots take about 370): half the memory of a 128-slot [`Slots`] key, and an integer for the
+/// disk and distributed engines, as a [`Key256`] is.
+pub type Key512 = U512;
 
-impl Words {
-    /// Bits it holds.
-    const BITS: u32 = 256;
+/// An integer key as `W` 64-bit words, the most significant first: how a [`Key256`] or a
+/// [`Key512`] is written and read field by field.
+pub trait WordKey<const W: usize>: Copy {
+    /// The key these words make.
+    fn of_words(words: [u64; W]) -> Self;
+    /// The key's words.
+    fn words(self) -> [u64; W];
+}
 
-    /// The words of `key`.
+impl WordKey<4> for Key256 {
     #[inline]
-    fn of(key: U256) -> Self {
-        let (hi, lo) = key.into_words();
+    fn of_words(words: [u64; 4]) -> Self {
         let half = u64::BITS;
-        Words([
+        let [a, b, c, d] = words.map(u128::from);
+        U256::from_words(a << half | b, c << half | d)
+    }
+
+    #[inline]
+    fn words(self) -> [u64; 4] {
+        let (hi, lo) = U256::into_words(self);
+        let half = u64::BITS;
+        [
             (hi >> half) as u64,
             hi as u64,
             (lo >> half) as u64,
             lo as u64,
-        ])
+        ]
+    }
+}
+
+impl WordKey<8> for Key512 {
+    #[inline]
+    fn of_words(mut words: [u64; 8]) -> Self {
+        words.reverse();
+        U512::from_digits(words)
     }
 
-    /// The key these words make.
     #[inline]
-    fn key(self) -> U256 {
-        let half = u64::BITS;
-        let [a, b, c, d] = self.0.map(u128::from);
-        U256::from_words(a << half | b, c << half | d)
+    fn words(self) -> [u64; 8] {
+        let mut words = *self.digits();
+        words.reverse();
+        words
     }
+}
+
+/// A wide key's `W` words, the most significant first, as it is written and read.
+#[derive(Debug, Clone, Copy)]
+pub struct Words<const W: usize>([u64; W]);
+
+impl<const W: usize> Default for Words<W> {
+    fn default() -> Self {
+        Words([0; W])
+    }
+}
+
+impl<const W: usize> Words<W> {
+    /// Bits it holds.
+    const BITS: u32 = W as u32 * u64::BITS;
 
     /// `bits` bits of `value` written with their lowest at bit `at` (0 the least significant).
     #[inline]
     fn set(&mut self, at: u32, bits: u32, value: u64) {
-        let (word, shift) = (3 - (at / u64::BITS) as usize, at % u64::BITS);
+        let (word, shift) = (W - 1 - (at / u64::BITS) as usize, at % u64::BITS);
         self.0[word] |= value << shift;
         if shift + bits > u64::BITS {
             self.0[word - 1] |= value >> (u64::BITS - shift);
@@ -480,7 +516,7 @@ impl Words {
     /// The `bits` bits whose lowest is bit `at`.
     #[inline]
     fn get(&self, at: u32, bits: u32) -> u64 {
-        let (word, shift) = (3 - (at / u64::BITS) as usize, at % u64::BITS);
+        let (word, shift) = (W - 1 - (at / u64::BITS) as usize, at % u64::BITS);
         let mut value = self.0[word] >> shift;
         if shift + bits > u64::BITS {
             value |= self.0[word - 1] << (u64::BITS - shift);
@@ -489,68 +525,83 @@ impl Words {
     }
 }
 
-impl ClassKey for Key256 {
-    const KIND: &'static str = "256-bit keys";
-    /// The key's words filled so far, the word being filled (stored in the key once full, so
-    /// the fields are gathered in a register: storing each into the key's memory and reading
-    /// the key back whole stalled, 30% of a class key's time on the 4x4x4), and the bits
-    /// written so far from the most significant end.
-    type Cursor = (Words, u64, u32);
+/// [`ClassKey`] for an integer key of `$words` words: fields of up to 64 bits each, gathered
+/// word by word.
+macro_rules! word_class_key {
+    ($key:ty, $words:literal, $kind:literal) => {
+        impl ClassKey for $key {
+            const KIND: &'static str = $kind;
+            /// The key's words filled so far, the word being filled (stored in the key once
+            /// full, so the fields are gathered in a register: storing each into the key's
+            /// memory and reading the key back whole stalled, 30% of a class key's time on the
+            /// 4x4x4), and the bits written so far from the most significant end.
+            type Cursor = (Words<$words>, u64, u32);
 
-    fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
-        fields.iter().all(|&b| b <= u64::BITS)
-            && fields.iter().sum::<u32>() + stabiliser_bits <= Words::BITS
-    }
+            fn fits(fields: &[u32], stabiliser_bits: u32) -> bool {
+                fields.iter().all(|&b| b <= u64::BITS)
+                    && fields.iter().sum::<u32>() + stabiliser_bits <= Words::<$words>::BITS
+            }
 
-    fn start() -> Self::Cursor {
-        (Words::default(), 0, 0)
-    }
+            fn start() -> Self::Cursor {
+                (Words::default(), 0, 0)
+            }
 
-    #[inline]
-    fn write((key, word, used): &mut Self::Cursor, bits: u32, value: u64) {
-        if bits == 0 {
-            return;
+            #[inline]
+            fn write((key, word, used): &mut Self::Cursor, bits: u32, value: u64) {
+                if bits == 0 {
+                    return;
+                }
+                let free = u64::BITS - *used % u64::BITS;
+                if bits < free {
+                    *word |= value << (free - bits);
+                } else {
+                    let rest = bits - free;
+                    key.0[(*used / u64::BITS) as usize] = *word | value >> rest;
+                    *word = value.checked_shl(u64::BITS - rest).unwrap_or(0);
+                }
+                *used += bits;
+            }
+
+            #[inline]
+            fn finish(
+                (mut key, word, used): Self::Cursor,
+                stabiliser_bits: u32,
+                stabiliser: usize,
+            ) -> Self {
+                if used % u64::BITS > 0 {
+                    key.0[(used / u64::BITS) as usize] = word;
+                }
+                key.set(0, stabiliser_bits, stabiliser as u64);
+                <$key as WordKey<$words>>::of_words(key.0)
+            }
+
+            fn stabiliser(self, stabiliser_bits: u32) -> usize {
+                Words(WordKey::<$words>::words(self)).get(0, stabiliser_bits) as usize
+            }
+
+            fn end(self, fields: &[u32], _: u32) -> Self::Cursor {
+                (
+                    Words(WordKey::<$words>::words(self)),
+                    0,
+                    fields.iter().sum(),
+                )
+            }
+
+            #[inline]
+            fn read_back((key, word, used): Self::Cursor, bits: u32) -> (u64, Self::Cursor) {
+                match bits {
+                    0 => (0, (key, word, used)),
+                    _ => (
+                        key.get(Words::<$words>::BITS - used, bits),
+                        (key, word, used - bits),
+                    ),
+                }
+            }
         }
-        let free = u64::BITS - *used % u64::BITS;
-        if bits < free {
-            *word |= value << (free - bits);
-        } else {
-            let rest = bits - free;
-            key.0[(*used / u64::BITS) as usize] = *word | value >> rest;
-            *word = value.checked_shl(u64::BITS - rest).unwrap_or(0);
-        }
-        *used += bits;
-    }
-
-    #[inline]
-    fn finish(
-        (mut key, word, used): Self::Cursor,
-        stabiliser_bits: u32,
-        stabiliser: usize,
-    ) -> Key256 {
-        if used % u64::BITS > 0 {
-            key.0[(used / u64::BITS) as usize] = word;
-        }
-        key.set(0, stabiliser_bits, stabiliser as u64);
-        key.key()
-    }
-
-    fn stabiliser(self, stabiliser_bits: u32) -> usize {
-        Words::of(self).get(0, stabiliser_bits) as usize
-    }
-
-    fn end(self, fields: &[u32], _: u32) -> Self::Cursor {
-        (Words::of(self), 0, fields.iter().sum())
-    }
-
-    #[inline]
-    fn read_back((key, word, used): Self::Cursor, bits: u32) -> (u64, Self::Cursor) {
-        match bits {
-            0 => (0, (key, word, used)),
-            _ => (key.get(Words::BITS - used, bits), (key, word, used - bits)),
-        }
-    }
+    };
 }
+word_class_key!(Key256, 4, "256-bit keys");
+word_class_key!(Key512, 8, "512-bit keys");
 
 /// A definition's puzzle over chosen moves, one state per symmetry class (see the module docs).
 #[derive(Debug, Clone)]
@@ -1579,10 +1630,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn wide_keys_read_back_what_was_written_and_order_by_their_fields() {
-        // Fields that cross the words' edges, a field of none, and a full 64-bit one.
-        let widths = [16u32, 2, 50, 0, 64, 33, 7, 5];
+    /// Writes fields of `widths` into a `K` of `W` words and reads them back; checks that the
+    /// key is the integer its words make, most significant first (the first field its top
+    /// bits, so integers order as the fields do: the order of the disk engine's key ranges
+    /// and gaps), and that a larger earlier field orders a key first, whatever follows.
+    fn wide_key_round_trip<K: ClassKey + WordKey<W>, const W: usize>(widths: &[u32]) {
         let values: Vec<u64> = widths
             .iter()
             .enumerate()
@@ -1592,32 +1644,46 @@ mod tests {
             })
             .collect();
         let write = |values: &[u64]| {
-            let mut cursor = Key256::start();
-            for (&v, &b) in values.iter().zip(&widths) {
-                Key256::write(&mut cursor, b, v);
+            let mut cursor = K::start();
+            for (&v, &b) in values.iter().zip(widths) {
+                K::write(&mut cursor, b, v);
             }
-            Key256::finish(cursor, 6, 37)
+            K::finish(cursor, 6, 37)
         };
         let key = write(&values);
         assert_eq!(key.stabiliser(6), 37);
-        let mut cursor = key.end(&widths, 6);
-        for (&v, &b) in values.iter().zip(&widths).rev() {
-            let (read, before) = Key256::read_back(cursor, b);
+        let mut cursor = key.end(widths, 6);
+        for (&v, &b) in values.iter().zip(widths).rev() {
+            let (read, before) = K::read_back(cursor, b);
             assert_eq!(read, v);
             cursor = before;
         }
-        // The key is the integer its words make, most significant first: the first field is
-        // its top bits, and integers order as the words do (the order of the disk engine's
-        // key ranges and gaps).
-        assert_eq!(Words::of(key).key(), key);
-        assert_eq!((key >> (256 - widths[0])).as_u64(), values[0]);
-        // A larger earlier field orders the key first, whatever follows.
+        assert_eq!(K::of_words(key.words()), key);
+        assert_eq!(key.words()[0] >> (64 - widths[0]), values[0]);
         let mut larger = values.clone();
         larger[2] += 1;
         larger[4] = 0;
         assert!(write(&larger) > key);
-        assert!(Words::of(write(&larger)).0 > Words::of(key).0);
+        assert!(write(&larger).words() > key.words());
+    }
+
+    #[test]
+    fn wide_keys_read_back_what_was_written_and_order_by_their_fields() {
+        // Fields that cross the words' edges, a field of none, and a full 64-bit one.
+        let widths = [16u32, 2, 50, 0, 64, 33, 7, 5];
+        wide_key_round_trip::<Key256, 4>(&widths);
         assert!(Key256::fits(&widths, 6) && !Key256::fits(&[64, 64, 64, 64], 1));
+        let key: Key256 = {
+            let mut cursor = Key256::start();
+            Key256::write(&mut cursor, 16, 0xbeef);
+            Key256::finish(cursor, 6, 37)
+        };
+        assert_eq!((key >> (256u32 - 16)).as_u64(), 0xbeef);
+        // Past 256 bits, in eight words.
+        let wider = [&widths[..], &widths, &[64, 1, 63, 7, 5]].concat();
+        wide_key_round_trip::<Key512, 8>(&wider);
+        assert!(Key512::fits(&wider, 6) && !Key256::fits(&wider, 6));
+        assert!(!Key512::fits(&[64; 8], 1));
     }
 
     #[test]

@@ -241,6 +241,34 @@ mod tests {
     }
 
     #[test]
+    fn keys_past_256_bits_round_trip_and_overflow_is_refused() {
+        use crate::keys::U512;
+        let big = |digits: [u64; 8]| U512::from_digits(digits);
+        let keys = vec![
+            big([5, 0, 0, 0, 0, 0, 0, 0]),
+            big([u64::MAX, u64::MAX, u64::MAX, u64::MAX, 0, 0, 0, 0]),
+            big([0, 0, 0, 0, 1, 0, 0, 0]),
+            big([7, 0, 0, 0, 0, 0, 1 << 40, 3]),
+            U512::MAX - U512::ONE,
+            U512::MAX,
+        ];
+        let mut bytes = Vec::new();
+        encode_sorted(&keys, &mut bytes);
+        assert_eq!(decode_sorted::<U512>(&bytes, keys.len() as u64), Ok(keys));
+        let mut bytes = Vec::new();
+        encode_sorted(&[U512::MAX], &mut bytes);
+        encode_sorted(&[U512::ONE], &mut bytes);
+        assert_eq!(decode_sorted::<U512>(&bytes, 2), Err(CodecError::BadKey(1)));
+        // 74 bytes of 7 bits make 518: bits past 512 are refused.
+        let mut too_big = vec![0xff; 73];
+        too_big.push(0x7f);
+        assert_eq!(
+            decode_sorted::<U512>(&too_big, 1),
+            Err(CodecError::BadKey(0))
+        );
+    }
+
+    #[test]
     fn the_fast_path_decodes_exactly_what_the_checked_one_does() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(16);

@@ -1,6 +1,6 @@
 //! God's algorithm on a definition puzzle: over its ranks (64 or 128 bits) by the table or
 //! frontier engines, over classes under the symmetries its moves have where the frontier
-//! engines run (in keys of 128 or 256 bits), and past those over whole states.
+//! engines run (in keys of 128, 256 or 512 bits), and past those over whole states.
 
 use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::tables::{self, ORBIT_RANKING};
@@ -10,7 +10,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankInt};
 use godsearch_enumerate::disk::codec::KeyState;
 use godsearch_enumerate::{state_levels, Engine};
-use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256, MAX_CLASS_SLOTS};
+use godsearch_orbit::classes::{ClassKey, ClassSpace, Key256, Key512, MAX_CLASS_SLOTS};
 use godsearch_orbit::slots::{Slots, MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::{OrbitSpace, SpaceError as OrbitSpaceError};
 use std::time::Instant;
@@ -20,7 +20,7 @@ use std::time::Instant;
 /// reached, so counts stay exact), the frontier engines otherwise (over classes under the
 /// symmetries of the moves where they have some, unless `symmetry` is 1); past 128-bit ranks,
 /// on disk or distributed, classes (or with `symmetry` 1 positions, as classes of one) in
-/// 256-bit keys by the frontier engines, and otherwise level by level in memory
+/// 256- or 512-bit keys by the frontier engines, and otherwise level by level in memory
 /// ([`state_levels`], over classes or whole states); antipodes are
 /// written as scrambles (the inverse of an optimal solution by table descent) when the table
 /// engine ran. `symmetry`: the job's «symmetry».
@@ -68,7 +68,8 @@ pub fn definition(
 }
 
 /// A definition puzzle past 128-bit ranks (see [`definition`]): classes in 256-bit keys where
-/// they fit them, else in whole keys of `N` bytes, or whole positions.
+/// they fit them, else in 512-bit ones (the 5x5x5's), else in whole keys of `N` bytes, or whole
+/// positions.
 fn beyond_ranks<const N: usize>(
     puzzle: &DefinitionPuzzle,
     (generators, metric, symmetry): (&[String], DefinitionMetric, Option<u32>),
@@ -82,24 +83,43 @@ fn beyond_ranks<const N: usize>(
             let compact = c.with_key::<Key256>().expect("it fits");
             wide_classes(puzzle, compact, (generators, metric), request, progress)
         }
+        Some(c) if c.fits_key::<Key512>() => {
+            let compact = c.with_key::<Key512>().expect("it fits");
+            wide_classes(puzzle, compact, (generators, metric), request, progress)
+        }
         None if keyed_whole => whole_keyed(puzzle, (generators, metric), request, progress),
         classes => definition_slots(puzzle, (generators, metric), classes, request, progress),
     }
 }
 
 /// Whole positions past 128-bit ranks (`symmetry` 1) on disk or distributed: each a class of
-/// one in a 256-bit key ([`ClassSpace::whole`]), so the counts are of positions; where they do
-/// not fit it, refused as [`definition_slots`] refuses.
+/// one in a 256-bit key ([`ClassSpace::whole`]), or a 512-bit one where it needs that, so the
+/// counts are of positions; where they fit neither, refused as [`definition_slots`] refuses.
 fn whole_keyed(
     puzzle: &DefinitionPuzzle,
-    (generators, metric): (&[String], DefinitionMetric),
+    run: (&[String], DefinitionMetric),
     request: &BfsRequest,
     progress: &dyn Progress,
 ) -> AppResult<BfsReport> {
-    let Some(space) = puzzle.whole_keys::<Key256>(generators, metric)? else {
-        return definition_slots::<Slots>(puzzle, (generators, metric), None, request, progress);
-    };
-    let mut report = definition_classes(puzzle, &space, metric, request, progress)?;
+    let (generators, metric) = run;
+    if let Some(space) = puzzle.whole_keys::<Key256>(generators, metric)? {
+        return positions_keyed(puzzle, &space, metric, request, progress);
+    }
+    match puzzle.whole_keys::<Key512>(generators, metric)? {
+        Some(space) => positions_keyed(puzzle, &space, metric, request, progress),
+        None => definition_slots::<Slots>(puzzle, run, None, request, progress),
+    }
+}
+
+/// [`definition_classes`] over classes of one, reported as positions.
+fn positions_keyed<K: ClassKey + KeyState>(
+    puzzle: &DefinitionPuzzle,
+    space: &ClassSpace<K>,
+    metric: DefinitionMetric,
+    request: &BfsRequest,
+    progress: &dyn Progress,
+) -> AppResult<BfsReport> {
+    let mut report = definition_classes(puzzle, space, metric, request, progress)?;
     report.classes = None;
     report.class_group = None;
     Ok(report)
@@ -126,13 +146,13 @@ fn ranked_or_classes<R: RankInt + KeyState>(
     }
 }
 
-/// Classes in 256-bit keys: in memory, level by level ([`definition_slots`]: the frontier
-/// engine counts a last level by looking up each new state's neighbours in the newest level,
-/// 12 times as slow as counting it in hash parts with 4x4x4 keys); anything else asked (on
-/// disk, distributed, and the refusal of «save» and the table engine) as 128-bit ones are.
-fn wide_classes(
+/// Classes in 256- or 512-bit keys: in memory, level by level ([`definition_slots`]: the
+/// frontier engine counts a last level by looking up each new state's neighbours in the newest
+/// level, 12 times as slow as counting it in hash parts with 4x4x4 keys); anything else asked
+/// (on disk, distributed, and the refusal of «save» and the table engine) as 128-bit ones are.
+fn wide_classes<K: ClassKey + KeyState>(
     puzzle: &DefinitionPuzzle,
-    classes: ClassSpace<Key256>,
+    classes: ClassSpace<K>,
     run: (&[String], DefinitionMetric),
     request: &BfsRequest,
     progress: &dyn Progress,
@@ -185,7 +205,7 @@ fn classes_wanted<K: ClassKey>(
             let slots = puzzle.slot_count();
             let why = match slots > MAX_CLASS_SLOTS {
                 true => format!("class keys hold at most {MAX_CLASS_SLOTS} slots, and it has {slots}"),
-                false => "its class keys would not fit 256 bits".into(),
+                false => "its class keys would not fit 512 bits".into(),
             };
             format!(
                 "«symmetry» {n}: {name} has {symmetries} symmetries over these moves, but its classes are not keyed ({why}): give 1, its whole positions"
@@ -198,8 +218,8 @@ fn classes_wanted<K: ClassKey>(
     }))
 }
 
-/// God's algorithm on a definition puzzle's classes under its symmetries, in keys `K` (128 or
-/// 256 bits): the frontier engines (in memory, on disk or distributed), exact position and
+/// God's algorithm on a definition puzzle's classes under its symmetries, in keys `K` (128, 256
+/// or 512 bits): the frontier engines (in memory, on disk or distributed), exact position and
 /// class counts.
 fn definition_classes<K: ClassKey + KeyState>(
     puzzle: &DefinitionPuzzle,
@@ -237,11 +257,11 @@ fn definition_classes<K: ClassKey + KeyState>(
 
 /// God's algorithm on a definition puzzle in memory, level by level ([`state_levels`]): over
 /// whole states past 128-bit ranks, or over `classes` (one key a class under the symmetries of
-/// the moves in 256-bit keys, as the megaminx's 120 and the 4x4x4's 96): exact level
-/// counts to the depth asked or the memory budget, the last one counted without being stored
-/// with `--count-last`. No table to save; disk and distributed runs take integer keys, so
-/// they run over 256-bit keys instead ([`definition_classes`], [`whole_keyed`]), and are
-/// refused here.
+/// the moves in 256- or 512-bit keys, as the megaminx's 120, the 4x4x4's 96 and the 5x5x5's
+/// 96, or in whole keys past those): exact level counts to the depth asked or the memory
+/// budget, the last one counted without being stored with `--count-last`. No table to save;
+/// disk and distributed runs take integer keys, so they run over 256- or 512-bit keys instead
+/// ([`definition_classes`], [`whole_keyed`]), and are refused here.
 fn definition_slots<K: ClassKey>(
     puzzle: &DefinitionPuzzle,
     (generators, metric): (&[String], DefinitionMetric),
@@ -257,7 +277,7 @@ fn definition_slots<K: ClassKey>(
     ];
     if let Some((_, what)) = refused.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(
-            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only where its positions or classes fit 256-bit keys (as the 4x4x4's and the megaminx's do), so {what} is refused",
+            "{} has more positions than 128-bit ranks number: it has no table, and runs on disk or distributed only where its positions or classes fit 512-bit keys (as the 4x4x4's, the megaminx's and the 5x5x5's do), so {what} is refused",
             puzzle.name()
         )));
     }
@@ -272,9 +292,11 @@ fn definition_slots<K: ClassKey>(
     let started = Instant::now();
     let enumeration = state_levels::enumerate(&classes, &request.limits, progress);
     let bytes = std::mem::size_of::<K>() as f64;
-    // Classes past 128-bit ranks are keyed in 256 bits where their fields fit, else whole.
+    // Classes past 128-bit ranks are keyed in 256 or 512 bits where their fields fit, else
+    // whole.
     let engine = match K::KIND {
         Key256::KIND => "frontier of symmetry classes, 256-bit keys",
+        Key512::KIND => "frontier of symmetry classes, 512-bit keys",
         _ => "frontier of symmetry classes, whole states",
     };
     let mut report = report(
