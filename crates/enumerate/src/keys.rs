@@ -12,8 +12,8 @@ pub use ethnum::U256;
 
 /// An unsigned integer that keys are written in: `u128` for states of up to 128 bits, [`U256`]
 /// for wider ones (the 4x4x4's class keys), [`U512`] past those (the 5x5x5's); `u64` decodes
-/// short keys fast. Every operation is
-/// the integer's own, exact (a subtraction is only taken of a larger key from a smaller).
+/// short keys fast. Every operation is the integer's own, exact (a subtraction is only taken
+/// of a larger key from a smaller).
 pub trait KeyInt:
     Copy
     + Ord
