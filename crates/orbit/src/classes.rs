@@ -440,7 +440,7 @@ impl<const N: usize> ClassKey for Slots<N> {
 pub type Key256 = U256;
 
 /// A 512-bit class key, for puzzles whose fields pass 256 bits but fit 512 (the 5x5x5's 92
-/// slots take about 370): half the memory of a 128-slot [`Slots`] key, and an integer for the
+/// slots take about 364): half the memory of a 128-slot [`Slots`] key, and an integer for the
 /// disk and distributed engines, as a [`Key256`] is.
 pub type Key512 = U512;
 
