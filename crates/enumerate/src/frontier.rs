@@ -31,8 +31,22 @@ use crate::{Enumeration, KeyState, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
 
-/// Positions a rayon task expands; a task writes its neighbours into its own slice.
+/// Positions a rayon task expands at most; a task writes its neighbours into its own slice.
 const POSITIONS_PER_TASK: usize = 1 << 14;
+
+/// Tasks a thread gets at least when a level is expanded, where the level is long enough for
+/// one position a task: a level of a few times [`POSITIONS_PER_TASK`] in tasks of that size
+/// left one thread working alone at its end, for seconds where a position's neighbours cost
+/// microseconds (the 4x4x4's symmetry classes).
+const TASKS_PER_THREAD: usize = 8;
+
+/// Positions a rayon task of [`degrees_by`] and [`expand_by`] expands for a level of
+/// `positions`: the same for both, so that a task's degrees and its slice of the neighbours
+/// agree.
+fn positions_per_task(positions: usize) -> usize {
+    let tasks = rayon::current_num_threads() * TASKS_PER_THREAD;
+    positions.div_ceil(tasks).clamp(1, POSITIONS_PER_TASK)
+}
 
 /// Enumerates level by level from the goal until the space is exhausted, `limits.max_depth` is
 /// reached, or the next level would not fit in `limits.memory_bytes`.
@@ -218,7 +232,7 @@ pub(crate) fn degrees_by<P: StateSpace>(
         Moves::ByPart(allowed) => puzzle.degree_by(r, &allowed[puzzle.part_of(r)]),
     };
     current
-        .par_chunks(POSITIONS_PER_TASK)
+        .par_chunks(positions_per_task(current.len()))
         .map(|c| c.iter().map(|&r| degree(r)).sum())
         .collect()
 }
@@ -267,6 +281,12 @@ pub(crate) fn expand_by<P: StateSpace>(
         // single thread's fill was a tenth of a 15-puzzle disk run (2.7 GB at depth 28).
         out.par_extend(rayon::iter::repeat_n(P::State::default(), added));
     }
+    let per_task = positions_per_task(current.len());
+    assert_eq!(
+        degrees.len(),
+        current.len().div_ceil(per_task),
+        "degrees counted in other tasks"
+    );
     let mut slices = Vec::with_capacity(degrees.len());
     let mut rest = &mut out[start..];
     for &d in degrees {
@@ -275,7 +295,7 @@ pub(crate) fn expand_by<P: StateSpace>(
         rest = tail;
     }
     current
-        .par_chunks(POSITIONS_PER_TASK)
+        .par_chunks(per_task)
         .zip(slices)
         .for_each(|(chunk, slot)| {
             let mut at = 0;

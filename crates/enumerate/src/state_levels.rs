@@ -25,7 +25,7 @@
 
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::hashed_ball::spread_hash;
-use crate::level_store::retain_absent;
+use crate::level_store::{dedup_absent, union};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
@@ -172,9 +172,8 @@ fn next_level<P: StateSpace>(
         let aliases = aliases_of(space, &found);
         found.extend(aliases);
         found.par_sort_unstable();
-        found.dedup();
-        retain_absent(&mut found, previous, same);
-        next = merge(next, found);
+        dedup_absent(&mut found, previous, same);
+        next = union(next, found);
     }
     Ok((next, peak))
 }
@@ -255,48 +254,18 @@ fn count_level<P: StateSpace>(
                 })
                 .collect();
             found.par_sort_unstable();
-            found.dedup();
-            retain_absent(&mut found, previous, same);
+            dedup_absent(&mut found, previous, same);
             let needed = held + (2 * kept.len() + found.len()) as u64 * bytes;
             if needed > limits.memory_bytes {
                 return Err(too_small(needed));
             }
             counted.peak_bytes = counted.peak_bytes.max(needed);
-            kept = merge(kept, found);
+            kept = union(kept, found);
         }
         counted.positions += positions_in(space, &kept);
         counted.states += kept.len() as u64;
     }
     Ok(counted)
-}
-
-/// The sorted union of two sorted arrays without repeats (each without repeats).
-fn merge<S: Ord + Copy>(a: Vec<S>, b: Vec<S>) -> Vec<S> {
-    if a.is_empty() {
-        return b;
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 #[cfg(test)]
@@ -414,12 +383,5 @@ mod tests {
             units % newest == 0 && units / newest > 1,
             "{units} for {newest}"
         );
-    }
-
-    #[test]
-    fn merging_keeps_order_and_drops_repeats() {
-        assert_eq!(merge(vec![1, 3, 5], vec![2, 3, 6]), vec![1, 2, 3, 5, 6]);
-        assert_eq!(merge(vec![], vec![4]), vec![4]);
-        assert_eq!(merge(vec![4], vec![]), vec![4]);
     }
 }
