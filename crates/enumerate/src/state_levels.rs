@@ -233,9 +233,9 @@ fn count_level<P: StateSpace>(
             if progress.cancelled() {
                 return Ok(counted);
             }
-            let mut found: Vec<P::State> = newest
+            let found_by_task: Vec<Vec<P::State>> = newest
                 .par_chunks(STATES_PER_TASK)
-                .flat_map_iter(|chunk| {
+                .map(|chunk| {
                     let mut mine = Vec::new();
                     for &state in chunk {
                         space.for_each_neighbour(state, |_, next| {
@@ -253,6 +253,7 @@ fn count_level<P: StateSpace>(
                     mine
                 })
                 .collect();
+            let mut found = concatenated(found_by_task);
             found.par_sort_unstable();
             dedup_absent(&mut found, previous, same);
             let needed = held + (2 * kept.len() + found.len()) as u64 * bytes;
@@ -266,6 +267,27 @@ fn count_level<P: StateSpace>(
         counted.states += kept.len() as u64;
     }
     Ok(counted)
+}
+
+/// The vectors of `pieces` one after the other, copied by the threads (a collect of rayon's
+/// flattening iterators appends its pieces on one thread, which held the other one idle while
+/// whole 5x5x5 positions were counted).
+fn concatenated<S: Copy + Default + Send + Sync>(pieces: Vec<Vec<S>>) -> Vec<S> {
+    let total = pieces.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(total);
+    out.par_extend(rayon::iter::repeat_n(S::default(), total));
+    let mut slices = Vec::with_capacity(pieces.len());
+    let mut rest = &mut out[..];
+    for piece in &pieces {
+        let (slice, tail) = rest.split_at_mut(piece.len());
+        slices.push(slice);
+        rest = tail;
+    }
+    slices
+        .into_par_iter()
+        .zip(pieces.par_iter())
+        .for_each(|(slice, piece)| slice.copy_from_slice(piece));
+    out
 }
 
 #[cfg(test)]
@@ -326,6 +348,13 @@ mod tests {
             count_last: true,
             ..limits(max_depth, memory_bytes)
         }
+    }
+
+    #[test]
+    fn concatenation_keeps_the_order_of_the_pieces() {
+        let pieces = vec![vec![3, 1], vec![], vec![4, 1, 5], vec![9]];
+        assert_eq!(concatenated(pieces), vec![3, 1, 4, 1, 5, 9]);
+        assert!(concatenated::<u8>(Vec::new()).is_empty());
     }
 
     /// What a run said of each level it started: its depth and the units of work announced.
