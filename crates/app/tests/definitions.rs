@@ -475,6 +475,65 @@ fn group_orders_are_exact() {
     );
 }
 
+/// The 3x3x3's file with its centres as cubing.js gives them: an orbit of six pieces of four
+/// orientations, each face turn twisting its own centre, and in the solved pattern
+/// `orientationMod` 1 for each, so their twists do not count. The puzzle is then the 3x3x3
+/// exactly; with the twists counted (no `orientationMod`) it is the supercube, 4^6 / 2 times
+/// larger.
+#[test]
+fn centres_whose_twist_does_not_count_leave_the_3x3x3_its_order() {
+    let text = std::fs::read_to_string(data_dir().join("definitions/3x3x3.kpuzzle.json")).unwrap();
+    let with_centres = |moduli: Option<&str>| {
+        let mut d: serde_json::Value = serde_json::from_str(&text).unwrap();
+        d["orbits"].as_array_mut().unwrap().push(serde_json::json!(
+            {"orbitName": "CENTERS", "numPieces": 6, "numOrientations": 4}
+        ));
+        let mut solved =
+            serde_json::json!({"pieces": [0, 1, 2, 3, 4, 5], "orientation": [0, 0, 0, 0, 0, 0]});
+        if let Some(m) = moduli {
+            solved["orientationMod"] = serde_json::from_str(m).unwrap();
+        }
+        d["defaultPattern"]["CENTERS"] = solved;
+        for (face, name) in ["U", "R", "F", "D", "L", "B"].iter().enumerate() {
+            let mut twist = [0; 6];
+            twist[face] = 1;
+            d["moves"][name]["CENTERS"] =
+                serde_json::json!({"permutation": [0, 1, 2, 3, 4, 5], "orientationDelta": twist});
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("centres.kpuzzle.json");
+        std::fs::write(&path, d.to_string()).unwrap();
+        definitions::load(&path)
+    };
+    let order = |moduli| {
+        with_centres(moduli)
+            .unwrap()
+            .group_order(&names(""))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(order(Some("[1, 1, 1, 1, 1, 1]")), "43252003274489856000");
+    let supercube = 43_252_003_274_489_856_000u128 * 4u128.pow(6) / 2;
+    assert_eq!(order(None), supercube.to_string());
+    assert_eq!(order(Some("[0, 4, 0, 4, 0, 4]")), supercube.to_string());
+    // Half twists counted: 2^6 / 2 times the 3x3x3.
+    assert_eq!(
+        order(Some("[2, 2, 2, 2, 2, 2]")),
+        (43_252_003_274_489_856_000u128 * 32).to_string()
+    );
+    for (moduli, what) in [
+        ("[1, 1, 1, 1, 1, 0]", "differs from 1"),
+        ("[3, 3, 3, 3, 3, 3]", "3 does not divide the 4 orientations"),
+        ("[1, 1, 1]", "3 entries, but orbit CENTERS has 6 pieces"),
+    ] {
+        let message = with_centres(Some(moduli)).err().unwrap().to_string();
+        assert!(
+            message.contains("defaultPattern.CENTERS.orientationMod") && message.contains(what),
+            "{moduli}: {message}"
+        );
+    }
+}
+
 #[test]
 fn info_says_when_ranks_are_exactly_the_positions() {
     let report = definitions::info(&load("2x2x2.kpuzzle.json"), &names("U,F,R")).unwrap();

@@ -3,6 +3,14 @@
 //! `orientation`), `moves` (per orbit `permutation` and `orientationDelta`; an orbit left out
 //! is unchanged) and `derivedMoves` (algorithms over the other moves, such as `[x: U]`).
 //! KPuzzle patterns (`--pattern`) are read by [`read_pattern`].
+//!
+//! **Orientations that do not count.** A solved pattern's orbit may give `orientationMod`, per
+//! piece the modulus its orientation counts in (cubing.js's 3x3x3 gives its centres 1: their
+//! twist does not matter; 0 or the orbit's own count: every orientation counts). Where every
+//! piece of an orbit has the same modulus `m`, the orbit is read as one of `m` orientations,
+//! each twist taken modulo `m`: exact, as adding twists modulo the orbit's count and then
+//! reducing modulo `m` (a divisor of it) is the same as adding them modulo `m`. Moduli that
+//! differ within an orbit would make a piece's modulus travel with it; they are refused.
 
 use super::alg;
 use super::definition::{
@@ -103,12 +111,98 @@ pub fn read_definition(text: &str) -> Result<Definition, DefinitionError> {
     if moves.is_empty() {
         return Err(malformed("moves", "the definition has no moves"));
     }
-    Ok(Definition {
+    let moduli = orientation_moduli(
+        field(root, pattern_key, "(the file)")?,
+        &orbits,
+        pattern_key,
+    )?;
+    let mut definition = Definition {
         name,
         orbits,
         solved,
         moves,
-    })
+    };
+    for (orbit, modulus) in moduli.into_iter().enumerate() {
+        count_orientations_modulo(&mut definition, orbit, modulus);
+    }
+    Ok(definition)
+}
+
+/// Per orbit of the solved pattern `value` (read and checked already), the modulus its
+/// orientations count in: its `orientationMod`, the same for every piece, or the orbit's own
+/// count where it gives none (see the module docs).
+fn orientation_moduli(
+    value: &Value,
+    orbits: &[OrbitDef],
+    at: &str,
+) -> Result<Vec<u8>, DefinitionError> {
+    let obj = object(value, at)?;
+    orbits
+        .iter()
+        .map(|def| {
+            let at = join(&join(at, &def.name), "orientationMod");
+            let part = obj.get(&def.name).and_then(Value::as_object);
+            let Some(moduli) = part.and_then(|p| p.get("orientationMod")) else {
+                return Ok(def.orientations);
+            };
+            let moduli = numbers(moduli, &at)?;
+            if moduli.len() != def.pieces {
+                return Err(DefinitionError::SizeMismatch {
+                    at,
+                    orbit: def.name.clone(),
+                    expected: def.pieces,
+                    found: moduli.len(),
+                });
+            }
+            let count = u64::from(def.orientations);
+            let mut modulus = None;
+            for (i, &m) in moduli.iter().enumerate() {
+                let m = if m == 0 { count } else { m };
+                if count % m != 0 {
+                    return Err(malformed(
+                        &format!("{at}[{i}]"),
+                        format!(
+                            "{m} does not divide the {count} orientations of orbit {} (0 counts them all)",
+                            def.name
+                        ),
+                    ));
+                }
+                match modulus {
+                    Some(first) if first != m => {
+                        return Err(malformed(
+                            &format!("{at}[{i}]"),
+                            format!(
+                                "{m} differs from {first} for the first piece of orbit {}: its pieces must count their orientations modulo one number",
+                                def.name
+                            ),
+                        ))
+                    }
+                    _ => modulus = Some(m),
+                }
+            }
+            // Each modulus divides the orbit's count, itself a u8.
+            Ok(modulus.map_or(def.orientations, |m| m as u8))
+        })
+        .collect()
+}
+
+/// Reads orbit `orbit` of `definition` as one of `modulus` orientations (a divisor of its
+/// count): its count, and every twist of the solved pattern and the moves, taken modulo it.
+fn count_orientations_modulo(definition: &mut Definition, orbit: usize, modulus: u8) {
+    if definition.orbits[orbit].orientations == modulus {
+        return;
+    }
+    definition.orbits[orbit].orientations = modulus;
+    let twists = definition
+        .moves
+        .iter_mut()
+        .map(|m| &mut m.transformation.orbits[orbit].orientation)
+        .chain(std::iter::once(
+            &mut definition.solved.orbits[orbit].orientation,
+        ));
+    for twist in twists.flatten() {
+        *twist %= modulus;
+    }
 }
 
 fn read_orbits(value: &Value) -> Result<Vec<OrbitDef>, DefinitionError> {
@@ -253,8 +347,9 @@ pub fn read_pattern(text: &str, definition: &Definition) -> Result<Pattern, Defi
         )
     })?;
     // A pattern file may wrap the pattern as cubing.js prints it: {"patternData": {...}}.
-    let inner = root.get("patternData").unwrap_or(&root);
-    let pattern = read_pattern_value(inner, &definition.orbits, "(the pattern)")?;
+    let mut inner = root.get("patternData").unwrap_or(&root).clone();
+    reduce_pattern_orientations(&mut inner, definition)?;
+    let pattern = read_pattern_value(&inner, &definition.orbits, "(the pattern)")?;
     for ((p, s), def) in pattern
         .orbits
         .iter()
@@ -273,6 +368,57 @@ pub fn read_pattern(text: &str, definition: &Definition) -> Result<Pattern, Defi
         }
     }
     Ok(pattern)
+}
+
+/// Takes the twists of each orbit of the pattern `value` that gives `orientationMod` modulo
+/// the orientations `definition` counts (fewer than the file's own where its solved pattern
+/// gives moduli): a pattern may know a twist more finely than the puzzle counts it, as its
+/// modulus is 0 or a multiple of the puzzle's, but not more coarsely.
+fn reduce_pattern_orientations(
+    value: &mut Value,
+    definition: &Definition,
+) -> Result<(), DefinitionError> {
+    let Some(obj) = value.as_object_mut() else {
+        return Ok(());
+    };
+    for def in &definition.orbits {
+        let Some(part) = obj.get_mut(&def.name).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let Some(moduli) = part.remove("orientationMod") else {
+            continue;
+        };
+        let at = format!("(the pattern).{}.orientationMod", def.name);
+        let count = u64::from(def.orientations);
+        let moduli = numbers(&moduli, &at)?;
+        if moduli.len() != def.pieces {
+            return Err(DefinitionError::SizeMismatch {
+                at,
+                orbit: def.name.clone(),
+                expected: def.pieces,
+                found: moduli.len(),
+            });
+        }
+        for (i, m) in moduli.into_iter().enumerate() {
+            if m != 0 && m % count != 0 {
+                return Err(malformed(
+                    &format!("{at}[{i}]"),
+                    format!(
+                        "the pattern knows this piece's orientation modulo {m}, but orbit {} counts {count}: a pattern may not know less of a twist than the puzzle counts",
+                        def.name
+                    ),
+                ));
+            }
+        }
+        if let Some(Value::Array(twists)) = part.get_mut("orientation") {
+            for twist in twists.iter_mut() {
+                if let Some(t) = twist.as_u64() {
+                    *twist = (t % count).into();
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Derived moves may name each other in any order: each pass resolves those whose names are

@@ -102,6 +102,58 @@ fn each_kind_of_mistake_in_kpuzzle_json_is_named_with_its_path() {
     }
 }
 
+/// A pattern may give `orientationMod` as cubing.js writes patterns: twists it knows more
+/// finely than the puzzle counts them are taken modulo the puzzle's count; a pattern that knows
+/// a twist less finely than the puzzle counts it is refused, as is a list of the wrong length.
+#[test]
+fn a_patterns_orientation_moduli_are_read_against_the_puzzles() {
+    let plain = kpuzzle_text("[1, 2, 0]", "[0, 1, 2]", "");
+    let solved_a = r#""A": {"pieces": [0, 1, 2], "orientation": [0, 0, 0]}"#;
+    assert!(plain.contains(solved_a));
+    let ignored = plain.replace(
+        solved_a,
+        r#""A": {"pieces": [0, 1, 2], "orientation": [0, 0, 0], "orientationMod": [1, 1, 1]}"#,
+    );
+    let plain = kpuzzle::read_definition(&plain).unwrap();
+    let ignored = kpuzzle::read_definition(&ignored).unwrap();
+    assert_eq!(ignored.orbits[0].orientations, 1);
+    assert_eq!(plain.orbits[0].orientations, 3);
+    let pattern = |moduli: &str| {
+        format!(
+            r#"{{"A": {{"pieces": [2, 0, 1], "orientation": [2, 1, 0]{moduli}}}, "B": {{"pieces": [1, 0], "orientation": [1, 1]}}}}"#
+        )
+    };
+    for moduli in [
+        r#", "orientationMod": [1, 1, 1]"#,
+        r#", "orientationMod": [0, 0, 0]"#,
+    ] {
+        let read = kpuzzle::read_pattern(&pattern(moduli), &ignored).unwrap();
+        assert_eq!(read.orbits[0].pieces, [2, 0, 1]);
+        assert_eq!(read.orbits[0].orientation, [0, 0, 0]);
+        assert_eq!(read.orbits[1].orientation, [1, 1]);
+    }
+    let finer = kpuzzle::read_pattern(&pattern(r#", "orientationMod": [0, 3, 0]"#), &plain);
+    assert_eq!(finer.unwrap().orbits[0].orientation, [2, 1, 0]);
+    for (moduli, what) in [
+        (
+            r#", "orientationMod": [1, 1, 1]"#,
+            "may not know less of a twist",
+        ),
+        (
+            r#", "orientationMod": [0, 0]"#,
+            "2 entries, but orbit A has 3 pieces",
+        ),
+    ] {
+        let message = kpuzzle::read_pattern(&pattern(moduli), &plain)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("(the pattern).A.orientationMod") && message.contains(what),
+            "{message}"
+        );
+    }
+}
+
 const TWS: &str = "# a toy\nName toy\nSet A 3 3\nSet B 2 2\n\nSolved\nA\n1 2 3\nB\n1 2\nEnd\n\nMove U\nA\n2 3 1\n0 1 2\nEnd\n\nMove R\nB\n2 1\n1 0\nEnd\n\nMoveSequence X [U: R]\n";
 
 #[test]
