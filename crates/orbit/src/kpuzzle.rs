@@ -145,15 +145,7 @@ fn orientation_moduli(
             let Some(moduli) = part.and_then(|p| p.get("orientationMod")) else {
                 return Ok(def.orientations);
             };
-            let moduli = numbers(moduli, &at)?;
-            if moduli.len() != def.pieces {
-                return Err(DefinitionError::SizeMismatch {
-                    at,
-                    orbit: def.name.clone(),
-                    expected: def.pieces,
-                    found: moduli.len(),
-                });
-            }
+            let moduli = read_moduli(moduli, def, &at)?;
             let count = u64::from(def.orientations);
             let mut modulus = None;
             for (i, &m) in moduli.iter().enumerate() {
@@ -184,6 +176,20 @@ fn orientation_moduli(
             Ok(modulus.map_or(def.orientations, |m| m as u8))
         })
         .collect()
+}
+
+/// An orbit's `orientationMod` list at `at`: a number a piece of `def`.
+fn read_moduli(value: &Value, def: &OrbitDef, at: &str) -> Result<Vec<u64>, DefinitionError> {
+    let moduli = numbers(value, at)?;
+    if moduli.len() != def.pieces {
+        return Err(DefinitionError::SizeMismatch {
+            at: at.into(),
+            orbit: def.name.clone(),
+            expected: def.pieces,
+            found: moduli.len(),
+        });
+    }
+    Ok(moduli)
 }
 
 /// Reads orbit `orbit` of `definition` as one of `modulus` orientations (a divisor of its
@@ -390,16 +396,7 @@ fn reduce_pattern_orientations(
         };
         let at = format!("(the pattern).{}.orientationMod", def.name);
         let count = u64::from(def.orientations);
-        let moduli = numbers(&moduli, &at)?;
-        if moduli.len() != def.pieces {
-            return Err(DefinitionError::SizeMismatch {
-                at,
-                orbit: def.name.clone(),
-                expected: def.pieces,
-                found: moduli.len(),
-            });
-        }
-        for (i, m) in moduli.into_iter().enumerate() {
+        for (i, m) in read_moduli(&moduli, def, &at)?.into_iter().enumerate() {
             if m != 0 && m % count != 0 {
                 return Err(malformed(
                     &format!("{at}[{i}]"),
