@@ -27,6 +27,7 @@
 use crate::back_moves::join_repeats;
 use crate::count_last::count_next;
 use crate::level_store::{LevelStore, SortedLevels};
+use crate::shares::{grow_in_parallel, slices_by_lengths};
 use crate::{Enumeration, KeyState, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
@@ -277,9 +278,7 @@ pub(crate) fn expand_by<P: StateSpace>(
         // Zeroed pages from the allocator, not written: a measurable part of a big level.
         *out = vec![P::State::default(); added];
     } else {
-        // Filled on every thread: the first touch of fresh pages is the kernel's work, and a
-        // single thread's fill was a tenth of a 15-puzzle disk run (2.7 GB at depth 28).
-        out.par_extend(rayon::iter::repeat_n(P::State::default(), added));
+        grow_in_parallel(out, added);
     }
     let per_task = positions_per_task(current.len());
     assert_eq!(
@@ -287,13 +286,7 @@ pub(crate) fn expand_by<P: StateSpace>(
         current.len().div_ceil(per_task),
         "degrees counted in other tasks"
     );
-    let mut slices = Vec::with_capacity(degrees.len());
-    let mut rest = &mut out[start..];
-    for &d in degrees {
-        let (head, tail) = rest.split_at_mut(d);
-        slices.push(head);
-        rest = tail;
-    }
+    let slices = slices_by_lengths(&mut out[start..], degrees.iter().copied());
     current
         .par_chunks(per_task)
         .zip(slices)

@@ -7,6 +7,7 @@
 //! store: the engine expands [`newest`](LevelStore::newest) as one slice, and a level on disk is
 //! read a bucket at a time ([`crate::disk`], which shares the frontier's expansion).
 
+use crate::shares::{grow_in_parallel, join_kept, slices_by_lengths};
 use rayon::prelude::*;
 
 /// The levels the frontier engine needs to find which candidates are new.
@@ -146,15 +147,8 @@ pub(crate) fn dedup_absent<S: Ord + Copy + Send + Sync>(candidates: &mut Vec<S>,
         starts.push(at);
     }
     starts.push(len);
-    let mut slices = Vec::with_capacity(pieces);
-    let mut rest = &mut candidates[..];
-    for bounds in starts.windows(2) {
-        let (piece, tail) = rest.split_at_mut(bounds[1] - bounds[0]);
-        slices.push(piece);
-        rest = tail;
-    }
     // Each piece compacted in place, against the parts of `a` and `b` its items can meet.
-    let kept: Vec<usize> = slices
+    let kept: Vec<usize> = slices_by_lengths(candidates, starts.windows(2).map(|w| w[1] - w[0]))
         .into_par_iter()
         .map(|piece| {
             let (Some(&first), Some(&last)) = (piece.first(), piece.last()) else {
@@ -177,12 +171,7 @@ pub(crate) fn dedup_absent<S: Ord + Copy + Send + Sync>(candidates: &mut Vec<S>,
             kept
         })
         .collect();
-    let mut end = 0;
-    for (&start, &kept) in starts.iter().zip(&kept) {
-        candidates.copy_within(start..start + kept, end);
-        end += kept;
-    }
-    candidates.truncate(end);
+    join_kept(candidates, starts.into_iter().zip(kept));
 }
 
 /// The sorted union of sorted `a` and sorted `b` (each without repeats), without repeats; the
@@ -207,18 +196,11 @@ pub(crate) fn union<S: Ord + Copy + Default + Send + Sync>(a: Vec<S>, b: Vec<S>)
         (in_a, in_b)
     };
     let cuts: Vec<(usize, usize)> = (0..=pieces).map(cut).collect();
+    // Where each piece's merge starts in the output: before it, all it cut from `a` and `b`.
+    let starts: Vec<usize> = cuts.iter().map(|&(in_a, in_b)| in_a + in_b).collect();
     let mut out = Vec::with_capacity(a.len() + b.len());
-    // Filled on every thread, as the expansion's slices are: the first touch of fresh pages.
-    out.par_extend(rayon::iter::repeat_n(S::default(), a.len() + b.len()));
-    let mut slices = Vec::with_capacity(pieces);
-    let mut rest = &mut out[..];
-    for bounds in cuts.windows(2) {
-        let size = (bounds[1].0 - bounds[0].0) + (bounds[1].1 - bounds[0].1);
-        let (piece, tail) = rest.split_at_mut(size);
-        slices.push(piece);
-        rest = tail;
-    }
-    let made: Vec<usize> = slices
+    grow_in_parallel(&mut out, a.len() + b.len());
+    let made: Vec<usize> = slices_by_lengths(&mut out, starts.windows(2).map(|w| w[1] - w[0]))
         .into_par_iter()
         .zip(cuts.par_windows(2))
         .map(|(into, bounds)| {
@@ -227,14 +209,7 @@ pub(crate) fn union<S: Ord + Copy + Default + Send + Sync>(a: Vec<S>, b: Vec<S>)
             merge_into(a, b, into)
         })
         .collect();
-    let mut end = 0;
-    let mut start = 0;
-    for (bounds, &made) in cuts.windows(2).zip(&made) {
-        out.copy_within(start..start + made, end);
-        start += (bounds[1].0 - bounds[0].0) + (bounds[1].1 - bounds[0].1);
-        end += made;
-    }
-    out.truncate(end);
+    join_kept(&mut out, starts.into_iter().zip(made));
     out
 }
 

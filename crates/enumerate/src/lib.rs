@@ -50,6 +50,7 @@ pub mod keys;
 pub mod level_store;
 pub mod pattern_db;
 pub mod reference;
+mod shares;
 pub mod state_levels;
 pub mod table;
 

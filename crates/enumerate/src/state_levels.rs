@@ -26,6 +26,7 @@
 use crate::frontier::{aliases_of, degrees_of, expand_into, positions_in};
 use crate::hashed_ball::spread_hash;
 use crate::level_store::{dedup_absent, union};
+use crate::shares::{grow_in_parallel, slices_by_lengths};
 use crate::{Enumeration, Limits, Progress, Stop};
 use godsearch_core::StateSpace;
 use rayon::prelude::*;
@@ -275,15 +276,8 @@ fn count_level<P: StateSpace>(
 fn concatenated<S: Copy + Default + Send + Sync>(pieces: Vec<Vec<S>>) -> Vec<S> {
     let total = pieces.iter().map(Vec::len).sum();
     let mut out = Vec::with_capacity(total);
-    out.par_extend(rayon::iter::repeat_n(S::default(), total));
-    let mut slices = Vec::with_capacity(pieces.len());
-    let mut rest = &mut out[..];
-    for piece in &pieces {
-        let (slice, tail) = rest.split_at_mut(piece.len());
-        slices.push(slice);
-        rest = tail;
-    }
-    slices
+    grow_in_parallel(&mut out, total);
+    slices_by_lengths(&mut out, pieces.iter().map(Vec::len))
         .into_par_iter()
         .zip(pieces.par_iter())
         .for_each(|(slice, piece)| slice.copy_from_slice(piece));
