@@ -574,12 +574,15 @@ pub struct DefinitionSolution {
     pub length: usize,
     /// Always `true`: table descent and IDA* with admissible databases are optimal.
     pub optimal: bool,
-    /// How it was found: `table descent` or `IDA* over pattern databases`.
+    /// How it was found: `table descent`, `half-depth search`, `IDA* over pattern databases`,
+    /// or `IDA* over the positions near solved, hashed` (a start near solved, or a puzzle too
+    /// large to rank).
     pub method: String,
     /// The pattern databases used (projections of the puzzle), if any.
     pub databases: Vec<String>,
     /// Seconds spent building the table or the databases for this request (0 when an
-    /// earlier request of the same front end built them).
+    /// earlier request of the same front end built them; the databases are built by the
+    /// first search that reaches past the positions near solved).
     pub build_seconds: f64,
     /// Nodes expanded by IDA* (0 for table descent).
     pub nodes_expanded: u64,

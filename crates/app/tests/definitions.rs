@@ -663,15 +663,57 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         algorithm: Default::default(),
     };
     let step = truth.len() / 40;
+    let mut far = 0;
     for rank in (1..truth.len())
         .step_by(step)
         .filter(|&r| truth[r] != u8::MAX)
     {
         let start = space.pattern_of(rank as u64);
         let report = solve(&puzzle, &start, "sampled", &request, &NoProgress).unwrap();
-        assert_eq!(report.method, "IDA* over pattern databases");
         assert_eq!(report.length, truth[rank] as usize, "rank {rank}");
+        far += (report.method == "IDA* over pattern databases") as usize;
     }
+    assert!(far > 0, "some starts are past the ball near solved");
+}
+
+/// A start near solved is solved over the ball of positions near it before any database is
+/// built; a farther one builds the databases in its search, and the solver keeps them.
+#[test]
+fn starts_near_solved_are_solved_before_the_databases_are_built() {
+    use godsearch_app::registry::definition::solve::{
+        DefinitionSolveRequest, DefinitionSolver, NEAR_REACH,
+    };
+    let puzzle = load("pyraminx-no-tips.tws");
+    let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
+    let truth = distances(&space);
+    let request = DefinitionSolveRequest {
+        database_ranks: 1 << 30,
+        ..one_solution(&[])
+    };
+    let solver = DefinitionSolver::new(&puzzle, &request, &NoProgress).unwrap();
+    let at = |distance: u8| {
+        let rank = truth.iter().position(|&d| d == distance).unwrap();
+        space.pattern_of(rank as u64)
+    };
+    let near = solver.solve(&at(2), "near", None).unwrap();
+    assert_eq!(near.method, "IDA* over the positions near solved, hashed");
+    assert_eq!(near.length, 2);
+    let ball = &near.databases[0];
+    let depth: u32 = ball.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert_eq!(*ball, format!("every position within {depth} moves"));
+    let farthest = *truth.iter().filter(|&&d| d != u8::MAX).max().unwrap();
+    assert!(
+        u32::from(farthest) > depth + NEAR_REACH,
+        "the test needs a far start"
+    );
+    let far = solver.solve(&at(farthest), "far", None).unwrap();
+    assert_eq!(far.method, "IDA* over pattern databases");
+    assert_eq!(far.length, farthest as usize);
+    assert!(far.build_seconds > 0.0);
+    let again = solver.solve(&at(farthest - 1), "again", None).unwrap();
+    assert_eq!(again.method, "IDA* over pattern databases");
+    assert_eq!(again.length, farthest as usize - 1);
+    assert_eq!(again.build_seconds, 0.0, "the databases are kept");
 }
 
 /// Half-depth search on a definition puzzle meets each start at the distance the table gives,

@@ -116,7 +116,7 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Paths, IdaError> {
-    ida_star_deepening(space, |_| heuristic, start, count, deadline, cancel)
+    ida_star_deepening(space, |_| Some(heuristic), start, count, deadline, cancel)
 }
 
 /// [`ida_star_solutions`] with a heuristic made for each iteration: `heuristic_for(bound)`
@@ -125,16 +125,23 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
 /// table. Each must be admissible; they need not agree. The answers stay optimal: a solution
 /// of `L` moves between two bounds would have had, under the earlier iteration's heuristic, a
 /// node cut at a cost of at most `L`, so the next bound (the least cost cut) is at most `L`.
+/// `None` from `heuristic_for(bound)` gives up before that iteration, as the deadline does, with
+/// `bound` proven (a caller that searches the near bounds one way and the far ones another).
 pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
     space: &P,
-    mut heuristic_for: impl FnMut(u32) -> H,
+    mut heuristic_for: impl FnMut(u32) -> Option<H>,
     start: P::State,
     count: usize,
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Paths, IdaError> {
     let automaton = space.sequence_automaton();
-    let first = heuristic_for(0);
+    let Some(first) = heuristic_for(0) else {
+        return Err(IdaError::Timeout {
+            lower_bound: 0,
+            expanded: 0,
+        });
+    };
     let bound = first.lower_bound(start);
     let mut search = Dfs {
         space,
@@ -156,7 +163,13 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
     };
     loop {
         if search.bound > 0 {
-            search.heuristic = heuristic_for(search.bound);
+            match heuristic_for(search.bound) {
+                Some(heuristic) => search.heuristic = heuristic,
+                None => {
+                    let proven = search.bound;
+                    return search.finish(Some(proven));
+                }
+            }
         }
         search.next_bound = u32::MAX;
         let before = search.stats.expanded;
@@ -175,20 +188,7 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
                 continue;
             }
         };
-        if search.found.is_empty() {
-            return Err(match stopped_at {
-                Some(lower_bound) => IdaError::Timeout {
-                    lower_bound,
-                    expanded: search.stats.expanded,
-                },
-                None => IdaError::Exhausted,
-            });
-        }
-        return Ok(Paths {
-            solutions: search.found,
-            stats: search.stats,
-            stopped_at,
-        });
+        return search.finish(stopped_at);
     }
 }
 
@@ -231,6 +231,25 @@ const OVERTAKEN_EVERY: u64 = 1 << 10;
 type Task<S> = (Vec<MoveIdx>, S, AutomatonState);
 
 impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
+    /// What the search gives: the solutions found, given up with `stopped_at` proven when set;
+    /// an error when none was found.
+    fn finish(self, stopped_at: Option<u32>) -> Result<Paths, IdaError> {
+        if self.found.is_empty() {
+            return Err(match stopped_at {
+                Some(lower_bound) => IdaError::Timeout {
+                    lower_bound,
+                    expanded: self.stats.expanded,
+                },
+                None => IdaError::Exhausted,
+            });
+        }
+        Ok(Paths {
+            solutions: self.found,
+            stats: self.stats,
+            stopped_at,
+        })
+    }
+
     /// One iteration from `start` at the current bound; `true` once enough solutions are
     /// found. Past [`SPLIT_DEPTH`] it is split among the threads, one task per sequence of
     /// that many moves, and the tasks' solutions taken in the tasks' order: the same solutions,
@@ -533,6 +552,27 @@ mod tests {
             matches!(result, Err(IdaError::Timeout { .. })),
             "{result:?}"
         );
+    }
+
+    #[test]
+    fn a_declined_iteration_stops_the_search_with_its_bound_proven() {
+        let space = space(3, 3);
+        let two_away = Board::parse(Shape::new(3, 3).unwrap(), "1,2,3,4,5,6,0,7,8").unwrap();
+        let far = Board::parse(Shape::new(3, 3).unwrap(), "8,7,6,5,4,3,2,1,0").unwrap();
+        let near_bounds = |bound: u32| (bound <= 6).then_some(&NoEstimate);
+        let result = ida_star_deepening(&space, near_bounds, space.rank(&far), 1, None, None);
+        assert!(
+            matches!(result, Err(IdaError::Timeout { lower_bound: 7, .. })),
+            "{result:?}"
+        );
+        // Solutions found before the declined bound are given, with the bound proven (the
+        // 8-puzzle has no other within six moves: its shortest cycle is longer).
+        let found =
+            ida_star_deepening(&space, near_bounds, space.rank(&two_away), 1000, None, None)
+                .unwrap();
+        assert_eq!(found.stopped_at, Some(7));
+        assert_eq!(found.solutions[0].len(), 2);
+        assert!(found.solutions.iter().all(|s| s.len() <= 6));
     }
 
     #[test]

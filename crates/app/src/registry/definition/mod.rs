@@ -263,11 +263,8 @@ impl Puzzle for Definition {
             cancel: Some(control.cancel_flag()),
             tables: Some(control),
         };
-        let (solver, built_now) = bench.definition_solver(&self.puzzle, &solve_request, control)?;
-        let mut report = solver.solve(&start, &request.position, give_up)?;
-        if !built_now {
-            report.build_seconds = 0.0;
-        }
+        let solver = bench.definition_solver(&self.puzzle, &solve_request, control)?;
+        let report = solver.solve(&start, &request.position, give_up)?;
         Ok(SolveReport::Definition(report))
     }
 

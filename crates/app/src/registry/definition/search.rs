@@ -110,6 +110,35 @@ impl Found {
     }
 }
 
+/// The method a report names when the positions near solved, hashed, were the search's only
+/// estimate.
+pub(crate) const NEAR_METHOD: &str = "IDA* over the positions near solved, hashed";
+
+/// A table's build during a search, as the front end sees it: its levels and tasks shown where
+/// the search's tables report, stopped when the search gives up (its deadline or its cancel).
+pub(crate) struct BuildProgress<'a> {
+    pub give_up: &'a GiveUp<'a>,
+    pub shown: &'a dyn Progress,
+}
+
+impl Progress for BuildProgress<'_> {
+    fn level_started(&self, depth: u32, units: u64) {
+        self.shown.level_started(depth, units);
+    }
+
+    fn advanced(&self, units: u64) {
+        self.shown.advanced(units);
+    }
+
+    fn detail(&self, text: &str) {
+        self.shown.detail(text);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.give_up.now()
+    }
+}
+
 /// How solutions were found, for the report.
 pub(crate) struct How {
     pub method: &'static str,
@@ -119,11 +148,11 @@ pub(crate) struct How {
 }
 
 /// The `count` shortest solutions of `start` by IDA* over `heuristic_for(bound)` (each
-/// iteration's, see [`ida_star_deepening`]), giving up as `give_up` says; `unreachable` is
-/// the error when no goal can be reached.
+/// iteration's, see [`ida_star_deepening`]; `None` gives up before it), giving up as
+/// `give_up` says; `unreachable` is the error when no goal can be reached.
 pub(crate) fn search<S: StateSpace, H: Heuristic<S::State>>(
     space: &S,
-    heuristic_for: impl FnMut(u32) -> H,
+    heuristic_for: impl FnMut(u32) -> Option<H>,
     start: S::State,
     count: usize,
     give_up: GiveUp,

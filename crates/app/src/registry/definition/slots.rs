@@ -13,11 +13,13 @@
 //! The solution is replayed before it is returned.
 
 use super::file::DefinitionPuzzle;
-use super::search::{report, search, DefinitionSolveRequest, GiveUp, How};
+use super::search::{
+    report, search, BuildProgress, DefinitionSolveRequest, GiveUp, How, NEAR_METHOD,
+};
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
-use godsearch_core::{MoveIdx, NoProgress, Progress, StateSpace};
+use godsearch_core::{MoveIdx, NoProgress, StateSpace};
 use godsearch_enumerate::hashed_ball::{
     bytes_for, canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
 };
@@ -86,7 +88,7 @@ impl<const N: usize> SlotSolver<N> {
         let slots = slots_for(self.ball_sequences[depth as usize]);
         let shown = give_up.tables.unwrap_or(&NoProgress);
         let what = format!("the positions within {depth} moves of solved, hashed");
-        let progress = BallProgress { give_up, shown };
+        let progress = BuildProgress { give_up, shown };
         let ball = on_tables(shown, &what, || {
             HashedBall::build_until(&self.space, depth, slots as usize, &progress)
         });
@@ -132,7 +134,7 @@ impl<const N: usize> SlotSolver<N> {
                 let (ball, seconds) = self.ball_for(bound, &give_up);
                 deepest = deepest.max(ball.depth());
                 build_seconds += seconds;
-                ball
+                Some(ball)
             },
             space.slots_of(start),
             self.count,
@@ -140,7 +142,7 @@ impl<const N: usize> SlotSolver<N> {
             unreachable,
         )?;
         let how = How {
-            method: "IDA* over the positions near solved, hashed",
+            method: NEAR_METHOD,
             databases: vec![format!("every position within {deepest} moves")],
             build_seconds,
             seconds: started.elapsed().as_secs_f64() - build_seconds,
@@ -161,27 +163,6 @@ impl<const N: usize> SlotSolver<N> {
     /// The space's move names, for sequences the solver gives.
     pub fn space(&self) -> &SlotSpace<N> {
         &self.space
-    }
-}
-
-/// A ball's build as the front end sees it: its level and tasks shown where the search's tables
-/// report, stopped when the search gives up (its deadline or its cancel).
-struct BallProgress<'a> {
-    give_up: &'a GiveUp<'a>,
-    shown: &'a dyn Progress,
-}
-
-impl Progress for BallProgress<'_> {
-    fn level_started(&self, depth: u32, units: u64) {
-        self.shown.level_started(depth, units);
-    }
-
-    fn advanced(&self, units: u64) {
-        self.shown.advanced(units);
-    }
-
-    fn cancelled(&self) -> bool {
-        self.give_up.now()
     }
 }
 
