@@ -634,6 +634,7 @@ fn the_automatic_pattern_databases_never_overestimate() {
                 "{file}: rank {rank} estimated {h}, distance {d}"
             );
             informative += (h > 0) as u64;
+
             if rank % 97 == 0 {
                 space.for_each_neighbour(rank as u64, |_, next| {
                     let hn = heuristic.lower_bound(next);
@@ -642,6 +643,16 @@ fn the_automatic_pattern_databases_never_overestimate() {
             }
         }
         assert!(informative > 0, "{file}: the databases say something");
+        // Asked together, as IDA* asks for a node's children (here more than one batch of
+        // entries), the same bounds.
+        let states: Vec<u64> = (0..truth.len() as u64)
+            .step_by(truth.len() / 1000)
+            .filter(|&r| truth[r as usize] != u8::MAX)
+            .collect();
+        let mut together = vec![0; states.len()];
+        heuristic.lower_bounds(&states, &mut together);
+        let one_by_one: Vec<u32> = states.iter().map(|&s| heuristic.lower_bound(s)).collect();
+        assert_eq!(together, one_by_one, "{file}");
     }
 }
 

@@ -11,6 +11,20 @@ pub trait Heuristic<State>: Sync {
 
     /// A lower bound on the moves from `state` to the goal.
     fn lower_bound(&self, state: State) -> u32;
+
+    /// [`lower_bound`](Self::lower_bound) of each of `states`, into `out` (as long): the same
+    /// values. A search asks for a node's children together, so an estimate read from large
+    /// tables can work out every entry it needs before it waits for the first to come from
+    /// memory, and the waits overlap.
+    #[inline]
+    fn lower_bounds(&self, states: &[State], out: &mut [u32])
+    where
+        State: Copy,
+    {
+        for (&state, bound) in states.iter().zip(out) {
+            *bound = self.lower_bound(state);
+        }
+    }
 }
 
 /// The estimate 0: admissible and consistent for every space; turns IDA* into iterative
@@ -34,6 +48,14 @@ impl<State, H: Heuristic<State>> Heuristic<State> for &H {
     fn lower_bound(&self, state: State) -> u32 {
         (**self).lower_bound(state)
     }
+
+    #[inline]
+    fn lower_bounds(&self, states: &[State], out: &mut [u32])
+    where
+        State: Copy,
+    {
+        (**self).lower_bounds(states, out);
+    }
 }
 
 /// A shared heuristic is the same heuristic.
@@ -43,5 +65,13 @@ impl<State, H: Heuristic<State> + Send> Heuristic<State> for std::sync::Arc<H> {
     #[inline]
     fn lower_bound(&self, state: State) -> u32 {
         (**self).lower_bound(state)
+    }
+
+    #[inline]
+    fn lower_bounds(&self, states: &[State], out: &mut [u32])
+    where
+        State: Copy,
+    {
+        (**self).lower_bounds(states, out);
     }
 }

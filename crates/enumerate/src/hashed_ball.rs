@@ -235,6 +235,34 @@ impl<S: Hash + Copy + Send + Sync> Heuristic<S> for HashedBall<S> {
     #[inline]
     fn lower_bound(&self, state: S) -> u32 {
         let (slot, fingerprint) = self.place(state);
+        self.read(slot, fingerprint)
+    }
+
+    /// Every state's slot worked out first, then read: the reads of a ball larger than the
+    /// caches wait on memory, and no longer one after another.
+    fn lower_bounds(&self, states: &[S], out: &mut [u32]) {
+        let mut places = [(0usize, 0u16); BATCH_PLACES];
+        for (states, out) in states
+            .chunks(BATCH_PLACES)
+            .zip(out.chunks_mut(BATCH_PLACES))
+        {
+            for (place, &state) in places.iter_mut().zip(states) {
+                *place = self.place(state);
+            }
+            for (bound, &(slot, fingerprint)) in out.iter_mut().zip(&places) {
+                *bound = self.read(slot, fingerprint);
+            }
+        }
+    }
+}
+
+/// [`HashedBall::lower_bounds`] works out this many slots before it reads them.
+const BATCH_PLACES: usize = 64;
+
+impl<S> HashedBall<S> {
+    /// The estimate slot `slot` gives a position of fingerprint `fingerprint` (module docs).
+    #[inline]
+    fn read(&self, slot: usize, fingerprint: u16) -> u32 {
         let held = self.slots[slot].load(Ordering::Relaxed);
         let outside = self.depth + 1;
         match held >> DISTANCE_BITS {
@@ -323,6 +351,12 @@ mod tests {
                 assert!(bound <= depth.min(MAX_BALL_DEPTH) + 1);
             }
             assert!(ball.filled() <= ball.slot_count());
+            // Asked together (in batches longer than one read pass, too), the same bounds.
+            let states: Vec<_> = distances.keys().copied().collect();
+            let mut together = vec![0; states.len()];
+            ball.lower_bounds(&states, &mut together);
+            let one_by_one: Vec<u32> = states.iter().map(|&s| ball.lower_bound(s)).collect();
+            assert_eq!(together, one_by_one);
         }
     }
 

@@ -3,7 +3,8 @@
 //! components fix its parity or its orientation sum (see [`super::space`]).
 
 use super::arrange::{
-    multinomial, rank_distinct, rank_multiset, unrank_distinct, unrank_multiset, FAST_DISTINCT,
+    multinomial, rank_distinct, rank_is_odd_distinct, rank_multiset, unrank_distinct,
+    unrank_multiset, FAST_DISTINCT,
 };
 use super::definition::Definition;
 use super::space::SpaceMove;
@@ -280,9 +281,14 @@ impl Component {
             % k) as u8
     }
 
+    /// Whether the full arrangement of rank `rank` is an odd permutation (from the move table's
+    /// bits, else read off the rank for distinct pieces, else unranked).
     pub fn parity_of(&self, rank: u128) -> bool {
         match &self.odd {
             Some(bits) => bits[(rank / 64) as usize] >> (rank % 64) & 1 == 1,
+            None if self.distinct && self.slots.len() <= FAST_DISTINCT => {
+                rank_is_odd_distinct(rank, self.slots.len())
+            }
             None => is_odd(&self.arrangement_of(rank)),
         }
     }

@@ -192,6 +192,31 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
     }
 }
 
+/// A node's children the automaton lets the search take, and their estimates.
+struct Children<S> {
+    /// Each child's move and the automaton's state after it.
+    steps: Vec<(MoveIdx, AutomatonState)>,
+    states: Vec<S>,
+    /// [`Heuristic::lower_bounds`] of `states`, asked for together.
+    bounds: Vec<u32>,
+}
+
+impl<S> Default for Children<S> {
+    fn default() -> Self {
+        Self::with_capacity(0)
+    }
+}
+
+impl<S> Children<S> {
+    fn with_capacity(n: usize) -> Self {
+        Children {
+            steps: Vec::with_capacity(n),
+            states: Vec::with_capacity(n),
+            bounds: Vec::with_capacity(n),
+        }
+    }
+}
+
 struct Dfs<'a, P: StateSpace, H> {
     space: &'a P,
     heuristic: H,
@@ -199,7 +224,7 @@ struct Dfs<'a, P: StateSpace, H> {
     /// Moves from the start to the node being searched.
     path: Vec<MoveIdx>,
     /// Children buffers, one per depth, reused across nodes and iterations.
-    children: Vec<Vec<(MoveIdx, P::State)>>,
+    children: Vec<Children<P::State>>,
     bound: u32,
     next_bound: u32,
     /// Solutions to find before the search ends.
@@ -256,7 +281,8 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
     /// in the same order, as one thread finds (a task behind one that found enough stops).
     fn iterate(&mut self, start: P::State) -> bool {
         if self.bound <= SPLIT_DEPTH || rayon::current_num_threads() < 2 {
-            return self.dfs(start, 0, SequenceAutomaton::START);
+            let estimate = self.heuristic.lower_bound(start);
+            return self.dfs(start, 0, estimate, SequenceAutomaton::START);
         }
         let mut tasks = Vec::new();
         if self.split(start, 0, SequenceAutomaton::START, &mut tasks) {
@@ -290,7 +316,9 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
                 // At 0 expansions this looks at the clock too: tasks smaller than
                 // CLOCK_EVERY expansions would otherwise never look.
                 task.look_up();
-                if !(task.overtaken || task.timed_out) && task.dfs(state, SPLIT_DEPTH, at) {
+                let estimate = task.heuristic.lower_bound(state);
+                if !(task.overtaken || task.timed_out) && task.dfs(state, SPLIT_DEPTH, estimate, at)
+                {
                     first_enough.fetch_min(i, Ordering::Relaxed);
                 }
                 (task.found, task.next_bound, task.stats, task.timed_out)
@@ -325,7 +353,8 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
             tasks.push((self.path.clone(), state, at));
             return false;
         }
-        if let Some(enough) = self.arrive(state, g) {
+        let estimate = self.heuristic.lower_bound(state);
+        if let Some(enough) = self.arrive(state, g, estimate) {
             return enough;
         }
         let mut children = Vec::with_capacity(self.space.max_degree());
@@ -346,12 +375,13 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         false
     }
 
-    /// What the bound and the goal say of `state` at cost `g`: `Some(false)` when its cost
-    /// passes the bound (kept for the next one); `Some(enough)` at a goal (recorded where it
-    /// counts); `None` when it is to be expanded (and counted as expanded).
+    /// What the bound and the goal say of `state` at cost `g`, estimated `estimate` moves
+    /// from the goal: `Some(false)` when its cost passes the bound (kept for the next one);
+    /// `Some(enough)` at a goal (recorded where it counts); `None` when it is to be expanded
+    /// (and counted as expanded).
     #[inline]
-    fn arrive(&mut self, state: P::State, g: u32) -> Option<bool> {
-        let f = g + self.heuristic.lower_bound(state);
+    fn arrive(&mut self, state: P::State, g: u32, estimate: u32) -> Option<bool> {
+        let f = g + estimate;
         if f > self.bound {
             self.next_bound = self.next_bound.min(f);
             return Some(false);
@@ -381,10 +411,11 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         }
     }
 
-    /// Searches below `state` at cost `g`; `true` once enough solutions are found (each
-    /// recorded from `path` as it reaches a goal at the bound).
-    fn dfs(&mut self, state: P::State, g: u32, at: AutomatonState) -> bool {
-        if let Some(enough) = self.arrive(state, g) {
+    /// Searches below `state` at cost `g` (estimated `estimate` moves from the goal); `true`
+    /// once enough solutions are found (each recorded from `path` as it reaches a goal at the
+    /// bound).
+    fn dfs(&mut self, state: P::State, g: u32, estimate: u32, at: AutomatonState) -> bool {
+        if let Some(enough) = self.arrive(state, g, estimate) {
             return enough;
         }
         if self.stats.expanded % OVERTAKEN_EVERY == 0 {
@@ -396,21 +427,28 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         let depth = g as usize;
         // A task of a split iteration starts below the root: buffers for every depth above.
         while self.children.len() <= depth {
-            self.children
-                .push(Vec::with_capacity(self.space.max_degree()));
+            let degree = self.space.max_degree();
+            self.children.push(Children::with_capacity(degree));
         }
         let mut children = std::mem::take(&mut self.children[depth]);
-        children.clear();
-        self.space
-            .for_each_neighbour(state, |m, next| children.push((m, next)));
-        self.stats.generated += children.len() as u64;
+        children.steps.clear();
+        children.states.clear();
+        let (automaton, mut generated) = (self.automaton, 0);
+        self.space.for_each_neighbour(state, |m, next| {
+            generated += 1;
+            if let Some(after) = automaton.next(at, m) {
+                children.steps.push((m, after));
+                children.states.push(next);
+            }
+        });
+        self.stats.generated += generated;
+        children.bounds.resize(children.states.len(), 0);
+        self.heuristic
+            .lower_bounds(&children.states, &mut children.bounds);
         let mut enough = false;
-        for &(m, next) in &children {
-            let Some(after) = self.automaton.next(at, m) else {
-                continue;
-            };
+        for (i, &(m, after)) in children.steps.iter().enumerate() {
             self.path.push(m);
-            enough = self.dfs(next, g + 1, after);
+            enough = self.dfs(children.states[i], g + 1, children.bounds[i], after);
             self.path.pop();
             if enough {
                 break;

@@ -162,6 +162,14 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
             Estimate::Far(databases) => databases.lower_bound(state),
         }
     }
+
+    #[inline]
+    fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
+        match self {
+            Estimate::Near(ball) => ball.lower_bounds(states, out),
+            Estimate::Far(databases) => databases.lower_bounds(states, out),
+        }
+    }
 }
 
 impl DefinitionSolver {
