@@ -563,7 +563,6 @@ fn the_canonical_sequences_of_the_3x3x3_file_are_the_built_in_ones() {
     );
 }
 
-/// The exact distance of every rank of `space` (255: unreached).
 /// A request for one optimal solution by the automatic choice, within 1 GiB, built from
 /// nothing ahead (no table, no databases).
 fn one_solution(
@@ -582,6 +581,7 @@ fn one_solution(
     }
 }
 
+/// The exact distance of every rank of `space` (255: unreached).
 fn distances(space: &OrbitSpace<u64>) -> Vec<u8> {
     let limits = Limits {
         max_depth: None,
@@ -721,6 +721,10 @@ fn starts_near_solved_are_solved_before_the_databases_are_built() {
     assert_eq!(far.method, "IDA* over pattern databases");
     assert_eq!(far.length, farthest as usize);
     assert!(far.build_seconds > 0.0);
+    // The ball beside the databases, grown to half the last bound where that is deeper.
+    let grown = u32::from(farthest) / 2;
+    let beside = format!("every position within {} moves", grown.max(depth));
+    assert_eq!(far.databases.last(), Some(&beside));
     let again = solver.solve(&at(farthest - 1), "again", None).unwrap();
     assert_eq!(again.method, "IDA* over pattern databases");
     assert_eq!(again.length, farthest as usize - 1);

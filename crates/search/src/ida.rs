@@ -116,27 +116,35 @@ pub fn ida_star_solutions<P: StateSpace, H: Heuristic<P::State>>(
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Paths, IdaError> {
-    ida_star_deepening(space, |_| Some(heuristic), start, count, deadline, cancel)
+    ida_star_deepening(
+        space,
+        |_, _| Some(heuristic),
+        start,
+        count,
+        deadline,
+        cancel,
+    )
 }
 
-/// [`ida_star_solutions`] with a heuristic made for each iteration: `heuristic_for(bound)`
-/// gives the one the iteration of that bound searches with (`heuristic_for(0)` the one that
-/// estimates the start), so a table can grow with the bound, as twsearch grows its prune
+/// [`ida_star_solutions`] with a heuristic made for each iteration: `heuristic_for(bound,
+/// last)` gives the one the iteration of that bound searches with, `last` the nodes the
+/// iteration before expanded (`heuristic_for(0, 0)` the one that estimates the start), so a
+/// table can grow with the bound as the search's cost grows, as twsearch grows its prune
 /// table. Each must be admissible; they need not agree. The answers stay optimal: a solution
 /// of `L` moves between two bounds would have had, under the earlier iteration's heuristic, a
 /// node cut at a cost of at most `L`, so the next bound (the least cost cut) is at most `L`.
-/// `None` from `heuristic_for(bound)` gives up before that iteration, as the deadline does, with
+/// `None` from `heuristic_for` gives up before that iteration, as the deadline does, with
 /// `bound` proven (a caller that searches the near bounds one way and the far ones another).
 pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
     space: &P,
-    mut heuristic_for: impl FnMut(u32) -> Option<H>,
+    mut heuristic_for: impl FnMut(u32, u64) -> Option<H>,
     start: P::State,
     count: usize,
     deadline: Option<Instant>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Paths, IdaError> {
     let automaton = space.sequence_automaton();
-    let Some(first) = heuristic_for(0) else {
+    let Some(first) = heuristic_for(0, 0) else {
         return Err(IdaError::Timeout {
             lower_bound: 0,
             expanded: 0,
@@ -163,7 +171,8 @@ pub fn ida_star_deepening<P: StateSpace, H: Heuristic<P::State>>(
     };
     loop {
         if search.bound > 0 {
-            match heuristic_for(search.bound) {
+            let last = search.stats.iteration_expanded.last().copied().unwrap_or(0);
+            match heuristic_for(search.bound, last) {
                 Some(heuristic) => search.heuristic = heuristic,
                 None => {
                     let proven = search.bound;
@@ -597,7 +606,7 @@ mod tests {
         let space = space(3, 3);
         let two_away = Board::parse(Shape::new(3, 3).unwrap(), "1,2,3,4,5,6,0,7,8").unwrap();
         let far = Board::parse(Shape::new(3, 3).unwrap(), "8,7,6,5,4,3,2,1,0").unwrap();
-        let near_bounds = |bound: u32| (bound <= 6).then_some(&NoEstimate);
+        let near_bounds = |bound: u32, _| (bound <= 6).then_some(&NoEstimate);
         let result = ida_star_deepening(&space, near_bounds, space.rank(&far), 1, None, None);
         assert!(
             matches!(result, Err(IdaError::Timeout { lower_bound: 7, .. })),

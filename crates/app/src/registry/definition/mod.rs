@@ -5,6 +5,7 @@
 //! ranks), enumerated ([`bfs::definition`]), scrambled ([`DefinitionScrambler`]) and checked
 //! ([`verify`]), over the generators a request names.
 
+mod ball;
 pub mod bfs;
 pub mod file;
 pub mod scramble;

@@ -147,12 +147,12 @@ pub(crate) struct How {
     pub seconds: f64,
 }
 
-/// The `count` shortest solutions of `start` by IDA* over `heuristic_for(bound)` (each
+/// The `count` shortest solutions of `start` by IDA* over `heuristic_for(bound, last)` (each
 /// iteration's, see [`ida_star_deepening`]; `None` gives up before it), giving up as
 /// `give_up` says; `unreachable` is the error when no goal can be reached.
 pub(crate) fn search<S: StateSpace, H: Heuristic<S::State>>(
     space: &S,
-    heuristic_for: impl FnMut(u32) -> Option<H>,
+    heuristic_for: impl FnMut(u32, u64) -> Option<H>,
     start: S::State,
     count: usize,
     give_up: GiveUp,

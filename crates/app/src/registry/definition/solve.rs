@@ -8,6 +8,7 @@
 //! small ball of the positions near solved, over that ball alone, and a solved position or a
 //! short scramble is answered in milliseconds.
 
+use super::ball::{GrowingBall, BALL_SHARE};
 use super::file::{DefinitionMetric, DefinitionPuzzle};
 use super::search::{database, report, search, BuildProgress, Found, How, NEAR_METHOD};
 pub use super::search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
@@ -19,9 +20,7 @@ use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{Heuristic, NoProgress, Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
-use godsearch_enumerate::hashed_ball::{
-    canonical_sequences, slots_for, HashedBall, MAX_BALL_DEPTH,
-};
+use godsearch_enumerate::hashed_ball::HashedBall;
 use godsearch_enumerate::{table, KeyState, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::slots::{MAX_SLOTS, MAX_WIDE_SLOTS};
@@ -88,10 +87,13 @@ enum Method<R> {
 /// Pattern databases: each projection with its exact distances, a byte a rank.
 type Tables = Vec<(Projection, Vec<u8>)>;
 
-/// The estimates of [`Method::Databases`]: the ball near solved, built at once, and the pattern
-/// databases, built by the first search that needs them and kept.
+/// The estimates of [`Method::Databases`]: the ball near solved, built at once and grown with
+/// the bound, and the pattern databases, built by the first search that needs them and kept.
 struct Databases<R> {
-    near: HashedBall<R>,
+    ball: GrowingBall<R>,
+    /// The depth of the ball built at once: bounds up to [`NEAR_REACH`] past it are searched
+    /// over it alone.
+    near_depth: u32,
     quarter: bool,
     /// The bytes the databases may take in all.
     budget: u128,
@@ -100,16 +102,13 @@ struct Databases<R> {
 }
 
 impl<R: RankInt + KeyState> Databases<R> {
-    /// The ball for `space` (see [`NEAR_BALL_SEQUENCES`]); the databases are not built yet.
-    fn new(space: &OrbitSpace<R>, quarter: bool, budget: u128) -> Self {
-        let automaton = space.sequence_automaton();
-        let (depth, sequences) = (0..=MAX_BALL_DEPTH)
-            .map(|d| (d, canonical_sequences(&automaton, d)))
-            .take_while(|&(d, sequences)| d == 0 || sequences <= NEAR_BALL_SEQUENCES)
-            .last()
-            .expect("depth 0 is always taken");
+    /// The ball for `space` (see [`NEAR_BALL_SEQUENCES`]) within `ball_bytes`; the databases
+    /// (within `budget`) are not built yet.
+    fn new(space: &OrbitSpace<R>, quarter: bool, ball_bytes: u128, budget: u128) -> Self {
+        let ball = GrowingBall::new(space, ball_bytes, NEAR_BALL_SEQUENCES);
         Databases {
-            near: HashedBall::build(space, depth, slots_for(sequences) as usize),
+            near_depth: ball.held().depth(),
+            ball,
             quarter,
             budget,
             built: Mutex::new(None),
@@ -147,10 +146,13 @@ impl<R: RankInt + KeyState> Databases<R> {
 /// One iteration's estimate under [`Method::Databases`]: admissible either way.
 enum Estimate<'a, R: RankInt> {
     /// The ball near solved: exact within its depth, one past it outside.
-    Near(&'a HashedBall<R>),
-    /// The maximum of the pattern databases.
-    Far(PatternDatabases<'a, R>),
+    Near(Arc<HashedBall<R>>),
+    /// The maximum of the ball and the pattern databases.
+    Far(Arc<HashedBall<R>>, PatternDatabases<'a, R>),
 }
+
+/// [`Estimate::lower_bounds`] estimates this many states at a time.
+const ESTIMATE_BATCH: usize = 64;
 
 impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     const CONSISTENT: bool = false;
@@ -159,7 +161,9 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     fn lower_bound(&self, state: R) -> u32 {
         match self {
             Estimate::Near(ball) => ball.lower_bound(state),
-            Estimate::Far(databases) => databases.lower_bound(state),
+            Estimate::Far(ball, databases) => {
+                ball.lower_bound(state).max(databases.lower_bound(state))
+            }
         }
     }
 
@@ -167,7 +171,19 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
         match self {
             Estimate::Near(ball) => ball.lower_bounds(states, out),
-            Estimate::Far(databases) => databases.lower_bounds(states, out),
+            Estimate::Far(ball, databases) => {
+                let mut more = [0u32; ESTIMATE_BATCH];
+                for (states, out) in states
+                    .chunks(ESTIMATE_BATCH)
+                    .zip(out.chunks_mut(ESTIMATE_BATCH))
+                {
+                    ball.lower_bounds(states, out);
+                    databases.lower_bounds(states, &mut more[..states.len()]);
+                    for (bound, &more) in out.iter_mut().zip(&more) {
+                        *bound = (*bound).max(more);
+                    }
+                }
+            }
         }
     }
 }
@@ -374,8 +390,9 @@ impl<R: RankInt + KeyState> Solver<R> {
             Method::Table(made.table, made.enumeration.levels.len())
         } else {
             let quarter = request.metric == DefinitionMetric::Quarter;
-            let budget = (request.memory_bytes as u128).min(request.database_ranks);
-            Method::Databases(Databases::new(&space, quarter, budget))
+            let ball_bytes = (request.memory_bytes as f64 * BALL_SHARE) as u128;
+            let budget = (request.memory_bytes as u128 - ball_bytes).min(request.database_ranks);
+            Method::Databases(Databases::new(&space, quarter, ball_bytes, budget))
         };
         Ok(Self {
             puzzle: puzzle.clone(),
@@ -436,19 +453,22 @@ impl<R: RankInt + KeyState> Solver<R> {
                 }
             }
             Method::Databases(estimates) => {
-                let near_bounds = estimates.near.depth() + NEAR_REACH;
+                let near_bounds = estimates.near_depth + NEAR_REACH;
                 let far = OnceCell::new();
                 let mut failed = None;
+                let mut deepest = 0;
                 let found = search(
                     space,
-                    |bound| {
+                    |bound, last| {
                         if bound <= near_bounds {
-                            return Some(Estimate::Near(&estimates.near));
+                            let ball = estimates.ball.held();
+                            deepest = deepest.max(ball.depth());
+                            return Some(Estimate::Near(ball));
                         }
                         if far.get().is_none() {
                             match estimates.tables(puzzle, space, &give_up) {
                                 Ok(Some((tables, seconds))) => {
-                                    built_now = seconds;
+                                    built_now += seconds;
                                     far.get_or_init(|| tables);
                                 }
                                 Ok(None) => return None,
@@ -458,8 +478,12 @@ impl<R: RankInt + KeyState> Solver<R> {
                                 }
                             }
                         }
+                        let (ball, seconds) =
+                            estimates.ball.for_bound(space, bound, Some(last), &give_up);
+                        built_now += seconds;
+                        deepest = deepest.max(ball.depth());
                         let tables = far.get().expect("set above");
-                        Some(Estimate::Far(PatternDatabases::new(space, tables)))
+                        Some(Estimate::Far(ball, PatternDatabases::new(space, tables)))
                     },
                     start_rank,
                     self.count,
@@ -469,19 +493,17 @@ impl<R: RankInt + KeyState> Solver<R> {
                 if let Some(e) = failed {
                     return Err(e);
                 }
+                let near = format!("every position within {deepest} moves");
                 match far.get() {
                     Some(tables) => {
                         let names = tables
                             .iter()
                             .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+                            .chain([near])
                             .collect();
                         (found?, "IDA* over pattern databases", names)
                     }
-                    None => {
-                        let near =
-                            format!("every position within {} moves", estimates.near.depth());
-                        (found?, NEAR_METHOD, vec![near])
-                    }
+                    None => (found?, NEAR_METHOD, vec![near]),
                 }
             }
         };
