@@ -578,7 +578,8 @@ pub struct DefinitionSolution {
     /// or `IDA* over the positions near solved, hashed` (a start near solved, or a puzzle too
     /// large to rank).
     pub method: String,
-    /// The pattern databases used (projections of the puzzle), if any.
+    /// The tables the search read: the pattern databases (projections of the puzzle) and the
+    /// ball of positions near solved (`every position within N moves`), if any.
     pub databases: Vec<String>,
     /// Seconds spent building the table or the databases for this request (0 when an
     /// earlier request of the same front end built them; the databases are built by the
