@@ -161,26 +161,39 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     fn lower_bound(&self, state: R) -> u32 {
         match self {
             Estimate::Near(ball) => ball.lower_bound(state),
-            Estimate::Far(ball, databases) => {
-                ball.lower_bound(state).max(databases.lower_bound(state))
-            }
+            Estimate::Far(ball, databases) => match databases.lower_bound(state) {
+                // The ball reads at most one past its depth: no higher.
+                far if far > ball.depth() => far,
+                near => near.max(ball.lower_bound(state)),
+            },
         }
     }
 
+    /// The databases first; the ball only for the states they put within its depth (most
+    /// states they put past it, where the ball could not say more).
     #[inline]
     fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
         match self {
             Estimate::Near(ball) => ball.lower_bounds(states, out),
             Estimate::Far(ball, databases) => {
-                let mut more = [0u32; ESTIMATE_BATCH];
+                databases.lower_bounds(states, out);
+                let mut at = [0usize; ESTIMATE_BATCH];
+                let mut near = [R::default(); ESTIMATE_BATCH];
+                let mut read = [0u32; ESTIMATE_BATCH];
                 for (states, out) in states
                     .chunks(ESTIMATE_BATCH)
                     .zip(out.chunks_mut(ESTIMATE_BATCH))
                 {
-                    ball.lower_bounds(states, out);
-                    databases.lower_bounds(states, &mut more[..states.len()]);
-                    for (bound, &more) in out.iter_mut().zip(&more) {
-                        *bound = (*bound).max(more);
+                    let mut held = 0;
+                    for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
+                        if bound <= ball.depth() {
+                            (at[held], near[held]) = (i, state);
+                            held += 1;
+                        }
+                    }
+                    ball.lower_bounds(&near[..held], &mut read[..held]);
+                    for (&i, &r) in at[..held].iter().zip(&read[..held]) {
+                        out[i] = out[i].max(r);
                     }
                 }
             }
@@ -563,4 +576,55 @@ pub fn databases<R: RankInt>(
         chosen.push((projection, table));
     }
     Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use godsearch_core::NoProgress;
+
+    /// The larger of the databases and the ball never passes a position's distance (every
+    /// position of the pyraminx, against its breadth-first distances), and asked together it
+    /// gives what it gives one by one.
+    #[test]
+    fn the_ball_beside_the_databases_never_overestimates() {
+        let puzzle = super::super::shipped::find("pyraminx-no-tips")
+            .unwrap()
+            .open()
+            .unwrap();
+        let space: OrbitSpace<u64> = puzzle.space(&[], DefinitionMetric::Outer).unwrap();
+        let limits = Limits {
+            max_depth: None,
+            memory_bytes: 1 << 30,
+            antipode_cap: 0,
+            count_last: false,
+        };
+        let truth = table::enumerate_exact(&space, &limits, &NoProgress)
+            .unwrap()
+            .table
+            .into_bytes();
+        // Small databases (the edges' orientations and arrangement apart), weak enough that
+        // the ball raises some estimates.
+        let tables = databases(&puzzle, &space, false, 1_000, &NoProgress).unwrap();
+        assert!(!tables.is_empty());
+        let ball = Arc::new(HashedBall::build(&space, 4, 1 << 12));
+        let estimate = Estimate::Far(Arc::clone(&ball), PatternDatabases::new(&space, &tables));
+        let alone = PatternDatabases::new(&space, &tables);
+        let states: Vec<u64> = (0..truth.len() as u64)
+            .filter(|&r| truth[r as usize] != u8::MAX)
+            .collect();
+        let mut together = vec![0; states.len()];
+        estimate.lower_bounds(&states, &mut together);
+        let mut raised = 0;
+        for (&state, &bound) in states.iter().zip(&together) {
+            let distance = u32::from(truth[state as usize]);
+            assert!(bound <= distance, "rank {state}: {bound} > {distance}");
+            assert_eq!(bound, estimate.lower_bound(state), "rank {state}");
+            raised += (bound > alone.lower_bound(state)) as usize;
+        }
+        assert!(
+            raised > 0,
+            "the ball says more than the databases somewhere"
+        );
+    }
 }
