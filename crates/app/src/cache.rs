@@ -156,19 +156,8 @@ impl TableCache {
     /// The valid cached database of `pattern`, or why there is none (`None`: no file).
     fn load(&self, goal: &Board, pattern: &Pattern) -> Result<TableBytes, Option<String>> {
         let path = self.path(goal, pattern);
-        if !path.exists() {
-            return Err(None);
-        }
-        let table = file::load(&path).map_err(|e| Some(e.to_string()))?;
-        table
-            .header()
-            .expect(&path, &tile_identity(goal), &pattern.table_params())
-            .map_err(|e| Some(e.to_string()))?;
-        if table.header().encoding != Encoding::Bytes || table.header().entries != pattern.entries()
-        {
-            return Err(Some(format!("{}: wrong entry layout", path.display())));
-        }
-        Ok(TableBytes::Mapped(table))
+        let params = pattern.table_params();
+        load_bytes(&path, &tile_identity(goal), &params, pattern.entries())
     }
 
     /// Whether a valid database for `pattern` is cached.
@@ -185,34 +174,87 @@ impl TableCache {
         force: bool,
         progress: &dyn Progress,
     ) -> AppResult<(TableBytes, Origin)> {
+        let named = NamedBytes {
+            path: self.path(goal, pattern),
+            puzzle: tile_identity(goal),
+            params: pattern.table_params(),
+            entries: pattern.entries(),
+        };
+        let build = || Ok(pattern_db::build(pattern, memory_bytes, progress)?);
+        self.bytes_or_build(named, force, build, progress)
+    }
+
+    fn definition_path(&self, puzzle: &str, params: &str) -> PathBuf {
+        self.dir.join(format!(
+            "pdb-definition-{:08x}-{:08x}.{TABLE_EXTENSION}",
+            fnv1a(puzzle),
+            fnv1a(params)
+        ))
+    }
+
+    /// A definition puzzle's pattern database of `entries` bytes, its header saying `puzzle`
+    /// (the puzzle, its generators, metric and moves) and `params` (the projection): the
+    /// cached one, or `build`'s, saved to the cache. A file whose header or length differs
+    /// is rebuilt, never trusted.
+    pub fn definition_database(
+        &self,
+        puzzle: &str,
+        params: &str,
+        entries: u64,
+        build: impl FnOnce() -> AppResult<Vec<u8>>,
+        progress: &dyn Progress,
+    ) -> AppResult<(TableBytes, Origin)> {
+        let named = NamedBytes {
+            path: self.definition_path(puzzle, params),
+            puzzle: puzzle.to_string(),
+            params: params.to_string(),
+            entries,
+        };
+        self.bytes_or_build(named, false, build, progress)
+    }
+
+    /// The table of a byte an entry at `named.path`, read if valid, else built under the
+    /// build lock (read after all if another run saved it meanwhile) and saved.
+    fn bytes_or_build(
+        &self,
+        named: NamedBytes,
+        force: bool,
+        build: impl FnOnce() -> AppResult<Vec<u8>>,
+        progress: &dyn Progress,
+    ) -> AppResult<(TableBytes, Origin)> {
+        let NamedBytes {
+            path,
+            puzzle,
+            params,
+            entries,
+        } = named;
+        let load = || load_bytes(&path, &puzzle, &params, entries);
         if !force {
-            if let Ok(table) = self.load(goal, pattern) {
+            if let Ok(table) = load() {
                 return Ok((table, Origin::Cached));
             }
         }
-        let _lock = self.build_lock(&self.path(goal, pattern), progress);
+        let _lock = self.build_lock(&path, progress);
         // Another run may have built it while this one waited for the lock.
         let replaced = if force {
             None
         } else {
-            match self.load(goal, pattern) {
+            match load() {
                 Ok(table) => return Ok((table, Origin::Cached)),
                 Err(why) => why,
             }
         };
         let started = Instant::now();
-        let table = pattern_db::build(pattern, memory_bytes, progress)?;
+        let table = build()?;
         let seconds = started.elapsed().as_secs_f64();
         let header = TableHeader {
-            puzzle: tile_identity(goal),
-            params: pattern.table_params(),
+            puzzle,
+            params,
             encoding: Encoding::Bytes,
-            entries: pattern.entries(),
+            entries,
             levels: Vec::new(),
         };
-        let not_saved = self.save(&self.path(goal, pattern), &header, |out| {
-            out.write_all(&table)
-        });
+        let not_saved = self.save(&path, &header, |out| out.write_all(&table));
         let origin = Origin::Built {
             seconds,
             replaced,
@@ -430,6 +472,36 @@ impl Drop for BuildLock {
         // A lock file left behind only costs a directory entry.
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Where a table of a byte an entry is cached, and what its header must say.
+struct NamedBytes {
+    path: PathBuf,
+    puzzle: String,
+    params: String,
+    entries: u64,
+}
+
+/// The valid table of `entries` bytes at `path` whose header says `puzzle` and `params`, or
+/// why there is none (`None`: no file).
+fn load_bytes(
+    path: &Path,
+    puzzle: &str,
+    params: &str,
+    entries: u64,
+) -> Result<TableBytes, Option<String>> {
+    if !path.exists() {
+        return Err(None);
+    }
+    let table = file::load(path).map_err(|e| Some(e.to_string()))?;
+    table
+        .header()
+        .expect(path, puzzle, params)
+        .map_err(|e| Some(e.to_string()))?;
+    if table.header().encoding != Encoding::Bytes || table.header().entries != entries {
+        return Err(Some(format!("{}: wrong entry layout", path.display())));
+    }
+    Ok(TableBytes::Mapped(table))
 }
 
 /// The lock file beside the table at `path`, taken while it is built.

@@ -578,6 +578,7 @@ fn one_solution(
         count: 1,
         table: None,
         algorithm: Default::default(),
+        cache: None,
     }
 }
 
@@ -615,7 +616,8 @@ fn the_automatic_pattern_databases_never_overestimate() {
         let space: OrbitSpace<u64> = puzzle
             .space(&names(generators), DefinitionMetric::Outer)
             .unwrap();
-        let tables = databases(&puzzle, &space, false, largest, &NoProgress).unwrap();
+        let outer = DefinitionMetric::Outer;
+        let tables = databases(&puzzle, &space, outer, largest, None, &NoProgress).unwrap();
         let described: Vec<String> = tables
             .iter()
             .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
@@ -656,6 +658,68 @@ fn the_automatic_pattern_databases_never_overestimate() {
     }
 }
 
+/// Records the databases a search builds (the details it is told).
+#[derive(Default)]
+struct Builds(std::sync::Mutex<Vec<String>>);
+
+impl godsearch_core::Progress for Builds {
+    fn detail(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}
+
+impl Builds {
+    fn taken(&self) -> Vec<String> {
+        std::mem::take(&mut self.0.lock().unwrap())
+    }
+}
+
+/// The automatic databases are saved to the cache and read back, not built again; a damaged
+/// file is rebuilt, never trusted; other generators get files of their own.
+#[test]
+fn automatic_databases_are_cached_validated_and_rebuilt_when_damaged() {
+    use godsearch_app::cache::TableCache;
+    use godsearch_app::registry::definition::solve::databases;
+    let dir = tempfile::tempdir().unwrap();
+    let cache = TableCache::new(dir.path().to_path_buf());
+    let puzzle = load("pyraminx-no-tips.tws");
+    let outer = DefinitionMetric::Outer;
+    let space: OrbitSpace<u64> = puzzle.space(&[], outer).unwrap();
+    let builds = Builds::default();
+    let bytes = |tables: &[(godsearch_orbit::projection::Projection, _)]| -> Vec<Vec<u8>> {
+        tables
+            .iter()
+            .map(|(_, t): &(_, godsearch_tables::TableBytes)| t.as_slice().to_vec())
+            .collect()
+    };
+    let built = databases(&puzzle, &space, outer, 1 << 30, Some(&cache), &builds).unwrap();
+    assert_eq!(builds.taken().len(), built.len(), "each built once");
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tbl"))
+        .collect();
+    assert_eq!(files.len(), built.len(), "one file each");
+    let read = databases(&puzzle, &space, outer, 1 << 30, Some(&cache), &builds).unwrap();
+    assert!(builds.taken().is_empty(), "read from the cache");
+    assert_eq!(bytes(&read), bytes(&built));
+    // A byte of one file's payload changed: the checksum refuses it, and it is built again.
+    let mut damaged = std::fs::read(&files[0]).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    std::fs::write(&files[0], damaged).unwrap();
+    let again = databases(&puzzle, &space, outer, 1 << 30, Some(&cache), &builds).unwrap();
+    assert_eq!(builds.taken().len(), 1, "the damaged one rebuilt");
+    assert_eq!(bytes(&again), bytes(&built));
+    // Other generators: other tables, other files.
+    let generators = names("U,L,R");
+    let fewer: OrbitSpace<u64> = puzzle.space(&generators, outer).unwrap();
+    databases(&puzzle, &fewer, outer, 1 << 30, Some(&cache), &builds).unwrap();
+    assert!(!builds.taken().is_empty(), "built for the other generators");
+    let count = std::fs::read_dir(dir.path()).unwrap().count();
+    assert!(count > files.len());
+}
+
 #[test]
 fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
     use godsearch_app::registry::definition::solve::{solve, DefinitionSolveRequest};
@@ -672,6 +736,7 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         count: 1,
         table: None,
         algorithm: Default::default(),
+        cache: None,
     };
     let step = truth.len() / 40;
     let mut far = 0;
@@ -1070,6 +1135,7 @@ fn the_4x4x4_and_the_megaminx_solve_six_and_eight_move_scrambles() {
             count: 1,
             table: None,
             algorithm: Default::default(),
+            cache: None,
         };
         let start = definitions::position(&puzzle, scramble).unwrap();
         let report = solve(&puzzle, &start, scramble, &request, &NoProgress).unwrap();
@@ -1118,6 +1184,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
             count: 1,
             table: None,
             algorithm: Default::default(),
+            cache: None,
         };
         let refused = solve(&puzzle, &twisted, "twisted", &request, &NoProgress).unwrap_err();
         assert!(refused.to_string().contains("cannot reach"), "{refused}");

@@ -239,6 +239,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         count: 1,
         table: None,
         algorithm: Default::default(),
+        cache: None,
     };
     let names = cube.definition.move_names();
     let moves: Vec<&Transformation> = cube

@@ -224,17 +224,18 @@ fn projected_space(
 
 /// The maximum of pattern databases over projections of one space: admissible (each is a
 /// lower bound on the moves left, see the module docs); consistent too, as a maximum of
-/// consistent estimates (every move changes a projection's distance by at most one).
+/// consistent estimates (every move changes a projection's distance by at most one). Each
+/// table's bytes are held as `B` (built in memory, or a file's mapped payload).
 #[derive(Debug)]
-pub struct PatternDatabases<'a, R: RankInt> {
+pub struct PatternDatabases<'a, R: RankInt, B = Vec<u8>> {
     space: &'a OrbitSpace<R>,
-    tables: &'a [(Projection, Vec<u8>)],
+    tables: &'a [(Projection, B)],
 }
 
-impl<'a, R: RankInt> PatternDatabases<'a, R> {
+impl<'a, R: RankInt, B: AsRef<[u8]>> PatternDatabases<'a, R, B> {
     /// The databases `tables` (each projection with its exact distances, one byte a rank, 255
     /// for unreached) over `space`.
-    pub fn new(space: &'a OrbitSpace<R>, tables: &'a [(Projection, Vec<u8>)]) -> Self {
+    pub fn new(space: &'a OrbitSpace<R>, tables: &'a [(Projection, B)]) -> Self {
         Self { space, tables }
     }
 }
@@ -251,14 +252,14 @@ fn distance(entry: u8) -> u32 {
     }
 }
 
-impl<R: RankInt> Heuristic<R> for PatternDatabases<'_, R> {
+impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R, B> {
     const CONSISTENT: bool = true;
 
     fn lower_bound(&self, state: R) -> u32 {
         self.space.with_coords(state, |coords| {
             self.tables
                 .iter()
-                .map(|(p, table)| distance(table[p.rank_from(coords) as usize]))
+                .map(|(p, table)| distance(table.as_ref()[p.rank_from(coords) as usize]))
                 .max()
                 .unwrap_or(0)
         })
@@ -292,7 +293,7 @@ impl<R: RankInt> Heuristic<R> for PatternDatabases<'_, R> {
                     .tables
                     .iter()
                     .zip(at)
-                    .map(|((_, table), &e)| distance(table[e]))
+                    .map(|((_, table), &e)| distance(table.as_ref()[e]))
                     .max()
                     .unwrap_or(0);
             }

@@ -26,6 +26,13 @@ pub enum TableBytes {
     Resident(ResidentBytes),
 }
 
+impl AsRef<[u8]> for TableBytes {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
 impl TableBytes {
     /// The bytes. Inlined: searches call it for every table read.
     #[inline]

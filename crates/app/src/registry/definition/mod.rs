@@ -258,6 +258,7 @@ impl Puzzle for Definition {
             count: request.solutions_wanted()?,
             table,
             algorithm: algorithm(request)?,
+            cache: Some(bench.cache()),
         };
         let give_up = GiveUp {
             deadline,
@@ -355,6 +356,7 @@ impl Puzzle for Definition {
             count: 1,
             table: None,
             algorithm: Default::default(),
+            cache: None,
         };
         // A table of every position proves shortest solutions where one fits (as solve
         // builds it); nothing does otherwise.

@@ -59,6 +59,7 @@ impl DefinitionScrambler {
                     count: 1,
                     table: None,
                     algorithm: Default::default(),
+                    cache: None,
                 };
                 Some(DefinitionSolver::new(
                     puzzle,

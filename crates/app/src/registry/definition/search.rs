@@ -37,6 +37,9 @@ pub struct DefinitionSolveRequest<'a> {
     pub table: Option<&'a std::path::Path>,
     /// How positions are solved: chosen by size, or by half-depth search.
     pub algorithm: DefinitionAlgorithm,
+    /// Where pattern databases are cached (read when valid, else built and saved); `None`:
+    /// built in memory each time.
+    pub cache: Option<&'a crate::cache::TableCache>,
 }
 
 /// How a definition puzzle's positions are solved, every way optimally.

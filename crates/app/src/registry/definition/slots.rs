@@ -142,6 +142,7 @@ mod tests {
             count: 1,
             table: None,
             algorithm: Default::default(),
+            cache: None,
         };
         let solver = SlotSolver::<MAX_SLOTS>::new(&puzzle, &request).unwrap();
         assert!(solver.made_of_moves("U R2 2F' U'"));

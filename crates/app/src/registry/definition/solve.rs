@@ -14,6 +14,7 @@ use super::search::{database, report, search, BuildProgress, Found, How, NEAR_ME
 pub use super::search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
 use super::slots::SlotSolver;
 use super::tables::definition_identity;
+use crate::cache::TableCache;
 use crate::report::DefinitionSolution;
 use crate::tables::load_ranked_table;
 use crate::{AppError, AppResult};
@@ -26,7 +27,7 @@ use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, Projection
 use godsearch_orbit::slots::{MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::descend;
-use godsearch_tables::{LoadedTable, TwoBitTable, TwoBitView};
+use godsearch_tables::{LoadedTable, TableBytes, TwoBitTable, TwoBitView};
 use std::cell::OnceCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -85,7 +86,7 @@ enum Method<R> {
 }
 
 /// Pattern databases: each projection with its exact distances, a byte a rank.
-type Tables = Vec<(Projection, Vec<u8>)>;
+type Tables = Vec<(Projection, TableBytes)>;
 
 /// The estimates of [`Method::Databases`]: the ball near solved, built at once and grown with
 /// the bound, and the pattern databases, built by the first search that needs them and kept.
@@ -94,7 +95,9 @@ struct Databases<R> {
     /// The depth of the ball built at once: bounds up to [`NEAR_REACH`] past it are searched
     /// over it alone.
     near_depth: u32,
-    quarter: bool,
+    metric: DefinitionMetric,
+    /// Where the databases are cached, if anywhere.
+    cache: Option<TableCache>,
     /// The bytes the databases may take in all.
     budget: u128,
     /// Held while they are built: a second search waits for them.
@@ -103,13 +106,20 @@ struct Databases<R> {
 
 impl<R: RankInt + KeyState> Databases<R> {
     /// The ball for `space` (see [`NEAR_BALL_SEQUENCES`]) within `ball_bytes`; the databases
-    /// (within `budget`) are not built yet.
-    fn new(space: &OrbitSpace<R>, quarter: bool, ball_bytes: u128, budget: u128) -> Self {
+    /// (within `budget`, read from `cache` or built and saved there) are not built yet.
+    fn new(
+        space: &OrbitSpace<R>,
+        metric: DefinitionMetric,
+        cache: Option<&TableCache>,
+        ball_bytes: u128,
+        budget: u128,
+    ) -> Self {
         let ball = GrowingBall::new(space, ball_bytes, NEAR_BALL_SEQUENCES);
         Databases {
             near_depth: ball.held().depth(),
             ball,
-            quarter,
+            metric,
+            cache: cache.cloned(),
             budget,
             built: Mutex::new(None),
         }
@@ -132,7 +142,8 @@ impl<R: RankInt + KeyState> Databases<R> {
         let progress = BuildProgress { give_up, shown };
         let what = format!("the pattern databases of {}", puzzle.name());
         let made = on_tables(shown, &what, || {
-            databases(puzzle, space, self.quarter, self.budget, &progress)
+            let cache = self.cache.as_ref();
+            databases(puzzle, space, self.metric, self.budget, cache, &progress)
         });
         let tables = match made {
             Err(_) if give_up.now() => return Ok(None),
@@ -148,7 +159,7 @@ enum Estimate<'a, R: RankInt> {
     /// The ball near solved: exact within its depth, one past it outside.
     Near(Arc<HashedBall<R>>),
     /// The maximum of the ball and the pattern databases.
-    Far(Arc<HashedBall<R>>, PatternDatabases<'a, R>),
+    Far(Arc<HashedBall<R>>, PatternDatabases<'a, R, TableBytes>),
 }
 
 /// [`Estimate::lower_bounds`] estimates this many states at a time.
@@ -402,10 +413,10 @@ impl<R: RankInt + KeyState> Solver<R> {
             crate::bfs::table_complete(made.enumeration.stop)?;
             Method::Table(made.table, made.enumeration.levels.len())
         } else {
-            let quarter = request.metric == DefinitionMetric::Quarter;
             let ball_bytes = (request.memory_bytes as f64 * BALL_SHARE) as u128;
             let budget = (request.memory_bytes as u128 - ball_bytes).min(request.database_ranks);
-            Method::Databases(Databases::new(&space, quarter, ball_bytes, budget))
+            let (metric, cache) = (request.metric, request.cache);
+            Method::Databases(Databases::new(&space, metric, cache, ball_bytes, budget))
         };
         Ok(Self {
             puzzle: puzzle.clone(),
@@ -532,17 +543,22 @@ impl<R: RankInt + KeyState> Solver<R> {
 
 /// The projections worth a database, each of at most `largest` ranks (a byte each) and all
 /// within that too: each orbit whole where it fits, else its orientations and its arrangement
-/// apart. Admissible together (their maximum, [`PatternDatabases`]).
+/// apart. Admissible together (their maximum, [`PatternDatabases`]). Each is read from `cache`
+/// where a valid file holds it (its header naming the puzzle, generators, metric and moves,
+/// and the projection), else built and saved there.
 pub fn databases<R: RankInt>(
     puzzle: &DefinitionPuzzle,
     space: &OrbitSpace<R>,
-    quarter: bool,
+    metric: DefinitionMetric,
     largest: u128,
+    cache: Option<&TableCache>,
     progress: &dyn Progress,
-) -> AppResult<Vec<(Projection, Vec<u8>)>> {
+) -> AppResult<Vec<(Projection, TableBytes)>> {
     let definition = &puzzle.definition;
+    let quarter = metric == DefinitionMetric::Quarter;
+    let identity = definition_identity(puzzle.name(), space, metric.name());
     let mut budget = largest;
-    let mut chosen: Vec<(Projection, Vec<u8>)> = Vec::new();
+    let mut chosen: Vec<(Projection, TableBytes)> = Vec::new();
     let mut candidates: Vec<ProjectionSpec> = Vec::new();
     for o in 0..definition.orbits.len() {
         candidates.push(ProjectionSpec {
@@ -571,7 +587,21 @@ pub fn databases<R: RankInt>(
             }
             continue;
         };
-        let table = database(&projection, definition, budget, progress)?;
+        let build = || database(&projection, definition, budget, progress);
+        let table = match cache {
+            Some(cache) => {
+                let params = format!(
+                    "pattern database of {} ({}, a byte a rank)",
+                    spec.describe(&definition.orbits),
+                    identity.ranking
+                );
+                let entries = ranks as u64;
+                let made =
+                    cache.definition_database(&identity.puzzle, &params, entries, build, progress);
+                made?.0
+            }
+            None => TableBytes::Owned(build()?),
+        };
         budget -= ranks;
         chosen.push((projection, table));
     }
@@ -605,7 +635,8 @@ mod tests {
             .into_bytes();
         // Small databases (the edges' orientations and arrangement apart), weak enough that
         // the ball raises some estimates.
-        let tables = databases(&puzzle, &space, false, 1_000, &NoProgress).unwrap();
+        let outer = DefinitionMetric::Outer;
+        let tables = databases(&puzzle, &space, outer, 1_000, None, &NoProgress).unwrap();
         assert!(!tables.is_empty());
         let ball = Arc::new(HashedBall::build(&space, 4, 1 << 12));
         let estimate = Estimate::Far(Arc::clone(&ball), PatternDatabases::new(&space, &tables));
