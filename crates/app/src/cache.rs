@@ -324,14 +324,7 @@ impl TableCache {
         from_loaded: &impl Fn(LoadedTable) -> Result<T, String>,
     ) -> Result<T, Option<String>> {
         let path = &table.path;
-        if !path.exists() {
-            return Err(None);
-        }
-        let loaded = file::load(path).map_err(|e| Some(e.to_string()))?;
-        loaded
-            .header()
-            .expect(path, &table.puzzle, table.params)
-            .map_err(|e| Some(e.to_string()))?;
+        let loaded = load_checked(path, &table.puzzle, table.params)?;
         from_loaded(loaded).map_err(|e| Some(format!("{}: {e}", path.display())))
     }
 
@@ -393,14 +386,7 @@ impl TableCache {
         identity: &str,
         params: &str,
     ) -> Result<SubgoalSolver, Option<String>> {
-        if !path.exists() {
-            return Err(None);
-        }
-        let table = file::load(path).map_err(|e| Some(e.to_string()))?;
-        table
-            .header()
-            .expect(path, identity, params)
-            .map_err(|e| Some(e.to_string()))?;
+        let table = load_checked(path, identity, params)?;
         SubgoalSolver::with_tables(plan.clone(), table.payload()).ok_or_else(|| {
             Some(format!(
                 "{}: the tables do not fit the plan",
@@ -482,14 +468,9 @@ struct NamedBytes {
     entries: u64,
 }
 
-/// The valid table of `entries` bytes at `path` whose header says `puzzle` and `params`, or
-/// why there is none (`None`: no file).
-fn load_bytes(
-    path: &Path,
-    puzzle: &str,
-    params: &str,
-    entries: u64,
-) -> Result<TableBytes, Option<String>> {
+/// The valid table file at `path` (its checksum verified) whose header says `puzzle` and
+/// `params`, or why there is none (`None`: no file).
+fn load_checked(path: &Path, puzzle: &str, params: &str) -> Result<LoadedTable, Option<String>> {
     if !path.exists() {
         return Err(None);
     }
@@ -498,6 +479,18 @@ fn load_bytes(
         .header()
         .expect(path, puzzle, params)
         .map_err(|e| Some(e.to_string()))?;
+    Ok(table)
+}
+
+/// The valid table of `entries` bytes at `path` whose header says `puzzle` and `params`, or
+/// why there is none (`None`: no file).
+fn load_bytes(
+    path: &Path,
+    puzzle: &str,
+    params: &str,
+    entries: u64,
+) -> Result<TableBytes, Option<String>> {
+    let table = load_checked(path, puzzle, params)?;
     if table.header().encoding != Encoding::Bytes || table.header().entries != entries {
         return Err(Some(format!("{}: wrong entry layout", path.display())));
     }
