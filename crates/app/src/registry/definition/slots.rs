@@ -1,6 +1,6 @@
 //! Solving positions of definition puzzles whose ranks pass 128 bits (the megaminx, the
 //! 4x4x4): IDA* over their [`SlotSpace`] with the positions near solved, hashed, as the lower
-//! bound, grown with the search's bound ([`GrowingBall`]).
+//! bound, grown with the search's bound (`GrowingBall`, in `ball.rs`).
 //!
 //! Pattern databases of projections, as the ranked spaces get, were measured here and
 //! dropped: the subsets of pieces that fit (the 4x4x4's wings three at a time) gave the

@@ -3,10 +3,13 @@
 //! of the puzzle chosen automatically within the budget; the solution is replayed on the
 //! definition's own moves before it is returned.
 //!
-//! The databases take seconds to build (the 3x3x3's, 2.5 s), so they are built at the first
-//! position that needs them: IDA* searches its first bounds, up to [`NEAR_REACH`] moves past a
-//! small ball of the positions near solved, over that ball alone, and a solved position or a
-//! short scramble is answered in milliseconds.
+//! The databases take seconds to build (the 3x3x3's, 2.5 s), so they are read from the table
+//! cache where it holds them, and otherwise built (and saved there) at the first position that
+//! needs them: IDA* searches its first bounds, up to [`NEAR_REACH`] moves past a small ball of
+//! the positions near solved, over that ball alone, and a solved position or a short scramble
+//! is answered in milliseconds. Past those bounds the estimate is the larger of the databases
+//! and that ball, grown where the search pays for it (`ball.rs`): the databases are weak
+//! near the goal, where the ball is exact.
 
 use super::ball::{GrowingBall, BALL_SHARE};
 use super::file::{DefinitionMetric, DefinitionPuzzle};
