@@ -213,6 +213,18 @@ impl TableCache {
         self.bytes_or_build(named, false, build, progress)
     }
 
+    /// The definition pattern database [`definition_database`](Self::definition_database)
+    /// would read, if the cache holds a valid one; never builds.
+    pub fn cached_definition_database(
+        &self,
+        puzzle: &str,
+        params: &str,
+        entries: u64,
+    ) -> Option<TableBytes> {
+        let path = self.definition_path(puzzle, params);
+        load_bytes(&path, puzzle, params, entries).ok()
+    }
+
     /// The table of a byte an entry at `named.path`, read if valid, else built under the
     /// build lock (read after all if another run saved it meanwhile) and saved.
     fn bytes_or_build(

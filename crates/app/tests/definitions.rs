@@ -609,6 +609,14 @@ fn the_automatic_pattern_databases_never_overestimate() {
             10_000,
             "CORNERS orientations, CORNERS arrangement",
         ),
+        // Too small for the corners' arrangement too: two sets of two corners each, with
+        // their twists (slot 0 is the corner U, F and R never move).
+        (
+            "2x2x2.kpuzzle.json",
+            "U,F,R",
+            4_000,
+            "CORNERS orientations, CORNERS slots 1-2 with their orientations, CORNERS slots 6-7 with their orientations",
+        ),
         ("skewb.kpuzzle.json", "", 1 << 30, "CORNERS, CENTERS"),
         ("pyraminx-no-tips.tws", "", 1 << 30, "EDGES, CENTERS"),
     ] {
@@ -655,6 +663,16 @@ fn the_automatic_pattern_databases_never_overestimate() {
         heuristic.lower_bounds(&states, &mut together);
         let one_by_one: Vec<u32> = states.iter().map(|&s| heuristic.lower_bound(s)).collect();
         assert_eq!(together, one_by_one, "{file}");
+        // Asked for what passes a cut, each value is the estimate or reaches the cut.
+        for enough in 0..=one_by_one.iter().max().copied().unwrap_or(0) + 1 {
+            heuristic.lower_bounds_past(&states, &mut together, enough);
+            for ((&past, &exact), &s) in together.iter().zip(&one_by_one).zip(&states) {
+                assert!(
+                    past == exact || (past >= enough && past <= exact),
+                    "{file}: rank {s}, cut {enough}: {past} for {exact}"
+                );
+            }
+        }
     }
 }
 

@@ -25,6 +25,20 @@ pub trait Heuristic<State>: Sync {
             *bound = self.lower_bound(state);
         }
     }
+
+    /// [`lower_bounds`](Self::lower_bounds) for a search that needs a value exactly only
+    /// where it is below `enough` (IDA* cuts a child whose estimate reaches what its bound
+    /// leaves): each value is still a lower bound, and either the estimate or at least
+    /// `enough`, so an estimate that is the largest of several may stop at the first that
+    /// reaches `enough`. The default gives the estimates.
+    #[inline]
+    fn lower_bounds_past(&self, states: &[State], out: &mut [u32], enough: u32)
+    where
+        State: Copy,
+    {
+        let _ = enough;
+        self.lower_bounds(states, out);
+    }
 }
 
 /// The estimate 0: admissible and consistent for every space; turns IDA* into iterative
@@ -56,6 +70,14 @@ impl<State, H: Heuristic<State>> Heuristic<State> for &H {
     {
         (**self).lower_bounds(states, out);
     }
+
+    #[inline]
+    fn lower_bounds_past(&self, states: &[State], out: &mut [u32], enough: u32)
+    where
+        State: Copy,
+    {
+        (**self).lower_bounds_past(states, out, enough);
+    }
 }
 
 /// A shared heuristic is the same heuristic.
@@ -73,5 +95,13 @@ impl<State, H: Heuristic<State> + Send> Heuristic<State> for std::sync::Arc<H> {
         State: Copy,
     {
         (**self).lower_bounds(states, out);
+    }
+
+    #[inline]
+    fn lower_bounds_past(&self, states: &[State], out: &mut [u32], enough: u32)
+    where
+        State: Copy,
+    {
+        (**self).lower_bounds_past(states, out, enough);
     }
 }

@@ -121,13 +121,27 @@ pub fn rank_distinct(labels: &[u8]) -> u128 {
 }
 
 /// The permutation of `0..out.len()` of lexicographic rank `rank`.
-pub fn unrank_distinct(mut rank: u128, out: &mut [u8]) {
+pub fn unrank_distinct(rank: u128, out: &mut [u8]) {
     let n = out.len();
+    if n <= NIBBLE_LABELS {
+        if let Ok(rank) = u32::try_from(rank) {
+            return unrank_small(rank, out);
+        }
+    }
     let mut digits = [0u8; FAST_DISTINCT];
-    for i in (0..n).rev() {
-        let radix = (n - i) as u128;
-        digits[i] = (rank % radix) as u8;
-        rank /= radix;
+    if let Ok(mut rank) = u64::try_from(rank) {
+        for i in (0..n).rev() {
+            let radix = (n - i) as u64;
+            digits[i] = (rank % radix) as u8;
+            rank /= radix;
+        }
+    } else {
+        let mut rank = rank;
+        for i in (0..n).rev() {
+            let radix = (n - i) as u128;
+            digits[i] = (rank % radix) as u8;
+            rank /= radix;
+        }
     }
     let mut free: u64 = (1u64 << n) - 1;
     for (slot, &d) in out.iter_mut().zip(&digits) {
@@ -138,6 +152,47 @@ pub fn unrank_distinct(mut rank: u128, out: &mut [u8]) {
         let label = f.trailing_zeros();
         *slot = label as u8;
         free &= !(1u64 << label);
+    }
+}
+
+/// Permutations of up to this many labels are unranked with the labels left as nibbles of
+/// one word ([`unrank_small`]).
+const NIBBLE_LABELS: usize = 16;
+
+/// `RECIPROCAL_SHIFT` and `RECIPROCALS[d] = ceil(2^RECIPROCAL_SHIFT / d)`: a 32-bit `x`
+/// divided by `d` (up to [`NIBBLE_LABELS`]) is `x * RECIPROCALS[d] >> RECIPROCAL_SHIFT`,
+/// exactly, since the shift is at least 32 plus the bits of `d` (Granlund and Montgomery).
+const RECIPROCAL_SHIFT: u32 = 32 + 5;
+const RECIPROCALS: [u64; NIBBLE_LABELS + 1] = {
+    let mut r = [0u64; NIBBLE_LABELS + 1];
+    let mut d = 1;
+    while d <= NIBBLE_LABELS as u64 {
+        r[d as usize] = (1u64 << RECIPROCAL_SHIFT).div_ceil(d);
+        d += 1;
+    }
+    r
+};
+
+/// [`unrank_distinct`] of a 32-bit rank of at most [`NIBBLE_LABELS`] labels (the 3x3x3's 12
+/// edges, unranked at every node of its search): digits by multiplying with reciprocals, not
+/// dividing, and the labels not yet placed kept in order as nibbles of one word, so taking the
+/// `d`-th is a shift, not a walk over bits.
+fn unrank_small(mut rank: u32, out: &mut [u8]) {
+    let n = out.len();
+    let mut digits = [0u8; NIBBLE_LABELS];
+    for i in (0..n).rev() {
+        let radix = (n - i) as u32;
+        let quotient =
+            ((rank as u128 * RECIPROCALS[radix as usize] as u128) >> RECIPROCAL_SHIFT) as u32;
+        digits[i] = (rank - quotient * radix) as u8;
+        rank = quotient;
+    }
+    let mut left: u64 = 0xFEDC_BA98_7654_3210;
+    for (slot, &d) in out.iter_mut().zip(&digits) {
+        let at = 4 * d as u32;
+        *slot = (left >> at & 0xF) as u8;
+        let below = left & ((1u64 << at) - 1);
+        left = below | (left >> at >> 4) << at;
     }
 }
 
@@ -232,6 +287,39 @@ mod tests {
                     is_odd(&labels),
                     "{n}: {rank}"
                 );
+            }
+        }
+    }
+
+    /// The nibble unranking of small ranks gives what the general one does: every
+    /// permutation of up to 8 labels, and samples up to 16 (the largest 32-bit ranks too).
+    #[test]
+    fn small_ranks_unrank_as_large_ones_do() {
+        use rand::Rng;
+        use rand::SeedableRng;
+        let general = |mut rank: u128, n: usize| -> Vec<u8> {
+            let mut digits = vec![0u8; n];
+            for i in (0..n).rev() {
+                digits[i] = (rank % (n - i) as u128) as u8;
+                rank /= (n - i) as u128;
+            }
+            let mut left: Vec<u8> = (0..n as u8).collect();
+            digits.iter().map(|&d| left.remove(d as usize)).collect()
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for n in 0..=NIBBLE_LABELS {
+            let all: u128 = (1..=n as u128).product();
+            let ranks: Vec<u128> = match all <= 40_320 {
+                true => (0..all).collect(),
+                false => (0..2_000)
+                    .map(|_| rng.gen_range(0..all.min(1 << 32)))
+                    .chain([all.min(1 << 32) - 1])
+                    .collect(),
+            };
+            for rank in ranks {
+                let mut out = vec![0u8; n];
+                unrank_distinct(rank, &mut out);
+                assert_eq!(out, general(rank, n), "{n} labels, rank {rank}");
             }
         }
     }

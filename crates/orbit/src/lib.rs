@@ -19,6 +19,7 @@ pub mod projection;
 mod relations;
 pub mod slots;
 pub mod space;
+pub mod subset;
 pub mod symmetry;
 pub mod tws;
 

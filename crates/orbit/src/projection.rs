@@ -5,10 +5,13 @@
 //! projection's distances is an admissible heuristic, and the maximum of several is too
 //! ([`PatternDatabases`]). A projection's rank is read straight off the full space's decoded
 //! coordinates (its components are the full space's components of the orbits it keeps), so a
-//! lookup costs a few multiplications, not an unranking.
+//! lookup costs a few multiplications, not an unranking. A projection of some of an orbit's
+//! pieces ([`Keep::Pieces`]) is a space of its own ([`super::subset`]), read off the full
+//! space's coordinates by unranking that orbit's arrangement.
 
 use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
 use super::space::{Coords, OrbitSpace, SpaceError};
+use super::subset::{SubsetReader, SubsetSpace, Unranked};
 use godsearch_core::{Heuristic, RankInt};
 
 /// What a projection keeps of one orbit.
@@ -20,6 +23,15 @@ pub enum Keep {
     Orientations,
     /// Only where the pieces are (orientations ignored).
     Arrangement,
+    /// Only where the pieces solved in these slots are (bit `s` for slot `s`, all of one
+    /// component, whose pieces all differ), with their orientations when `orientations`; the
+    /// other pieces alike and ignored.
+    Pieces {
+        /// The slots, as a mask.
+        slots: u64,
+        /// Whether their orientations are kept.
+        orientations: bool,
+    },
 }
 
 /// A part of a puzzle: the orbits it keeps, and how much of each.
@@ -38,6 +50,18 @@ impl ProjectionSpec {
                 Keep::Whole => orbits[o].name.clone(),
                 Keep::Orientations => format!("{} orientations", orbits[o].name),
                 Keep::Arrangement => format!("{} arrangement", orbits[o].name),
+                Keep::Pieces {
+                    slots,
+                    orientations,
+                } => format!(
+                    "{} {}{}",
+                    orbits[o].name,
+                    describe_slots(slots),
+                    match orientations {
+                        true => " with their orientations",
+                        false => "",
+                    }
+                ),
             })
             .collect::<Vec<_>>()
             .join(" + ")
@@ -45,8 +69,8 @@ impl ProjectionSpec {
 
     /// The smaller definition this projection is: the kept orbits, with alike pieces or no
     /// orientations as asked, under the same moves (a move that changes nothing of it is
-    /// dropped by [`Projection::new`]).
-    pub fn definition(&self, full: &Definition) -> Definition {
+    /// dropped by [`Projection::new`]). Not for [`Keep::Pieces`], which is no definition.
+    fn definition(&self, full: &Definition) -> Definition {
         let orbits: Vec<OrbitDef> = self
             .orbits
             .iter()
@@ -103,6 +127,25 @@ impl ProjectionSpec {
     }
 }
 
+/// A slot mask as `slots 0-5` or `slots 0,2,7-9`.
+fn describe_slots(mask: u64) -> String {
+    let slots: Vec<u32> = (0..u64::BITS).filter(|s| mask >> s & 1 == 1).collect();
+    let mut runs: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < slots.len() {
+        let mut j = i;
+        while j + 1 < slots.len() && slots[j + 1] == slots[j] + 1 {
+            j += 1;
+        }
+        runs.push(match j > i {
+            true => format!("{}-{}", slots[i], slots[j]),
+            false => slots[i].to_string(),
+        });
+        i = j + 1;
+    }
+    format!("slots {}", runs.join(","))
+}
+
 /// What `keep` leaves of an orbit's pieces and orientations.
 fn project_orbit(keep: Keep, pieces: &[u8], orientation: &[u8]) -> OrbitPattern {
     OrbitPattern {
@@ -123,10 +166,17 @@ fn project_orbit(keep: Keep, pieces: &[u8], orientation: &[u8]) -> OrbitPattern 
 pub struct Projection {
     /// What it keeps.
     pub spec: ProjectionSpec,
-    /// Its positions, ranked.
-    pub space: OrbitSpace<u64>,
-    /// Per digit of its rank: the full component it is read from, and what it is.
-    sources: Vec<Source>,
+    reading: Reading,
+}
+
+/// How a projection's rank is read off the full space's coordinates.
+#[derive(Debug, Clone)]
+enum Reading {
+    /// Its own positions, ranked, and per digit of its rank the full component it is read
+    /// from and what it is.
+    Digits(OrbitSpace<u64>, Vec<Source>),
+    /// Some pieces of one component ([`Keep::Pieces`]).
+    Pieces(SubsetReader),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -138,15 +188,32 @@ struct Source {
     radix: u64,
 }
 
+/// A projection's positions as a space to search breadth-first (for its database):
+/// [`Projection::space`].
+pub enum ProjectedSpace<'a> {
+    /// A smaller definition's positions.
+    Orbits(&'a OrbitSpace<u64>),
+    /// Some pieces of one component, with the move tables built for it.
+    Pieces(SubsetSpace),
+}
+
 impl Projection {
     /// The projection `spec` of `full` (a space over `definition`), over the same generators
-    /// and metric; `None` when no generator changes it.
+    /// and metric; `None` when no generator changes it. A [`Keep::Pieces`] projection must be
+    /// the only orbit of its spec, its slots all of one component of `full` whose pieces all
+    /// differ ([`SpaceError::NotASubset`] otherwise).
     pub fn new<R: RankInt>(
         full: &OrbitSpace<R>,
         definition: &Definition,
         spec: ProjectionSpec,
         quarter: bool,
     ) -> Result<Option<Self>, SpaceError> {
+        if let Some(reader) = pieces_reader(full, &spec)? {
+            return Ok(Some(Projection {
+                spec,
+                reading: Reading::Pieces(reader),
+            }));
+        }
         let Some(space) =
             projected_space(definition, &spec, full.generators(), quarter, u128::MAX)?
         else {
@@ -172,16 +239,54 @@ impl Projection {
             .collect();
         Ok(Some(Projection {
             spec,
-            space,
-            sources,
+            reading: Reading::Digits(space, sources),
         }))
+    }
+
+    /// Whether it keeps some pieces ([`Keep::Pieces`]): its rank is read by unranking an
+    /// arrangement of the full space, not straight off its coordinates.
+    pub fn reads_pieces(&self) -> bool {
+        matches!(self.reading, Reading::Pieces(_))
+    }
+
+    /// Its number of ranks (a database has an entry for each).
+    pub fn state_count(&self) -> u128 {
+        match &self.reading {
+            Reading::Digits(space, _) => space.rank_count(),
+            Reading::Pieces(reader) => reader.rank_count(),
+        }
+    }
+
+    /// Its positions as a space, over the moves of `full` (the space it was made for); a
+    /// [`Keep::Pieces`] projection builds its move table now.
+    pub fn space<R: RankInt>(
+        &self,
+        full: &OrbitSpace<R>,
+    ) -> Result<ProjectedSpace<'_>, SpaceError> {
+        match &self.reading {
+            Reading::Digits(space, _) => Ok(ProjectedSpace::Orbits(space)),
+            Reading::Pieces(reader) => SubsetSpace::new(full, reader)
+                .map(ProjectedSpace::Pieces)
+                .ok_or(SpaceError::NotASubset),
+        }
     }
 
     /// The projection's rank of a position, from the full space's decoded coordinates.
     #[inline]
     pub fn rank_from(&self, coords: &[Coords]) -> u64 {
+        self.rank_sharing(coords, &mut Unranked::default())
+    }
+
+    /// [`rank_from`](Self::rank_from), for one of several projections read off one position:
+    /// an arrangement one of them unranks into `unranked` is not unranked again.
+    #[inline]
+    pub fn rank_sharing(&self, coords: &[Coords], unranked: &mut Unranked) -> u64 {
+        let sources = match &self.reading {
+            Reading::Digits(_, sources) => sources,
+            Reading::Pieces(reader) => return reader.rank_from(coords, unranked),
+        };
         let mut rank = 0u64;
-        for s in &self.sources {
+        for s in sources {
             let (a, o) = coords[s.component];
             let mut value = if s.orientation { o } else { a };
             if s.halve {
@@ -194,6 +299,39 @@ impl Projection {
         }
         rank
     }
+}
+
+/// The reader of `spec` when it keeps some pieces ([`Keep::Pieces`]), checked; `None` for
+/// the other kinds.
+fn pieces_reader<R: RankInt>(
+    full: &OrbitSpace<R>,
+    spec: &ProjectionSpec,
+) -> Result<Option<SubsetReader>, SpaceError> {
+    let pieces = spec.orbits.iter().find_map(|&(o, keep)| match keep {
+        Keep::Pieces {
+            slots,
+            orientations,
+        } => Some((o, slots, orientations)),
+        _ => None,
+    });
+    let Some((orbit, mask, orientations)) = pieces else {
+        return Ok(None);
+    };
+    let slots: Vec<usize> = (0..u64::BITS as usize)
+        .filter(|s| mask >> s & 1 == 1)
+        .collect();
+    let component = match (spec.orbits.len(), slots.first()) {
+        (1, Some(&first)) => full.component_index(orbit, first),
+        _ => None,
+    };
+    let reader = component.and_then(|c| {
+        let local: Option<Vec<usize>> = slots
+            .iter()
+            .map(|&s| full.component_slot(c, orbit, s))
+            .collect();
+        SubsetReader::new(full, c, &local?, orientations)
+    });
+    reader.map(Some).ok_or(SpaceError::NotASubset)
 }
 
 /// The space of `spec`'s projection of `definition` over those of `generators` that change
@@ -257,9 +395,12 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R,
 
     fn lower_bound(&self, state: R) -> u32 {
         self.space.with_coords(state, |coords| {
+            let unranked = &mut Unranked::default();
             self.tables
                 .iter()
-                .map(|(p, table)| distance(table.as_ref()[p.rank_from(coords) as usize]))
+                .map(|(p, table)| {
+                    distance(table.as_ref()[p.rank_sharing(coords, unranked) as usize])
+                })
                 .max()
                 .unwrap_or(0)
         })
@@ -268,10 +409,64 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R,
     /// Every state's entries worked out first, then read: the reads wait on memory (the
     /// 3x3x3's corner table is 88 MB) and no longer wait one after another.
     fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
-        let tables = self.tables.len().max(1);
+        self.largest_of(states, out, |_| true);
+    }
+
+    /// The databases read straight off the coordinates first; those of some pieces, which
+    /// unrank an arrangement, only for the states the first leave below `enough` (the
+    /// 3x3x3's corners cut some children alone, and its edges are not unranked for them).
+    fn lower_bounds_past(&self, states: &[R], out: &mut [u32], enough: u32) {
+        let pieces = |p: &Projection| p.reads_pieces();
+        if self
+            .tables
+            .iter()
+            .all(|(p, _)| pieces(p) == pieces(&self.tables[0].0))
+        {
+            return self.lower_bounds(states, out);
+        }
+        self.largest_of(states, out, |p| !pieces(p));
+        let mut at = [0usize; LATER_STATES];
+        let mut left = [R::default(); LATER_STATES];
+        let mut read = [0u32; LATER_STATES];
+        for (states, out) in states
+            .chunks(LATER_STATES)
+            .zip(out.chunks_mut(LATER_STATES))
+        {
+            let mut held = 0;
+            for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
+                if bound < enough {
+                    (at[held], left[held]) = (i, state);
+                    held += 1;
+                }
+            }
+            self.largest_of(&left[..held], &mut read[..held], pieces);
+            for (&i, &r) in at[..held].iter().zip(&read[..held]) {
+                out[i] = out[i].max(r);
+            }
+        }
+    }
+}
+
+/// [`PatternDatabases`]'s second reading looks at this many states at a time.
+const LATER_STATES: usize = 64;
+
+impl<R: RankInt, B: AsRef<[u8]> + Sync> PatternDatabases<'_, R, B> {
+    /// The largest distance in the databases `pick` chooses, for each of `states`, into `out`
+    /// (0 where it chooses none): every state's entries worked out first, then read.
+    fn largest_of(&self, states: &[R], out: &mut [u32], pick: impl Fn(&Projection) -> bool) {
+        let picked = || self.tables.iter().filter(|(p, _)| pick(p));
+        let tables = picked().count().max(1);
         if tables > BATCH_ENTRIES {
             for (&state, bound) in states.iter().zip(out) {
-                *bound = self.lower_bound(state);
+                *bound = self.space.with_coords(state, |coords| {
+                    let unranked = &mut Unranked::default();
+                    picked()
+                        .map(|(p, table)| {
+                            distance(table.as_ref()[p.rank_sharing(coords, unranked) as usize])
+                        })
+                        .max()
+                        .unwrap_or(0)
+                });
             }
             return;
         }
@@ -282,16 +477,15 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R,
         {
             for (i, &state) in states.iter().enumerate() {
                 self.space.with_coords(state, |coords| {
-                    for (t, (p, _)) in self.tables.iter().enumerate() {
-                        entries[i * tables + t] = p.rank_from(coords) as usize;
+                    let unranked = &mut Unranked::default();
+                    for (t, (p, _)) in picked().enumerate() {
+                        entries[i * tables + t] = p.rank_sharing(coords, unranked) as usize;
                     }
                 });
             }
             for (i, bound) in out.iter_mut().enumerate() {
-                let at = &entries[i * tables..][..self.tables.len()];
-                *bound = self
-                    .tables
-                    .iter()
+                let at = &entries[i * tables..][..tables];
+                *bound = picked()
                     .zip(at)
                     .map(|((_, table), &e)| distance(table.as_ref()[e]))
                     .max()

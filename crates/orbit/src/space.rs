@@ -87,6 +87,10 @@ pub enum SpaceError {
         /// Bits of the rank type.
         bits: u32,
     },
+    /// A projection of some pieces ([`Keep::Pieces`](crate::projection::Keep::Pieces)) that
+    /// is not of one component whose pieces all differ, or too large for its move table.
+    #[error("the pieces kept are not of one set of slots the moves permute among themselves with every piece different, or are too many")]
+    NotASubset,
 }
 
 /// One move of the space: a power of a generator.
@@ -463,6 +467,31 @@ impl<R: RankInt> OrbitSpace<R> {
         self.components
             .iter()
             .position(|c| c.orbit == orbit && c.slots.contains(&slot))
+    }
+
+    /// The position of `slot` of `orbit` among the slots of component `component`, if it is
+    /// one of them.
+    pub fn component_slot(&self, component: usize, orbit: usize, slot: usize) -> Option<usize> {
+        let c = &self.components[component];
+        (c.orbit == orbit)
+            .then(|| c.slots.iter().position(|&s| s == slot))
+            .flatten()
+    }
+
+    /// The slots of `orbit`'s components, one list a component, in component order, with
+    /// the components' indices: where projections of some of its pieces may be taken.
+    pub fn orbit_components(&self, orbit: usize) -> Vec<(usize, Vec<usize>)> {
+        self.components
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.orbit == orbit)
+            .map(|(i, c)| (i, c.slots.clone()))
+            .collect()
+    }
+
+    /// Component `i` itself.
+    pub(crate) fn component(&self, i: usize) -> &Component {
+        &self.components[i]
     }
 
     /// Calls `f` with every component's full coordinates in `state`, decoded on the stack.

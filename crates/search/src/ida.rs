@@ -206,7 +206,7 @@ struct Children<S> {
     /// Each child's move and the automaton's state after it.
     steps: Vec<(MoveIdx, AutomatonState)>,
     states: Vec<S>,
-    /// [`Heuristic::lower_bounds`] of `states`, asked for together.
+    /// [`Heuristic::lower_bounds_past`] of `states`, asked for together.
     bounds: Vec<u32>,
 }
 
@@ -452,8 +452,10 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         });
         self.stats.generated += generated;
         children.bounds.resize(children.states.len(), 0);
+        // A child at g + 1 whose estimate reaches bound - g is cut, whatever its value.
+        let enough = self.bound - g;
         self.heuristic
-            .lower_bounds(&children.states, &mut children.bounds);
+            .lower_bounds_past(&children.states, &mut children.bounds, enough);
         let mut enough = false;
         for (i, &(m, after)) in children.steps.iter().enumerate() {
             self.path.push(m);

@@ -6,9 +6,9 @@ use super::file::{DefinitionMetric, DefinitionPuzzle};
 use crate::error::ida_stopped;
 use crate::report::DefinitionSolution;
 use crate::{AppError, AppResult};
-use godsearch_core::{Heuristic, Progress, RankInt, StateSpace};
+use godsearch_core::{Heuristic, Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::{table, Limits};
-use godsearch_orbit::projection::Projection;
+use godsearch_orbit::projection::{ProjectedSpace, Projection};
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceMove};
 use godsearch_search::ida_star_deepening;
 use std::sync::atomic::AtomicBool;
@@ -248,10 +248,11 @@ pub(crate) fn replay(
     Ok(())
 }
 
-/// The exact distances of `projection`'s positions, a byte each (255: unreached), built in at
-/// most `memory_bytes`.
-pub(crate) fn database(
+/// The exact distances of `projection`'s positions (a projection of `full`, a space over
+/// `definition`), a byte each (255: unreached), built in at most `memory_bytes`.
+pub(crate) fn database<R: RankInt>(
     projection: &Projection,
+    full: &OrbitSpace<R>,
     definition: &godsearch_orbit::Definition,
     memory_bytes: u128,
     progress: &dyn Progress,
@@ -266,7 +267,19 @@ pub(crate) fn database(
         antipode_cap: 0,
         count_last: false,
     };
-    let made = table::enumerate_exact(&projection.space, &limits, progress)?;
+    match projection.space(full)? {
+        ProjectedSpace::Orbits(space) => distances(space, &limits, progress),
+        ProjectedSpace::Pieces(space) => distances(&space, &limits, progress),
+    }
+}
+
+/// Every position's distance in `space`, a byte each.
+fn distances<P: RankedSpace>(
+    space: &P,
+    limits: &Limits,
+    progress: &dyn Progress,
+) -> AppResult<Vec<u8>> {
+    let made = table::enumerate_exact(space, limits, progress)?;
     crate::bfs::table_complete(made.enumeration.stop)?;
     Ok(made.table.into_bytes())
 }

@@ -28,10 +28,11 @@ use godsearch_enumerate::hashed_ball::HashedBall;
 use godsearch_enumerate::{table, KeyState, Limits};
 use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
 use godsearch_orbit::slots::{MAX_SLOTS, MAX_WIDE_SLOTS};
+use godsearch_orbit::subset::MAX_SUBSET_SLOTS;
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
 use godsearch_search::descend;
 use godsearch_tables::{LoadedTable, TableBytes, TwoBitTable, TwoBitView};
-use std::cell::OnceCell;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -41,7 +42,7 @@ use std::time::Instant;
 pub const DESCENT_RANKS: u128 = 1 << 28;
 /// The largest pattern database built on the spot (one byte a rank; 3x3x3 corners: 88 M, about
 /// 2 s to build).
-pub const QUICK_DATABASE_RANKS: u128 = 100_000_000;
+pub const QUICK_DATABASE_RANKS: u128 = 200_000_000;
 /// The ball searched before the pattern databases are built holds the positions this many
 /// canonical sequences reach, as deep as that allows (the 3x3x3's within 4 moves, 43,239
 /// sequences; built in milliseconds).
@@ -88,8 +89,26 @@ enum Method<R> {
     Databases(Databases<R>),
 }
 
+/// A database's bytes, shared by every set of databases that holds it.
+#[derive(Debug, Clone)]
+struct SharedBytes(Arc<TableBytes>);
+
+impl AsRef<[u8]> for SharedBytes {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
+
 /// Pattern databases: each projection with its exact distances, a byte a rank.
-type Tables = Vec<(Projection, TableBytes)>;
+type Tables = Vec<(Projection, SharedBytes)>;
+
+/// The piece sets' databases are built once the last IDA* iteration expanded at least their
+/// ranks over this many nodes: a rank costs some 20 ns to build and a node some 1.5 µs to
+/// expand, and the sets cut the next iteration's nodes about four times (the 3x3x3's two sets
+/// of six edges, 85 M ranks in 1.9 s, are built for an iteration after one of 83,000 nodes:
+/// for a 13-move scramble, not a 12-move one).
+pub const PIECE_SET_RANKS_PER_NODE: u128 = 1024;
 
 /// The estimates of [`Method::Databases`]: the ball near solved, built at once and grown with
 /// the bound, and the pattern databases, built by the first search that needs them and kept.
@@ -104,7 +123,15 @@ struct Databases<R> {
     /// The bytes the databases may take in all.
     budget: u128,
     /// Held while they are built: a second search waits for them.
-    built: Mutex<Option<Arc<Tables>>>,
+    built: Mutex<Option<Built>>,
+}
+
+/// The databases built so far, and the piece sets ([`Keep::Pieces`]) not built yet: they
+/// are built when a search pays for them ([`PIECE_SET_RANKS_PER_NODE`]), or read at once
+/// from the cache.
+struct Built {
+    tables: Arc<Tables>,
+    later: Vec<Projection>,
 }
 
 impl<R: RankInt + KeyState> Databases<R> {
@@ -128,41 +155,107 @@ impl<R: RankInt + KeyState> Databases<R> {
         }
     }
 
-    /// The databases, built now if no search has built them (with the seconds that took), or
-    /// `None` when `give_up` stopped the build.
+    /// The databases for an iteration after one that expanded `last` nodes: those built
+    /// already, with the ones built or read now (and the seconds that took, 0 where none
+    /// was), or `None` when `give_up` stopped a build.
     fn tables(
         &self,
         puzzle: &DefinitionPuzzle,
         space: &OrbitSpace<R>,
+        last: u64,
         give_up: &GiveUp,
     ) -> AppResult<Option<(Arc<Tables>, f64)>> {
         let mut held = self.built.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tables) = held.as_ref() {
-            return Ok(Some((Arc::clone(tables), 0.0)));
-        }
         let started = Instant::now();
         let shown = give_up.tables.unwrap_or(&NoProgress);
         let progress = BuildProgress { give_up, shown };
-        let what = format!("the pattern databases of {}", puzzle.name());
-        let made = on_tables(shown, &what, || {
-            let cache = self.cache.as_ref();
-            databases(puzzle, space, self.metric, self.budget, cache, &progress)
-        });
-        let tables = match made {
-            Err(_) if give_up.now() => return Ok(None),
-            made => Arc::new(made?),
+        let cache = self.cache.as_ref();
+        let made = |projections: &[Projection], only_cached: bool| {
+            let what = format!("the pattern databases of {}", puzzle.name());
+            let made = on_tables(shown, &what, || {
+                projections
+                    .iter()
+                    .map(|p| {
+                        let bytes = database_bytes(
+                            puzzle,
+                            space,
+                            self.metric,
+                            p,
+                            cache,
+                            only_cached,
+                            self.budget,
+                            &progress,
+                        )?;
+                        Ok(bytes.map(|b| (p.clone(), SharedBytes(Arc::new(b)))))
+                    })
+                    .collect::<AppResult<Vec<_>>>()
+            });
+            match made {
+                Err(_) if give_up.now() => Ok(None),
+                made => made.map(Some),
+            }
         };
-        *held = Some(Arc::clone(&tables));
-        Ok(Some((tables, started.elapsed().as_secs_f64())))
+        let mut building = false;
+        if held.is_none() {
+            building = true;
+            let (sets, first): (Vec<_>, Vec<_>) =
+                chosen_projections(puzzle, space, self.metric, self.budget)?
+                    .into_iter()
+                    .partition(is_piece_set);
+            let Some(first) = made(&first, false)? else {
+                return Ok(None);
+            };
+            // Piece sets the cache holds are read now; the others wait.
+            let Some(cached) = made(&sets, true)? else {
+                return Ok(None);
+            };
+            let later = sets
+                .into_iter()
+                .zip(&cached)
+                .filter(|(_, read)| read.is_none())
+                .map(|(p, _)| p)
+                .collect();
+            let tables = first.into_iter().chain(cached).flatten().collect();
+            *held = Some(Built {
+                tables: Arc::new(tables),
+                later,
+            });
+        }
+        let built = held.as_mut().expect("set above");
+        let later_ranks: u128 = built.later.iter().map(Projection::state_count).sum();
+        if !built.later.is_empty() && later_ranks <= last as u128 * PIECE_SET_RANKS_PER_NODE {
+            building = true;
+            let Some(sets) = made(&built.later, false)? else {
+                return Ok(None);
+            };
+            let mut tables = (*built.tables).clone();
+            tables.extend(sets.into_iter().flatten());
+            built.tables = Arc::new(tables);
+            built.later.clear();
+        }
+        let seconds = match building {
+            true => started.elapsed().as_secs_f64(),
+            false => 0.0,
+        };
+        Ok(Some((Arc::clone(&built.tables), seconds)))
     }
+}
+
+/// Whether `projection` keeps some pieces of an orbit ([`Keep::Pieces`]).
+fn is_piece_set(projection: &Projection) -> bool {
+    projection
+        .spec
+        .orbits
+        .iter()
+        .any(|(_, keep)| matches!(keep, Keep::Pieces { .. }))
 }
 
 /// One iteration's estimate under [`Method::Databases`]: admissible either way.
 enum Estimate<'a, R: RankInt> {
     /// The ball near solved: exact within its depth, one past it outside.
     Near(Arc<HashedBall<R>>),
-    /// The maximum of the ball and the pattern databases.
-    Far(Arc<HashedBall<R>>, PatternDatabases<'a, R, TableBytes>),
+    /// The maximum of the ball and the pattern databases over `space`.
+    Far(Arc<HashedBall<R>>, Arc<Tables>, &'a OrbitSpace<R>),
 }
 
 /// [`Estimate::lower_bounds`] estimates this many states at a time.
@@ -175,22 +268,29 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     fn lower_bound(&self, state: R) -> u32 {
         match self {
             Estimate::Near(ball) => ball.lower_bound(state),
-            Estimate::Far(ball, databases) => match databases.lower_bound(state) {
-                // The ball reads at most one past its depth: no higher.
-                far if far > ball.depth() => far,
-                near => near.max(ball.lower_bound(state)),
-            },
+            Estimate::Far(ball, tables, space) => {
+                match PatternDatabases::new(space, tables).lower_bound(state) {
+                    // The ball reads at most one past its depth: no higher.
+                    far if far > ball.depth() => far,
+                    near => near.max(ball.lower_bound(state)),
+                }
+            }
         }
     }
 
-    /// The databases first; the ball only for the states they put within its depth (most
-    /// states they put past it, where the ball could not say more).
     #[inline]
     fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
+        self.lower_bounds_past(states, out, u32::MAX);
+    }
+
+    /// The databases first; the ball only for the states they put within its depth (most
+    /// states they put past it, where the ball could not say more) and below `enough`.
+    #[inline]
+    fn lower_bounds_past(&self, states: &[R], out: &mut [u32], enough: u32) {
         match self {
             Estimate::Near(ball) => ball.lower_bounds(states, out),
-            Estimate::Far(ball, databases) => {
-                databases.lower_bounds(states, out);
+            Estimate::Far(ball, tables, space) => {
+                PatternDatabases::new(space, tables).lower_bounds_past(states, out, enough);
                 let mut at = [0usize; ESTIMATE_BATCH];
                 let mut near = [R::default(); ESTIMATE_BATCH];
                 let mut read = [0u32; ESTIMATE_BATCH];
@@ -200,7 +300,7 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
                 {
                     let mut held = 0;
                     for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
-                        if bound <= ball.depth() {
+                        if bound <= ball.depth() && bound < enough {
                             (at[held], near[held]) = (i, state);
                             held += 1;
                         }
@@ -481,7 +581,8 @@ impl<R: RankInt + KeyState> Solver<R> {
             }
             Method::Databases(estimates) => {
                 let near_bounds = estimates.near_depth + NEAR_REACH;
-                let far = OnceCell::new();
+                // The databases of the last iteration, for the report.
+                let mut far: Option<Arc<Tables>> = None;
                 let mut failed = None;
                 let mut deepest = 0;
                 let found = search(
@@ -492,25 +593,23 @@ impl<R: RankInt + KeyState> Solver<R> {
                             deepest = deepest.max(ball.depth());
                             return Some(Estimate::Near(ball));
                         }
-                        if far.get().is_none() {
-                            match estimates.tables(puzzle, space, &give_up) {
-                                Ok(Some((tables, seconds))) => {
-                                    built_now += seconds;
-                                    far.get_or_init(|| tables);
-                                }
-                                Ok(None) => return None,
-                                Err(e) => {
-                                    failed = Some(e);
-                                    return None;
-                                }
+                        let tables = match estimates.tables(puzzle, space, last, &give_up) {
+                            Ok(Some((tables, seconds))) => {
+                                built_now += seconds;
+                                tables
                             }
-                        }
+                            Ok(None) => return None,
+                            Err(e) => {
+                                failed = Some(e);
+                                return None;
+                            }
+                        };
+                        far = Some(Arc::clone(&tables));
                         let (ball, seconds) =
                             estimates.ball.for_bound(space, bound, Some(last), &give_up);
                         built_now += seconds;
                         deepest = deepest.max(ball.depth());
-                        let tables = far.get().expect("set above");
-                        Some(Estimate::Far(ball, PatternDatabases::new(space, tables)))
+                        Some(Estimate::Far(ball, tables, space))
                     },
                     start_rank,
                     self.count,
@@ -521,7 +620,7 @@ impl<R: RankInt + KeyState> Solver<R> {
                     return Err(e);
                 }
                 let near = format!("every position within {deepest} moves");
-                match far.get() {
+                match far {
                     Some(tables) => {
                         let names = tables
                             .iter()
@@ -545,10 +644,12 @@ impl<R: RankInt + KeyState> Solver<R> {
 }
 
 /// The projections worth a database, each of at most `largest` ranks (a byte each) and all
-/// within that too: each orbit whole where it fits, else its orientations and its arrangement
-/// apart. Admissible together (their maximum, [`PatternDatabases`]). Each is read from `cache`
-/// where a valid file holds it (its header naming the puzzle, generators, metric and moves,
-/// and the projection), else built and saved there.
+/// within that too: each orbit whole where it fits, else its orientations and its
+/// arrangement apart, and where its arrangement does not fit either, two sets of as many of
+/// its pieces with their orientations as fit ([`piece_sets`]). Admissible together (their
+/// maximum, [`PatternDatabases`]). Each is read from `cache` where a valid file holds it (its
+/// header naming the puzzle, generators, metric and moves, and the projection), else built
+/// and saved there.
 pub fn databases<R: RankInt>(
     puzzle: &DefinitionPuzzle,
     space: &OrbitSpace<R>,
@@ -557,58 +658,143 @@ pub fn databases<R: RankInt>(
     cache: Option<&TableCache>,
     progress: &dyn Progress,
 ) -> AppResult<Vec<(Projection, TableBytes)>> {
+    chosen_projections(puzzle, space, metric, largest)?
+        .into_iter()
+        .map(|p| {
+            let bytes = database_bytes(puzzle, space, metric, &p, cache, false, largest, progress)?;
+            Ok((p, bytes.expect("built where not cached")))
+        })
+        .collect()
+}
+
+/// The projections [`databases`] builds, chosen before any is built.
+fn chosen_projections<R: RankInt>(
+    puzzle: &DefinitionPuzzle,
+    space: &OrbitSpace<R>,
+    metric: DefinitionMetric,
+    largest: u128,
+) -> AppResult<Vec<Projection>> {
     let definition = &puzzle.definition;
     let quarter = metric == DefinitionMetric::Quarter;
-    let identity = definition_identity(puzzle.name(), space, metric.name());
     let mut budget = largest;
-    let mut chosen: Vec<(Projection, TableBytes)> = Vec::new();
-    let mut candidates: Vec<ProjectionSpec> = Vec::new();
-    for o in 0..definition.orbits.len() {
-        candidates.push(ProjectionSpec {
+    let mut chosen = Vec::new();
+    let mut candidates: VecDeque<ProjectionSpec> = (0..definition.orbits.len())
+        .map(|o| ProjectionSpec {
             orbits: vec![(o, Keep::Whole)],
-        });
-    }
-    while let Some(spec) = candidates.first().cloned() {
-        candidates.remove(0);
+        })
+        .collect();
+    while let Some(spec) = candidates.pop_front() {
         let projection = match Projection::new(space, definition, spec.clone(), quarter) {
             Ok(Some(projection)) => Some(projection),
             Ok(None) => continue,
-            Err(SpaceError::TooLarge { .. }) => None,
+            Err(SpaceError::TooLarge { .. } | SpaceError::NotASubset) => None,
             Err(e) => return Err(e.into()),
         };
         let ranks = projection
             .as_ref()
-            .map_or(u128::MAX, |p| p.space.state_count());
+            .map_or(u128::MAX, Projection::state_count);
         let Some(projection) = projection.filter(|_| ranks <= budget) else {
-            // Too large whole: its orientations and its arrangement apart.
-            if let [(o, Keep::Whole)] = spec.orbits[..] {
-                for keep in [Keep::Orientations, Keep::Arrangement] {
-                    candidates.push(ProjectionSpec {
-                        orbits: vec![(o, keep)],
-                    });
+            match spec.orbits[..] {
+                // Too large whole: its orientations and its arrangement apart.
+                [(o, Keep::Whole)] => {
+                    candidates.extend([Keep::Orientations, Keep::Arrangement].map(|keep| {
+                        ProjectionSpec {
+                            orbits: vec![(o, keep)],
+                        }
+                    }))
                 }
+                // Its arrangement too: some of its pieces at a time.
+                [(o, Keep::Arrangement)] => candidates.extend(piece_sets(space, o, budget)),
+                _ => {}
             }
             continue;
         };
-        let build = || database(&projection, definition, budget, progress);
-        let table = match cache {
-            Some(cache) => {
-                let params = format!(
-                    "pattern database of {} ({}, a byte a rank)",
-                    spec.describe(&definition.orbits),
-                    identity.ranking
-                );
-                let entries = ranks as u64;
-                let made =
-                    cache.definition_database(&identity.puzzle, &params, entries, build, progress);
-                made?.0
-            }
-            None => TableBytes::Owned(build()?),
-        };
         budget -= ranks;
-        chosen.push((projection, table));
+        chosen.push(projection);
     }
     Ok(chosen)
+}
+
+/// The database of `projection` (of `space`, `puzzle`'s space in `metric`): read from `cache`
+/// where a valid file holds it, else built in at most `memory` bytes (and saved there), or
+/// `None` when `only_cached` and the cache does not hold it.
+#[allow(clippy::too_many_arguments)]
+fn database_bytes<R: RankInt>(
+    puzzle: &DefinitionPuzzle,
+    space: &OrbitSpace<R>,
+    metric: DefinitionMetric,
+    projection: &Projection,
+    cache: Option<&TableCache>,
+    only_cached: bool,
+    memory: u128,
+    progress: &dyn Progress,
+) -> AppResult<Option<TableBytes>> {
+    let definition = &puzzle.definition;
+    let ranks = projection.state_count();
+    let build = || database(projection, space, definition, memory, progress);
+    let Some(cache) = cache else {
+        return match only_cached {
+            true => Ok(None),
+            false => Ok(Some(TableBytes::Owned(build()?))),
+        };
+    };
+    let identity = definition_identity(puzzle.name(), space, metric.name());
+    let params = format!(
+        "pattern database of {} ({}, a byte a rank)",
+        projection.spec.describe(&definition.orbits),
+        identity.ranking
+    );
+    let (puzzle, entries) = (&identity.puzzle, ranks as u64);
+    if only_cached {
+        return Ok(cache.cached_definition_database(puzzle, &params, entries));
+    }
+    let made = cache.definition_database(puzzle, &params, entries, build, progress)?;
+    Ok(Some(made.0))
+}
+
+/// [`piece_sets`] takes this many sets of pieces of a component.
+pub const PIECE_SETS: usize = 2;
+
+/// Sets of pieces of `orbit`, with their orientations, to keep a database of each: in each
+/// component of the orbit whose pieces all differ, [`PIECE_SETS`] sets of as many pieces as
+/// fit `budget` together (the first of its slots and the last; the 3x3x3's edges six and six,
+/// as Korf's 1997 databases), never all of it or all but one (its arrangement, which did not
+/// fit).
+fn piece_sets<R: RankInt>(
+    space: &OrbitSpace<R>,
+    orbit: usize,
+    budget: u128,
+) -> Vec<ProjectionSpec> {
+    let k = space.orbits()[orbit].orientations.max(1) as u128;
+    let mut sets = Vec::new();
+    for (_, slots) in space.orbit_components(orbit) {
+        let n = slots.len();
+        if n > MAX_SUBSET_SLOTS || slots.iter().any(|&s| s >= u64::BITS as usize) {
+            continue;
+        }
+        // Ranks of `t` pieces with their orientations: n! / (n - t)! * k^t.
+        let ranks = |t: usize| -> Option<u128> {
+            (n - t + 1..=n).try_fold(k.checked_pow(t as u32)?, |r, x| r.checked_mul(x as u128))
+        };
+        let fits =
+            |t: usize| ranks(t).is_some_and(|r| r.saturating_mul(PIECE_SETS as u128) <= budget);
+        let Some(t) = (2..n.saturating_sub(1)).take_while(|&t| fits(t)).last() else {
+            continue;
+        };
+        let mask = |set: &[usize]| set.iter().fold(0u64, |m, &s| m | 1 << s);
+        for set in [&slots[..t], &slots[n - t..]].into_iter().take(PIECE_SETS) {
+            sets.push(ProjectionSpec {
+                orbits: vec![(
+                    orbit,
+                    Keep::Pieces {
+                        slots: mask(set),
+                        orientations: true,
+                    },
+                )],
+            });
+        }
+    }
+    sets
 }
 
 #[cfg(test)]
@@ -642,8 +828,12 @@ mod tests {
         let tables = databases(&puzzle, &space, outer, 1_000, None, &NoProgress).unwrap();
         assert!(!tables.is_empty());
         let ball = Arc::new(HashedBall::build(&space, 4, 1 << 12));
-        let estimate = Estimate::Far(Arc::clone(&ball), PatternDatabases::new(&space, &tables));
-        let alone = PatternDatabases::new(&space, &tables);
+        let shared: Tables = tables
+            .into_iter()
+            .map(|(p, bytes)| (p, SharedBytes(Arc::new(bytes))))
+            .collect();
+        let estimate = Estimate::Far(Arc::clone(&ball), Arc::new(shared.clone()), &space);
+        let alone = PatternDatabases::new(&space, &shared);
         let states: Vec<u64> = (0..truth.len() as u64)
             .filter(|&r| truth[r as usize] != u8::MAX)
             .collect();
@@ -660,5 +850,58 @@ mod tests {
             raised > 0,
             "the ball says more than the databases somewhere"
         );
+    }
+
+    /// The piece sets wait until an iteration has paid for them, then join the databases
+    /// built before; the ones read from the cache join at once.
+    #[test]
+    fn piece_sets_are_built_when_a_search_pays_for_them() {
+        let puzzle = super::super::shipped::by_file("2x2x2.kpuzzle.json")
+            .unwrap()
+            .open()
+            .unwrap();
+        let generators: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();
+        let space: OrbitSpace<u64> = puzzle.space(&generators, DefinitionMetric::Outer).unwrap();
+        let names = |tables: &Tables| -> Vec<String> {
+            let orbits = &puzzle.definition.orbits;
+            tables
+                .iter()
+                .map(|(p, _)| p.spec.describe(orbits))
+                .collect()
+        };
+        // Within 4,000 ranks: the corners' orientations (729), then two sets of two corners
+        // with their twists (378 ranks each) in place of the arrangement (5,040).
+        let budget = 4_000;
+        let cache_dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(cache_dir.path().to_path_buf());
+        let outer = DefinitionMetric::Outer;
+        let give_up = GiveUp::from(None);
+        let databases = Databases::new(&space, outer, Some(&cache), 1 << 20, budget);
+        let (first, built) = databases
+            .tables(&puzzle, &space, 0, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(names(&first), ["CORNERS orientations"]);
+        assert!(built > 0.0);
+        let sets = 2 * 378;
+        let unpaid = (sets as u128 / PIECE_SET_RANKS_PER_NODE) as u64;
+        let (same, none) = databases
+            .tables(&puzzle, &space, unpaid, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!((names(&same), none), (names(&first), 0.0));
+        let (all, built) = databases
+            .tables(&puzzle, &space, unpaid + 1, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(all.len(), 3);
+        assert!(names(&all)[1..]
+            .iter()
+            .all(|n| n.contains("with their orientations")));
+        assert!(built > 0.0);
+        // A solver of the same puzzle finds the sets in the cache, and reads them at once.
+        let again = Databases::new(&space, outer, Some(&cache), 1 << 20, budget);
+        let (read, _) = again.tables(&puzzle, &space, 0, &give_up).unwrap().unwrap();
+        assert_eq!(names(&read), names(&all));
     }
 }
