@@ -104,11 +104,13 @@ impl AsRef<[u8]> for SharedBytes {
 type Tables = Vec<(Projection, SharedBytes)>;
 
 /// The piece sets' databases are built once the last IDA* iteration expanded at least their
-/// ranks over this many nodes: a rank costs some 20 ns to build and a node some 1.5 µs to
-/// expand, and the sets cut the next iteration's nodes about four times (the 3x3x3's two sets
-/// of six edges, 85 M ranks in 1.9 s, are built for an iteration after one of 83,000 nodes:
-/// for a 13-move scramble, not a 12-move one).
-pub const PIECE_SET_RANKS_PER_NODE: u128 = 1024;
+/// ranks over this many nodes: a rank costs some 23 ns to build and a node about 1.2 µs to
+/// expand, and the sets pay back only over an iteration several times larger than their
+/// build. The 3x3x3's two sets of six edges (85 M ranks, 2 s): a 13-move scramble reaches its
+/// last bound after 139,096 nodes (611 ranks a node), and the sets would save 0.5 s of its
+/// 0.9 s search; a 14-move one after 273,137 (311 a node), and they take its search from
+/// 7.8 s to 2.5 s.
+pub const PIECE_SET_RANKS_PER_NODE: u128 = 400;
 
 /// The estimates of [`Method::Databases`]: the ball near solved, built at once and grown with
 /// the bound, and the pattern databases, built by the first search that needs them and kept.
