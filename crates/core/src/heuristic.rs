@@ -41,6 +41,42 @@ pub trait Heuristic<State>: Sync {
     }
 }
 
+/// [`raise_where`] asks its estimate for at most this many states at a time.
+pub const RAISE_BATCH: usize = 64;
+
+/// Raises `out[i]`, an estimate of `states[i]`, to the larger of it and `estimate`'s value for
+/// that state wherever `wanted(out[i])`: a second estimate, dearer than the first, read only
+/// where the first leaves the answer open (under a search's cut, within a ball's depth). The
+/// states it wants are given to `estimate` together, [`RAISE_BATCH`] at most at a time, so an
+/// estimate read from memory can overlap its reads. The larger of two lower bounds is one.
+#[inline]
+pub fn raise_where<S: Copy + Default>(
+    states: &[S],
+    out: &mut [u32],
+    wanted: impl Fn(u32) -> bool,
+    mut estimate: impl FnMut(&[S], &mut [u32]),
+) {
+    let mut at = [0usize; RAISE_BATCH];
+    let mut left = [S::default(); RAISE_BATCH];
+    let mut read = [0u32; RAISE_BATCH];
+    for (states, out) in states.chunks(RAISE_BATCH).zip(out.chunks_mut(RAISE_BATCH)) {
+        let mut held = 0;
+        for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
+            if wanted(bound) {
+                (at[held], left[held]) = (i, state);
+                held += 1;
+            }
+        }
+        if held == 0 {
+            continue;
+        }
+        estimate(&left[..held], &mut read[..held]);
+        for (&i, &r) in at[..held].iter().zip(&read[..held]) {
+            out[i] = out[i].max(r);
+        }
+    }
+}
+
 /// The estimate 0: admissible and consistent for every space; turns IDA* into iterative
 /// deepening and A* into breadth-first search.
 #[derive(Debug, Clone, Copy, Default)]

@@ -158,14 +158,21 @@ pub fn unrank_distinct(rank: u128, out: &mut [u8]) {
     }
     let mut free: u64 = (1u64 << n) - 1;
     for (slot, &d) in out.iter_mut().zip(&digits) {
-        let mut f = free;
-        for _ in 0..d {
-            f &= f - 1;
-        }
-        let label = f.trailing_zeros();
-        *slot = label as u8;
-        free &= !(1u64 << label);
+        *slot = take_free(&mut free, d);
     }
+}
+
+/// The `d`-th (from 0) of the set bits of `free`, cleared there: the label Lehmer digit `d`
+/// picks among those not placed yet.
+#[inline]
+pub fn take_free(free: &mut u64, d: u8) -> u8 {
+    let mut f = *free;
+    for _ in 0..d {
+        f &= f - 1;
+    }
+    let label = f.trailing_zeros();
+    *free &= !(1u64 << label);
+    label as u8
 }
 
 /// Permutations of up to this many labels are unranked with the labels left as nibbles of

@@ -12,6 +12,7 @@
 use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
 use super::space::{Coords, OrbitSpace, SpaceError};
 use super::subset::{SubsetReader, SubsetSpace, Unranked};
+use godsearch_core::heuristic::raise_where;
 use godsearch_core::{Heuristic, RankInt};
 
 /// What a projection keeps of one orbit.
@@ -425,30 +426,14 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R,
             return self.lower_bounds(states, out);
         }
         self.largest_of(states, out, |p| !pieces(p));
-        let mut at = [0usize; LATER_STATES];
-        let mut left = [R::default(); LATER_STATES];
-        let mut read = [0u32; LATER_STATES];
-        for (states, out) in states
-            .chunks(LATER_STATES)
-            .zip(out.chunks_mut(LATER_STATES))
-        {
-            let mut held = 0;
-            for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
-                if bound < enough {
-                    (at[held], left[held]) = (i, state);
-                    held += 1;
-                }
-            }
-            self.largest_of(&left[..held], &mut read[..held], pieces);
-            for (&i, &r) in at[..held].iter().zip(&read[..held]) {
-                out[i] = out[i].max(r);
-            }
-        }
+        raise_where(
+            states,
+            out,
+            |bound| bound < enough,
+            |left, read| self.largest_of(left, read, pieces),
+        );
     }
 }
-
-/// [`PatternDatabases`]'s second reading looks at this many states at a time.
-const LATER_STATES: usize = 64;
 
 impl<R: RankInt, B: AsRef<[u8]> + Sync> PatternDatabases<'_, R, B> {
     /// The largest distance in the databases `pick` chooses, for each of `states`, into `out`

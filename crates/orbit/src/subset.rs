@@ -9,7 +9,7 @@
 //! piece's the least significant digit); a move is a table entry per partial permutation: the
 //! one after it and the orientation change of each chosen piece.
 
-use super::arrange::{unrank_distinct, FAST_DISTINCT};
+use super::arrange::{take_free, unrank_distinct, FAST_DISTINCT};
 use super::component::Component;
 use super::space::{Coords, OrbitSpace};
 use godsearch_core::{MoveIdx, RankInt, RankedSpace, StateSpace};
@@ -175,13 +175,7 @@ fn partial_unrank(mut rank: u64, n: usize, out: &mut [u8]) {
         _ => (1u64 << n) - 1,
     };
     for (slot, &d) in out.iter_mut().zip(&digits) {
-        let mut f = free;
-        for _ in 0..d {
-            f &= f - 1;
-        }
-        let s = f.trailing_zeros();
-        *slot = s as u8;
-        free &= !(1u64 << s);
+        *slot = take_free(&mut free, d);
     }
 }
 

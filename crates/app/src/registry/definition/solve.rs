@@ -21,6 +21,7 @@ use crate::cache::TableCache;
 use crate::report::DefinitionSolution;
 use crate::tables::load_ranked_table;
 use crate::{AppError, AppResult};
+use godsearch_core::heuristic::raise_where;
 use godsearch_core::progress::on_tables;
 use godsearch_core::{Heuristic, NoProgress, Progress, RankInt, RankedSpace, StateSpace};
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
@@ -260,9 +261,6 @@ enum Estimate<'a, R: RankInt> {
     Far(Arc<HashedBall<R>>, Arc<Tables>, &'a OrbitSpace<R>),
 }
 
-/// [`Estimate::lower_bounds`] estimates this many states at a time.
-const ESTIMATE_BATCH: usize = 64;
-
 impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
     const CONSISTENT: bool = false;
 
@@ -293,25 +291,12 @@ impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
             Estimate::Near(ball) => ball.lower_bounds(states, out),
             Estimate::Far(ball, tables, space) => {
                 PatternDatabases::new(space, tables).lower_bounds_past(states, out, enough);
-                let mut at = [0usize; ESTIMATE_BATCH];
-                let mut near = [R::default(); ESTIMATE_BATCH];
-                let mut read = [0u32; ESTIMATE_BATCH];
-                for (states, out) in states
-                    .chunks(ESTIMATE_BATCH)
-                    .zip(out.chunks_mut(ESTIMATE_BATCH))
-                {
-                    let mut held = 0;
-                    for (i, (&state, &bound)) in states.iter().zip(out.iter()).enumerate() {
-                        if bound <= ball.depth() && bound < enough {
-                            (at[held], near[held]) = (i, state);
-                            held += 1;
-                        }
-                    }
-                    ball.lower_bounds(&near[..held], &mut read[..held]);
-                    for (&i, &r) in at[..held].iter().zip(&read[..held]) {
-                        out[i] = out[i].max(r);
-                    }
-                }
+                raise_where(
+                    states,
+                    out,
+                    |bound| bound <= ball.depth() && bound < enough,
+                    |near, read| ball.lower_bounds(near, read),
+                );
             }
         }
     }
