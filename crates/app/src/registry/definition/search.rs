@@ -27,7 +27,7 @@ pub struct DefinitionSolveRequest<'a> {
     pub deadline: Option<Instant>,
     /// Spaces of at most this many ranks are solved by table descent (`DESCENT_RANKS`).
     pub descent_ranks: u128,
-    /// The largest pattern database to build (`QUICK_DATABASE_RANKS`).
+    /// The ranks the pattern databases may have together (`QUICK_DATABASE_RANKS`).
     pub database_ranks: u128,
     /// Solutions wanted, shortest first (1: one optimal solution; more: an alg search by
     /// IDA* over databases, even where a table of every position would fit).

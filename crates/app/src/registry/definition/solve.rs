@@ -41,8 +41,9 @@ use std::time::Instant;
 /// Spaces of at most this many ranks are solved by table descent (a 2-bit table of every
 /// position, built in about a second: the 2x2x2's 3.7 M, the pyraminx's 75.6 M).
 pub const DESCENT_RANKS: u128 = 1 << 28;
-/// The largest pattern database built on the spot (one byte a rank; 3x3x3 corners: 88 M, about
-/// 2 s to build).
+/// The ranks the pattern databases built on the spot may have together, a byte each: the
+/// 3x3x3's corners (88 M, about 2.5 s to build) and two sets of six edges with their flips
+/// (42.6 M each, 2 s together).
 pub const QUICK_DATABASE_RANKS: u128 = 200_000_000;
 /// The ball searched before the pattern databases are built holds the positions this many
 /// canonical sequences reach, as deep as that allows (the 3x3x3's within 4 moves, 43,239
@@ -204,7 +205,7 @@ impl<R: RankInt + KeyState> Databases<R> {
             let (sets, first): (Vec<_>, Vec<_>) =
                 chosen_projections(puzzle, space, self.metric, self.budget)?
                     .into_iter()
-                    .partition(is_piece_set);
+                    .partition(Projection::reads_pieces);
             let Some(first) = made(&first, false)? else {
                 return Ok(None);
             };
@@ -242,15 +243,6 @@ impl<R: RankInt + KeyState> Databases<R> {
         };
         Ok(Some((Arc::clone(&built.tables), seconds)))
     }
-}
-
-/// Whether `projection` keeps some pieces of an orbit ([`Keep::Pieces`]).
-fn is_piece_set(projection: &Projection) -> bool {
-    projection
-        .spec
-        .orbits
-        .iter()
-        .any(|(_, keep)| matches!(keep, Keep::Pieces { .. }))
 }
 
 /// One iteration's estimate under [`Method::Databases`]: admissible either way.
@@ -739,7 +731,8 @@ fn database_bytes<R: RankInt>(
     Ok(Some(made.0))
 }
 
-/// [`piece_sets`] takes this many sets of pieces of a component.
+/// [`piece_sets`] takes this many sets of pieces of a component: the first of its slots and
+/// the last.
 pub const PIECE_SETS: usize = 2;
 
 /// Sets of pieces of `orbit`, with their orientations, to keep a database of each: in each
@@ -769,7 +762,7 @@ fn piece_sets<R: RankInt>(
             continue;
         };
         let mask = |set: &[usize]| set.iter().fold(0u64, |m, &s| m | 1 << s);
-        for set in [&slots[..t], &slots[n - t..]].into_iter().take(PIECE_SETS) {
+        for set in [&slots[..t], &slots[n - t..]] {
             sets.push(ProjectionSpec {
                 orbits: vec![(
                     orbit,
