@@ -625,7 +625,7 @@ impl<R: RankInt + KeyState> Solver<R> {
 /// The projections worth a database, each of at most `largest` ranks (a byte each) and all
 /// within that too: each orbit whole where it fits, else its orientations and its
 /// arrangement apart, and where its arrangement does not fit either, two sets of as many of
-/// its pieces with their orientations as fit ([`piece_sets`]). Admissible together (their
+/// its pieces with their orientations as fit (`piece_sets`). Admissible together (their
 /// maximum, [`PatternDatabases`]). Each is read from `cache` where a valid file holds it (its
 /// header naming the puzzle, generators, metric and moves, and the projection), else built
 /// and saved there.
@@ -731,7 +731,7 @@ fn database_bytes<R: RankInt>(
     Ok(Some(made.0))
 }
 
-/// [`piece_sets`] takes this many sets of pieces of a component: the first of its slots and
+/// `piece_sets` takes this many sets of pieces of a component: the first of its slots and
 /// the last.
 pub const PIECE_SETS: usize = 2;
 
