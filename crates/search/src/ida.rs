@@ -453,9 +453,9 @@ impl<P: StateSpace, H: Heuristic<P::State>> Dfs<'_, P, H> {
         self.stats.generated += generated;
         children.bounds.resize(children.states.len(), 0);
         // A child at g + 1 whose estimate reaches bound - g is cut, whatever its value.
-        let enough = self.bound - g;
+        let cut = self.bound.saturating_sub(g);
         self.heuristic
-            .lower_bounds_past(&children.states, &mut children.bounds, enough);
+            .lower_bounds_past(&children.states, &mut children.bounds, cut);
         let mut enough = false;
         for (i, &(m, after)) in children.steps.iter().enumerate() {
             self.path.push(m);
