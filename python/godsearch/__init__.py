@@ -400,19 +400,27 @@ class Session:
                            generators=generators, format=format)
         return _call(self._native.scramble_json, request, progress)
 
-    def build_pdb(self, puzzle, partition, *, goal=None, force=False, progress=None):
-        """Loads or builds (and caches) a partition's pattern databases.
+    def build_pdb(self, puzzle, partition=None, *, goal=None, generators=None, metric=None,
+                  force=False, progress=None):
+        """Loads or builds (and caches) a partition's pattern databases, or every database a
+        definition puzzle's solver reads (the larger ones it reads but never builds itself,
+        for deep positions, too).
 
-        Searches with ``heuristic="pdb"`` (or ``auto``) then use them.
+        Searches with ``heuristic="pdb"`` (or ``auto``), and definition puzzles' solves,
+        then use them.
 
         Parameters
         ----------
         puzzle : str
-            A board size (``"4x4"``, ``"5x5"``).
+            A board size (``"4x4"``, ``"5x5"``) or a definition file's path.
         partition : str
-            A name (``"6-6-3"``, ``"6-6-6-6"``) or tile groups (``"1,2,3/4,5,6"``).
+            Boards: a name (``"6-6-3"``, ``"6-6-6-6"``) or tile groups (``"1,2,3/4,5,6"``).
         goal : str, optional
-            Another goal.
+            Boards: another goal.
+        generators : str, optional
+            Definition puzzles: the moves the solves search with (``"U,F,R"``).
+        metric : str, optional
+            Definition puzzles: ``htm`` (default) or ``qtm``.
         force : bool, optional
             Build again even when cached.
         progress : callable, optional
@@ -421,8 +429,9 @@ class Session:
         Returns
         -------
         dict
-            ``groups``: each group's ``tiles``, ``entries``, ``origin`` (``cached`` or
-            ``built``) and ``seconds``.
+            ``groups``: each database's ``what`` (``tiles 1,2,3`` or a projection), a
+            group's ``tiles``, ``entries``, ``origin`` (``cached`` or ``built``) and
+            ``seconds``.
 
         Raises
         ------
@@ -434,7 +443,8 @@ class Session:
         >>> [g["tiles"] for g in build_pdb("3x3", "4-4")["groups"]]
         [[8, 7, 5, 4], [6, 3, 2, 1]]
         """
-        request = _request(puzzle=puzzle, partition=partition, goal=goal, force=force)
+        request = _request(puzzle=puzzle, partition=partition, goal=goal,
+                           generators=generators, metric=metric, force=force)
         return _call(self._native.build_pdb_json, request, progress)
 
 
@@ -498,7 +508,7 @@ def scramble(puzzle, **options):
     return default_session.scramble(puzzle, **options)
 
 
-def build_pdb(puzzle, partition, **options):
+def build_pdb(puzzle, partition=None, **options):
     """:meth:`Session.build_pdb` on :data:`default_session`.
 
     Examples

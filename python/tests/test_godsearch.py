@@ -219,6 +219,19 @@ def test_the_catalog_lists_puzzles_and_options():
     assert godsearch.__version__
 
 
+def test_a_definition_puzzles_databases_are_built_ahead(tmp_path):
+    three = str(DATA / "definitions" / "3x3x3.kpuzzle.json")
+    session = godsearch.Session(cache=str(tmp_path), memory="64M")
+    built = session.build_pdb(three)
+    assert built["goal"] == "solved"
+    assert "EDGES slots 0-4 with their orientations" in [g["what"] for g in built["groups"]]
+    assert {g["origin"] for g in built["groups"]} == {"built"}
+    again = session.build_pdb(three)
+    assert {g["origin"] for g in again["groups"]} == {"cached"}
+    with pytest.raises(godsearch.InputError, match="partition"):
+        session.build_pdb(three, "6-6-3")
+
+
 def test_definition_files_enumerate_and_solve(session):
     pyraminx = str(DATA / "definitions" / "pyraminx-no-tips.tws")
     report = session.bfs(pyraminx)

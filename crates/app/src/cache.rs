@@ -68,6 +68,19 @@ pub enum Origin {
     },
 }
 
+/// An [`Origin`] as a report lists it: `cached` or `built`, the seconds the build took (0
+/// when cached), why a cached file was replaced, and why the build was not saved.
+pub fn origin_parts(origin: Origin) -> (&'static str, f64, Option<String>, Option<String>) {
+    match origin {
+        Origin::Cached => ("cached", 0.0, None, None),
+        Origin::Built {
+            seconds,
+            replaced,
+            not_saved,
+        } => ("built", seconds, replaced, not_saved),
+    }
+}
+
 /// Writes a table's payload.
 type PayloadWriter<'t> = dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + 't;
 
@@ -194,13 +207,14 @@ impl TableCache {
 
     /// A definition puzzle's pattern database of `entries` bytes, its header saying `puzzle`
     /// (the puzzle, its generators, metric and moves) and `params` (the projection): the
-    /// cached one, or `build`'s, saved to the cache. A file whose header or length differs
-    /// is rebuilt, never trusted.
+    /// cached one (unless `force`), or `build`'s, saved to the cache. A file whose header or
+    /// length differs is rebuilt, never trusted.
     pub fn definition_database(
         &self,
         puzzle: &str,
         params: &str,
         entries: u64,
+        force: bool,
         build: impl FnOnce() -> AppResult<Vec<u8>>,
         progress: &dyn Progress,
     ) -> AppResult<(TableBytes, Origin)> {
@@ -210,7 +224,7 @@ impl TableCache {
             params: params.to_string(),
             entries,
         };
-        self.bytes_or_build(named, false, build, progress)
+        self.bytes_or_build(named, force, build, progress)
     }
 
     /// The definition pattern database [`definition_database`](Self::definition_database)

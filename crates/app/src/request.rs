@@ -1013,41 +1013,53 @@ impl ScrambleRequest {
     }
 }
 
-/// Pattern databases to build into the cache, named like `pdb build`'s options.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+/// Pattern databases to build into the cache, named like `pdb build`'s options: a board's
+/// partition, or every database a definition puzzle's solver reads.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PdbJob {
-    /// The board size, e.g. `4x4`.
+    /// The board size, e.g. `4x4`, or a definition puzzle.
     pub puzzle: String,
-    /// The partition, by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`).
-    pub partition: String,
-    /// The goal (default: tiles in order, blank last).
+    /// Boards: the partition, by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`). Definition
+    /// puzzles choose their databases themselves.
+    #[serde(default)]
+    pub partition: Option<String>,
+    /// Boards: the goal (default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
+    /// Definition puzzles: the generators the solver searches with (default: the file's moves).
+    #[serde(default)]
+    pub generators: Option<String>,
+    /// Definition puzzles: `htm` (default) or `qtm`, as the solver counts moves.
+    #[serde(default)]
+    pub metric: Option<String>,
     /// Build even when cached.
     #[serde(default)]
     pub force: bool,
 }
 
-/// A partition's databases, each cached or built.
+/// A partition's databases, or a definition puzzle's, each cached or built.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PdbReport {
-    /// The board size.
+    /// The board size, or the definition puzzle.
     pub puzzle: String,
-    /// The goal, as a tile list.
+    /// The goal: a board's tile list, or `solved`.
     pub goal: String,
-    /// The partition's name.
+    /// The partition's name, or how a definition puzzle's databases were chosen.
     pub partition: String,
     /// The cache folder.
     pub cache: String,
-    /// One database a group of tiles.
+    /// One database a group of tiles, or a projection of a definition puzzle.
     pub groups: Vec<PdbGroup>,
 }
 
-/// One group's database in a [`PdbReport`].
+/// One database in a [`PdbReport`].
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PdbGroup {
-    /// The group's tiles.
+    /// What it keeps: `tiles 1,2,3`, or a projection (`EDGES slots 0-5 with their
+    /// orientations`).
+    pub what: String,
+    /// The group's tiles (none for a definition puzzle's database).
     pub tiles: Vec<u16>,
     /// Entries (one byte each).
     pub entries: u64,

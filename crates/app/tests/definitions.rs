@@ -575,6 +575,7 @@ fn one_solution(
         deadline: None,
         descent_ranks: 0,
         database_ranks: 0,
+        prepared_ranks: 0,
         count: 1,
         table: None,
         algorithm: Default::default(),
@@ -602,15 +603,21 @@ fn the_automatic_pattern_databases_never_overestimate() {
     use godsearch_core::{Heuristic, StateSpace};
     use godsearch_orbit::projection::PatternDatabases;
     for (file, generators, largest, expected) in [
-        // Too small for the corners whole: their orientations and their arrangement apart.
+        // Too small for the corners whole: their orientations, two sets of corners with
+        // their twists (slot 0 is the corner U, F and R never move), and their arrangement.
         (
             "2x2x2.kpuzzle.json",
             "U,F,R",
             10_000,
-            "CORNERS orientations, CORNERS arrangement",
+            "CORNERS orientations, CORNERS slots 1-2 with their orientations, CORNERS slots 6-7 with their orientations, CORNERS arrangement",
         ),
-        // Too small for the corners' arrangement too: two sets of two corners each, with
-        // their twists (slot 0 is the corner U, F and R never move).
+        (
+            "2x2x2.kpuzzle.json",
+            "U,F,R",
+            100_000,
+            "CORNERS orientations, CORNERS slots 1-3 with their orientations, CORNERS slots 5-7 with their orientations, CORNERS arrangement",
+        ),
+        // Too small for the corners' arrangement too.
         (
             "2x2x2.kpuzzle.json",
             "U,F,R",
@@ -751,6 +758,7 @@ fn ida_star_over_the_databases_finds_the_distances_the_table_gives() {
         deadline: None,
         descent_ranks: 0,
         database_ranks: 1 << 30,
+        prepared_ranks: 0,
         count: 1,
         table: None,
         algorithm: Default::default(),
@@ -782,6 +790,7 @@ fn starts_near_solved_are_solved_before_the_databases_are_built() {
     let truth = distances(&space);
     let request = DefinitionSolveRequest {
         database_ranks: 1 << 30,
+        prepared_ranks: 0,
         ..one_solution(&[])
     };
     let solver = DefinitionSolver::new(&puzzle, &request, &NoProgress).unwrap();
@@ -1150,6 +1159,7 @@ fn the_4x4x4_and_the_megaminx_solve_six_and_eight_move_scrambles() {
             deadline: None,
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
+            prepared_ranks: 0,
             count: 1,
             table: None,
             algorithm: Default::default(),
@@ -1199,6 +1209,7 @@ fn unreachable_positions_past_128_bits_are_refused_by_the_group() {
             deadline: None,
             descent_ranks: 0,
             database_ranks: QUICK_DATABASE_RANKS,
+            prepared_ranks: 0,
             count: 1,
             table: None,
             algorithm: Default::default(),

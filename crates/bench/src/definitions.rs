@@ -243,6 +243,7 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         deadline: None,
         descent_ranks: definition_solve::DESCENT_RANKS,
         database_ranks: definition_solve::QUICK_DATABASE_RANKS,
+        prepared_ranks: 0,
         count: 1,
         table: None,
         algorithm: Default::default(),

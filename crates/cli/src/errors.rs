@@ -55,9 +55,13 @@ pub fn one_line(err: &anyhow::Error) -> String {
 }
 
 /// `message` with each option it names (`«max_length»`, a request field) written as this
-/// command line's flag for it, `--max-length`.
+/// command line's flag for it, `--max-length` (a pattern-database job's `partition` is
+/// `pdb build`'s `--pdb`).
 pub fn as_flags(message: &str) -> String {
-    godsearch_app::error::name_options(message, |field| format!("--{}", field.replace('_', "-")))
+    godsearch_app::error::name_options(message, |field| match field {
+        "partition" => "--pdb".to_string(),
+        field => format!("--{}", field.replace('_', "-")),
+    })
 }
 
 /// Escapes line breaks and control characters and cuts at [`MAX_MESSAGE_CHARS`].

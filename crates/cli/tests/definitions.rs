@@ -534,3 +534,53 @@ fn info_lists_every_puzzle_offered_by_name_with_its_size() {
         "for one definition puzzle",
     );
 }
+
+#[test]
+fn pdb_build_prepares_the_databases_a_solve_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let three = definition("3x3x3.kpuzzle.json");
+    // Within 64 MB: sets of five edges and of six corners, with their orientations; built
+    // in seconds.
+    let build = ["pdb", "build", &three, "--memory", "64M", "--cache", cache];
+    let out = godsearch(&build);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("EDGES slots 0-4 with their orientations") && text.contains("built in"),
+        "{text}"
+    );
+    let files = || std::fs::read_dir(dir.path()).unwrap().count();
+    let built = files();
+    let out = godsearch(&build);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(text.matches("already cached").count(), built, "{text}");
+    // A solve within the same memory reads them all, and builds nothing.
+    let report = json(&[
+        "solve",
+        &three,
+        "--memory",
+        "64M",
+        "--cache",
+        cache,
+        "--moves",
+        "R U F' L2 B D R2 F U'",
+        "--json",
+    ]);
+    assert_eq!(report["length"], 9, "{report}");
+    let read = report["databases"].as_array().unwrap();
+    assert!(read.len() > built, "{report}");
+    assert_eq!(files(), built);
+
+    refused(
+        &["pdb", "build", &three, "--pdb", "6-6-3", "--cache", cache],
+        "--pdb and --goal are for sliding-tile boards",
+    );
+    let pyraminx = definition("pyraminx-no-tips.tws");
+    refused(&["pdb", "build", &pyraminx, "--cache", cache], "descent");
+    refused(&["pdb", "build", "4x4", "--cache", cache], "--pdb");
+    refused(
+        &["pdb", "build", "4x4", "--pdb", "6-6-3", "--metric", "qtm"],
+        "--metric is for definition puzzles",
+    );
+}

@@ -42,7 +42,40 @@ pub struct ProjectionSpec {
     pub orbits: Vec<(usize, Keep)>,
 }
 
+impl Keep {
+    /// Whether everything `self` keeps of an orbit, `other` keeps too.
+    pub fn kept_by(self, other: Keep) -> bool {
+        match (self, other) {
+            (_, Keep::Whole) => true,
+            (Keep::Pieces { orientations, .. }, Keep::Arrangement) => !orientations,
+            (
+                Keep::Pieces {
+                    slots,
+                    orientations,
+                },
+                Keep::Pieces {
+                    slots: more,
+                    orientations: with,
+                },
+            ) => slots & !more == 0 && (with || !orientations),
+            (keep, other) => keep == other,
+        }
+    }
+}
+
 impl ProjectionSpec {
+    /// Whether everything `self` keeps, `other` keeps too: `self`'s positions are then a
+    /// projection of `other`'s, so `other`'s database is at least `self`'s at every position
+    /// (both admissible).
+    pub fn kept_by(&self, other: &ProjectionSpec) -> bool {
+        self.orbits.iter().all(|&(orbit, keep)| {
+            other
+                .orbits
+                .iter()
+                .any(|&(o, more)| o == orbit && keep.kept_by(more))
+        })
+    }
+
     /// A short description: `CORNERS`, `EDGES orientations`, `EDGES arrangement`, joined by `+`.
     pub fn describe(&self, orbits: &[OrbitDef]) -> String {
         self.orbits
@@ -477,5 +510,43 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> PatternDatabases<'_, R, B> {
                     .unwrap_or(0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Keep, ProjectionSpec};
+
+    fn pieces(slots: u64, orientations: bool) -> Keep {
+        Keep::Pieces {
+            slots,
+            orientations,
+        }
+    }
+
+    #[test]
+    fn a_projection_is_kept_by_those_that_keep_more_of_the_same_orbits() {
+        let spec = |orbits: &[(usize, Keep)]| ProjectionSpec {
+            orbits: orbits.to_vec(),
+        };
+        let six = spec(&[(0, pieces(0b11_1111, true))]);
+        let seven = spec(&[(0, pieces(0b111_1111, true))]);
+        let last_seven = spec(&[(0, pieces(0b1111_1110_0000, true))]);
+        assert!(six.kept_by(&seven) && !seven.kept_by(&six));
+        assert!(!six.kept_by(&last_seven), "slot 0 is not among them");
+        assert!(six.kept_by(&spec(&[(0, Keep::Whole)])));
+        assert!(!six.kept_by(&spec(&[(1, Keep::Whole)])), "another orbit");
+        // Without their orientations, where the pieces are: the arrangement keeps that.
+        let placed = spec(&[(0, pieces(0b11, false))]);
+        assert!(placed.kept_by(&spec(&[(0, Keep::Arrangement)])));
+        assert!(placed.kept_by(&six));
+        assert!(!six.kept_by(&spec(&[(0, Keep::Arrangement)])));
+        assert!(!six.kept_by(&spec(&[(0, pieces(0b111_1111, false))])));
+        let orientations = spec(&[(0, Keep::Orientations)]);
+        assert!(!orientations.kept_by(&seven) && !orientations.kept_by(&placed));
+        // Two orbits are kept only by what keeps both.
+        let both = spec(&[(0, Keep::Orientations), (1, Keep::Arrangement)]);
+        assert!(!both.kept_by(&orientations));
+        assert!(both.kept_by(&spec(&[(0, Keep::Whole), (1, Keep::Whole)])));
     }
 }

@@ -18,7 +18,7 @@
 //! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
 //! | `POST /api/solve-batch` | solves a list of positions under one request's options: the reports, in order |
 //! | `POST /api/replay` | the positions a solution passes through |
-//! | `POST /api/pdb` | loads or builds a partition's pattern databases into the cache |
+//! | `POST /api/pdb` | loads or builds a partition's pattern databases, or a definition puzzle's, into the cache |
 //! | `POST /api/jobs/solve`, `/api/jobs/solve-batch`, `/api/jobs/bfs`, `/api/jobs/scramble`, `/api/jobs/pdb` | starts a job: `202 {"id"}` |
 //! | `GET /api/jobs/{id}` | its state, progress and outcome |
 //! | `GET /api/jobs/{id}/events` | server-sent events: `progress` until `result` or `error` |

@@ -175,23 +175,32 @@ pub struct PdbArgs {
 /// `godsearch pdb` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum PdbCommand {
-    /// Build the pattern databases of a partition into the cache (rebuilding stale ones).
+    /// Build the pattern databases of a partition into the cache (rebuilding stale ones), or
+    /// every database a definition puzzle's solver reads (the larger ones it reads but
+    /// never builds itself, for deep positions, too).
     #[command(after_help = "Examples:\n  godsearch pdb build 4x4 --pdb 6-6-3\n  \
-godsearch pdb build 4x4 --pdb 5-5-5 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")]
+godsearch pdb build 4x4 --pdb 5-5-5 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n  \
+godsearch pdb build data/definitions/3x3x3.kpuzzle.json")]
     Build(PdbBuildArgs),
 }
 
 /// `godsearch pdb build`.
 #[derive(Debug, Args)]
 pub struct PdbBuildArgs {
-    /// The puzzle.
-    pub puzzle: String,
-    /// The partition (as for `solve --pdb`).
+    /// The puzzle: a board size, or a definition file.
+    #[arg(required_unless_present = "def")]
+    pub puzzle: Option<String>,
+    #[command(flatten)]
+    pub definition: DefinitionArgs,
+    /// Boards: the partition (as for `solve --pdb`).
     #[arg(long, value_name = "PARTITION")]
-    pub pdb: String,
-    /// The goal board the databases belong to.
+    pub pdb: Option<String>,
+    /// Boards: the goal board the databases belong to.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
+    /// Definition puzzles: htm (default) or qtm, as the solves that read them count moves.
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
     /// Folder for cached pattern databases (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,

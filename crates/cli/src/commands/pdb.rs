@@ -1,5 +1,6 @@
-//! `godsearch pdb build`: a partition's pattern databases built into the cache, through the
-//! workbench's call the server and Python make (`/api/jobs/pdb`, `build_pdb`).
+//! `godsearch pdb build`: a partition's pattern databases, or a definition puzzle's, built
+//! into the cache, through the workbench's call the server and Python make (`/api/jobs/pdb`,
+//! `build_pdb`).
 
 use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
 use crate::output::outln;
@@ -18,18 +19,20 @@ pub fn run(args: &PdbArgs) -> Result<()> {
 fn build(args: &PdbBuildArgs) -> Result<()> {
     let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
     let job = PdbJob {
-        puzzle: args.puzzle.clone(),
+        puzzle: args.definition.puzzle_name(args.puzzle.as_deref()),
         partition: args.pdb.clone(),
         goal: args.goal.clone(),
+        generators: args.definition.generators.clone(),
+        metric: args.metric.clone(),
         force: args.force,
     };
     let limits = JobLimits::local(machine::memory_budget(args.memory));
     let control = JobControl::new(None);
     let report = with_job_line(&control, false, || bench.build_pdb(&job, &limits, &control))?;
     outln!(
-        "pattern databases {} for {}, goal {}, in {}",
-        report.partition,
+        "pattern databases of {} ({}), goal {}, in {}",
         report.puzzle,
+        report.partition,
         report.goal,
         report.cache
     );
@@ -53,8 +56,8 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
         total_seconds += group.seconds;
         total_bytes += group.entries;
         outln!(
-            "  tiles {:<28} {:>14} entries {:>10}  {what}",
-            format!("{:?}", group.tiles),
+            "  {:<44} {:>14} entries {:>10}  {what}",
+            group.what,
             format_count(group.entries),
             format_bytes(group.entries as f64)
         );

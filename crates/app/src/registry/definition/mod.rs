@@ -8,6 +8,7 @@
 mod ball;
 pub mod bfs;
 pub mod file;
+pub mod prepare;
 pub mod scramble;
 mod search;
 pub mod shipped;
@@ -17,20 +18,24 @@ pub mod tables;
 pub mod verify;
 
 use self::solve::{
-    DefinitionAlgorithm, DefinitionSolveRequest, DefinitionSolver, GiveUp, DESCENT_RANKS,
-    QUICK_DATABASE_RANKS,
+    DefinitionAlgorithm, DefinitionSolveRequest, DefinitionSolver, GiveUp, KeptSolver,
+    DESCENT_RANKS, PREPARED_DATABASE_RANKS, QUICK_DATABASE_RANKS,
 };
 use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
 use crate::bfs::BfsRequest;
+use crate::cache::origin_parts;
 use crate::choice::Algorithm;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
-    check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
+    check_replay_size, shorter, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
+    PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport,
+    SolveRequest, Workbench,
 };
+use crate::units::format_bytes;
 use crate::{AppError, AppResult};
 use file::{DefinitionMetric, DefinitionPuzzle};
+use godsearch_core::progress::on_tables;
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_orbit::kpuzzle;
 use rand::rngs::StdRng;
@@ -198,6 +203,30 @@ fn algorithm(request: &SolveRequest) -> AppResult<DefinitionAlgorithm> {
     }
 }
 
+/// What a solve asks by default with `generators` in `metric` and `memory_bytes`: one optimal
+/// solution, by descent where the table fits [`DESCENT_RANKS`], else over the databases
+/// built on the spot ([`QUICK_DATABASE_RANKS`]) and the prepared ones
+/// ([`PREPARED_DATABASE_RANKS`]); no deadline, no cache.
+fn solve_request(
+    generators: &[String],
+    metric: DefinitionMetric,
+    memory_bytes: u64,
+) -> DefinitionSolveRequest<'_> {
+    DefinitionSolveRequest {
+        generators,
+        metric,
+        memory_bytes,
+        deadline: None,
+        descent_ranks: DESCENT_RANKS,
+        database_ranks: QUICK_DATABASE_RANKS,
+        prepared_ranks: PREPARED_DATABASE_RANKS,
+        count: 1,
+        table: None,
+        algorithm: DefinitionAlgorithm::Auto,
+        cache: None,
+    }
+}
+
 fn generators(text: Option<&str>) -> Vec<String> {
     text.map(file::parse_generators).unwrap_or_default()
 }
@@ -249,16 +278,12 @@ impl Puzzle for Definition {
         let generators = generators(request.generators.as_deref());
         let deadline = shorter(request.timeout()?, limits.max_seconds).map(|t| Instant::now() + t);
         let solve_request = DefinitionSolveRequest {
-            generators: &generators,
-            metric,
-            memory_bytes: limits.memory_bytes,
             deadline,
-            descent_ranks: DESCENT_RANKS,
-            database_ranks: QUICK_DATABASE_RANKS,
             count: request.solutions_wanted()?,
             table,
             algorithm: algorithm(request)?,
             cache: Some(bench.cache()),
+            ..solve_request(&generators, metric, limits.memory_bytes)
         };
         let give_up = GiveUp {
             deadline,
@@ -353,6 +378,7 @@ impl Puzzle for Definition {
             deadline: None,
             descent_ranks: DESCENT_RANKS,
             database_ranks: 0,
+            prepared_ranks: 0,
             count: 1,
             table: None,
             algorithm: Default::default(),
@@ -374,6 +400,69 @@ impl Puzzle for Definition {
                 verify::definition(puzzle, metric, claim, prover.as_ref())
             }),
             unproven: "no distance table for this puzzle here",
+        })
+    }
+
+    fn check_pdb(&self, job: &PdbJob) -> AppResult<()> {
+        if job.partition.is_some() || job.goal.is_some() {
+            return Err(AppError::Input(
+                "«partition» and «goal» are for sliding-tile boards; a definition puzzle's databases are chosen for its solved pattern within the memory budget".into(),
+            ));
+        }
+        metric(job.metric.as_deref()).map(|_| ())
+    }
+
+    fn build_pdb(
+        &self,
+        bench: &Workbench,
+        job: &PdbJob,
+        limits: &JobLimits,
+        control: &JobControl,
+    ) -> AppResult<PdbReport> {
+        self.check_pdb(job)?;
+        let generators = generators(job.generators.as_deref());
+        let metric = metric(job.metric.as_deref())?;
+        let (memory, cache) = (limits.memory_bytes, bench.cache());
+        let request = DefinitionSolveRequest {
+            cache: Some(cache),
+            ..solve_request(&generators, metric, memory)
+        };
+        let what = format!("the pattern databases of {}", self.puzzle.name());
+        let made = on_tables(control, &what, || {
+            prepare::prepare(&self.puzzle, &request, job.force, control)
+        })?;
+        // A solve looks for the prepared databases afresh.
+        KeptSolver::forget(bench);
+        let budget = solve::database_budget(memory, PREPARED_DATABASE_RANKS);
+        let groups = made
+            .into_iter()
+            .map(|database| {
+                let (origin, seconds, replaced, not_saved) = origin_parts(database.origin);
+                PdbGroup {
+                    what: database.what,
+                    tiles: Vec::new(),
+                    entries: database.entries,
+                    origin,
+                    seconds,
+                    replaced,
+                    not_saved,
+                }
+            })
+            .collect();
+        Ok(PdbReport {
+            puzzle: self.puzzle.file.clone(),
+            goal: "solved".into(),
+            partition: format!(
+                "chosen within {} for {} moves of {}",
+                format_bytes(budget as f64),
+                metric.name(),
+                match generators.is_empty() {
+                    true => "the file".to_string(),
+                    false => generators.join(","),
+                }
+            ),
+            cache: cache.dir().display().to_string(),
+            groups,
         })
     }
 

@@ -56,6 +56,7 @@ impl DefinitionScrambler {
                     deadline: None,
                     descent_ranks: DESCENT_RANKS,
                     database_ranks: 0,
+                    prepared_ranks: 0,
                     count: 1,
                     table: None,
                     algorithm: Default::default(),

@@ -27,8 +27,12 @@ pub struct DefinitionSolveRequest<'a> {
     pub deadline: Option<Instant>,
     /// Spaces of at most this many ranks are solved by table descent (`DESCENT_RANKS`).
     pub descent_ranks: u128,
-    /// The ranks the pattern databases may have together (`QUICK_DATABASE_RANKS`).
+    /// The ranks the pattern databases built on the spot may have together
+    /// (`QUICK_DATABASE_RANKS`).
     pub database_ranks: u128,
+    /// The ranks the prepared databases may have together (`PREPARED_DATABASE_RANKS`): those
+    /// `pdb build` built, read from `cache` where it holds them, never built (0: none).
+    pub prepared_ranks: u128,
     /// Solutions wanted, shortest first (1: one optimal solution; more: an alg search by
     /// IDA* over databases, even where a table of every position would fit).
     pub count: usize,

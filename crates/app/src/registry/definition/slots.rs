@@ -139,6 +139,7 @@ mod tests {
             deadline: None,
             descent_ranks: 0,
             database_ranks: 0,
+            prepared_ranks: 0,
             count: 1,
             table: None,
             algorithm: Default::default(),

@@ -17,7 +17,7 @@ use super::search::{database, report, search, BuildProgress, Found, How, NEAR_ME
 pub use super::search::{DefinitionAlgorithm, DefinitionSolveRequest, GiveUp};
 use super::slots::SlotSolver;
 use super::tables::definition_identity;
-use crate::cache::TableCache;
+use crate::cache::{Origin, TableCache};
 use crate::report::DefinitionSolution;
 use crate::tables::load_ranked_table;
 use crate::{AppError, AppResult};
@@ -45,6 +45,11 @@ pub const DESCENT_RANKS: u128 = 1 << 28;
 /// 3x3x3's corners (88 M, about 2.5 s to build) and two sets of six edges with their flips
 /// (42.6 M each, 2 s together).
 pub const QUICK_DATABASE_RANKS: u128 = 200_000_000;
+/// The ranks the prepared databases may have together, a byte each: those `pdb build` builds
+/// ahead into the cache, which the solver reads there (and never builds). The 3x3x3's: its
+/// corners, its edge orientations and two sets of seven edges with their flips (511 M each),
+/// 1.11 G in all, the sets 22 s to build.
+pub const PREPARED_DATABASE_RANKS: u128 = 1_200_000_000;
 /// The ball searched before the pattern databases are built holds the positions this many
 /// canonical sequences reach, as deep as that allows (the 3x3x3's within 4 moves, 43,239
 /// sequences; built in milliseconds).
@@ -114,6 +119,21 @@ type Tables = Vec<(Projection, SharedBytes)>;
 /// 7.8 s to 2.5 s.
 pub const PIECE_SET_RANKS_PER_NODE: u128 = 400;
 
+/// The prepared databases are read once the last IDA* iteration expanded at least their
+/// ranks over this many nodes: mapping and checking a rank costs well under a nanosecond
+/// from the page cache (more from disk), and a node about 1.2 µs. The 3x3x3's seven-edge
+/// sets (1.02 G ranks) are read after an iteration of 255 K nodes: a 14-move scramble's
+/// last bound, not a 13-move one's (where they would save about what the read costs).
+pub const PREPARED_RANKS_PER_NODE: u128 = 4_000;
+
+/// The bytes of pattern databases a solver of `memory_bytes` may hold: what its ball near
+/// solved leaves ([`BALL_SHARE`]), and at most `ranks`. `pdb build` sizes the prepared
+/// databases with it too, so that it builds the ones the solver looks for.
+pub fn database_budget(memory_bytes: u64, ranks: u128) -> u128 {
+    let ball_bytes = (memory_bytes as f64 * BALL_SHARE) as u128;
+    (memory_bytes as u128 - ball_bytes).min(ranks)
+}
+
 /// The estimates of [`Method::Databases`]: the ball near solved, built at once and grown with
 /// the bound, and the pattern databases, built by the first search that needs them and kept.
 struct Databases<R> {
@@ -126,27 +146,46 @@ struct Databases<R> {
     cache: Option<TableCache>,
     /// The bytes the databases may take in all.
     budget: u128,
+    /// The bytes the prepared databases may take in all (0: none are looked for).
+    prepared_budget: u128,
     /// Held while they are built: a second search waits for them.
     built: Mutex<Option<Built>>,
 }
 
-/// The databases built so far, and the piece sets ([`Keep::Pieces`]) not built yet: they
-/// are built when a search pays for them ([`PIECE_SET_RANKS_PER_NODE`]), or read at once
-/// from the cache.
+/// The databases built so far, the piece sets ([`Keep::Pieces`]) not built yet (built when
+/// a search pays for them, [`PIECE_SET_RANKS_PER_NODE`], or read at once from the cache),
+/// and the prepared databases not read yet (read from the cache when a search pays for
+/// them, [`PREPARED_RANKS_PER_NODE`], and left out where it does not hold them).
 struct Built {
     tables: Arc<Tables>,
     later: Vec<Projection>,
+    prepared: Vec<Projection>,
+}
+
+impl Built {
+    /// Adds `now` to the databases, dropping those (and the piece sets waiting) that one of
+    /// `now` keeps all of: they say nothing more (the 3x3x3's six-edge sets beside its
+    /// seven-edge ones).
+    fn take_in(&mut self, now: Tables) {
+        let kept = |p: &Projection| now.iter().any(|(q, _)| p.spec.kept_by(&q.spec));
+        self.later.retain(|p| !kept(p));
+        let mut tables = (*self.tables).clone();
+        tables.retain(|(p, _)| !kept(p));
+        tables.extend(now);
+        self.tables = Arc::new(tables);
+    }
 }
 
 impl<R: RankInt + KeyState> Databases<R> {
     /// The ball for `space` (see [`NEAR_BALL_SEQUENCES`]) within `ball_bytes`; the databases
-    /// (within `budget`, read from `cache` or built and saved there) are not built yet.
+    /// (within `budget`, read from `cache` or built and saved there; and those prepared
+    /// within `prepared_budget`, read from `cache`) are not built yet.
     fn new(
         space: &OrbitSpace<R>,
         metric: DefinitionMetric,
         cache: Option<&TableCache>,
         ball_bytes: u128,
-        budget: u128,
+        (budget, prepared_budget): (u128, u128),
     ) -> Self {
         let ball = GrowingBall::new(space, ball_bytes, NEAR_BALL_SEQUENCES);
         Databases {
@@ -155,6 +194,7 @@ impl<R: RankInt + KeyState> Databases<R> {
             metric,
             cache: cache.cloned(),
             budget,
+            prepared_budget,
             built: Mutex::new(None),
         }
     }
@@ -174,7 +214,7 @@ impl<R: RankInt + KeyState> Databases<R> {
         let shown = give_up.tables.unwrap_or(&NoProgress);
         let progress = BuildProgress { give_up, shown };
         let cache = self.cache.as_ref();
-        let made = |projections: &[Projection], only_cached: bool| {
+        let made = |projections: &[Projection], reading: Reading| {
             let what = format!("the pattern databases of {}", puzzle.name());
             let made = on_tables(shown, &what, || {
                 projections
@@ -186,11 +226,11 @@ impl<R: RankInt + KeyState> Databases<R> {
                             self.metric,
                             p,
                             cache,
-                            only_cached,
+                            reading,
                             self.budget,
                             &progress,
                         )?;
-                        Ok(bytes.map(|b| (p.clone(), SharedBytes(Arc::new(b)))))
+                        Ok(bytes.map(|(b, _)| (p.clone(), SharedBytes(Arc::new(b)))))
                     })
                     .collect::<AppResult<Vec<_>>>()
             });
@@ -199,18 +239,32 @@ impl<R: RankInt + KeyState> Databases<R> {
                 made => made.map(Some),
             }
         };
+        let paid_for = |waiting: &[Projection], ranks_per_node: u128| {
+            let ranks: u128 = waiting.iter().map(Projection::state_count).sum();
+            !waiting.is_empty() && ranks <= last as u128 * ranks_per_node
+        };
         let mut building = false;
         if held.is_none() {
             building = true;
+            // The prepared databases are looked for in the cache.
+            let budgets = match cache.is_some() && self.prepared_budget > self.budget {
+                true => vec![self.budget, self.prepared_budget],
+                false => vec![self.budget],
+            };
+            let mut choices = chosen_projections(puzzle, space, self.metric, &budgets)?.into_iter();
+            let quick = choices.next().expect("a choice for each budget");
+            // Those the quick ones leave out.
+            let prepared = choices
+                .flatten()
+                .filter(|p| quick.iter().all(|q| q.spec != p.spec))
+                .collect();
             let (sets, first): (Vec<_>, Vec<_>) =
-                chosen_projections(puzzle, space, self.metric, self.budget)?
-                    .into_iter()
-                    .partition(Projection::reads_pieces);
-            let Some(first) = made(&first, false)? else {
+                quick.into_iter().partition(Projection::reads_pieces);
+            let Some(first) = made(&first, Reading::OrBuild)? else {
                 return Ok(None);
             };
             // Piece sets the cache holds are read now; the others wait.
-            let Some(cached) = made(&sets, true)? else {
+            let Some(cached) = made(&sets, Reading::CachedOnly)? else {
                 return Ok(None);
             };
             let later = sets
@@ -223,19 +277,26 @@ impl<R: RankInt + KeyState> Databases<R> {
             *held = Some(Built {
                 tables: Arc::new(tables),
                 later,
+                prepared,
             });
         }
         let built = held.as_mut().expect("set above");
-        let later_ranks: u128 = built.later.iter().map(Projection::state_count).sum();
-        if !built.later.is_empty() && later_ranks <= last as u128 * PIECE_SET_RANKS_PER_NODE {
+        // The prepared databases are read (or left out), then the piece sets built.
+        if paid_for(&built.prepared, PREPARED_RANKS_PER_NODE) {
             building = true;
-            let Some(sets) = made(&built.later, false)? else {
+            let Some(read) = made(&built.prepared, Reading::CachedOnly)? else {
                 return Ok(None);
             };
-            let mut tables = (*built.tables).clone();
-            tables.extend(sets.into_iter().flatten());
-            built.tables = Arc::new(tables);
+            built.prepared.clear();
+            built.take_in(read.into_iter().flatten().collect());
+        }
+        if paid_for(&built.later, PIECE_SET_RANKS_PER_NODE) {
+            building = true;
+            let Some(sets) = made(&built.later, Reading::OrBuild)? else {
+                return Ok(None);
+            };
             built.later.clear();
+            built.take_in(sets.into_iter().flatten().collect());
         }
         let seconds = match building {
             true => started.elapsed().as_secs_f64(),
@@ -388,6 +449,7 @@ pub(crate) struct SolverKey {
     memory_bytes: u64,
     descent_ranks: u128,
     database_ranks: u128,
+    prepared_ranks: u128,
     count: usize,
     table: Option<std::path::PathBuf>,
     algorithm: DefinitionAlgorithm,
@@ -418,6 +480,7 @@ impl crate::request::Workbench {
             memory_bytes: request.memory_bytes,
             descent_ranks: request.descent_ranks,
             database_ranks: request.database_ranks,
+            prepared_ranks: request.prepared_ranks,
             count: request.count,
             table: request.table.map(std::path::Path::to_path_buf),
             algorithm: request.algorithm,
@@ -444,6 +507,18 @@ impl crate::request::Workbench {
     }
 }
 
+impl KeptSolver {
+    /// Forgets the solver `bench` keeps, so that the next one looks for its databases afresh
+    /// in the cache.
+    pub fn forget(bench: &crate::request::Workbench) {
+        let kept = bench.kept::<KeptSolver>();
+        *kept
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+}
+
 /// Solves one position: [`DefinitionSolver::new`] then [`DefinitionSolver::solve`].
 pub fn solve(
     puzzle: &DefinitionPuzzle,
@@ -465,8 +540,11 @@ impl<R: RankInt + KeyState> Solver<R> {
         let built = Instant::now();
         // Descent gives one solution; several come from IDA* over databases.
         let table_fits = request.count <= 1
-            && space.state_count() <= request.descent_ranks
-            && table::table_bytes(space.state_count()) <= request.memory_bytes as u128;
+            && table_fits(
+                space.state_count(),
+                request.descent_ranks,
+                request.memory_bytes,
+            );
         let method = if let DefinitionAlgorithm::HalfDepth { depth } = request.algorithm {
             let ball = GoalBall::build(&space, depth, request.memory_bytes, progress)
                 .map_err(crate::error::ball_error)?;
@@ -495,10 +573,14 @@ impl<R: RankInt + KeyState> Solver<R> {
             crate::bfs::table_complete(made.enumeration.stop)?;
             Method::Table(made.table, made.enumeration.levels.len())
         } else {
-            let ball_bytes = (request.memory_bytes as f64 * BALL_SHARE) as u128;
-            let budget = (request.memory_bytes as u128 - ball_bytes).min(request.database_ranks);
+            let memory = request.memory_bytes;
+            let ball_bytes = memory as u128 - database_budget(memory, u128::MAX);
+            let budgets = (
+                database_budget(memory, request.database_ranks),
+                database_budget(memory, request.prepared_ranks),
+            );
             let (metric, cache) = (request.metric, request.cache);
-            Method::Databases(Databases::new(&space, metric, cache, ball_bytes, budget))
+            Method::Databases(Databases::new(&space, metric, cache, ball_bytes, budgets))
         };
         Ok(Self {
             puzzle: puzzle.clone(),
@@ -622,13 +704,19 @@ impl<R: RankInt + KeyState> Solver<R> {
     }
 }
 
+/// Whether a space of `positions` is solved by descent through a table of every one: it has
+/// at most `descent_ranks` of them, and the table fits `memory_bytes`.
+pub(super) fn table_fits(positions: u128, descent_ranks: u128, memory_bytes: u64) -> bool {
+    positions <= descent_ranks && table::table_bytes(positions) <= memory_bytes as u128
+}
+
 /// The projections worth a database, each of at most `largest` ranks (a byte each) and all
-/// within that too: each orbit whole where it fits, else its orientations and its
-/// arrangement apart, and where its arrangement does not fit either, two sets of as many of
-/// its pieces with their orientations as fit (`piece_sets`). Admissible together (their
-/// maximum, [`PatternDatabases`]). Each is read from `cache` where a valid file holds it (its
-/// header naming the puzzle, generators, metric and moves, and the projection), else built
-/// and saved there.
+/// within that too: each orbit whole where it fits, else its orientations, two sets of as
+/// many of its pieces with their orientations as fit (`piece_sets`; first where the pieces
+/// twist, else where the arrangement does not fit) and its arrangement. Admissible together
+/// (their maximum, [`PatternDatabases`]). Each is read from `cache` where a valid file holds
+/// it (its header naming the puzzle, generators, metric and moves, and the projection), else
+/// built and saved there.
 pub fn databases<R: RankInt>(
     puzzle: &DefinitionPuzzle,
     space: &OrbitSpace<R>,
@@ -637,85 +725,136 @@ pub fn databases<R: RankInt>(
     cache: Option<&TableCache>,
     progress: &dyn Progress,
 ) -> AppResult<Vec<(Projection, TableBytes)>> {
-    chosen_projections(puzzle, space, metric, largest)?
+    chosen_projections(puzzle, space, metric, &[largest])?
+        .concat()
         .into_iter()
         .map(|p| {
-            let bytes = database_bytes(puzzle, space, metric, &p, cache, false, largest, progress)?;
-            Ok((p, bytes.expect("built where not cached")))
+            let reading = Reading::OrBuild;
+            let made =
+                database_bytes(puzzle, space, metric, &p, cache, reading, largest, progress)?;
+            Ok((p, made.expect("built where not cached").0))
         })
         .collect()
 }
 
-/// The projections [`databases`] builds, chosen before any is built.
-fn chosen_projections<R: RankInt>(
+/// The projections [`databases`] builds within each of `budgets`, chosen before any is
+/// built; a projection two choices share is made once.
+pub(super) fn chosen_projections<R: RankInt>(
     puzzle: &DefinitionPuzzle,
     space: &OrbitSpace<R>,
     metric: DefinitionMetric,
-    largest: u128,
-) -> AppResult<Vec<Projection>> {
+    budgets: &[u128],
+) -> AppResult<Vec<Vec<Projection>>> {
     let definition = &puzzle.definition;
     let quarter = metric == DefinitionMetric::Quarter;
-    let mut budget = largest;
-    let mut chosen = Vec::new();
-    let mut candidates: VecDeque<ProjectionSpec> = (0..definition.orbits.len())
-        .map(|o| ProjectionSpec {
-            orbits: vec![(o, Keep::Whole)],
-        })
-        .collect();
-    while let Some(spec) = candidates.pop_front() {
+    // Making a projection's space takes milliseconds (the 3x3x3's corners, 17 ms): each is
+    // made once. `None`: too large, or not a set this space can rank.
+    let mut made: Vec<(ProjectionSpec, Option<Option<Projection>>)> = Vec::new();
+    let mut project = |spec: &ProjectionSpec| -> AppResult<Option<Option<Projection>>> {
+        if let Some((_, projection)) = made.iter().find(|(s, _)| s == spec) {
+            return Ok(projection.clone());
+        }
         let projection = match Projection::new(space, definition, spec.clone(), quarter) {
-            Ok(Some(projection)) => Some(projection),
-            Ok(None) => continue,
+            Ok(projection) => Some(projection),
             Err(SpaceError::TooLarge { .. } | SpaceError::NotASubset) => None,
             Err(e) => return Err(e.into()),
         };
-        let ranks = projection
-            .as_ref()
-            .map_or(u128::MAX, Projection::state_count);
-        let Some(projection) = projection.filter(|_| ranks <= budget) else {
-            match spec.orbits[..] {
-                // Too large whole: its orientations and its arrangement apart.
-                [(o, Keep::Whole)] => {
-                    candidates.extend([Keep::Orientations, Keep::Arrangement].map(|keep| {
-                        ProjectionSpec {
-                            orbits: vec![(o, keep)],
+        made.push((spec.clone(), projection.clone()));
+        Ok(projection)
+    };
+    let mut choices = Vec::new();
+    for &largest in budgets {
+        let mut budget = largest;
+        let mut chosen = Vec::new();
+        let mut candidates: VecDeque<ProjectionSpec> = (0..definition.orbits.len())
+            .map(|o| ProjectionSpec {
+                orbits: vec![(o, Keep::Whole)],
+            })
+            .collect();
+        while let Some(spec) = candidates.pop_front() {
+            let projection = match project(&spec)? {
+                Some(Some(projection)) => Some(projection),
+                // It keeps nothing (an orbit that never twists, kept for its orientations).
+                Some(None) => continue,
+                None => None,
+            };
+            let ranks = projection
+                .as_ref()
+                .map_or(u128::MAX, Projection::state_count);
+            let Some(projection) = projection.filter(|_| ranks <= budget) else {
+                match spec.orbits[..] {
+                    // Too large whole: its orientations and its arrangement apart; sets of
+                    // its pieces with their orientations first where they twist (the 3x3x3's
+                    // two sets of seven edges say more than the arrangement of all twelve).
+                    [(o, Keep::Whole)] => {
+                        let orientations = ProjectionSpec {
+                            orbits: vec![(o, Keep::Orientations)],
+                        };
+                        candidates.push_back(orientations);
+                        if space.orbits()[o].orientations > 1 {
+                            candidates.extend(piece_sets(space, o, budget));
                         }
-                    }))
+                        candidates.push_back(ProjectionSpec {
+                            orbits: vec![(o, Keep::Arrangement)],
+                        });
+                    }
+                    // An untwisted orbit's arrangement too: some of its pieces at a time.
+                    [(o, Keep::Arrangement)] if space.orbits()[o].orientations <= 1 => {
+                        candidates.extend(piece_sets(space, o, budget))
+                    }
+                    _ => {}
                 }
-                // Its arrangement too: some of its pieces at a time.
-                [(o, Keep::Arrangement)] => candidates.extend(piece_sets(space, o, budget)),
-                _ => {}
-            }
-            continue;
-        };
-        budget -= ranks;
-        chosen.push(projection);
+                continue;
+            };
+            budget -= ranks;
+            chosen.push(projection);
+        }
+        choices.push(chosen);
     }
-    Ok(chosen)
+    Ok(choices)
 }
 
-/// The database of `projection` (of `space`, `puzzle`'s space in `metric`): read from `cache`
-/// where a valid file holds it, else built in at most `memory` bytes (and saved there), or
-/// `None` when `only_cached` and the cache does not hold it.
+/// How [`database_bytes`] gets a database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// From the cache, or not at all.
+    CachedOnly,
+    /// From the cache, else built (and saved there).
+    OrBuild,
+    /// Built (and saved to the cache) even where the cache holds it.
+    Rebuild,
+}
+
+/// The database of `projection` (of `space`, `puzzle`'s space in `metric`) and how it was
+/// had: read from `cache` where a valid file holds it, else built in at most `memory` bytes
+/// (and saved there), as `reading` says; `None` when it is [`Reading::CachedOnly`] and the
+/// cache does not hold it.
 #[allow(clippy::too_many_arguments)]
-fn database_bytes<R: RankInt>(
+pub(super) fn database_bytes<R: RankInt>(
     puzzle: &DefinitionPuzzle,
     space: &OrbitSpace<R>,
     metric: DefinitionMetric,
     projection: &Projection,
     cache: Option<&TableCache>,
-    only_cached: bool,
+    reading: Reading,
     memory: u128,
     progress: &dyn Progress,
-) -> AppResult<Option<TableBytes>> {
+) -> AppResult<Option<(TableBytes, Origin)>> {
     let definition = &puzzle.definition;
     let ranks = projection.state_count();
     let build = || database(projection, space, definition, memory, progress);
     let Some(cache) = cache else {
-        return match only_cached {
-            true => Ok(None),
-            false => Ok(Some(TableBytes::Owned(build()?))),
+        if reading == Reading::CachedOnly {
+            return Ok(None);
+        }
+        let started = Instant::now();
+        let bytes = TableBytes::Owned(build()?);
+        let origin = Origin::Built {
+            seconds: started.elapsed().as_secs_f64(),
+            replaced: None,
+            not_saved: None,
         };
+        return Ok(Some((bytes, origin)));
     };
     let identity = definition_identity(puzzle.name(), space, metric.name());
     let params = format!(
@@ -724,11 +863,17 @@ fn database_bytes<R: RankInt>(
         identity.ranking
     );
     let (puzzle, entries) = (&identity.puzzle, ranks as u64);
-    if only_cached {
-        return Ok(cache.cached_definition_database(puzzle, &params, entries));
+    match reading {
+        Reading::CachedOnly => Ok(cache
+            .cached_definition_database(puzzle, &params, entries)
+            .map(|bytes| (bytes, Origin::Cached))),
+        Reading::OrBuild | Reading::Rebuild => {
+            let force = reading == Reading::Rebuild;
+            cache
+                .definition_database(puzzle, &params, entries, force, build, progress)
+                .map(Some)
+        }
     }
-    let made = cache.definition_database(puzzle, &params, entries, build, progress)?;
-    Ok(Some(made.0))
 }
 
 /// `piece_sets` takes this many sets of pieces of a component: the first of its slots and
@@ -737,9 +882,9 @@ pub const PIECE_SETS: usize = 2;
 
 /// Sets of pieces of `orbit`, with their orientations, to keep a database of each: in each
 /// component of the orbit whose pieces all differ, [`PIECE_SETS`] sets of as many pieces as
-/// fit `budget` together (the first of its slots and the last; the 3x3x3's edges six and six,
-/// as Korf's 1997 databases), never all of it or all but one (its arrangement, which did not
-/// fit).
+/// fit `budget` together (the first of its slots and the last; the 3x3x3's edges six and six
+/// within 200 M ranks, as Korf's 1997 databases, seven and seven within 1.2 G), never all of
+/// it or all but one (as large as the whole orbit).
 fn piece_sets<R: RankInt>(
     space: &OrbitSpace<R>,
     orbit: usize,
@@ -780,6 +925,7 @@ fn piece_sets<R: RankInt>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache::origin_parts;
     use godsearch_core::NoProgress;
 
     /// The larger of the databases and the ball never passes a position's distance (every
@@ -856,7 +1002,7 @@ mod tests {
         let cache = TableCache::new(cache_dir.path().to_path_buf());
         let outer = DefinitionMetric::Outer;
         let give_up = GiveUp::from(None);
-        let databases = Databases::new(&space, outer, Some(&cache), 1 << 20, budget);
+        let databases = Databases::new(&space, outer, Some(&cache), 1 << 20, (budget, 0));
         let (first, built) = databases
             .tables(&puzzle, &space, 0, &give_up)
             .unwrap()
@@ -880,8 +1026,109 @@ mod tests {
             .all(|n| n.contains("with their orientations")));
         assert!(built > 0.0);
         // A solver of the same puzzle finds the sets in the cache, and reads them at once.
-        let again = Databases::new(&space, outer, Some(&cache), 1 << 20, budget);
+        let again = Databases::new(&space, outer, Some(&cache), 1 << 20, (budget, 0));
         let (read, _) = again.tables(&puzzle, &space, 0, &give_up).unwrap().unwrap();
         assert_eq!(names(&read), names(&all));
+    }
+
+    /// The prepared databases are never built by a solver; `prepare` builds them (with the
+    /// ones the solver builds itself), and a solver then reads them once a search pays for
+    /// them.
+    #[test]
+    fn prepared_databases_are_read_when_a_search_pays_for_them() {
+        use super::super::prepare::prepare;
+        let puzzle = super::super::shipped::by_file("2x2x2.kpuzzle.json")
+            .unwrap()
+            .open()
+            .unwrap();
+        let generators: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();
+        let outer = DefinitionMetric::Outer;
+        let space: OrbitSpace<u64> = puzzle.space(&generators, outer).unwrap();
+        let names = |tables: &Tables| -> Vec<String> {
+            let orbits = &puzzle.definition.orbits;
+            tables
+                .iter()
+                .map(|(p, _)| p.spec.describe(orbits))
+                .collect()
+        };
+        let cache_dir = tempfile::tempdir().unwrap();
+        let cache = TableCache::new(cache_dir.path().to_path_buf());
+        let give_up = GiveUp::from(None);
+        // Built on the spot within 4,000 ranks: the corners' orientations and two sets of
+        // two corners. Prepared within 100,000: two sets of three corners with their twists
+        // (5,670 ranks each) and the corners' arrangement (5,040) besides.
+        let budgets = (4_000, 100_000);
+        let prepared_ranks = 5_040 + 2 * 5_670;
+        let unpaid = (prepared_ranks / PREPARED_RANKS_PER_NODE) as u64;
+        let far = u64::MAX / 2;
+        let files = || std::fs::read_dir(cache_dir.path()).unwrap().count();
+        let solver = Databases::new(&space, outer, Some(&cache), 1 << 20, budgets);
+        let (quick, _) = solver
+            .tables(&puzzle, &space, far, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(quick.len(), 3, "{:?}", names(&quick));
+        assert_eq!(files(), 3, "the solver built the quick ones alone");
+
+        let request = DefinitionSolveRequest {
+            generators: &generators,
+            metric: outer,
+            memory_bytes: 1 << 20,
+            deadline: None,
+            descent_ranks: 0,
+            database_ranks: budgets.0,
+            prepared_ranks: budgets.1,
+            count: 1,
+            table: None,
+            algorithm: DefinitionAlgorithm::Auto,
+            cache: Some(&cache),
+        };
+        let made = prepare(&puzzle, &request, false, &NoProgress).unwrap();
+        let origins: Vec<&str> = made
+            .iter()
+            .map(|d| origin_parts(d.origin.clone()).0)
+            .collect();
+        assert_eq!(
+            origins,
+            ["cached", "cached", "cached", "built", "built", "built"]
+        );
+        let prepared: Vec<&str> = made[3..].iter().map(|d| d.what.as_str()).collect();
+        assert_eq!(
+            prepared,
+            [
+                "CORNERS slots 1-3 with their orientations",
+                "CORNERS slots 5-7 with their orientations",
+                "CORNERS arrangement"
+            ]
+        );
+        let entries: u64 = made[3..].iter().map(|d| d.entries).sum();
+        assert_eq!(entries as u128, prepared_ranks);
+        let again = prepare(&puzzle, &request, false, &NoProgress).unwrap();
+        assert!(again.iter().all(|d| d.origin == Origin::Cached));
+
+        let solver = Databases::new(&space, outer, Some(&cache), 1 << 20, budgets);
+        let (first, _) = solver
+            .tables(&puzzle, &space, unpaid, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(names(&first), names(&quick), "not paid for yet");
+        let (all, read) = solver
+            .tables(&puzzle, &space, unpaid + 1, &give_up)
+            .unwrap()
+            .unwrap();
+        // The sets of three keep all the sets of two say: those are dropped.
+        let mut kept = vec!["CORNERS orientations"];
+        kept.extend(prepared);
+        assert_eq!(names(&all), kept);
+        assert!(read > 0.0);
+        // They are read, never built: a solver whose cache lacks them goes without.
+        let bare_dir = tempfile::tempdir().unwrap();
+        let bare = TableCache::new(bare_dir.path().to_path_buf());
+        let solver = Databases::new(&space, outer, Some(&bare), 1 << 20, budgets);
+        let (without, _) = solver
+            .tables(&puzzle, &space, far, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(names(&without), names(&quick));
     }
 }

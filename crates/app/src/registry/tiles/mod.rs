@@ -17,7 +17,7 @@ use super::{
 };
 use crate::batch::Batch;
 use crate::bfs::BfsRequest;
-use crate::cache::Origin;
+use crate::cache::origin_parts;
 use crate::choice::Algorithm;
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
@@ -88,6 +88,24 @@ impl Tiles {
     fn batch_of(&self, request: &SolveRequest) -> AppResult<BoardBatch> {
         no_generators(&request.generators)?;
         BoardBatch::new(self.goal(request.goal.as_deref())?, request)
+    }
+
+    /// The goal and partition `job` builds, its options checked.
+    fn pdb_partition(&self, job: &PdbJob) -> AppResult<(Board, Partition)> {
+        no_generators(&job.generators)?;
+        if job.metric.is_some() {
+            return Err(AppError::Input(
+                "«metric» is for definition puzzles; a board's moves are the blank's".into(),
+            ));
+        }
+        let Some(partition) = &job.partition else {
+            return Err(AppError::Input(
+                "a board's databases are named by a partition («partition»: 6-6-3, or tile groups 1,2,3/4,5,6)".into(),
+            ));
+        };
+        let goal = self.goal(job.goal.as_deref())?;
+        let partition = Partition::parse(partition, &goal)?;
+        Ok((goal, partition))
     }
 }
 
@@ -243,9 +261,7 @@ impl Puzzle for Tiles {
     }
 
     fn check_pdb(&self, job: &PdbJob) -> AppResult<()> {
-        let goal = self.goal(job.goal.as_deref())?;
-        Partition::parse(&job.partition, &goal).map(|_| ())?;
-        Ok(())
+        self.pdb_partition(job).map(|_| ())
     }
 
     fn build_pdb(
@@ -255,8 +271,7 @@ impl Puzzle for Tiles {
         limits: &JobLimits,
         control: &JobControl,
     ) -> AppResult<PdbReport> {
-        let goal = self.goal(job.goal.as_deref())?;
-        let partition = Partition::parse(&job.partition, &goal)?;
+        let (goal, partition) = self.pdb_partition(job)?;
         let mut groups = Vec::new();
         for (group, pattern) in partition.patterns().iter().enumerate() {
             let (_, origin) = on_tables(control, &databases_label(&partition, group), || {
@@ -264,16 +279,12 @@ impl Puzzle for Tiles {
                     .cache()
                     .load_or_build(&goal, pattern, limits.memory_bytes, job.force, control)
             })?;
-            let (origin, seconds, replaced, not_saved) = match origin {
-                Origin::Cached => ("cached", 0.0, None, None),
-                Origin::Built {
-                    seconds,
-                    replaced,
-                    not_saved,
-                } => ("built", seconds, replaced, not_saved),
-            };
+            let (origin, seconds, replaced, not_saved) = origin_parts(origin);
+            let tiles = pattern.tiles();
+            let listed: Vec<String> = tiles.iter().map(u16::to_string).collect();
             groups.push(PdbGroup {
-                tiles: pattern.tiles().to_vec(),
+                what: format!("tiles {}", listed.join(",")),
+                tiles: tiles.to_vec(),
                 entries: pattern.entries(),
                 origin,
                 seconds,
