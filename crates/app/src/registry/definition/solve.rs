@@ -978,23 +978,32 @@ mod tests {
         );
     }
 
-    /// The piece sets wait until an iteration has paid for them, then join the databases
-    /// built before; the ones read from the cache join at once.
-    #[test]
-    fn piece_sets_are_built_when_a_search_pays_for_them() {
+    /// The 2x2x2 from its file, its generators `U, F, R` and its space of them.
+    fn two_by_two() -> (DefinitionPuzzle, Vec<String>, OrbitSpace<u64>) {
         let puzzle = super::super::shipped::by_file("2x2x2.kpuzzle.json")
             .unwrap()
             .open()
             .unwrap();
         let generators: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();
-        let space: OrbitSpace<u64> = puzzle.space(&generators, DefinitionMetric::Outer).unwrap();
-        let names = |tables: &Tables| -> Vec<String> {
-            let orbits = &puzzle.definition.orbits;
-            tables
-                .iter()
-                .map(|(p, _)| p.spec.describe(orbits))
-                .collect()
-        };
+        let space = puzzle.space(&generators, DefinitionMetric::Outer).unwrap();
+        (puzzle, generators, space)
+    }
+
+    /// What each of `tables` keeps of `puzzle`.
+    fn names(puzzle: &DefinitionPuzzle, tables: &Tables) -> Vec<String> {
+        let orbits = &puzzle.definition.orbits;
+        tables
+            .iter()
+            .map(|(p, _)| p.spec.describe(orbits))
+            .collect()
+    }
+
+    /// The piece sets wait until an iteration has paid for them, then join the databases
+    /// built before; the ones read from the cache join at once.
+    #[test]
+    fn piece_sets_are_built_when_a_search_pays_for_them() {
+        let (puzzle, _, space) = two_by_two();
+        let names = |tables: &Tables| names(&puzzle, tables);
         // Within 4,000 ranks: the corners' orientations (729), then two sets of two corners
         // with their twists (378 ranks each) in place of the arrangement (5,040).
         let budget = 4_000;
@@ -1037,20 +1046,9 @@ mod tests {
     #[test]
     fn prepared_databases_are_read_when_a_search_pays_for_them() {
         use super::super::prepare::prepare;
-        let puzzle = super::super::shipped::by_file("2x2x2.kpuzzle.json")
-            .unwrap()
-            .open()
-            .unwrap();
-        let generators: Vec<String> = ["U", "F", "R"].map(String::from).to_vec();
+        let (puzzle, generators, space) = two_by_two();
         let outer = DefinitionMetric::Outer;
-        let space: OrbitSpace<u64> = puzzle.space(&generators, outer).unwrap();
-        let names = |tables: &Tables| -> Vec<String> {
-            let orbits = &puzzle.definition.orbits;
-            tables
-                .iter()
-                .map(|(p, _)| p.spec.describe(orbits))
-                .collect()
-        };
+        let names = |tables: &Tables| names(&puzzle, tables);
         let cache_dir = tempfile::tempdir().unwrap();
         let cache = TableCache::new(cache_dir.path().to_path_buf());
         let give_up = GiveUp::from(None);
