@@ -127,7 +127,7 @@ pub const PIECE_SET_RANKS_PER_NODE: u128 = 400;
 pub const PREPARED_RANKS_PER_NODE: u128 = 4_000;
 
 /// The bytes of pattern databases a solver of `memory_bytes` may hold: what its ball near
-/// solved leaves ([`BALL_SHARE`]), and at most `ranks`. `pdb build` sizes the prepared
+/// solved leaves (`BALL_SHARE`), and at most `ranks`. `pdb build` sizes the prepared
 /// databases with it too, so that it builds the ones the solver looks for.
 pub fn database_budget(memory_bytes: u64, ranks: u128) -> u128 {
     let ball_bytes = (memory_bytes as f64 * BALL_SHARE) as u128;
