@@ -1015,7 +1015,7 @@ impl ScrambleRequest {
 
 /// Pattern databases to build into the cache, named like `pdb build`'s options: a board's
 /// partition, or every database a definition puzzle's solver reads.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PdbJob {
     /// The board size, e.g. `4x4`, or a definition puzzle.

@@ -44,7 +44,7 @@ pub fn prepare(
             "prepared databases are built into a cache, and none was given".into(),
         ));
     };
-    let databases = Databases {
+    let preparation = Preparation {
         puzzle,
         request,
         cache,
@@ -53,10 +53,10 @@ pub fn prepare(
     };
     let (generators, metric) = (request.generators, request.metric);
     match puzzle.space::<u64>(generators, metric) {
-        Ok(space) => databases.prepare(&space),
+        Ok(space) => preparation.prepare(&space),
         Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => {
             match puzzle.space::<u128>(generators, metric) {
-                Ok(space) => databases.prepare(&space),
+                Ok(space) => preparation.prepare(&space),
                 Err(AppError::OrbitSpace(SpaceError::TooLarge { .. })) => Err(AppError::Input(
                     format!(
                         "{}: its positions are ranked in more than 128 bits, and its solver (over slots) builds the databases it reads itself",
@@ -71,7 +71,7 @@ pub fn prepare(
 }
 
 /// What [`prepare`] was asked.
-struct Databases<'a> {
+struct Preparation<'a> {
     puzzle: &'a DefinitionPuzzle,
     request: &'a DefinitionSolveRequest<'a>,
     cache: &'a TableCache,
@@ -79,7 +79,7 @@ struct Databases<'a> {
     progress: &'a dyn Progress,
 }
 
-impl Databases<'_> {
+impl Preparation<'_> {
     fn prepare<R: RankInt + KeyState>(
         &self,
         space: &OrbitSpace<R>,
