@@ -15,6 +15,7 @@ mod component;
 pub mod definition;
 pub mod group;
 pub mod kpuzzle;
+pub mod pieces;
 pub mod projection;
 mod relations;
 pub mod slots;

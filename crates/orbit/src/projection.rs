@@ -14,6 +14,7 @@ use super::space::{Coords, OrbitSpace, SpaceError};
 use super::subset::{SubsetReader, SubsetSpace, Unranked};
 use godsearch_core::heuristic::raise_where;
 use godsearch_core::{Heuristic, RankInt};
+use godsearch_tables::prefetch;
 
 /// What a projection keeps of one orbit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -308,20 +309,32 @@ impl Projection {
     /// The projection's rank of a position, from the full space's decoded coordinates.
     #[inline]
     pub fn rank_from(&self, coords: &[Coords]) -> u64 {
-        self.rank_sharing(coords, &mut Unranked::default())
+        self.rank_in(&mut PositionView::of_coords(coords))
     }
 
-    /// [`rank_from`](Self::rank_from), for one of several projections read off one position:
-    /// an arrangement one of them unranks into `unranked` is not unranked again.
+    /// The projection's rank of the position `view` shows; an arrangement unranked for one
+    /// projection is kept in the view for the next.
     #[inline]
-    pub fn rank_sharing(&self, coords: &[Coords], unranked: &mut Unranked) -> u64 {
+    pub fn rank_in(&self, view: &mut PositionView) -> u64 {
         let sources = match &self.reading {
             Reading::Digits(_, sources) => sources,
-            Reading::Pieces(reader) => return reader.rank_from(coords, unranked),
+            Reading::Pieces(reader) => {
+                return match &view.pieces {
+                    Some(held) => {
+                        let start = held.starts[reader.component()];
+                        let n = reader.slots();
+                        reader.rank_of_slots(
+                            &held.labels[start..start + n],
+                            &held.twists[start..start + n],
+                        )
+                    }
+                    None => reader.rank_from(view.coords, &mut view.unranked),
+                }
+            }
         };
         let mut rank = 0u64;
         for s in sources {
-            let (a, o) = coords[s.component];
+            let (a, o) = view.coords[s.component];
             let mut value = if s.orientation { o } else { a };
             if s.halve {
                 value >>= 1;
@@ -332,6 +345,129 @@ impl Projection {
             rank = rank * s.radix + value as u64;
         }
         rank
+    }
+
+    /// Adds the coordinates its rank reads to `needs` (a projection of some pieces reads them
+    /// off the labels where a position is held as pieces).
+    fn add_needs(&self, needs: &mut Needs) {
+        if let Reading::Digits(_, sources) = &self.reading {
+            for s in sources {
+                needs.add(s.component, s.orientation);
+            }
+        }
+    }
+}
+
+/// Which components' coordinates a position's reader must work out: bit `i` of each word for
+/// component `i` (a component past the words' bits always).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    arrangements: u64,
+    orientations: u64,
+}
+
+impl Needs {
+    /// Every coordinate.
+    pub const ALL: Needs = Needs {
+        arrangements: u64::MAX,
+        orientations: u64::MAX,
+    };
+
+    /// No coordinate.
+    pub const NONE: Needs = Needs {
+        arrangements: 0,
+        orientations: 0,
+    };
+
+    fn add(&mut self, component: usize, orientation: bool) {
+        let bit = 1u64.checked_shl(component as u32).unwrap_or(0);
+        match orientation {
+            true => self.orientations |= bit,
+            false => self.arrangements |= bit,
+        }
+    }
+
+    /// Whether component `i`'s arrangement is needed.
+    #[inline]
+    pub fn arrangement(self, i: usize) -> bool {
+        i >= u64::BITS as usize || self.arrangements >> i & 1 == 1
+    }
+
+    /// Whether component `i`'s orientations are needed.
+    #[inline]
+    pub fn orientation(self, i: usize) -> bool {
+        i >= u64::BITS as usize || self.orientations >> i & 1 == 1
+    }
+}
+
+/// A position as projections read it: its components' full coordinates (those asked for),
+/// and, where it is held as pieces, every slot's label and orientation.
+pub struct PositionView<'p> {
+    coords: &'p [Coords],
+    unranked: Unranked,
+    pieces: Option<HeldPieces<'p>>,
+}
+
+/// A position's slots, component after component.
+struct HeldPieces<'p> {
+    labels: &'p [u8],
+    twists: &'p [u8],
+    starts: &'p [usize],
+}
+
+impl<'p> PositionView<'p> {
+    /// A position decoded into every component's full coordinates.
+    pub fn of_coords(coords: &'p [Coords]) -> Self {
+        PositionView {
+            coords,
+            unranked: Unranked::default(),
+            pieces: None,
+        }
+    }
+
+    /// A position held as pieces: each slot's label and orientation (component `c`'s from
+    /// `starts[c]`), with the coordinates the projections read by digits.
+    pub fn of_pieces(
+        coords: &'p [Coords],
+        labels: &'p [u8],
+        twists: &'p [u8],
+        starts: &'p [usize],
+    ) -> Self {
+        PositionView {
+            coords,
+            unranked: Unranked::default(),
+            pieces: Some(HeldPieces {
+                labels,
+                twists,
+                starts,
+            }),
+        }
+    }
+}
+
+/// States whose positions projections read: ranks of an [`OrbitSpace`], or
+/// [`Pieces`](super::pieces::Pieces).
+pub trait Positions: Sync {
+    /// The state.
+    type State: Copy + Default;
+
+    /// Calls `f` with a view of `state`'s position that holds at least the coordinates
+    /// `needs` asks for.
+    fn view<T>(
+        &self,
+        state: Self::State,
+        needs: Needs,
+        f: impl FnOnce(&mut PositionView) -> T,
+    ) -> T;
+}
+
+impl<R: RankInt> Positions for OrbitSpace<R> {
+    type State = R;
+
+    /// Every coordinate, decoded from the rank.
+    #[inline]
+    fn view<T>(&self, state: R, _: Needs, f: impl FnOnce(&mut PositionView) -> T) -> T {
+        self.with_coords(state, |coords| f(&mut PositionView::of_coords(coords)))
     }
 }
 
@@ -397,18 +533,29 @@ fn projected_space(
 /// The maximum of pattern databases over projections of one space: admissible (each is a
 /// lower bound on the moves left, see the module docs); consistent too, as a maximum of
 /// consistent estimates (every move changes a projection's distance by at most one). Each
-/// table's bytes are held as `B` (built in memory, or a file's mapped payload).
+/// table's bytes are held as `B` (built in memory, or a file's mapped payload); the states
+/// are those of `P` (ranks of the space, or its positions as pieces).
 #[derive(Debug)]
-pub struct PatternDatabases<'a, R: RankInt, B = Vec<u8>> {
-    space: &'a OrbitSpace<R>,
+pub struct PatternDatabases<'a, P, B = Vec<u8>> {
+    space: &'a P,
     tables: &'a [(Projection, B)],
+    /// The coordinates the databases read off a position.
+    needs: Needs,
 }
 
-impl<'a, R: RankInt, B: AsRef<[u8]>> PatternDatabases<'a, R, B> {
+impl<'a, P: Positions, B: AsRef<[u8]>> PatternDatabases<'a, P, B> {
     /// The databases `tables` (each projection with its exact distances, one byte a rank, 255
     /// for unreached) over `space`.
-    pub fn new(space: &'a OrbitSpace<R>, tables: &'a [(Projection, B)]) -> Self {
-        Self { space, tables }
+    pub fn new(space: &'a P, tables: &'a [(Projection, B)]) -> Self {
+        let mut needs = Needs::NONE;
+        for (p, _) in tables {
+            p.add_needs(&mut needs);
+        }
+        Self {
+            space,
+            tables,
+            needs,
+        }
     }
 }
 
@@ -424,32 +571,29 @@ fn distance(entry: u8) -> u32 {
     }
 }
 
-impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R, B> {
+impl<P: Positions, B: AsRef<[u8]> + Sync> Heuristic<P::State> for PatternDatabases<'_, P, B> {
     const CONSISTENT: bool = true;
 
-    fn lower_bound(&self, state: R) -> u32 {
-        self.space.with_coords(state, |coords| {
-            let unranked = &mut Unranked::default();
+    fn lower_bound(&self, state: P::State) -> u32 {
+        self.space.view(state, self.needs, |view| {
             self.tables
                 .iter()
-                .map(|(p, table)| {
-                    distance(table.as_ref()[p.rank_sharing(coords, unranked) as usize])
-                })
+                .map(|(p, table)| distance(table.as_ref()[p.rank_in(view) as usize]))
                 .max()
                 .unwrap_or(0)
         })
     }
 
-    /// Every state's entries worked out first, then read: the reads wait on memory (the
-    /// 3x3x3's corner table is 88 MB) and no longer wait one after another.
-    fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
+    /// Every state's entries worked out first (and fetched), then read: the reads wait on
+    /// memory (the 3x3x3's corner table is 88 MB) and no longer wait one after another.
+    fn lower_bounds(&self, states: &[P::State], out: &mut [u32]) {
         self.largest_of(states, out, |_| true);
     }
 
     /// The databases read straight off the coordinates first; those of some pieces, which
     /// unrank an arrangement, only for the states the first leave below `enough` (the
-    /// 3x3x3's corners cut some children alone, and its edges are not unranked for them).
-    fn lower_bounds_past(&self, states: &[R], out: &mut [u32], enough: u32) {
+    /// ones that may still be pruned).
+    fn lower_bounds_past(&self, states: &[P::State], out: &mut [u32], enough: u32) {
         let pieces = |p: &Projection| p.reads_pieces();
         if self
             .tables
@@ -468,20 +612,18 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> Heuristic<R> for PatternDatabases<'_, R,
     }
 }
 
-impl<R: RankInt, B: AsRef<[u8]> + Sync> PatternDatabases<'_, R, B> {
+impl<P: Positions, B: AsRef<[u8]> + Sync> PatternDatabases<'_, P, B> {
     /// The largest distance in the databases `pick` chooses, for each of `states`, into `out`
-    /// (0 where it chooses none): every state's entries worked out first, then read.
-    fn largest_of(&self, states: &[R], out: &mut [u32], pick: impl Fn(&Projection) -> bool) {
+    /// (0 where it chooses none): every state's entries worked out and fetched first, then
+    /// read.
+    fn largest_of(&self, states: &[P::State], out: &mut [u32], pick: impl Fn(&Projection) -> bool) {
         let picked = || self.tables.iter().filter(|(p, _)| pick(p));
         let tables = picked().count().max(1);
         if tables > BATCH_ENTRIES {
             for (&state, bound) in states.iter().zip(out) {
-                *bound = self.space.with_coords(state, |coords| {
-                    let unranked = &mut Unranked::default();
+                *bound = self.space.view(state, self.needs, |view| {
                     picked()
-                        .map(|(p, table)| {
-                            distance(table.as_ref()[p.rank_sharing(coords, unranked) as usize])
-                        })
+                        .map(|(p, table)| distance(table.as_ref()[p.rank_in(view) as usize]))
                         .max()
                         .unwrap_or(0)
                 });
@@ -494,10 +636,11 @@ impl<R: RankInt, B: AsRef<[u8]> + Sync> PatternDatabases<'_, R, B> {
             .zip(out.chunks_mut(BATCH_ENTRIES / tables))
         {
             for (i, &state) in states.iter().enumerate() {
-                self.space.with_coords(state, |coords| {
-                    let unranked = &mut Unranked::default();
-                    for (t, (p, _)) in picked().enumerate() {
-                        entries[i * tables + t] = p.rank_sharing(coords, unranked) as usize;
+                self.space.view(state, self.needs, |view| {
+                    for (t, (p, table)) in picked().enumerate() {
+                        let entry = p.rank_in(view) as usize;
+                        prefetch(table.as_ref(), entry);
+                        entries[i * tables + t] = entry;
                     }
                 });
             }

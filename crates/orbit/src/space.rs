@@ -331,12 +331,12 @@ impl<R: RankInt> OrbitSpace<R> {
                 }
             }
         }
-        self.compose(&coords)
+        self.rank_of_coords(&coords)
     }
 
     /// The rank of every component's full coordinates (the rules' halved arrangements and
     /// dropped orientation digits taken off).
-    fn compose(&self, coords: &[Coords]) -> Option<R> {
+    pub(crate) fn rank_of_coords(&self, coords: &[Coords]) -> Option<R> {
         let mut rank = R::default();
         for d in &self.digits {
             let c = &self.components[d.component];
@@ -494,6 +494,11 @@ impl<R: RankInt> OrbitSpace<R> {
         &self.components[i]
     }
 
+    /// Every component, in rank order.
+    pub(crate) fn components(&self) -> &[Component] {
+        &self.components
+    }
+
     /// Calls `f` with every component's full coordinates in `state`, decoded on the stack.
     #[inline]
     pub fn with_coords<T>(&self, state: R, f: impl FnOnce(&[Coords]) -> T) -> T {
@@ -505,7 +510,7 @@ impl<R: RankInt> OrbitSpace<R> {
 
     /// Calls `f` with room for every component's coordinates, on the stack where it fits.
     #[inline]
-    fn with_coord_buffer<T>(&self, f: impl FnOnce(&mut [Coords]) -> T) -> T {
+    pub(crate) fn with_coord_buffer<T>(&self, f: impl FnOnce(&mut [Coords]) -> T) -> T {
         let n = self.components.len();
         let mut inline = [(0u128, 0u128); INLINE_COMPONENTS];
         let mut spilled = Vec::new();

@@ -108,6 +108,38 @@ impl SubsetReader {
         arrangements * self.orientation_values as u128
     }
 
+    /// The full space's component it reads.
+    pub fn component(&self) -> usize {
+        self.component
+    }
+
+    /// Its component's slots.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// The subset's rank of a position given as its component's slots: each one's label
+    /// (`labels`) and orientation (`twists`).
+    #[inline]
+    pub fn rank_of_slots(&self, labels: &[u8], twists: &[u8]) -> u64 {
+        let mut slot_of = [0u8; FAST_DISTINCT];
+        for (slot, &label) in labels.iter().enumerate() {
+            slot_of[label as usize] = slot as u8;
+        }
+        let mut at = [0u8; MAX_SUBSET_SLOTS];
+        let at = &mut at[..self.tracked];
+        for (slot, &label) in at.iter_mut().zip(&self.labels) {
+            *slot = slot_of[label as usize];
+        }
+        let mut orientation = 0u64;
+        if self.orientations > 1 {
+            for &slot in at.iter().rev() {
+                orientation = orientation * self.orientations + twists[slot as usize] as u64;
+            }
+        }
+        partial_rank(at, labels.len()) * self.orientation_values + orientation
+    }
+
     /// The subset's rank of the position whose components' full coordinates are `coords`,
     /// its component's arrangement unranked into `unranked` unless it holds it already.
     #[inline]

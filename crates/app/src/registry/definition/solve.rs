@@ -27,7 +27,8 @@ use godsearch_core::{Heuristic, NoProgress, Progress, RankInt, RankedSpace, Stat
 use godsearch_enumerate::half_depth::{GoalBall, HalfDepthOutcome};
 use godsearch_enumerate::hashed_ball::HashedBall;
 use godsearch_enumerate::{table, KeyState, Limits};
-use godsearch_orbit::projection::{Keep, PatternDatabases, Projection, ProjectionSpec};
+use godsearch_orbit::pieces::{PieceSpace, Pieces, MAX_PIECE_SLOTS};
+use godsearch_orbit::projection::{Keep, PatternDatabases, Positions, Projection, ProjectionSpec};
 use godsearch_orbit::slots::{MAX_SLOTS, MAX_WIDE_SLOTS};
 use godsearch_orbit::subset::MAX_SUBSET_SLOTS;
 use godsearch_orbit::{OrbitSpace, Pattern, SpaceError, SpaceMove};
@@ -58,6 +59,9 @@ pub const NEAR_BALL_SEQUENCES: u128 = 1 << 16;
 /// last of those iterations expands about `moves^NEAR_REACH` nodes), and builds the pattern
 /// databases for a bound past them.
 pub const NEAR_REACH: u32 = 3;
+/// Puzzles of at most this many slots are searched as [`Pieces`] of 64 bytes (the 3x3x3's
+/// 20); those of up to [`MAX_PIECE_SLOTS`] in 128.
+const FEW_SLOTS: usize = 32;
 
 /// A definition puzzle ready to solve positions: its space with the table of every rank or the
 /// pattern databases built once, for as many positions as asked.
@@ -306,49 +310,92 @@ impl<R: RankInt + KeyState> Databases<R> {
     }
 }
 
-/// One iteration's estimate under [`Method::Databases`]: admissible either way.
-enum Estimate<'a, R: RankInt> {
-    /// The ball near solved: exact within its depth, one past it outside.
-    Near(Arc<HashedBall<R>>),
-    /// The maximum of the ball and the pattern databases over `space`.
-    Far(Arc<HashedBall<R>>, Arc<Tables>, &'a OrbitSpace<R>),
+/// The states IDA* searches a ranked space's positions as: its ranks, or its positions as
+/// pieces ([`PieceSpace`]: a few dozen bytes moved a child, where a rank is decoded and
+/// composed again), over the same moves.
+trait Searched<R>: StateSpace + Positions<State = <Self as StateSpace>::State> {
+    /// The rank of a state (the ball near solved is keyed by ranks).
+    fn rank(&self, state: <Self as StateSpace>::State) -> R;
 }
 
-impl<R: RankInt + KeyState> Heuristic<R> for Estimate<'_, R> {
+impl<R: RankInt> Searched<R> for OrbitSpace<R> {
+    #[inline]
+    fn rank(&self, state: R) -> R {
+        state
+    }
+}
+
+impl<R: RankInt, const N: usize> Searched<R> for PieceSpace<'_, R, N> {
+    #[inline]
+    fn rank(&self, state: Pieces<N>) -> R {
+        self.rank_of(&state)
+    }
+}
+
+/// One iteration's estimate under [`Method::Databases`] for states of `P`: admissible either
+/// way.
+enum Estimate<'a, R, P> {
+    /// The ball near solved: exact within its depth, one past it outside.
+    Near(Arc<HashedBall<R>>, &'a P),
+    /// The maximum of the ball and the pattern databases over `space`.
+    Far(Arc<HashedBall<R>>, Arc<Tables>, &'a P),
+}
+
+/// The ball's estimates of `states` (of `space`) into `out`, their ranks worked out a chunk
+/// at a time.
+fn ball_bounds<R: RankInt + KeyState, P: Searched<R>>(
+    ball: &HashedBall<R>,
+    space: &P,
+    states: &[<P as StateSpace>::State],
+    out: &mut [u32],
+) {
+    const CHUNK: usize = 64;
+    let mut ranks = [R::default(); CHUNK];
+    for (states, out) in states.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        for (rank, &state) in ranks.iter_mut().zip(states) {
+            *rank = space.rank(state);
+        }
+        ball.lower_bounds(&ranks[..states.len()], out);
+    }
+}
+
+impl<R: RankInt + KeyState, P: Searched<R>> Heuristic<<P as StateSpace>::State>
+    for Estimate<'_, R, P>
+{
     const CONSISTENT: bool = false;
 
     #[inline]
-    fn lower_bound(&self, state: R) -> u32 {
+    fn lower_bound(&self, state: <P as StateSpace>::State) -> u32 {
         match self {
-            Estimate::Near(ball) => ball.lower_bound(state),
+            Estimate::Near(ball, space) => ball.lower_bound(space.rank(state)),
             Estimate::Far(ball, tables, space) => {
-                match PatternDatabases::new(space, tables).lower_bound(state) {
+                match PatternDatabases::new(*space, tables).lower_bound(state) {
                     // The ball reads at most one past its depth: no higher.
                     far if far > ball.depth() => far,
-                    near => near.max(ball.lower_bound(state)),
+                    near => near.max(ball.lower_bound(space.rank(state))),
                 }
             }
         }
     }
 
     #[inline]
-    fn lower_bounds(&self, states: &[R], out: &mut [u32]) {
+    fn lower_bounds(&self, states: &[<P as StateSpace>::State], out: &mut [u32]) {
         self.lower_bounds_past(states, out, u32::MAX);
     }
 
     /// The databases first; the ball only for the states they put within its depth (most
     /// states they put past it, where the ball could not say more) and below `enough`.
     #[inline]
-    fn lower_bounds_past(&self, states: &[R], out: &mut [u32], enough: u32) {
+    fn lower_bounds_past(&self, states: &[<P as StateSpace>::State], out: &mut [u32], enough: u32) {
         match self {
-            Estimate::Near(ball) => ball.lower_bounds(states, out),
+            Estimate::Near(ball, space) => ball_bounds(ball, *space, states, out),
             Estimate::Far(ball, tables, space) => {
-                PatternDatabases::new(space, tables).lower_bounds_past(states, out, enough);
+                PatternDatabases::new(*space, tables).lower_bounds_past(states, out, enough);
                 raise_where(
                     states,
                     out,
                     |bound| bound <= ball.depth() && bound < enough,
-                    |near, read| ball.lower_bounds(near, read),
+                    |near, read| ball_bounds(ball, *space, near, read),
                 );
             }
         }
@@ -641,57 +688,18 @@ impl<R: RankInt + KeyState> Solver<R> {
                 }
             }
             Method::Databases(estimates) => {
-                let near_bounds = estimates.near_depth + NEAR_REACH;
-                // The databases of the last iteration, for the report.
-                let mut far: Option<Arc<Tables>> = None;
-                let mut failed = None;
-                let mut deepest = 0;
-                let found = search(
-                    space,
-                    |bound, last| {
-                        if bound <= near_bounds {
-                            let ball = estimates.ball.held();
-                            deepest = deepest.max(ball.depth());
-                            return Some(Estimate::Near(ball));
-                        }
-                        let tables = match estimates.tables(puzzle, space, last, &give_up) {
-                            Ok(Some((tables, seconds))) => {
-                                built_now += seconds;
-                                tables
-                            }
-                            Ok(None) => return None,
-                            Err(e) => {
-                                failed = Some(e);
-                                return None;
-                            }
-                        };
-                        far = Some(Arc::clone(&tables));
-                        let (ball, seconds) =
-                            estimates.ball.for_bound(space, bound, Some(last), &give_up);
-                        built_now += seconds;
-                        deepest = deepest.max(ball.depth());
-                        Some(Estimate::Far(ball, tables, space))
-                    },
-                    start_rank,
-                    self.count,
-                    give_up,
-                    || AppError::Check("the search found no way to solved".into()),
-                );
-                if let Some(e) = failed {
-                    return Err(e);
-                }
-                let near = format!("every position within {deepest} moves");
-                match far {
-                    Some(tables) => {
-                        let names = tables
-                            .iter()
-                            .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
-                            .chain([near])
-                            .collect();
-                        (found?, "IDA* over pattern databases", names)
-                    }
-                    None => (found?, NEAR_METHOD, vec![near]),
-                }
+                // As pieces in the fewest bytes that hold them (IDA* copies a state for
+                // every child), else as ranks.
+                let searched = if let Some(pieces) = PieceSpace::<R, FEW_SLOTS>::new(space) {
+                    let start = pieces.pieces_of(start_rank);
+                    self.search_databases(estimates, &pieces, start, &give_up, &mut built_now)
+                } else if let Some(pieces) = PieceSpace::<R, MAX_PIECE_SLOTS>::new(space) {
+                    let start = pieces.pieces_of(start_rank);
+                    self.search_databases(estimates, &pieces, start, &give_up, &mut built_now)
+                } else {
+                    self.search_databases(estimates, space, start_rank, &give_up, &mut built_now)
+                };
+                searched?
             }
         };
         let how = How {
@@ -701,6 +709,72 @@ impl<R: RankInt + KeyState> Solver<R> {
             seconds: started.elapsed().as_secs_f64() - built_now,
         };
         report(puzzle, space, (start, start_text), found, how)
+    }
+}
+
+impl<R: RankInt + KeyState> Solver<R> {
+    /// IDA* from `start` over `searched` (this solver's positions as ranks or as pieces),
+    /// over the ball near solved for the near bounds and the databases past them, giving up
+    /// as `give_up` says; the seconds spent building tables are added to `built_now`.
+    fn search_databases<P: Searched<R>>(
+        &self,
+        estimates: &Databases<R>,
+        searched: &P,
+        start: <P as StateSpace>::State,
+        give_up: &GiveUp,
+        built_now: &mut f64,
+    ) -> AppResult<(Found, &'static str, Vec<String>)> {
+        let (puzzle, space) = (&self.puzzle, &self.space);
+        let near_bounds = estimates.near_depth + NEAR_REACH;
+        // The databases of the last iteration, for the report.
+        let mut far: Option<Arc<Tables>> = None;
+        let mut failed = None;
+        let mut deepest = 0;
+        let found = search(
+            searched,
+            |bound, last| {
+                if bound <= near_bounds {
+                    let ball = estimates.ball.held();
+                    deepest = deepest.max(ball.depth());
+                    return Some(Estimate::Near(ball, searched));
+                }
+                let tables = match estimates.tables(puzzle, space, last, give_up) {
+                    Ok(Some((tables, seconds))) => {
+                        *built_now += seconds;
+                        tables
+                    }
+                    Ok(None) => return None,
+                    Err(e) => {
+                        failed = Some(e);
+                        return None;
+                    }
+                };
+                far = Some(Arc::clone(&tables));
+                let (ball, seconds) = estimates.ball.for_bound(space, bound, Some(last), give_up);
+                *built_now += seconds;
+                deepest = deepest.max(ball.depth());
+                Some(Estimate::Far(ball, tables, searched))
+            },
+            start,
+            self.count,
+            *give_up,
+            || AppError::Check("the search found no way to solved".into()),
+        );
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let near = format!("every position within {deepest} moves");
+        Ok(match far {
+            Some(tables) => {
+                let names = tables
+                    .iter()
+                    .map(|(p, _)| p.spec.describe(&puzzle.definition.orbits))
+                    .chain([near])
+                    .collect();
+                (found?, "IDA* over pattern databases", names)
+            }
+            None => (found?, NEAR_METHOD, vec![near]),
+        })
     }
 }
 
@@ -976,6 +1050,13 @@ mod tests {
             raised > 0,
             "the ball says more than the databases somewhere"
         );
+        // Held as pieces, every position gets the same estimates.
+        let pieces = PieceSpace::<_, FEW_SLOTS>::new(&space).expect("few slots");
+        let held: Vec<Pieces<FEW_SLOTS>> = states.iter().map(|&r| pieces.pieces_of(r)).collect();
+        let estimate = Estimate::Far(ball, Arc::new(shared), &pieces);
+        let mut as_pieces = vec![0; held.len()];
+        estimate.lower_bounds(&held, &mut as_pieces);
+        assert_eq!(as_pieces, together);
     }
 
     /// The 2x2x2 from its file, its generators `U, F, R` and its space of them.
