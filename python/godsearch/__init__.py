@@ -190,7 +190,9 @@ class Session:
             Definition puzzles: the moves to search with (``"U,F,R"``).
         count : int, optional
             Definition puzzles: this many solutions, shortest first, in ``solutions`` (an
-            alg search; ``rest_at_least`` is set when a timeout came first).
+            alg search; ``rest_at_least`` is set when a timeout came first). Their reports'
+            ``notes`` (when present) name a cached database that was damaged and left out or
+            rebuilt, or one that could not be cached.
         table : str or path, optional
             A distance table file saved by :meth:`bfs` (``save=``) or ``godsearch bfs --save``
             to descend through: an optimal solution in microseconds. It is checked to be this

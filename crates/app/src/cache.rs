@@ -228,15 +228,21 @@ impl TableCache {
     }
 
     /// The definition pattern database [`definition_database`](Self::definition_database)
-    /// would read, if the cache holds a valid one; never builds.
+    /// would read, if the cache holds a valid one (`None`: no file); never builds. `Err` says
+    /// why the file there cannot be used (damaged, or written for something else); it is left
+    /// as it is.
     pub fn cached_definition_database(
         &self,
         puzzle: &str,
         params: &str,
         entries: u64,
-    ) -> Option<TableBytes> {
+    ) -> Result<Option<TableBytes>, String> {
         let path = self.definition_path(puzzle, params);
-        load_bytes(&path, puzzle, params, entries).ok()
+        match load_bytes(&path, puzzle, params, entries) {
+            Ok(table) => Ok(Some(table)),
+            Err(None) => Ok(None),
+            Err(Some(why)) => Err(why),
+        }
     }
 
     /// The table of a byte an entry at `named.path`, read if valid, else built under the

@@ -597,6 +597,11 @@ pub struct DefinitionSolution {
     /// solutions: every solution not listed has at least this many moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rest_at_least: Option<u32>,
+    /// What the solver's tables had to say in this request, in words: a cached pattern
+    /// database that was unusable (damaged, or written for something else) and left out or
+    /// rebuilt, or one that could not be cached. Left out when there is nothing to say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What `info` says of a registered puzzle with no report of its own (the pancake puzzle):

@@ -148,6 +148,7 @@ impl Puzzle for Ring {
             seconds: 0.0,
             solutions: None,
             rest_at_least: None,
+            notes: Vec::new(),
         }))
     }
 

@@ -571,6 +571,51 @@ fn pdb_build_prepares_the_databases_a_solve_reads() {
     let read = report["databases"].as_array().unwrap();
     assert!(read.len() > built, "{report}");
     assert_eq!(files(), built);
+    assert!(report.get("notes").is_none(), "nothing to say: {report}");
+    // A damaged file is not trusted: the solve leaves it out (the largest, the corners' set
+    // of six, is a prepared one), and says so in its report and on stderr, until `pdb build`
+    // replaces it.
+    let largest = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+        .unwrap();
+    let mut bytes = std::fs::read(&largest).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    std::fs::write(&largest, bytes).unwrap();
+    let solve = [
+        "solve",
+        &three,
+        "--memory",
+        "64M",
+        "--cache",
+        cache,
+        "--moves",
+        "R U F' L2 B D R2 F U'",
+        "--json",
+    ];
+    let out = godsearch(&solve);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["length"], 9, "{report}");
+    let notes = report["notes"].as_array().expect("a note");
+    let note = notes[0].as_str().unwrap();
+    assert!(
+        note.starts_with("left out the prepared pattern database of CORNERS slots 0-5")
+            && note.contains("damaged"),
+        "{report}"
+    );
+    assert!(
+        stderr(&out).contains(&format!("note: {note}")),
+        "{}",
+        stderr(&out)
+    );
+    let out = godsearch(&build);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(text.matches("(replaced: ").count(), 1, "{text}");
+    let again = json(&solve);
+    assert!(again.get("notes").is_none(), "replaced: {again}");
 
     refused(
         &["pdb", "build", &three, "--pdb", "6-6-3", "--cache", cache],

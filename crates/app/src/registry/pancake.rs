@@ -474,6 +474,7 @@ impl Puzzle for Pancakes {
             seconds,
             solutions: None,
             rest_at_least: None,
+            notes: Vec::new(),
         }))
     }
 

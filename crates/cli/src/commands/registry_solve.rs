@@ -5,7 +5,7 @@
 
 use crate::args::SolveArgs;
 use crate::errors::bad_input;
-use crate::output::outln;
+use crate::output::{errln, outln};
 use crate::progress::with_job_line;
 use crate::{cache, machine};
 use anyhow::{Context, Result};
@@ -68,8 +68,12 @@ fn positions(args: &SolveArgs) -> Result<Vec<(String, String)>> {
     Ok(positions)
 }
 
-/// Prints a solution found by a generic engine: JSON, the moves alone, or for people.
+/// Prints a solution found by a generic engine: JSON, the moves alone, or for people; what
+/// its tables had to say goes to stderr first, in every form.
 pub(crate) fn print(args: &SolveArgs, report: &DefinitionSolution) -> Result<()> {
+    for note in &report.notes {
+        errln!("note: {note}");
+    }
     if args.json {
         outln!("{}", serde_json::to_string(report)?);
         return Ok(());

@@ -120,7 +120,7 @@ impl Preparation<'_> {
                     build_memory,
                     self.progress,
                 )?;
-                let (_, origin) = made.expect("built where not cached");
+                let (_, origin) = made.built();
                 Ok(PreparedDatabase {
                     what: p.spec.describe(&puzzle.definition.orbits),
                     entries: p.state_count() as u64,

@@ -152,6 +152,8 @@ pub(crate) struct How {
     pub databases: Vec<String>,
     pub build_seconds: f64,
     pub seconds: f64,
+    /// What the tables' reads and builds had to say ([`DefinitionSolution::notes`]).
+    pub notes: Vec<String>,
 }
 
 /// The `count` shortest solutions of `start` by IDA* over `heuristic_for(bound, last)` (each
@@ -210,6 +212,7 @@ pub(crate) fn report(
         seconds: how.seconds,
         solutions: (written.len() > 1 || found.rest_at_least.is_some()).then_some(written),
         rest_at_least: found.rest_at_least,
+        notes: how.notes,
     })
 }
 

@@ -98,6 +98,7 @@ impl<const N: usize> SlotSolver<N> {
             databases: vec![format!("every position within {deepest} moves")],
             build_seconds,
             seconds: started.elapsed().as_secs_f64() - build_seconds,
+            notes: Vec::new(),
         };
         report(puzzle, space, (start, start_text), found, how)
     }

@@ -154,6 +154,9 @@ struct Databases<R> {
     prepared_budget: u128,
     /// Held while they are built: a second search waits for them.
     built: Mutex<Option<Built>>,
+    /// What the next report should say of them: a cached file left out or replaced, a
+    /// database that could not be cached.
+    notes: Mutex<Vec<String>>,
 }
 
 /// The databases built so far, the piece sets ([`Keep::Pieces`]) not built yet (built when
@@ -200,7 +203,48 @@ impl<R: RankInt + KeyState> Databases<R> {
             budget,
             prepared_budget,
             built: Mutex::new(None),
+            notes: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The bytes of database `what` as fetched, noting for the next report a cached file left
+    /// out or replaced and a build that could not be cached.
+    fn noted(&self, fetched: Fetched, what: &str) -> Option<TableBytes> {
+        let mut notes = self.notes.lock().unwrap_or_else(|e| e.into_inner());
+        match fetched {
+            Fetched::Got(bytes, origin) => {
+                if let Origin::Built {
+                    replaced,
+                    not_saved,
+                    ..
+                } = origin
+                {
+                    if let Some(why) = replaced {
+                        notes.push(format!(
+                            "rebuilt the pattern database of {what}: its cached file was unusable ({why})"
+                        ));
+                    }
+                    if let Some(why) = not_saved {
+                        notes.push(format!(
+                            "built the pattern database of {what} but could not cache it ({why}); it is built again next time"
+                        ));
+                    }
+                }
+                Some(bytes)
+            }
+            Fetched::NotCached => None,
+            Fetched::Unusable(why) => {
+                notes.push(format!(
+                    "left out the prepared pattern database of {what}: its cached file is unusable ({why}); building the puzzle's databases ahead again replaces it"
+                ));
+                None
+            }
+        }
+    }
+
+    /// What the databases' reads and builds since the last call had to say.
+    fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The databases for an iteration after one that expanded `last` nodes: those built
@@ -224,7 +268,7 @@ impl<R: RankInt + KeyState> Databases<R> {
                 projections
                     .iter()
                     .map(|p| {
-                        let bytes = database_bytes(
+                        let fetched = database_bytes(
                             puzzle,
                             space,
                             self.metric,
@@ -234,7 +278,10 @@ impl<R: RankInt + KeyState> Databases<R> {
                             self.budget,
                             &progress,
                         )?;
-                        Ok(bytes.map(|(b, _)| (p.clone(), SharedBytes(Arc::new(b)))))
+                        let what = p.spec.describe(&puzzle.definition.orbits);
+                        Ok(self
+                            .noted(fetched, &what)
+                            .map(|b| (p.clone(), SharedBytes(Arc::new(b)))))
                     })
                     .collect::<AppResult<Vec<_>>>()
             });
@@ -702,11 +749,16 @@ impl<R: RankInt + KeyState> Solver<R> {
                 searched?
             }
         };
+        let notes = match &self.method {
+            Method::Databases(estimates) => estimates.take_notes(),
+            _ => Vec::new(),
+        };
         let how = How {
             method,
             databases,
             build_seconds: charged + built_now,
             seconds: started.elapsed().as_secs_f64() - built_now,
+            notes,
         };
         report(puzzle, space, (start, start_text), found, how)
     }
@@ -806,7 +858,7 @@ pub fn databases<R: RankInt>(
             let reading = Reading::OrBuild;
             let made =
                 database_bytes(puzzle, space, metric, &p, cache, reading, largest, progress)?;
-            Ok((p, made.expect("built where not cached").0))
+            Ok((p, made.built().0))
         })
         .collect()
 }
@@ -899,10 +951,30 @@ pub(super) enum Reading {
     Rebuild,
 }
 
+/// A pattern database as [`database_bytes`] found it.
+pub(super) enum Fetched {
+    /// Read from the cache or built, and which.
+    Got(TableBytes, Origin),
+    /// Not in the cache, and not to be built.
+    NotCached,
+    /// A file in the cache that cannot be used (why), and not to be built.
+    Unusable(String),
+}
+
+impl Fetched {
+    /// The bytes and their origin, where `reading` builds what the cache does not hold.
+    pub(super) fn built(self) -> (TableBytes, Origin) {
+        match self {
+            Fetched::Got(bytes, origin) => (bytes, origin),
+            _ => unreachable!("a reading that builds always gets its database"),
+        }
+    }
+}
+
 /// The database of `projection` (of `space`, `puzzle`'s space in `metric`) and how it was
 /// had: read from `cache` where a valid file holds it, else built in at most `memory` bytes
-/// (and saved there), as `reading` says; `None` when it is [`Reading::CachedOnly`] and the
-/// cache does not hold it.
+/// (and saved there), as `reading` says; with [`Reading::CachedOnly`], not built where the
+/// cache does not hold it or its file there is unusable ([`Fetched`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn database_bytes<R: RankInt>(
     puzzle: &DefinitionPuzzle,
@@ -913,13 +985,13 @@ pub(super) fn database_bytes<R: RankInt>(
     reading: Reading,
     memory: u128,
     progress: &dyn Progress,
-) -> AppResult<Option<(TableBytes, Origin)>> {
+) -> AppResult<Fetched> {
     let definition = &puzzle.definition;
     let ranks = projection.state_count();
     let build = || database(projection, space, definition, memory, progress);
     let Some(cache) = cache else {
         if reading == Reading::CachedOnly {
-            return Ok(None);
+            return Ok(Fetched::NotCached);
         }
         let started = Instant::now();
         let bytes = TableBytes::Owned(build()?);
@@ -928,7 +1000,7 @@ pub(super) fn database_bytes<R: RankInt>(
             replaced: None,
             not_saved: None,
         };
-        return Ok(Some((bytes, origin)));
+        return Ok(Fetched::Got(bytes, origin));
     };
     let identity = definition_identity(puzzle.name(), space, metric.name());
     let params = format!(
@@ -938,14 +1010,18 @@ pub(super) fn database_bytes<R: RankInt>(
     );
     let (puzzle, entries) = (&identity.puzzle, ranks as u64);
     match reading {
-        Reading::CachedOnly => Ok(cache
-            .cached_definition_database(puzzle, &params, entries)
-            .map(|bytes| (bytes, Origin::Cached))),
+        Reading::CachedOnly => Ok(
+            match cache.cached_definition_database(puzzle, &params, entries) {
+                Ok(Some(bytes)) => Fetched::Got(bytes, Origin::Cached),
+                Ok(None) => Fetched::NotCached,
+                Err(why) => Fetched::Unusable(why),
+            },
+        ),
         Reading::OrBuild | Reading::Rebuild => {
             let force = reading == Reading::Rebuild;
             cache
                 .definition_database(puzzle, &params, entries, force, build, progress)
-                .map(Some)
+                .map(|(bytes, origin)| Fetched::Got(bytes, origin))
         }
     }
 }
@@ -1209,5 +1285,51 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(names(&without), names(&quick));
+        assert!(solver.take_notes().is_empty());
+        // A damaged prepared file is left out, never trusted, and the next report says so.
+        damage_largest(cache_dir.path());
+        let solver = Databases::new(&space, outer, Some(&cache), 1 << 20, budgets);
+        let (damaged, _) = solver
+            .tables(&puzzle, &space, far, &give_up)
+            .unwrap()
+            .unwrap();
+        let notes = solver.take_notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("left out the prepared pattern database of CORNERS slots")
+                && notes[0].contains("damaged"),
+            "{notes:?}"
+        );
+        assert!(names(&damaged)
+            .iter()
+            .all(|n| !notes[0].contains(n.as_str())));
+        assert!(solver.take_notes().is_empty(), "said once");
+        // A damaged database the solver builds itself is rebuilt, and said to be.
+        damage_largest(bare_dir.path());
+        let solver = Databases::new(&space, outer, Some(&bare), 1 << 20, budgets);
+        let (rebuilt, _) = solver
+            .tables(&puzzle, &space, far, &give_up)
+            .unwrap()
+            .unwrap();
+        assert_eq!(names(&rebuilt), names(&quick));
+        let notes = solver.take_notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("rebuilt the pattern database of") && notes[0].contains("damaged"),
+            "{notes:?}"
+        );
+    }
+
+    /// Flips a byte in the middle of the largest file in `dir`.
+    fn damage_largest(dir: &std::path::Path) {
+        let largest = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .max_by_key(|p| std::fs::metadata(p).unwrap().len())
+            .unwrap();
+        let mut bytes = std::fs::read(&largest).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x5a;
+        std::fs::write(&largest, bytes).unwrap();
     }
 }
