@@ -8,9 +8,11 @@
 
 use crate::measure::{best_of, limits, print_rows, Row};
 use anyhow::{ensure, Context, Result};
+use godsearch_app::cache::TableCache;
 use godsearch_app::registry::definition::file::{
     self as definitions, DefinitionMetric, DefinitionPuzzle,
 };
+use godsearch_app::registry::definition::prepare::prepare;
 use godsearch_app::registry::definition::shipped;
 use godsearch_app::registry::definition::solve::{
     self as definition_solve, DefinitionSolveRequest,
@@ -44,6 +46,13 @@ const SCRAMBLES: &[&str] = &[
 const DEEP_SCRAMBLES: &[&str] = &[
     "R U F' L2 B D R2 F U' L B2 D F'",
     "R U F D2 L' B R2 U' F2 L R' D2 B U",
+];
+
+/// Solved over the prepared databases (`--large`, after `pdb build` into a temporary
+/// folder): 14 moves, then 15, which reads the seven-edge sets (docs/definitions.md).
+const PREPARED_SCRAMBLES: &[&str] = &[
+    "R U F D2 L' B R2 U' F2 L R' D2 B U",
+    "R U F D2 L' B R2 U' F2 L R' D2 B U F'",
 ];
 
 fn definition(file: &str) -> Result<DefinitionPuzzle> {
@@ -292,6 +301,10 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
         }
     }
 
+    if large {
+        prepared(&cube, &request)?;
+    }
+
     outln!("\nranks past 128 bits: scrambles over slot spaces and the hashed ball near solved");
     let mut slot_cases = vec![
         ("4x4x4.kpuzzle.json", "R 2U F' 2R D B2"),
@@ -314,6 +327,43 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
             r.length,
             r.nodes_expanded,
             r.seconds,
+            r.build_seconds
+        );
+    }
+    Ok(())
+}
+
+/// The 3x3x3's prepared databases built into a temporary folder (`pdb build`), then
+/// [`PREPARED_SCRAMBLES`] solved over them by a solver that reads them from there (its
+/// request otherwise `request`).
+fn prepared(cube: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> Result<()> {
+    outln!("\n3x3x3 from its file over the prepared databases (pdb build into a temporary folder)");
+    let dir = tempfile::tempdir()?;
+    let cache = TableCache::new(dir.path().to_path_buf());
+    let request = DefinitionSolveRequest {
+        prepared_ranks: definition_solve::PREPARED_DATABASE_RANKS,
+        cache: Some(&cache),
+        ..request.clone()
+    };
+    let started = Instant::now();
+    let made = prepare(cube, &request, false, &NoProgress)?;
+    let entries: u64 = made.iter().map(|d| d.entries).sum();
+    outln!(
+        "  pdb build: {} databases, {entries} entries, {:.1} s",
+        made.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let solver = definition_solve::DefinitionSolver::new(cube, &request, &NoProgress)?;
+    for scramble in PREPARED_SCRAMBLES {
+        let start = definitions::position(cube, scramble)?;
+        let r = solver.solve(&start, scramble, None)?;
+        outln!(
+            "  {:<42} {:>2} moves  {:>9} nodes  search {:>6.2} s  ({:.1} k nodes/s)  read {:.2} s",
+            scramble,
+            r.length,
+            r.nodes_expanded,
+            r.seconds,
+            r.nodes_expanded as f64 / r.seconds.max(1e-9) / 1e3,
             r.build_seconds
         );
     }
