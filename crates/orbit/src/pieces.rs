@@ -15,7 +15,8 @@ use godsearch_core::{MoveIdx, RankInt, SequenceAutomaton, StateSpace};
 pub const MAX_PIECE_SLOTS: usize = 64;
 
 /// A position as pieces: per slot (components one after another, in the full space's order)
-/// its piece's label within its component and its orientation, for puzzles of at most `N`
+/// its piece's label within its component and its orientation (zero where no move twists
+/// the component's pieces), for puzzles of at most `N`
 /// slots (a state IDA* copies for every child: the 3x3x3's fits the 64 bytes of
 /// `Pieces<32>`). Slots past the puzzle's are zero.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -120,7 +121,12 @@ impl<'a, R: RankInt, const N: usize> PieceSpace<'a, R, N> {
             {
                 let n = c.slots.len();
                 c.arrangement_into(a, &mut pieces.labels[start..start + n]);
-                pieces.twists[start..start + n].copy_from_slice(&c.orientations_of(o));
+                // Where no move twists a piece, orientations say nothing and stay zero (two
+                // alike pieces swapped are the same position whatever their slots' solved
+                // orientations).
+                if c.twisted {
+                    pieces.twists[start..start + n].copy_from_slice(&c.orientations_of(o));
+                }
             }
         });
         pieces

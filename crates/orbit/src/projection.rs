@@ -7,7 +7,8 @@
 //! coordinates (its components are the full space's components of the orbits it keeps), so a
 //! lookup costs a few multiplications, not an unranking. A projection of some of an orbit's
 //! pieces ([`Keep::Pieces`]) is a space of its own ([`super::subset`]), read off the full
-//! space's coordinates by unranking that orbit's arrangement.
+//! space's coordinates by unranking that orbit's arrangement, or straight off the labels of
+//! a position held as pieces ([`super::pieces`]).
 
 use super::definition::{Definition, NamedMove, OrbitDef, OrbitPattern, OrbitTransformation};
 use super::space::{Coords, OrbitSpace, SpaceError};
@@ -590,9 +591,10 @@ impl<P: Positions, B: AsRef<[u8]> + Sync> Heuristic<P::State> for PatternDatabas
         self.largest_of(states, out, |_| true);
     }
 
-    /// The databases read straight off the coordinates first; those of some pieces, which
-    /// unrank an arrangement, only for the states the first leave below `enough` (the
-    /// ones that may still be pruned).
+    /// The databases read straight off the coordinates first; those of some pieces (which
+    /// unrank an arrangement where a state is a rank) only for the states the first leave
+    /// below `enough` (the 3x3x3's corners cut some children alone, and its sets of edges are
+    /// not read for them).
     fn lower_bounds_past(&self, states: &[P::State], out: &mut [u32], enough: u32) {
         let pieces = |p: &Projection| p.reads_pieces();
         if self

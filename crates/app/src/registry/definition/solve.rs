@@ -9,7 +9,9 @@
 //! the positions near solved, over that ball alone, and a solved position or a short scramble
 //! is answered in milliseconds. Past those bounds the estimate is the larger of the databases
 //! and that ball, grown where the search pays for it (`ball.rs`): the databases are weak
-//! near the goal, where the ball is exact.
+//! near the goal, where the ball is exact. IDA* holds a position as its pieces
+//! ([`PieceSpace`]: each slot's label and orientation) where the puzzle has at most
+//! [`MAX_PIECE_SLOTS`] slots, and as its rank otherwise.
 
 use super::ball::{GrowingBall, BALL_SHARE};
 use super::file::{DefinitionMetric, DefinitionPuzzle};
