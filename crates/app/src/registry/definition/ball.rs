@@ -25,12 +25,14 @@ pub const BALL_SHARE: f64 = 0.5;
 
 /// Beside pattern databases, a ball is grown only to a depth whose canonical sequences are at
 /// most this many times the nodes the search's last iteration expanded. Each sequence costs
-/// its build about what a child costs the search (a move and a hash); the next iteration
+/// its build about what a child costs the search (a move and a hash), and the next iteration
 /// expands about a dozen times the last one's nodes (the 3x3x3's branching factor), each with a
-/// dozen children, and the deeper ball cuts it several times: the build then costs about
-/// what it saves that iteration, and the later ones gain. On the 3x3x3 file a 12-move scramble
-/// leaves its ball at 5 moves (6 would cost 1.2 s to save 0.3 s), a 13-move one grows it to 6.
-pub const GROWTH_PER_NODE: u128 = 64;
+/// dozen children; but beside the sets of edges a deeper ball cuts few of them. Measured on
+/// the 3x3x3 file (2026-12-03, positions held as pieces): a 14-move scramble expands as many
+/// nodes over a ball of 5 moves as over one of 6 (1.7 M with the sets built on the spot), so
+/// 64 (the ball of 6, 1 s to build) cost it 2.5 s against 1.65 s; a 15-move one took 42.8 s
+/// and 0.26 GB with the ball of 6 against 47.3 s and 1.3 GB with that of 7.
+pub const GROWTH_PER_NODE: u128 = 16;
 
 /// A ball of positions near solved, grown as the searches need it and kept.
 pub(crate) struct GrowingBall<S> {
