@@ -556,34 +556,6 @@ fn pdb_build_prepares_the_databases_a_solve_reads() {
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(text.matches("already cached").count(), built, "{text}");
     // A solve within the same memory reads them all, and builds nothing.
-    let report = json(&[
-        "solve",
-        &three,
-        "--memory",
-        "64M",
-        "--cache",
-        cache,
-        "--moves",
-        "R U F' L2 B D R2 F U'",
-        "--json",
-    ]);
-    assert_eq!(report["length"], 9, "{report}");
-    let read = report["databases"].as_array().unwrap();
-    assert!(read.len() > built, "{report}");
-    assert_eq!(files(), built);
-    assert!(report.get("notes").is_none(), "nothing to say: {report}");
-    // A damaged file is not trusted: the solve leaves it out (the largest, the corners' set
-    // of six, is a prepared one), and says so in its report and on stderr, until `pdb build`
-    // replaces it.
-    let largest = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .max_by_key(|p| std::fs::metadata(p).unwrap().len())
-        .unwrap();
-    let mut bytes = std::fs::read(&largest).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x5a;
-    std::fs::write(&largest, bytes).unwrap();
     let solve = [
         "solve",
         &three,
@@ -595,6 +567,16 @@ fn pdb_build_prepares_the_databases_a_solve_reads() {
         "R U F' L2 B D R2 F U'",
         "--json",
     ];
+    let report = json(&solve);
+    assert_eq!(report["length"], 9, "{report}");
+    let read = report["databases"].as_array().unwrap();
+    assert!(read.len() > built, "{report}");
+    assert_eq!(files(), built);
+    assert!(report.get("notes").is_none(), "nothing to say: {report}");
+    // A damaged file is not trusted: the solve leaves it out (the largest, the corners' set
+    // of six, is a prepared one), and says so in its report and on stderr, until `pdb build`
+    // replaces it.
+    godsearch_testdata::damage_largest_file(dir.path());
     let out = godsearch(&solve);
     assert!(out.status.success(), "{}", stderr(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

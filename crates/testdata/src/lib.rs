@@ -1,6 +1,7 @@
 //! Reads the published reference figures in the repository's `data/` folder (each file names
 //! its source; see `data/README.md`) for the tests of every crate, so that a clone alone
-//! passes its tests. Test-only: panics with a clear message when a file is missing.
+//! passes its tests, and damages table files for the tests that check a damaged one is
+//! caught. Test-only: panics with a clear message when a file is missing.
 
 use std::path::PathBuf;
 
@@ -49,4 +50,18 @@ pub fn column(file: &str, column: usize, count: usize) -> Vec<u64> {
                 .unwrap_or_else(|_| panic!("{file}: bad number {}", row[column]))
         })
         .collect()
+}
+
+/// Damages the largest file in `dir` (one byte flipped in its middle), for tests that check a
+/// damaged table is caught.
+pub fn damage_largest_file(dir: &std::path::Path) {
+    let largest = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("an entry").path())
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+        .expect("a file");
+    let mut bytes = std::fs::read(&largest).expect("readable");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    std::fs::write(&largest, bytes).expect("writable");
 }

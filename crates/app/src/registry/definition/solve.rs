@@ -1289,7 +1289,7 @@ mod tests {
         assert_eq!(names(&without), names(&quick));
         assert!(solver.take_notes().is_empty());
         // A damaged prepared file is left out, never trusted, and the next report says so.
-        damage_largest(cache_dir.path());
+        godsearch_testdata::damage_largest_file(cache_dir.path());
         let solver = Databases::new(&space, outer, Some(&cache), 1 << 20, budgets);
         let (damaged, _) = solver
             .tables(&puzzle, &space, far, &give_up)
@@ -1307,7 +1307,7 @@ mod tests {
             .all(|n| !notes[0].contains(n.as_str())));
         assert!(solver.take_notes().is_empty(), "said once");
         // A damaged database the solver builds itself is rebuilt, and said to be.
-        damage_largest(bare_dir.path());
+        godsearch_testdata::damage_largest_file(bare_dir.path());
         let solver = Databases::new(&space, outer, Some(&bare), 1 << 20, budgets);
         let (rebuilt, _) = solver
             .tables(&puzzle, &space, far, &give_up)
@@ -1320,18 +1320,5 @@ mod tests {
             notes[0].starts_with("rebuilt the pattern database of") && notes[0].contains("damaged"),
             "{notes:?}"
         );
-    }
-
-    /// Flips a byte in the middle of the largest file in `dir`.
-    fn damage_largest(dir: &std::path::Path) {
-        let largest = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .max_by_key(|p| std::fs::metadata(p).unwrap().len())
-            .unwrap();
-        let mut bytes = std::fs::read(&largest).unwrap();
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 0x5a;
-        std::fs::write(&largest, bytes).unwrap();
     }
 }
