@@ -230,6 +230,19 @@ def test_a_definition_puzzles_databases_are_built_ahead(tmp_path):
     assert {g["origin"] for g in again["groups"]} == {"cached"}
     with pytest.raises(godsearch.InputError, match="partition"):
         session.build_pdb(three, "6-6-3")
+    # A damaged file is never trusted: the solve leaves it out and its report says so, until
+    # the databases are built ahead again.
+    largest = max(tmp_path.iterdir(), key=lambda f: f.stat().st_size)
+    data = bytearray(largest.read_bytes())
+    data[len(data) // 2] ^= 0x5A
+    largest.write_bytes(bytes(data))
+    scramble = "R U F' L2 B D R2 F U'"
+    report = session.solve(three, scramble)
+    assert report["length"] == 9
+    assert len(report["notes"]) == 1 and "damaged" in report["notes"][0]
+    rebuilt = session.build_pdb(three)
+    assert [g["origin"] for g in rebuilt["groups"]].count("built") == 1
+    assert "notes" not in session.solve(three, scramble)
 
 
 def test_definition_files_enumerate_and_solve(session):
