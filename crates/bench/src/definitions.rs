@@ -17,6 +17,7 @@ use godsearch_app::registry::definition::shipped;
 use godsearch_app::registry::definition::solve::{
     self as definition_solve, DefinitionSolveRequest,
 };
+use godsearch_app::report::DefinitionSolution;
 use godsearch_console::outln;
 use godsearch_core::{NoProgress, RankedSpace, StateSpace};
 use godsearch_enumerate::{frontier, state_levels, table, Enumeration, KeyState, Stop};
@@ -286,18 +287,9 @@ pub fn run(large: bool, threads: usize) -> Result<()> {
     if large {
         outln!("\n3x3x3 from its file, deeper: the sets of edges are built once a search pays for them");
         for scramble in DEEP_SCRAMBLES {
-            let start = definitions::position(&cube, scramble)?;
-            let r = solver.solve(&start, scramble, None)?;
-            outln!(
-                "  {:<42} {:>2} moves  {:>9} nodes  search {:>6.2} s  ({:.1} k nodes/s)  built {:.2} s: {}",
-                scramble,
-                r.length,
-                r.nodes_expanded,
-                r.seconds,
-                r.nodes_expanded as f64 / r.seconds.max(1e-9) / 1e3,
-                r.build_seconds,
-                r.databases.join(", ")
-            );
+            deep_row(&cube, &solver, scramble, |r| {
+                format!("built {:.2} s: {}", r.build_seconds, r.databases.join(", "))
+            })?;
         }
     }
 
@@ -355,17 +347,31 @@ fn prepared(cube: &DefinitionPuzzle, request: &DefinitionSolveRequest) -> Result
     );
     let solver = definition_solve::DefinitionSolver::new(cube, &request, &NoProgress)?;
     for scramble in PREPARED_SCRAMBLES {
-        let start = definitions::position(cube, scramble)?;
-        let r = solver.solve(&start, scramble, None)?;
-        outln!(
-            "  {:<42} {:>2} moves  {:>9} nodes  search {:>6.2} s  ({:.1} k nodes/s)  read {:.2} s",
-            scramble,
-            r.length,
-            r.nodes_expanded,
-            r.seconds,
-            r.nodes_expanded as f64 / r.seconds.max(1e-9) / 1e3,
-            r.build_seconds
-        );
+        deep_row(cube, &solver, scramble, |r| {
+            format!("read {:.2} s", r.build_seconds)
+        })?;
     }
+    Ok(())
+}
+
+/// Solves `scramble` of `cube` with `solver` and prints its row: moves, nodes, search time
+/// and rate, then `tail` of the report (what was built or read).
+fn deep_row(
+    cube: &DefinitionPuzzle,
+    solver: &definition_solve::DefinitionSolver,
+    scramble: &str,
+    tail: impl Fn(&DefinitionSolution) -> String,
+) -> Result<()> {
+    let start = definitions::position(cube, scramble)?;
+    let r = solver.solve(&start, scramble, None)?;
+    outln!(
+        "  {:<42} {:>2} moves  {:>9} nodes  search {:>6.2} s  ({:.1} k nodes/s)  {}",
+        scramble,
+        r.length,
+        r.nodes_expanded,
+        r.seconds,
+        r.nodes_expanded as f64 / r.seconds.max(1e-9) / 1e3,
+        tail(&r)
+    );
     Ok(())
 }

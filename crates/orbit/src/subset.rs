@@ -126,18 +126,7 @@ impl SubsetReader {
         for (slot, &label) in labels.iter().enumerate() {
             slot_of[label as usize] = slot as u8;
         }
-        let mut at = [0u8; MAX_SUBSET_SLOTS];
-        let at = &mut at[..self.tracked];
-        for (slot, &label) in at.iter_mut().zip(&self.labels) {
-            *slot = slot_of[label as usize];
-        }
-        let mut orientation = 0u64;
-        if self.orientations > 1 {
-            for &slot in at.iter().rev() {
-                orientation = orientation * self.orientations + twists[slot as usize] as u64;
-            }
-        }
-        partial_rank(at, labels.len()) * self.orientation_values + orientation
+        self.rank_at(&slot_of, labels.len(), |slot| twists[slot as usize] as u64)
     }
 
     /// The subset's rank of the position whose components' full coordinates are `coords`,
@@ -154,16 +143,24 @@ impl SubsetReader {
             }
             unranked.component = self.component;
         }
+        self.rank_at(&unranked.slot_of, n, |slot| {
+            orientation_digit(orientation, self.orientations, slot)
+        })
+    }
+
+    /// The subset's rank where its component (of `n` slots) holds label `l` in slot
+    /// `slot_of[l]` and `twist(slot)` is the orientation of the piece in `slot`.
+    #[inline]
+    fn rank_at(&self, slot_of: &[u8], n: usize, twist: impl Fn(u8) -> u64) -> u64 {
         let mut at = [0u8; MAX_SUBSET_SLOTS];
         let at = &mut at[..self.tracked];
         for (slot, &label) in at.iter_mut().zip(&self.labels) {
-            *slot = unranked.slot_of[label as usize];
+            *slot = slot_of[label as usize];
         }
         let mut twists = 0u64;
         if self.orientations > 1 {
             for &slot in at.iter().rev() {
-                let digit = orientation_digit(orientation, self.orientations, slot);
-                twists = twists * self.orientations + digit;
+                twists = twists * self.orientations + twist(slot);
             }
         }
         partial_rank(at, n) * self.orientation_values + twists
