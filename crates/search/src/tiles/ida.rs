@@ -258,9 +258,13 @@ impl Watch {
             .clone()
     }
 
-    /// Records the subtrees of the iteration under way finished so far.
-    fn publish(&self, searched: SearchedSubtrees) {
-        *self.searched.lock().unwrap_or_else(PoisonError::into_inner) = Some(searched);
+    /// Records the subtrees of the iteration under way finished so far, read off the queue
+    /// while the record is held: threads that finish subtrees at once publish in turn, and
+    /// the last to publish reads every subtree finished before it (a copy taken before the
+    /// lock could overwrite a newer one).
+    fn publish<C>(&self, queue: &WorkQueue<C>) {
+        let mut searched = self.searched.lock().unwrap_or_else(PoisonError::into_inner);
+        *searched = Some(queue.searched());
     }
 
     /// Records that an iteration of `threshold` begins.
@@ -1008,7 +1012,7 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
     let queue = WorkQueue::new(subtrees, done, record, sharing.eager);
     if let (Some(watch), false) = (first.watch, done.is_empty()) {
         // Stopped before it finishes another, the run still reports those skipped.
-        watch.publish(queue.searched());
+        watch.publish(&queue);
     }
     let found = run_parallel(&first, &queue, threads, stats, handovers)
         .map_err(|next| next.min(record.next_threshold));
@@ -1111,7 +1115,7 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
                         let stopped = template.stop.load(Ordering::Relaxed);
                         if !stopped && queue.finish(s.root, dfs.next_threshold) {
                             if let Some(watch) = template.watch {
-                                watch.publish(queue.searched());
+                                watch.publish(queue);
                             }
                         }
                     }
