@@ -714,7 +714,7 @@ impl TileHeuristic for PatternHeuristic {
 
     /// Skips the reflected lookup (one uncached read) when the normal sum alone exceeds
     /// `bound`: the child is pruned either way, and the normal sum is admissible.
-    #[inline]
+    #[inline(always)]
     fn update_within(
         &self,
         parent: &PatternCache,
