@@ -6,7 +6,8 @@
 //!
 //! One module per section: [`bfs`] (enumeration engines), [`search`] (Korf's 100 and the
 //! 24-puzzle), [`subgoal`], [`cube`], [`optimal`] (the optimal 3x3x3 solver), [`definitions`]
-//! (definition-file puzzles) and [`distributed`]; [`measure`] is what they share. The figures
+//! (definition-file puzzles) and [`distributed`]; [`measure`] is what they share. [`paired`]
+//! times this build against another on any command, side by side. The figures
 //! and how to repeat them are in the book's performance chapter.
 
 pub mod benchsets;
@@ -16,6 +17,7 @@ pub mod definitions;
 pub mod distributed;
 pub mod measure;
 pub mod optimal;
+pub mod paired;
 pub mod search;
 pub mod subgoal;
 

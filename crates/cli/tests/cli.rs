@@ -443,6 +443,40 @@ fn bad_options_are_refused() {
     );
 }
 
+/// `bench --against` times two builds side by side (here the same one) on a command, and a
+/// run that fails stops it with that run's own error.
+#[test]
+fn bench_against_times_two_builds_side_by_side() {
+    let this = env!("CARGO_BIN_EXE_godsearch");
+    let out = godsearch(&[
+        "bench",
+        "--against",
+        this,
+        "--pairs",
+        "2",
+        "--",
+        "bfs",
+        "2x3",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let pairs: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with(['1', '2']))
+        .collect();
+    assert_eq!(pairs.len(), 2, "{text}");
+    assert!(text.contains("new/old: median"), "{text}");
+    let failed = godsearch(&["bench", "--against", this, "--", "bfs", "cube7"]);
+    assert!(!failed.status.success());
+    assert!(
+        stderr(&failed).contains("unknown puzzle"),
+        "{}",
+        stderr(&failed)
+    );
+    refused(&["bench", "--pairs", "2"], "--against");
+    refused(&["bench", "--against", this], "COMMAND");
+}
+
 #[test]
 fn info_computes_the_storage_table() {
     let out = godsearch(&["info", "15-puzzle"]);

@@ -319,4 +319,17 @@ pub struct BenchArgs {
     /// Optimal section: the table for the random cubes: small, 300mb, 1gb or 8gb.
     #[arg(long, value_name = "SIZE", default_value = "1gb")]
     pub table_size: String,
+    /// Instead of the sections: time this build against the godsearch build at PROGRAM on the
+    /// command after `--`, side by side, each pinned to its own core (taskset), the cores
+    /// swapped from pair to pair, and print each pair's times and their median ratio. The
+    /// command should be fixed work (a solve, an enumeration), not one that stops at a timeout.
+    #[arg(long, value_name = "PROGRAM", requires = "command")]
+    pub against: Option<PathBuf>,
+    /// With --against: pairs to run.
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "against",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub pairs: u64,
+    /// With --against: the command both builds run, e.g. `-- solve 4x4 --pdb 6-6-3 ...`.
+    #[arg(last = true, value_name = "COMMAND", requires = "against")]
+    pub command: Vec<String>,
 }
