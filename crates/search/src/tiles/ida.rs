@@ -376,6 +376,13 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
             let Some((_, next, child, h)) = self.step_into(&cache, blank, mv, state, bound) else {
                 continue;
             };
+            if h > bound {
+                // Pruned here rather than in the call: most children are, and the call would
+                // copy their cache for nothing.
+                self.next_threshold = self.next_threshold.min(g + 1 + h);
+                self.node.slide(blank);
+                continue;
+            }
             self.path.push(mv);
             if self.search(g + 1, h, child, next) {
                 return true;
