@@ -477,6 +477,14 @@ pub fn catalog() -> Catalog {
     }
 }
 
+/// The catalog entry of the puzzle `name` means, for any name a request takes (a `WxH` board,
+/// `15-puzzle`, `pancake-N`, a shipped definition), not only those [`catalog`] lists; its
+/// `name` is the one requests use (`15-puzzle` is `4x4`). Files are not read: a definition
+/// given as a path is refused, as a server refuses it in a request.
+pub fn puzzle_entry(name: &str) -> AppResult<PuzzleEntry> {
+    registry::open(name, false).map(|puzzle| puzzle.entry())
+}
+
 /// The limits one job runs under.
 #[derive(Debug, Clone, Copy)]
 pub struct JobLimits {

@@ -14,6 +14,7 @@
 //! | `GET /` | the page |
 //! | `GET /api/health` | `{"status":"ok", running, waiting, max_jobs}` |
 //! | `GET /api/puzzles` | the puzzles, algorithms, heuristics and metrics on offer |
+//! | `GET /api/puzzles/{name}` | the entry of any puzzle a request may name (`4x5`, `pancake-12`), or 400 saying why not |
 //! | `GET /api/openapi.json` | the OpenAPI 3.1 description of every route ([`openapi`]) |
 //! | `POST /api/solve`, `/api/bfs`, `/api/scramble` | runs the request and answers its report |
 //! | `POST /api/solve-batch` | solves a list of positions under one request's options: the reports, in order |
@@ -39,7 +40,7 @@ use axum::{Json, Router};
 use futures_util::stream::{self, Stream};
 use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, PdbJob, Precheck, ReplayRequest,
+    catalog, puzzle_entry, replay, BfsJob, JobControl, JobLimits, PdbJob, Precheck, ReplayRequest,
     ScrambleRequest, SolveRequest, Workbench,
 };
 use godsearch_app::AppError;
@@ -192,6 +193,7 @@ pub fn router(workbench: Arc<Workbench>, options: ServerOptions) -> Router {
         .route("/style.css", get(page::style))
         .route("/api/health", get(health))
         .route("/api/puzzles", get(puzzles))
+        .route("/api/puzzles/{name}", get(puzzle))
         .route("/api/openapi.json", get(openapi_document))
         .route("/api/solve", post(solve_now))
         .route("/api/solve-batch", post(solve_batch_now))
@@ -365,6 +367,23 @@ async fn openapi_document() -> Response {
 
 async fn puzzles() -> Response {
     Json(catalog()).into_response()
+}
+
+/// The entry of one puzzle by the name a request would give, so that a page offers any board
+/// size or pancake stack the registry reads without reading names itself.
+async fn puzzle(Path(name): Path<String>) -> Response {
+    // Opening a shipped definition reads and checks it: off the runtime's threads.
+    let opened = tokio::task::spawn_blocking(move || puzzle_entry(&name))
+        .await
+        .unwrap_or_else(|_| Err(AppError::Check("opening the puzzle panicked".into())));
+    match opened {
+        Ok(entry) => Json(entry).into_response(),
+        Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string())),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            in_api_words(&e.to_string()),
+        ),
+    }
 }
 
 async fn solve_now(

@@ -6,8 +6,8 @@
 use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::report::{BfsReport, Scramble};
 use godsearch_app::request::{
-    BfsJob, Catalog, JobProgress, PdbJob, PdbReport, Replay, ReplayRequest, ScrambleRequest,
-    SolveReport, SolveRequest,
+    BfsJob, Catalog, JobProgress, PdbJob, PdbReport, PuzzleEntry, Replay, ReplayRequest,
+    ScrambleRequest, SolveReport, SolveRequest,
 };
 use schemars::generate::SchemaSettings;
 use schemars::SchemaGenerator;
@@ -164,6 +164,7 @@ pub fn document() -> Value {
     let pdb = schema(generator.subschema_for::<PdbJob>());
     let built = schema(generator.subschema_for::<PdbReport>());
     let catalog = schema(generator.subschema_for::<Catalog>());
+    let entry = schema(generator.subschema_for::<PuzzleEntry>());
     let progress = schema(generator.subschema_for::<JobProgress>());
     let mut schemas = Value::Object(generator.take_definitions(true));
     if let (Value::Object(all), Value::Object(own)) = (&mut schemas, server_schemas(progress)) {
@@ -196,6 +197,20 @@ pub fn document() -> Value {
                 "summary": "the puzzles, algorithms, heuristics and metrics on offer",
                 "responses": { "200": answer("the catalog", catalog) },
             }},
+            "/api/puzzles/{name}": {
+                "parameters": [{
+                    "name": "name", "in": "path", "required": true,
+                    "description": "a puzzle name as a request gives it: `4x5`, `15-puzzle`, `pancake-12`, `skewb`",
+                    "schema": { "type": "string" },
+                }],
+                "get": {
+                    "summary": "the catalog entry of any puzzle a request may name, not only those the catalog lists",
+                    "responses": {
+                        "200": answer("its entry; `name` is the one requests use", entry),
+                        "400": answer("no puzzle has that name, or it cannot be made (a board too large, a file named)", schema_ref("Error")),
+                    },
+                },
+            },
             "/api/openapi.json": { "get": {
                 "summary": "this document",
                 "responses": { "200": { "description": "the OpenAPI document" } },

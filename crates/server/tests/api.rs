@@ -981,6 +981,49 @@ fn a_cancelled_two_phase_build_stops_at_once() {
     });
 }
 
+/// `/api/puzzles/{name}` opens any name a request may give, through the registry, so that a
+/// page offers sizes and stacks without reading names itself; a name no puzzle has, a board
+/// that cannot be made and a file path are refused with the registry's words.
+#[test]
+fn any_puzzle_name_answers_its_entry() {
+    let cache = tempfile::tempdir().unwrap();
+    let base = start(options(), cache.path());
+    let (status, stack) = get(&base, "/api/puzzles/pancake-12");
+    assert_eq!(status, 200, "{stack}");
+    assert_eq!(
+        (&stack["name"], &stack["kind"]),
+        (&json!("pancake-12"), &json!("pancake"))
+    );
+    assert_eq!(stack["goal"], json!("1,2,3,4,5,6,7,8,9,10,11,12"));
+    // A board by another of its names answers the name requests use.
+    let (status, board) = get(&base, "/api/puzzles/15-puzzle");
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(
+        (&board["name"], &board["kind"]),
+        (&json!("4x4"), &json!("tiles"))
+    );
+    assert_eq!(
+        board["goal"],
+        json!("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0")
+    );
+    let (status, skewb) = get(&base, "/api/puzzles/skewb");
+    assert_eq!(
+        (status, &skewb["moves"]),
+        (200, &json!(["R", "U", "L", "B"]))
+    );
+    for (name, says) in [
+        ("colour", "unknown puzzle 'colour'"),
+        ("1x5", "1x5"),
+        ("pancake-1", "pancake"),
+        ("x.tws", "file"),
+    ] {
+        let (status, refused) = get(&base, &format!("/api/puzzles/{name}"));
+        let said = refused["error"].as_str().unwrap_or_default();
+        assert_eq!(status, 400, "{name}: {refused}");
+        assert!(said.contains(says), "{name}: {said}");
+    }
+}
+
 /// `/api/openapi.json` describes the routes the server has: its paths are exactly the `/api`
 /// routes of the router (read from the server's source), each answers at the method the
 /// document gives, and each request body's fields are exactly those the server reads (serde's

@@ -467,6 +467,38 @@ async fn the_page_solves_compares_and_plays() {
     );
     screenshot(&client, "pancake").await;
 
+    // Any name the registry reads, typed: the server opens it, the page reads no names. A
+    // stack not in the menu, a board by another of its names (shown by the name requests
+    // use), and a name refused in the registry's words.
+    let typed = client.find(Locator::Id("custom-size")).await.unwrap();
+    typed.clear().await.unwrap();
+    typed.send_keys("pancake-11").await.unwrap();
+    click(&client, "#use-size").await;
+    wait_until(
+        &client,
+        "the typed stack",
+        "return document.querySelectorAll('#stack .layer').length === 11 && document.getElementById('puzzle').value === 'pancake-11';",
+    )
+    .await;
+    typed.clear().await.unwrap();
+    typed.send_keys("15-puzzle").await.unwrap();
+    click(&client, "#use-size").await;
+    wait_until(
+        &client,
+        "the board by its other name",
+        "return document.getElementById('puzzle').value === '4x4' && document.getElementById('position').value === '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0';",
+    )
+    .await;
+    typed.clear().await.unwrap();
+    typed.send_keys("pancake-40").await.unwrap();
+    click(&client, "#use-size").await;
+    wait_until(
+        &client,
+        "the registry's refusal",
+        "return document.getElementById('error').textContent.includes('from 2 to 20') && document.getElementById('puzzle').value === '4x4';",
+    )
+    .await;
+
     // A shipped definition puzzle, drawn from its pattern with no page code of its own: the
     // skewb's two orbits, every piece at home, a button for each move and its inverse; two
     // moves clicked, solved in two, played back home.

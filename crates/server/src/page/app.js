@@ -42,9 +42,28 @@ function setError(id, message) { $(id).textContent = message || ""; }
 
 // ---------- puzzle and view ----------
 
-function parseSize(name) {
+// The largest board the page draws, in cells (the server takes larger ones).
+const LARGEST_DRAWN_CELLS = 100;
+
+// A board's width and height, from the name requests use (the entry's: `4x4`, never
+// `15-puzzle`).
+function boardSize(name) {
   const m = /^(\d+)x(\d+)$/.exec(name);
   return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+// The catalog entry of any name a request may give (`4x5`, `pancake-12`): the catalog's, or
+// the server's answer, kept beside the catalog's; an error in the server's words when no
+// puzzle has that name. The page reads no names itself: the registry does.
+async function entryOf(name) {
+  const known = state.catalog.puzzles.find((p) => p.name === name);
+  if (known) return known;
+  const entry = await api(`/api/puzzles/${encodeURIComponent(name)}`);
+  if (entry.kind === "tiles" && entry.goal.split(",").length > LARGEST_DRAWN_CELLS) {
+    throw new Error(`the page draws boards of at most ${LARGEST_DRAWN_CELLS} cells; the command line and the API take ${entry.name}`);
+  }
+  if (!state.catalog.puzzles.some((p) => p.name === entry.name)) state.catalog.puzzles.push(entry);
+  return entry;
 }
 
 function choosePuzzle(name) {
@@ -60,32 +79,20 @@ function choosePuzzle(name) {
   return resetPosition();
 }
 
-// The puzzle's kind (from the catalog: tiles, cube, pancake, ...), size and goal, without
-// touching the position.
+// The puzzle's kind (from its entry: tiles, cube, pancake, ...), size and goal, without
+// touching the position. Its entry is known (entryOf) before it is set.
 function setPuzzle(name) {
-  const size = parseSize(name);
-  const pancakes = /^pancake-(\d+)$/.exec(name);
-  const entry = state.catalog.puzzles.find((p) => p.name === name)
-    || (pancakes && { kind: "pancake", goal: [...Array(Number(pancakes[1])).keys()].map((i) => i + 1).join(",") });
+  const entry = state.catalog.puzzles.find((p) => p.name === name);
   state.puzzle = name;
-  state.kind = entry ? entry.kind : (size ? "tiles" : "cube");
+  state.kind = entry.kind;
   document.body.className = state.kind + (name === "3x3x3" ? " cube3" : "");
-  if (size) {
-    [state.width, state.height] = size;
-    const cells = size[0] * size[1];
-    const tiles = [];
-    for (let i = 1; i < cells; i++) tiles.push(i);
-    tiles.push(0);
-    state.goal = tiles.join(",");
-  } else {
-    state.goal = entry && !replayedKind() ? entry.goal : "";
-  }
+  const size = state.kind === "tiles" ? boardSize(name) : null;
+  if (size) [state.width, state.height] = size;
+  state.goal = replayedKind() ? "" : entry.goal;
 }
 
 function fillAlgorithms() {
-  const entry = state.catalog.puzzles.find((p) => p.name === state.puzzle);
-  const names = entry ? entry.algorithms
-    : state.catalog.algorithms.filter((a) => a !== "two-phase" && a !== "two-stage");
+  const names = state.catalog.puzzles.find((p) => p.name === state.puzzle).algorithms;
   const select = $("algorithm");
   select.innerHTML = "";
   for (const name of names) select.add(new Option(name, name));
@@ -1014,7 +1021,7 @@ function saveToUrl() {
   history.replaceState(null, "", `#${params.toString()}`);
 }
 
-// Adds a puzzle typed as a size (4x5, pancake-12) to the menu when it is not there.
+// Adds a puzzle typed by name (4x5, pancake-12) to the menu when it is not there.
 function ensurePuzzleOption(name) {
   const select = $("puzzle");
   if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
@@ -1032,13 +1039,17 @@ async function loadFromUrl() {
   if (!Array.isArray(runs)) runs = [];
   for (const request of runs) {
     if (!request || typeof request.puzzle !== "string" || typeof request.position !== "string") continue;
-    ensurePuzzleOption(request.puzzle);
-    setPuzzle(request.puzzle);
+    let entry;
+    try { entry = await entryOf(request.puzzle); } catch (e) { continue; }
+    ensurePuzzleOption(entry.name);
+    setPuzzle(entry.name);
     fillAlgorithms();
     await runSolve(request);
   }
-  ensurePuzzleOption(puzzle);
-  if (puzzle !== state.puzzle || runs.length === 0) await choosePuzzle(puzzle);
+  let entry;
+  try { entry = await entryOf(puzzle); } catch (e) { setError("error", e.message); return false; }
+  ensurePuzzleOption(entry.name);
+  if (entry.name !== state.puzzle || runs.length === 0) await choosePuzzle(entry.name);
   const position = params.get("position");
   if (position !== null) {
     $("position").value = position;
@@ -1056,18 +1067,11 @@ async function start() {
   for (const h of state.catalog.heuristics) $("heuristic").add(new Option(h, h));
   for (const m of state.catalog.metrics) $("metric").add(new Option(m, m));
   select.addEventListener("change", () => choosePuzzle(select.value));
-  $("use-size").addEventListener("click", () => {
-    const name = $("custom-size").value.trim().toLowerCase();
-    const size = parseSize(name);
-    const pancakes = /^pancake-(\d+)$/.exec(name);
-    if (pancakes && (Number(pancakes[1]) < 2 || Number(pancakes[1]) > 20)) {
-      setError("error", "the pancake puzzle is pancake-N with N from 2 to 20"); return;
-    }
-    if (!pancakes && (!size || size[0] < 2 || size[1] < 2 || size[0] * size[1] > 100)) {
-      setError("error", "a board size is WxH, from 2x2 to 10x10 here, or pancake-N"); return;
-    }
-    ensurePuzzleOption(name);
-    choosePuzzle(name);
+  $("use-size").addEventListener("click", async () => {
+    let entry;
+    try { entry = await entryOf($("custom-size").value.trim()); } catch (e) { setError("error", e.message); return; }
+    ensurePuzzleOption(entry.name);
+    choosePuzzle(entry.name);
   });
   $("set-position").addEventListener("click", setTyped);
   $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") setTyped(); });
