@@ -32,6 +32,7 @@ import warnings as _warnings
 from ._native import GodsearchError, InputError, Interrupted, __version__
 from ._native import Session as _NativeSession
 from ._native import catalog_json as _catalog_json
+from ._native import puzzle_json as _puzzle_json
 from ._native import replay_json as _replay_json
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "replay",
     "parse",
     "build_pdb",
+    "puzzle",
     "puzzles",
     "__version__",
 ]
@@ -589,15 +591,44 @@ def parse(puzzle, position, *, goal=None):
     return replay(puzzle, position, "", goal=goal)["positions"][0]
 
 
+def puzzle(name):
+    """The catalog entry of any puzzle name (``"4x5"``, ``"15-puzzle"``, ``"pancake-12"``) or
+    definition file, listed in :func:`puzzles` or not.
+
+    Returns
+    -------
+    dict
+        ``name`` (the one requests use: ``"15-puzzle"`` is ``"4x4"``), ``kind``, ``goal``,
+        ``algorithms``, ``partitions``, ``moves``, ``solution`` (the document its solves
+        return), ``patterns``, ``view`` (what a page draws: ``{"shape": "board", "width",
+        "height"}``, ``stack``, ``cube`` with its ``order``, ``orbits`` or ``text``),
+        ``options`` (the solve options it takes; any other is refused), ``metrics``,
+        ``heuristics`` and ``default_heuristic`` (in words).
+
+    Raises
+    ------
+    InputError
+        A name no puzzle has, a board that cannot be made, a malformed definition file.
+
+    Examples
+    --------
+    >>> puzzle("15-puzzle")["view"]
+    {'shape': 'board', 'width': 4, 'height': 4}
+    >>> puzzle("pancake-12")["options"]
+    ['algorithm', 'timeout']
+    """
+    return _json.loads(_puzzle_json(name))
+
+
 def puzzles():
     """The puzzles, algorithms, heuristics and metrics on offer.
 
     Returns
     -------
     dict
-        ``puzzles`` (each with its ``name``, ``kind``, ``goal``, ``algorithms``,
-        ``partitions`` and ``moves``; the shipped definitions, such as ``skewb``, are listed
-        by name), ``algorithms``, ``heuristics``, ``metrics``, ``table_sizes``.
+        ``puzzles`` (each an entry as :func:`puzzle` gives it; the shipped definitions, such
+        as ``skewb``, are listed by name), ``algorithms``, ``heuristics``, ``metrics``,
+        ``table_sizes``.
 
     Examples
     --------

@@ -20,8 +20,8 @@ use godsearch_app::batch::SolveBatchRequest;
 use godsearch_app::cache::TableCache;
 use godsearch_app::defaults;
 use godsearch_app::request::{
-    catalog, replay, BfsJob, JobControl, JobLimits, ReplayRequest, SolveRequest, TableSize,
-    Workbench,
+    catalog, puzzle_entry, replay, BfsJob, JobControl, JobLimits, ReplayRequest, SolveRequest,
+    TableSize, Workbench,
 };
 use godsearch_app::units::parse_size;
 use godsearch_app::AppError;
@@ -281,6 +281,12 @@ fn replay_json(request: &str) -> PyResult<String> {
     write(&replay(&request).map_err(app_error)?)
 }
 
+/// The catalog entry of any puzzle name or definition file, as JSON.
+#[pyfunction]
+fn puzzle_json(name: &str) -> PyResult<String> {
+    write(&puzzle_entry(name, true).map_err(app_error)?)
+}
+
 /// The puzzles, algorithms, heuristics and metrics on offer, as JSON.
 #[pyfunction]
 fn catalog_json() -> PyResult<String> {
@@ -292,6 +298,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Session>()?;
     m.add_function(wrap_pyfunction!(replay_json, m)?)?;
     m.add_function(wrap_pyfunction!(catalog_json, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle_json, m)?)?;
     m.add("GodsearchError", m.py().get_type::<GodsearchError>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add("Interrupted", m.py().get_type::<Interrupted>())?;

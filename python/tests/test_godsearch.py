@@ -219,6 +219,17 @@ def test_the_catalog_lists_puzzles_and_options():
     assert godsearch.__version__
 
 
+def test_any_puzzle_name_or_file_has_an_entry():
+    assert godsearch.puzzle("pancake-12")["goal"] == ",".join(str(i) for i in range(1, 13))
+    board = godsearch.puzzle("15-puzzle")
+    assert board["name"] == "4x4" and board["view"] == {"shape": "board", "width": 4, "height": 4}
+    assert "pdb" in board["options"] and "metric" not in board["options"]
+    pyraminx = godsearch.puzzle(str(DATA / "definitions" / "pyraminx-no-tips.tws"))
+    assert pyraminx["view"] == {"shape": "orbits"} and pyraminx["metrics"] == ["htm", "qtm"]
+    with pytest.raises(godsearch.InputError, match="pancake-N with N from 2 to 20"):
+        godsearch.puzzle("pancake-40")
+
+
 def test_a_definition_puzzles_databases_are_built_ahead(tmp_path):
     three = str(DATA / "definitions" / "3x3x3.kpuzzle.json")
     session = godsearch.Session(cache=str(tmp_path), memory="64M")

@@ -69,6 +69,9 @@ impl Algorithm {
     }
 }
 
+/// Every `heuristic` value, as requests name them, in the order menus show them.
+pub const HEURISTICS: [&str; 4] = ["auto", "manhattan", "linear-conflict", "pdb"];
+
 /// The heuristics of the searching algorithms (named in JSON as on the command line:
 /// `linear-conflict`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]

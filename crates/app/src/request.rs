@@ -228,16 +228,7 @@ impl SolveRequest {
     /// but `metric` (`htm` or `qtm`), `generators`, `timeout`, `moves` and `count`.
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
-            &[
-                "metric",
-                "generators",
-                "timeout",
-                "moves",
-                "count",
-                "table",
-                "algorithm",
-                "depth",
-            ],
+            &DEFINITION_OPTIONS,
             "is for the built-in puzzles; a definition puzzle is solved optimally, by table descent or IDA* over databases chosen automatically",
         )
     }
@@ -438,6 +429,85 @@ pub struct PuzzleEntry {
     /// Whether a position may be given as a KPuzzle pattern (its JSON), as well as in the
     /// puzzle's own notation.
     pub patterns: bool,
+    /// What a page draws of its positions.
+    pub view: View,
+    /// The solve request fields it takes besides `puzzle` and `position` (of
+    /// [`SOLVE_OPTIONS`]); every other one is refused, never ignored. Some are taken only with
+    /// some algorithms (`depth` with half-depth), as the refusal then says.
+    pub options: Vec<&'static str>,
+    /// The `metric` values its lengths may be counted in, the default first; empty where its
+    /// moves are counted one way.
+    pub metrics: Vec<&'static str>,
+    /// The `heuristic` values it takes; empty where its solvers choose their own estimates.
+    pub heuristics: Vec<&'static str>,
+    /// What its solvers estimate distances with when the request leaves it to them, in words.
+    pub default_heuristic: String,
+}
+
+/// Every field of a [`SolveRequest`] besides `puzzle` and `position`: the options a
+/// [`PuzzleEntry`] says it takes are among them.
+pub const SOLVE_OPTIONS: [&str; 22] = [
+    "generators",
+    "goal",
+    "algorithm",
+    "heuristic",
+    "pdb",
+    "no_reflection",
+    "stages",
+    "effort",
+    "depth",
+    "metric",
+    "facelets",
+    "moves",
+    "max_length",
+    "optimal",
+    "all",
+    "count",
+    "table_size",
+    "known_solution",
+    "timeout",
+    "resume_from",
+    "resume_subtrees",
+    "table",
+];
+
+/// The solve options a definition puzzle takes (see [`PuzzleEntry::options`]).
+pub const DEFINITION_OPTIONS: [&str; 8] = [
+    "metric",
+    "generators",
+    "timeout",
+    "moves",
+    "count",
+    "table",
+    "algorithm",
+    "depth",
+];
+
+/// What a page draws of a puzzle's positions: read from its [`PuzzleEntry`], so that a page
+/// never asks which puzzle it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "shape", rename_all = "lowercase")]
+pub enum View {
+    /// A board of `width` x `height` cells; a position is its tile list, the blank 0.
+    Board {
+        /// Cells a row.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// A stack, top first; a position is the list of sizes.
+    Stack,
+    /// A cube of `order` layers, drawn from the 54 facelets its replay answers (an order-2
+    /// cube's stickers are the corners of those faces).
+    Cube {
+        /// Layers along an edge: 2 or 3.
+        order: u8,
+    },
+    /// Each orbit's slots with the piece in each and its twist, from the KPuzzle pattern its
+    /// replay answers.
+    Orbits,
+    /// The position as text, as its replay answers it.
+    Text,
 }
 
 /// Which [`SolveReport`] a puzzle's solves return.
@@ -471,18 +541,18 @@ pub fn catalog() -> Catalog {
     Catalog {
         puzzles: crate::registry::listed_entries(),
         algorithms: ALGORITHMS.iter().map(|a| a.name()).collect(),
-        heuristics: vec!["auto", "manhattan", "linear-conflict", "pdb"],
-        metrics: vec!["htm", "qtm", "stm", "etm"],
+        heuristics: crate::choice::HEURISTICS.to_vec(),
+        metrics: crate::registry::cubes::METRICS.to_vec(),
         table_sizes: TableSize::ALL.iter().map(|s| s.name()).collect(),
     }
 }
 
 /// The catalog entry of the puzzle `name` means, for any name a request takes (a `WxH` board,
 /// `15-puzzle`, `pancake-N`, a shipped definition), not only those [`catalog`] lists; its
-/// `name` is the one requests use (`15-puzzle` is `4x4`). Files are not read: a definition
-/// given as a path is refused, as a server refuses it in a request.
-pub fn puzzle_entry(name: &str) -> AppResult<PuzzleEntry> {
-    registry::open(name, false).map(|puzzle| puzzle.entry())
+/// `name` is the one requests use (`15-puzzle` is `4x4`). A definition given as a path is
+/// read only where `read_files` (a server refuses it, as it does in a request).
+pub fn puzzle_entry(name: &str, read_files: bool) -> AppResult<PuzzleEntry> {
+    registry::open(name, read_files).map(|puzzle| puzzle.entry())
 }
 
 /// The limits one job runs under.

@@ -8,7 +8,7 @@ use godsearch_app::registry::{self, Puzzle, PuzzleKind, Scrambler};
 use godsearch_app::report::{BfsReport, DefinitionSolution, Scramble};
 use godsearch_app::request::{
     catalog, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest,
-    SolutionDocument, SolveReport, SolveRequest, TableSize, Workbench,
+    SolutionDocument, SolveReport, SolveRequest, TableSize, View, Workbench,
 };
 use godsearch_app::{AppError, AppResult};
 use godsearch_core::{MoveIdx, Progress, RankedSpace, StateSpace};
@@ -118,6 +118,11 @@ impl Puzzle for Ring {
             moves: Vec::new(),
             solution: SolutionDocument::Moves,
             patterns: false,
+            view: View::Text,
+            options: Vec::new(),
+            metrics: Vec::new(),
+            heuristics: Vec::new(),
+            default_heuristic: "none: a ring's distance is worked out".into(),
         }
     }
 

@@ -373,7 +373,7 @@ async fn puzzles() -> Response {
 /// size or pancake stack the registry reads without reading names itself.
 async fn puzzle(Path(name): Path<String>) -> Response {
     // Opening a shipped definition reads and checks it: off the runtime's threads.
-    let opened = tokio::task::spawn_blocking(move || puzzle_entry(&name))
+    let opened = tokio::task::spawn_blocking(move || puzzle_entry(&name, false))
         .await
         .unwrap_or_else(|_| Err(AppError::Check("opening the puzzle panicked".into())));
     match opened {

@@ -165,6 +165,20 @@ async fn runs(client: &Client) -> Vec<Vec<String>> {
     serde_json::from_value(rows).unwrap()
 }
 
+/// The controls the page shows for the puzzle chosen (labels with `data-option`), and the
+/// metrics it offers.
+async fn offered(client: &Client) -> (Vec<String>, Vec<String>) {
+    let shown = client
+        .execute(
+            "return [[...document.querySelectorAll('[data-option]')].filter(l => l.style.display !== 'none').map(l => l.dataset.option), \
+               [...document.querySelectorAll('#metric option')].map(o => o.value)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(shown).unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_solves_compares_and_plays() {
     let Some((_driver, port)) = chromedriver() else {
@@ -354,6 +368,15 @@ async fn the_page_solves_compares_and_plays() {
 
     // A cube: the 2x2x2 from a typed scramble, drawn as a net, solved and played.
     select(&client, "#puzzle", "2x2x2").await;
+    // The controls come from the entry: a metric, no heuristic, no "optimal" (every 2x2x2
+    // solver is optimal).
+    assert_eq!(
+        offered(&client).await,
+        (
+            vec!["metric".into()],
+            ["htm", "qtm", "stm", "etm"].map(String::from).to_vec()
+        )
+    );
     // Choosing another puzzle clears the levels counted for the one before.
     assert_eq!(
         client
@@ -421,6 +444,7 @@ async fn the_page_solves_compares_and_plays() {
     // The pancake puzzle, from the registry with no page code of its own but its drawing: a
     // typed stack, solved, played to the sorted stack; a click flips the stack above it.
     select(&client, "#puzzle", "pancake-8").await;
+    assert_eq!(offered(&client).await, (vec![], vec![]));
     wait_until(
         &client,
         "the sorted stack",
@@ -503,6 +527,10 @@ async fn the_page_solves_compares_and_plays() {
     // skewb's two orbits, every piece at home, a button for each move and its inverse; two
     // moves clicked, solved in two, played back home.
     select(&client, "#puzzle", "skewb").await;
+    assert_eq!(
+        offered(&client).await,
+        (vec!["metric".into()], vec!["htm".into(), "qtm".into()])
+    );
     wait_until(
         &client,
         "the solved skewb",
@@ -552,6 +580,10 @@ async fn the_page_solves_compares_and_plays() {
     // The 3x3x3 after one U turn: the net and the 3D view show the front's top row in the
     // right face's colour (red), the rest of the front green.
     select(&client, "#puzzle", "3x3x3").await;
+    assert_eq!(
+        offered(&client).await.0,
+        ["metric", "optimal"].map(String::from).to_vec()
+    );
     let input = client.find(Locator::Id("position")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys("U").await.unwrap();
@@ -600,6 +632,10 @@ async fn the_page_solves_compares_and_plays() {
     // The options of the chosen algorithm show, and go with the request: half-depth search
     // holding 16 moves solves the 31-move board optimally.
     select(&client, "#puzzle", "3x3").await;
+    assert_eq!(
+        offered(&client).await,
+        (["heuristic", "pdb"].map(String::from).to_vec(), vec![])
+    );
     let visible = |id: &str| {
         format!("return getComputedStyle(document.getElementById('{id}').parentElement).display !== 'none';")
     };

@@ -23,7 +23,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport, DefinitionSolution, PuzzleInfo, Scramble, VerifyReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, Workbench,
+    ScrambleRequest, SolutionDocument, SolveReport, SolveRequest, View, Workbench,
 };
 use crate::verify::Claim;
 use crate::{scramble, AppError, AppResult};
@@ -45,6 +45,9 @@ pub const MAX_TABLE_PANCAKES: usize = 12;
 
 /// Bytes A* keeps a stack it has seen in (state, cost, parent, move, and the hash index).
 const ASTAR_BYTES_PER_STATE: u64 = 48;
+
+/// The solve options the pancake puzzle takes (see [`PuzzleEntry::options`]).
+const PANCAKE_OPTIONS: [&str; 2] = ["algorithm", "timeout"];
 
 /// The pancake puzzle's names: `pancake-N`.
 pub struct PancakeKind;
@@ -345,7 +348,7 @@ impl Pancakes {
     fn check_options(&self, request: &SolveRequest) -> AppResult<Algorithm> {
         no_generators(&request.generators)?;
         request.refuse_options_but(
-            &["algorithm", "timeout"],
+            &PANCAKE_OPTIONS,
             "is not taken by the pancake puzzle, which takes only «algorithm» and «timeout»",
         )?;
         request.timeout()?;
@@ -365,6 +368,11 @@ impl Puzzle for Pancakes {
             moves: Vec::new(),
             solution: SolutionDocument::Moves,
             patterns: false,
+            view: View::Stack,
+            options: PANCAKE_OPTIONS.to_vec(),
+            metrics: Vec::new(),
+            heuristics: Vec::new(),
+            default_heuristic: "the gap heuristic (Helmert 2010)".into(),
         }
     }
 

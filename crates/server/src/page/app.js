@@ -11,7 +11,7 @@ const FACE_ORDER = "URFDLB";
 const state = {
   catalog: null,
   puzzle: "3x3",
-  kind: "tiles",
+  entry: null,      // the puzzle's catalog entry: what to draw (view), what it takes
   width: 3,
   height: 3,
   position: "",     // as the user or a scramble gave it
@@ -45,13 +45,6 @@ function setError(id, message) { $(id).textContent = message || ""; }
 // The largest board the page draws, in cells (the server takes larger ones).
 const LARGEST_DRAWN_CELLS = 100;
 
-// A board's width and height, from the name requests use (the entry's: `4x4`, never
-// `15-puzzle`).
-function boardSize(name) {
-  const m = /^(\d+)x(\d+)$/.exec(name);
-  return m ? [Number(m[1]), Number(m[2])] : null;
-}
-
 // The catalog entry of any name a request may give (`4x5`, `pancake-12`): the catalog's, or
 // the server's answer, kept beside the catalog's; an error in the server's words when no
 // puzzle has that name. The page reads no names itself: the registry does.
@@ -59,7 +52,7 @@ async function entryOf(name) {
   const known = state.catalog.puzzles.find((p) => p.name === name);
   if (known) return known;
   const entry = await api(`/api/puzzles/${encodeURIComponent(name)}`);
-  if (entry.kind === "tiles" && entry.goal.split(",").length > LARGEST_DRAWN_CELLS) {
+  if (entry.view.shape === "board" && entry.view.width * entry.view.height > LARGEST_DRAWN_CELLS) {
     throw new Error(`the page draws boards of at most ${LARGEST_DRAWN_CELLS} cells; the command line and the API take ${entry.name}`);
   }
   if (!state.catalog.puzzles.some((p) => p.name === entry.name)) state.catalog.puzzles.push(entry);
@@ -79,20 +72,39 @@ function choosePuzzle(name) {
   return resetPosition();
 }
 
-// The puzzle's kind (from its entry: tiles, cube, pancake, ...), size and goal, without
-// touching the position. Its entry is known (entryOf) before it is set.
+// The puzzle's entry, view, goal and the controls it takes, without touching the position.
+// Its entry is known (entryOf) before it is set; nothing here asks which puzzle it is.
 function setPuzzle(name) {
   const entry = state.catalog.puzzles.find((p) => p.name === name);
   state.puzzle = name;
-  state.kind = entry.kind;
-  document.body.className = state.kind + (name === "3x3x3" ? " cube3" : "");
-  const size = state.kind === "tiles" ? boardSize(name) : null;
-  if (size) [state.width, state.height] = size;
-  state.goal = replayedKind() ? "" : entry.goal;
+  state.entry = entry;
+  document.body.className = entry.view.shape;
+  if (entry.view.shape === "board") [state.width, state.height] = [entry.view.width, entry.view.height];
+  state.goal = replayedView() ? "" : entry.goal;
+  const metric = $("metric");
+  const chosen = metric.value;
+  metric.innerHTML = "";
+  for (const m of entry.metrics) metric.add(new Option(m, m));
+  if (entry.metrics.includes(chosen)) metric.value = chosen;
+  const offered = {
+    heuristic: entry.heuristics.length > 0,
+    pdb: entry.options.includes("pdb"),
+    metric: entry.metrics.length > 0,
+    optimal: offersOptimal(),
+  };
+  for (const label of document.querySelectorAll("[data-option]")) {
+    label.style.display = offered[label.dataset.option] ? "inline" : "none";
+  }
+}
+
+// Whether the "optimal" box means something: the puzzle takes `optimal` and its optimal
+// solver, IDA*, is one of its algorithms beside faster ones.
+function offersOptimal() {
+  return state.entry.options.includes("optimal") && state.entry.algorithms.includes("ida");
 }
 
 function fillAlgorithms() {
-  const names = state.catalog.puzzles.find((p) => p.name === state.puzzle).algorithms;
+  const names = state.entry.algorithms;
   const select = $("algorithm");
   select.innerHTML = "";
   for (const name of names) select.add(new Option(name, name));
@@ -101,11 +113,11 @@ function fillAlgorithms() {
 
 // Cubes and definition puzzles are drawn from the server's replay of what the box holds
 // (moves, facelets, a pattern); boards and stacks from the list itself.
-function replayedKind() { return state.kind === "cube" || state.kind === "definition"; }
+function replayedView() { return ["cube", "orbits", "text"].includes(state.entry.view.shape); }
 
 async function resetPosition() {
   setError("error", "");
-  if (replayedKind()) {
+  if (replayedView()) {
     await showCubeText("");
   } else {
     showPosition(state.goal, state.goal);
@@ -128,17 +140,18 @@ function showPosition(given, shown) {
 function draw(shown) {
   const view = $("view");
   // A board keeps its tiles from one position to the next (drawBoard), so moves slide.
-  if (state.kind !== "tiles") view.innerHTML = "";
-  if (state.kind === "tiles") {
+  const shape = state.entry.view.shape;
+  if (shape !== "board") view.innerHTML = "";
+  if (shape === "board") {
     drawBoard(view, shown);
     $("view-hint").textContent = "Click a tile next to the blank, or use the arrow keys, to move it.";
-  } else if (state.kind === "pancake") {
+  } else if (shape === "stack") {
     drawStack(view, shown);
     $("view-hint").textContent = "The stack, top first: click a pancake to flip it and those above it.";
-  } else if (state.kind === "definition") {
+  } else if (shape === "orbits") {
     drawPattern(view, shown);
     $("view-hint").textContent = "Each orbit's slots, each showing the piece in it (its colour says which) and its twist: click a move to make it.";
-  } else if (state.kind !== "cube") {
+  } else if (shape !== "cube") {
     const text = document.createElement("pre");
     text.textContent = shown;
     view.appendChild(text);
@@ -159,7 +172,7 @@ const FACE_3D = {
 const view3d = { x: -28, y: -38 };
 
 function draw3d(view, facelets) {
-  const pocket = state.puzzle === "2x2x2";
+  const pocket = state.entry.view.order === 2;
   const n = pocket ? 2 : 3;
   const size = 150;
   const centres = {};
@@ -332,7 +345,7 @@ async function makeMove(move) {
 }
 
 function drawNet(view, facelets) {
-  const pocket = state.puzzle === "2x2x2";
+  const pocket = state.entry.view.order === 2;
   const n = pocket ? 2 : 3;
   const cell = pocket ? 30 : 22, gap = 5, face = n * cell;
   const svgNs = "http://www.w3.org/2000/svg";
@@ -379,7 +392,7 @@ function clickTile(cell) {
 }
 
 function arrowKey(event) {
-  if (state.kind !== "tiles") return;
+  if (state.entry.view.shape !== "board") return;
   // An arrow moves the tile beside the blank in that direction into it.
   const step = { ArrowLeft: 1, ArrowRight: -1, ArrowUp: state.width, ArrowDown: -state.width }[event.key];
   if (step === undefined) return;
@@ -398,7 +411,7 @@ async function setTyped() {
   setError("error", "");
   const text = $("position").value.trim();
   try {
-    if (state.kind === "cube") {
+    if (state.entry.view.shape === "cube") {
       await showCubeText(text);
     } else {
       const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
@@ -426,9 +439,9 @@ async function randomPosition() {
       (p) => { $("progress").textContent = `drawing a random position: ${progressText(p)}`; });
     $("progress").textContent = "";
     const [made] = doc.result;
-    if (state.kind === "cube") {
+    if (state.entry.view.shape === "cube") {
       await showCubeText(made.scramble || "");
-    } else if (state.kind === "definition") {
+    } else if (state.entry.view.shape === "orbits") {
       // A random move sequence where one was drawn, else the uniform position's pattern.
       await showCubeText(made.scramble || made.position);
     } else {
@@ -469,21 +482,20 @@ function readNumber(id) {
 
 function solveRequest() {
   const request = { puzzle: state.puzzle, position: state.position, algorithm: $("algorithm").value };
-  if (state.kind === "tiles") {
-    const heuristic = $("heuristic").value;
-    const searching = ["ida", "parallel-ida", "astar", "auto"].includes(request.algorithm);
-    if (searching && heuristic !== "auto") request.heuristic = heuristic;
-    if (searching && $("pdb").value.trim() !== "") request.pdb = $("pdb").value.trim();
-  } else if (state.kind === "cube") {
-    request.metric = $("metric").value;
-    // The optimal 3x3x3 search is IDA*: choosing it, or ticking "optimal" with two-phase,
-    // asks for it (over the table chosen; small builds in seconds). Half-depth is optimal anyway.
-    const wantsOptimal = request.algorithm === "ida"
-      || ($("optimal").checked && request.algorithm !== "half-depth");
-    if (state.puzzle === "3x3x3" && wantsOptimal) {
-      request.algorithm = "ida";
-      request.optimal = true;
-    }
+  const entry = state.entry;
+  const searching = ["ida", "parallel-ida", "astar", "auto"].includes(request.algorithm);
+  const heuristic = $("heuristic").value;
+  if (entry.heuristics.length > 0 && searching && heuristic !== "auto") request.heuristic = heuristic;
+  if (entry.options.includes("pdb") && searching && $("pdb").value.trim() !== "") request.pdb = $("pdb").value.trim();
+  if (entry.metrics.length > 0) request.metric = $("metric").value;
+  // Where IDA* is the optimal solver beside faster ones (the 3x3x3's two-phase): choosing it,
+  // or ticking "optimal" with another, asks for it (over the table chosen; small builds in
+  // seconds). Half-depth is optimal anyway.
+  const wantsOptimal = request.algorithm === "ida"
+    || ($("optimal").checked && request.algorithm !== "half-depth");
+  if (offersOptimal() && wantsOptimal) {
+    request.algorithm = "ida";
+    request.optimal = true;
   }
   request.timeout = readNumber("timeout");
   // The options of the chosen method, as shown (see showOptions); empty ones are left out.
@@ -499,14 +511,14 @@ function solveRequest() {
 // Shows the options the chosen algorithm takes, and no others.
 function showOptions() {
   const algorithm = $("algorithm").value;
-  const cube3 = state.puzzle === "3x3x3";
-  const optimal = cube3 && (algorithm === "ida" || ($("optimal").checked && algorithm !== "half-depth"));
+  const takes = (option) => state.entry.options.includes(option);
+  const optimal = offersOptimal() && (algorithm === "ida" || ($("optimal").checked && algorithm !== "half-depth"));
   const wanted = {
-    "half-depth": algorithm === "half-depth",
-    "staged": state.kind === "tiles" && (algorithm === "two-stage" || algorithm === "subgoal"),
-    "subgoal": state.kind === "tiles" && algorithm === "subgoal",
-    "two-phase": cube3 && !optimal && (algorithm === "two-phase" || algorithm === "auto"),
-    "optimal": optimal,
+    "half-depth": takes("depth") && algorithm === "half-depth",
+    "staged": takes("effort") && (algorithm === "two-stage" || algorithm === "subgoal"),
+    "subgoal": takes("stages") && algorithm === "subgoal",
+    "two-phase": takes("max_length") && !optimal && (algorithm === "two-phase" || algorithm === "auto"),
+    "optimal": optimal && takes("table_size"),
   };
   for (const label of document.querySelectorAll("#more-options [data-for]")) {
     label.style.display = wanted[label.dataset.for] ? "inline" : "none";
@@ -742,7 +754,7 @@ async function loadPlay(run) {
       puzzle: run.puzzle, position: run.start, solution: run.result.solution,
     });
     // Board solutions are letters in a row (UULDR); cube moves are separated by spaces.
-    const moves = state.kind === "tiles" && !/\s/.test(run.result.solution.trim())
+    const moves = state.entry.view.shape === "board" && !/\s/.test(run.result.solution.trim())
       ? run.result.solution.split("")
       : run.result.solution.split(/\s+/).filter((m) => m !== "");
     state.play = { positions: replayed.positions, moves, at: 0, timer: null, run };
@@ -783,7 +795,7 @@ function step(delta) {
   // position the server's replay gave.
   const move = delta > 0 ? play.moves[play.at] : play.moves[next];
   play.at = next;
-  if (state.kind === "cube" && Math.abs(delta) === 1 && animateTurn(move, delta < 0)) {
+  if (state.entry.view.shape === "cube" && Math.abs(delta) === 1 && animateTurn(move, delta < 0)) {
     const ms = Math.min(TURN_MS, 0.6 * 1000 / speed());
     turning.timer = setTimeout(finishTurn, ms);
     turning.layer.style.transition = `transform ${ms}ms ease-in-out`;
@@ -883,7 +895,7 @@ async function enumerate() {
   setError("bfs-error", "");
   if (state.bfsJob !== null) return;
   const request = { puzzle: state.puzzle };
-  if (state.kind === "cube") request.metric = $("metric").value;
+  if (state.entry.metrics.length > 0) request.metric = $("metric").value;
   $("bfs").disabled = true;
   try {
     request.max_depth = readNumber("bfs-depth");
@@ -1065,7 +1077,6 @@ async function start() {
   const select = $("puzzle");
   for (const p of state.catalog.puzzles) select.add(new Option(p.name, p.name));
   for (const h of state.catalog.heuristics) $("heuristic").add(new Option(h, h));
-  for (const m of state.catalog.metrics) $("metric").add(new Option(m, m));
   select.addEventListener("change", () => choosePuzzle(select.value));
   $("use-size").addEventListener("click", async () => {
     let entry;

@@ -26,7 +26,7 @@ use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, optimal_table_size, BfsJob, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolutionDocument, SolveRequest, Workbench,
+    ScrambleRequest, SolutionDocument, SolveRequest, View, Workbench,
 };
 use crate::{AppError, AppResult};
 use batch::CubeBatch;
@@ -101,6 +101,22 @@ impl Puzzle for Cube {
             moves: Vec::new(),
             solution: SolutionDocument::Cube,
             patterns: false,
+            view: View::Cube {
+                order: match self.size {
+                    CubeSize::Two => 2,
+                    CubeSize::Three => 3,
+                },
+            },
+            options: match self.size {
+                CubeSize::Two => CUBE2_OPTIONS.to_vec(),
+                CubeSize::Three => CUBE3_OPTIONS.to_vec(),
+            },
+            metrics: METRICS.to_vec(),
+            heuristics: Vec::new(),
+            default_heuristic: match self.size {
+                CubeSize::Two => "none: the distance table gives every distance exactly".into(),
+                CubeSize::Three => "two-phase's phase tables (not optimal); with «optimal», the optimal solver's pruning table («table_size»)".into(),
+            },
         }
     }
 
@@ -287,6 +303,37 @@ impl Cube {
         }
     }
 }
+
+/// Every `metric` a cube's lengths may be counted in, the default first (the 2x2x2, which has
+/// no middle layer, counts `stm` as `htm`).
+pub const METRICS: [&str; 4] = ["htm", "qtm", "stm", "etm"];
+
+/// The solve options the 2x2x2 takes (see [`PuzzleEntry::options`]); `optimal` asks for what
+/// its solvers give anyway.
+const CUBE2_OPTIONS: [&str; 7] = [
+    "algorithm",
+    "metric",
+    "facelets",
+    "moves",
+    "depth",
+    "table",
+    "optimal",
+];
+
+/// The solve options the 3x3x3 takes: two-phase's, the optimal solver's and half-depth's.
+const CUBE3_OPTIONS: [&str; 11] = [
+    "algorithm",
+    "metric",
+    "facelets",
+    "moves",
+    "depth",
+    "max_length",
+    "optimal",
+    "all",
+    "table_size",
+    "known_solution",
+    "timeout",
+];
 
 /// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
 /// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).

@@ -30,7 +30,7 @@ use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, shorter, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport,
     PuzzleEntry, Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveReport,
-    SolveRequest, Workbench,
+    SolveRequest, View, Workbench, DEFINITION_OPTIONS,
 };
 use crate::units::format_bytes;
 use crate::{AppError, AppResult};
@@ -242,6 +242,13 @@ impl Puzzle for Definition {
             moves: self.puzzle.definition.move_names(),
             solution: SolutionDocument::Moves,
             patterns: true,
+            view: View::Orbits,
+            options: DEFINITION_OPTIONS.to_vec(),
+            metrics: [DefinitionMetric::Outer, DefinitionMetric::Quarter]
+                .map(DefinitionMetric::name)
+                .to_vec(),
+            heuristics: Vec::new(),
+            default_heuristic: "pattern databases built from projections of the orbits, sized to the memory given; a distance table where the whole space fits".into(),
         }
     }
 

@@ -18,15 +18,32 @@ use super::{
 use crate::batch::Batch;
 use crate::bfs::BfsRequest;
 use crate::cache::origin_parts;
-use crate::choice::Algorithm;
+use crate::choice::{Algorithm, HEURISTICS};
 use crate::progress::Notice;
 use crate::report::{AnyInfo, BfsReport};
 use crate::request::{
     check_replay_size, BfsJob, JobControl, JobLimits, PdbGroup, PdbJob, PdbReport, PuzzleEntry,
-    Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveRequest, Workbench, ALGORITHMS,
+    Replay, ReplayRequest, ScrambleRequest, SolutionDocument, SolveRequest, View, Workbench,
+    ALGORITHMS,
 };
 use crate::{AppError, AppResult};
 use batch::BoardBatch;
+/// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
+const BOARD_OPTIONS: [&str; 12] = [
+    "goal",
+    "algorithm",
+    "heuristic",
+    "pdb",
+    "no_reflection",
+    "stages",
+    "effort",
+    "depth",
+    "timeout",
+    "resume_from",
+    "resume_subtrees",
+    "table",
+];
+
 /// How front ends write a board's solution.
 pub use choice::SolutionNotation;
 use godsearch_core::progress::on_tables;
@@ -127,6 +144,20 @@ impl Puzzle for Tiles {
             moves: Vec::new(),
             solution: SolutionDocument::Tiles,
             patterns: false,
+            view: View::Board {
+                width: shape.width(),
+                height: shape.height(),
+            },
+            options: BOARD_OPTIONS.to_vec(),
+            metrics: Vec::new(),
+            heuristics: HEURISTICS.to_vec(),
+            default_heuristic: match choice::preferred_partitions(&Board::goal(shape)).as_slice() {
+                [] => "linear conflict".into(),
+                named => format!(
+                    "pattern databases, the strongest of {} that is cached or builds in seconds; else linear conflict",
+                    named.join(", ")
+                ),
+            },
         }
     }
 
