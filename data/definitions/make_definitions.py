@@ -403,6 +403,49 @@ def make_megaminx():
     return kpuzzle("megaminx", orbits, moves)
 
 
+# ---- the Masterball (Geza Gyovai, 1989): a ball cut like an orange into 8 segments and across
+# into 4 layers (two polar caps, two bands), 32 tiles. A layer turns by an eighth; a hemisphere
+# bounded by a line of longitude turns by a half turn, which carries each tile across the
+# equator. Tiles never leave their kind (caps or bands), so each kind is an orbit. The standard
+# Rainbow Masterball colours each segment: the two tiles of a colour in an orbit are alike.
+MASTERBALL_LATITUDES = (67.5, 22.5, -22.5, -67.5)  # the 4 layers' tile centres, north first
+MASTERBALL_SEGMENTS = 8
+EIGHTH = -math.pi / 4  # clockwise seen from above the north pole
+MASTERBALL_LAYER_SPLIT = 0.65  # between the caps' and the bands' heights (0.92 and 0.38)
+
+
+def masterball_tile(latitude, segment):
+    lat = math.radians(latitude)
+    lon = math.radians(360 / MASTERBALL_SEGMENTS * (segment + 0.5))
+    return (math.cos(lat) * math.sin(lon), math.sin(lat), math.cos(lat) * math.cos(lon))
+
+
+def make_masterball():
+    def tiles(layers):
+        return [(c, [c]) for c in (masterball_tile(MASTERBALL_LATITUDES[r], s)
+                                   for r in layers for s in range(MASTERBALL_SEGMENTS))]
+
+    caps = Orbit("CAPS", tiles((0, 3)))
+    bands = Orbit("BANDS", tiles((1, 2)))
+    orbits = [caps, bands]
+    up = (0, 1, 0)
+    split = MASTERBALL_LAYER_SPLIT
+    moves = {
+        "U": move_of(orbits, up, EIGHTH, split),
+        "Um": move_of(orbits, up, EIGHTH, 0, split),
+        "Dm": move_of(orbits, up, EIGHTH, -split, 0),
+        "D": move_of(orbits, up, EIGHTH, -math.inf, -split),
+    }
+    # A hemisphere named by the direction of its middle (F the front, then clockwise seen from
+    # above) turns half about that direction.
+    for k, name in enumerate(["F", "FR", "R", "BR", "B", "BL", "L", "FL"]):
+        a = math.radians(360 / MASTERBALL_SEGMENTS * k)
+        moves[name] = move_of(orbits, (math.sin(a), 0, math.cos(a)), math.pi, 0)
+    # Rainbow colouring: a tile's colour is its segment.
+    colours = [s for _ in range(2) for s in range(MASTERBALL_SEGMENTS)]
+    return kpuzzle("masterball", orbits, moves, alike={"CAPS": colours, "BANDS": colours})
+
+
 def main():
     write_json("2x2x2.kpuzzle.json", make_2x2x2())
     write_json("3x3x3.kpuzzle.json", make_3x3x3())
@@ -416,6 +459,7 @@ def main():
     write_json("megaminx.kpuzzle.json", make_megaminx())
     write_json("4x4x4.kpuzzle.json", make_4x4x4())
     write_json("5x5x5.kpuzzle.json", make_5x5x5())
+    write_json("masterball.kpuzzle.json", make_masterball())
     orbits, moves = make_3x3x3_ru()
     write_tws("3x3x3-ru.tws", "3x3x3 <R, U>", orbits, moves,
               "The 3x3x3's <R, U> group: the 7 edges and 6 corners R and U move. Made by make_definitions.py.")

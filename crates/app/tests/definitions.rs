@@ -1092,6 +1092,45 @@ fn the_5x5x5_runs_in_positions_of_128_slots() {
     }
 }
 
+/// The Rainbow Masterball, the shipped puzzle no other tool ships: its group order and its
+/// distinguishable positions are the published figures; its first levels are those counted
+/// by hand, the same over classes of its symmetries as over whole positions; scrambles are
+/// solved optimally and replayed.
+#[test]
+fn the_masterball_has_its_published_figures() {
+    use godsearch_app::registry::definition::solve::DefinitionSolver;
+    let ball = load("masterball.kpuzzle.json");
+    let published = godsearch_testdata::rows("masterball.txt");
+    let figure = |what: &str| {
+        published
+            .iter()
+            .find(|row| row[0] == what)
+            .map(|row| row[1].clone())
+            .unwrap()
+    };
+    let report = definitions::info(&ball, &[]).unwrap();
+    assert_eq!(report.group_order, figure("group_order"));
+    assert_eq!(report.positions, Some(figure("positions")));
+    // One move: 4 layers, 7 eighth-turn powers each, and 8 hemisphere half turns. Two: the
+    // layers commute with one another (6 pairs, 49 powers), a hemisphere with its opposite
+    // (4 pairs), and nothing else does (8 x 7 - 8 ordered pairs of hemispheres, 4 x 7 x 8 x 2
+    // of a layer and a hemisphere): 294 + 4 + 48 + 448.
+    let outer = DefinitionMetric::Outer;
+    let classes = run_with(&ball, "", outer, EngineChoice::Auto, Some(4), None).unwrap();
+    let whole = run_with(&ball, "", outer, EngineChoice::Auto, Some(4), Some(1)).unwrap();
+    assert_eq!(whole.levels, vec![1, 36, 794, 16_972, 353_221]);
+    assert_eq!(classes.levels, whole.levels);
+    assert!(classes.class_group.is_some_and(|g| g > 1));
+    let generators = Vec::new();
+    let solver = DefinitionSolver::new(&ball, &one_solution(&generators), &NoProgress).unwrap();
+    for scramble in ["U F", "Um3 FR Dm' BL U2 R"] {
+        let start = definitions::position(&ball, scramble).unwrap();
+        let solved = solver.solve(&start, scramble, None).unwrap();
+        assert_eq!(solved.length, names(scramble).len(), "{scramble}");
+        assert!(solved.optimal, "{scramble}");
+    }
+}
+
 /// The slot space (positions as slot contents, for puzzles past 128-bit ranks) against the
 /// ranked space on the 2x2x2: the same moves; its hashed ball of positions near solved never
 /// overestimates, crowded or not; and the slot solver (IDA* over the ball grown with the

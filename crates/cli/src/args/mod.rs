@@ -30,7 +30,8 @@ pub const MAX_EFFORT: u64 = 1000;
 #[command(
     after_help = "Puzzles: 3x3 (8-puzzle), 4x4 (15-puzzle), 5x5 (24-puzzle), or any WxH board \
 (width x height, both at least 2); the cubes 2x2x2 (cube2) and 3x3x3 (cube); pancake-N; the \
-shipped definitions pyraminx, pyraminx-no-tips, skewb, megaminx, 4x4x4 and 3x3x3-ru (<R, U>); \
+shipped definitions pyraminx, pyraminx-no-tips, skewb, megaminx, 4x4x4, 5x5x5, masterball and \
+3x3x3-ru (<R, U>); \
 any puzzle in a definition file (cubing.js KPuzzle .json or twsearch .tws).\n\nStart with:  godsearch bfs 3x3"
 )]
 pub struct Cli {

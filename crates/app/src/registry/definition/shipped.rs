@@ -51,6 +51,11 @@ pub const SHIPPED: &[ShippedDefinition] = &[
         text: include_str!("../../../data/definitions/5x5x5.kpuzzle.json"),
     },
     ShippedDefinition {
+        name: "masterball",
+        file: "masterball.kpuzzle.json",
+        text: include_str!("../../../data/definitions/masterball.kpuzzle.json"),
+    },
+    ShippedDefinition {
         name: "3x3x3-ru",
         file: "3x3x3-ru.tws",
         text: include_str!("../../../data/definitions/3x3x3-ru.tws"),
