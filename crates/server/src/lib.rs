@@ -372,12 +372,21 @@ async fn puzzles() -> Response {
 /// The entry of one puzzle by the name a request would give, so that a page offers any board
 /// size or pancake stack the registry reads without reading names itself.
 async fn puzzle(Path(name): Path<String>) -> Response {
-    // Opening a shipped definition reads and checks it: off the runtime's threads.
-    let opened = tokio::task::spawn_blocking(move || puzzle_entry(&name, false))
+    // Opening a shipped definition reads and checks it.
+    answer_off_the_runtime("opening the puzzle", move || puzzle_entry(&name, false)).await
+}
+
+/// Runs `work` (short, but not to be run on the runtime's threads, so that it never holds up
+/// the health check) and answers its value, or its error: 400 for bad input, else 500.
+async fn answer_off_the_runtime<T: Serialize + Send + 'static>(
+    what: &'static str,
+    work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+) -> Response {
+    let done = tokio::task::spawn_blocking(work)
         .await
-        .unwrap_or_else(|_| Err(AppError::Check("opening the puzzle panicked".into())));
-    match opened {
-        Ok(entry) => Json(entry).into_response(),
+        .unwrap_or_else(|_| Err(AppError::Check(format!("{what} panicked"))));
+    match done {
+        Ok(value) => Json(value).into_response(),
         Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string())),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -439,19 +448,8 @@ async fn replay_now(parsed: Result<Json<ReplayRequest>, JsonRejection>) -> Respo
         Ok(request) => request,
         Err(refused) => return refused.into_response(),
     };
-    // Linear in the moves and bounded (app::request::MAX_REPLAY_ENTRIES), yet off the
-    // runtime's threads, so a long replay never holds up the health check.
-    let replayed = tokio::task::spawn_blocking(move || replay(&request))
-        .await
-        .unwrap_or_else(|_| Err(godsearch_app::AppError::Check("the replay panicked".into())));
-    match replayed {
-        Ok(replayed) => Json(replayed).into_response(),
-        Err(e) if e.is_bad_input() => error(StatusCode::BAD_REQUEST, in_api_words(&e.to_string())),
-        Err(e) => error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            in_api_words(&e.to_string()),
-        ),
-    }
+    // Linear in the moves and bounded (app::request::MAX_REPLAY_ENTRIES).
+    answer_off_the_runtime("the replay", move || replay(&request)).await
 }
 
 async fn solve_job(

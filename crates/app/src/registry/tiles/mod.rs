@@ -28,6 +28,7 @@ use crate::request::{
 };
 use crate::{AppError, AppResult};
 use batch::BoardBatch;
+
 /// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
 const BOARD_OPTIONS: [&str; 12] = [
     "goal",
