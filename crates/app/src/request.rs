@@ -224,8 +224,9 @@ impl SolveRequest {
         seconds_option(self.timeout, "timeout")
     }
 
-    /// Refuses what a definition puzzle's solver does not take: every board and cube option
-    /// but `metric` (`htm` or `qtm`), `generators`, `timeout`, `moves` and `count`.
+    /// Refuses what a definition puzzle's solver does not take: every option but
+    /// [`DEFINITION_OPTIONS`] (`metric` as `htm` or `qtm`, `generators`, `timeout`, `moves`,
+    /// `count`, `table`, `algorithm` and `depth`).
     pub fn check_definition_options(&self) -> AppResult<()> {
         self.refuse_options_but(
             &DEFINITION_OPTIONS,
