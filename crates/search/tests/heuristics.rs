@@ -110,9 +110,15 @@ fn check_everywhere<H: TileHeuristic>(
 
 #[test]
 fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
+    // Goals with the blank where each mirror keeps it: on the main diagonal (the corner, the
+    // centre), on the other diagonal, on the middle column or row, and none (2x4, 4x2).
     let cases = [
         (3, 3, None),
         (3, 3, Some("1,2,3,4,0,5,6,7,8")),
+        (3, 3, Some("1,2,0,3,4,5,6,7,8")),
+        (3, 3, Some("1,0,2,3,4,5,6,7,8")),
+        (3, 3, Some("1,2,3,4,5,0,6,7,8")),
+        (3, 2, Some("1,0,2,3,4,5")),
         (2, 4, None),
         (4, 2, Some("0,1,2,3,4,5,6,7")),
     ];
@@ -131,11 +137,27 @@ fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
         check_everywhere(&space, &distances, &pdb(&goal, "1,2,3/4,5", false), false);
         // Both table layouts, with the reflection (the spread one keeps its indexes in the
         // cache and moves them a slide at a time).
+        // Every tile in a group (only such partitions are reflected).
+        let tiles: Vec<String> = (1..w * h).map(|t| t.to_string()).collect();
+        let halves = format!(
+            "{}/{}",
+            tiles[..tiles.len() / 2].join(","),
+            tiles[tiles.len() / 2..].join(",")
+        );
         for spread in [true, false] {
-            let h = pdb_laid_out(&goal, "1,2,3,4/5,6,7", true, spread);
-            check_everywhere(&space, &distances, &h, false);
+            let pdbs = pdb_laid_out(&goal, &halves, true, spread);
+            let (row, col) = shape.row_col(goal.blank());
+            let on_a_diagonal = w == h && (row == col || row + col + 1 == w);
+            let mirrored = on_a_diagonal || 2 * col + 1 == w || 2 * row + 1 == h;
+            assert_eq!(
+                pdbs.describe().ends_with("+ reflection"),
+                mirrored,
+                "{goal}"
+            );
+            check_everywhere(&space, &distances, &pdbs, false);
         }
-        if w == 3 && goal.blank() == 8 {
+        // The named partition, drawn for the blank wherever it is.
+        if (w, h) == (3, 3) {
             check_everywhere(&space, &distances, &pdb(&goal, "4-4", true), false);
         }
     }

@@ -3,7 +3,10 @@
 //! Named partitions are drawn on the cells of a board whose goal has the blank in the top-left
 //! corner, and carried to the actual goal by the mirror or half-turn that takes that corner to
 //! the goal's blank; the groups are then the goal's tiles on those cells. So `7-8` means the top
-//! half and the bottom half for Korf's blank-first goal and for the blank-last goal alike.
+//! half and the bottom half for Korf's blank-first goal and for the blank-last goal alike. A
+//! goal whose blank is not in a corner (a board searched backwards, from the goal to it, is
+//! one) gets the drawing turned so that a corner lies nearest the blank's cell, and the group
+//! drawn over that cell takes the corner instead ([`Partition::parse`]).
 
 use super::board::Board;
 use super::pattern::{Pattern, PatternError};
@@ -97,9 +100,6 @@ pub enum PartitionError {
         /// The names available for this size.
         known: String,
     },
-    /// Named partitions assume the goal's blank in a corner.
-    #[error("named partitions need the goal's blank in a corner; give the groups explicitly (1,2,3/4,5,6)")]
-    BlankNotInCorner,
     /// A group is not a valid pattern.
     #[error(transparent)]
     Pattern(#[from] PatternError),
@@ -118,6 +118,10 @@ pub struct Partition {
 impl Partition {
     /// A named partition (`5-5-5`, `6-6-3`, `7-8`, `4-4-4-3` on 4x4, `6-6-6-6` on 5x5, `4-4` on
     /// 3x3) or an explicit one (`1,2,3,4,5/6,7,8,9,10/11,12,13,14,15`) for boards reaching `goal`.
+    /// A named one is drawn for a goal with its blank anywhere: for a corner as drawn, mirrored
+    /// or turned; for any other cell from the turn of the drawing whose blank corner lies
+    /// nearest that cell, the group drawn over it taking the corner instead. Every partition
+    /// gives admissible databases; the drawings only decide how strong they are.
     pub fn parse(text: &str, goal: &Board) -> Result<Self, PartitionError> {
         let shape = goal.shape();
         if text.contains('/') || text.contains(',') {
@@ -131,15 +135,10 @@ impl Partition {
                 shape,
                 known: Self::names(shape).join(", "),
             })?;
-        let to_goal = corner_map(shape, goal.blank()).ok_or(PartitionError::BlankNotInCorner)?;
-        let patterns = named
-            .cells
+        let patterns = drawn_for(shape, named.cells, goal.blank())
             .iter()
             .map(|cells| {
-                let tiles: Vec<u16> = cells
-                    .iter()
-                    .map(|&c| goal.cells()[to_goal(c as usize)])
-                    .collect();
+                let tiles: Vec<u16> = cells.iter().map(|&c| goal.cells()[c]).collect();
                 Pattern::new(goal, &tiles)
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -203,27 +202,80 @@ impl Partition {
     }
 }
 
-/// The map from top-left-blank cells to the goal's cells: identity, mirror or half turn, taking
-/// cell 0 to the corner `blank`. `None` when `blank` is not a corner.
-fn corner_map(shape: Shape, blank: usize) -> Option<impl Fn(usize) -> usize> {
-    let (w, h) = (shape.width(), shape.height());
-    let (row, col) = shape.row_col(blank);
-    let flip_rows = match row {
-        0 => false,
-        r if r + 1 == h => true,
-        _ => return None,
-    };
-    let flip_cols = match col {
-        0 => false,
-        c if c + 1 == w => true,
-        _ => return None,
-    };
-    Some(move |cell: usize| {
-        let (r, c) = (cell / w, cell % w);
-        let r = if flip_rows { h - 1 - r } else { r };
-        let c = if flip_cols { w - 1 - c } else { c };
+/// One of a board's symmetries, as a map of its cells: rows flipped, columns flipped, and (on
+/// square boards only) rows and columns swapped first.
+#[derive(Debug, Clone, Copy)]
+struct Symmetry {
+    transpose: bool,
+    flip_rows: bool,
+    flip_cols: bool,
+}
+
+impl Symmetry {
+    /// The board's symmetries: the four mirrors and half turn first (so that a corner blank
+    /// keeps the drawing it always had), then on square boards the four that swap rows and
+    /// columns.
+    fn of(shape: Shape) -> Vec<Symmetry> {
+        let square = shape.width() == shape.height();
+        [false, true]
+            .into_iter()
+            .filter(|&transpose| square || !transpose)
+            .flat_map(|transpose| {
+                [(false, false), (false, true), (true, false), (true, true)].map(
+                    |(flip_rows, flip_cols)| Symmetry {
+                        transpose,
+                        flip_rows,
+                        flip_cols,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn apply(self, shape: Shape, cell: usize) -> usize {
+        let (w, h) = (shape.width(), shape.height());
+        let (r, c) = shape.row_col(cell);
+        let (r, c) = if self.transpose { (c, r) } else { (r, c) };
+        let r = if self.flip_rows { h - 1 - r } else { r };
+        let c = if self.flip_cols { w - 1 - c } else { c };
         r * w + c
-    })
+    }
+}
+
+/// The groups of cells of a drawing for a top-left blank (`drawing`), carried to a goal whose
+/// blank is on cell `blank`. A corner blank takes the first symmetry that moves cell 0 there.
+/// Any other takes, of every symmetry, the one whose image of cell 0 (a corner, now free) is
+/// nearest, in row and column steps, to the other cells of the group drawn over `blank`; that
+/// group then holds the corner instead of `blank`. Ties go to the first symmetry.
+fn drawn_for(shape: Shape, drawing: &[&[u8]], blank: usize) -> Vec<Vec<usize>> {
+    let steps = |a: usize, b: usize| {
+        let ((ra, ca), (rb, cb)) = (shape.row_col(a), shape.row_col(b));
+        ra.abs_diff(rb) + ca.abs_diff(cb)
+    };
+    let mut best: Option<(usize, Vec<Vec<usize>>)> = None;
+    for symmetry in Symmetry::of(shape) {
+        let corner = symmetry.apply(shape, 0);
+        let mut groups: Vec<Vec<usize>> = drawing
+            .iter()
+            .map(|cells| {
+                cells
+                    .iter()
+                    .map(|&c| symmetry.apply(shape, c as usize))
+                    .collect()
+            })
+            .collect();
+        let mut distance = 0;
+        if let Some(group) = groups.iter_mut().find(|g| g.contains(&blank)) {
+            distance = group.iter().map(|&c| steps(corner, c)).sum();
+            for cell in group.iter_mut().filter(|c| **c == blank) {
+                *cell = corner;
+            }
+        }
+        if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+            best = Some((distance, groups));
+        }
+    }
+    best.map(|(_, groups)| groups).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -288,10 +340,41 @@ mod tests {
             Partition::parse("9-9", &goal),
             Err(PartitionError::Unknown { .. })
         ));
-        let centre = Board::parse(Shape::new(3, 3).unwrap(), "1,2,3,4,0,5,6,7,8").unwrap();
-        assert_eq!(
-            Partition::parse("4-4", &centre),
-            Err(PartitionError::BlankNotInCorner)
-        );
+    }
+
+    #[test]
+    fn named_partitions_are_drawn_for_a_blank_on_any_cell() {
+        for n in NAMED {
+            let shape = Shape::new(n.width, n.height).unwrap();
+            for blank in 0..shape.cells() {
+                // The blank on `blank`, the tiles in order around it.
+                let mut cells: Vec<u16> = (1..shape.cells() as u16).collect();
+                cells.insert(blank, 0);
+                let goal = Board::from_cells(shape, cells).unwrap();
+                let p = Partition::parse(n.name, &goal).unwrap();
+                let mut all: Vec<u16> = tiles(&p).concat();
+                all.sort();
+                assert_eq!(all, (1..shape.cells() as u16).collect::<Vec<_>>());
+                let sizes: Vec<usize> = tiles(&p).iter().map(Vec::len).collect();
+                let drawn: Vec<usize> = n.cells.iter().map(|c| c.len()).collect();
+                assert_eq!(sizes, drawn, "{} with the blank on {blank}", n.name);
+            }
+        }
+        // Korf and Felner's 6-6-6-6 for a blank in the centre: the staircase gives up cell 12
+        // for the top-left corner and becomes a 2x3 block.
+        let shape = Shape::new(5, 5).unwrap();
+        let mut cells: Vec<u16> = (1..25).collect();
+        cells.insert(12, 0);
+        let centre = Board::from_cells(shape, cells).unwrap();
+        let groups = tiles(&Partition::parse("6-6-6-6", &centre).unwrap());
+        let cells_of = |tiles: &[u16]| -> Vec<u16> {
+            let mut c: Vec<u16> = tiles
+                .iter()
+                .map(|&t| if t <= 12 { t - 1 } else { t })
+                .collect();
+            c.sort();
+            c
+        };
+        assert_eq!(cells_of(&groups[0]), vec![0, 1, 5, 6, 10, 11]);
     }
 }

@@ -11,8 +11,9 @@
 //!   must leave it so that the tiles already in their home row (column) are in order: the row
 //!   length minus its longest increasing run of home columns (Hansson, Mayer & Yung 1992).
 //! - [`PatternHeuristic`]: additive disjoint pattern databases (Felner, Korf & Hanan 2004): the
-//!   sum of each group's table entry, plus Manhattan for tiles in no group; with reflection about
-//!   the main diagonal the larger of the normal and the reflected sum.
+//!   sum of each group's table entry, plus Manhattan for tiles in no group; with reflection
+//!   through a mirror that keeps the blank's goal cell (the main diagonal for Korf's goals) the
+//!   larger of the normal and the reflected sum.
 
 use super::node::{Node, MAX_SEARCH_CELLS};
 use super::SearchError;
@@ -386,7 +387,10 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
     }
 }
 
-/// Transposition about the main diagonal, for square boards whose goal blank is on it.
+/// Where a mirror takes the cell at `(row, column)` of a board `width` by `height`.
+type MirrorImage = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// A mirror of the board that keeps the blank's goal cell ([`PatternHeuristic::mirror`]).
 #[derive(Debug, Clone)]
 struct Reflection {
     cell: [u8; MAX_SEARCH_CELLS],
@@ -492,12 +496,8 @@ impl PatternHeuristic {
         // The reflected sum reads other tiles than the normal one, so the Manhattan part for
         // tiles outside the partition would be counted twice: reflect only complete partitions.
         let complete = (1..shape.cells()).all(|t| group_of[t] != NO_GROUP);
-        let reflection = (reflect && complete && Self::reflectable(goal)).then(|| {
-            let w = shape.width();
-            let mut cell = [0u8; MAX_SEARCH_CELLS];
-            for (c, slot) in cell.iter_mut().enumerate().take(shape.cells()) {
-                *slot = ((c % w) * w + c / w) as u8;
-            }
+        let mirror = Self::mirror(goal).filter(|_| reflect && complete);
+        let reflection = mirror.map(|cell| {
             let home: Vec<usize> = (0..shape.cells())
                 .map(|t| {
                     goal.cells()
@@ -591,12 +591,38 @@ impl PatternHeuristic {
         })
     }
 
-    /// Whether the reflected lookup is valid for `goal`: a square board with the blank's goal
-    /// on the main diagonal, so that transposing maps goal to goal up to renaming tiles.
+    /// Whether the reflected lookup is valid for `goal`: some mirror of the board keeps the
+    /// blank's goal cell ([`Self::mirror`]).
     pub fn reflectable(goal: &Board) -> bool {
+        Self::mirror(goal).is_some()
+    }
+
+    /// The mirror the reflected lookup reads the board through, as each cell's image: one that
+    /// keeps the blank's goal cell, so that it maps the goal to itself up to renaming the tiles
+    /// and a position's mirror image is as far from the goal. The main diagonal's first (square
+    /// boards, the blank on it: Korf's goals), then the other diagonal's, then the left-right
+    /// and the up-down mirror (the blank on the middle column or row); `None` when none keeps
+    /// it (a blank beside a corner on the 5x5, for one).
+    fn mirror(goal: &Board) -> Option<[u8; MAX_SEARCH_CELLS]> {
         let shape = goal.shape();
-        let (r, c) = shape.row_col(goal.blank());
-        shape.width() == shape.height() && r == c
+        let (w, h) = (shape.width(), shape.height());
+        let square = w == h;
+        let mirrors: [(bool, MirrorImage); 4] = [
+            (square, |r, c, _, _| (c, r)),
+            (square, |r, c, w, h| (w - 1 - c, h - 1 - r)),
+            (true, |r, c, w, _| (r, w - 1 - c)),
+            (true, |r, c, _, h| (h - 1 - r, c)),
+        ];
+        let (blank_row, blank_col) = shape.row_col(goal.blank());
+        let (_, image) = mirrors.into_iter().find(|&(fits, image)| {
+            fits && image(blank_row, blank_col, w, h) == (blank_row, blank_col)
+        })?;
+        let mut cell = [0u8; MAX_SEARCH_CELLS];
+        for (c, slot) in cell.iter_mut().enumerate().take(shape.cells()) {
+            let (r, k) = image(c / w, c % w, w, h);
+            *slot = (r * w + k) as u8;
+        }
+        Some(cell)
     }
 
     /// Group `g`'s direct index for `node` (spread tables).
