@@ -43,6 +43,7 @@ class Session:
         heuristic: Optional[str] = ...,
         pdb: Optional[str] = ...,
         no_reflection: bool = ...,
+        reverse: bool = ...,
         goal: Optional[str] = ...,
         stages: Optional[str] = ...,
         effort: Optional[int] = ...,

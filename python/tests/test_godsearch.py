@@ -111,6 +111,9 @@ def test_pattern_databases_are_built_cached_and_used(tmp_path):
     # bytes each) from the 3,024 entries each holds in the cache.
     assert sum(g["entries"] for g in built["groups"]) == 2 * 3024
     assert report["memory_bytes"] == 2 * 9 ** 4
+    # Searched from the goal to the board, with databases built for the board as the goal.
+    back = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", reverse=True)
+    assert back["length"] == 31 and back["heuristic"].endswith("from the goal to the board")
 
 
 def test_bfs_counts_equal_the_published_figures(session):

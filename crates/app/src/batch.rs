@@ -61,7 +61,7 @@ pub struct BatchSetup<'a> {
     /// Where table and database builds report their levels.
     pub progress: &'a dyn Progress,
     /// Hears of tables built, fallbacks and what half-depth search holds.
-    pub notices: &'a mut dyn FnMut(Notice),
+    pub notices: &'a mut (dyn FnMut(Notice) + Send),
     /// The searches that look at a flag (the cube's) give up, as at their timeout, once it is
     /// set; IDA* on boards stops through its watch instead.
     pub stop: Option<&'a AtomicBool>,

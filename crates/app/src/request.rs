@@ -76,6 +76,12 @@ pub struct SolveRequest {
     /// Do not read pattern databases through the board's reflection as well.
     #[serde(default)]
     pub no_reflection: bool,
+    /// Boards, IDA* and A*: search from the goal to the board, with the heuristic (its pattern
+    /// databases built and cached for each board) aimed at the board; the solution is turned
+    /// round and replayed from the board. The same optimal length, found by another search
+    /// that may be far shorter or far longer.
+    #[serde(default)]
+    pub reverse: bool,
     /// Subgoal stages (`--stages`).
     #[serde(default)]
     pub stages: Option<String>,
@@ -154,6 +160,7 @@ impl SolveRequest {
             heuristic: HeuristicChoice::Auto,
             pdb: None,
             no_reflection: false,
+            reverse: false,
             stages: None,
             effort: None,
             depth: None,
@@ -246,6 +253,7 @@ impl SolveRequest {
             (self.heuristic != HeuristicChoice::Auto, "heuristic"),
             (self.pdb.is_some(), "pdb"),
             (self.no_reflection, "no_reflection"),
+            (self.reverse, "reverse"),
             (self.stages.is_some(), "stages"),
             (self.effort.is_some(), "effort"),
             (self.depth.is_some(), "depth"),
@@ -447,13 +455,14 @@ pub struct PuzzleEntry {
 
 /// Every field of a [`SolveRequest`] besides `puzzle` and `position`: the options a
 /// [`PuzzleEntry`] says it takes are among them.
-pub const SOLVE_OPTIONS: [&str; 22] = [
+pub const SOLVE_OPTIONS: [&str; 23] = [
     "generators",
     "goal",
     "algorithm",
     "heuristic",
     "pdb",
     "no_reflection",
+    "reverse",
     "stages",
     "effort",
     "depth",

@@ -26,7 +26,7 @@ fn ida_manhattan(puzzle: &str) -> SolveRequest {
     }
 }
 
-fn setup(notices: &mut dyn FnMut(godsearch_app::progress::Notice)) -> BatchSetup<'_> {
+fn setup(notices: &mut (dyn FnMut(godsearch_app::progress::Notice) + Send)) -> BatchSetup<'_> {
     BatchSetup {
         limits: JobLimits::local(MEMORY),
         positions: None,
@@ -209,4 +209,77 @@ fn a_batch_request_is_a_solve_request_with_a_list_of_positions() {
         let refused = read(value.clone()).expect_err(&value.to_string());
         assert!(refused.contains(says), "{value}: {refused}");
     }
+}
+
+/// `reverse`: each board is searched from the goal to it, with databases built for it as the
+/// goal (its blank anywhere, the named partition drawn for that cell), and the path turned
+/// round: the same optimal length, replayed here from the board to the goal.
+#[test]
+fn a_board_searched_from_the_goal_to_it_gets_a_shortest_solution_from_the_board() {
+    use godsearch_puzzles::tiles::{Board, Move, Shape};
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let puzzle = registry::open("3x3", false).unwrap();
+    let request = |reverse| SolveRequest {
+        algorithm: Algorithm::Ida,
+        pdb: Some("4-4".into()),
+        reverse,
+        ..SolveRequest::new("3x3", "")
+    };
+    // The blank in a corner, on an edge and in the centre.
+    let boards = [
+        BOARD,
+        "8 6 7 2 5 4 3 0 1",
+        "1 2 3 4 0 5 6 7 8",
+        "0 1 3 4 2 5 7 8 6",
+    ];
+    let solve = |request: &SolveRequest, built: &mut Vec<String>| {
+        let batch = puzzle.batch(request).unwrap().unwrap();
+        let positions: Vec<_> = boards
+            .iter()
+            .map(|b| batch.read(b, Source::Given).unwrap())
+            .collect();
+        let mut notices = |notice| {
+            if let godsearch_app::progress::Notice::Built { tiles, .. } = notice {
+                built.push(format!("{tiles:?}"));
+            }
+        };
+        let solver = batch.solver(&bench, setup(&mut notices)).unwrap();
+        let reports = solver.solve(&positions, None);
+        reports
+            .into_iter()
+            .map(|r| match r.unwrap() {
+                SolveReport::Tiles(solved) => solved,
+                other => panic!("a board report: {other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (mut forward_built, mut reverse_built) = (Vec::new(), Vec::new());
+    let forward = solve(&request(false), &mut forward_built);
+    let reverse = solve(&request(true), &mut reverse_built);
+    let shape = Shape::new(3, 3).unwrap();
+    let goal = Board::goal(shape);
+    for ((board, there), back) in boards.iter().zip(&forward).zip(&reverse) {
+        assert_eq!(back.length, there.length, "{board}");
+        assert!(back.optimal && back.heuristic.contains("from the goal to the board"));
+        let mut replay = Board::parse(shape, board).unwrap();
+        for m in Move::parse_sequence(&back.solution).unwrap() {
+            assert!(replay.apply(m));
+        }
+        assert_eq!(replay, goal, "{board}: {}", back.solution);
+    }
+    // One goal's two databases forwards; two for each board backwards (the cache shares
+    // none: every board is another goal).
+    assert_eq!(forward_built.len(), 2);
+    assert_eq!(reverse_built.len(), 2 * boards.len(), "{reverse_built:?}");
+    // Only the searches take it.
+    let staged = SolveRequest {
+        algorithm: Algorithm::Subgoal,
+        reverse: true,
+        ..SolveRequest::new("3x3", "")
+    };
+    assert!(matches!(
+        puzzle.batch(&staged).unwrap(),
+        Err(AppError::Input(m)) if m.contains("«reverse» is used only by IDA* and A*")
+    ));
 }

@@ -136,6 +136,11 @@ pub struct SolveArgs {
     /// Do not add the reflected pattern-database lookup.
     #[arg(long)]
     pub no_reflection: bool,
+    /// Boards: search from the goal to the board, with pattern databases built (and cached)
+    /// for each board as the goal; the same optimal length, by a search that is on some boards
+    /// a hundred times shorter and on others far longer (docs/guide.md)
+    #[arg(long)]
+    pub reverse: bool,
     /// Folder for cached pattern databases, subgoal stage tables and the two-phase tables
     /// (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]

@@ -45,6 +45,9 @@ pub struct Search {
     heuristic: String,
     pdb: Option<String>,
     no_reflection: bool,
+    /// Absent from files written before `--reverse` was added: those searched forwards.
+    #[serde(default)]
+    reverse: bool,
 }
 
 impl Search {
@@ -58,6 +61,7 @@ impl Search {
             heuristic: format!("{:?}", args.heuristic),
             pdb: args.pdb.clone(),
             no_reflection: args.no_reflection,
+            reverse: args.reverse,
         }
     }
 }

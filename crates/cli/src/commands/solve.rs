@@ -225,6 +225,7 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
         heuristic: args.heuristic,
         pdb: args.pdb.clone(),
         no_reflection: args.no_reflection,
+        reverse: args.reverse,
         stages: args.stages.clone(),
         effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
         depth: args.depth,

@@ -295,6 +295,7 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
         (request.stages.is_some(), "«stages»"),
         (request.effort.is_some(), "«effort»"),
         (request.no_reflection, "«no_reflection»"),
+        (request.reverse, "«reverse»"),
         (request.resume_from.is_some(), "«resume_from»"),
         (request.resume_subtrees.is_some(), "«resume_subtrees»"),
     ];

@@ -6,7 +6,8 @@
 
 use super::choice;
 use super::solvers::{
-    solvable_board, AnyHeuristic, HalfDepthSolver, Search, StagedSolver, TableSolver, TileJob,
+    solvable_board, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Search, StagedSolver,
+    TableSolver, TileJob,
 };
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{Algorithm, HeuristicChoice};
@@ -15,9 +16,10 @@ use crate::report::Solution;
 use crate::request::{SolveReport, SolveRequest, Workbench};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
+use godsearch_core::Progress;
 use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, TileSpace};
 use godsearch_search::tiles::{Resume, SearchError, SearchedSubtrees, Watch, MAX_SEARCH_CELLS};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// A board solver ready for any number of boards of one goal.
@@ -32,8 +34,10 @@ pub enum BoardSolver {
     Search {
         /// Which of the three.
         algorithm: Algorithm,
-        /// The heuristic, shared with the workbench that keeps it loaded.
-        heuristic: Arc<AnyHeuristic>,
+        /// The heuristic, shared with the workbench that keeps it loaded; `None` for a search
+        /// from the goal to each board, whose heuristic is aimed at that board
+        /// ([`BoardSolver::solve`] is given it).
+        heuristic: Option<Arc<AnyHeuristic>>,
         /// Bytes A* may hold.
         memory_bytes: u64,
         /// Each board's time limit.
@@ -78,7 +82,7 @@ impl BoardSolver {
         bench: &Workbench,
         goal: &Board,
         request: &SolveRequest,
-        setup: BatchSetup,
+        setup: &mut BatchSetup,
     ) -> AppResult<Self> {
         let table = request.table_file(&setup.limits)?;
         let memory_bytes = setup.limits.memory_bytes;
@@ -106,14 +110,17 @@ impl BoardSolver {
             )?),
             _ => BoardSolver::Search {
                 algorithm,
-                heuristic: super::solvers::KeptHeuristics::get(
-                    bench,
-                    request,
-                    goal,
-                    memory_bytes,
-                    setup.progress,
-                    setup.notices,
-                )?,
+                heuristic: match request.reverse {
+                    true => None,
+                    false => Some(super::solvers::KeptHeuristics::get(
+                        bench,
+                        request,
+                        goal,
+                        memory_bytes,
+                        setup.progress,
+                        &mut *setup.notices,
+                    )?),
+                },
                 memory_bytes,
                 deadline_after: setup.timeout(request)?,
                 resume: resume(request)?,
@@ -122,8 +129,15 @@ impl BoardSolver {
     }
 
     /// Solves one board of `goal`, replayed to the goal before it is returned; IDA* publishes
-    /// its threshold and nodes to `watch` and stops when it is cancelled.
-    pub fn solve(&self, goal: &Board, job: &TileJob, watch: Option<&Watch>) -> AppResult<Solution> {
+    /// its threshold and nodes to `watch` and stops when it is cancelled. A search from the
+    /// goal to the board takes its heuristic from `aimed_at`, given the board.
+    pub fn solve(
+        &self,
+        goal: &Board,
+        job: &TileJob,
+        watch: Option<&Watch>,
+        aimed_at: &dyn Fn(&Board) -> AppResult<AnyHeuristic>,
+    ) -> AppResult<Solution> {
         match self {
             BoardSolver::HalfDepth(solver) => solver.solve(goal, job),
             BoardSolver::Table(solver) => solver.solve(goal, job),
@@ -134,15 +148,21 @@ impl BoardSolver {
                 memory_bytes,
                 deadline_after,
                 resume,
-            } => Search {
-                algorithm: *algorithm,
-                goal,
-                memory_bytes: *memory_bytes,
-                deadline_after: *deadline_after,
-                watch,
-                resume: resume.as_ref(),
+            } => {
+                let search = Search {
+                    algorithm: *algorithm,
+                    goal,
+                    memory_bytes: *memory_bytes,
+                    deadline_after: *deadline_after,
+                    watch,
+                    resume: resume.as_ref(),
+                    reverse: heuristic.is_none(),
+                };
+                match heuristic {
+                    Some(heuristic) => search.solve(heuristic, job),
+                    None => search.solve(&aimed_at(&job.board)?, job),
+                }
             }
-            .solve(heuristic, job),
         }
     }
 }
@@ -268,13 +288,20 @@ impl Batch for BoardBatch {
     fn solver<'a>(
         &'a self,
         bench: &'a Workbench,
-        setup: BatchSetup<'a>,
+        mut setup: BatchSetup<'a>,
     ) -> AppResult<Box<dyn BatchSolver + 'a>> {
-        let solver = BoardSolver::new(bench, &self.goal, &self.request, setup)?;
+        let solver = BoardSolver::new(bench, &self.goal, &self.request, &mut setup)?;
         Ok(Box::new(BoardBatchSolver {
             goal: &self.goal,
             solver,
             watched: self.algorithm.is_search() && self.algorithm != Algorithm::Astar,
+            aimed: AimedHeuristics {
+                bench,
+                request: &self.request,
+                memory_bytes: setup.limits.memory_bytes,
+                progress: setup.progress,
+                notices: Mutex::new(setup.notices),
+            },
         }))
     }
 }
@@ -284,6 +311,29 @@ struct BoardBatchSolver<'a> {
     goal: &'a Board,
     solver: BoardSolver,
     watched: bool,
+    aimed: AimedHeuristics<'a>,
+}
+
+/// The heuristic a search from the goal to a board is aimed with: the one the request asks
+/// for, with the board as its goal, its databases loaded from the cache or built and cached
+/// there as the batch's own are. Not kept between boards: each board has its own.
+struct AimedHeuristics<'a> {
+    bench: &'a Workbench,
+    request: &'a SolveRequest,
+    memory_bytes: u64,
+    progress: &'a dyn Progress,
+    notices: Mutex<&'a mut (dyn FnMut(Notice) + Send)>,
+}
+
+impl AimedHeuristics<'_> {
+    fn at(&self, board: &Board) -> AppResult<AnyHeuristic> {
+        let mut notices = self.notices.lock().unwrap_or_else(PoisonError::into_inner);
+        HeuristicRequest::of(self.request, self.bench.cache(), self.memory_bytes).resolve(
+            board,
+            self.progress,
+            &mut **notices,
+        )
+    }
 }
 
 impl BatchSolver for BoardBatchSolver<'_> {
@@ -296,7 +346,9 @@ impl BatchSolver for BoardBatchSolver<'_> {
             .iter()
             .map(|position| {
                 let job = position.get::<TileJob>()?;
-                let solved = self.solver.solve(self.goal, job, watch)?;
+                let solved = self
+                    .solver
+                    .solve(self.goal, job, watch, &|board| self.aimed.at(board))?;
                 Ok(SolveReport::Tiles(solved))
             })
             .collect()
@@ -349,6 +401,7 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
             "IDA* and A*",
         ),
         (request.pdb.is_some() && !searching, "«pdb»", "IDA* and A*"),
+        (request.reverse && !searching, "«reverse»", "IDA* and A*"),
         (
             request.no_reflection && !searching,
             "«no_reflection»",

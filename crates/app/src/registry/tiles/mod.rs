@@ -30,12 +30,13 @@ use crate::{AppError, AppResult};
 use batch::BoardBatch;
 
 /// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
-const BOARD_OPTIONS: [&str; 12] = [
+const BOARD_OPTIONS: [&str; 13] = [
     "goal",
     "algorithm",
     "heuristic",
     "pdb",
     "no_reflection",
+    "reverse",
     "stages",
     "effort",
     "depth",

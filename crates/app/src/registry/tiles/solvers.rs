@@ -78,7 +78,19 @@ pub struct HeuristicRequest<'a> {
     pub memory_bytes: u64,
 }
 
-impl HeuristicRequest<'_> {
+impl<'a> HeuristicRequest<'a> {
+    /// What `request` asks for, its databases cached in `cache` and built within
+    /// `memory_bytes`.
+    pub fn of(request: &'a SolveRequest, cache: &'a TableCache, memory_bytes: u64) -> Self {
+        HeuristicRequest {
+            choice: request.heuristic,
+            partition: request.pdb.as_deref(),
+            reflection: !request.no_reflection,
+            cache,
+            memory_bytes,
+        }
+    }
+
     /// The heuristic for `goal`: the one asked for, or for `auto` the strongest named partition
     /// whose databases are cached or build in seconds, else linear conflict, else Manhattan.
     /// Database builds report to `progress`; `notify` hears of builds and fallbacks.
@@ -209,6 +221,9 @@ pub struct Search<'a> {
     /// threshold when above the board's estimate) and the subtrees of that bound's iteration it
     /// finished, so that none of its finished work is done again. `None`: from the start.
     pub resume: Option<&'a Resume>,
+    /// Search from the goal to the board, with a heuristic aimed at the board (the request's
+    /// `reverse`); the path found is turned round and replayed from the board.
+    pub reverse: bool,
 }
 
 impl Search<'_> {
@@ -228,13 +243,17 @@ impl Search<'_> {
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
         let from = self.resume.cloned().unwrap_or_default();
+        let (start, target) = match self.reverse {
+            false => (&job.board, goal),
+            true => (goal, &job.board),
+        };
         let outcome = match self.algorithm {
             Algorithm::Ida => {
-                ida_star_resumed(&job.board, goal, heuristic, 1, deadline, self.watch, &from)
+                ida_star_resumed(start, target, heuristic, 1, deadline, self.watch, &from)
             }
             Algorithm::Astar => astar_watched(
-                &job.board,
-                goal,
+                start,
+                target,
                 heuristic,
                 self.memory_bytes / ASTAR_BYTES_PER_POSITION,
                 self.watch,
@@ -242,19 +261,27 @@ impl Search<'_> {
             _ => {
                 let threads = rayon::current_num_threads();
                 ida_star_resumed(
-                    &job.board, goal, heuristic, threads, deadline, self.watch, &from,
+                    start, target, heuristic, threads, deadline, self.watch, &from,
                 )
             }
         };
         let seconds = started.elapsed().as_secs_f64();
         let method = Method {
             algorithm: self.algorithm.name(),
-            heuristic: heuristic.describe(),
+            heuristic: match self.reverse {
+                false => heuristic.describe(),
+                true => format!("{}, from the goal to the board", heuristic.describe()),
+            },
             optimal: true,
             table_bytes: Some(heuristic.table_bytes()),
         };
         let mut solution = match outcome {
-            Ok(outcome) => checked_solution(job, goal, outcome, method, seconds)?,
+            Ok(mut outcome) => {
+                if self.reverse {
+                    outcome.moves = turned_round(&outcome.moves);
+                }
+                checked_solution(job, goal, outcome, method, seconds)?
+            }
             Err(SearchError::Timeout {
                 lower_bound,
                 expanded,
@@ -268,6 +295,12 @@ impl Search<'_> {
         solution.resumed_from = self.resume.map(|r| r.lower_bound);
         Ok(solution)
     }
+}
+
+/// The moves that undo `moves`: the last one's opposite first. A path from the goal to a board
+/// turned round is a path from the board to the goal of the same length.
+fn turned_round(moves: &[Move]) -> Vec<Move> {
+    moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
 /// The report of a board left unsolved with a proven `lower_bound` (a search past its deadline,
@@ -702,14 +735,8 @@ impl KeptHeuristics {
         if let Some((_, h)) = kept.lock().iter().find(|(k, _)| *k == key) {
             return Ok(Arc::clone(h));
         }
-        let resolved = HeuristicRequest {
-            choice: request.heuristic,
-            partition: request.pdb.as_deref(),
-            reflection: !request.no_reflection,
-            cache: bench.cache(),
-            memory_bytes,
-        }
-        .resolve(goal, progress, notices)?;
+        let resolved = HeuristicRequest::of(request, bench.cache(), memory_bytes)
+            .resolve(goal, progress, notices)?;
         let resolved = Arc::new(resolved);
         // Databases are worth keeping; Manhattan and linear conflict are made in microseconds,
         // and `auto` should find a database cached after its first answer.
