@@ -390,7 +390,7 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
 /// Where a mirror takes the cell at `(row, column)` of a board `width` by `height`.
 type MirrorImage = fn(usize, usize, usize, usize) -> (usize, usize);
 
-/// A mirror of the board that keeps the blank's goal cell ([`PatternHeuristic::mirror`]).
+/// A mirror of the board that keeps the blank's goal cell (`PatternHeuristic::mirror`).
 #[derive(Debug, Clone)]
 struct Reflection {
     cell: [u8; MAX_SEARCH_CELLS],
@@ -592,7 +592,7 @@ impl PatternHeuristic {
     }
 
     /// Whether the reflected lookup is valid for `goal`: some mirror of the board keeps the
-    /// blank's goal cell ([`Self::mirror`]).
+    /// blank's goal cell (a diagonal, or the middle column or row).
     pub fn reflectable(goal: &Board) -> bool {
         Self::mirror(goal).is_some()
     }
