@@ -591,12 +591,6 @@ impl PatternHeuristic {
         })
     }
 
-    /// Whether the reflected lookup is valid for `goal`: some mirror of the board keeps the
-    /// blank's goal cell (a diagonal, or the middle column or row).
-    pub fn reflectable(goal: &Board) -> bool {
-        Self::mirror(goal).is_some()
-    }
-
     /// The mirror the reflected lookup reads the board through, as each cell's image: one that
     /// keeps the blank's goal cell, so that it maps the goal to itself up to renaming the tiles
     /// and a position's mirror image is as far from the goal. The main diagonal's first (square
