@@ -5,9 +5,11 @@
 //!
 //! Written as one token, `PRUNING.DEPTH.SPLIT.SUBTREES.NEXT:RANGES`, for instance
 //! `14.5.9f3a01c2.131.105:0-35,37`: the duplicate strings the iteration pruned (their length),
-//! the depth of its split, a fingerprint of the split (threshold, pruning, every subtree's moves
-//! in order: a token is refused for another board, heuristic, bound or build whose split
-//! differs), the subtrees in the split, the next threshold's bound from the part searched
+//! the depth of its split, a fingerprint of the split (the start and the goal, threshold,
+//! pruning, every subtree's moves in order: a token is refused for another board, goal,
+//! direction, bound or build; high above the root's estimate nothing is cut off near the root,
+//! and the split is the same for every board with its blank on the same cell, so the ends are
+//! part of it), the subtrees in the split, the next threshold's bound from the part searched
 //! (`-` where nothing was cut off yet) and the subtrees finished, as ranges of their indices.
 //!
 //! Skipping them is exact: a subtree searched to the end under the threshold holds no
@@ -23,8 +25,8 @@ pub struct SearchedSubtrees {
     pub pruning: u8,
     /// Moves from the start to each subtree's root.
     pub depth: u8,
-    /// Fingerprint of the split: FNV-1a over the threshold, the pruning length, the depth and
-    /// each subtree's moves in order.
+    /// Fingerprint of the split: FNV-1a over the start and the goal, the threshold, the
+    /// pruning length, the depth and each subtree's moves in order.
     pub split: u32,
     /// Subtrees in the split.
     pub subtrees: u32,
@@ -35,9 +37,11 @@ pub struct SearchedSubtrees {
     pub done: Vec<u32>,
 }
 
-/// Fingerprint of an iteration's split: FNV-1a over the threshold, the pruning length, the
-/// depth and each subtree's moves in order.
+/// Fingerprint of an iteration's split: FNV-1a over its `ends` (the start's and the goal's
+/// tiles by cell), the threshold, the pruning length, the depth and each subtree's moves in
+/// order.
 pub fn split_fingerprint<'p>(
+    ends: [&[u8]; 2],
     threshold: u32,
     pruning: u8,
     depth: u8,
@@ -45,6 +49,10 @@ pub fn split_fingerprint<'p>(
 ) -> u32 {
     const PATH_END: u8 = u8::MAX;
     let mut hash = godsearch_core::fingerprint::Fnv1a::default();
+    for end in ends {
+        hash.write(end);
+        hash.write(&[PATH_END]);
+    }
     hash.write(&threshold.to_le_bytes());
     hash.write(&[pruning, depth]);
     for path in paths {
@@ -183,14 +191,20 @@ mod tests {
     #[test]
     fn the_fingerprint_follows_every_part_of_the_split() {
         let paths: [&[u8]; 2] = [&[0, 2], &[1, 3]];
-        let base = split_fingerprint(103, 14, 2, paths);
-        assert_eq!(base, split_fingerprint(103, 14, 2, paths));
-        assert_ne!(base, split_fingerprint(105, 14, 2, paths));
-        assert_ne!(base, split_fingerprint(103, 12, 2, paths));
-        assert_ne!(base, split_fingerprint(103, 14, 3, paths));
+        let ends: [&[u8]; 2] = [&[1, 0, 2, 3], &[0, 1, 2, 3]];
+        let base = split_fingerprint(ends, 103, 14, 2, paths);
+        assert_eq!(base, split_fingerprint(ends, 103, 14, 2, paths));
+        assert_ne!(base, split_fingerprint(ends, 105, 14, 2, paths));
+        assert_ne!(base, split_fingerprint(ends, 103, 12, 2, paths));
+        assert_ne!(base, split_fingerprint(ends, 103, 14, 3, paths));
         let swapped: [&[u8]; 2] = [&[1, 3], &[0, 2]];
-        assert_ne!(base, split_fingerprint(103, 14, 2, swapped));
+        assert_ne!(base, split_fingerprint(ends, 103, 14, 2, swapped));
         let joined: [&[u8]; 1] = [&[0, 2, 1, 3]];
-        assert_ne!(base, split_fingerprint(103, 14, 2, joined));
+        assert_ne!(base, split_fingerprint(ends, 103, 14, 2, joined));
+        // Another board, or the same two ends the other way round (a search from the goal).
+        let other_board: [&[u8]; 2] = [&[1, 2, 0, 3], &[0, 1, 2, 3]];
+        assert_ne!(base, split_fingerprint(other_board, 103, 14, 2, paths));
+        let reversed: [&[u8]; 2] = [ends[1], ends[0]];
+        assert_ne!(base, split_fingerprint(reversed, 103, 14, 2, paths));
     }
 }

@@ -975,6 +975,7 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
         Some(searched) => SplitTo::Depth(usize::from(searched.depth)),
         None => SplitTo::Subtrees(threads * sharing.subtrees_per_thread),
     };
+    let ends = [first.node.cells, first.goal.cells];
     let split = split(&mut first, root_cache, root_h, split_to);
     stats.expanded += first.expanded;
     stats.generated += first.generated;
@@ -989,6 +990,7 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
     };
     let pruning = first.moves.pruning_length();
     let fingerprint = split_fingerprint(
+        ends.each_ref().map(|cells| &cells[..first.cells]),
         first.threshold,
         pruning,
         depth,
@@ -1295,6 +1297,82 @@ mod tests {
             let below =
                 ida_star_resumed(&start, &goal, &manhattan, 1, None, None, &from(1)).unwrap();
             assert_eq!(&below.stats.thresholds, thresholds, "{start}");
+        }
+    }
+
+    /// High above the root's estimate nothing near the root is cut off, so every board with
+    /// its blank on one cell splits alike: a token still belongs to its own board, goal and
+    /// direction, and is refused for any other.
+    #[test]
+    fn a_token_belongs_to_its_board_goal_and_direction() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        // Two far boards with the blank brought home (down, then right): the goal's blank cell.
+        let far = |rng: &mut rand::rngs::StdRng| {
+            let mut board = random_walk(&goal, 400, rng);
+            while board.apply(Move::Down) || board.apply(Move::Right) {}
+            board
+        };
+        let (one, other) = (far(&mut rng), far(&mut rng));
+        assert_eq!(one.blank(), other.blank());
+        let (for_goal, for_one) = (
+            Manhattan::new(&goal).unwrap(),
+            Manhattan::new(&one).unwrap(),
+        );
+        // Split in two (the blank's two moves from its corner), two above both estimates: the
+        // split cuts nothing off for either board.
+        fn run(
+            (start, to): (&Board, &Board),
+            h: &Manhattan,
+            resume: &Resume,
+            watch: Option<&Watch>,
+        ) -> Result<SearchOutcome, SearchError> {
+            let sharing = Sharing {
+                subtrees_per_thread: 1,
+                ..Sharing::DEFAULT
+            };
+            let run = Run {
+                resume,
+                watch,
+                ..Run::default()
+            };
+            iterate(start, to, h, 2, sharing, run).map(|(outcome, _)| outcome)
+        }
+        let estimate = [&one, &other].map(|b| for_goal.evaluate(&Node::from_board(b)).1);
+        let high = from(estimate[0].max(estimate[1]) + 2);
+        let stopped = (0..12)
+            .find_map(|doublings| {
+                let watch = Watch::with_node_limit(CLOCK_EVERY << doublings);
+                match run((&one, &goal), &for_goal, &high, Some(&watch)) {
+                    Err(SearchError::Timeout {
+                        lower_bound,
+                        searched: Some(searched),
+                        ..
+                    }) => Some(Resume {
+                        lower_bound,
+                        searched: Some(searched),
+                    }),
+                    _ => None,
+                }
+            })
+            .expect("a search stopped with a subtree finished");
+        // Taken by the search that recorded it ...
+        let watch = Watch::with_node_limit(CLOCK_EVERY);
+        let taken = run((&one, &goal), &for_goal, &stopped, Some(&watch));
+        assert!(
+            !matches!(taken, Err(SearchError::ResumeMismatch(_))),
+            "{taken:?}"
+        );
+        // ... and refused for another board, and for the search from the goal to the board.
+        let refused = [
+            run((&other, &goal), &for_goal, &stopped, None),
+            run((&goal, &one), &for_one, &stopped, None),
+        ];
+        for refused in refused {
+            assert!(
+                matches!(refused, Err(SearchError::ResumeMismatch(_))),
+                "{refused:?}"
+            );
         }
     }
 
