@@ -162,7 +162,8 @@ class Session:
         return self._native.memory
 
     def solve(self, puzzle, position, *, algorithm=None, heuristic=None, pdb=None,
-              no_reflection=False, reverse=False, goal=None, stages=None, effort=None,
+              no_reflection=False, reverse=False, both_ways=False, goal=None, stages=None,
+              effort=None,
               depth=None, metric=None, facelets=False, moves=False, max_length=None,
               optimal=False, all=False, table_size=None, timeout=None, generators=None,
               known_solution=None, resume_from=None, resume_subtrees=None, count=None,
@@ -212,6 +213,10 @@ class Session:
             built (and cached) for the board as the goal; the solution is turned round and
             replayed from the board. The same optimal length, by a search that is far shorter
             on some boards and far longer on others.
+        both_ways : bool, optional
+            Boards, IDA*: search from both ends in turn, each iteration raced between the two
+            directions, the first to finish it proving the next bound for both: at most about
+            three times the better direction's time. Builds the databases for the board too.
         progress : callable, optional
             Called with the job's progress dict four times a second while it runs.
         no_reflection, goal, stages, effort, depth, metric, facelets, moves, max_length, all, table_size, known_solution
@@ -239,7 +244,8 @@ class Session:
         """
         request = _request(puzzle=puzzle, position=_position(position), algorithm=algorithm,
                            heuristic=heuristic, pdb=pdb, no_reflection=no_reflection,
-                           reverse=reverse, goal=goal, stages=stages, effort=effort, depth=depth,
+                           reverse=reverse, both_ways=both_ways, goal=goal, stages=stages,
+                           effort=effort, depth=depth,
                            metric=metric, facelets=facelets, moves=moves,
                            max_length=max_length, optimal=optimal, all=all,
                            table_size=table_size, timeout=timeout, generators=generators,

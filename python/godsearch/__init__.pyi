@@ -44,6 +44,7 @@ class Session:
         pdb: Optional[str] = ...,
         no_reflection: bool = ...,
         reverse: bool = ...,
+        both_ways: bool = ...,
         goal: Optional[str] = ...,
         stages: Optional[str] = ...,
         effort: Optional[int] = ...,

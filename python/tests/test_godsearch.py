@@ -114,6 +114,9 @@ def test_pattern_databases_are_built_cached_and_used(tmp_path):
     # Searched from the goal to the board, with databases built for the board as the goal.
     back = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", reverse=True)
     assert back["length"] == 31 and back["heuristic"].endswith("from the goal to the board")
+    # Both ways in turn: the same length, and the report says who found it.
+    raced = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", both_ways=True)
+    assert raced["length"] == 31 and "both ways: solved" in raced["heuristic"]
 
 
 def test_bfs_counts_equal_the_published_figures(session):

@@ -211,6 +211,89 @@ fn a_batch_request_is_a_solve_request_with_a_list_of_positions() {
     }
 }
 
+/// `both_ways`: each iteration raced between the board's search and the goal's (turns of a
+/// tenth of a second, so these boards of a fraction of a second take several): the same
+/// shortest length as forwards, replayed here; refused beside `reverse` and for A*.
+#[test]
+fn a_board_searched_both_ways_gets_a_shortest_solution() {
+    use godsearch_puzzles::tiles::{Board, Move, Shape};
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let puzzle = registry::open("4x4", false).unwrap();
+    let request = |both_ways| SolveRequest {
+        algorithm: Algorithm::ParallelIda,
+        heuristic: HeuristicChoice::Manhattan,
+        both_ways,
+        ..SolveRequest::new("4x4", "")
+    };
+    // Searched forwards and backwards in 0.2 and 0.1 s, 0.6 and 0.3 s.
+    let boards = [
+        "5,4,7,3,15,6,2,10,9,14,0,8,1,12,13,11",
+        "1,13,6,5,10,3,11,9,8,4,0,14,15,2,12,7",
+    ];
+    let solve = |request: &SolveRequest| {
+        let batch = puzzle.batch(request).unwrap().unwrap();
+        let positions: Vec<_> = boards
+            .iter()
+            .map(|b| batch.read(b, Source::Given).unwrap())
+            .collect();
+        let mut quiet = |_| {};
+        let solver = batch.solver(&bench, setup(&mut quiet)).unwrap();
+        let reports = solver.solve(&positions, None);
+        reports
+            .into_iter()
+            .map(|r| match r.unwrap() {
+                SolveReport::Tiles(solved) => solved,
+                other => panic!("a board report: {other:?}"),
+            })
+            .collect::<Vec<_>>()
+    };
+    let forward = solve(&request(false));
+    let raced = solve(&request(true));
+    let shape = Shape::new(4, 4).unwrap();
+    for ((board, there), both) in boards.iter().zip(&forward).zip(&raced) {
+        assert_eq!(both.length, there.length, "{board}");
+        assert!(both.optimal, "{board}");
+        assert!(
+            both.heuristic.contains("both ways: solved"),
+            "{}",
+            both.heuristic
+        );
+        let mut replay = Board::parse(shape, board).unwrap();
+        for m in Move::parse_sequence(&both.solution).unwrap() {
+            assert!(replay.apply(m));
+        }
+        assert_eq!(replay, Board::goal(shape), "{board}: {}", both.solution);
+    }
+    // A search of more than a turn hands over to the other direction.
+    assert!(
+        raced.iter().any(|r| r.heuristic.contains(" turns ")),
+        "{raced:?}"
+    );
+    let refused = [
+        (
+            SolveRequest {
+                reverse: true,
+                ..request(true)
+            },
+            "give one of them",
+        ),
+        (
+            SolveRequest {
+                algorithm: Algorithm::Astar,
+                ..request(true)
+            },
+            "«both_ways» is used only by IDA*",
+        ),
+    ];
+    for (request, why) in refused {
+        assert!(
+            matches!(puzzle.batch(&request).unwrap(), Err(AppError::Input(m)) if m.contains(why)),
+            "{why}"
+        );
+    }
+}
+
 /// `reverse`: each board is searched from the goal to it, with databases built for it as the
 /// goal (its blank anywhere, the named partition drawn for that cell), and the path turned
 /// round: the same optimal length, replayed here from the board to the goal.

@@ -1034,6 +1034,40 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     );
 }
 
+/// --both-ways races each iteration between the board's search and the goal's: stopped by its
+/// timeout it reports the bound proved and the token of the direction that spent the more on
+/// its iteration, which a run continued both ways takes up; it keeps a checkpoint of its own,
+/// and is refused beside --reverse.
+#[test]
+fn a_search_both_ways_stops_and_continues() {
+    let base = [&solve_korf_1("parallel-ida", KORF_1)[..], &["--both-ways"]].concat();
+    let stopped = godsearch(&[&base[..], &["--timeout", "0.2", "--json"]].concat());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let stopped: serde_json::Value =
+        serde_json::from_str(stdout(&stopped).lines().next().unwrap()).unwrap();
+    let bound = stopped["lower_bound"].to_string();
+    let mut from = vec!["--resume-from", &bound];
+    if let Some(token) = stopped["searched_subtrees"].as_str() {
+        from.extend(["--resume-subtrees", token]);
+    }
+    let resumed = json(&[&base[..], &from, &["--json"]].concat());
+    assert_eq!(resumed["length"], 57, "{resumed}");
+    let heuristic = resumed["heuristic"].as_str().unwrap();
+    assert!(heuristic.contains("both ways: solved"), "{heuristic}");
+    // A one-way search's checkpoint is not the race's.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf-1.json");
+    let keep = ["--checkpoint", file.to_str().unwrap(), "--timeout", "0.2"];
+    let one_way = godsearch(&[&solve_korf_1("parallel-ida", KORF_1)[..], &keep].concat());
+    assert_eq!(one_way.status.code(), Some(1), "{}", stderr(&one_way));
+    refused_file(&[&base[..], &keep].concat(), "kept for another search");
+    refused(&[&base[..], &["--reverse"]].concat(), "--reverse");
+    refused(
+        &[&solve_korf_1("astar", KORF_1)[..], &["--both-ways"]].concat(),
+        "--both-ways is used only by IDA*",
+    );
+}
+
 /// --checkpoint over a file of boards keeps a campaign: a run stopped by its timeout keeps
 /// each board's bound and finished subtrees, the next run continues each from there and
 /// keeps the solved boards' reports, and a run after that skips them.

@@ -139,8 +139,13 @@ pub struct SolveArgs {
     /// Boards: search from the goal to the board, with pattern databases built (and cached)
     /// for each board as the goal; the same optimal length, by a search that is on some boards
     /// a hundred times shorter and on others far longer (docs/guide.md)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "both_ways")]
     pub reverse: bool,
+    /// Boards, IDA*: search from both ends in turn, each iteration raced between the two
+    /// directions (the other as --reverse does), the first to finish it proving the next bound
+    /// for both: at most about three times the better direction's time (docs/guide.md)
+    #[arg(long)]
+    pub both_ways: bool,
     /// Folder for cached pattern databases, subgoal stage tables and the two-phase tables
     /// (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]

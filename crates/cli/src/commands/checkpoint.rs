@@ -48,6 +48,9 @@ pub struct Search {
     /// Absent from files written before `--reverse` was added: those searched forwards.
     #[serde(default)]
     reverse: bool,
+    /// Absent from files written before `--both-ways` was added: those searched one way.
+    #[serde(default)]
+    both_ways: bool,
 }
 
 impl Search {
@@ -62,6 +65,7 @@ impl Search {
             pdb: args.pdb.clone(),
             no_reflection: args.no_reflection,
             reverse: args.reverse,
+            both_ways: args.both_ways,
         }
     }
 }

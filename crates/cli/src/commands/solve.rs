@@ -226,6 +226,7 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
         pdb: args.pdb.clone(),
         no_reflection: args.no_reflection,
         reverse: args.reverse,
+        both_ways: args.both_ways,
         stages: args.stages.clone(),
         effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
         depth: args.depth,

@@ -7,6 +7,7 @@
 //! that moved ([`TileHeuristic::update`]).
 
 mod astar;
+mod both_ways;
 mod checkpoint;
 mod heuristic;
 mod ida;
@@ -14,6 +15,7 @@ mod node;
 
 pub use crate::stats::SearchStats;
 pub use astar::{astar, astar_watched, RankedEstimate};
+pub use both_ways::{race_both_ways, Direction, Race, Raced, Turn};
 pub use checkpoint::SearchedSubtrees;
 pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};

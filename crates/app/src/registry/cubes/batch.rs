@@ -296,6 +296,7 @@ pub(crate) fn check_options(request: &SolveRequest, size: CubeSize) -> AppResult
         (request.effort.is_some(), "«effort»"),
         (request.no_reflection, "«no_reflection»"),
         (request.reverse, "«reverse»"),
+        (request.both_ways, "«both_ways»"),
         (request.resume_from.is_some(), "«resume_from»"),
         (request.resume_subtrees.is_some(), "«resume_subtrees»"),
     ];

@@ -6,7 +6,7 @@
 
 use super::choice;
 use super::solvers::{
-    solvable_board, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Search, StagedSolver,
+    solvable_board, Aimed, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Search, StagedSolver,
     TableSolver, TileJob,
 };
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
@@ -22,6 +22,18 @@ use godsearch_search::tiles::{Resume, SearchError, SearchedSubtrees, Watch, MAX_
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+/// Which way a board's search runs, with the heuristic aimed at the goal, shared with the
+/// workbench that keeps it loaded, where it needs one. A search from the goal to a board needs
+/// one aimed at that board, which [`BoardSolver::solve`] is given.
+pub enum Way {
+    /// From each board to the goal.
+    Forwards(Arc<AnyHeuristic>),
+    /// From the goal to each board.
+    Backwards,
+    /// Both in turn ([`Aimed::BothWays`]).
+    BothWays(Arc<AnyHeuristic>),
+}
+
 /// A board solver ready for any number of boards of one goal.
 pub enum BoardSolver {
     /// Meet in the middle around a held ball of positions.
@@ -34,10 +46,8 @@ pub enum BoardSolver {
     Search {
         /// Which of the three.
         algorithm: Algorithm,
-        /// The heuristic, shared with the workbench that keeps it loaded; `None` for a search
-        /// from the goal to each board, whose heuristic is aimed at that board
-        /// ([`BoardSolver::solve`] is given it).
-        heuristic: Option<Arc<AnyHeuristic>>,
+        /// Which way it runs, and the heuristic aimed at the goal if it needs one.
+        way: Way,
         /// Bytes A* may hold.
         memory_bytes: u64,
         /// Each board's time limit.
@@ -60,8 +70,9 @@ impl BoardSolver {
         crate::registry::no_generators(&request.generators)?;
         request.one_solution_only()?;
         let shape = goal.shape();
-        // Only IDA* reports a bound at a deadline and resumes from one.
-        let deadline = request.timeout()?.is_some() || request.resume_from.is_some();
+        // Only IDA* reports a bound at a deadline, resumes from one and races both ways.
+        let deadline =
+            request.timeout()?.is_some() || request.resume_from.is_some() || request.both_ways;
         let algorithm = choice::tile_algorithm(request.algorithm, shape, has_table, deadline)?;
         check_options(request, algorithm)?;
         resume(request)?;
@@ -110,16 +121,22 @@ impl BoardSolver {
             )?),
             _ => BoardSolver::Search {
                 algorithm,
-                heuristic: match request.reverse {
-                    true => None,
-                    false => Some(super::solvers::KeptHeuristics::get(
-                        bench,
-                        request,
-                        goal,
-                        memory_bytes,
-                        setup.progress,
-                        &mut *setup.notices,
-                    )?),
+                way: {
+                    let mut kept = || {
+                        super::solvers::KeptHeuristics::get(
+                            bench,
+                            request,
+                            goal,
+                            memory_bytes,
+                            setup.progress,
+                            &mut *setup.notices,
+                        )
+                    };
+                    match (request.reverse, request.both_ways) {
+                        (true, _) => Way::Backwards,
+                        (false, true) => Way::BothWays(kept()?),
+                        (false, false) => Way::Forwards(kept()?),
+                    }
                 },
                 memory_bytes,
                 deadline_after: setup.timeout(request)?,
@@ -144,7 +161,7 @@ impl BoardSolver {
             BoardSolver::Staged(solver) => solver.solve(goal, job),
             BoardSolver::Search {
                 algorithm,
-                heuristic,
+                way,
                 memory_bytes,
                 deadline_after,
                 resume,
@@ -156,11 +173,18 @@ impl BoardSolver {
                     deadline_after: *deadline_after,
                     watch,
                     resume: resume.as_ref(),
-                    reverse: heuristic.is_none(),
                 };
-                match heuristic {
-                    Some(heuristic) => search.solve(heuristic, job),
-                    None => search.solve(&aimed_at(&job.board)?, job),
+                match way {
+                    Way::Forwards(heuristic) => search.solve(Aimed::Forwards(heuristic), job),
+                    Way::Backwards => search.solve(Aimed::Backwards(&aimed_at(&job.board)?), job),
+                    Way::BothWays(forwards) => {
+                        let backwards = aimed_at(&job.board)?;
+                        let aimed = Aimed::BothWays {
+                            forwards,
+                            backwards: &backwards,
+                        };
+                        search.solve(aimed, job)
+                    }
                 }
             }
         }
@@ -387,6 +411,11 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
             }
         )));
     }
+    if request.reverse && request.both_ways {
+        return Err(AppError::Input(
+            "«reverse» searches from the goal only and «both_ways» from both ends in turn: give one of them".into(),
+        ));
+    }
     let searching = algorithm.is_search();
     let staged = algorithm.is_staged();
     let unused = [
@@ -402,6 +431,11 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
         ),
         (request.pdb.is_some() && !searching, "«pdb»", "IDA* and A*"),
         (request.reverse && !searching, "«reverse»", "IDA* and A*"),
+        (
+            request.both_ways && !algorithm.takes_deadline(),
+            "«both_ways»",
+            "IDA* («algorithm» ida or parallel-ida)",
+        ),
         (
             request.no_reflection && !searching,
             "«no_reflection»",

@@ -30,13 +30,14 @@ use crate::{AppError, AppResult};
 use batch::BoardBatch;
 
 /// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
-const BOARD_OPTIONS: [&str; 13] = [
+const BOARD_OPTIONS: [&str; 14] = [
     "goal",
     "algorithm",
     "heuristic",
     "pdb",
     "no_reflection",
     "reverse",
+    "both_ways",
     "stages",
     "effort",
     "depth",

@@ -21,8 +21,9 @@ use godsearch_puzzles::tiles::{notation, Move, TileSpace};
 use godsearch_puzzles::tiles::{Board, BoardFormat, Partition, Shape};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar_watched, ida_star_resumed, LinearConflict, Manhattan, PatternHeuristic, Resume,
-    SearchError, SearchOutcome, SearchStats, TileHeuristic, Watch,
+    astar_watched, ida_star_resumed, race_both_ways, Direction, LinearConflict, Manhattan,
+    PatternHeuristic, Race, Raced, Resume, SearchError, SearchOutcome, SearchStats, TileHeuristic,
+    Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -62,6 +63,26 @@ pub enum AnyHeuristic {
     Conflict(LinearConflict),
     /// Additive pattern databases (boxed: with its index weights it is the largest by far).
     Pdb(Box<PatternHeuristic>),
+}
+
+impl AnyHeuristic {
+    /// The heuristic as a report names it.
+    pub fn describe(&self) -> String {
+        match self {
+            AnyHeuristic::Manhattan(h) => h.describe(),
+            AnyHeuristic::Conflict(h) => h.describe(),
+            AnyHeuristic::Pdb(h) => h.describe(),
+        }
+    }
+
+    /// Bytes of its tables.
+    pub fn table_bytes(&self) -> u64 {
+        match self {
+            AnyHeuristic::Manhattan(h) => h.table_bytes(),
+            AnyHeuristic::Conflict(h) => h.table_bytes(),
+            AnyHeuristic::Pdb(h) => h.table_bytes(),
+        }
+    }
 }
 
 /// How to choose a heuristic.
@@ -205,6 +226,28 @@ pub fn databases_label(partition: &Partition, group: usize) -> String {
     )
 }
 
+/// The first turn of each iteration when a board is searched both ways: short next to the
+/// searches a race gains on (seconds to hours), long next to the few milliseconds between a
+/// search's looks at the clock.
+const FIRST_TURN: Duration = Duration::from_millis(100);
+
+/// Which way a board's search runs, with the heuristic aimed at the end it runs to.
+#[derive(Clone, Copy)]
+pub enum Aimed<'h> {
+    /// From the board to the goal.
+    Forwards(&'h AnyHeuristic),
+    /// From the goal to the board, the heuristic aimed at the board; the path found is turned
+    /// round and replayed from the board.
+    Backwards(&'h AnyHeuristic),
+    /// Both in turn, each iteration raced between them ([`race_both_ways`]; IDA* only).
+    BothWays {
+        /// Aimed at the goal.
+        forwards: &'h AnyHeuristic,
+        /// Aimed at the board.
+        backwards: &'h AnyHeuristic,
+    },
+}
+
 /// IDA*, parallel IDA* or A* on one board after another.
 pub struct Search<'a> {
     /// [`Algorithm::Ida`], [`Algorithm::ParallelIda`] or [`Algorithm::Astar`].
@@ -221,63 +264,76 @@ pub struct Search<'a> {
     /// threshold when above the board's estimate) and the subtrees of that bound's iteration it
     /// finished, so that none of its finished work is done again. `None`: from the start.
     pub resume: Option<&'a Resume>,
-    /// Search from the goal to the board, with a heuristic aimed at the board (the request's
-    /// `reverse`); the path found is turned round and replayed from the board.
-    pub reverse: bool,
 }
 
 impl Search<'_> {
-    /// Solves one board: an optimal, replayed solution, or at the deadline a report with the
-    /// proven lower bound (`timed_out`).
-    pub fn solve(&self, heuristic: &AnyHeuristic, job: &TileJob) -> AppResult<Solution> {
-        match heuristic {
-            AnyHeuristic::Manhattan(h) => self.solve_with(h, job),
-            AnyHeuristic::Conflict(h) => self.solve_with(h, job),
-            AnyHeuristic::Pdb(h) => self.solve_with(h.as_ref(), job),
-        }
-    }
-
-    fn solve_with<H: TileHeuristic>(&self, heuristic: &H, job: &TileJob) -> AppResult<Solution> {
+    /// Solves one board the way `aimed` says: an optimal, replayed solution, or at the deadline
+    /// a report with the proven lower bound (`timed_out`).
+    pub fn solve(&self, aimed: Aimed<'_>, job: &TileJob) -> AppResult<Solution> {
         let goal = self.goal;
+        let board = &job.board;
         let started = Instant::now();
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
         let from = self.resume.cloned().unwrap_or_default();
-        let (start, target) = match self.reverse {
-            false => (&job.board, goal),
-            true => (goal, &job.board),
-        };
-        let outcome = match self.algorithm {
-            Algorithm::Ida => {
-                ida_star_resumed(start, target, heuristic, 1, deadline, self.watch, &from)
+        let (outcome, heuristic, backwards) = match aimed {
+            Aimed::Forwards(h) => {
+                let outcome = self.run(h, (board, goal), deadline, &from);
+                (outcome, h.describe(), false)
             }
-            Algorithm::Astar => astar_watched(
-                start,
-                target,
-                heuristic,
-                self.memory_bytes / ASTAR_BYTES_PER_POSITION,
-                self.watch,
-            ),
-            _ => {
-                let threads = rayon::current_num_threads();
-                ida_star_resumed(
-                    start, target, heuristic, threads, deadline, self.watch, &from,
-                )
+            Aimed::Backwards(h) => {
+                let outcome = self.run(h, (goal, board), deadline, &from);
+                let described = format!("{}, from the goal to the board", h.describe());
+                (outcome, described, true)
+            }
+            Aimed::BothWays {
+                forwards,
+                backwards,
+            } => {
+                let race = Race {
+                    first_turn: FIRST_TURN,
+                    time_limit: self.deadline_after,
+                    resume: from,
+                };
+                let raced =
+                    race_both_ways(&race, |direction, turn_deadline, resume| match direction {
+                        Direction::Forwards => {
+                            self.run(forwards, (board, goal), turn_deadline, resume)
+                        }
+                        Direction::Backwards => {
+                            self.run(backwards, (goal, board), turn_deadline, resume)
+                        }
+                    });
+                let described = format!(
+                    "{}, {}",
+                    forwards.describe(),
+                    race_text(raced.as_ref().ok())
+                );
+                match raced {
+                    Ok(raced) => {
+                        let backwards = raced.winner == Direction::Backwards;
+                        (Ok(raced.outcome), described, backwards)
+                    }
+                    Err(e) => (Err(e), described, false),
+                }
             }
         };
         let seconds = started.elapsed().as_secs_f64();
         let method = Method {
             algorithm: self.algorithm.name(),
-            heuristic: match self.reverse {
-                false => heuristic.describe(),
-                true => format!("{}, from the goal to the board", heuristic.describe()),
-            },
+            heuristic,
             optimal: true,
-            table_bytes: Some(heuristic.table_bytes()),
+            table_bytes: Some(match aimed {
+                Aimed::Forwards(h) | Aimed::Backwards(h) => h.table_bytes(),
+                Aimed::BothWays {
+                    forwards,
+                    backwards,
+                } => forwards.table_bytes() + backwards.table_bytes(),
+            }),
         };
         let mut solution = match outcome {
             Ok(mut outcome) => {
-                if self.reverse {
+                if backwards {
                     outcome.moves = turned_round(&outcome.moves);
                 }
                 checked_solution(job, goal, outcome, method, seconds)?
@@ -295,6 +351,77 @@ impl Search<'_> {
         solution.resumed_from = self.resume.map(|r| r.lower_bound);
         Ok(solution)
     }
+
+    /// The search from `start` to `target`, `heuristic` aimed at `target`, stopped at
+    /// `deadline` (IDA*) and continued from `from`.
+    fn run(
+        &self,
+        heuristic: &AnyHeuristic,
+        (start, target): (&Board, &Board),
+        deadline: Option<Instant>,
+        from: &Resume,
+    ) -> Result<SearchOutcome, SearchError> {
+        match heuristic {
+            AnyHeuristic::Manhattan(h) => self.run_with(h, (start, target), deadline, from),
+            AnyHeuristic::Conflict(h) => self.run_with(h, (start, target), deadline, from),
+            AnyHeuristic::Pdb(h) => self.run_with(h.as_ref(), (start, target), deadline, from),
+        }
+    }
+
+    fn run_with<H: TileHeuristic>(
+        &self,
+        heuristic: &H,
+        (start, target): (&Board, &Board),
+        deadline: Option<Instant>,
+        from: &Resume,
+    ) -> Result<SearchOutcome, SearchError> {
+        let threads = match self.algorithm {
+            Algorithm::Ida => 1,
+            _ => rayon::current_num_threads(),
+        };
+        match self.algorithm {
+            Algorithm::Astar => astar_watched(
+                start,
+                target,
+                heuristic,
+                self.memory_bytes / ASTAR_BYTES_PER_POSITION,
+                self.watch,
+            ),
+            _ => ida_star_resumed(
+                start, target, heuristic, threads, deadline, self.watch, from,
+            ),
+        }
+    }
+}
+
+/// How a race both ways went, for the report's heuristic: who won, after how many turns, and
+/// each direction's nodes (`None`: stopped before a solution).
+fn race_text(raced: Option<&Raced>) -> String {
+    let Some(raced) = raced else {
+        return "both ways".into();
+    };
+    let nodes = |d| {
+        let n: u64 = raced
+            .turns
+            .iter()
+            .filter(|t| t.direction == d)
+            .map(|t| t.expanded)
+            .sum();
+        format_count(n)
+    };
+    let turns = match raced.turns.len() {
+        1 => "its first turn".to_string(),
+        n => format!("{n} turns"),
+    };
+    format!(
+        "both ways: solved {} in {turns} ({} nodes expanded forwards, {} backwards)",
+        match raced.winner {
+            Direction::Forwards => "forwards",
+            Direction::Backwards => "from the goal to the board",
+        },
+        nodes(Direction::Forwards),
+        nodes(Direction::Backwards)
+    )
 }
 
 /// The moves that undo `moves`: the last one's opposite first. A path from the goal to a board
