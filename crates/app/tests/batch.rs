@@ -211,6 +211,31 @@ fn a_batch_request_is_a_solve_request_with_a_list_of_positions() {
     }
 }
 
+/// Each of `boards` read as given and solved under `request` as one batch of `puzzle`, the
+/// notices of the solver's setup (builds) given to `notices`.
+fn solve_boards(
+    puzzle: &dyn registry::Puzzle,
+    bench: &Workbench,
+    request: &SolveRequest,
+    boards: &[&str],
+    notices: &mut (dyn FnMut(godsearch_app::progress::Notice) + Send),
+) -> Vec<godsearch_app::report::Solution> {
+    let batch = puzzle.batch(request).unwrap().unwrap();
+    let positions: Vec<_> = boards
+        .iter()
+        .map(|b| batch.read(b, Source::Given).unwrap())
+        .collect();
+    let solver = batch.solver(bench, setup(notices)).unwrap();
+    let reports = solver.solve(&positions, None);
+    reports
+        .into_iter()
+        .map(|r| match r.unwrap() {
+            SolveReport::Tiles(solved) => solved,
+            other => panic!("a board report: {other:?}"),
+        })
+        .collect()
+}
+
 /// `both_ways`: each iteration raced between the board's search and the goal's (turns of a
 /// tenth of a second, so these boards of a fraction of a second take several): the same
 /// shortest length as forwards, replayed here; refused beside `reverse` and for A*.
@@ -232,21 +257,7 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
         "1,13,6,5,10,3,11,9,8,4,0,14,15,2,12,7",
     ];
     let solve = |request: &SolveRequest| {
-        let batch = puzzle.batch(request).unwrap().unwrap();
-        let positions: Vec<_> = boards
-            .iter()
-            .map(|b| batch.read(b, Source::Given).unwrap())
-            .collect();
-        let mut quiet = |_| {};
-        let solver = batch.solver(&bench, setup(&mut quiet)).unwrap();
-        let reports = solver.solve(&positions, None);
-        reports
-            .into_iter()
-            .map(|r| match r.unwrap() {
-                SolveReport::Tiles(solved) => solved,
-                other => panic!("a board report: {other:?}"),
-            })
-            .collect::<Vec<_>>()
+        solve_boards(puzzle.as_ref(), &bench, request, &boards, &mut |_| {})
     };
     let forward = solve(&request(false));
     let raced = solve(&request(true));
@@ -317,25 +328,12 @@ fn a_board_searched_from_the_goal_to_it_gets_a_shortest_solution_from_the_board(
         "0 1 3 4 2 5 7 8 6",
     ];
     let solve = |request: &SolveRequest, built: &mut Vec<String>| {
-        let batch = puzzle.batch(request).unwrap().unwrap();
-        let positions: Vec<_> = boards
-            .iter()
-            .map(|b| batch.read(b, Source::Given).unwrap())
-            .collect();
         let mut notices = |notice| {
             if let godsearch_app::progress::Notice::Built { tiles, .. } = notice {
                 built.push(format!("{tiles:?}"));
             }
         };
-        let solver = batch.solver(&bench, setup(&mut notices)).unwrap();
-        let reports = solver.solve(&positions, None);
-        reports
-            .into_iter()
-            .map(|r| match r.unwrap() {
-                SolveReport::Tiles(solved) => solved,
-                other => panic!("a board report: {other:?}"),
-            })
-            .collect::<Vec<_>>()
+        solve_boards(puzzle.as_ref(), &bench, request, &boards, &mut notices)
     };
     let (mut forward_built, mut reverse_built) = (Vec::new(), Vec::new());
     let forward = solve(&request(false), &mut forward_built);

@@ -33,7 +33,9 @@ fn value_of(option: &str) -> Value {
         "timeout" => json!(1.0),
         "resume_from" => json!(3),
         "resume_subtrees" => json!("14.6.0.1.2:0"),
-        "no_reflection" | "reverse" | "facelets" | "moves" | "optimal" | "all" => json!(true),
+        "no_reflection" | "reverse" | "both_ways" | "facelets" | "moves" | "optimal" | "all" => {
+            json!(true)
+        }
         other => panic!("no value for {other}: add one"),
     }
 }

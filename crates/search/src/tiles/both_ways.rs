@@ -232,19 +232,11 @@ fn stopped(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::testing::random_walk;
     use crate::tiles::{ida_star, ida_star_resumed, Manhattan, Watch};
     use crate::SearchStats;
     use godsearch_puzzles::tiles::{Board, Move, Shape};
-    use rand::{Rng, SeedableRng};
-
-    fn random_walk(goal: &Board, moves: usize, rng: &mut impl Rng) -> Board {
-        let mut board = goal.clone();
-        for _ in 0..moves {
-            let children: Vec<Board> = board.successors().map(|(_, b)| b).collect();
-            board = children[rng.gen_range(0..children.len())].clone();
-        }
-        board
-    }
+    use rand::SeedableRng;
 
     fn from_the_start(first_turn: Duration) -> Race {
         Race {

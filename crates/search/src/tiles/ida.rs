@@ -1153,19 +1153,11 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tiles::testing::random_walk;
     use crate::tiles::Manhattan;
     use godsearch_puzzles::tiles::Shape;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     use std::time::Duration;
-
-    fn random_walk(goal: &Board, moves: usize, rng: &mut impl Rng) -> Board {
-        let mut board = goal.clone();
-        for _ in 0..moves {
-            let children: Vec<Board> = board.successors().map(|(_, b)| b).collect();
-            board = children[rng.gen_range(0..children.len())].clone();
-        }
-        board
-    }
 
     /// The whole tree as one subtree, handed over from any node whenever the queue is empty.
     const HAND_OVER_EVERYWHERE: Sharing = Sharing {

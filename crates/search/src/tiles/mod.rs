@@ -12,6 +12,8 @@ mod checkpoint;
 mod heuristic;
 mod ida;
 mod node;
+#[cfg(test)]
+mod testing;
 
 pub use crate::stats::SearchStats;
 pub use astar::{astar, astar_watched, RankedEstimate};
