@@ -197,3 +197,55 @@ fn tables_are_readable_by_others_unless_private() {
     assert_eq!(mode_of(false), 0o644);
     assert_eq!(mode_of(true), 0o600);
 }
+
+/// On a terminal, the notices of the databases a search builds for its board (searching from
+/// the goal, each board gets its own) land on lines of their own: the progress lines are
+/// cleared first. They were written over the search's line, drawn at threshold 0 once the
+/// builds had lasted a second (`threshold 0, 0 nodes expanded, ... 1.26 s   built pattern
+/// database ...`). `script` gives the run a terminal and hands back what it drew.
+#[test]
+fn notices_on_a_terminal_are_not_written_over_the_progress_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal: Vec<String> = (0..25).map(|t| t.to_string()).collect();
+    // Five groups of about half a second each, and a board one move from the goal.
+    let command = format!(
+        "{BIN} solve 5x5 --cache {} --goal {} --pdb {} --reverse {}",
+        dir.path().display(),
+        goal.join(","),
+        "1,2,5,6,7/3,4,8,9,10/11,12,15,16,17/13,14,18,19,20/21,22,23,24",
+        "5,1,2,3,4,0,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24"
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("util-linux's script runs (Debian's bsdutils)");
+    let terminal = stdout(&out);
+    assert!(out.status.success(), "{terminal}");
+    let notices: Vec<&str> = terminal
+        .split('\n')
+        .filter(|line| line.contains("built pattern database"))
+        .collect();
+    assert_eq!(notices.len(), 5, "one a group:\n{terminal}");
+    for line in notices {
+        // What a line may begin with: carriage returns and the escapes that clear and move.
+        let mut text = line;
+        loop {
+            let rest = text.trim_start_matches('\r');
+            let rest = match rest.strip_prefix("\x1b[") {
+                Some(escape) => escape
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
+                    .get(1..)
+                    .unwrap_or(""),
+                None => rest,
+            };
+            if rest == text {
+                break;
+            }
+            text = rest;
+        }
+        assert!(
+            text.starts_with("built pattern database"),
+            "a notice drawn over: {line:?}"
+        );
+    }
+}

@@ -1,58 +1,118 @@
-//! Progress bars on stderr for the library's [`Progress`] sink: shown only when stderr is a
-//! terminal and only once a run has lasted a second.
+//! Progress bars and status lines on stderr for the library's [`Progress`] sink: shown only
+//! when stderr is a terminal and only once a run has lasted a second. They are drawn together
+//! (an `indicatif` group), so that a message printed through one's `suspend` clears them all
+//! and lands above them, never on a line drawn over.
 
 use godsearch_app::progress::{Progress, Watch};
 use godsearch_app::request::JobControl;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
-/// A level-by-level progress bar.
+/// The process's progress lines on stderr, drawn as one group (hidden where stderr is not a
+/// terminal).
+fn terminal_lines() -> &'static MultiProgress {
+    static LINES: OnceLock<MultiProgress> = OnceLock::new();
+    LINES.get_or_init(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()))
+}
+
+/// Draws `bar` among the terminal's progress lines.
+fn show(bar: &ProgressBar) {
+    terminal_lines().add(bar.clone());
+}
+
+/// Takes `bar` off the terminal; it keeps its state, hidden, and may be shown again.
+fn hide(bar: &ProgressBar) {
+    bar.finish_and_clear();
+    terminal_lines().remove(bar);
+}
+
+/// Runs `f` (which prints to stderr or stdout) with every progress line cleared, then draws
+/// them again below what it printed.
+pub fn suspended<T>(f: impl FnOnce() -> T) -> T {
+    terminal_lines().suspend(f)
+}
+
+/// A level-by-level progress bar. Tables announced with [`Progress::tables_started`] each get
+/// the bar anew, named, from their first level to [`Progress::tables_ready`], which takes it
+/// off the terminal: a search that builds tables as it goes (a board's own databases) shows
+/// each build and then its own line.
 pub struct LevelBar {
     bar: ProgressBar,
-    started: Instant,
+    /// Since when the work the bar shows has run: it is shown once that is a second.
+    started: Mutex<Instant>,
     visible: AtomicBool,
     depth: AtomicU32,
+    /// The tables being built (empty when none were announced).
+    tables: Mutex<String>,
+}
+
+/// A [`LevelBar`]'s look: the depth, or the tables and their depth, then the bar.
+fn level_style(named: bool) -> ProgressStyle {
+    let template = match named {
+        false => "{msg:>14} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+        // The tables' name takes the room of most of the bar, within 80 columns.
+        true => "{msg} [{bar:16}] {percent:>3}% eta {eta}",
+    };
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .progress_chars("=> ")
 }
 
 impl LevelBar {
     /// A bar that stays hidden for the first second.
     pub fn new() -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:>14} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
+        bar.set_style(level_style(false));
         Self {
             bar,
-            started: Instant::now(),
+            started: Mutex::new(Instant::now()),
             visible: AtomicBool::new(false),
             depth: AtomicU32::new(0),
+            tables: Mutex::new(String::new()),
         }
     }
 
     fn reveal_if_slow(&self) {
-        if !self.visible.load(Ordering::Relaxed) && self.started.elapsed() >= SHOW_AFTER {
+        let started = *self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        if !self.visible.load(Ordering::Relaxed) && started.elapsed() >= SHOW_AFTER {
             self.visible.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            show(&self.bar);
         }
     }
 
-    /// Removes the bar from the terminal.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
+    /// The bar's message for `depth` (and `text`, if any).
+    fn message(&self, depth: u32, text: Option<&str>) -> String {
+        let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        let level = match tables.is_empty() {
+            true => format!("depth {depth}"),
+            false => format!("{tables}, depth {depth}"),
+        };
+        match text {
+            Some(text) => format!("{level}: {text}"),
+            None => level,
+        }
     }
 
-    /// Runs `f` (which prints to stderr) with the bar cleared, then draws it again.
+    /// Removes the bar from the terminal; work reported after it (tables built later) shows
+    /// it again, as a new bar would be.
+    pub fn finish(&self) {
+        if self.visible.swap(false, Ordering::Relaxed) {
+            hide(&self.bar);
+        }
+        self.bar.reset();
+        *self.started.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    }
+
+    /// Runs `f` (which prints) with the terminal's progress lines cleared, then draws them
+    /// again.
     pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
-        self.bar.suspend(f)
+        suspended(f)
     }
 }
 
@@ -66,19 +126,34 @@ impl Progress for LevelBar {
     fn level_started(&self, depth: u32, units: u64) {
         self.bar.set_length(units);
         self.bar.set_position(0);
-        self.bar.set_message(format!("depth {depth}"));
+        self.bar.set_message(self.message(depth, None));
         self.depth.store(depth, Ordering::Relaxed);
         self.reveal_if_slow();
     }
 
     fn detail(&self, text: &str) {
         let depth = self.depth.load(Ordering::Relaxed);
-        self.bar.set_message(format!("depth {depth}: {text}"));
+        self.bar.set_message(self.message(depth, Some(text)));
     }
 
     fn advanced(&self, units: u64) {
         self.bar.inc(units);
         self.reveal_if_slow();
+    }
+
+    fn tables_started(&self, what: &str) {
+        *self.tables.lock().unwrap_or_else(PoisonError::into_inner) = what.to_string();
+        *self.started.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+        self.bar.set_style(level_style(true));
+    }
+
+    fn tables_ready(&self) {
+        self.tables
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.bar.set_style(level_style(false));
+        self.finish();
     }
 }
 
@@ -123,23 +198,21 @@ impl BatchBar {
             bar.inc(1);
             if !self.visible.load(Ordering::Relaxed) && self.started.elapsed() >= SHOW_AFTER {
                 self.visible.store(true, Ordering::Relaxed);
-                bar.set_draw_target(ProgressDrawTarget::stderr());
+                show(bar);
             }
         }
     }
 
-    /// Runs `f` (which prints) with the bar cleared, then draws it again.
+    /// Runs `f` (which prints) with the terminal's progress lines cleared, then draws them
+    /// again.
     pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
-        match &self.bar {
-            Some(bar) => bar.suspend(f),
-            None => f(),
-        }
+        suspended(f)
     }
 
     /// Removes the bar from the terminal.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+            hide(bar);
         }
     }
 }
@@ -176,12 +249,19 @@ const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 
 /// A line on stderr while one IDA* search runs: the threshold, the nodes expanded, the rate and
 /// the time so far, read from the search's [`Watch`]. Shown once the search has lasted a
-/// second, only when stderr is a terminal, never when `quiet`.
+/// second, only when stderr is a terminal, never when `quiet`; not before its first iteration
+/// begins (the tables it builds first have their [`LevelBar`]), and the rate is counted from
+/// then.
 pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T) -> T {
+    let search_began = OnceLock::new();
     let line = |elapsed: Duration| {
+        if watch.threshold() == 0 {
+            return None;
+        }
+        let searched = elapsed.saturating_sub(*search_began.get_or_init(|| elapsed));
         let nodes = watch.expanded();
-        let rate = nodes as f64 / elapsed.as_secs_f64();
-        format!(
+        let rate = nodes as f64 / searched.as_secs_f64().max(f64::MIN_POSITIVE);
+        Some(format!(
             "threshold {}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
@@ -189,7 +269,7 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
             format_seconds(elapsed.as_secs_f64()),
             iteration_estimate(watch, rate),
             subtrees_finished(watch)
-        )
+        ))
     };
     with_status_line(quiet, line, work)
 }
@@ -213,17 +293,20 @@ pub fn with_job_line<T>(control: &JobControl, quiet: bool, work: impl FnOnce() -
                 format_count(now.nodes)
             ),
         };
-        format!("{doing}, {}", format_seconds(elapsed.as_secs_f64()))
+        Some(format!(
+            "{doing}, {}",
+            format_seconds(elapsed.as_secs_f64())
+        ))
     };
     with_status_line(quiet, line, work)
 }
 
 /// Runs `work` with a line on stderr that `message` (given the time so far) redraws every
 /// [`SEARCH_LINE_EVERY`], once the work has lasted a second, only when stderr is a terminal,
-/// never when `quiet`.
+/// never when `quiet`; hidden while `message` gives `None`.
 fn with_status_line<T>(
     quiet: bool,
-    message: impl Fn(Duration) -> String + Sync,
+    message: impl Fn(Duration) -> Option<String> + Sync,
     work: impl FnOnce() -> T,
 ) -> T {
     if quiet {
@@ -238,17 +321,31 @@ fn with_status_line<T>(
             let started = Instant::now();
             let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
             line.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
+            let mut shown = false;
             while let Err(RecvTimeoutError::Timeout) = redraw.recv_timeout(SEARCH_LINE_EVERY) {
                 let elapsed = started.elapsed();
                 if elapsed < SHOW_AFTER {
                     continue;
                 }
-                if line.is_hidden() {
-                    line.set_draw_target(ProgressDrawTarget::stderr());
+                match (message(elapsed), shown) {
+                    (Some(text), _) => {
+                        line.set_message(text);
+                        if !shown {
+                            show(&line);
+                            shown = true;
+                        }
+                    }
+                    (None, true) => {
+                        hide(&line);
+                        line.reset();
+                        shown = false;
+                    }
+                    (None, false) => {}
                 }
-                line.set_message(message(elapsed));
             }
-            line.finish_and_clear();
+            if shown {
+                hide(&line);
+            }
         });
         let result = work();
         drop(finished);
