@@ -198,18 +198,73 @@ fn tables_are_readable_by_others_unless_private() {
     assert_eq!(mode_of(true), 0o600);
 }
 
+/// The rows a terminal shows after `output`, drawn by a program that writes text, line feeds,
+/// carriage returns and the escapes `indicatif` draws with (cursor up and down, erase the
+/// line), on a terminal wide enough that nothing wraps.
+fn screen(output: &str) -> Vec<String> {
+    let mut rows: Vec<Vec<char>> = vec![Vec::new()];
+    let (mut row, mut col) = (0usize, 0usize);
+    let mut chars = output.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => col = 0,
+            '\n' => {
+                row += 1;
+                if rows.len() <= row {
+                    rows.push(Vec::new());
+                }
+            }
+            '\x1b' if chars.peek() == Some(&'[') => {
+                chars.next();
+                let mut parameter = String::new();
+                while let Some(&p) = chars.peek() {
+                    if !(p.is_ascii_digit() || p == ';' || p == '?') {
+                        break;
+                    }
+                    parameter.push(p);
+                    chars.next();
+                }
+                let n = parameter.parse::<usize>().unwrap_or(1);
+                match chars.next() {
+                    Some('A') => row = row.saturating_sub(n),
+                    Some('B') => {
+                        row += n;
+                        rows.resize(rows.len().max(row + 1), Vec::new());
+                    }
+                    Some('K') if parameter == "2" => rows[row].clear(),
+                    Some('K') => rows[row].truncate(col),
+                    _ => {}
+                }
+            }
+            c if !c.is_control() => {
+                let line = &mut rows[row];
+                if line.len() <= col {
+                    line.resize(col + 1, ' ');
+                }
+                line[col] = c;
+                col += 1;
+            }
+            _ => {}
+        }
+    }
+    rows.into_iter()
+        .map(|r| r.into_iter().collect::<String>().trim_end().to_string())
+        .collect()
+}
+
 /// On a terminal, the notices of the databases a search builds for its board (searching from
-/// the goal, each board gets its own) land on lines of their own: the progress lines are
-/// cleared first. They were written over the search's line, drawn at threshold 0 once the
+/// the goal, each board gets its own) land on rows of their own: the progress lines are
+/// cleared first. They were written onto the search's line, drawn at threshold 0 once the
 /// builds had lasted a second (`threshold 0, 0 nodes expanded, ... 1.26 s   built pattern
 /// database ...`). `script` gives the run a terminal and hands back what it drew.
 #[test]
 fn notices_on_a_terminal_are_not_written_over_the_progress_lines() {
     let dir = tempfile::tempdir().unwrap();
     let goal: Vec<String> = (0..25).map(|t| t.to_string()).collect();
-    // Five groups of about half a second each, and a board one move from the goal.
+    // Five groups of about half a second each, and a board one move from the goal, on a
+    // terminal wide enough for the bars' lines (named by the partition).
     let command = format!(
-        "{BIN} solve 5x5 --cache {} --goal {} --pdb {} --reverse {}",
+        "stty cols 250 rows 50; {BIN} solve 5x5 --cache {} --goal {} --pdb {} --reverse {}",
         dir.path().display(),
         goal.join(","),
         "1,2,5,6,7/3,4,8,9,10/11,12,15,16,17/13,14,18,19,20/21,22,23,24",
@@ -221,31 +276,21 @@ fn notices_on_a_terminal_are_not_written_over_the_progress_lines() {
         .expect("util-linux's script runs (Debian's bsdutils)");
     let terminal = stdout(&out);
     assert!(out.status.success(), "{terminal}");
-    let notices: Vec<&str> = terminal
-        .split('\n')
-        .filter(|line| line.contains("built pattern database"))
+    let rows = screen(&terminal);
+    let notices: Vec<&String> = rows
+        .iter()
+        .filter(|row| row.contains("built pattern database"))
         .collect();
-    assert_eq!(notices.len(), 5, "one a group:\n{terminal}");
-    for line in notices {
-        // What a line may begin with: carriage returns and the escapes that clear and move.
-        let mut text = line;
-        loop {
-            let rest = text.trim_start_matches('\r');
-            let rest = match rest.strip_prefix("\x1b[") {
-                Some(escape) => escape
-                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
-                    .get(1..)
-                    .unwrap_or(""),
-                None => rest,
-            };
-            if rest == text {
-                break;
-            }
-            text = rest;
-        }
+    assert_eq!(notices.len(), 5, "one a group:\n{rows:#?}");
+    for row in notices {
         assert!(
-            text.starts_with("built pattern database"),
-            "a notice drawn over: {line:?}"
+            row.starts_with("built pattern database"),
+            "a notice drawn over: {row:?}\n{terminal:?}"
         );
     }
+    assert!(
+        rows.iter()
+            .any(|row| row.starts_with("length     1 (optimal")),
+        "{rows:#?}"
+    );
 }
