@@ -68,15 +68,18 @@ pub fn lines(path: &Path) -> Result<Lines> {
     })
 }
 
-/// How many lines [`lines`] will give for a regular file (read once, in constant memory);
-/// `None` for standard input, which can be read only once.
-pub fn count_lines(path: &Path) -> Result<Option<usize>> {
+/// How many lines [`lines`] will give for a regular file, each made an item by `read` and
+/// dropped (read once, in constant memory), so that a bad line is refused before any table is
+/// built for the rest (a 5x5 board's databases take minutes); `None` for standard input,
+/// which can be read only once, and whose lines are refused when they are reached.
+fn read_through<T>(path: &Path, read: &impl Fn(&str) -> Result<T>) -> Result<Option<usize>> {
     if path.as_os_str() == STDIN {
         return Ok(None);
     }
     let mut count = 0;
     for line in lines(path)? {
-        line?;
+        let (number, line) = line?;
+        read(&line).with_context(|| format!("{} line {number}", path.display()))?;
         count += 1;
     }
     Ok(Some(count))
@@ -128,7 +131,8 @@ pub struct Batch<'a, T> {
 
 /// `given`, then the lines of `file` (if any) as [`lines`] reads them, each made an item by
 /// `read` (its text), errors naming the file and line; refused when it is known to hold
-/// nothing, in words saying what (`boards`).
+/// nothing, in words saying what (`boards`). A regular file is read through first, so that a
+/// bad line anywhere in it is refused here, before any work.
 pub fn batch<'a, T: 'a>(
     given: Vec<T>,
     file: Option<&'a Path>,
@@ -139,7 +143,7 @@ pub fn batch<'a, T: 'a>(
     let from_file: Box<dyn Iterator<Item = Result<T>> + 'a> = match file {
         None => Box::new(std::iter::empty()),
         Some(path) => {
-            total = count_lines(path)?.and_then(|n| total.map(|t| t + n));
+            total = read_through(path, &read)?.and_then(|n| total.map(|t| t + n));
             Box::new(lines(path)?.map(move |line| {
                 let (number, line) = line?;
                 read(&line).with_context(|| format!("{} line {number}", path.display()))

@@ -354,19 +354,8 @@ fn korf_file_lines_are_solved_and_checked() {
     );
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "1 2 3\n").unwrap();
-    // The databases the runs above cached: a file's lines are read after the tables are
-    // ready, and a table built first would add its notice to the refusal's line.
     refused(
-        &[
-            "solve",
-            "4x4",
-            "--goal",
-            goal,
-            "--pdb",
-            "5-5-5",
-            "--file",
-            bad.to_str().unwrap(),
-        ],
+        &["solve", "4x4", "--file", bad.to_str().unwrap()],
         "bad.txt line 1",
     );
 }
@@ -1206,4 +1195,61 @@ fn a_search_stopped_inside_an_iteration_resumes_past_its_finished_subtrees() {
     );
     let human = stdout(&godsearch(&[&base[..], &["--timeout", "0.3"]].concat()));
     assert!(human.contains("continue   with --resume-from"), "{human}");
+}
+
+/// A bad line anywhere in a `--file` is refused before any table is built (a 5x5 board's
+/// databases take minutes), in a batch and in a campaign kept with `--checkpoint`; so is a bad
+/// board given beside others in a campaign.
+#[test]
+fn a_bad_line_is_refused_before_any_table_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let file = dir.path().join("boards.txt");
+    std::fs::write(
+        &file,
+        "# two good, then a short one\n\
+         1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n\
+         1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n\
+         1 2 3\n",
+    )
+    .unwrap();
+    let checkpoint = dir.path().join("campaign.json");
+    let (cache, file, checkpoint) = (
+        cache.to_str().unwrap(),
+        file.to_str().unwrap(),
+        checkpoint.to_str().unwrap(),
+    );
+    let runs: [&[&str]; 3] = [
+        &["solve", "4x4", "--cache", cache, "--file", file],
+        &[
+            "solve",
+            "4x4",
+            "--cache",
+            cache,
+            "--file",
+            file,
+            "--checkpoint",
+            checkpoint,
+        ],
+        &[
+            "solve",
+            "4x4",
+            "--cache",
+            cache,
+            "--checkpoint",
+            checkpoint,
+            "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15",
+            "1,2,3",
+        ],
+    ];
+    for args in runs {
+        let needle = match args.contains(&"--file") {
+            true => "boards.txt line 4",
+            false => "board '1,2,3'",
+        };
+        refused(args, needle);
+        let tables = std::fs::read_dir(cache).map_or(0, |d| d.count());
+        assert_eq!(tables, 0, "{args:?}: nothing is built before the refusal");
+        assert!(!Path::new(checkpoint).exists(), "{args:?}: nor kept");
+    }
 }

@@ -53,12 +53,20 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     })?;
     let bench = Workbench::for_one_batch(cache::open(args.cache.as_deref()));
     if let (Some(path), true) = (&args.checkpoint, campaign) {
+        // Every board is read here, to be refused before any is searched, and again when
+        // its turn comes (under its own request).
         let given = batch.positions_in(&args.boards);
+        for text in &given {
+            batch.read(text, Source::Given)?;
+        }
         let texts = crate::input::batch(
             given.into_iter().map(|t| (t, Source::Given)).collect(),
             args.file.as_deref(),
             printed.noun(),
-            |line| Ok((line.to_string(), Source::Line)),
+            |line| {
+                batch.read(line, Source::Line)?;
+                Ok((line.to_string(), Source::Line))
+            },
         )?;
         // Each board is searched under its own request (its bound), through the same bench.
         let mut solve_one = |request: &SolveRequest, text: &str, source: Source, watch: &Watch| {
