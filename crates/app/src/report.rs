@@ -35,9 +35,11 @@ pub struct Solution {
     pub nodes_expanded: u64,
     /// Nodes generated.
     pub nodes_generated: u64,
-    /// IDA* thresholds, in order.
+    /// IDA* thresholds, in order; for a search stopped before a solution, the last is the
+    /// iteration it was stopped in.
     pub thresholds: Vec<u32>,
-    /// Nodes expanded in each IDA* iteration, in the order of `thresholds`.
+    /// Nodes expanded in each IDA* iteration, in the order of `thresholds` (a search both
+    /// ways: by both directions, over every turn; a stopped iteration: before the stop).
     pub iteration_expanded: Vec<u64>,
     /// Seconds spent on this board.
     pub seconds: f64,

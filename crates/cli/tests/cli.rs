@@ -1046,12 +1046,30 @@ fn a_search_both_ways_stops_and_continues() {
     let stopped: serde_json::Value =
         serde_json::from_str(stdout(&stopped).lines().next().unwrap()).unwrap();
     let bound = stopped["lower_bound"].to_string();
+    // The report of the stop holds the work of both directions, iteration by iteration, the
+    // stopped iteration last; the solution's report holds the same for its run.
+    let counts = |report: &serde_json::Value| {
+        let per_iteration: u64 = report["iteration_expanded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        let generated = report["nodes_generated"].as_u64().unwrap();
+        let expanded = report["nodes_expanded"].as_u64().unwrap();
+        assert_eq!(per_iteration, expanded, "{report}");
+        assert!(generated >= expanded, "{report}");
+    };
+    counts(&stopped);
+    let thresholds = stopped["thresholds"].as_array().unwrap();
+    assert_eq!(thresholds.last().unwrap().to_string(), bound, "{stopped}");
     let mut from = vec!["--resume-from", &bound];
     if let Some(token) = stopped["searched_subtrees"].as_str() {
         from.extend(["--resume-subtrees", token]);
     }
     let resumed = json(&[&base[..], &from, &["--json"]].concat());
     assert_eq!(resumed["length"], 57, "{resumed}");
+    counts(&resumed);
     let heuristic = resumed["heuristic"].as_str().unwrap();
     assert!(heuristic.contains("both ways: solved"), "{heuristic}");
     // A one-way search's checkpoint is not the race's.

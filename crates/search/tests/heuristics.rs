@@ -219,7 +219,7 @@ fn astar_stops_when_cancelled_with_a_proven_lower_bound() {
     let err = astar_watched(&far, &goal, &manhattan, 1 << 20, Some(&watch)).unwrap_err();
     let SearchError::Timeout {
         lower_bound,
-        expanded,
+        stats,
         searched: None,
     } = err
     else {
@@ -227,7 +227,7 @@ fn astar_stops_when_cancelled_with_a_proven_lower_bound() {
     };
     let estimate = manhattan.evaluate(&Node::from_board(&far)).1;
     assert!((estimate..=31).contains(&lower_bound), "{lower_bound}");
-    assert!(expanded > 0);
+    assert!(stats.expanded > 0);
     let uncancelled = Watch::default();
     let solved = astar_watched(&far, &goal, &manhattan, 1 << 20, Some(&uncancelled)).unwrap();
     assert_eq!(solved.moves.len(), 31);

@@ -271,6 +271,28 @@ fn method_text(s: &Solution, verbose: bool) -> String {
 const STAGES_PREFIX: &str = "stages ";
 const PLAN_SEPARATOR: &str = " | ";
 
+/// The `thresholds` and `expanded` lines of an IDA* report (none for other methods), the
+/// nodes' line saying what they count (`each iteration`).
+fn print_iterations(s: &Solution, counted: &str) {
+    if s.thresholds.is_empty() {
+        return;
+    }
+    let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
+    let resumed = match s.resumed_from {
+        Some(bound) => format!(
+            " (resumed from {bound}, the bound given with --resume-from or kept by --checkpoint)"
+        ),
+        None => String::new(),
+    };
+    outln!("thresholds {}{resumed}", t.join(" "));
+    let n: Vec<String> = s
+        .iteration_expanded
+        .iter()
+        .map(|&n| format_count(n))
+        .collect();
+    outln!("expanded   {} ({counted})", n.join(" "));
+}
+
 fn print_human(s: &Solution, verbose: bool) {
     if let Some(id) = &s.id {
         outln!("instance   {id}");
@@ -288,6 +310,7 @@ fn print_human(s: &Solution, verbose: bool) {
                     format_seconds(s.seconds),
                     format_count(s.nodes_expanded)
                 );
+                print_iterations(s, "each iteration, the last until the stop");
                 let how = super::solve::continue_with(bound, s.searched_subtrees.as_deref());
                 outln!("continue   with {how}: the work finished is not searched again");
             }
@@ -317,20 +340,7 @@ fn print_human(s: &Solution, verbose: bool) {
             format_count(s.nodes_generated)
         );
     }
-    if !s.thresholds.is_empty() {
-        let t: Vec<String> = s.thresholds.iter().map(u32::to_string).collect();
-        let resumed = match s.resumed_from {
-            Some(bound) => format!(" (resumed from {bound}, the bound given with --resume-from or kept by --checkpoint)"),
-            None => String::new(),
-        };
-        outln!("thresholds {}{resumed}", t.join(" "));
-        let n: Vec<String> = s
-            .iteration_expanded
-            .iter()
-            .map(|&n| format_count(n))
-            .collect();
-        outln!("expanded   {} (each iteration)", n.join(" "));
-    }
+    print_iterations(s, "each iteration");
     outln!(
         "time       {} ({}, {})",
         format_seconds(s.seconds),

@@ -11,6 +11,7 @@ use super::ida::{SearchOutcome, Watch};
 use super::node::Node;
 use super::SearchError;
 use crate::astar::AStarError;
+use crate::SearchStats;
 use godsearch_core::Heuristic;
 use godsearch_puzzles::tiles::{Board, Move, TileSpace};
 
@@ -74,7 +75,10 @@ pub fn astar_watched<H: TileHeuristic>(
             expanded,
         }) => Err(SearchError::Timeout {
             lower_bound,
-            expanded,
+            stats: Box::new(SearchStats {
+                expanded,
+                ..SearchStats::default()
+            }),
             searched: None,
         }),
     }

@@ -14,6 +14,7 @@
 
 use super::ida::{prepare_pruning, Resume, SearchOutcome};
 use super::{SearchError, SearchedSubtrees};
+use crate::SearchStats;
 use std::time::{Duration, Instant};
 
 /// Which end of a board's path a search starts from.
@@ -60,7 +61,8 @@ pub struct Turn {
 #[derive(Debug, Clone)]
 pub struct Raced {
     /// The solution as the winner found it (from the goal to the board when it searched
-    /// backwards), with the winner's last run's iterations; its `expanded` counts every turn.
+    /// backwards), with the work of every turn of both directions: each iteration's nodes are
+    /// those both expanded on it ([`SearchStats::add_run`]).
     pub outcome: SearchOutcome,
     /// Who found it.
     pub winner: Direction,
@@ -123,10 +125,12 @@ where
     let mut first_turn = race.first_turn;
     let mut favourite = Direction::Forwards;
     let mut turns: Vec<Turn> = Vec::new();
+    // The work of every turn, iteration by iteration.
+    let mut work = SearchStats::default();
     loop {
         let now = Instant::now();
         if deadline.is_some_and(|d| now >= d) {
-            return Err(stopped(bound, &turns, &spent, finished));
+            return Err(stopped(bound, work, &spent, finished));
         }
         let (f, b) = (spent[0], spent[1]);
         let direction = match f.cmp(&b) {
@@ -151,7 +155,6 @@ where
         let time = now.elapsed();
         match result {
             Ok(mut outcome) => {
-                let before: u64 = turns.iter().map(|t| t.expanded).sum();
                 turns.push(Turn {
                     direction,
                     from_bound: bound,
@@ -159,7 +162,8 @@ where
                     expanded: outcome.stats.expanded,
                     time,
                 });
-                outcome.stats.expanded += before;
+                work.add_run(&outcome.stats);
+                outcome.stats = work;
                 return Ok(Raced {
                     outcome,
                     winner: direction,
@@ -173,7 +177,7 @@ where
             },
             Err(SearchError::Timeout {
                 lower_bound,
-                expanded,
+                stats,
                 searched,
             }) => {
                 if trying_given {
@@ -183,9 +187,10 @@ where
                     direction,
                     from_bound: bound,
                     to_bound: lower_bound.max(bound),
-                    expanded,
+                    expanded: stats.expanded,
                     time,
                 });
+                work.add_run(&stats);
                 if lower_bound > bound {
                     // It finished the iteration (and perhaps more): a new one for both, whose
                     // first turn is as long as this turn's part of it may have been.
@@ -201,7 +206,7 @@ where
                 finished[i] = searched;
                 if Instant::now() < turn_deadline {
                     // Stopped by its watch, not by its turn's end.
-                    return Err(stopped(bound, &turns, &spent, finished));
+                    return Err(stopped(bound, work, &spent, finished));
                 }
             }
             Err(e) => return Err(e),
@@ -209,11 +214,11 @@ where
     }
 }
 
-/// The race stopped at `bound`: the bound, all nodes expanded, and the finished subtrees of
-/// the direction that spent the more time on that bound's iteration.
+/// The race stopped at `bound`: the bound, the work of every turn, and the finished subtrees
+/// of the direction that spent the more time on that bound's iteration.
 fn stopped(
     bound: u32,
-    turns: &[Turn],
+    work: SearchStats,
     spent: &[Duration; 2],
     finished: [Option<SearchedSubtrees>; 2],
 ) -> SearchError {
@@ -224,7 +229,7 @@ fn stopped(
     };
     SearchError::Timeout {
         lower_bound: bound,
-        expanded: turns.iter().map(|t| t.expanded).sum(),
+        stats: Box::new(work),
         searched,
     }
 }
@@ -303,8 +308,14 @@ mod tests {
             let turns = &raced.turns;
             assert_eq!(turns.last().unwrap().direction, raced.winner);
             assert!(turns.windows(2).all(|t| t[0].to_bound <= t[1].from_bound));
+            // The report counts every turn's work, iteration by iteration.
+            let stats = &raced.outcome.stats;
             let expanded: u64 = turns.iter().map(|t| t.expanded).sum();
-            assert_eq!(raced.outcome.stats.expanded, expanded);
+            assert_eq!(stats.expanded, expanded);
+            assert_eq!(stats.iteration_expanded.iter().sum::<u64>(), expanded);
+            assert!(stats.thresholds.windows(2).all(|t| t[0] < t[1]));
+            assert_eq!(stats.thresholds.last(), Some(&(shortest as u32)));
+            assert!(stats.generated >= stats.expanded, "{stats:?}");
             if [Direction::Forwards, Direction::Backwards]
                 .iter()
                 .all(|&d| turns.iter().any(|t| t.direction == d))
@@ -342,7 +353,10 @@ mod tests {
                 }),
                 false => Err(SearchError::Timeout {
                     lower_bound: 7,
-                    expanded: 1,
+                    stats: Box::new(SearchStats {
+                        expanded: 1,
+                        ..SearchStats::default()
+                    }),
                     searched: None,
                 }),
             }

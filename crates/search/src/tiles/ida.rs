@@ -914,7 +914,7 @@ fn iterate<H: TileHeuristic>(
         if timed_out.load(Ordering::Relaxed) {
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
-                expanded: stats.expanded,
+                stats: Box::new(stats),
                 searched: end.searched.filter(|s| !s.done.is_empty()),
             });
         }
@@ -1390,7 +1390,7 @@ mod tests {
             Err(SearchError::Timeout {
                 lower_bound,
                 searched,
-                expanded,
+                stats,
             }) => {
                 // What the watch offers a front end ending on a signal is what was finished.
                 assert_eq!(
@@ -1401,7 +1401,7 @@ mod tests {
                     lower_bound,
                     searched,
                 };
-                Some((resume, expanded))
+                Some((resume, stats.expanded))
             }
             Ok(_) => None,
             Err(e) => panic!("{start}: {e}"),

@@ -58,12 +58,14 @@ pub enum SearchError {
     AStarTooLarge,
     /// The deadline passed first. Every solution has at least `lower_bound` moves (the IDA*
     /// bound under which the whole tree was searched).
-    #[error("no solution within the time limit; every solution has at least {lower_bound} moves ({expanded} nodes expanded)")]
+    #[error("no solution within the time limit; every solution has at least {lower_bound} moves ({} nodes expanded)", .stats.expanded)]
     Timeout {
         /// A proven lower bound on the solution length.
         lower_bound: u32,
-        /// Nodes expanded before giving up.
-        expanded: u64,
+        /// The work done before giving up: IDA*'s iterations, the stopped one last (its
+        /// threshold `lower_bound`, its nodes those expanded before the stop). Boxed: every
+        /// error of a search would otherwise be as large.
+        stats: Box<SearchStats>,
         /// The subtrees of the last iteration (the one of `lower_bound`) searched to the end,
         /// when the parallel search finished any: [`Resume::searched`] skips them.
         searched: Option<SearchedSubtrees>,

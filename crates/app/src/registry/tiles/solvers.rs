@@ -340,11 +340,11 @@ impl Search<'_> {
             }
             Err(SearchError::Timeout {
                 lower_bound,
-                expanded,
+                stats,
                 searched,
             }) => Solution {
                 searched_subtrees: searched.map(|s| s.to_string()),
-                ..unsolved(job, goal, method, (lower_bound, expanded), seconds)
+                ..unsolved(job, goal, method, (lower_bound, &stats), seconds)
             },
             Err(e) => return Err(e.into()),
         };
@@ -431,15 +431,16 @@ fn turned_round(moves: &[Move]) -> Vec<Move> {
 }
 
 /// The report of a board left unsolved with a proven `lower_bound` (a search past its deadline,
-/// a board beyond twice the half-depth), after `expanded` nodes.
+/// a board beyond twice the half-depth), with the work done (`work`: a search's iterations,
+/// the stopped one last).
 fn unsolved(
     job: &TileJob,
     goal: &Board,
     method: Method,
-    (lower_bound, expanded): (u32, u64),
+    (lower_bound, work): (u32, &SearchStats),
     seconds: f64,
 ) -> Solution {
-    let memory_bytes = method.memory_bytes(&SearchStats::default());
+    let memory_bytes = method.memory_bytes(work);
     Solution {
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
@@ -450,10 +451,10 @@ fn unsolved(
         optimal: false,
         algorithm: method.algorithm,
         heuristic: method.heuristic,
-        nodes_expanded: expanded,
-        nodes_generated: 0,
-        thresholds: Vec::new(),
-        iteration_expanded: Vec::new(),
+        nodes_expanded: work.expanded,
+        nodes_generated: work.generated,
+        thresholds: work.thresholds.clone(),
+        iteration_expanded: work.iteration_expanded.clone(),
         seconds,
         timed_out: true,
         lower_bound: Some(lower_bound),
@@ -683,7 +684,8 @@ impl HalfDepthSolver {
                 checked_solution(job, goal, SearchOutcome { moves, stats }, method, seconds)
             }
             HalfDepthOutcome::Beyond { lower_bound } => {
-                Ok(unsolved(job, goal, method, (lower_bound, 0), seconds))
+                let work = SearchStats::default();
+                Ok(unsolved(job, goal, method, (lower_bound, &work), seconds))
             }
         }
     }
