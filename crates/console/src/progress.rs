@@ -253,12 +253,15 @@ const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 /// begins (the tables it builds first have their [`LevelBar`]), and the rate is counted from
 /// then.
 pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T) -> T {
-    let search_began = OnceLock::new();
+    // The last time the line was asked for before the first iteration: the search began after.
+    let before_search = Mutex::new(Duration::ZERO);
     let line = |elapsed: Duration| {
+        let mut before = before_search.lock().unwrap_or_else(PoisonError::into_inner);
         if watch.threshold() == 0 {
+            *before = elapsed;
             return None;
         }
-        let searched = elapsed.saturating_sub(*search_began.get_or_init(|| elapsed));
+        let searched = elapsed.saturating_sub(*before);
         let nodes = watch.expanded();
         let rate = nodes as f64 / searched.as_secs_f64().max(f64::MIN_POSITIVE);
         Some(format!(
@@ -301,9 +304,9 @@ pub fn with_job_line<T>(control: &JobControl, quiet: bool, work: impl FnOnce() -
     with_status_line(quiet, line, work)
 }
 
-/// Runs `work` with a line on stderr that `message` (given the time so far) redraws every
-/// [`SEARCH_LINE_EVERY`], once the work has lasted a second, only when stderr is a terminal,
-/// never when `quiet`; hidden while `message` gives `None`.
+/// Runs `work` with a line on stderr that `message` (given the time so far, and asked every
+/// [`SEARCH_LINE_EVERY`] from the start) redraws, once the work has lasted a second, only when
+/// stderr is a terminal, never when `quiet`; hidden while `message` gives `None`.
 fn with_status_line<T>(
     quiet: bool,
     message: impl Fn(Duration) -> Option<String> + Sync,
@@ -324,10 +327,11 @@ fn with_status_line<T>(
             let mut shown = false;
             while let Err(RecvTimeoutError::Timeout) = redraw.recv_timeout(SEARCH_LINE_EVERY) {
                 let elapsed = started.elapsed();
+                let text = message(elapsed);
                 if elapsed < SHOW_AFTER {
                     continue;
                 }
-                match (message(elapsed), shown) {
+                match (text, shown) {
                     (Some(text), _) => {
                         line.set_message(text);
                         if !shown {
