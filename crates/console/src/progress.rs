@@ -3,7 +3,7 @@
 //! (an `indicatif` group), so that a message printed through one's `suspend` clears them all
 //! and lands above them, never on a line drawn over.
 
-use godsearch_app::progress::{Progress, Watch};
+use godsearch_app::progress::{Direction, Progress, Watch};
 use godsearch_app::request::JobControl;
 use godsearch_app::units::{format_count, format_rate, format_seconds};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -264,13 +264,19 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
         let searched = elapsed.saturating_sub(*before);
         let nodes = watch.expanded();
         let rate = nodes as f64 / searched.as_secs_f64().max(f64::MIN_POSITIVE);
+        // A race's turns each resume their direction's part of the iteration: the direction
+        // is said, and no estimate is made from iterations the two directions share.
+        let (direction, estimate) = match watch.direction() {
+            Some(Direction::Forwards) => (" forwards", String::new()),
+            Some(Direction::Backwards) => (" backwards", String::new()),
+            None => ("", iteration_estimate(watch, rate)),
+        };
         Some(format!(
-            "threshold {}, {} nodes expanded, {}nodes/s, {}{}{}",
+            "threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{estimate}{}",
             watch.threshold(),
             format_count(nodes),
             format_rate(rate),
             format_seconds(elapsed.as_secs_f64()),
-            iteration_estimate(watch, rate),
             subtrees_finished(watch)
         ))
     };

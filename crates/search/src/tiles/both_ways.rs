@@ -12,7 +12,7 @@
 //! iteration, where a fixed direction can cost a hundred times. Each turn but the last loses
 //! the subtrees under way when it ended; turns growing twice as long keep those few.
 
-use super::ida::{prepare_pruning, Resume, SearchOutcome};
+use super::ida::{prepare_pruning, Resume, SearchOutcome, Watch};
 use super::{SearchError, SearchedSubtrees};
 use crate::SearchStats;
 use std::time::{Duration, Instant};
@@ -72,7 +72,7 @@ pub struct Raced {
 
 /// How a race is run.
 #[derive(Debug, Clone)]
-pub struct Race {
+pub struct Race<'w> {
     /// The time of the first turn on each iteration (each later turn doubles the time spent).
     pub first_turn: Duration,
     /// The race gives up this long after its first turn begins, with the bound it proved.
@@ -81,6 +81,9 @@ pub struct Race {
     /// iteration was stopped, the subtrees of it one direction finished (whichever search's
     /// fingerprint matches them takes them).
     pub resume: Resume,
+    /// Told at each turn which direction searches ([`Watch::set_direction`]), for a front
+    /// end's line; the searches publish their progress to it themselves.
+    pub watch: Option<&'w Watch>,
 }
 
 /// The shortest turn: a search looks at the clock every few milliseconds.
@@ -151,6 +154,9 @@ where
                 false => finished[i].clone(),
             },
         };
+        if let Some(watch) = race.watch {
+            watch.set_direction(Some(direction));
+        }
         let result = search(direction, Some(turn_deadline), &resume);
         let time = now.elapsed();
         match result {
@@ -243,11 +249,12 @@ mod tests {
     use godsearch_puzzles::tiles::{Board, Move, Shape};
     use rand::SeedableRng;
 
-    fn from_the_start(first_turn: Duration) -> Race {
+    fn from_the_start(first_turn: Duration) -> Race<'static> {
         Race {
             first_turn,
             time_limit: None,
             resume: Resume::default(),
+            watch: None,
         }
     }
 
@@ -299,12 +306,18 @@ mod tests {
                 .unwrap()
                 .moves
                 .len();
-            let race = from_the_start(Duration::ZERO);
+            let watch = Watch::default();
+            let race = Race {
+                watch: Some(&watch),
+                ..from_the_start(Duration::ZERO)
+            };
             let raced = race_both_ways(&race, |d, deadline, resume| {
-                ida(&board, d, deadline, None, resume)
+                ida(&board, d, deadline, Some(&watch), resume)
             })
             .unwrap();
             assert_eq!(replayed(&board, &raced), shortest, "{board}");
+            // The watch was told who searched: last, the winner.
+            assert_eq!(watch.direction(), Some(raced.winner));
             let turns = &raced.turns;
             assert_eq!(turns.last().unwrap().direction, raced.winner);
             assert!(turns.windows(2).all(|t| t[0].to_bound <= t[1].from_bound));

@@ -19,6 +19,7 @@
 //! finished once every piece of it is: a search stopped inside an iteration reports the subtrees
 //! it finished ([`SearchedSubtrees`]), and a later run of that iteration skips them.
 
+use super::both_ways::Direction;
 use super::checkpoint::{split_fingerprint, SearchedSubtrees};
 use super::heuristic::TileHeuristic;
 use super::node::{Geometry, Node};
@@ -26,7 +27,7 @@ use super::SearchError;
 use crate::stats::SearchStats;
 use godsearch_puzzles::tiles::{Board, DuplicateAutomaton, DuplicateState, Move};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
@@ -199,7 +200,14 @@ pub struct Watch {
     finished: [AtomicU64; 2],
     /// The subtrees of the iteration under way finished so far.
     searched: Mutex<Option<SearchedSubtrees>>,
+    /// Which end a race both ways searches from now ([`Watch::direction`]).
+    direction: AtomicU8,
 }
+
+/// [`Watch::direction`]'s values: not racing, then each [`Direction`].
+const ONE_WAY: u8 = 0;
+const RACING_FORWARDS: u8 = 1;
+const RACING_BACKWARDS: u8 = 2;
 
 impl Watch {
     /// A watch that stops the search once about `limit` nodes are expanded.
@@ -256,6 +264,27 @@ impl Watch {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// The end a race both ways ([`race_both_ways`](super::race_both_ways)) is searching from
+    /// in the turn under way; `None` for a search one way. Its thresholds and nodes are then
+    /// that turn's search's, which resumes the iteration where that direction left it.
+    pub fn direction(&self) -> Option<Direction> {
+        match self.direction.load(Ordering::Relaxed) {
+            RACING_FORWARDS => Some(Direction::Forwards),
+            RACING_BACKWARDS => Some(Direction::Backwards),
+            _ => None,
+        }
+    }
+
+    /// Says which end a race's turn searches from (`None`: the search is one way).
+    pub fn set_direction(&self, direction: Option<Direction>) {
+        let value = match direction {
+            None => ONE_WAY,
+            Some(Direction::Forwards) => RACING_FORWARDS,
+            Some(Direction::Backwards) => RACING_BACKWARDS,
+        };
+        self.direction.store(value, Ordering::Relaxed);
     }
 
     /// Records the subtrees of the iteration under way finished so far, read off the queue

@@ -294,6 +294,7 @@ impl Search<'_> {
                     first_turn: FIRST_TURN,
                     time_limit: self.deadline_after,
                     resume: from,
+                    watch: self.watch,
                 };
                 let raced =
                     race_both_ways(&race, |direction, turn_deadline, resume| match direction {
