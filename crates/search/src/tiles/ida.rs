@@ -267,8 +267,9 @@ impl Watch {
     }
 
     /// The end a race both ways ([`race_both_ways`](super::race_both_ways)) is searching from
-    /// in the turn under way; `None` for a search one way. Its thresholds and nodes are then
-    /// that turn's search's, which resumes the iteration where that direction left it.
+    /// in the turn under way; `None` for a search one way. The threshold and the subtrees
+    /// finished are then that turn's search's (which resumes the iteration where its direction
+    /// left it); the nodes expanded count every turn.
     pub fn direction(&self) -> Option<Direction> {
         match self.direction.load(Ordering::Relaxed) {
             RACING_FORWARDS => Some(Direction::Forwards),
