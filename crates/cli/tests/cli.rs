@@ -936,8 +936,8 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
 }
 
 /// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run
-/// killed without a word continues from it, and so does one stopped by its timeout; the file
-/// is refused for another board, and where it would do nothing. A new file may start from a
+/// killed without a word continues from it, and so does one stopped by its timeout; once
+/// solved it keeps the report, and the same command searches no more; the file is refused for another board, and where it would do nothing. A new file may start from a
 /// report's bound and token.
 #[test]
 fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
@@ -968,6 +968,19 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     let resumed = json(&[&keep[..], &["--json"]].concat());
     assert_eq!(resumed["length"], 57, "{resumed}");
     assert_eq!(resumed["thresholds"][0], bound, "{resumed}");
+    // Solved, the file keeps the report, and the same command says so without a search.
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(kept["lower_bound"], 57, "{kept}");
+    assert_eq!(kept["solved"], resumed, "{kept}");
+    let again = godsearch(&keep);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("solved in an earlier run (57 moves)"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(stdout(&again), "", "nothing searched, nothing printed");
     // Stopped by its timeout, the end is kept too: the file has the report's bound and token.
     std::fs::remove_file(&file).unwrap();
     let stopped = godsearch(&[&keep[..], &["--timeout", "0.5", "--json"]].concat());

@@ -92,11 +92,7 @@ pub fn run(
             (index, c.boards[index].clone())
         };
         if let Some(report) = &kept.solved {
-            errln!(
-                "board «{text}»: solved in an earlier run ({} moves), its report kept in {}",
-                report["length"],
-                path.display()
-            );
+            checkpoint::tell_solved(path, &text, report);
             continue;
         }
         let mut request = base.clone();
@@ -122,22 +118,13 @@ pub fn run(
         })
         .and_then(|solved| Ok(solved??))
         .with_context(|| format!("board «{text}»"))?;
-        let document = serde_json::to_value(&report)?;
         {
+            let settled = checkpoint::Settled::of(&report)?;
             let mut c = lock();
             let board = &mut c.boards[index];
-            // A board stopped keeps its bound and token; one solved, its length and report.
-            let timed_out = document["timed_out"].as_bool() == Some(true);
-            let bound = document[if timed_out { "lower_bound" } else { "length" }].as_u64();
-            board.lower_bound =
-                bound.map_or(board.lower_bound, |b| u32::try_from(b).unwrap_or(u32::MAX));
-            board.resume_subtrees = document["searched_subtrees"]
-                .as_str()
-                .filter(|_| timed_out)
-                .map(str::to_string);
-            if !timed_out {
-                board.solved = Some(document);
-            }
+            board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
+            board.resume_subtrees = settled.resume_subtrees;
+            board.solved = settled.solved;
             checkpoint::write(path, &*c)?;
         }
         emit(report)?;

@@ -2,16 +2,19 @@
 //! subtrees it has finished of the iteration under way, rewritten whenever they change (a
 //! temporary file renamed into place, so the file is always whole), so that a run killed
 //! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
-//! it had under way. The same command with the same FILE continues from it; a FILE written for
-//! another board, goal or heuristic is refused. A new FILE may start where an earlier run's
+//! it had under way. The same command with the same FILE continues from it; once the board is
+//! solved FILE keeps its report, and the same command says so at once instead of searching the
+//! last iteration again. A FILE written for another board, goal or heuristic is refused. A new FILE may start where an earlier run's
 //! report left the search (`--resume-from`, `--resume-subtrees`). Over several boards FILE
 //! keeps a campaign instead ([`super::campaign`]), through the same [`follow`] and [`write`].
 
 use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
+use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::progress::{SearchedSubtrees, Watch};
-use godsearch_app::request::SolveRequest;
+use godsearch_app::request::{SolveReport, SolveRequest};
+use godsearch_app::AppResult;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -32,6 +35,10 @@ struct Checkpoint {
     lower_bound: u32,
     /// The subtrees finished of the iteration of `lower_bound` (`--resume-subtrees`).
     resume_subtrees: Option<String>,
+    /// Its report once solved, as `solve --json` prints it (absent from files written before
+    /// the report was kept, and while the search goes on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    solved: Option<serde_json::Value>,
 }
 
 /// The options that make one search: a checkpoint is kept only by the same (a campaign's has
@@ -92,23 +99,31 @@ fn board_of(args: &SolveArgs) -> Result<&str> {
 /// finished. Checkpoints are kept only as it moves forward.
 pub type Standing = (u32, usize);
 
+/// What a checkpoint says of its board: where its search stands, or its report once solved.
+pub enum Resumed {
+    /// Searched from here (the start where there was no file).
+    Searching(Standing),
+    /// Solved in an earlier run: the report it printed.
+    Solved(serde_json::Value),
+}
+
 /// Where the checkpoint at `path` says the search of `args`' board stands: `request`'s
-/// `resume_from` and `resume_subtrees` set from it. Where there is no file yet, the search
+/// `resume_from` and `resume_subtrees` set from it, or the board's report once solved. Where there is no file yet, the search
 /// stands where `--resume-from` and `--resume-subtrees` (an earlier run's report) put it, or
 /// at the start, and the file is written once it moves on from there (so a token the search
 /// refuses is never kept).
-pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Result<Standing> {
+pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Result<Resumed> {
     let board = board_of(args)?;
     let refused = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let Some(lower_bound) = args.resume_from else {
-                return Ok((0, 0));
+                return Ok(Resumed::Searching((0, 0)));
             };
             let done = finished(args.resume_subtrees.as_deref())
                 .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
-            return Ok((lower_bound, done));
+            return Ok(Resumed::Searching((lower_bound, done)));
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
@@ -126,10 +141,50 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
             serde_json::to_string(&kept.search)?
         )));
     }
+    if let Some(report) = kept.solved {
+        return Ok(Resumed::Solved(report));
+    }
     let done = finished(kept.resume_subtrees.as_deref()).map_err(|e| refused(&e))?;
     request.resume_from = Some(kept.lower_bound);
     request.resume_subtrees = kept.resume_subtrees;
-    Ok((kept.lower_bound, done))
+    Ok(Resumed::Searching((kept.lower_bound, done)))
+}
+
+/// Says that `board` was solved in an earlier run, its `report` kept in `path`.
+pub fn tell_solved(path: &Path, board: &str, report: &serde_json::Value) {
+    errln!(
+        "board «{board}»: solved in an earlier run ({} moves), its report kept in {}",
+        report["length"],
+        path.display()
+    );
+}
+
+/// Where a search's report leaves its checkpoint: stopped, at the bound it proved with the
+/// token of the subtrees it finished; solved, at its length with the report itself.
+pub struct Settled {
+    /// The bound proved, or the solution's length (`None`: the report has neither).
+    pub lower_bound: Option<u32>,
+    /// A stopped search's token (`--resume-subtrees`).
+    pub resume_subtrees: Option<String>,
+    /// A solved search's report, as `solve --json` prints it.
+    pub solved: Option<serde_json::Value>,
+}
+
+impl Settled {
+    /// Where `report` leaves its board's search.
+    pub fn of(report: &SolveReport) -> Result<Self> {
+        let document = serde_json::to_value(report)?;
+        let timed_out = document["timed_out"].as_bool() == Some(true);
+        let bound = document[if timed_out { "lower_bound" } else { "length" }].as_u64();
+        Ok(Settled {
+            lower_bound: bound.map(|b| u32::try_from(b).unwrap_or(u32::MAX)),
+            resume_subtrees: document["searched_subtrees"]
+                .as_str()
+                .filter(|_| timed_out)
+                .map(str::to_string),
+            solved: (!timed_out).then_some(document),
+        })
+    }
 }
 
 /// What names a campaign's format ([`super::campaign`]).
@@ -169,25 +224,36 @@ pub fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
 
 /// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
 /// checkpoint had it (`from`), keeping its checkpoint there each time it moves forward (see
-/// [`follow`]).
-pub fn keeping<T>(
+/// [`follow`]), and its report once solved.
+pub fn keeping(
     path: &Path,
     args: &SolveArgs,
     watch: &Watch,
     from: Standing,
-    work: impl FnOnce() -> T,
-) -> Result<T> {
+    work: impl FnOnce() -> Vec<AppResult<SolveReport>>,
+) -> Result<Vec<AppResult<SolveReport>>> {
     let search = Search::of(args, Some(board_of(args)?));
-    let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
-        let checkpoint = Checkpoint {
-            format: FORMAT.into(),
-            search: search.clone(),
-            lower_bound,
-            resume_subtrees: searched.map(|s| s.to_string()),
-        };
-        write(path, &checkpoint)
+    let checkpoint = |lower_bound, resume_subtrees, solved| Checkpoint {
+        format: FORMAT.into(),
+        search: search.clone(),
+        lower_bound,
+        resume_subtrees,
+        solved,
     };
-    follow(watch, from, keep, work)
+    let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
+        write(
+            path,
+            &checkpoint(lower_bound, searched.map(|s| s.to_string()), None),
+        )
+    };
+    let reports = follow(watch, from, keep, work)?;
+    if let [Ok(report)] = &reports[..] {
+        let settled = Settled::of(report)?;
+        if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
+            write(path, &checkpoint(length, None, Some(solved)))?;
+        }
+    }
+    Ok(reports)
 }
 
 /// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and

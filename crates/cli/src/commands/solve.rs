@@ -34,7 +34,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             bad_input!("--checkpoint keeps the search of a board, not of {name}")
         }
         Some(_) if campaign => None,
-        Some(path) => Some(checkpoint::resume(path, args, &mut request)?),
+        Some(path) => match checkpoint::resume(path, args, &mut request)? {
+            checkpoint::Resumed::Searching(from) => Some(from),
+            checkpoint::Resumed::Solved(report) => {
+                checkpoint::tell_solved(path, &args.boards[0], &report);
+                return Ok(());
+            }
+        },
         None => None,
     };
     // A puzzle without a batch, or whose solutions are only moves (printed alike for every
