@@ -75,7 +75,8 @@ pub struct Raced {
 pub struct Race<'w> {
     /// The time of the first turn on each iteration (each later turn doubles the time spent).
     pub first_turn: Duration,
-    /// The race gives up this long after its first turn begins, with the bound it proved.
+    /// The race gives up this long after it begins (the automata it builds included), with
+    /// the bound it proved.
     pub time_limit: Option<Duration>,
     /// Where it starts: a bound proved earlier (by either direction) and, if that bound's
     /// iteration was stopped, the subtrees of it one direction finished (whichever search's
@@ -107,17 +108,18 @@ fn turn_target(other_spent: Duration, first: Duration) -> Duration {
 /// subtrees finished of its iteration by the direction that spent the more time on it.
 ///
 /// Every turn after the first resumes a search above its start's estimate, which follows the
-/// longest duplicate strings at once: their automata (about a second's build) are built
-/// before the first turn and the time limit's clock, so that no turn is charged for them.
+/// longest duplicate strings at once: their automata (about a second's build, once a process)
+/// are built before the first such turn, within the time limit but charged to neither
+/// direction. A limit shorter than the build stops the race after its first turn.
 pub fn race_both_ways<S>(race: &Race, mut search: S) -> Result<Raced, SearchError>
 where
     S: FnMut(Direction, Option<Instant>, &Resume) -> Result<SearchOutcome, SearchError>,
 {
-    prepare_pruning();
     // A limit past what the clock holds is no limit.
     let deadline = race
         .time_limit
         .and_then(|limit| Instant::now().checked_add(limit));
+    let mut pruning_prepared = false;
     let mut bound = race.resume.lower_bound;
     // Per direction: the subtrees finished of the iteration of `bound`, and time spent on it.
     let mut finished: [Option<SearchedSubtrees>; 2] = [None, None];
@@ -131,6 +133,11 @@ where
     // The work of every turn, iteration by iteration.
     let mut work = SearchStats::default();
     loop {
+        let resumes = !turns.is_empty() || race.resume.lower_bound > 0;
+        if resumes && !pruning_prepared {
+            prepare_pruning();
+            pruning_prepared = true;
+        }
         let now = Instant::now();
         if deadline.is_some_and(|d| now >= d) {
             return Err(stopped(bound, work, &spent, finished));
