@@ -52,11 +52,19 @@ pub struct LevelBar {
     tables: Mutex<String>,
 }
 
+/// The columns a named [`LevelBar`] keeps within: a terminal's narrowest usual width.
+const NAMED_BAR_COLUMNS: usize = 80;
+/// The columns of a named bar after its message: ` [`, the bar's 16, `] `, the percentage,
+/// ` eta ` and up to four of the time left (`59s`, `12m`).
+const NAMED_BAR_TAIL: usize = 2 + 16 + 2 + 4 + 5 + 4;
+/// The fewest characters of the tables' name a named bar keeps, however long its detail.
+const NAME_AT_LEAST: usize = 16;
+
 /// A [`LevelBar`]'s look: the depth, or the tables and their depth, then the bar.
 fn level_style(named: bool) -> ProgressStyle {
     let template = match named {
         false => "{msg:>14} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
-        // The tables' name takes the room of most of the bar, within 80 columns.
+        // The tables' name takes the room of most of the bar (see `NAMED_BAR_TAIL`).
         true => "{msg} [{bar:16}] {percent:>3}% eta {eta}",
     };
     ProgressStyle::with_template(template)
@@ -86,17 +94,22 @@ impl LevelBar {
         }
     }
 
-    /// The bar's message for `depth` (and `text`, if any).
+    /// The bar's message for `depth` (and `text`, if any): after the tables' name, if any,
+    /// shortened so that the bar keeps within [`NAMED_BAR_COLUMNS`].
     fn message(&self, depth: u32, text: Option<&str>) -> String {
-        let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
-        let level = match tables.is_empty() {
-            true => format!("depth {depth}"),
-            false => format!("{tables}, depth {depth}"),
+        let level = match text {
+            Some(text) => format!("depth {depth}: {text}"),
+            None => format!("depth {depth}"),
         };
-        match text {
-            Some(text) => format!("{level}: {text}"),
-            None => level,
+        let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        if tables.is_empty() {
+            return level;
         }
+        let message_room = NAMED_BAR_COLUMNS - NAMED_BAR_TAIL - ", ".len();
+        let room = message_room
+            .saturating_sub(level.chars().count())
+            .max(NAME_AT_LEAST);
+        format!("{}, {level}", shortened(&tables, room))
     }
 
     /// Removes the bar from the terminal; work reported after it (tables built later) shows
@@ -114,6 +127,20 @@ impl LevelBar {
     pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
         suspended(f)
     }
+}
+
+/// `text` within `width` characters: whole if it fits, else its start and its end with an
+/// ellipsis between (a name's start says what is built, its end which of how many).
+fn shortened(text: &str, width: usize) -> String {
+    let length = text.chars().count();
+    if length <= width {
+        return text.to_string();
+    }
+    let kept = width.saturating_sub(1);
+    let (head, tail) = (kept - kept / 2, kept / 2);
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(length - tail).collect();
+    format!("{start}…{end}")
 }
 
 impl Default for LevelBar {
@@ -361,4 +388,43 @@ fn with_status_line<T>(
         drop(finished);
         result
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_tables_name_is_shortened_in_its_middle_to_keep_the_bar_within_80_columns() {
+        let bar = LevelBar::new();
+        let width = |message: &str| message.chars().count() + NAMED_BAR_TAIL;
+        // Korf and Felner's partition's name fits whole.
+        bar.tables_started("the 6-6-6-6 pattern databases, 2 of 4");
+        let message = bar.message(13, None);
+        assert_eq!(message, "the 6-6-6-6 pattern databases, 2 of 4, depth 13");
+        assert!(width(&message) <= NAMED_BAR_COLUMNS);
+        // A partition given tile by tile is cut in its middle, its start and end kept.
+        let long = "the 1,2,3,4,7,8,9/12,13,14,18,19,23,24/10,15,16,17,20,21,22/5,6,11 \
+                    pattern databases, 3 of 4";
+        bar.tables_started(long);
+        for text in [None, Some("sorting")] {
+            let message = bar.message(21, text);
+            assert_eq!(width(&message), NAMED_BAR_COLUMNS, "{message}");
+            assert!(message.starts_with("the 1,2,3,4"), "{message}");
+            assert!(message.contains('…'), "{message}");
+            let end = format!(
+                "3 of 4, depth 21{}",
+                text.map_or(String::new(), |t| format!(": {t}"))
+            );
+            assert!(message.ends_with(&end), "{message}");
+        }
+        // However long the detail, some of the name is kept.
+        let waiting = "waiting for another godsearch that is building this table";
+        let message = bar.message(21, Some(waiting));
+        let name = message.split(", depth").next().unwrap();
+        assert_eq!(name.chars().count(), NAME_AT_LEAST, "{message}");
+        assert!(message.starts_with("the 1,2,"), "{message}");
+        bar.tables_ready();
+        assert_eq!(bar.message(5, None), "depth 5");
+    }
 }
