@@ -1047,6 +1047,64 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     );
 }
 
+/// A checkpoint that cannot be written is refused before the search where that is known (its
+/// folder missing), and said on stderr where it is found out during the search (the folder
+/// removed): the search goes on, and its report is printed all the same.
+#[test]
+fn a_checkpoint_that_cannot_be_written_loses_no_report() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing").join("k.json");
+    let board = solve_korf_1("parallel-ida", KORF_1);
+    refused_file(
+        &[&board[..], &["--checkpoint", missing.to_str().unwrap()]].concat(),
+        "cannot write there",
+    );
+    refused_file(
+        &[
+            &board[..8],
+            &[KORF_1, KORF_1, "--checkpoint", missing.to_str().unwrap()],
+        ]
+        .concat(),
+        "cannot write there",
+    );
+    // Korf and Felner's #1 (95 moves) with Manhattan distance: searched to the timeout.
+    let folder = dir.path().join("runs");
+    std::fs::create_dir(&folder).unwrap();
+    let file = folder.join("k.json");
+    let korf_felner_1 = "14,5,9,2,18,8,23,19,12,17,15,0,10,20,4,6,11,21,1,7,24,3,16,22,13";
+    let goal = (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",");
+    let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(["solve", "5x5", "--goal", &goal, "--heuristic", "manhattan"])
+        .args([
+            "--timeout",
+            "6",
+            "--json",
+            "--checkpoint",
+            file.to_str().unwrap(),
+        ])
+        .arg(korf_felner_1)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(file.exists(), "kept within its first seconds");
+    std::fs::remove_dir_all(&folder).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("warning: keeping the checkpoint"), "{err}");
+    assert_eq!(err.matches("warning:").count(), 1, "said once: {err}");
+    let report: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    assert_eq!(report["timed_out"], true, "{report}");
+    assert!(report["lower_bound"].as_u64() > Some(80), "{report}");
+}
+
 /// --both-ways races each iteration between the board's search and the goal's: stopped by its
 /// timeout it reports the bound proved and the token of the direction that spent the more on
 /// its iteration, which a run continued both ways takes up; it keeps a checkpoint of its own,

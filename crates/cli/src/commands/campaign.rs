@@ -113,11 +113,12 @@ pub fn run(
             board.resume_subtrees = searched.map(|s| s.to_string());
             checkpoint::write(path, &*c)
         };
-        let report = checkpoint::follow(&watch, from, keep, || {
+        let solved = checkpoint::follow(&watch, from, keep, || {
             solve_one(&request, &text, source, &watch)
-        })
-        .and_then(|solved| Ok(solved??))
-        .with_context(|| format!("board «{text}»"))?;
+        });
+        let report = solved
+            .and_then(|report| Ok(report?))
+            .with_context(|| format!("board «{text}»"))?;
         {
             let settled = checkpoint::Settled::of(&report)?;
             let mut c = lock();
@@ -125,7 +126,8 @@ pub fn run(
             board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
             board.resume_subtrees = settled.resume_subtrees;
             board.solved = settled.solved;
-            checkpoint::write(path, &*c)?;
+            // Unkept, the report is printed all the same.
+            checkpoint::Unkept::default().check(checkpoint::write(path, &*c));
         }
         emit(report)?;
     }
@@ -139,11 +141,12 @@ fn open(path: &Path, args: &SolveArgs) -> Result<Campaign> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            checkpoint::check_writable(path)?;
             return Ok(Campaign {
                 format: FORMAT.into(),
                 search,
                 boards: Vec::new(),
-            })
+            });
         }
         Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
     };

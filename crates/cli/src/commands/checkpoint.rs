@@ -118,6 +118,7 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            check_writable(path)?;
             let Some(lower_bound) = args.resume_from else {
                 return Ok(Resumed::Searching((0, 0)));
             };
@@ -246,11 +247,11 @@ pub fn keeping(
             &checkpoint(lower_bound, searched.map(|s| s.to_string()), None),
         )
     };
-    let reports = follow(watch, from, keep, work)?;
+    let reports = follow(watch, from, keep, work);
     if let [Ok(report)] = &reports[..] {
         let settled = Settled::of(report)?;
         if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
-            write(path, &checkpoint(length, None, Some(solved)))?;
+            Unkept::default().check(write(path, &checkpoint(length, None, Some(solved))));
         }
     }
     Ok(reports)
@@ -258,17 +259,20 @@ pub fn keeping(
 
 /// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and
 /// finished subtrees each time they move forward (a higher bound, or more subtrees finished),
-/// looked at every second and once more at its end.
+/// looked at every second and once more at its end. A `keep` that fails is said on stderr
+/// (see [`Unkept`]) and tried again at the next look: it never ends the search nor loses
+/// what the search returns.
 pub fn follow<T>(
     watch: &Watch,
     from: Standing,
     mut keep: impl FnMut(u32, Option<SearchedSubtrees>) -> Result<()> + Send,
     work: impl FnOnce() -> T,
-) -> Result<T> {
+) -> T {
     let (finished, look) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        let keeper = scope.spawn(move || {
+        scope.spawn(move || {
             let mut kept = from;
+            let mut unkept = Unkept::default();
             loop {
                 let ended = !matches!(
                     look.recv_timeout(LOOK_EVERY),
@@ -279,33 +283,73 @@ pub fn follow<T>(
                 let done = searched.as_ref().map_or(0, |s| s.done.len());
                 // Only forward: an iteration resumed tells its skipped subtrees a moment after
                 // it begins, and the file must not lose them meanwhile.
-                if (lower_bound, done) > kept {
-                    keep(lower_bound, searched)?;
+                if (lower_bound, done) > kept && unkept.check(keep(lower_bound, searched)) {
                     kept = (lower_bound, done);
                 }
                 if ended {
-                    return Ok(());
+                    return;
                 }
             }
         });
         let result = work();
         drop(finished);
-        keeper
-            .join()
-            .expect("the keeper does not panic")
-            .map(|()| result)
+        result
     })
+}
+
+/// Says on stderr that a checkpoint could not be written, once until one is written again: a
+/// full disk or a folder gone leaves the file at the last standing written, and must not end
+/// a search of hours nor lose its report.
+#[derive(Debug, Default)]
+pub struct Unkept {
+    failing: bool,
+}
+
+impl Unkept {
+    /// Whether `written` went through; a failure is said unless the one before failed too, and
+    /// a write that goes through after failures is said too.
+    pub fn check(&mut self, written: Result<()>) -> bool {
+        match written {
+            Ok(()) => {
+                if std::mem::take(&mut self.failing) {
+                    errln!("the checkpoint is kept again");
+                }
+                true
+            }
+            Err(e) => {
+                if !std::mem::replace(&mut self.failing, true) {
+                    errln!(
+                        "warning: {e:#}; the search goes on, and the file keeps where it stood \
+                         before until a write goes through"
+                    );
+                }
+                false
+            }
+        }
+    }
+}
+
+/// Refuses a checkpoint `path` that cannot be written (its folder missing or read-only), before
+/// any search: found out at its first write, it would leave a run of hours unkept.
+pub fn check_writable(path: &Path) -> Result<()> {
+    tempfile::NamedTempFile::new_in(folder_of(path))
+        .map(drop)
+        .with_context(|| format!("checkpoint {}: cannot write there", path.display()))
+}
+
+/// The folder `path` lies in (the working folder for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Writes `value` as JSON to `path` whole or not at all: a temporary file in the same folder,
 /// synced, then renamed over it.
 pub fn write(path: &Path, value: &impl Serialize) -> Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     let writing = || -> std::io::Result<()> {
-        let mut file = tempfile::NamedTempFile::new_in(folder)?;
+        let mut file = tempfile::NamedTempFile::new_in(folder_of(path))?;
         serde_json::to_writer_pretty(&mut file, value)?;
         file.write_all(b"\n")?;
         file.as_file().sync_all()?;
