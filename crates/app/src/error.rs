@@ -82,6 +82,13 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// `true` when a search refused the finished subtrees it was given to skip
+    /// (`resume_subtrees`): they were recorded by another search, or by another build whose
+    /// iterations split otherwise.
+    pub fn refused_resume_subtrees(&self) -> bool {
+        matches!(self, AppError::Search(SearchError::ResumeMismatch(_)))
+    }
+
     /// `true` when the request itself is at fault (front ends answer "bad input": exit code 2,
     /// HTTP 400); `false` when the work failed (exit code 1, HTTP 500).
     pub fn is_bad_input(&self) -> bool {

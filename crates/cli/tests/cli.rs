@@ -965,9 +965,16 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     let bound = kept["lower_bound"].as_u64().unwrap();
     assert!((41..=57).contains(&bound), "{kept}");
     assert_eq!(kept["search"]["board"], KORF_1);
-    let resumed = json(&[&keep[..], &["--json"]].concat());
+    // Solved before the kill, the file holds the report instead.
+    let resumed = match kept["solved"].is_null() {
+        true => {
+            let resumed = json(&[&keep[..], &["--json"]].concat());
+            assert_eq!(resumed["thresholds"][0], bound, "{resumed}");
+            resumed
+        }
+        false => kept["solved"].clone(),
+    };
     assert_eq!(resumed["length"], 57, "{resumed}");
-    assert_eq!(resumed["thresholds"][0], bound, "{resumed}");
     // Solved, the file keeps the report, and the same command says so without a search.
     let kept: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -1035,6 +1042,13 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         &[&other[..], &["--checkpoint", file_text]].concat(),
         "kept for another search",
     );
+    // Finished subtrees recorded by another build (whose iterations split otherwise): refused,
+    // with what to do about it.
+    let mut foreign = kept.clone();
+    foreign["lower_bound"] = 55.into();
+    foreign["resume_subtrees"] = "14.6.0badf00d.216.57:0-3".into();
+    std::fs::write(&file, foreign.to_string()).unwrap();
+    refused_file(&keep, "set its \"resume_subtrees\" to null there");
     std::fs::write(&file, "{ not json").unwrap();
     refused_file(&keep, "not a checkpoint this build writes");
     refused(
@@ -1240,6 +1254,13 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
         .concat(),
         "it keeps a campaign over several boards",
     );
+    // A board's finished subtrees recorded by another build: refused, with what to do.
+    let mut foreign = read();
+    foreign["boards"][0]["solved"] = serde_json::Value::Null;
+    foreign["boards"][0]["lower_bound"] = 55.into();
+    foreign["boards"][0]["resume_subtrees"] = "14.6.0badf00d.216.57:0-3".into();
+    std::fs::write(&file, foreign.to_string()).unwrap();
+    refused_file(&campaign, "set its \"resume_subtrees\" to null there");
 }
 
 /// Parallel IDA* stopped inside an iteration reports the subtrees of it that it finished;

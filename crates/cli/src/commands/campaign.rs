@@ -117,7 +117,12 @@ pub fn run(
             solve_one(&request, &text, source, &watch)
         });
         let report = solved
-            .and_then(|report| Ok(report?))
+            .and_then(|report| match report {
+                Err(e) if e.refused_resume_subtrees() && from.1 > 0 => {
+                    Err(checkpoint::token_refused(&e, path, from.0))
+                }
+                report => Ok(report?),
+            })
             .with_context(|| format!("board «{text}»"))?;
         {
             let settled = checkpoint::Settled::of(&report)?;

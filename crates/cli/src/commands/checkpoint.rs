@@ -14,7 +14,7 @@ use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::progress::{SearchedSubtrees, Watch};
 use godsearch_app::request::{SolveReport, SolveRequest};
-use godsearch_app::AppResult;
+use godsearch_app::{AppError, AppResult};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -151,6 +151,16 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
     Ok(Resumed::Searching((kept.lower_bound, done)))
 }
 
+/// `refused`, a search's refusal of the finished subtrees `path` kept of its iteration of
+/// `bound` (recorded by another build, whose iterations split otherwise), with what to do.
+pub fn token_refused(refused: &AppError, path: &Path, bound: u32) -> anyhow::Error {
+    anyhow::anyhow!(
+        "checkpoint {}: {refused}; continue it with the build that wrote it, or set its \
+         \"resume_subtrees\" to null there to search its iteration of {bound} from the start",
+        path.display()
+    )
+}
+
 /// Says that `board` was solved in an earlier run, its `report` kept in `path`.
 pub fn tell_solved(path: &Path, board: &str, report: &serde_json::Value) {
     errln!(
@@ -248,6 +258,13 @@ pub fn keeping(
         )
     };
     let reports = follow(watch, from, keep, work);
+    match &reports[..] {
+        // The token was the file's (a new file's is an argument's).
+        [Err(e)] if e.refused_resume_subtrees() && args.resume_from.is_none() => {
+            return Err(token_refused(e, path, from.0));
+        }
+        _ => {}
+    }
     if let [Ok(report)] = &reports[..] {
         let settled = Settled::of(report)?;
         if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
