@@ -4,9 +4,12 @@
 //! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
 //! it had under way. The same command with the same FILE continues from it; once the board is
 //! solved FILE keeps its report, and the same command says so at once instead of searching the
-//! last iteration again. A FILE written for another board, goal or heuristic is refused. A new FILE may start where an earlier run's
-//! report left the search (`--resume-from`, `--resume-subtrees`). Over several boards FILE
-//! keeps a campaign instead ([`super::campaign`]), through the same [`follow`] and [`write`].
+//! last iteration again. A FILE written for another board, goal or heuristic is refused. A new
+//! FILE may start where an earlier run's report left the search (`--resume-from`,
+//! `--resume-subtrees`). Over several boards FILE keeps a campaign instead
+//! ([`super::campaign`]), through the same [`follow`] and [`write`]. A FILE that cannot be
+//! written is refused before the search, and one whose write fails during it is said on stderr
+//! ([`Unkept`]) while the search goes on.
 
 use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
@@ -108,10 +111,10 @@ pub enum Resumed {
 }
 
 /// Where the checkpoint at `path` says the search of `args`' board stands: `request`'s
-/// `resume_from` and `resume_subtrees` set from it, or the board's report once solved. Where there is no file yet, the search
-/// stands where `--resume-from` and `--resume-subtrees` (an earlier run's report) put it, or
-/// at the start, and the file is written once it moves on from there (so a token the search
-/// refuses is never kept).
+/// `resume_from` and `resume_subtrees` set from it, or the board's report once solved. Where
+/// there is no file yet (and one can be written), the search stands where `--resume-from` and
+/// `--resume-subtrees` (an earlier run's report) put it, or at the start, and the file is
+/// written once it moves on from there (so a token the search refuses is never kept).
 pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Result<Resumed> {
     let board = board_of(args)?;
     let refused = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
@@ -259,19 +262,19 @@ pub fn keeping(
     };
     let reports = follow(watch, from, keep, work);
     match &reports[..] {
-        // The token was the file's (a new file's is an argument's).
+        // Without --resume-from the token refused was the file's.
         [Err(e)] if e.refused_resume_subtrees() && args.resume_from.is_none() => {
-            return Err(token_refused(e, path, from.0));
+            Err(token_refused(e, path, from.0))
         }
-        _ => {}
-    }
-    if let [Ok(report)] = &reports[..] {
-        let settled = Settled::of(report)?;
-        if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
-            Unkept::default().check(write(path, &checkpoint(length, None, Some(solved))));
+        [Ok(report)] => {
+            let settled = Settled::of(report)?;
+            if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
+                Unkept::default().check(write(path, &checkpoint(length, None, Some(solved))));
+            }
+            Ok(reports)
         }
+        _ => Ok(reports),
     }
-    Ok(reports)
 }
 
 /// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and
