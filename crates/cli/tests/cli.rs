@@ -1119,6 +1119,58 @@ fn a_checkpoint_that_cannot_be_written_loses_no_report() {
     assert!(report["lower_bound"].as_u64() > Some(80), "{report}");
 }
 
+/// Interrupted, a search kept in a checkpoint says that the same command continues from it
+/// (not `--resume-from`, which beside an existing file is refused), and it does.
+#[test]
+fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k.json");
+    let goal = (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",");
+    let korf_felner_1 = "14,5,9,2,18,8,23,19,12,17,15,0,10,20,4,6,11,21,1,7,24,3,16,22,13";
+    let search = [
+        "solve",
+        "5x5",
+        "--goal",
+        &goal,
+        "--heuristic",
+        "manhattan",
+        "--checkpoint",
+        file.to_str().unwrap(),
+        korf_felner_1,
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(search)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(
+        err.contains("keeps where the search stands: the same command continues"),
+        "{err}"
+    );
+    assert!(!err.contains("--resume-from"), "{err}");
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let continued = godsearch(&[&search[..], &["--timeout", "0.5", "--json"]].concat());
+    assert_eq!(continued.status.code(), Some(1), "{}", stderr(&continued));
+    let report: serde_json::Value =
+        serde_json::from_str(stdout(&continued).lines().next().unwrap()).unwrap();
+    assert_eq!(report["resumed_from"], kept["lower_bound"], "{report}");
+}
+
 /// --both-ways races each iteration between the board's search and the goal's: stopped by its
 /// timeout it reports the bound proved and the token of the direction that spent the more on
 /// its iteration, which a run continued both ways takes up; it keeps a checkpoint of its own,

@@ -134,13 +134,24 @@ fn solve_all(
     let single = positions.total == Some(1) && solver.watched();
     if single {
         let seen = Arc::clone(&watch);
+        // With --checkpoint the file keeps where the search stands (--resume-from beside it
+        // would be refused).
+        let kept_in = args.checkpoint.clone();
         crate::interrupt::on_interrupt(Box::new(move || {
             let bound = seen.threshold();
-            if bound > 0 {
-                errln!(
-                    "interrupted: every solution has at least {bound} moves (proven); continue with {}",
+            if bound == 0 {
+                return;
+            }
+            let proven = format!("interrupted: every solution has at least {bound} moves (proven)");
+            match &kept_in {
+                Some(path) => errln!(
+                    "{proven}; {} keeps where the search stands: the same command continues",
+                    path.display()
+                ),
+                None => errln!(
+                    "{proven}; continue with {}",
                     continue_with(bound, seen.searched().map(|s| s.to_string()).as_deref())
-                );
+                ),
             }
         }));
     }
