@@ -246,12 +246,18 @@ impl BatchBar {
 
 /// The iteration under way as the search line tells it: about how far it has come and how
 /// long it has left, from the growth of the two iterations before it at the rate so far
-/// (empty until two have finished, or once the iteration has passed its forecast).
+/// (empty until two have finished, or once the iteration has passed its forecast). In a race
+/// both ways, the turn's direction's part: how far it has come over its turns, and how much
+/// of its own search is left (the other direction's turns come between).
 fn iteration_estimate(watch: &Watch, rate: f64) -> String {
     let done = watch.iteration_expanded();
+    let (way, left) = match watch.direction() {
+        Some(_) => (" this way", "of its search left"),
+        None => ("", "left"),
+    };
     match watch.iteration_forecast() {
         Some(total) if total > done && rate > 0.0 => format!(
-            "; this iteration about {:.0}% done, {} left",
+            "; this iteration about {:.0}% done{way}, {} {left}",
             100.0 * done as f64 / total as f64,
             format_seconds((total - done) as f64 / rate)
         ),
@@ -292,18 +298,19 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
         let nodes = watch.expanded();
         let rate = nodes as f64 / searched.as_secs_f64().max(f64::MIN_POSITIVE);
         // A race's turns each resume their direction's part of the iteration: the direction
-        // is said, and no estimate is made from iterations the two directions share.
-        let (direction, estimate) = match watch.direction() {
-            Some(Direction::Forwards) => (" forwards", String::new()),
-            Some(Direction::Backwards) => (" backwards", String::new()),
-            None => ("", iteration_estimate(watch, rate)),
+        // is said, and the estimate is of its part.
+        let direction = match watch.direction() {
+            Some(Direction::Forwards) => " forwards",
+            Some(Direction::Backwards) => " backwards",
+            None => "",
         };
         Some(format!(
-            "threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{estimate}{}",
+            "threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
             format_rate(rate),
             format_seconds(elapsed.as_secs_f64()),
+            iteration_estimate(watch, rate),
             subtrees_finished(watch)
         ))
     };

@@ -18,6 +18,12 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Nodes expanded in the iteration of `threshold`, if there was one.
+    pub fn iteration_nodes(&self, threshold: u32) -> Option<u64> {
+        let at = self.thresholds.iter().position(|&t| t == threshold)?;
+        self.iteration_expanded.get(at).copied()
+    }
+
     /// Adds the work of another run of the same search (a later turn, or the search from the
     /// other end of the same path): counts summed, its iterations' nodes added to those of the
     /// same threshold here (new thresholds kept in ascending order), the larger `stored`.

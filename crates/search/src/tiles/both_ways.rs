@@ -12,7 +12,7 @@
 //! iteration, where a fixed direction can cost a hundred times. Each turn but the last loses
 //! the subtrees under way when it ended; turns growing twice as long keep those few.
 
-use super::ida::{prepare_pruning, Resume, SearchOutcome, Watch};
+use super::ida::{forecast, prepare_pruning, Resume, SearchOutcome, TurnIteration, Watch};
 use super::{SearchError, SearchedSubtrees};
 use crate::SearchStats;
 use std::time::{Duration, Instant};
@@ -82,8 +82,9 @@ pub struct Race<'w> {
     /// iteration was stopped, the subtrees of it one direction finished (whichever search's
     /// fingerprint matches them takes them).
     pub resume: Resume,
-    /// Told at each turn which direction searches ([`Watch::set_direction`]), for a front
-    /// end's line; the searches publish their progress to it themselves.
+    /// Told at each turn which direction searches and what it did on the iteration before
+    /// ([`Watch::begin_turn`]), for a front end's line; the searches publish their progress to
+    /// it themselves.
     pub watch: Option<&'w Watch>,
 }
 
@@ -130,8 +131,11 @@ where
     let mut first_turn = race.first_turn;
     let mut favourite = Direction::Forwards;
     let mut turns: Vec<Turn> = Vec::new();
-    // The work of every turn, iteration by iteration.
+    // The work of every turn, iteration by iteration; of each direction's turns; and who
+    // finished each iteration finished, in order.
     let mut work = SearchStats::default();
+    let mut own = [SearchStats::default(), SearchStats::default()];
+    let mut finished_by: Vec<(u32, Direction)> = Vec::new();
     loop {
         let resumes = !turns.is_empty() || race.resume.lower_bound > 0;
         if resumes && !pruning_prepared {
@@ -162,7 +166,10 @@ where
             },
         };
         if let Some(watch) = race.watch {
-            watch.set_direction(Some(direction));
+            watch.begin_turn(
+                direction,
+                turn_iteration(direction, bound, &own[i], &finished_by),
+            );
         }
         let result = search(direction, Some(turn_deadline), &resume);
         let time = now.elapsed();
@@ -176,6 +183,7 @@ where
                     time,
                 });
                 work.add_run(&outcome.stats);
+                own[i].add_run(&outcome.stats);
                 outcome.stats = work;
                 return Ok(Raced {
                     outcome,
@@ -204,6 +212,9 @@ where
                     time,
                 });
                 work.add_run(&stats);
+                own[i].add_run(&stats);
+                let done = stats.thresholds.iter().filter(|&&t| t < lower_bound);
+                finished_by.extend(done.map(|&t| (t, direction)));
                 if lower_bound > bound {
                     // It finished the iteration (and perhaps more): a new one for both, whose
                     // first turn is as long as this turn's part of it may have been.
@@ -224,6 +235,32 @@ where
             }
             Err(e) => return Err(e),
         }
+    }
+}
+
+/// What a turn of `direction` resumes at `bound`, for its watch: the nodes the direction
+/// expanded on that iteration in its earlier turns (`own`: its turns' work), and a forecast of
+/// its nodes on it in all from the two iterations before, where it finished both
+/// (`finished_by`: who finished each iteration, in order).
+fn turn_iteration(
+    direction: Direction,
+    bound: u32,
+    own: &SearchStats,
+    finished_by: &[(u32, Direction)],
+) -> TurnIteration {
+    let forecast = match finished_by {
+        [.., (before, first), (last, second)] if *first == direction && *second == direction => {
+            let nodes = |t| own.iteration_nodes(t);
+            nodes(*before)
+                .zip(nodes(*last))
+                .and_then(|(before, last)| forecast(before, last))
+        }
+        _ => None,
+    };
+    TurnIteration {
+        threshold: bound,
+        carried: own.iteration_nodes(bound).unwrap_or(0),
+        forecast,
     }
 }
 
@@ -344,6 +381,36 @@ mod tests {
             }
         }
         assert!(both_ran >= 3, "only {both_ran} races took turns both ways");
+    }
+
+    /// A turn's watch is told its direction's nodes on the iteration in its earlier turns,
+    /// and a forecast of them in all only where that direction finished the two iterations
+    /// before.
+    #[test]
+    fn a_turn_is_told_its_directions_nodes_and_forecast_on_the_iteration() {
+        use Direction::{Backwards, Forwards};
+        let own = SearchStats {
+            thresholds: vec![51, 53, 55],
+            iteration_expanded: vec![100, 400, 700],
+            ..SearchStats::default()
+        };
+        let both_forwards = [(49, Backwards), (51, Forwards), (53, Forwards)];
+        assert_eq!(
+            turn_iteration(Forwards, 55, &own, &both_forwards),
+            TurnIteration {
+                threshold: 55,
+                carried: 700,
+                forecast: Some(1600),
+            }
+        );
+        let mixed = [(51, Forwards), (53, Backwards)];
+        assert_eq!(turn_iteration(Forwards, 55, &own, &mixed).forecast, None);
+        assert_eq!(
+            turn_iteration(Backwards, 55, &own, &both_forwards).forecast,
+            None
+        );
+        let next = turn_iteration(Forwards, 57, &own, &[(53, Forwards), (55, Forwards)]);
+        assert_eq!((next.carried, next.forecast), (0, Some(700 * 700 / 400)));
     }
 
     /// One iteration that takes each direction a set time: the race's turns, the time each

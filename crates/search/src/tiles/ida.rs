@@ -62,7 +62,7 @@ const PRUNING: [(u64, usize); 3] = [(0, 2), (1 << 25, 12), (1 << 30, 14)];
 
 /// The nodes the next iteration may be expected to expand, from the two before it (`before`,
 /// then `last`): `last` times its growth over `before`. `None` unless both expanded nodes.
-fn forecast(before: u64, last: u64) -> Option<u64> {
+pub(super) fn forecast(before: u64, last: u64) -> Option<u64> {
     (before > 0 && last > 0).then(|| (last as f64 * (last as f64 / before as f64)) as u64)
 }
 
@@ -202,10 +202,28 @@ pub struct Watch {
     searched: Mutex<Option<SearchedSubtrees>>,
     /// Which end a race both ways searches from now ([`Watch::direction`]).
     direction: AtomicU8,
+    /// In a race, what the race said of the iteration the turn under way resumes
+    /// ([`Watch::begin_turn`]): its threshold, the nodes its direction expanded on it in
+    /// earlier turns, and that direction's forecast for it (0: none).
+    turn_threshold: AtomicU32,
+    turn_carried: AtomicU64,
+    turn_forecast: AtomicU64,
 }
 
-/// [`Watch::direction`]'s values: not racing, then each [`Direction`].
-const ONE_WAY: u8 = 0;
+/// What a race says of the iteration a turn resumes ([`Watch::begin_turn`]), so that the
+/// watch's figures for the iteration are the turn's direction's over all its turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TurnIteration {
+    /// The iteration's threshold.
+    pub threshold: u32,
+    /// Nodes the turn's direction expanded on it in its earlier turns.
+    pub carried: u64,
+    /// Nodes that direction may be expected to expand on it in all, from the two iterations
+    /// before it (`None` unless it finished both: a guess, never used by the search).
+    pub forecast: Option<u64>,
+}
+
+/// [`Watch::direction`]'s values for each [`Direction`] (0, the default: not racing).
 const RACING_FORWARDS: u8 = 1;
 const RACING_BACKWARDS: u8 = 2;
 
@@ -239,17 +257,30 @@ impl Watch {
         self.expanded.load(Ordering::Relaxed)
     }
 
-    /// Nodes expanded so far in the iteration under way, within `CLOCK_EVERY` a thread.
+    /// Nodes expanded so far in the iteration under way, within `CLOCK_EVERY` a thread; in a
+    /// race, by the turn's direction over all its turns on it.
     pub fn iteration_expanded(&self) -> u64 {
-        self.expanded()
-            .saturating_sub(self.iteration_base.load(Ordering::Relaxed))
+        let this_run = self
+            .expanded()
+            .saturating_sub(self.iteration_base.load(Ordering::Relaxed));
+        match self.on_turn_iteration() {
+            true => this_run + self.turn_carried.load(Ordering::Relaxed),
+            false => this_run,
+        }
     }
 
     /// A guess at the nodes the iteration under way will expand in all: the last finished
     /// iteration's times its growth over the one before (IDA*'s iterations grow by a roughly
     /// steady factor, the heuristic branching factor). `None` until two iterations have
-    /// finished. Only a guess, for an estimate of the time left: never used by the search.
+    /// finished. In a race, the turn's direction's nodes on it, as the race forecast them
+    /// from the two iterations before that this direction finished (`None` where it did not,
+    /// and once the turn has moved on to another iteration). Only a guess, for an estimate of
+    /// the time left: never used by the search.
     pub fn iteration_forecast(&self) -> Option<u64> {
+        if self.direction().is_some() {
+            let forecast = self.turn_forecast.load(Ordering::Relaxed);
+            return (self.on_turn_iteration() && forecast > 0).then_some(forecast);
+        }
         let before = self.finished[0].load(Ordering::Relaxed);
         let last = self.finished[1].load(Ordering::Relaxed);
         forecast(before, last)
@@ -278,14 +309,29 @@ impl Watch {
         }
     }
 
-    /// Says which end a race's turn searches from (`None`: the search is one way).
-    pub fn set_direction(&self, direction: Option<Direction>) {
+    /// Says that a race's turn begins: `direction` searches, resuming `iteration`. Until the
+    /// turn moves on to another iteration, [`Watch::iteration_expanded`] counts the
+    /// direction's earlier turns on it too, and [`Watch::iteration_forecast`] is the race's.
+    pub fn begin_turn(&self, direction: Direction, iteration: TurnIteration) {
+        self.turn_threshold
+            .store(iteration.threshold, Ordering::Relaxed);
+        self.turn_carried
+            .store(iteration.carried, Ordering::Relaxed);
+        self.turn_forecast
+            .store(iteration.forecast.unwrap_or(0), Ordering::Relaxed);
+        self.iteration_base
+            .store(self.expanded(), Ordering::Relaxed);
         let value = match direction {
-            None => ONE_WAY,
-            Some(Direction::Forwards) => RACING_FORWARDS,
-            Some(Direction::Backwards) => RACING_BACKWARDS,
+            Direction::Forwards => RACING_FORWARDS,
+            Direction::Backwards => RACING_BACKWARDS,
         };
         self.direction.store(value, Ordering::Relaxed);
+    }
+
+    /// Whether a race's turn is under way and still on the iteration it began on.
+    fn on_turn_iteration(&self) -> bool {
+        self.direction().is_some()
+            && self.threshold() == self.turn_threshold.load(Ordering::Relaxed)
     }
 
     /// Records the subtrees of the iteration under way finished so far, read off the queue
@@ -1195,6 +1241,47 @@ mod tests {
         min_slack: 0,
         eager: true,
     };
+
+    /// In a race, the watch counts the turn's direction's nodes on the iteration over all its
+    /// turns and gives the race's forecast, until the turn moves on to another iteration; one
+    /// way, it forecasts from the two iterations before.
+    #[test]
+    fn a_races_watch_counts_the_turns_direction_over_its_turns() {
+        let watch = Watch::default();
+        let expanded = |n| watch.expanded.store(n, Ordering::Relaxed);
+        for (threshold, nodes) in [(51, 100), (53, 400)] {
+            watch.begin_iteration(threshold);
+            watch.end_iteration(nodes);
+        }
+        watch.begin_iteration(55);
+        assert_eq!(watch.iteration_forecast(), Some(1600));
+        expanded(1000);
+        let resumed = TurnIteration {
+            threshold: 55,
+            carried: 300,
+            forecast: Some(2000),
+        };
+        watch.begin_turn(Direction::Backwards, resumed);
+        watch.begin_iteration(55);
+        expanded(1100);
+        assert_eq!(watch.direction(), Some(Direction::Backwards));
+        assert_eq!(watch.iteration_expanded(), 400);
+        assert_eq!(watch.iteration_forecast(), Some(2000));
+        // The turn finishes the iteration and goes on: its own count, no forecast.
+        watch.end_iteration(400);
+        watch.begin_iteration(57);
+        expanded(1150);
+        assert_eq!(watch.iteration_expanded(), 50);
+        assert_eq!(watch.iteration_forecast(), None);
+        // A direction without a forecast has none.
+        let unforecast = TurnIteration {
+            forecast: None,
+            ..resumed
+        };
+        watch.begin_turn(Direction::Forwards, unforecast);
+        watch.begin_iteration(55);
+        assert_eq!(watch.iteration_forecast(), None);
+    }
 
     /// Handing work over must not lose or repeat any: every iteration that ends without a
     /// solution expands exactly the nodes serial IDA* expands, and the solution has the serial

@@ -23,7 +23,7 @@ pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
 pub use ida::{
     ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, Resume,
-    SearchOutcome, Watch,
+    SearchOutcome, TurnIteration, Watch,
 };
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
