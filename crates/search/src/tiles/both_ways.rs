@@ -131,8 +131,8 @@ where
     let mut first_turn = race.first_turn;
     let mut favourite = Direction::Forwards;
     let mut turns: Vec<Turn> = Vec::new();
-    // The work of every turn, iteration by iteration; of each direction's turns; and who
-    // finished each iteration finished, in order.
+    // The work of every turn, iteration by iteration, and of each direction's turns; and
+    // who finished each iteration finished so far, in order.
     let mut work = SearchStats::default();
     let mut own = [SearchStats::default(), SearchStats::default()];
     let mut finished_by: Vec<(u32, Direction)> = Vec::new();
