@@ -867,6 +867,22 @@ fn half_depth_agrees_with_ida_on_korf_boards_within_twice_its_depth() {
 /// Korf's instance 1 of the 15-puzzle (blank-first goal): 57 moves, about 100 M nodes with
 /// Manhattan distance.
 const KORF_1: &str = "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3";
+/// Korf and Felner's #1 (95 moves), to the blank-first goal ([`blank_first_goal_5x5`]).
+const KORF_FELNER_1: &str = "14,5,9,2,18,8,23,19,12,17,15,0,10,20,4,6,11,21,1,7,24,3,16,22,13";
+
+/// The 24-puzzle's blank-first goal, as `--goal` takes it.
+fn blank_first_goal_5x5() -> String {
+    (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// Whether `file` exists within `seconds` (looked at every 20 ms).
+fn appears(file: &Path, seconds: u64) -> bool {
+    let started = std::time::Instant::now();
+    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(seconds) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    file.exists()
+}
 
 /// `solve` on a 15-puzzle board to the blank-first goal with `algorithm` and Manhattan
 /// distance.
@@ -954,10 +970,7 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         .spawn()
         .unwrap();
     // Killed once the file is there (it may have been solved first: resumed all the same).
-    let started = std::time::Instant::now();
-    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(20) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    appears(&file, 20);
     let _ = child.kill();
     child.wait().unwrap();
     let kept: serde_json::Value =
@@ -1086,8 +1099,7 @@ fn a_checkpoint_that_cannot_be_written_loses_no_report() {
     let folder = dir.path().join("runs");
     std::fs::create_dir(&folder).unwrap();
     let file = folder.join("k.json");
-    let korf_felner_1 = "14,5,9,2,18,8,23,19,12,17,15,0,10,20,4,6,11,21,1,7,24,3,16,22,13";
-    let goal = (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",");
+    let goal = blank_first_goal_5x5();
     let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
         .args(["solve", "5x5", "--goal", &goal, "--heuristic", "manhattan"])
         .args([
@@ -1097,16 +1109,12 @@ fn a_checkpoint_that_cannot_be_written_loses_no_report() {
             "--checkpoint",
             file.to_str().unwrap(),
         ])
-        .arg(korf_felner_1)
+        .arg(KORF_FELNER_1)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(5) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    assert!(file.exists(), "kept within its first seconds");
+    assert!(appears(&file, 5), "kept within its first seconds");
     std::fs::remove_dir_all(&folder).unwrap();
     let out = child.wait_with_output().unwrap();
     let err = stderr(&out);
@@ -1126,8 +1134,7 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
     use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("k.json");
-    let goal = (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",");
-    let korf_felner_1 = "14,5,9,2,18,8,23,19,12,17,15,0,10,20,4,6,11,21,1,7,24,3,16,22,13";
+    let goal = blank_first_goal_5x5();
     let search = [
         "solve",
         "5x5",
@@ -1137,7 +1144,7 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
         "manhattan",
         "--checkpoint",
         file.to_str().unwrap(),
-        korf_felner_1,
+        KORF_FELNER_1,
     ];
     let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
         .args(search)
@@ -1145,10 +1152,7 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while !file.exists() && started.elapsed() < std::time::Duration::from_secs(10) {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    assert!(appears(&file, 10), "kept within its first seconds");
     let pid = child.id().to_string();
     assert!(Command::new("kill")
         .args(["-INT", &pid])
