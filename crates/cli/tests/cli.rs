@@ -1153,12 +1153,7 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
         .spawn()
         .unwrap();
     assert!(appears(&file, 10), "kept within its first seconds");
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    common::interrupt(child.id());
     let out = child.wait_with_output().unwrap();
     let err = stderr(&out);
     assert!(

@@ -724,12 +724,7 @@ fn kind5_ctrl_c_prints_the_summary_of_what_was_solved() {
     receiver
         .recv_timeout(Duration::from_secs(30))
         .expect("the second board's result");
-    let pid = child.id().to_string();
-    assert!(Command::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
+    common::interrupt(child.id());
     let status = child.wait().unwrap();
     assert_eq!(status.code(), None, "ended by the signal: {status:?}");
     let seen = reader.join().unwrap();
