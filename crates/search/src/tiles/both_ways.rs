@@ -120,7 +120,6 @@ where
     let deadline = race
         .time_limit
         .and_then(|limit| Instant::now().checked_add(limit));
-    let mut pruning_prepared = false;
     let mut bound = race.resume.lower_bound;
     // Per direction: the subtrees finished of the iteration of `bound`, and time spent on it.
     let mut finished: [Option<SearchedSubtrees>; 2] = [None, None];
@@ -131,20 +130,18 @@ where
     let mut first_turn = race.first_turn;
     let mut favourite = Direction::Forwards;
     let mut turns: Vec<Turn> = Vec::new();
-    // The work of every turn, iteration by iteration, and of each direction's turns; and
-    // who finished each iteration finished so far, in order.
-    let mut work = SearchStats::default();
+    // The work of each direction's turns, iteration by iteration, and who finished each
+    // iteration finished so far, in order.
     let mut own = [SearchStats::default(), SearchStats::default()];
     let mut finished_by: Vec<(u32, Direction)> = Vec::new();
     loop {
-        let resumes = !turns.is_empty() || race.resume.lower_bound > 0;
-        if resumes && !pruning_prepared {
+        // Built once a process: later calls find them built.
+        if !turns.is_empty() || race.resume.lower_bound > 0 {
             prepare_pruning();
-            pruning_prepared = true;
         }
         let now = Instant::now();
         if deadline.is_some_and(|d| now >= d) {
-            return Err(stopped(bound, work, &spent, finished));
+            return Err(stopped(bound, &own, &spent, finished));
         }
         let (f, b) = (spent[0], spent[1]);
         let direction = match f.cmp(&b) {
@@ -182,9 +179,8 @@ where
                     expanded: outcome.stats.expanded,
                     time,
                 });
-                work.add_run(&outcome.stats);
                 own[i].add_run(&outcome.stats);
-                outcome.stats = work;
+                outcome.stats = every_turn(&own);
                 return Ok(Raced {
                     outcome,
                     winner: direction,
@@ -211,7 +207,6 @@ where
                     expanded: stats.expanded,
                     time,
                 });
-                work.add_run(&stats);
                 own[i].add_run(&stats);
                 let done = stats.thresholds.iter().filter(|&&t| t < lower_bound);
                 finished_by.extend(done.map(|&t| (t, direction)));
@@ -230,7 +225,7 @@ where
                 finished[i] = searched;
                 if Instant::now() < turn_deadline {
                     // Stopped by its watch, not by its turn's end.
-                    return Err(stopped(bound, work, &spent, finished));
+                    return Err(stopped(bound, &own, &spent, finished));
                 }
             }
             Err(e) => return Err(e),
@@ -264,11 +259,20 @@ fn turn_iteration(
     }
 }
 
-/// The race stopped at `bound`: the bound, the work of every turn, and the finished subtrees
-/// of the direction that spent the more time on that bound's iteration.
+/// The work of every turn of both directions (`own`: each direction's), iteration by
+/// iteration ([`SearchStats::add_run`]).
+fn every_turn(own: &[SearchStats; 2]) -> SearchStats {
+    let mut work = own[0].clone();
+    work.add_run(&own[1]);
+    work
+}
+
+/// The race stopped at `bound`: the bound, the work of every turn (`own`: each direction's),
+/// and the finished subtrees of the direction that spent the more time on that bound's
+/// iteration.
 fn stopped(
     bound: u32,
-    work: SearchStats,
+    own: &[SearchStats; 2],
     spent: &[Duration; 2],
     finished: [Option<SearchedSubtrees>; 2],
 ) -> SearchError {
@@ -279,7 +283,7 @@ fn stopped(
     };
     SearchError::Timeout {
         lower_bound: bound,
-        stats: Box::new(work),
+        stats: Box::new(every_turn(own)),
         searched,
     }
 }
