@@ -1428,8 +1428,11 @@ mod tests {
             Manhattan::new(&goal).unwrap(),
             Manhattan::new(&one).unwrap(),
         );
-        // Split in two (the blank's two moves from its corner), two above both estimates: the
-        // split cuts nothing off for either board.
+        // Split into four pieces a thread at least: three moves from the blank's corner (ten
+        // pieces), six above both estimates, so the split cuts nothing off for either board.
+        // Ten pieces on two threads leave a wide span of work with some finished and some not
+        // (with two, one board's span was a single doubling of the node limit, missed in CI).
+        const SPLIT_DEPTH: u32 = 3;
         fn run(
             (start, to): (&Board, &Board),
             h: &Manhattan,
@@ -1437,7 +1440,7 @@ mod tests {
             watch: Option<&Watch>,
         ) -> Result<SearchOutcome, SearchError> {
             let sharing = Sharing {
-                subtrees_per_thread: 1,
+                subtrees_per_thread: 4,
                 ..Sharing::DEFAULT
             };
             let run = Run {
@@ -1448,10 +1451,12 @@ mod tests {
             iterate(start, to, h, 2, sharing, run).map(|(outcome, _)| outcome)
         }
         let estimate = [&one, &other].map(|b| for_goal.evaluate(&Node::from_board(b)).1);
-        let high = from(estimate[0].max(estimate[1]) + 2);
-        let stopped = (0..12)
-            .find_map(|doublings| {
-                let watch = Watch::with_node_limit(CLOCK_EVERY << doublings);
+        let high = from(estimate[0].max(estimate[1]) + 2 * SPLIT_DEPTH);
+        // Stopped after ever more work, a clock's look at a time, until a stop finds pieces
+        // finished (the threads' interleaving moves where that happens, not whether).
+        let stopped = (1..=16)
+            .find_map(|looks| {
+                let watch = Watch::with_node_limit(CLOCK_EVERY * looks);
                 match run((&one, &goal), &for_goal, &high, Some(&watch)) {
                     Err(SearchError::Timeout {
                         lower_bound,
@@ -1465,6 +1470,8 @@ mod tests {
                 }
             })
             .expect("a search stopped with a subtree finished");
+        let depth = stopped.searched.as_ref().map(|s| u32::from(s.depth));
+        assert_eq!(depth, Some(SPLIT_DEPTH));
         // Taken by the search that recorded it ...
         let watch = Watch::with_node_limit(CLOCK_EVERY);
         let taken = run((&one, &goal), &for_goal, &stopped, Some(&watch));
