@@ -8,10 +8,11 @@
 
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
-/// One solved sliding-tile board.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+/// One solved sliding-tile board. It reads back from its JSON (a checkpoint keeps a solved
+/// board's report and prints it again).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Solution {
     /// The board size, e.g. `4x4`.
     pub puzzle: String,
@@ -28,7 +29,8 @@ pub struct Solution {
     /// Whether the method proves the solution shortest.
     pub optimal: bool,
     /// The algorithm's name as `--algorithm` takes it.
-    pub algorithm: &'static str,
+    #[serde(deserialize_with = "algorithm_name")]
+    pub algorithm: AlgorithmName,
     /// The heuristic (or for staged solvers, the stages) used.
     pub heuristic: String,
     /// Nodes expanded (positions whose moves were generated).
@@ -61,6 +63,16 @@ pub struct Solution {
     /// The solution as asked for (`--as`, `--runs`), when that is not the blank's moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written: Option<String>,
+}
+
+/// An algorithm's name, one of [`crate::choice::Algorithm::name`]'s. (Named so that serde's
+/// derive, which borrows a field written `&str` from the text read, reads it as a whole value.)
+pub type AlgorithmName = &'static str;
+
+/// An algorithm's name read back as the one [`crate::choice::Algorithm::name`] gives, so that
+/// a report read keeps the names a report made has.
+fn algorithm_name<'de, D: Deserializer<'de>>(names: D) -> Result<&'static str, D::Error> {
+    crate::choice::Algorithm::deserialize(names).map(crate::choice::Algorithm::name)
 }
 
 /// The summary after a batch of tile boards.

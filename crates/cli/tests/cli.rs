@@ -988,19 +988,33 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         false => kept["solved"].clone(),
     };
     assert_eq!(resumed["length"], 57, "{resumed}");
-    // Solved, the file keeps the report, and the same command says so without a search.
+    // Solved, the file keeps the report, and the same command prints it again without a
+    // search, saying so.
     let kept: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(kept["lower_bound"], 57, "{kept}");
     assert_eq!(kept["solved"], resumed, "{kept}");
-    let again = godsearch(&keep);
+    let again = godsearch(&[&keep[..], &["--json"]].concat());
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     assert!(
         stderr(&again).contains("solved in an earlier run (57 moves)"),
         "{}",
         stderr(&again)
     );
-    assert_eq!(stdout(&again), "", "nothing searched, nothing printed");
+    let printed: serde_json::Value =
+        serde_json::from_str(stdout(&again).lines().next().unwrap()).unwrap();
+    assert_eq!(printed, resumed, "the kept report, as it was printed");
+    let human = godsearch(&keep);
+    assert!(
+        stdout(&human).contains("length     57 (optimal"),
+        "{}",
+        stdout(&human)
+    );
+    // A kept solution that no longer reaches the goal (the file edited) is refused.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let moves = resumed["solution"].as_str().unwrap();
+    std::fs::write(&file, text.replace(moves, &moves[1..])).unwrap();
+    refused_file(&keep, "its report of board");
     // Stopped by its timeout, the end is kept too: the file has the report's bound and token.
     std::fs::remove_file(&file).unwrap();
     let stopped = godsearch(&[&keep[..], &["--timeout", "0.5", "--json"]].concat());
@@ -1262,7 +1276,8 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     assert!((41..57).contains(&bound), "{kept}");
     assert!(first["solved"].is_null(), "{kept}");
     assert_eq!(kept["boards"][1]["solved"]["length"], 41, "{kept}");
-    // The next run continues #1 from its bound and does not search #55 again.
+    // The next run continues #1 from its bound and does not search #55 again (its kept
+    // report is printed in its place).
     let resumed = godsearch(&campaign);
     assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
     let reports: Vec<serde_json::Value> = stdout(&resumed)
@@ -1270,20 +1285,29 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
         .map(|l| serde_json::from_str(l).unwrap())
         .filter(|r: &serde_json::Value| r.get("length").is_some())
         .collect();
-    assert_eq!(reports.len(), 1, "{}", stdout(&resumed));
+    assert_eq!(reports.len(), 2, "{}", stdout(&resumed));
     assert_eq!(reports[0]["length"], 57);
     assert_eq!(reports[0]["thresholds"][0], bound);
+    assert_eq!(reports[1], kept["boards"][1]["solved"]);
     assert!(stderr(&resumed).contains("solved in an earlier run (41 moves)"));
     let kept = read();
     assert_eq!(kept["boards"][0]["solved"]["length"], 57, "{kept}");
     assert_eq!(kept["boards"][0]["lower_bound"], 57, "{kept}");
-    // All solved: nothing is searched.
+    // All solved: nothing is searched, and both kept reports are printed again.
     let again = godsearch(&campaign);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     assert_eq!(
         stderr(&again).matches("solved in an earlier run").count(),
         2
     );
+    let printed: Vec<serde_json::Value> = stdout(&again)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kept = read();
+    assert_eq!(printed[0], kept["boards"][0]["solved"]);
+    assert_eq!(printed[1], kept["boards"][1]["solved"]);
+    assert_eq!(printed[2]["solved"], 2, "the summary counts them");
     // Kept for this search alone.
     let with = |algorithm| -> Vec<&str> {
         let mut args = campaign.clone();

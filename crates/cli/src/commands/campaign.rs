@@ -3,8 +3,9 @@
 //! each board met, the bound proved and the subtrees finished of the iteration under way (as
 //! [`super::checkpoint`] keeps one board's), and once it is solved its report; it is rewritten
 //! whole whenever one of them moves forward. The same command with the same FILE continues:
-//! a board solved is not searched again (its report is in FILE), the others resume from where
-//! FILE has them, so `--timeout` may be raised from one run to the next.
+//! a board solved is not searched again (its report, kept in FILE, is printed in its place),
+//! the others resume from where FILE has them, so `--timeout` may be raised from one run to
+//! the next.
 
 use super::checkpoint::{self, Search, Standing};
 use crate::args::SolveArgs;
@@ -92,7 +93,12 @@ pub fn run(
             (index, c.boards[index].clone())
         };
         if let Some(report) = &kept.solved {
-            checkpoint::tell_solved(path, &text, report);
+            emit(checkpoint::kept_report(
+                path,
+                &text,
+                report,
+                base.goal.as_deref(),
+            )?)?;
             continue;
         }
         let mut request = base.clone();

@@ -3,8 +3,8 @@
 //! temporary file renamed into place, so the file is always whole), so that a run killed
 //! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
 //! it had under way. The same command with the same FILE continues from it; once the board is
-//! solved FILE keeps its report, and the same command says so at once instead of searching the
-//! last iteration again. A FILE written for another board, goal or heuristic is refused. A new
+//! solved FILE keeps its report, and the same command prints it again at once (replayed
+//! first, [`kept_report`]) instead of searching the last iteration again. A FILE written for another board, goal or heuristic is refused. A new
 //! FILE may start where an earlier run's report left the search (`--resume-from`,
 //! `--resume-subtrees`). Over several boards FILE keeps a campaign instead
 //! ([`super::campaign`]), through the same [`follow`] and [`write`]. A FILE that cannot be
@@ -16,7 +16,8 @@ use crate::errors::{bad_input, InputError};
 use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::progress::{SearchedSubtrees, Watch};
-use godsearch_app::request::{SolveReport, SolveRequest};
+use godsearch_app::report::Solution;
+use godsearch_app::request::{self, ReplayRequest, SolveReport, SolveRequest};
 use godsearch_app::{AppError, AppResult};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -164,13 +165,49 @@ pub fn token_refused(refused: &AppError, path: &Path, bound: u32) -> anyhow::Err
     )
 }
 
-/// Says that `board` was solved in an earlier run, its `report` kept in `path`.
-pub fn tell_solved(path: &Path, board: &str, report: &serde_json::Value) {
+/// The report `path` kept of `board`, solved in an earlier run, said on stderr and read back
+/// to be printed again: its solution is replayed from its start first, so a report that does
+/// not reach `goal` in its length (a file edited or damaged since) is refused, never printed.
+pub fn kept_report(
+    path: &Path,
+    board: &str,
+    report: &serde_json::Value,
+    goal: Option<&str>,
+) -> Result<SolveReport> {
+    let refused = |why: String| {
+        anyhow::anyhow!(
+            "checkpoint {}: its report of board «{board}» {why}; remove its \"solved\" there to \
+             search the board again",
+            path.display()
+        )
+    };
+    let solution: Solution = serde_json::from_value(report.clone())
+        .map_err(|e| refused(format!("is not a report this build reads ({e})")))?;
+    let replayed = request::replay(&ReplayRequest {
+        puzzle: solution.puzzle.clone(),
+        position: solution.start.clone(),
+        solution: solution.solution.clone(),
+        goal: goal.map(str::to_string),
+        facelets: false,
+    })
+    .map_err(|e| refused(format!("does not replay ({e})")))?;
+    let moves = replayed.positions.len() - 1;
+    if !replayed.solved || moves != solution.length {
+        return Err(refused(format!(
+            "does not reach the goal in its {} moves",
+            solution.length
+        )));
+    }
     errln!(
-        "board «{board}»: solved in an earlier run ({} moves), its report kept in {}",
-        report["length"],
+        "board «{board}»: solved in an earlier run ({} moves); its report, kept in {}, follows",
+        solution.length,
         path.display()
     );
+    // What the earlier run wrote the solution as is this run's choice again.
+    Ok(SolveReport::Tiles(Solution {
+        written: None,
+        ..solution
+    }))
 }
 
 /// Where a search's report leaves its checkpoint: stopped, at the bound it proved with the

@@ -37,8 +37,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Some(path) => match checkpoint::resume(path, args, &mut request)? {
             checkpoint::Resumed::Searching(from) => Some(from),
             checkpoint::Resumed::Solved(report) => {
-                checkpoint::tell_solved(path, &args.boards[0], &report);
-                return Ok(());
+                let board = &args.boards[0];
+                let report = checkpoint::kept_report(path, board, &report, args.goal.as_deref())?;
+                let mut out = printed
+                    .ok_or_else(|| anyhow::anyhow!("a checkpoint keeps a board's report"))?
+                    .start(args, Some(1));
+                out.emit(report)?;
+                return out.finish();
             }
         },
         None => None,
