@@ -1184,6 +1184,45 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
     assert_eq!(report["resumed_from"], kept["lower_bound"], "{report}");
 }
 
+/// Interrupted before the checkpoint's first look (a second after the search starts), the
+/// search is kept all the same: the signal has the file written once more before the process
+/// ends, so what it says ("FILE keeps where the search stands") is true. (Before, no file was
+/// there at all.)
+#[test]
+fn a_search_interrupted_between_looks_is_kept_all_the_same() {
+    use std::process::{Command, Stdio};
+    let goal = blank_first_goal_5x5();
+    for _attempt in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("k.json");
+        let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+            .args(["solve", "5x5", "--goal", &goal, "--heuristic", "manhattan"])
+            .args(["--checkpoint", file.to_str().unwrap(), KORF_FELNER_1])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        common::interrupt(child.id());
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        // Not yet searching when the signal came (a slow start): nothing to keep; again.
+        let Some(said) = err.split("at least ").nth(1) else {
+            continue;
+        };
+        let said: u64 = said.split(' ').next().unwrap().parse().unwrap();
+        assert!(err.contains("keeps where the search stands"), "{err}");
+        let kept: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let bound = kept["lower_bound"].as_u64().unwrap();
+        assert!(bound > 0 && bound <= said, "{kept} {err}");
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "the file alone, no temporary beside it");
+        return;
+    }
+    panic!("no run was interrupted inside its search");
+}
+
 /// --both-ways races each iteration between the board's search and the goal's: stopped by its
 /// timeout it reports the bound proved and the token of the direction that spent the more on
 /// its iteration, which a run continued both ways takes up; it keeps a checkpoint of its own,

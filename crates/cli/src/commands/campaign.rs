@@ -71,6 +71,7 @@ pub fn run(
     let campaign = Mutex::new(open(path, args)?);
     let shown = path.display().to_string();
     crate::interrupt::on_interrupt(Box::new(move || {
+        checkpoint::last_look();
         errln!("interrupted: {shown} keeps where each board stands; the same command continues")
     }));
     for item in positions.items {

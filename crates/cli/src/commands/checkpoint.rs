@@ -9,7 +9,8 @@
 //! `--resume-subtrees`). Over several boards FILE keeps a campaign instead
 //! ([`super::campaign`]), through the same [`follow`] and [`write`]. A FILE that cannot be
 //! written is refused before the search, and one whose write fails during it is said on stderr
-//! ([`Unkept`]) while the search goes on.
+//! ([`Unkept`]) while the search goes on. A signal that ends the process has the follower look
+//! once more first ([`last_look`]), so what was finished since its last look is kept too.
 
 use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
@@ -23,12 +24,31 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError, TryLockError};
+use std::time::{Duration, Instant};
 
 /// What names the format in a checkpoint file.
 const FORMAT: &str = "godsearch solve checkpoint 1";
 /// How often the search's progress is looked at for a change to keep.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
+/// How long a signal waits for the follower's last look ([`last_look`]) before the process
+/// ends without it: a write takes milliseconds, but a disk may be slow.
+const LAST_LOOK_WAIT: Duration = Duration::from_secs(5);
+/// How often a signal looks again whether a write under way has ended.
+const WRITE_POLL: Duration = Duration::from_millis(1);
+
+/// The follower at work in this process ([`follow`]), to which a signal sends for its last
+/// look: the sender to answer on once it has kept what it saw.
+static FOLLOWER: Mutex<Option<mpsc::Sender<Look>>> = Mutex::new(None);
+/// One checkpoint write at a time in this process, and none after a signal's last look: a
+/// process ended by a signal leaves every checkpoint whole and no temporary file beside it.
+static WRITES: Mutex<()> = Mutex::new(());
+
+/// What the follower is told between its looks.
+enum Look {
+    /// A signal ends the process: look once more, keep what is ahead, then answer.
+    Last(mpsc::Sender<()>),
+}
 
 /// A checkpoint file: the search it belongs to and where it stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -316,25 +336,27 @@ pub fn keeping(
 
 /// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and
 /// finished subtrees each time they move forward (a higher bound, or more subtrees finished),
-/// looked at every second and once more at its end. A `keep` that fails is said on stderr
-/// (see [`Unkept`]) and tried again at the next look: it never ends the search nor loses
-/// what the search returns.
+/// looked at every second, once more at its end, and once more at a signal ([`last_look`]).
+/// A `keep` that fails is said on stderr (see [`Unkept`]) and tried again at the next look: it
+/// never ends the search nor loses what the search returns.
 pub fn follow<T>(
     watch: &Watch,
     from: Standing,
     mut keep: impl FnMut(u32, Option<SearchedSubtrees>) -> Result<()> + Send,
     work: impl FnOnce() -> T,
 ) -> T {
-    let (finished, look) = mpsc::channel::<()>();
+    let (finished, look) = mpsc::channel::<Look>();
+    *FOLLOWER.lock().unwrap_or_else(PoisonError::into_inner) = Some(finished.clone());
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut kept = from;
             let mut unkept = Unkept::default();
             loop {
-                let ended = !matches!(
-                    look.recv_timeout(LOOK_EVERY),
-                    Err(RecvTimeoutError::Timeout)
-                );
+                let (ended, answer) = match look.recv_timeout(LOOK_EVERY) {
+                    Err(RecvTimeoutError::Timeout) => (false, None),
+                    Err(RecvTimeoutError::Disconnected) => (true, None),
+                    Ok(Look::Last(answer)) => (true, Some(answer)),
+                };
                 let lower_bound = watch.threshold();
                 let searched = watch.searched();
                 let done = searched.as_ref().map_or(0, |s| s.done.len());
@@ -343,15 +365,49 @@ pub fn follow<T>(
                 if (lower_bound, done) > kept && unkept.check(keep(lower_bound, searched)) {
                     kept = (lower_bound, done);
                 }
+                if let Some(answer) = answer {
+                    let _ = answer.send(());
+                }
                 if ended {
                     return;
                 }
             }
         });
         let result = work();
+        // The follower ends once no sender is left: the signal's copy goes first.
+        FOLLOWER
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
         drop(finished);
         result
     })
+}
+
+/// For a signal's last words, before the process ends: the follower at work (if any) looks
+/// once more and keeps what was finished since its last look (waiting at most
+/// [`LAST_LOOK_WAIT`] for it), and no checkpoint is written after that in this process.
+pub fn last_look() {
+    let follower = FOLLOWER
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take();
+    let deadline = Instant::now() + LAST_LOOK_WAIT;
+    if let Some(follower) = follower {
+        let (answer, answered) = mpsc::channel();
+        if follower.send(Look::Last(answer)).is_ok() {
+            let _ = answered.recv_timeout(LAST_LOOK_WAIT);
+        }
+    }
+    // Held until the process ends, once a write under way is finished (unless it hangs).
+    loop {
+        match WRITES.try_lock() {
+            Ok(held) => return std::mem::forget(held),
+            Err(TryLockError::Poisoned(held)) => return std::mem::forget(held.into_inner()),
+            Err(TryLockError::WouldBlock) if Instant::now() >= deadline => return,
+            Err(TryLockError::WouldBlock) => std::thread::sleep(WRITE_POLL),
+        }
+    }
 }
 
 /// Says on stderr that a checkpoint could not be written, once until one is written again: a
@@ -405,6 +461,7 @@ fn folder_of(path: &Path) -> &Path {
 /// Writes `value` as JSON to `path` whole or not at all: a temporary file in the same folder,
 /// synced, then renamed over it.
 pub fn write(path: &Path, value: &impl Serialize) -> Result<()> {
+    let _one_at_a_time = WRITES.lock().unwrap_or_else(PoisonError::into_inner);
     let writing = || -> std::io::Result<()> {
         let mut file = tempfile::NamedTempFile::new_in(folder_of(path))?;
         serde_json::to_writer_pretty(&mut file, value)?;

@@ -139,10 +139,13 @@ fn solve_all(
     let single = positions.total == Some(1) && solver.watched();
     if single {
         let seen = Arc::clone(&watch);
-        // With --checkpoint the file keeps where the search stands (--resume-from beside it
-        // would be refused).
+        // With --checkpoint the file keeps where the search stands, looked at once more
+        // (--resume-from beside it would be refused).
         let kept_in = args.checkpoint.clone();
         crate::interrupt::on_interrupt(Box::new(move || {
+            if kept_in.is_some() {
+                checkpoint::last_look();
+            }
             let bound = seen.threshold();
             if bound == 0 {
                 return;
