@@ -1,6 +1,8 @@
 //! The results front ends print or send, as serde types. Their JSON (field names as written
 //! here, one document per result) is the schema of `--json` and of the HTTP API; a field's doc
-//! comment is its definition. Add fields, never rename or remove them.
+//! comment is its definition. Add fields, never rename or remove them; a field added to
+//! [`Solution`] takes `#[serde(default)]` (or is an `Option`), since checkpoints keep solved
+//! boards' reports and read them back, written by earlier builds.
 //!
 //! [`json_schema`] derives a JSON Schema (draft 2020-12) from these types and their doc
 //! comments; the repository keeps it as `docs/report.schema.json`, which a test holds equal to
