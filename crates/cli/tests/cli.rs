@@ -1184,6 +1184,84 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
     assert_eq!(report["resumed_from"], kept["lower_bound"], "{report}");
 }
 
+/// A solved board's checkpoint as the builds of 2026-12 write it: what later builds must read
+/// back (a field added to the report takes a default), or a run of hours would be searched again.
+const KEPT_BY_AN_EARLIER_BUILD: &str = r#"{
+  "format": "godsearch solve checkpoint 1",
+  "search": {
+    "puzzle": "4x4",
+    "board": "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3",
+    "goal": "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+    "algorithm": "Auto",
+    "heuristic": "Auto",
+    "pdb": null,
+    "no_reflection": false,
+    "reverse": false,
+    "both_ways": false
+  },
+  "lower_bound": 57,
+  "resume_subtrees": null,
+  "solved": {
+    "puzzle": "4x4",
+    "id": null,
+    "start": "14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3",
+    "solution": "ULDDRUUULDDDRUURRDLDLUURULLDRDRUURDDDLUUURDDDLULUURRDLLLU",
+    "length": 57,
+    "expected_length": null,
+    "optimal": true,
+    "algorithm": "parallel-ida",
+    "heuristic": "pdb 6-6-3 + reflection",
+    "nodes_expanded": 50219,
+    "nodes_generated": 99547,
+    "thresholds": [
+      47,
+      49,
+      51,
+      53,
+      55,
+      57
+    ],
+    "iteration_expanded": [
+      7,
+      42,
+      395,
+      3213,
+      22504,
+      24058
+    ],
+    "seconds": 0.019641569,
+    "timed_out": false,
+    "lower_bound": null,
+    "resumed_from": null,
+    "searched_subtrees": null,
+    "memory_bytes": 33558528
+  }
+}"#;
+
+/// A report kept by an earlier build is printed again by the same command, as it was printed.
+#[test]
+fn a_report_kept_by_an_earlier_build_is_printed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf-1.json");
+    std::fs::write(&file, KEPT_BY_AN_EARLIER_BUILD).unwrap();
+    let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    let search = [
+        "solve",
+        "4x4",
+        "--goal",
+        goal,
+        "--checkpoint",
+        file.to_str().unwrap(),
+        KORF_1,
+    ];
+    let printed = json_lines(&[&search[..], &["--json"]].concat());
+    let kept: serde_json::Value = serde_json::from_str(KEPT_BY_AN_EARLIER_BUILD).unwrap();
+    assert_eq!(printed[0], kept["solved"]);
+    let human = godsearch(&search);
+    assert_eq!(human.status.code(), Some(0), "{}", stderr(&human));
+    assert!(stdout(&human).contains(kept["solved"]["solution"].as_str().unwrap()));
+}
+
 /// Interrupted before the checkpoint's first look (a second after the search starts), the
 /// search is kept all the same: the signal has the file written once more before the process
 /// ends, so what it says ("FILE keeps where the search stands") is true. (Before, no file was
