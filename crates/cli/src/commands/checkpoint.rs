@@ -4,13 +4,14 @@
 //! without a word (power lost, the out-of-memory killer, `kill -9`) loses at most the subtrees
 //! it had under way. The same command with the same FILE continues from it; once the board is
 //! solved FILE keeps its report, and the same command prints it again at once (replayed
-//! first, [`kept_report`]) instead of searching the last iteration again. A FILE written for another board, goal or heuristic is refused. A new
-//! FILE may start where an earlier run's report left the search (`--resume-from`,
-//! `--resume-subtrees`). Over several boards FILE keeps a campaign instead
-//! ([`super::campaign`]), through the same [`follow`] and [`write`]. A FILE that cannot be
-//! written is refused before the search, and one whose write fails during it is said on stderr
-//! ([`Unkept`]) while the search goes on. A signal that ends the process has the follower look
-//! once more first ([`last_look`]), so what was finished since its last look is kept too.
+//! first, [`kept_report`]) instead of searching the last iteration again. A FILE written for
+//! another board, goal or heuristic is refused. A new FILE may start where an earlier run's
+//! report left the search (`--resume-from`, `--resume-subtrees`). Over several boards FILE
+//! keeps a campaign instead ([`super::campaign`]), through the same [`follow`] and [`write`].
+//! A FILE that cannot be written is refused before the search, and one whose write fails
+//! during it is said on stderr ([`Unkept`]) while the search goes on. A signal that ends the
+//! process has the follower look once more first ([`last_look`]), so what was finished since
+//! its last look is kept too.
 
 use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
@@ -211,7 +212,7 @@ pub fn kept_report(
         facelets: false,
     })
     .map_err(|e| refused(format!("does not replay ({e})")))?;
-    let moves = replayed.positions.len() - 1;
+    let moves = replayed.positions.len().saturating_sub(1);
     if !replayed.solved || moves != solution.length {
         return Err(refused(format!(
             "does not reach the goal in its {} moves",
