@@ -79,10 +79,12 @@ pub struct SolveArgs {
     /// runs (rewritten whole whenever they move forward), and continue from FILE when it
     /// exists, so that a run killed without warning loses at most the subtrees under way. A
     /// new FILE for one board starts from --resume-from and --resume-subtrees where they are
-    /// given. With --file or several boards, FILE keeps each board's bound, or its report once
-    /// solved: the same command continues each board where it stopped and skips those solved
-    /// (--timeout may differ). FILE belongs to the goal, algorithm and heuristic (and the one
-    /// board) it was written for; it is refused for others.
+    /// given. Once a board is solved FILE keeps its report, which the same command prints
+    /// again (replayed first) instead of searching. With --file or several boards, FILE keeps
+    /// each board's bound, or its report once solved: the same command continues each board
+    /// where it stopped and prints the reports of those solved (--timeout may differ). FILE
+    /// belongs to the goal, algorithm and heuristic (and the one board) it was written for; it
+    /// is refused for others.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Cubes: also print each start position as a facelet string.
