@@ -65,6 +65,11 @@ pub struct Solution {
     /// The solution as asked for (`--as`, `--runs`), when that is not the blank's moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub written: Option<String>,
+    /// The `--checkpoint` file this report was kept in by the earlier run that solved the
+    /// board, when it is printed again from there: its `seconds` and nodes are that run's.
+    /// Absent from the report of a search made by this run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_in: Option<String>,
 }
 
 /// An algorithm's name, one of [`crate::choice::Algorithm::name`]'s. (Named so that serde's

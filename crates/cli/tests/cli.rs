@@ -1003,10 +1003,19 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
     );
     let printed: serde_json::Value =
         serde_json::from_str(stdout(&again).lines().next().unwrap()).unwrap();
-    assert_eq!(printed, resumed, "the kept report, as it was printed");
+    assert_eq!(
+        printed_again(&printed, &file),
+        resumed,
+        "the kept report, as it was printed"
+    );
     let human = godsearch(&keep);
     assert!(
         stdout(&human).contains("length     57 (optimal"),
+        "{}",
+        stdout(&human)
+    );
+    assert!(
+        stdout(&human).contains(&format!("kept       in {}", file.display())),
         "{}",
         stdout(&human)
     );
@@ -1184,6 +1193,15 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
     assert_eq!(report["resumed_from"], kept["lower_bound"], "{report}");
 }
 
+/// A report printed again from `file`: it names `file` as where it was kept, and is otherwise
+/// the report that was kept there.
+fn printed_again(printed: &serde_json::Value, file: &Path) -> serde_json::Value {
+    assert_eq!(printed["kept_in"], file.to_str().unwrap(), "{printed}");
+    let mut report = printed.clone();
+    report.as_object_mut().unwrap().remove("kept_in");
+    report
+}
+
 /// A solved board's checkpoint as the builds of 2026-12 write it: what later builds must read
 /// back (a field added to the report takes a default), or a run of hours would be searched again.
 const KEPT_BY_AN_EARLIER_BUILD: &str = r#"{
@@ -1256,7 +1274,7 @@ fn a_report_kept_by_an_earlier_build_is_printed_again() {
     ];
     let printed = json_lines(&[&search[..], &["--json"]].concat());
     let kept: serde_json::Value = serde_json::from_str(KEPT_BY_AN_EARLIER_BUILD).unwrap();
-    assert_eq!(printed[0], kept["solved"]);
+    assert_eq!(printed_again(&printed[0], &file), kept["solved"]);
     let human = godsearch(&search);
     assert_eq!(human.status.code(), Some(0), "{}", stderr(&human));
     assert!(stdout(&human).contains(kept["solved"]["solution"].as_str().unwrap()));
@@ -1405,7 +1423,10 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     assert_eq!(reports.len(), 2, "{}", stdout(&resumed));
     assert_eq!(reports[0]["length"], 57);
     assert_eq!(reports[0]["thresholds"][0], bound);
-    assert_eq!(reports[1], kept["boards"][1]["solved"]);
+    assert_eq!(
+        printed_again(&reports[1], &file),
+        kept["boards"][1]["solved"]
+    );
     assert!(stderr(&resumed).contains("solved in an earlier run (41 moves)"));
     let kept = read();
     assert_eq!(kept["boards"][0]["solved"]["length"], 57, "{kept}");
@@ -1422,8 +1443,14 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let kept = read();
-    assert_eq!(printed[0], kept["boards"][0]["solved"]);
-    assert_eq!(printed[1], kept["boards"][1]["solved"]);
+    assert_eq!(
+        printed_again(&printed[0], &file),
+        kept["boards"][0]["solved"]
+    );
+    assert_eq!(
+        printed_again(&printed[1], &file),
+        kept["boards"][1]["solved"]
+    );
     assert_eq!(printed[2]["solved"], 2, "the summary counts them");
     // Kept for this search alone.
     let with = |algorithm| -> Vec<&str> {

@@ -227,6 +227,7 @@ pub fn kept_report(
     // What the earlier run wrote the solution as is this run's choice again.
     Ok(SolveReport::Tiles(Solution {
         written: None,
+        kept_in: Some(path.display().to_string()),
         ..solution
     }))
 }

@@ -347,5 +347,8 @@ fn print_human(s: &Solution, verbose: bool) {
         s.algorithm,
         method_text(s, verbose)
     );
+    if let Some(file) = &s.kept_in {
+        outln!("kept       in {file} by an earlier run: the time and nodes above are that run's");
+    }
     outln!();
 }

@@ -463,6 +463,7 @@ fn unsolved(
         searched_subtrees: None,
         memory_bytes,
         written: None,
+        kept_in: None,
     }
 }
 
@@ -530,6 +531,7 @@ fn checked_solution(
         resumed_from: None,
         searched_subtrees: None,
         written: None,
+        kept_in: None,
     })
 }
 
