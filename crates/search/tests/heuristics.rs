@@ -84,8 +84,10 @@ fn check_everywhere<H: TileHeuristic>(
                 h.describe()
             );
             for bound in 0..=fresh + 1 {
-                let (_, within) = h.update_within(
+                let mut scratch = cache;
+                let within = h.update_within(
                     &cache,
+                    &mut scratch,
                     &child_node,
                     tile,
                     child.blank() as u8,

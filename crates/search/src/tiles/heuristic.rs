@@ -49,21 +49,27 @@ pub trait TileHeuristic: Sync {
         to: u8,
     ) -> (Self::Cache, u32);
 
-    /// [`update`](Self::update) for a search that prunes every estimate above `bound`: once
+    /// [`update`](Self::update) for a search that prunes every estimate above `bound`, the
+    /// child's cache written into `child` (where the search keeps it, so it is not copied
+    /// there after: a copy read right after the entries just written waits for them). Once
     /// the estimate is known to exceed `bound` it may stop early and return a smaller value
     /// that still exceeds `bound` and is still admissible (so a next IDA* bound taken from it
-    /// stays a lower bound), with a cache that must not be used.
+    /// stays a lower bound), leaving `child` as it was or not, never to be used.
     #[inline]
+    #[allow(clippy::too_many_arguments)] // `update`'s, and where to write
     fn update_within(
         &self,
         parent: &Self::Cache,
+        child: &mut Self::Cache,
         node: &Node,
         tile: u8,
         from: u8,
         to: u8,
         _bound: u32,
-    ) -> (Self::Cache, u32) {
-        self.update(parent, node, tile, from, to)
+    ) -> u32 {
+        let (cache, estimate) = self.update(parent, node, tile, from, to);
+        *child = cache;
+        estimate
     }
 }
 
@@ -742,26 +748,29 @@ impl TileHeuristic for PatternHeuristic {
         from: u8,
         to: u8,
     ) -> (PatternCache, u32) {
-        self.update_within(parent, node, tile, from, to, u32::MAX)
+        let mut child = *parent;
+        let estimate = self.update_within(parent, &mut child, node, tile, from, to, u32::MAX);
+        (child, estimate)
     }
 
     /// Skips the reflected lookup (one uncached read) when the normal sum alone exceeds
     /// `bound`: the child is pruned either way, and the normal sum is admissible. The entries
     /// and sums are worked out in registers, and a child's cache is written only when it is
-    /// within `bound` (a pruned one gets its parent's back, unused): most children are
-    /// pruned, and writing an entry's byte into a copy that is then copied out makes the
-    /// processor wait for that store (8% fewer seconds on the 24-puzzle, 8-14% on Korf's
-    /// 100, side by side: `docs/performance.md`).
+    /// within `bound` (a pruned one's `child` is left alone): most children are pruned, and
+    /// writing an entry's byte into a copy that is then copied out makes the processor wait
+    /// for that store (8% fewer seconds on the 24-puzzle, 8-14% on Korf's 100, side by side:
+    /// `docs/performance.md`); a survivor's is written where the search keeps it.
     #[inline(always)]
     fn update_within(
         &self,
         parent: &PatternCache,
+        child: &mut PatternCache,
         node: &Node,
         tile: u8,
         from: u8,
         to: u8,
         bound: u32,
-    ) -> (PatternCache, u32) {
+    ) -> u32 {
         let g = self.group_of[tile as usize];
         let (mut rest, mut normal_sum, mut index, mut value) =
             (parent.rest, parent.normal_sum, 0, 0);
@@ -783,8 +792,8 @@ impl TileHeuristic for PatternHeuristic {
         }
         let normal = rest + normal_sum;
         if normal > bound {
-            // Pruned: the parent's cache stands in, unused, and nothing is written.
-            return (*parent, normal);
+            // Pruned: nothing is written.
+            return normal;
         }
         let (mut reflected_sum, mut reflected_index, mut reflected) = (parent.reflected_sum, 0, 0);
         let mut rg = NO_GROUP;
@@ -806,21 +815,21 @@ impl TileHeuristic for PatternHeuristic {
         }
         let estimate = rest + normal_sum.max(reflected_sum);
         if estimate > bound {
-            return (*parent, estimate);
+            return estimate;
         }
-        let mut cache = *parent;
-        cache.rest = rest;
-        cache.normal_sum = normal_sum;
-        cache.reflected_sum = reflected_sum;
+        *child = *parent;
+        child.rest = rest;
+        child.normal_sum = normal_sum;
+        child.reflected_sum = reflected_sum;
         if g != NO_GROUP {
-            cache.index[g as usize] = index;
-            cache.values[g as usize] = value;
+            child.index[g as usize] = index;
+            child.values[g as usize] = value;
         }
         if rg != NO_GROUP {
-            cache.reflected_index[rg as usize] = reflected_index;
-            cache.reflected[rg as usize] = reflected;
+            child.reflected_index[rg as usize] = reflected_index;
+            child.reflected[rg as usize] = reflected;
         }
-        (cache, estimate)
+        estimate
     }
 }
 

@@ -412,7 +412,7 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
 
     /// Depth-first below the current node; `true` with `path` holding the moves when the goal
     /// is reached within the threshold.
-    fn search(&mut self, g: u32, h: u32, cache: H::Cache, state: F::State) -> bool {
+    fn search(&mut self, g: u32, h: u32, cache: &H::Cache, state: F::State) -> bool {
         let f = g + h;
         if f > self.threshold {
             self.next_threshold = self.next_threshold.min(f);
@@ -448,19 +448,21 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         }
         // A child is pruned when g + 1 + h exceeds the threshold.
         let bound = self.threshold.saturating_sub(g + 1);
+        // Where each child's cache is written, and read by its search.
+        let mut child = *cache;
         for mv in 0..4u8 {
-            let Some((_, next, child, h)) = self.step_into(&cache, blank, mv, state, bound) else {
+            let Some((_, next, h)) = self.step_into(cache, &mut child, blank, mv, state, bound)
+            else {
                 continue;
             };
             if h > bound {
-                // Pruned here rather than in the call: most children are, and the call would
-                // copy their cache for nothing.
+                // Pruned here rather than in the call: most children are.
                 self.next_threshold = self.next_threshold.min(g + 1 + h);
                 self.node.slide(blank);
                 continue;
             }
             self.path.push(mv);
-            if self.search(g + 1, h, child, next) {
+            if self.search(g + 1, h, &child, next) {
                 return true;
             }
             self.path.pop();
@@ -472,35 +474,39 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
     /// Slides the blank (at `blank`) by `mv`, unless that is off the board or the automaton
     /// (in `state`) refuses it, and estimates the child, stopping early above `bound` (see
     /// [`TileHeuristic::update_within`]): the cell the blank moved to, the automaton's next
-    /// state, the child's cache and its estimate. The node is left as the child.
+    /// state and the child's estimate, its cache written into `child` when within `bound`.
+    /// The node is left as the child.
     #[inline(always)]
     fn step_into(
         &mut self,
         cache: &H::Cache,
+        child: &mut H::Cache,
         blank: u8,
         mv: u8,
         state: F::State,
         bound: u32,
-    ) -> Option<(u8, F::State, H::Cache, u32)> {
+    ) -> Option<(u8, F::State, u32)> {
         let next = self.moves.next(state, mv)?;
         let to = self.geometry.step(blank, mv as usize)?;
         let tile = self.node.slide(to);
         self.generated += 1;
-        let (child, h) = self
+        let h = self
             .heuristic
-            .update_within(cache, &self.node, tile, to, blank, bound);
-        Some((to, next, child, h))
+            .update_within(cache, child, &self.node, tile, to, blank, bound);
+        Some((to, next, h))
     }
 
     /// [`search`](Self::search)'s loop over the children of a node at depth `g` (its blank
     /// at `blank`), searching those within the threshold in order of their estimate, lowest
     /// first (ties in move order).
-    fn search_ordered(&mut self, g: u32, cache: H::Cache, state: F::State, blank: u8) -> bool {
+    fn search_ordered(&mut self, g: u32, cache: &H::Cache, state: F::State, blank: u8) -> bool {
         let mut kids: [Option<OrderedChild<H::Cache, F::State>>; 4] = [None; 4];
         let mut n = 0;
         let bound = self.threshold.saturating_sub(g + 1);
+        let mut child = *cache;
         for mv in 0..4u8 {
-            let Some((to, next, child, h)) = self.step_into(&cache, blank, mv, state, bound) else {
+            let Some((to, next, h)) = self.step_into(cache, &mut child, blank, mv, state, bound)
+            else {
                 continue;
             };
             self.node.slide(blank);
@@ -532,7 +538,7 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         {
             self.node.slide(to);
             self.path.push(mv);
-            if self.search(g + 1, h, cache, state) {
+            if self.search(g + 1, h, &cache, state) {
                 return true;
             }
             self.path.pop();
@@ -543,11 +549,11 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
 
     /// Puts the children of the current node (at depth `g`) on the shared queue instead of
     /// searching them here; the node itself is left as it was.
-    fn hand_over(&mut self, shared: &WorkQueue<H::Cache>, g: u32, cache: H::Cache) {
+    fn hand_over(&mut self, shared: &WorkQueue<H::Cache>, g: u32, cache: &H::Cache) {
         let mut children = Vec::with_capacity(3);
         let path = std::mem::take(&mut self.path);
         let node = self.node;
-        self.children_within(&node, &cache, &path, g, self.root, &mut children);
+        self.children_within(&node, cache, &path, g, self.root, &mut children);
         self.path = path;
         shared.push(self.root, children);
         self.handovers += 1;
@@ -1038,7 +1044,7 @@ fn one_iteration<H: TileHeuristic, F: MoveFilter>(
         skipped,
     } = iteration;
     if threads <= 1 && skipped.is_none() {
-        let found = first.search(0, root_h, root_cache, first.moves.start());
+        let found = first.search(0, root_h, &root_cache, first.moves.start());
         stats.expanded += first.expanded;
         stats.generated += first.generated;
         return Ok(IterationEnd {
@@ -1190,7 +1196,7 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
                         dfs.path.clear();
                         dfs.path.extend_from_slice(&s.path);
                         let state = dfs.state_after(&s.path);
-                        if dfs.search(s.path.len() as u32, s.h, s.cache, state) {
+                        if dfs.search(s.path.len() as u32, s.h, &s.cache, state) {
                             template.stop.store(true, Ordering::Relaxed);
                             *solution.lock().expect("no thread panics holding it") =
                                 Some(dfs.path.clone());
