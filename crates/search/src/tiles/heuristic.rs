@@ -24,8 +24,9 @@ use rayon::prelude::*;
 /// A heuristic the engines can evaluate from scratch and update after one slide.
 pub trait TileHeuristic: Sync {
     /// What the heuristic carries from a node to its children (small and `Copy`: the engines
-    /// keep it on the stack).
-    type Cache: Copy + Send + Sync;
+    /// keep it on the stack). Its default is a placeholder the engines make without reading
+    /// anything, to be written over before it is read.
+    type Cache: Copy + Default + Send + Sync;
 
     /// A short name for reports (`manhattan`, `pdb 6-6-3 + reflection`).
     fn describe(&self) -> String;
@@ -161,7 +162,7 @@ pub struct LinearConflict {
 }
 
 /// Manhattan distance and the tiles each row and column must give up.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ConflictCache {
     manhattan: u32,
     rows: [u8; MAX_LINES],
@@ -439,7 +440,7 @@ pub struct PatternHeuristic {
 /// Each group's value, normal and reflected, their sums, and the Manhattan part of uncovered
 /// tiles. The sums are kept as they change (one entry a move) rather than added up again from
 /// the bytes just written, which would wait on the store of that byte.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct PatternCache {
     values: [u8; MAX_GROUPS],
     reflected: [u8; MAX_GROUPS],

@@ -448,8 +448,9 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         }
         // A child is pruned when g + 1 + h exceeds the threshold.
         let bound = self.threshold.saturating_sub(g + 1);
-        // Where each child's cache is written, and read by its search.
-        let mut child = *cache;
+        // Where each child's cache is written, and read by its search. (Not a copy of
+        // `cache`: its bytes were just written, and a copy would wait for them.)
+        let mut child = H::Cache::default();
         for mv in 0..4u8 {
             let Some((_, next, h)) = self.step_into(cache, &mut child, blank, mv, state, bound)
             else {
@@ -503,7 +504,7 @@ impl<'a, H: TileHeuristic, F: MoveFilter> Dfs<'a, H, F> {
         let mut kids: [Option<OrderedChild<H::Cache, F::State>>; 4] = [None; 4];
         let mut n = 0;
         let bound = self.threshold.saturating_sub(g + 1);
-        let mut child = *cache;
+        let mut child = H::Cache::default();
         for mv in 0..4u8 {
             let Some((to, next, h)) = self.step_into(cache, &mut child, blank, mv, state, bound)
             else {
