@@ -357,8 +357,8 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
             return;
         }
         if level + 1 == tiles {
-            // The last tile's cells, in a loop rather than a call each: its placements are
-            // half the work of a spread.
+            // The last tile's cells in a loop, rather than a call for each entry (which took
+            // most of a spread's time).
             let row = &mut direct[at * n..at * n + n];
             for (c, slot) in row.iter_mut().enumerate() {
                 if used & (1 << c) == 0 {
@@ -749,7 +749,7 @@ impl TileHeuristic for PatternHeuristic {
         from: u8,
         to: u8,
     ) -> (PatternCache, u32) {
-        let mut child = *parent;
+        let mut child = PatternCache::default();
         let estimate = self.update_within(parent, &mut child, node, tile, from, to, u32::MAX);
         (child, estimate)
     }
