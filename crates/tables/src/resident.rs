@@ -66,15 +66,15 @@ impl TableBytes {
         }
     }
 
-    /// The same bytes in huge pages, for a table read at random: a mapped file the kernel
-    /// already maps in huge pages (a table file read back after [`crate::file::save`] dropped it
-    /// from the cache) is left as it is, anything else is copied; left where they are when
-    /// the memory for a copy cannot be had.
+    /// The same bytes in huge pages, for a table read at random: bytes already there (resident,
+    /// or a mapped file the kernel maps in huge pages: a table file read back after
+    /// [`crate::file::save`] dropped it from the cache) are left as they are, anything else is
+    /// copied; left where they are when the memory for a copy cannot be had.
     pub fn resident(self) -> Self {
-        if let TableBytes::Mapped(table) = &self {
-            if in_huge_pages(table.payload()) {
-                return self;
-            }
+        match &self {
+            TableBytes::Resident(_) => return self,
+            TableBytes::Mapped(table) if in_huge_pages(table.payload()) => return self,
+            TableBytes::Mapped(_) | TableBytes::Owned(_) => {}
         }
         match ResidentBytes::copy_of(self.as_slice()) {
             Ok(copy) => TableBytes::Resident(copy),
@@ -364,5 +364,17 @@ FilePmdMapped:         0 kB
         let bytes: Vec<u8> = (0..5000u32).map(|i| (i * 7) as u8).collect();
         assert_eq!(ResidentBytes::copy_of(&bytes).unwrap().bytes(), &bytes[..]);
         assert!(ResidentBytes::copy_of(&[]).unwrap().bytes().is_empty());
+    }
+
+    /// Bytes already resident are kept where they are; a vector's are copied into huge pages.
+    #[test]
+    fn resident_bytes_are_not_copied_again() {
+        let bytes: Vec<u8> = (0..5000u32).map(|i| (i * 3) as u8).collect();
+        let resident = TableBytes::Owned(bytes.clone()).resident();
+        assert!(matches!(resident, TableBytes::Resident(_)));
+        let at = resident.as_slice().as_ptr();
+        let again = resident.resident();
+        assert_eq!(again.as_slice().as_ptr(), at);
+        assert_eq!(again.as_slice(), &bytes[..]);
     }
 }
