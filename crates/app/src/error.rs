@@ -103,9 +103,7 @@ impl AppError {
             | AppError::OrbitSpace(_) => true,
             AppError::PatternDb(e) => !matches!(e, PatternDbError::Cancelled),
             AppError::Search(e) => search_refused(e),
-            AppError::Cube { source, .. } => {
-                crate::registry::cubes::solvers::is_invalid_cube(source)
-            }
+            AppError::Cube { source, .. } => crate::registry::cubes::is_invalid_cube(source),
             AppError::Descent(_)
             | AppError::Subgoal(_)
             | AppError::Table(_)

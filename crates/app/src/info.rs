@@ -1,6 +1,6 @@
 //! What storing a state space costs, as every puzzle's `info` report lists it, and the size of
 //! every puzzle the registry offers. Each puzzle's own report is in its registry module (the
-//! boards' in [`crate::registry::tiles::info`], the cubes' in [`crate::registry::cubes::info`]).
+//! boards' in [`crate::registry::tiles::info`], the cubes' in [`crate::registry::cubes::info`], from each cube's figures).
 
 use crate::report::{PuzzleSize, RepresentationReport};
 

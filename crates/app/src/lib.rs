@@ -16,7 +16,8 @@
 //! - [`registry`]: every puzzle kind, each whole in its own module (its solvers, enumeration,
 //!   scrambles, checks and `info`), and the one place a puzzle name becomes a puzzle:
 //!   [`registry::tiles`] (boards of any size: the heuristics, IDA*, the staged solvers, table
-//!   descent, each solution replayed), [`registry::cubes`], [`registry::pancake`] and
+//!   descent, each solution replayed), [`registry::cube2`] and [`registry::cube3`] (with what
+//!   they share in [`registry::cubes`]), [`registry::pancake`] and
 //!   [`registry::definition`] (definition files, KPuzzle JSON and `.tws`: read, solved by
 //!   table descent or IDA* over automatic pattern databases, enumerated, scrambled);
 //! - [`request`]: one solve, enumeration or scramble as the HTTP API and Python take it, under
@@ -36,11 +37,11 @@
 //! ```no_run
 //! use godsearch_core::NoProgress;
 //! use godsearch_puzzles::cube::notation::{apply_moves, format_moves};
-//! use godsearch_puzzles::cube::{parse_position, CubeSize, CubieCube, Syntax};
+//! use godsearch_puzzles::cube::{parse_position, CubieCube, Syntax, CUBE3};
 //! use godsearch_twophase::{solve, Options, Tables};
 //!
 //! let stickers = "BFLRUUBUFULFDRFDDRUBRFFLDUBLRRBDRRFFLBLDLDBLFURDUBBDLU";
-//! let cube = parse_position(CubeSize::Three, stickers, Syntax::Facelets)?;
+//! let cube = parse_position(CUBE3, stickers, Syntax::Facelets)?;
 //! let tables = Tables::build(&NoProgress)?;
 //! let options = Options { target_length: 20, deadline: None, stop: None };
 //! let solution = solve(&tables, &cube, options)?;

@@ -355,6 +355,8 @@ pub struct InfoReport {
 pub struct CubeInfoReport {
     /// `2x2x2` or `3x3x3`.
     pub puzzle: String,
+    /// Its pieces, in words: `8 corners, no centres`.
+    pub pieces: &'static str,
     /// Positions reachable by turning faces, as a decimal string (exact).
     pub positions: String,
     /// How that number is made, e.g. `8!·3^7·12!·2^11/2`.

@@ -3,8 +3,8 @@
 //! searches follow: each move is drawn uniformly among those it allows after the moves before,
 //! so nothing cancels or merges trivially (no step straight back on boards). Each puzzle's own
 //! scrambles live in its registry module (the boards' in [`crate::registry::tiles::scramble`],
-//! the cubes' in [`crate::registry::cubes::scramble`]), each checked against the position it
-//! claims to reach.
+//! the cubes' in [`crate::registry::cubes::scramble`] and each cube's module), each checked
+//! against the position it claims to reach.
 
 use crate::{AppError, AppResult};
 use godsearch_core::{MoveIdx, SequenceAutomaton};

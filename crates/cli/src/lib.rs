@@ -12,13 +12,13 @@
 //! Read a cube as a cuber pastes it and count its length in every metric:
 //!
 //! ```
-//! use godsearch::puzzles::cube::{Algorithm, CubeSize, CubieCube, TurnMetric};
+//! use godsearch::puzzles::cube::{Algorithm, CubieCube, TurnMetric, CUBE3};
 //!
 //! let sexy = Algorithm::parse("[R, U] // a commutator")?;
 //! assert_eq!(sexy.to_string(), "R U R' U'");
 //! let wide = Algorithm::parse("r U r' M2")?;
 //! assert_eq!((wide.length(TurnMetric::Htm), wide.length(TurnMetric::Stm)), (5, 4));
-//! let cube = Algorithm::parse("(R U R' U')6")?.apply_held(CubeSize::Three, &CubieCube::SOLVED)?;
+//! let cube = Algorithm::parse("(R U R' U')6")?.apply_held(CUBE3, &CubieCube::SOLVED)?;
 //! assert!(cube.is_solved());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

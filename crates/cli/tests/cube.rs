@@ -8,7 +8,7 @@ use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
 use godsearch::puzzles::cube::algorithm::parse_moves;
 use godsearch::puzzles::cube::notation::apply_moves;
 use godsearch::puzzles::cube::{
-    facelet, Algorithm, Cube2Space, CubeSize, CubieCube, Metric, TurnMetric,
+    facelet, Algorithm, Cube2Space, CubieCube, Metric, TurnMetric, CUBE3,
 };
 use godsearch_testdata::{levels, rows};
 
@@ -322,6 +322,10 @@ fn invalid_cubes_and_options_are_refused_with_the_reason() {
     refused(
         &["solve", "2x2x2", "UUUURRRRFFFFDDDDLLLLBBBX"],
         "24 characters, 7 distinct",
+    );
+    refused(
+        &["solve", "2x2x2", "--optimal", "--table-size", "1gb", "R U"],
+        "--table-size is for the 3x3x3's optimal solver",
     );
     refused(&["bfs", "2x2x2", "--metric", "xtm"], "unknown metric");
     refused(&["bfs", "3x3x3", "--symmetry", "12"], "--symmetry is 48");
@@ -671,7 +675,7 @@ fn replay_held(start_facelets: &str, moves: &str) -> CubieCube {
     let start = facelet::parse(start_facelets).unwrap();
     Algorithm::parse(moves)
         .unwrap()
-        .apply_held(CubeSize::Three, &start)
+        .apply_held(CUBE3, &start)
         .unwrap()
 }
 
@@ -791,7 +795,7 @@ fn the_slice_turn_metric_is_enumerated_solved_proven_and_scrambled() {
         assert_eq!(Algorithm::parse(text).unwrap().length(TurnMetric::Stm), 15);
         let reached = Algorithm::parse(text)
             .unwrap()
-            .apply_held(CubeSize::Three, &CubieCube::SOLVED)
+            .apply_held(CUBE3, &CubieCube::SOLVED)
             .unwrap();
         assert_eq!(facelet::format(&reached), s["position"].as_str().unwrap());
     }

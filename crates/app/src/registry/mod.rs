@@ -11,6 +11,8 @@
 //! [`StateSpace`](godsearch_core::StateSpace) (see [`pancake`], written that way) and one line
 //! in [`KINDS`]; a library using godsearch adds its own with [`register`].
 
+pub mod cube2;
+pub mod cube3;
 pub mod cubes;
 pub mod definition;
 pub mod pancake;
@@ -37,7 +39,8 @@ use std::time::Duration;
 /// it) and menus list them.
 pub const KINDS: &[&dyn PuzzleKind] = &[
     &tiles::TilesKind,
-    &cubes::CubesKind,
+    &cube2::KIND,
+    &cube3::KIND,
     &pancake::PancakeKind,
     &definition::DefinitionKind,
 ];

@@ -105,11 +105,7 @@ fn print_cube(r: &CubeInfoReport, exact: bool) {
         let n: BigUint = text.parse().expect("a decimal count");
         positions_text(&n, exact)
     };
-    let centres = match r.puzzle.as_str() {
-        "2x2x2" => "8 corners, no centres",
-        _ => "8 corners, 12 edges, 6 centres that face turns keep in place",
-    };
-    outln!("{} cube: {centres}", r.puzzle);
+    outln!("{} cube: {}", r.puzzle, r.pieces);
     outln!(
         "positions                     {} = {}",
         count(&r.positions),

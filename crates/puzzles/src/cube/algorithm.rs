@@ -21,9 +21,9 @@
 //! face) as one; ETM counts every written turn, rotations too.
 
 use super::cubie::{CubieCube, FACES};
-use super::facelet::{self, FACELETS, POCKET_FACELETS};
+use super::facelet::{self, FACELETS};
 use super::notation::{Move, NotationError};
-use super::CubeSize;
+use super::CubeShape;
 use std::fmt;
 use std::str::FromStr;
 
@@ -323,10 +323,10 @@ impl Algorithm {
             .join(" ")
     }
 
-    /// The same turns for a cube of `size`: on the 2x2x2, whose two layers a wide turn turns
-    /// together, a wide turn is a rotation, and a slice, which it lacks, is refused.
-    pub fn for_size(&self, size: CubeSize) -> Result<Algorithm, NotationError> {
-        if size == CubeSize::Three {
+    /// The same turns for `cube`: on a cube without middle layers (the 2x2x2), whose layers a
+    /// wide turn turns together, a wide turn is a rotation, and a slice is refused.
+    pub fn for_cube(&self, cube: CubeShape) -> Result<Algorithm, NotationError> {
+        if cube.has_middle_layers() {
             return Ok(self.clone());
         }
         let turns = self
@@ -341,15 +341,15 @@ impl Algorithm {
         Ok(Algorithm { turns })
     }
 
-    /// The cube `start` shows, as held, after these turns on a cube of `size` (see the module
-    /// docs on centres). Exact: the stickers are moved and read back by their centres.
+    /// The position `start` shows, as held, after these turns on `cube` (see the module docs
+    /// on centres). Exact: the stickers are moved and read back by their centres.
     pub fn apply_held(
         &self,
-        size: CubeSize,
+        cube: CubeShape,
         start: &CubieCube,
     ) -> Result<CubieCube, NotationError> {
-        let stickers = self.for_size(size)?.apply_stickers(&Stickers::of(start));
-        Ok(stickers.held(size))
+        let stickers = self.for_cube(cube)?.apply_stickers(&Stickers::of(start));
+        Ok(stickers.held(cube))
     }
 
     /// The stickers after these turns.
@@ -498,11 +498,8 @@ impl fmt::Display for Algorithm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stickers(pub [u8; FACELETS]);
 
-/// Stickers on a face, and the centre's index among them.
+/// Stickers on a face of the 3x3x3.
 const FACE_STICKERS: usize = 9;
-const CENTRE: usize = 4;
-/// The corner stickers of a face (a 2x2x2's stickers).
-const CORNER_STICKERS: [usize; 4] = [0, 2, 6, 8];
 
 type Vector = [i8; 3];
 
@@ -607,32 +604,25 @@ impl Stickers {
         out
     }
 
-    /// Whether every face shows one colour (solved, in whatever orientation).
-    pub fn solved(&self, size: CubeSize) -> bool {
-        self.0.chunks(FACE_STICKERS).all(|face| match size {
-            CubeSize::Three => face.iter().all(|&s| s == face[CENTRE]),
-            CubeSize::Two => CORNER_STICKERS.iter().all(|&k| face[k] == face[0]),
+    /// Whether every face of `cube` shows one colour (solved, in whatever orientation).
+    pub fn solved(&self, cube: CubeShape) -> bool {
+        self.0.chunks(FACE_STICKERS).all(|face| {
+            let mut shown = cube.face_places().iter().map(|&k| face[k]);
+            let first = shown.next();
+            shown.all(|s| Some(s) == first)
         })
     }
 
-    /// The stickers as a facelet string of a cube of `size` (24 corner stickers on the 2x2x2).
-    pub fn facelets(&self, size: CubeSize) -> String {
-        match size {
-            CubeSize::Three => self.0.iter().map(|&c| c as char).collect(),
-            CubeSize::Two => (0..POCKET_FACELETS)
-                .map(|i| self.0[i / 4 * FACE_STICKERS + CORNER_STICKERS[i % 4]] as char)
-                .collect(),
-        }
+    /// The stickers as a facelet string of `cube` (the 24 corner stickers of the 2x2x2).
+    pub fn facelets(&self, cube: CubeShape) -> String {
+        cube.sticker_places().map(|i| self.0[i] as char).collect()
     }
 
-    /// The cube these stickers show, read by its centres (the 2x2x2 by its DBL corner).
-    pub fn held(&self, size: CubeSize) -> CubieCube {
-        let text = self.facelets(size);
-        let read = match size {
-            CubeSize::Three => facelet::parse(&text),
-            CubeSize::Two => facelet::parse_pocket(&text),
-        };
-        read.expect("turning a real cube's layers gives a real cube")
+    /// The position these stickers show on `cube`, read as its facelet strings are (the
+    /// 3x3x3 by its centres, the 2x2x2 by its DBL corner).
+    pub fn held(&self, cube: CubeShape) -> CubieCube {
+        cube.read_facelets(&self.facelets(cube))
+            .expect("turning a real cube's layers gives a real cube")
     }
 }
 

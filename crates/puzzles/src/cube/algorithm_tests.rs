@@ -3,6 +3,7 @@
 use super::parse_moves;
 use super::*;
 use crate::cube::notation::apply_moves;
+use crate::cube::{CUBE2, CUBE3};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -204,11 +205,7 @@ fn every_notation_reads_back_as_written() {
 
 #[test]
 fn a_cube_is_read_as_held_after_the_sequence() {
-    let held = |text: &str| {
-        alg(text)
-            .apply_held(CubeSize::Three, &CubieCube::SOLVED)
-            .unwrap()
-    };
+    let held = |text: &str| alg(text).apply_held(CUBE3, &CubieCube::SOLVED).unwrap();
     let faces = |text: &str| apply_moves(&CubieCube::SOLVED, &parse_moves(text).unwrap());
     assert_eq!(held("x R"), faces("R"));
     assert_eq!(held("R x"), faces("R"));
@@ -237,12 +234,12 @@ fn a_cube_is_read_as_held_after_the_sequence() {
 
 #[test]
 fn the_2x2x2_turns_both_layers_as_a_rotation_and_has_no_slices() {
-    let held = |text: &str| alg(text).apply_held(CubeSize::Two, &CubieCube::SOLVED);
+    let held = |text: &str| alg(text).apply_held(CUBE2, &CubieCube::SOLVED);
     let corners = |c: CubieCube| (c.cp, c.co);
     assert!(corners(held("Rw").unwrap()) == corners(CubieCube::SOLVED));
     assert_eq!(held("r U").unwrap().cp, held("x U").unwrap().cp);
     assert!(matches!(held("M"), Err(NotationError::NoSlice('M'))));
-    assert!(alg("R U").for_size(CubeSize::Two).unwrap() == alg("R U"));
+    assert!(alg("R U").for_cube(CUBE2).unwrap() == alg("R U"));
 }
 
 #[test]
@@ -264,7 +261,7 @@ fn middle_layer_moves_written_as_slices_turn_the_cube_they_stand_for() {
     let stm = Metric::Stm.moves();
     let mut rng = StdRng::seed_from_u64(12);
     for _ in 0..300 {
-        let start = random_start(&mut rng).held(CubeSize::Three);
+        let start = random_start(&mut rng).held(CUBE3);
         let moves: Vec<Move> = (0..rng.gen_range(0..14))
             .map(|_| stm[rng.gen_range(0..stm.len())])
             .collect();
@@ -273,7 +270,7 @@ fn middle_layer_moves_written_as_slices_turn_the_cube_they_stand_for() {
         assert_eq!(written.length(TurnMetric::Etm), moves.len(), "no rotation");
         // As held, the cube the moves reach, seen from where the slices turned it.
         let fixed = apply_moves(&start, &moves);
-        let held = written.apply_held(CubeSize::Three, &start).unwrap();
+        let held = written.apply_held(CUBE3, &start).unwrap();
         assert!(
             rotations.iter().any(|&s| syms.conjugate(&fixed, s) == held),
             "{written}"
@@ -281,10 +278,7 @@ fn middle_layer_moves_written_as_slices_turn_the_cube_they_stand_for() {
         // A solution stays a solution.
         let scrambled = apply_moves(&CubieCube::SOLVED, &moves);
         let undo = held_form(&invert_moves(&moves));
-        assert!(undo
-            .apply_held(CubeSize::Three, &scrambled)
-            .unwrap()
-            .is_solved());
+        assert!(undo.apply_held(CUBE3, &scrambled).unwrap().is_solved());
     }
     // `M` is `R L'` with the centres fixed, and is written back as `M`.
     let m = Move { face: 7, turns: 1 };

@@ -5,7 +5,8 @@
 //! [`notation`] reads and writes face-turn sequences and counts them in either search metric;
 //! [`algorithm`] reads whole algorithms (wide turns, slices, rotations, brackets, comments),
 //! replays them on the stickers and counts them in HTM, QTM, STM or ETM;
-//! [`position`] decides whether a typed text is stickers or moves;
+//! [`position`] decides whether a typed text is stickers or moves; [`shape`] says what sets
+//! the 2x2x2 and the 3x3x3 apart where they share the cubie model;
 //! [`symmetry`] holds the 48 symmetries and the symmetry classes of a coordinate (and says how
 //! each cube search reduces by symmetry); [`cube2`] is the 2x2x2 as a ranked space;
 //! [`classes`] is the 3x3x3 as a space of symmetry classes.
@@ -19,6 +20,7 @@ pub mod facelet;
 pub mod notation;
 pub mod position;
 pub mod random;
+pub mod shape;
 pub mod symmetry;
 
 pub use algorithm::{Algorithm, Notation, Stickers, Turn, TurnMetric};
@@ -29,25 +31,8 @@ pub use facelet::FaceletError;
 pub use notation::{Metric, Move, NotationError};
 pub use position::{parse_position, PositionError, Syntax};
 pub use random::random_cube;
+pub use shape::{CubeShape, CUBE2, CUBE3};
 pub use symmetry::Symmetries;
-
-/// The cubes godsearch knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CubeSize {
-    /// The 2x2x2 (pocket cube).
-    Two,
-    /// The 3x3x3 (Rubik's cube).
-    Three,
-}
-
-impl std::fmt::Display for CubeSize {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            CubeSize::Two => "2x2x2",
-            CubeSize::Three => "3x3x3",
-        })
-    }
-}
 
 #[cfg(test)]
 mod tests;

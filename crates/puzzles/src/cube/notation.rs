@@ -67,11 +67,11 @@ impl Metric {
         }
     }
 
-    /// The metric a search of a cube of `size` runs in: on the 2x2x2, which has no middle
-    /// layer, the slice-turn metric is the half-turn metric.
-    pub fn for_size(self, size: super::CubeSize) -> Metric {
-        match (self, size) {
-            (Metric::Stm, super::CubeSize::Two) => Metric::Htm,
+    /// The metric a search of `cube` runs in: on a cube without middle layers (the 2x2x2),
+    /// the slice-turn metric is the half-turn metric.
+    pub fn for_cube(self, cube: super::CubeShape) -> Metric {
+        match self {
+            Metric::Stm if !cube.has_middle_layers() => Metric::Htm,
             _ => self,
         }
     }

@@ -16,9 +16,9 @@
 
 use super::algorithm::Algorithm;
 use super::cubie::{CubieCube, FACES};
-use super::facelet::{self, FaceletError, FACELETS, POCKET_FACELETS};
+use super::facelet::FaceletError;
 use super::notation::NotationError;
-use super::CubeSize;
+use super::CubeShape;
 use godsearch_core::excerpt;
 use thiserror::Error;
 
@@ -70,8 +70,8 @@ pub enum PositionError {
     Neither {
         /// The text, cut to an excerpt.
         text: String,
-        /// `2x2x2` or `3x3x3`.
-        cube: CubeSize,
+        /// The cube's name: `2x2x2` or `3x3x3`.
+        cube: &'static str,
         /// Stickers on this cube.
         stickers: usize,
         /// Characters found, ignoring whitespace.
@@ -89,37 +89,22 @@ pub enum PositionError {
     Moves(#[from] NotationError),
 }
 
-/// Stickers on a cube of this size.
-pub fn sticker_count(size: CubeSize) -> usize {
-    match size {
-        CubeSize::Two => POCKET_FACELETS,
-        CubeSize::Three => FACELETS,
-    }
-}
-
-fn parse_facelets(size: CubeSize, text: &str) -> Result<CubieCube, FaceletError> {
-    match size {
-        CubeSize::Two => facelet::parse_pocket(text),
-        CubeSize::Three => facelet::parse(text),
-    }
-}
-
-/// Reads a position of a cube of `size` from `text`, written as `syntax` says (see the module
+/// Reads a position of a `cube` from `text`, written as `syntax` says (see the module
 /// docs for [`Syntax::Auto`]). A move sequence is applied to the solved cube, and the position
 /// is the one the cube shows as held after it (rotations and slices move the centres: see
 /// [`super::algorithm`]).
 pub fn parse_position(
-    size: CubeSize,
+    cube: CubeShape,
     text: &str,
     syntax: Syntax,
 ) -> Result<CubieCube, PositionError> {
-    let moves_from_solved = |moves: &Algorithm| moves.apply_held(size, &CubieCube::SOLVED);
+    let moves_from_solved = |moves: &Algorithm| moves.apply_held(cube, &CubieCube::SOLVED);
     match syntax {
-        Syntax::Facelets => return Ok(parse_facelets(size, text)?),
+        Syntax::Facelets => return Ok(cube.read_facelets(text)?),
         Syntax::Moves => return Ok(moves_from_solved(&Algorithm::parse(text)?)?),
         Syntax::Auto => {}
     }
-    let stickers = sticker_count(size);
+    let stickers = cube.stickers();
     let compact: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let mut kinds = compact.clone();
     kinds.sort_unstable();
@@ -132,7 +117,7 @@ pub fn parse_position(
             stickers,
             moves: moves.turns.len(),
         }),
-        (true, Err(_)) => Ok(parse_facelets(size, text)?),
+        (true, Err(_)) => Ok(cube.read_facelets(text)?),
         (false, Ok(moves)) => {
             let bare_face_letters =
                 kinds.len() == FACE_COUNT && kinds.iter().all(|c| FACES.contains(c));
@@ -150,7 +135,7 @@ pub fn parse_position(
         }
         (false, Err(reason)) => Err(PositionError::Neither {
             text: excerpt(text),
-            cube: size,
+            cube: cube.name(),
             stickers,
             found: compact.len(),
             kinds: kinds.len(),
@@ -164,9 +149,10 @@ mod tests {
     use super::*;
     use crate::cube::algorithm::parse_moves;
     use crate::cube::notation::{apply_moves, format_moves};
+    use crate::cube::{CUBE2, CUBE3};
 
-    fn auto(size: CubeSize, text: &str) -> Result<CubieCube, PositionError> {
-        parse_position(size, text, Syntax::Auto)
+    fn auto(cube: CubeShape, text: &str) -> Result<CubieCube, PositionError> {
+        parse_position(cube, text, Syntax::Auto)
     }
 
     #[test]
@@ -175,24 +161,24 @@ mod tests {
         let joined: String = spaced.split_whitespace().collect();
         for text in [spaced, joined.as_str()] {
             assert!(matches!(
-                auto(CubeSize::Two, text),
+                auto(CUBE2, text),
                 Err(PositionError::Ambiguous { moves: 24, .. })
             ));
         }
-        let facelets = parse_position(CubeSize::Two, spaced, Syntax::Facelets).unwrap();
-        let moves = parse_position(CubeSize::Two, spaced, Syntax::Moves).unwrap();
+        let facelets = parse_position(CUBE2, spaced, Syntax::Facelets).unwrap();
+        let moves = parse_position(CUBE2, spaced, Syntax::Moves).unwrap();
         assert_ne!(facelets, moves);
     }
 
     #[test]
     fn a_missing_sticker_is_not_a_move_sequence() {
-        let err = auto(CubeSize::Two, "RLBFLDRBDURFFDDLURLUFBU").unwrap_err();
+        let err = auto(CUBE2, "RLBFLDRBDURFFDDLURLUFBU").unwrap_err();
         assert!(
             matches!(err, PositionError::LooksLikeFacelets { found: 23, .. }),
             "{err}"
         );
         // Colour letters are no moves: the message says what each reading lacks.
-        let err = auto(CubeSize::Two, "WWWWGGRRRRBBYYYYBBOOOOG").unwrap_err();
+        let err = auto(CUBE2, "WWWWGGRRRRBBYYYYBBOOOOG").unwrap_err();
         assert!(
             matches!(err, PositionError::Neither { found: 23, .. }),
             "{err}"
@@ -201,11 +187,11 @@ mod tests {
 
     #[test]
     fn any_six_characters_are_stickers() {
-        let digits = auto(CubeSize::Two, "000011112222333344445555");
+        let digits = auto(CUBE2, "000011112222333344445555");
         assert!(matches!(digits, Ok(c) if c.is_solved()));
         let solved3 = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
         assert!(matches!(
-            auto(CubeSize::Three, solved3),
+            auto(CUBE3, solved3),
             Err(PositionError::Ambiguous { .. })
         ));
         let colours = solved3
@@ -215,31 +201,31 @@ mod tests {
             .replace('D', "y")
             .replace('L', "o")
             .replace('B', "b");
-        assert!(auto(CubeSize::Three, &colours).unwrap().is_solved());
+        assert!(auto(CUBE3, &colours).unwrap().is_solved());
     }
 
     #[test]
     fn move_sequences_stay_move_sequences() {
         for text in ["R U R' U'", "RUR'U'", "R2 L2 U2 D2 F2 B2", "", "U"] {
-            let cube = auto(CubeSize::Three, text).unwrap();
+            let cube = auto(CUBE3, text).unwrap();
             let moves = parse_moves(text).unwrap();
             assert_eq!(cube, apply_moves(&CubieCube::SOLVED, &moves), "{text}");
         }
         // A long run of fewer than six face letters is moves, whatever its length.
         let long = "RU".repeat(27);
-        assert!(auto(CubeSize::Three, &long).is_ok());
+        assert!(auto(CUBE3, &long).is_ok());
         let forty: Vec<_> = parse_moves(&"R U F D L B ".repeat(7)).unwrap();
         assert_eq!(format_moves(&forty).len(), 42 * 2 - 1);
-        assert!(auto(CubeSize::Three, &"R U F D L B ".repeat(7)).is_ok());
+        assert!(auto(CUBE3, &"R U F D L B ".repeat(7)).is_ok());
         assert!(matches!(
-            auto(CubeSize::Three, &"R U F D L B ".repeat(9)),
+            auto(CUBE3, &"R U F D L B ".repeat(9)),
             Err(PositionError::Ambiguous { .. })
         ));
     }
 
     #[test]
     fn long_inputs_are_cut_in_messages() {
-        let err = auto(CubeSize::Three, &"Q".repeat(100_000)).unwrap_err();
+        let err = auto(CUBE3, &"Q".repeat(100_000)).unwrap_err();
         assert!(err.to_string().len() < 600, "{err}");
     }
 }

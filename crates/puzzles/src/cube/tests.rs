@@ -496,8 +496,5 @@ fn middle_layer_moves_have_order_four_and_keep_the_cube_valid() {
         );
     }
     assert_eq!("etm".parse::<Metric>(), Ok(Metric::Stm));
-    assert_eq!(
-        Metric::Stm.for_size(crate::cube::CubeSize::Two),
-        Metric::Htm
-    );
+    assert_eq!(Metric::Stm.for_cube(crate::cube::CUBE2), Metric::Htm);
 }

@@ -1,29 +1,36 @@
 //! What a cube's space holds and what storing it costs (`info 3x3x3`): the position count
-//! exact, the symmetry classes and God's numbers as published, each with its source.
+//! exact, the symmetry classes and God's numbers as published, each with its source, from the
+//! figures each cube's puzzle gives ([`CubeFigures`]).
 
 use crate::info::{costs, Representation};
 use crate::report::{CubeInfoReport, GodsNumber};
-use godsearch_puzzles::cube::CubeSize;
+use godsearch_puzzles::cube::CubeShape;
 use num_bigint::BigUint;
 
-/// The 3x3x3's classes under its 48 symmetries, and under the 96 with inversion (Rokicki,
-/// cube20.org, "God's Number is 20": the counts of the positions up to symmetry).
-const CUBE3_CLASSES_48: &str = "901083404981813616";
-const CUBE3_CLASSES_96: &str = "450541810590509978";
-/// Where the 3x3x3's figures come from.
-const CUBE3_HTM_SOURCE: &str = "Rokicki, Kociemba, Davidson, Dethridge 2010, cube20.org";
-const CUBE3_QTM_SOURCE: &str = "Rokicki, Davidson 2014, cube20.org";
-/// The 2x2x2's diameters, from its complete enumeration (`bfs 2x2x2`, and the published
-/// distributions in data/cube2x2x2-*.txt).
-const CUBE2_SOURCE: &str = "complete enumeration: godsearch bfs 2x2x2, data/cube2x2x2-*.txt";
-/// The 3x3x3's slice-turn God's number is not known; the half-turn one bounds it.
-const CUBE3_STM_SOURCE: &str =
-    "not known; every face-turn solution is one, so htm's bounds it; levels published to 10 by Rokicki";
-/// God's numbers: the 3x3x3 in HTM and QTM (exact) and STM (an upper bound), the 2x2x2 in HTM
-/// and QTM (its STM is HTM: no middle layer). Each with whether it is exact.
-const CUBE3_DIAMETERS: [(&str, u32, bool); 3] =
-    [("htm", 20, true), ("qtm", 26, true), ("stm", 20, false)];
-const CUBE2_DIAMETERS: [(&str, u32, bool); 2] = [("htm", 11, true), ("qtm", 14, true)];
+/// What a cube's puzzle knows of its space.
+pub struct CubeFigures {
+    /// The cube.
+    pub shape: CubeShape,
+    /// Its pieces, in words.
+    pub pieces: &'static str,
+    /// Its positions, exact.
+    pub positions: BigUint,
+    /// How they are counted.
+    pub formula: &'static str,
+    /// Its classes under its 48 symmetries, and under the 96 with inversion, as published;
+    /// `None` where it is enumerated whole.
+    pub classes: Option<[&'static str; 2]>,
+    /// God's numbers: the metric, the moves, whether exact (else an upper bound), the source.
+    pub gods_numbers: &'static [(&'static str, u32, bool, &'static str)],
+    /// The engine that stores every position in a 2-bit table, where one does.
+    pub table_engine: Option<&'static str>,
+}
+
+/// `n!`, exact.
+pub fn factorial(n: u64) -> BigUint {
+    (2..=n).map(BigUint::from).product::<BigUint>()
+}
+
 /// Bits of the class key the 3x3x3's frontier engine lists (a packed cube).
 const CLASS_KEY_BITS: f64 = 128.0;
 /// Bytes of a cube in the cubie layer (a byte per corner and edge place and orientation).
@@ -33,52 +40,30 @@ const CUBIE_BYTES: f64 = 40.0;
 /// Deeper levels are denser, so cost less a class.
 const DISK_CLASS_BYTES: f64 = 8.7;
 
-/// A cube's space: its exact position count, its symmetry classes and God's numbers as
-/// published, and each way of storing it against the machine's `ram_bytes` and
+/// A cube's space from its puzzle's `figures`: its exact position count, its symmetry classes
+/// and God's numbers as published, and each way of storing it against the machine's `ram_bytes` and
 /// `free_disk_bytes` (when the front end knows them).
 pub fn cube_info(
-    size: CubeSize,
+    figures: &CubeFigures,
     ram_bytes: Option<u64>,
     free_disk_bytes: Option<u64>,
 ) -> CubeInfoReport {
-    let factorial = |n: u64| (2..=n).map(BigUint::from).product::<BigUint>();
-    let pow = |b: u32, e: u32| BigUint::from(b).pow(e);
-    let (positions, formula, stickers) = match size {
-        // One corner held fixed: the 24 ways of holding the cube are one position.
-        CubeSize::Two => (
-            factorial(7) * pow(3, 6),
-            "7!·3^6 (one corner held fixed)",
-            24.0,
-        ),
-        CubeSize::Three => (
-            factorial(8) * pow(3, 7) * factorial(12) * pow(2, 11) / 2u32,
-            "8!·3^7·12!·2^11/2",
-            54.0,
-        ),
-    };
+    let positions = &figures.positions;
+    let stickers = figures.shape.stickers() as f64;
     let log10 = |n: &BigUint| {
         let digits = n.to_string();
         let lead: f64 = digits[..digits.len().min(15)].parse().expect("digits");
         lead.log10() + (digits.len() - digits.len().min(15)) as f64
     };
-    let log10_positions = log10(&positions);
-    let rank_bits = (&positions - 1u32).bits();
-    let (classes, classes_with_inversion) = match size {
-        CubeSize::Two => (None, None),
-        CubeSize::Three => (Some(CUBE3_CLASSES_48), Some(CUBE3_CLASSES_96)),
-    };
+    let log10_positions = log10(positions);
+    let rank_bits = (positions - 1u32).bits();
+    let classes = figures.classes.map(|[with_symmetries, _]| with_symmetries);
+    let classes_with_inversion = figures.classes.map(|[_, with_inversion]| with_inversion);
     let log10_classes = classes.map(|c| log10(&c.parse::<BigUint>().expect("a number")));
-    let (diameters, sources): (&[_], &[_]) = match size {
-        CubeSize::Two => (&CUBE2_DIAMETERS, &[CUBE2_SOURCE; 2]),
-        CubeSize::Three => (
-            &CUBE3_DIAMETERS,
-            &[CUBE3_HTM_SOURCE, CUBE3_QTM_SOURCE, CUBE3_STM_SOURCE],
-        ),
-    };
-    let gods_numbers = diameters
+    let gods_numbers = figures
+        .gods_numbers
         .iter()
-        .zip(sources)
-        .map(|(&(metric, moves, exact), &source)| GodsNumber {
+        .map(|&(metric, moves, exact, source)| GodsNumber {
             metric,
             moves,
             exact,
@@ -107,7 +92,7 @@ pub fn cube_info(
         per_position(
             "rank-indexed table, 2 bits a position",
             2.0,
-            (size == CubeSize::Two).then_some("table"),
+            figures.table_engine,
         ),
     ];
     if let Some(log10_classes) = log10_classes {
@@ -134,9 +119,10 @@ pub fn cube_info(
         representations.push(per_class("class-indexed table, 2 bits a class", 2.0, None));
     }
     CubeInfoReport {
-        puzzle: size.to_string(),
+        puzzle: figures.shape.to_string(),
+        pieces: figures.pieces,
         positions: positions.to_string(),
-        formula,
+        formula: figures.formula,
         log10_positions,
         rank_bits,
         symmetry_classes: classes.map(str::to_string),

@@ -1,204 +1,225 @@
-//! The 2x2x2 and 3x3x3 cubes in the registry: the 2x2x2 solved by table descent or half-depth
-//! search, the 3x3x3 by two-phase, optimally by IDA* over the optimal solver's table, or by
-//! half-depth search; both enumerated (the 3x3x3 by symmetry classes) and scrambled.
-//!
-//! Everything the cubes need beyond the generic engines lives in this module's files: the
-//! solvers ([`solvers`]) and the batch that chooses among them ([`batch`]), the tables a
-//! workbench keeps loaded ([`loaded`]), enumeration ([`bfs`]), scrambles ([`scramble`]),
-//! checking solutions ([`verify`]) and what `info` says ([`info`]).
+//! What the cubes share in the registry. The 2x2x2 ([`cube2`](super::cube2)) and the 3x3x3
+//! ([`cube3`](super::cube3)) are each their own puzzle with their own solvers; this module holds
+//! what both do alike, told apart only by their [`CubeShape`]: reading a position, the options no
+//! cube takes, replaying moves, checking claims ([`verify`]), random move scrambles
+//! ([`scramble`]) and what `info` says ([`info`]).
 
-pub mod batch;
-pub mod bfs;
 pub mod info;
-pub mod loaded;
 pub mod scramble;
-pub mod solvers;
-pub mod tables;
 pub mod verify;
 
-use super::{
-    no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind,
-    ReadingCache, Scrambler, Verifier, VerifyQuery,
-};
-use crate::batch::Batch;
-use crate::bfs::BfsRequest;
-use crate::progress::Notice;
-use crate::report::{AnyInfo, BfsReport};
+use super::{no_board_format, no_generators, Puzzle, PuzzleKind, Verifier, VerifyQuery};
+use crate::batch::{FrontEndOptions, Position, Source};
+use crate::choice::{Algorithm, HeuristicChoice};
 use crate::request::{
-    check_replay_size, optimal_table_size, BfsJob, JobLimits, PuzzleEntry, Replay, ReplayRequest,
-    ScrambleRequest, SolutionDocument, SolveRequest, View, Workbench,
+    check_replay_size, BfsJob, PuzzleEntry, Replay, ReplayRequest, ScrambleRequest,
+    SolutionDocument, SolveRequest, View,
 };
 use crate::{AppError, AppResult};
-use batch::CubeBatch;
-use godsearch_core::{excerpt, Progress};
+use godsearch_core::excerpt;
 use godsearch_puzzles::cube::algorithm::Algorithm as CubeAlgorithm;
 use godsearch_puzzles::cube::{
-    facelet, parse_position, Cube2Space, CubeSize, CubieCube, Metric, Reduction, Syntax, TurnMetric,
+    facelet, parse_position, CubeShape, CubieCube, Metric, Syntax, TurnMetric,
 };
-use rand::rngs::StdRng;
+use godsearch_twophase::SolveError;
 use verify::CubeProver;
 
 /// The notation front ends write cube moves in.
 pub use godsearch_puzzles::cube::Notation;
 
-/// The cubes: `2x2x2` (`cube2`, `pocket`) and `3x3x3` (`cube`, `cube3`, `rubik`).
-pub struct CubesKind;
+/// The family every cube is listed under in catalogs.
+pub const FAMILY: &str = "cube";
 
-impl PuzzleKind for CubesKind {
+/// Every `metric` a cube's lengths may be counted in, the default first (the 2x2x2, which has
+/// no middle layer, counts `stm` as `htm`).
+pub const METRICS: [&str; 4] = ["htm", "qtm", "stm", "etm"];
+
+/// A cube to solve, with the text it was given as.
+#[derive(Debug, Clone)]
+pub struct CubeJob {
+    /// The position as the user wrote it (stickers or moves).
+    pub text: String,
+    /// The position.
+    pub cube: CubieCube,
+}
+
+/// One cube's kind in the registry: the names it answers to and the puzzle they open. Every
+/// cube is listed under [`FAMILY`].
+pub struct CubeKind {
+    /// Its names, lower case, the one menus list first.
+    pub names: &'static [&'static str],
+    /// Opens its puzzle.
+    pub open: fn() -> Box<dyn Puzzle>,
+}
+
+impl PuzzleKind for CubeKind {
     fn family(&self) -> &'static str {
-        "cube"
+        FAMILY
     }
 
     fn names_help(&self) -> String {
-        "a cube: 2x2x2 (cube2), 3x3x3 (cube, cube3)".into()
+        let (name, others) = self.names.split_first().unwrap_or((&"", &[]));
+        format!("a {name} cube ({})", others.join(", "))
     }
 
     fn listed(&self) -> Vec<String> {
-        vec!["2x2x2".into(), "3x3x3".into()]
+        self.names.iter().take(1).map(|n| n.to_string()).collect()
     }
 
-    fn open(&self, name: &str, _: bool) -> Option<AppResult<Box<dyn Puzzle>>> {
-        Some(Ok(Box::new(Cube {
-            size: cube_size(name)?,
-        })))
-    }
-}
-
-/// The cube `name` names (`3x3x3`, `cube`, `cube3`, `rubik`; `2x2x2`, `cube2`, `pocket`), or
-/// `None`.
-pub fn cube_size(name: &str) -> Option<CubeSize> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "3x3x3" | "cube" | "cube3" | "rubik" => Some(CubeSize::Three),
-        "2x2x2" | "cube2" | "pocket" => Some(CubeSize::Two),
-        _ => None,
+    fn open(&self, name: &str, _: bool) -> Option<crate::AppResult<Box<dyn Puzzle>>> {
+        let name = name.trim().to_ascii_lowercase();
+        self.names
+            .iter()
+            .any(|n| *n == name)
+            .then(|| Ok((self.open)()))
     }
 }
 
-/// One cube.
-pub struct Cube {
-    size: CubeSize,
-}
-
-impl Cube {
-    /// The batch of cubes `request` makes, its options checked.
-    fn batch_of(&self, request: &SolveRequest) -> AppResult<CubeBatch> {
-        no_generators(&request.generators)?;
-        CubeBatch::new(self.size, request)
+/// The catalog entry of `cube`, solved by `algorithms` with `options`.
+pub(crate) fn entry(
+    cube: CubeShape,
+    algorithms: Vec<&'static str>,
+    options: &[&'static str],
+    default_heuristic: &str,
+) -> PuzzleEntry {
+    PuzzleEntry {
+        name: cube.name().to_string(),
+        kind: FAMILY,
+        goal: "solved".into(),
+        algorithms,
+        partitions: Vec::new(),
+        moves: Vec::new(),
+        solution: SolutionDocument::Cube,
+        patterns: false,
+        view: View::Cube {
+            order: cube.layers(),
+        },
+        options: options.to_vec(),
+        metrics: METRICS.to_vec(),
+        heuristics: Vec::new(),
+        default_heuristic: default_heuristic.into(),
     }
 }
 
-impl Puzzle for Cube {
-    fn entry(&self) -> PuzzleEntry {
-        PuzzleEntry {
-            name: self.size.to_string(),
-            kind: CubesKind.family(),
-            goal: "solved".into(),
-            algorithms: match self.size {
-                CubeSize::Two => vec!["table", "half-depth"],
-                CubeSize::Three => vec!["two-phase", "ida", "half-depth"],
-            },
-            partitions: Vec::new(),
-            moves: Vec::new(),
-            solution: SolutionDocument::Cube,
-            patterns: false,
-            view: View::Cube {
-                order: match self.size {
-                    CubeSize::Two => 2,
-                    CubeSize::Three => 3,
-                },
-            },
-            options: match self.size {
-                CubeSize::Two => CUBE2_OPTIONS.to_vec(),
-                CubeSize::Three => CUBE3_OPTIONS.to_vec(),
-            },
-            metrics: METRICS.to_vec(),
-            heuristics: Vec::new(),
-            default_heuristic: match self.size {
-                CubeSize::Two => "none: the distance table gives every distance exactly".into(),
-                CubeSize::Three => "two-phase's phase tables (not optimal); with «optimal», the optimal solver's pruning table («table_size»)".into(),
-            },
-        }
-    }
+/// The metric `cube` is searched in for `--metric` (default: the half-turn metric): etm is
+/// searched as stm (the same distances), and without middle layers stm as htm.
+pub fn cube_metric(text: Option<&str>, cube: CubeShape) -> AppResult<Metric> {
+    let metric = match text {
+        Some(t) => t
+            .parse::<Metric>()
+            .map_err(|e| AppError::Input(e.to_string()))?,
+        None => Metric::Htm,
+    };
+    Ok(metric.for_cube(cube))
+}
 
-    fn batch(&self, request: &SolveRequest) -> Option<AppResult<Box<dyn Batch + '_>>> {
-        Some(
-            self.batch_of(request)
-                .map(|batch| Box::new(batch) as Box<dyn Batch>),
-        )
+/// Refuses what no cube's solve takes: generators, more than one solution asked of a solver
+/// that gives one, a bad timeout, the board-only options, and options that need another.
+pub(crate) fn check_request(request: &SolveRequest) -> AppResult<()> {
+    no_generators(&request.generators)?;
+    request.one_solution_only()?;
+    request.timeout()?;
+    let input = |text: &str| Err(AppError::Input(text.into()));
+    let tile_only = [
+        (request.goal.is_some(), "«goal»"),
+        (request.pdb.is_some(), "«pdb»"),
+        (request.heuristic != HeuristicChoice::Auto, "«heuristic»"),
+        (request.stages.is_some(), "«stages»"),
+        (request.effort.is_some(), "«effort»"),
+        (request.no_reflection, "«no_reflection»"),
+        (request.reverse, "«reverse»"),
+        (request.both_ways, "«both_ways»"),
+        (request.resume_from.is_some(), "«resume_from»"),
+        (request.resume_subtrees.is_some(), "«resume_subtrees»"),
+    ];
+    if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
+        return Err(AppError::Input(format!(
+            "{name} is for sliding-tile boards, not cubes"
+        )));
     }
-
-    fn check_bfs(&self, job: &BfsJob) -> AppResult<()> {
-        no_generators(&job.generators)?;
-        if job.goal.is_some() {
-            return Err(AppError::Input(
-                "«goal» is for sliding-tile boards; a cube is enumerated from solved".into(),
-            ));
-        }
-        self.reduction(job.symmetry)?;
-        cube_metric(job.metric.as_deref(), self.size).map(|_| ())
+    if request.all && !request.optimal {
+        return input("«all» lists every shortest solution; it needs «optimal»");
     }
-
-    fn bfs(
-        &self,
-        job: &BfsJob,
-        request: &BfsRequest,
-        progress: &dyn Progress,
-    ) -> AppResult<BfsReport> {
-        self.check_bfs(job)?;
-        let metric = cube_metric(job.metric.as_deref(), self.size)?;
-        match self.size {
-            CubeSize::Two => bfs::cube2(metric, request, progress),
-            CubeSize::Three => bfs::cube3(metric, self.reduction(job.symmetry)?, request, progress),
-        }
+    if let Some(n) = request
+        .max_length
+        .filter(|&n| n as u64 > crate::units::MAX_TARGET_LENGTH)
+    {
+        return Err(AppError::Input(format!(
+            "«max_length» {n}: at most {} moves can be asked for",
+            crate::units::MAX_TARGET_LENGTH
+        )));
     }
-
-    fn scrambler<'a>(
-        &'a self,
-        bench: &'a Workbench,
-        request: &ScrambleRequest,
-        _: &JobLimits,
-        progress: &dyn Progress,
-    ) -> AppResult<Box<dyn Scrambler + 'a>> {
-        no_generators(&request.generators)?;
-        no_board_format(request, "cubes print a scramble and its stickers, or json")?;
-        let metric = cube_metric(request.metric.as_deref(), self.size)?;
-        let size = self.size;
-        Ok(match (size, request.moves) {
-            (_, Some(n)) => Box::new(move |rng: &mut StdRng| {
-                scramble::cube_moves(size, metric, n as usize, rng)
-            }),
-            (CubeSize::Two, None) => {
-                let space = Cube2Space::new(metric);
-                let (table, _) = crate::tables::table_in_memory(&space)?;
-                Box::new(move |rng: &mut StdRng| scramble::cube2_uniform(&space, &table, rng))
-            }
-            (CubeSize::Three, None) => {
-                let tables = loaded::twophase_tables(bench, progress, None, &mut |notice| {
-                    progress.detail(&crate::request::notice_text(&notice))
-                })?;
-                Box::new(ReadingCache(move |rng: &mut StdRng| {
-                    scramble::cube3_uniform(&tables, metric, rng)
-                }))
-            }
-        })
+    if request.table_size.is_some() && !request.optimal {
+        return input("«table_size» is for «optimal»");
     }
+    Ok(())
+}
 
-    fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
-        no_info_generators(query)?;
-        Ok(AnyInfo::Cube(info::cube_info(
-            self.size,
-            query.ram_bytes,
-            query.free_disk_bytes,
-        )))
+/// Refuses the front-end options no cube solver uses: `verbose` always, `memory` but for
+/// half-depth search.
+pub(crate) fn check_front_end(request: &SolveRequest, given: FrontEndOptions) -> AppResult<()> {
+    if given.verbose {
+        return Err(AppError::Input(
+            "«verbose» is for sliding-tile boards, not cubes".into(),
+        ));
     }
+    if given.memory && request.algorithm != Algorithm::HalfDepth {
+        return Err(AppError::Input(
+            "«memory» is used only by «algorithm» half-depth on cubes".into(),
+        ));
+    }
+    Ok(())
+}
 
-    fn verifier<'a>(
-        &'a self,
-        bench: &'a Workbench,
-        query: &VerifyQuery,
-        progress: &dyn Progress,
-        notices: &mut dyn FnMut(Notice),
-    ) -> AppResult<Verifier<'a>> {
+/// A position of `cube` as stickers or moves, read by `syntax`; one given alone is quoted in
+/// the error.
+pub(crate) fn read_position(
+    cube: CubeShape,
+    syntax: Syntax,
+    text: &str,
+    source: Source,
+) -> AppResult<Position> {
+    let position = parse_position(cube, text, syntax).map_err(|e| match source {
+        Source::Given => AppError::Input(format!("position '{}': {e}", excerpt(text))),
+        Source::Line => AppError::Input(e.to_string()),
+    })?;
+    Ok(Position::new(CubeJob {
+        text: text.to_string(),
+        cube: position,
+    }))
+}
+
+/// Refuses the enumeration options no cube takes and gives the metric `job` asks for.
+pub(crate) fn check_bfs(job: &BfsJob, cube: CubeShape) -> AppResult<Metric> {
+    no_generators(&job.generators)?;
+    if job.goal.is_some() {
+        return Err(AppError::Input(
+            "«goal» is for sliding-tile boards; a cube is enumerated from solved".into(),
+        ));
+    }
+    cube_metric(job.metric.as_deref(), cube)
+}
+
+/// Refuses the scramble options no cube takes and gives the metric `request` asks for.
+pub(crate) fn check_scramble(request: &ScrambleRequest, cube: CubeShape) -> AppResult<Metric> {
+    no_generators(&request.generators)?;
+    no_board_format(request, "cubes print a scramble and its stickers, or json")?;
+    cube_metric(request.metric.as_deref(), cube)
+}
+
+/// How `verify` and `apply` read and count a cube's claims.
+pub(crate) struct ClaimReading {
+    /// The metric lengths are given in.
+    pub metric: TurnMetric,
+    /// The notation moves are written back in.
+    pub notation: Notation,
+    /// How starts are read.
+    pub syntax: Syntax,
+}
+
+impl ClaimReading {
+    /// What `query` asks, the board-only options refused.
+    pub fn of(query: &VerifyQuery) -> AppResult<Self> {
         if query.goal.is_some() || query.table.is_some() {
             return Err(AppError::Input(
                 "«goal» and «table» are for boards; a cube's goal is solved".into(),
@@ -210,152 +231,91 @@ impl Puzzle for Cube {
                 .map_err(|e| AppError::Input(e.to_string()))?,
             None => TurnMetric::Htm,
         };
-        let notation = query.notation.unwrap_or_default();
-        let syntax = match query.facelets {
-            true => Syntax::Facelets,
-            false => Syntax::Auto,
-        };
-        let size = self.size;
-        let search_metric = verify::prover_metric(metric, size);
-        let (pocket, optimal) = match (size, query.prove) {
-            (CubeSize::Two, true) => return Err(AppError::Input(
-                "«prove» is for the 3x3x3; the 2x2x2 is proven from its distance table without it"
-                    .into(),
-            )),
-            (CubeSize::Two, false) if query.proves => {
-                (Some(loaded::cube2_solver(bench, search_metric)?), None)
-            }
-            (CubeSize::Two, false) => (None, None),
-            (CubeSize::Three, true) => {
-                let table_size = optimal_table_size(query.table_size.as_deref())?;
-                let tables =
-                    loaded::optimal_tables(bench, table_size, search_metric, progress, notices)?;
-                (None, Some(tables))
-            }
-            (CubeSize::Three, false) => (None, None),
-        };
-        let timeout = query.timeout;
-        Ok(Verifier {
-            check: Box::new(move |claim| {
-                let prover = match (&pocket, &optimal) {
-                    (Some(table), _) => Some(CubeProver::Pocket(table)),
-                    (_, Some(tables)) => Some(CubeProver::Optimal { tables, timeout }),
-                    _ => None,
-                };
-                verify::cube(size, metric, notation, syntax, claim, prover.as_ref())
-            }),
-            unproven: match size {
-                CubeSize::Two => "no distance table for this puzzle here",
-                CubeSize::Three => "«prove» runs the optimal solver",
+        Ok(ClaimReading {
+            metric,
+            notation: query.notation.unwrap_or_default(),
+            syntax: match query.facelets {
+                true => Syntax::Facelets,
+                false => Syntax::Auto,
             },
         })
     }
 
-    fn replay(&self, request: &ReplayRequest) -> AppResult<Replay> {
-        if request.goal.is_some() {
-            return Err(AppError::Input(
-                "«goal» is for sliding-tile boards; a cube is solved to solved".into(),
-            ));
-        }
-        let syntax = match request.facelets {
-            true => Syntax::Facelets,
-            false => Syntax::Auto,
-        };
-        let start = parse_position(self.size, &request.position, syntax).map_err(|e| {
-            AppError::Input(format!("position '{}': {e}", excerpt(&request.position)))
-        })?;
-        // Read whole, as solve reads moves: groups, repeats, commutators, conjugates and
-        // comments, one position after each turn they expand to.
-        let moves = CubeAlgorithm::parse(&request.solution)
-            .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution))))?;
-        check_replay_size(moves.turns.len(), facelet::FACELETS)?;
-        let mut positions = Vec::with_capacity(moves.turns.len() + 1);
-        let mut last = start;
-        positions.push(facelet::format(&last));
-        // Each turn is applied to the cube as held after the ones before it, which is how a
-        // rotation or slice renames the faces of the turns after it in the whole sequence (a
-        // test compares this with applying every prefix whole).
-        for &turn in &moves.turns {
-            last = CubeAlgorithm { turns: vec![turn] }
-                .apply_held(self.size, &last)
-                .map_err(|e| AppError::Input(e.to_string()))?;
-            positions.push(facelet::format(&last));
-        }
-        Ok(Replay {
-            positions,
-            solved: last == CubieCube::SOLVED,
-        })
-    }
-}
-
-impl Cube {
-    /// The classes the 3x3x3 is enumerated by: 48 symmetries (default) or 96 with inversion.
-    fn reduction(&self, symmetry: Option<u32>) -> AppResult<Reduction> {
-        match (self.size, symmetry) {
-            (CubeSize::Two, Some(_)) => Err(AppError::Input(
-                "«symmetry» is for the 3x3x3; the 2x2x2 is enumerated whole".into(),
-            )),
-            (_, None | Some(48)) => Ok(Reduction::Symmetries),
-            (_, Some(96)) => Ok(Reduction::SymmetriesAndInverse),
-            (_, Some(n)) => Err(AppError::Input(format!(
-                "«symmetry» is 48 (the cube's symmetries) or 96 (with inversion), not {n}"
-            ))),
+    /// The checker of `cube`'s claims, which proves lengths shortest with `prover` where there
+    /// is one; `unproven` says why a length may be reported as not proven.
+    pub fn verifier<'a>(
+        self,
+        cube: CubeShape,
+        prover: Option<Box<dyn CubeProver + 'a>>,
+        unproven: &'static str,
+    ) -> Verifier<'a> {
+        Verifier {
+            check: Box::new(move |claim| {
+                verify::cube(
+                    cube,
+                    (self.metric, self.notation, self.syntax),
+                    claim,
+                    prover.as_deref(),
+                )
+            }),
+            unproven,
         }
     }
 }
 
-/// Every `metric` a cube's lengths may be counted in, the default first (the 2x2x2, which has
-/// no middle layer, counts `stm` as `htm`).
-pub const METRICS: [&str; 4] = ["htm", "qtm", "stm", "etm"];
-
-/// The solve options the 2x2x2 takes (see [`PuzzleEntry::options`]); `optimal` asks for what
-/// its solvers give anyway.
-const CUBE2_OPTIONS: [&str; 7] = [
-    "algorithm",
-    "metric",
-    "facelets",
-    "moves",
-    "depth",
-    "table",
-    "optimal",
-];
-
-/// The solve options the 3x3x3 takes: two-phase's, the optimal solver's and half-depth's.
-const CUBE3_OPTIONS: [&str; 11] = [
-    "algorithm",
-    "metric",
-    "facelets",
-    "moves",
-    "depth",
-    "max_length",
-    "optimal",
-    "all",
-    "table_size",
-    "known_solution",
-    "timeout",
-];
-
-/// The metric a cube of `size` is searched in for `--metric` (default: the half-turn metric):
-/// etm is searched as stm (the same distances), and on the 2x2x2 stm as htm (no middle layer).
-pub fn cube_metric(text: Option<&str>, size: CubeSize) -> AppResult<Metric> {
-    let metric = match text {
-        Some(t) => t
-            .parse::<Metric>()
-            .map_err(|e| AppError::Input(e.to_string()))?,
-        None => Metric::Htm,
+/// Plays `request.solution` on `cube` from its start, one position after each turn.
+pub(crate) fn replay(cube: CubeShape, request: &ReplayRequest) -> AppResult<Replay> {
+    if request.goal.is_some() {
+        return Err(AppError::Input(
+            "«goal» is for sliding-tile boards; a cube is solved to solved".into(),
+        ));
+    }
+    let syntax = match request.facelets {
+        true => Syntax::Facelets,
+        false => Syntax::Auto,
     };
-    Ok(metric.for_size(size))
+    let start = parse_position(cube, &request.position, syntax)
+        .map_err(|e| AppError::Input(format!("position '{}': {e}", excerpt(&request.position))))?;
+    // Read whole, as solve reads moves: groups, repeats, commutators, conjugates and
+    // comments, one position after each turn they expand to.
+    let moves = CubeAlgorithm::parse(&request.solution)
+        .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(&request.solution))))?;
+    check_replay_size(moves.turns.len(), facelet::FACELETS)?;
+    let mut positions = Vec::with_capacity(moves.turns.len() + 1);
+    let mut last = start;
+    positions.push(facelet::format(&last));
+    // Each turn is applied to the cube as held after the ones before it, which is how a
+    // rotation or slice renames the faces of the turns after it in the whole sequence (a
+    // test compares this with applying every prefix whole).
+    for &turn in &moves.turns {
+        last = CubeAlgorithm { turns: vec![turn] }
+            .apply_held(cube, &last)
+            .map_err(|e| AppError::Input(e.to_string()))?;
+        positions.push(facelet::format(&last));
+    }
+    Ok(Replay {
+        positions,
+        solved: last == CubieCube::SOLVED,
+    })
+}
+
+/// Whether a solver's failure is the input's fault (an impossible cube, a known solution that
+/// does not solve it) rather than ours.
+pub(crate) fn is_invalid_cube(error: &SolveError) -> bool {
+    matches!(error, SolveError::Invalid(_) | SolveError::NotASolution)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::request::{replay, MAX_REPLAY_ENTRIES};
+    use godsearch_puzzles::cube::{CUBE2, CUBE3};
+    use rand::rngs::StdRng;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
 
     /// The replay before: every prefix parsed and applied whole (quadratic).
-    fn replay_by_prefixes(size: CubeSize, solution: &str) -> Vec<String> {
+    fn replay_by_prefixes(size: CubeShape, solution: &str) -> Vec<String> {
         let turns: Vec<&str> = solution.split_whitespace().collect();
         (0..=turns.len())
             .map(|k| {
@@ -372,7 +332,7 @@ mod tests {
             "r", "Dw2", "b'",
         ];
         let mut rng = StdRng::seed_from_u64(11);
-        for size in [CubeSize::Two, CubeSize::Three] {
+        for size in [CUBE2, CUBE3] {
             for _ in 0..40 {
                 let solution: Vec<&str> =
                     (0..12).map(|_| *words.choose(&mut rng).unwrap()).collect();
@@ -391,10 +351,27 @@ mod tests {
                         "{solution}"
                     ),
                     // The 2x2x2 has no middle layer: both refuse the same sequences.
-                    Err(_) => assert!(size == CubeSize::Two, "{solution}"),
+                    Err(_) => assert!(!size.has_middle_layers(), "{solution}"),
                 }
             }
         }
+    }
+
+    /// Each cube is its own kind: it opens every one of its names, in any case, and none of
+    /// the other cube's.
+    #[test]
+    fn each_cube_kind_opens_its_own_names_only() {
+        use crate::registry::{cube2, cube3};
+        for (kind, other) in [(cube2::KIND, cube3::KIND), (cube3::KIND, cube2::KIND)] {
+            for name in kind.names {
+                let opened = kind.open(&format!(" {} ", name.to_uppercase()), false);
+                let entry = opened.expect("its own name").unwrap().entry();
+                assert_eq!((entry.name.as_str(), entry.kind), (kind.names[0], FAMILY));
+                assert!(other.open(name, false).is_none(), "{name}");
+            }
+            assert_eq!(kind.listed(), vec![kind.names[0].to_string()]);
+        }
+        assert_eq!(cube2::KIND.names_help(), "a 2x2x2 cube (cube2, pocket)");
     }
 
     #[test]

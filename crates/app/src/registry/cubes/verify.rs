@@ -1,8 +1,9 @@
 //! Checking cube solutions: each is replayed from its start (stickers or moves) and the report
 //! says whether it solves the cube, its length in every metric, and whether it is shortest
-//! where the 2x2x2's distance table or the optimal 3x3x3 solver can tell ([`CubeProver`]).
+//! where the cube's puzzle has a [`CubeProver`] (the 2x2x2's distance table, the optimal 3x3x3
+//! solver).
 
-use super::solvers::{Cube2Solver, CubeJob};
+use super::CubeJob;
 use crate::report::VerifyReport;
 use crate::verify::Claim;
 use crate::{AppError, AppResult};
@@ -10,82 +11,51 @@ use godsearch_core::excerpt;
 use godsearch_puzzles::cube::algorithm::parse_moves;
 use godsearch_puzzles::cube::notation::{apply_moves, Move};
 use godsearch_puzzles::cube::{
-    facelet, parse_position, Algorithm, CubeSize, CubieCube, Metric, Notation, Stickers, Syntax,
-    TurnMetric,
+    parse_position, Algorithm, CubeShape, Metric, Notation, Stickers, Syntax, TurnMetric,
 };
-use godsearch_twophase::optimal::{solve_optimal, OptimalOptions, OptimalTables};
-use std::time::{Duration, Instant};
 
 /// What tells whether a cube's solution is shortest, in the search metric matching the
 /// counting metric ([`prover_metric`]).
-pub enum CubeProver<'a> {
-    /// The 2x2x2's complete distance table (descent: microseconds).
-    Pocket(&'a Cube2Solver),
-    /// The optimal 3x3x3 solver with its pruning table, on the threads of the current rayon
-    /// pool; with a timeout, a position it gives up on gets the lower bound it proved.
-    Optimal {
-        /// The optimal solver's tables.
-        tables: &'a OptimalTables,
-        /// Give up this long after a position starts.
-        timeout: Option<Duration>,
-    },
+pub trait CubeProver {
+    /// The distance of `job`'s cube, or a lower bound where the prover gave up. `known`, a
+    /// solution in face turns, may spare it work: its length need not be searched.
+    fn prove(&self, job: &CubeJob, known: Option<&[Move]>) -> AppResult<Proven>;
 }
 
-/// What a prover found: the exact distance, or when it gave up, a lower bound.
-enum Proven {
-    Distance(usize),
-    AtLeast(usize),
-}
-
-impl CubeProver<'_> {
-    /// The distance of `job`'s cube, or a lower bound. `known`, a solution in face turns, is
-    /// the optimal search's known solution: its length is never searched, so proving it
-    /// shortest costs only the shorter bounds.
+/// A prover shared with the workbench that keeps it.
+impl<P: CubeProver + ?Sized> CubeProver for std::sync::Arc<P> {
     fn prove(&self, job: &CubeJob, known: Option<&[Move]>) -> AppResult<Proven> {
-        match self {
-            CubeProver::Pocket(table) => Ok(Proven::Distance(table.solve(job)?.length)),
-            CubeProver::Optimal { tables, timeout } => {
-                let options = OptimalOptions {
-                    deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
-                    all: false,
-                    stop: None,
-                    known,
-                };
-                let found =
-                    solve_optimal(tables, &job.cube, options).map_err(|source| AppError::Cube {
-                        text: excerpt(&job.text),
-                        source,
-                    })?;
-                Ok(match found.solutions.first() {
-                    Some(moves) => Proven::Distance(tables.metric().length(moves)),
-                    None => Proven::AtLeast(found.lower_bound),
-                })
-            }
-        }
+        (**self).prove(job, known)
     }
 }
 
-/// Replays `claim` on a cube of `size` from its start (stickers or moves, read by `syntax`) and
-/// checks it reaches solved, in any orientation (the moves may turn slices and the whole cube:
-/// see [`godsearch_puzzles::cube::algorithm`]); its length in every metric, `length` in
-/// `metric`, the moves written in `notation`. `prover` (in the search metric
+/// What a prover found: the exact distance, or when it gave up, a lower bound.
+pub enum Proven {
+    /// The exact distance.
+    Distance(usize),
+    /// At least this far.
+    AtLeast(usize),
+}
+
+/// Replays `claim` on `shape` from its start (stickers or moves, read by `syntax`) and checks
+/// it reaches solved, in any orientation (the moves may turn slices and the whole cube: see
+/// [`godsearch_puzzles::cube::algorithm`]); its length in every metric, `length` in `metric`,
+/// the moves written in `notation`. `prover` (in the search metric
 /// [`prover_metric`] gives) says whether a solution is shortest: exactly, or when the optimal
 /// search gives up at a lower bound, yes if the solution is that short.
 pub fn cube(
-    size: CubeSize,
-    metric: TurnMetric,
-    notation: Notation,
-    syntax: Syntax,
+    shape: CubeShape,
+    (metric, notation, syntax): (TurnMetric, Notation, Syntax),
     claim: Claim,
-    prover: Option<&CubeProver>,
+    prover: Option<&dyn CubeProver>,
 ) -> AppResult<VerifyReport> {
-    let start = parse_position(size, claim.start, syntax)
+    let start = parse_position(shape, claim.start, syntax)
         .map_err(|e| AppError::Input(format!("start '{}': {e}", excerpt(claim.start))))?;
     let moves = Algorithm::parse(claim.moves)
-        .and_then(|a| a.for_size(size))
+        .and_then(|a| a.for_cube(shape))
         .map_err(|e| AppError::Input(format!("moves '{}': {e}", excerpt(claim.moves))))?;
     let end = moves.apply_stickers(&Stickers::of(&start));
-    let reaches_goal = end.solved(size);
+    let reaches_goal = end.solved(shape);
     let job = CubeJob {
         text: claim.start.to_string(),
         cube: start,
@@ -110,10 +80,10 @@ pub fn cube(
     };
     let in_metric = |m| Some(moves.length(m));
     Ok(VerifyReport {
-        puzzle: size.to_string(),
-        start: facelets_of(size, &start),
+        puzzle: shape.to_string(),
+        start: shape.write_facelets(&start),
         moves: moves.format(notation),
-        end: facelets_of(size, &end.held(size)),
+        end: shape.write_facelets(&end.held(shape)),
         reaches_goal,
         problem: (!reaches_goal).then(|| "the cube is not solved at the end".to_string()),
         length,
@@ -128,21 +98,13 @@ pub fn cube(
     })
 }
 
-/// The search metric whose distances are the shortest lengths in `metric` of a cube of `size`:
-/// a shortest solution turns no whole cube (so ETM is STM), and the 2x2x2 has no middle layer
-/// (so STM is HTM there).
-pub fn prover_metric(metric: TurnMetric, size: CubeSize) -> Metric {
+/// The search metric whose distances are the shortest lengths in `metric` of `shape`: a
+/// shortest solution turns no whole cube (so ETM is STM), and without middle layers STM is HTM.
+pub fn prover_metric(metric: TurnMetric, shape: CubeShape) -> Metric {
     let search = match metric {
         TurnMetric::Htm => Metric::Htm,
         TurnMetric::Qtm => Metric::Qtm,
         TurnMetric::Stm | TurnMetric::Etm => Metric::Stm,
     };
-    search.for_size(size)
-}
-
-fn facelets_of(size: CubeSize, c: &CubieCube) -> String {
-    match size {
-        CubeSize::Three => facelet::format(c),
-        CubeSize::Two => facelet::format_pocket(c),
-    }
+    search.for_cube(shape)
 }

@@ -1,25 +1,20 @@
-//! Solving cubes the way every front end offers it: the 2x2x2 optimally by descent of its
-//! distance table, the 3x3x3 by Kociemba's two-phase method or optimally by IDA*; every
-//! solution replayed on its start before it is returned.
+//! The 3x3x3's solvers: Kociemba's two-phase method, optimally by IDA* over the optimal
+//! solver's pruning table, or optimally by half-depth search; every solution replayed on its
+//! start before it is returned.
 
-use super::tables::load_cube2_table;
+use crate::registry::cubes::verify::{CubeProver, Proven};
+use crate::registry::cubes::CubeJob;
 use crate::report::CubeSolution;
-use crate::tables::table_in_memory;
 use crate::{AppError, AppResult};
-use godsearch_core::{excerpt, Progress, RankedSpace, SequenceAutomaton, StateSpace};
+use godsearch_core::{excerpt, Progress, SequenceAutomaton};
 use godsearch_enumerate::half_depth::{GoalBall, GroupBrakes, HalfDepthOutcome};
-use godsearch_enumerate::table::table_bytes;
 use godsearch_puzzles::cube::algorithm::held_form;
 use godsearch_puzzles::cube::notation::{apply_moves, format_moves, merge_same_face};
 use godsearch_puzzles::cube::{
-    facelet, Algorithm, Cube2Space, Cube3Classes, CubeSize, CubieCube, Metric, Move, Reduction,
-    CUBE2_MAX_DISTANCE,
+    facelet, Algorithm, Cube3Classes, CubieCube, Metric, Move, Reduction, CUBE3,
 };
-use godsearch_search::descend;
-use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
 use godsearch_twophase::optimal::{gods_number, solve_optimal, OptimalOptions, OptimalTables};
 use godsearch_twophase::{solve_in, Options, SolveError, Tables};
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,138 +46,12 @@ pub fn written_solution(
     }
     let text = held_form(moves).to_string();
     let held = Algorithm::parse(&text)
-        .and_then(|a| a.apply_held(CubeSize::Three, cube))
+        .and_then(|a| a.apply_held(CUBE3, cube))
         .map_err(|_| replay_failed())?;
     if !held.is_solved() {
         return Err(replay_failed());
     }
     Ok(text)
-}
-
-/// A cube to solve, with the text it was given as.
-#[derive(Debug, Clone)]
-pub struct CubeJob {
-    /// The position as the user wrote it (stickers or moves).
-    pub text: String,
-    /// The position.
-    pub cube: CubieCube,
-}
-
-enum Cube2Table {
-    Loaded(LoadedTable),
-    Built(TwoBitTable),
-}
-
-/// The 2x2x2 solved optimally by descent, in one metric.
-pub struct Cube2Solver {
-    space: Cube2Space,
-    table: Cube2Table,
-}
-
-impl Cube2Solver {
-    /// The solver from the table file at `path` (checked to be a 2x2x2 table of this metric),
-    /// or from a table built now (3,674,160 positions: a few hundredths of a second).
-    pub fn new(metric: Metric, path: Option<&Path>) -> AppResult<Self> {
-        let space = Cube2Space::new(metric);
-        let table = match path {
-            Some(path) => Cube2Table::Loaded(load_cube2_table(path, &space)?),
-            None => Cube2Table::Built(table_in_memory(&space)?.0),
-        };
-        Ok(Cube2Solver { space, table })
-    }
-
-    /// An optimal solution in the faces as held (the table fixes one corner; the moves are
-    /// turned back to the cube's orientation), replayed before it is returned.
-    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
-        match &self.table {
-            Cube2Table::Built(table) => self.solve_with(table, job),
-            Cube2Table::Loaded(loaded) => {
-                let entries = loaded.header().entries as usize;
-                let view = TwoBitView::new(loaded.payload(), entries).ok_or_else(|| {
-                    AppError::Check("the table payload is shorter than its header says".into())
-                })?;
-                self.solve_with(&view, job)
-            }
-        }
-    }
-
-    fn solve_with<T: DistanceMod3>(&self, table: &T, job: &CubeJob) -> AppResult<CubeSolution> {
-        let started = Instant::now();
-        let path = descend(
-            &self.space,
-            table,
-            self.space.rank(&job.cube),
-            CUBE2_MAX_DISTANCE,
-        )?;
-        let memory = u64::try_from(table_bytes(self.space.state_count())).ok();
-        cube2_solution(&self.space, job, &path, ("table", memory), started)
-    }
-}
-
-/// The 2x2x2 by half-depth search ([`godsearch_enumerate::half_depth`]): an optimal solver
-/// independent of the distance table.
-pub struct Cube2HalfDepth {
-    space: Cube2Space,
-    ball: GoalBall<u64>,
-    memory_bytes: u64,
-}
-
-impl Cube2HalfDepth {
-    /// Holds every position within `depth` moves of solved (default: half the largest distance,
-    /// so every cube is met), in half of `memory_bytes`.
-    pub fn new(
-        metric: Metric,
-        depth: Option<u32>,
-        memory_bytes: u64,
-        progress: &dyn Progress,
-    ) -> AppResult<Self> {
-        let space = Cube2Space::new(metric);
-        let depth = depth.unwrap_or(CUBE2_MAX_DISTANCE.div_ceil(2) as u32);
-        let ball = GoalBall::build(&space, Some(depth), memory_bytes / 2, progress)
-            .map_err(crate::error::ball_error)?;
-        Ok(Cube2HalfDepth {
-            space,
-            ball,
-            memory_bytes: memory_bytes / 2,
-        })
-    }
-
-    /// A shortest solution in the faces as held, replayed before it is returned; a cube beyond
-    /// twice the depth held is reported with no solution and the lower bound proved
-    /// (`beyond_depth`).
-    pub fn solve(&self, job: &CubeJob) -> AppResult<CubeSolution> {
-        let started = Instant::now();
-        let start = self.space.rank(&job.cube);
-        match self.ball.solve(&self.space, start, self.memory_bytes) {
-            HalfDepthOutcome::Solved(path) => {
-                let memory = Some(self.ball.bytes());
-                cube2_solution(&self.space, job, &path, ("half-depth", memory), started)
-            }
-            HalfDepthOutcome::Beyond { lower_bound } => Ok(CubeSolution {
-                puzzle: CubeSize::Two.to_string(),
-                start: job.text.clone(),
-                facelets: facelet::format_pocket(&job.cube),
-                solution: String::new(),
-                length: 0,
-                metric: self.space.metric().name(),
-                optimal: false,
-                algorithm: "half-depth",
-                phase1_length: None,
-                max_length: None,
-                nodes_expanded: 0,
-                phase2_nodes: None,
-                phase2_searches: None,
-                timed_out: true,
-                lower_bound: Some(lower_bound as usize),
-                beyond_depth: Some(self.ball.depth()),
-                position_symmetries: None,
-                known_solution: None,
-                all_solutions: None,
-                memory_bytes: Some(self.ball.bytes()),
-                seconds: started.elapsed().as_secs_f64(),
-            }),
-        }
-    }
 }
 
 /// The 3x3x3 by half-depth search in the group form
@@ -268,7 +137,7 @@ impl Cube3HalfDepth {
                       length: usize,
                       lower_bound: Option<usize>,
                       beyond_depth: Option<u32>| CubeSolution {
-            puzzle: CubeSize::Three.to_string(),
+            puzzle: CUBE3.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
             solution,
@@ -304,50 +173,6 @@ impl Cube3HalfDepth {
         Ok(report(solution, metric.length(&moves), None, None))
     }
 }
-/// The report of an optimal 2x2x2 `path` (moves of the one-frame space), turned back to the
-/// faces as held and replayed.
-fn cube2_solution(
-    space: &Cube2Space,
-    job: &CubeJob,
-    path: &[godsearch_core::MoveIdx],
-    (algorithm, memory_bytes): (&'static str, Option<u64>),
-    started: Instant,
-) -> AppResult<CubeSolution> {
-    let (_, rotation) = space.canonical(&job.cube);
-    let found: Vec<Move> = path.iter().map(|&k| space.moves()[k as usize]).collect();
-    // In QTM a half turn is found as two quarter turns; cubers write it once (`F2`).
-    let moves = merge_same_face(&space.reorient(&found, rotation));
-    let seconds = started.elapsed().as_secs_f64();
-    if space.rank(&apply_moves(&job.cube, &moves)) != space.goal_state() {
-        return Err(AppError::Check(
-            "the 2x2x2 solution did not solve the cube on replay".into(),
-        ));
-    }
-    Ok(CubeSolution {
-        puzzle: CubeSize::Two.to_string(),
-        start: job.text.clone(),
-        facelets: facelet::format_pocket(&job.cube),
-        solution: format_moves(&moves),
-        length: space.metric().length(&moves),
-        metric: space.metric().name(),
-        optimal: true,
-        algorithm,
-        phase1_length: None,
-        max_length: None,
-        nodes_expanded: path.len() as u64,
-        phase2_nodes: None,
-        phase2_searches: None,
-        timed_out: false,
-        lower_bound: None,
-        beyond_depth: None,
-        position_symmetries: None,
-        known_solution: None,
-        all_solutions: None,
-        memory_bytes,
-        seconds,
-    })
-}
-
 /// The 3x3x3 by the two-phase method.
 pub struct TwoPhaseSolver<'a> {
     /// The two-phase tables (built once, cached: see [`crate::cache::TableCache`]).
@@ -383,7 +208,7 @@ impl TwoPhaseSolver<'_> {
         let solution =
             written_solution(&job.cube, &found.moves, self.metric, "two-phase solution")?;
         Ok(CubeSolution {
-            puzzle: CubeSize::Three.to_string(),
+            puzzle: CUBE3.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
             solution,
@@ -476,7 +301,7 @@ impl OptimalSolver<'_> {
             false => None,
         };
         Ok(CubeSolution {
-            puzzle: CubeSize::Three.to_string(),
+            puzzle: CUBE3.to_string(),
             start: job.text.clone(),
             facelets: facelet::format(&job.cube),
             solution: write(&moves)?,
@@ -501,8 +326,33 @@ impl OptimalSolver<'_> {
     }
 }
 
-/// Whether a solver's failure is the input's fault (an impossible cube, a known solution that
-/// does not solve it) rather than ours.
-pub(crate) fn is_invalid_cube(error: &SolveError) -> bool {
-    matches!(error, SolveError::Invalid(_) | SolveError::NotASolution)
+/// The optimal solver proves a 3x3x3 solution's length shortest, on the threads of the current
+/// rayon pool; with a timeout, a position it gives up on gets the lower bound it proved.
+pub struct OptimalProver {
+    /// The optimal solver's tables.
+    pub tables: Arc<OptimalTables>,
+    /// Give up this long after a position starts.
+    pub timeout: Option<Duration>,
+}
+
+impl CubeProver for OptimalProver {
+    /// `known`, a solution in face turns, is the optimal search's known solution: its length is
+    /// never searched, so proving it shortest costs only the shorter bounds.
+    fn prove(&self, job: &CubeJob, known: Option<&[Move]>) -> AppResult<Proven> {
+        let options = OptimalOptions {
+            deadline: self.timeout.and_then(|t| Instant::now().checked_add(t)),
+            all: false,
+            stop: None,
+            known,
+        };
+        let found =
+            solve_optimal(&self.tables, &job.cube, options).map_err(|source| AppError::Cube {
+                text: excerpt(&job.text),
+                source,
+            })?;
+        Ok(match found.solutions.first() {
+            Some(moves) => Proven::Distance(self.tables.metric().length(moves)),
+            None => Proven::AtLeast(found.lower_bound),
+        })
+    }
 }

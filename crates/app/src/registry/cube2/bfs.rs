@@ -1,19 +1,17 @@
-//! God's algorithm on the cubes: the 2x2x2 whole (its distance table, or the frontier engines),
-//! the 3x3x3 level by level as classes under its symmetries.
+//! God's algorithm on the 2x2x2: enumerated whole, into its distance table or by the frontier
+//! engines.
 
 use super::tables;
 use crate::bfs::{
-    add_run_figures, check_count_last, check_disk, class_run, frontier_run, report,
-    table_entry_bytes, BfsRequest, EngineChoice, Finish,
+    add_run_figures, check_count_last, check_disk, frontier_run, report, table_entry_bytes,
+    BfsRequest, EngineChoice, Finish,
 };
 use crate::report::BfsReport;
 use crate::{AppError, AppResult};
 use godsearch_core::{Progress, RankedSpace};
 use godsearch_enumerate::{table, Stop};
-use godsearch_puzzles::cube::classes::CLASS_KEY;
 use godsearch_puzzles::cube::notation::{format_moves, invert_moves};
-use godsearch_puzzles::cube::{Cube2Space, Cube3Classes, CubeSize, Metric, Reduction};
-use godsearch_puzzles::cube::{CUBE2_MAX_DISTANCE, CUBE2_RANKING};
+use godsearch_puzzles::cube::{Cube2Space, Metric, CUBE2, CUBE2_MAX_DISTANCE, CUBE2_RANKING};
 use godsearch_search::descend;
 use std::time::Instant;
 
@@ -72,7 +70,7 @@ pub fn cube2(
         None => ("frontier", std::mem::size_of::<u64>() as f64),
     };
     let mut report = report(
-        CubeSize::Two.to_string(),
+        CUBE2.to_string(),
         "solved".into(),
         metric.name(),
         engine,
@@ -81,38 +79,5 @@ pub fn cube2(
         seconds,
     );
     add_run_figures(&mut report, disk);
-    Ok(report)
-}
-
-/// The 3x3x3 in `metric`, from solved, as classes under `reduction`: exact position and class
-/// counts until the depth or memory limit.
-pub fn cube3(
-    metric: Metric,
-    reduction: Reduction,
-    request: &BfsRequest,
-    progress: &dyn Progress,
-) -> AppResult<BfsReport> {
-    if request.save.is_some() || request.engine == EngineChoice::Table {
-        return Err(AppError::Input("the 3x3x3 has 43,252,003,274,489,856,000 positions: no table of them fits; it is enumerated level by level (leave out «save» and «engine» table)".into()));
-    }
-    check_count_last(request)?;
-    let started = Instant::now();
-    let space = Cube3Classes::new(metric, reduction);
-    let run_name = format!(
-        "cube 3x3x3 metric {metric} classes of {} maps key {CLASS_KEY}",
-        reduction.order()
-    );
-    let mut report = class_run(
-        &space,
-        (CubeSize::Three.to_string(), metric.name()),
-        (&run_name, reduction.order()),
-        started,
-        request,
-        progress,
-    )?;
-    // The cube is never exhausted within memory: no diameter, no antipodes.
-    report.diameter = None;
-    report.complete = false;
-    report.antipode_count = None;
     Ok(report)
 }

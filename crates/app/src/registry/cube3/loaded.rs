@@ -1,9 +1,7 @@
-//! The cube tables a [`Workbench`] keeps loaded between requests ([`Workbench::kept`]): the
-//! two-phase tables, the optimal solver's pruning tables by size and metric, and the 2x2x2's
-//! distance tables by metric. Each is loaded (or built and cached) on first use, once: a second
+//! The 3x3x3 tables a [`Workbench`] keeps loaded between requests ([`Workbench::kept`]): the
+//! two-phase tables, and the optimal solver's pruning tables by size and metric. Each is loaded (or built and cached) on first use, once: a second
 //! request for a table being built waits for it.
 
-use super::solvers::Cube2Solver;
 use crate::error::build_tables;
 use crate::progress::Notice;
 use crate::request::Workbench;
@@ -15,14 +13,13 @@ use godsearch_twophase::Tables;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-/// The cube tables one workbench holds.
+/// The 3x3x3 tables one workbench holds.
 #[derive(Default)]
 pub struct CubeTables {
     twophase: OnceLock<Arc<Tables>>,
     /// Held while the two-phase tables are built.
     twophase_build: Mutex<()>,
     optimal: Mutex<HashMap<(&'static str, &'static str), Arc<OptimalTables>>>,
-    cube2: Mutex<HashMap<&'static str, Arc<Cube2Solver>>>,
 }
 
 /// The two-phase tables for a batch of `positions` cubes (`None`: unknown), loaded (or built
@@ -85,17 +82,4 @@ pub fn optimal_tables(
     })?;
     bench.tell(notices, &what, origin);
     Ok(Arc::clone(loaded.entry(key).or_insert(Arc::new(tables))))
-}
-
-/// The 2x2x2 solver in `metric` over a distance table built in memory on first use (a few
-/// hundredths of a second).
-pub fn cube2_solver(bench: &Workbench, metric: Metric) -> AppResult<Arc<Cube2Solver>> {
-    let kept = bench.kept::<CubeTables>();
-    let mut loaded = kept.cube2.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(solver) = loaded.get(metric.name()) {
-        return Ok(Arc::clone(solver));
-    }
-    let solver = Arc::new(Cube2Solver::new(metric, None)?);
-    loaded.insert(metric.name(), Arc::clone(&solver));
-    Ok(solver)
 }
