@@ -8,10 +8,10 @@ pub mod scramble;
 pub mod solvers;
 pub mod tables;
 
-use super::cubes::info::{cube_info, factorial, CubeFigures};
+use super::cubes::info::{factorial, CubeFigures};
 use super::cubes::verify::{prover_metric, CubeProver};
 use super::cubes::{self, scramble::cube_moves, ClaimReading, CubeJob, CubeKind};
-use super::{no_info_generators, InfoQuery, Puzzle, Scrambler, Verifier, VerifyQuery};
+use super::{InfoQuery, Puzzle, Scrambler, Verifier, VerifyQuery};
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::bfs::BfsRequest;
 use crate::choice::Algorithm;
@@ -112,7 +112,6 @@ impl Puzzle for Cube2 {
     }
 
     fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
-        no_info_generators(query)?;
         let figures = CubeFigures {
             shape: CUBE2,
             pieces: "8 corners, no centres",
@@ -123,11 +122,7 @@ impl Puzzle for Cube2 {
             gods_numbers: &GODS_NUMBERS,
             table_engine: Some("table"),
         };
-        Ok(AnyInfo::Cube(cube_info(
-            &figures,
-            query.ram_bytes,
-            query.free_disk_bytes,
-        )))
+        cubes::info::info(&figures, query)
     }
 
     fn verifier<'a>(

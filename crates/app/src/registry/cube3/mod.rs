@@ -14,12 +14,10 @@ pub mod loaded;
 pub mod scramble;
 pub mod solvers;
 
-use super::cubes::info::{cube_info, factorial, CubeFigures};
+use super::cubes::info::{factorial, CubeFigures};
 use super::cubes::verify::{prover_metric, CubeProver};
 use super::cubes::{self, scramble::cube_moves, ClaimReading, CubeKind};
-use super::{
-    no_info_generators, InfoQuery, Puzzle, ReadingCache, Scrambler, Verifier, VerifyQuery,
-};
+use super::{InfoQuery, Puzzle, ReadingCache, Scrambler, Verifier, VerifyQuery};
 use crate::batch::Batch;
 use crate::bfs::BfsRequest;
 use crate::progress::Notice;
@@ -138,7 +136,6 @@ impl Puzzle for Cube3 {
     }
 
     fn info(&self, query: &InfoQuery) -> AppResult<AnyInfo> {
-        no_info_generators(query)?;
         let figures = CubeFigures {
             shape: CUBE3,
             pieces: "8 corners, 12 edges, 6 centres that face turns keep in place",
@@ -152,11 +149,7 @@ impl Puzzle for Cube3 {
             gods_numbers: &GODS_NUMBERS,
             table_engine: None,
         };
-        Ok(AnyInfo::Cube(cube_info(
-            &figures,
-            query.ram_bytes,
-            query.free_disk_bytes,
-        )))
+        cubes::info::info(&figures, query)
     }
 
     fn verifier<'a>(

@@ -3,7 +3,9 @@
 //! figures each cube's puzzle gives ([`CubeFigures`]).
 
 use crate::info::{costs, Representation};
-use crate::report::{CubeInfoReport, GodsNumber};
+use crate::registry::{no_info_generators, InfoQuery};
+use crate::report::{AnyInfo, CubeInfoReport, GodsNumber};
+use crate::AppResult;
 use godsearch_puzzles::cube::CubeShape;
 use num_bigint::BigUint;
 
@@ -26,6 +28,17 @@ pub struct CubeFigures {
     pub table_engine: Option<&'static str>,
 }
 
+/// What `info` says of a cube from its `figures`, with the machine's memory and free disk
+/// `query` knows; generators refused (a cube has no named moves to choose from).
+pub fn info(figures: &CubeFigures, query: &InfoQuery) -> AppResult<AnyInfo> {
+    no_info_generators(query)?;
+    Ok(AnyInfo::Cube(cube_info(
+        figures,
+        query.ram_bytes,
+        query.free_disk_bytes,
+    )))
+}
+
 /// `n!`, exact.
 pub fn factorial(n: u64) -> BigUint {
     (2..=n).map(BigUint::from).product::<BigUint>()
@@ -43,7 +56,7 @@ const DISK_CLASS_BYTES: f64 = 8.7;
 /// A cube's space from its puzzle's `figures`: its exact position count, its symmetry classes
 /// and God's numbers as published, and each way of storing it against the machine's `ram_bytes` and
 /// `free_disk_bytes` (when the front end knows them).
-pub fn cube_info(
+fn cube_info(
     figures: &CubeFigures,
     ram_bytes: Option<u64>,
     free_disk_bytes: Option<u64>,
