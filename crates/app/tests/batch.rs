@@ -364,3 +364,48 @@ fn a_board_searched_from_the_goal_to_it_gets_a_shortest_solution_from_the_board(
         Err(AppError::Input(m)) if m.contains("«reverse» is used only by IDA* and A*")
     ));
 }
+
+/// A goal whose blank no mirror of the board keeps (the 2x4's default, blank last in a corner)
+/// gets its reflected lookup from the partition's mirror image: its databases built and cached
+/// beside the partition's, the report naming both, every length the one without it.
+#[test]
+fn a_goal_no_mirror_keeps_reads_the_mirror_images_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let puzzle = registry::open("2x4", false).unwrap();
+    let request = |no_reflection| SolveRequest {
+        algorithm: Algorithm::Ida,
+        pdb: Some("1,2,3/4,5,6,7".into()),
+        no_reflection,
+        ..SolveRequest::new("2x4", "")
+    };
+    let boards = [
+        "0 7 2 1 4 3 6 5",
+        "0 7 6 5 4 3 2 1",
+        "3 1 2 0 5 4 7 6",
+        "5 1 2 0 4 3 7 6",
+    ];
+    let solve = |request: &SolveRequest, built: &mut Vec<String>| {
+        let mut notices = |notice| {
+            if let godsearch_app::progress::Notice::Built { tiles, .. } = notice {
+                built.push(format!("{tiles:?}"));
+            }
+        };
+        solve_boards(puzzle.as_ref(), &bench, request, &boards, &mut notices)
+    };
+    let (mut reflected_built, mut plain_built) = (Vec::new(), Vec::new());
+    let reflected = solve(&request(false), &mut reflected_built);
+    let plain = solve(&request(true), &mut plain_built);
+    for ((board, with), without) in boards.iter().zip(&reflected).zip(&plain) {
+        assert_eq!(with.length, without.length, "{board}");
+        assert!(with.optimal, "{board}");
+        assert_eq!(
+            with.heuristic, "pdb 1,2,3/4,5,6,7 + 1,2,3/4,5,6,7 mirrored",
+            "{board}"
+        );
+        assert_eq!(without.heuristic, "pdb 1,2,3/4,5,6,7", "{board}");
+    }
+    // The partition's two databases and its mirror image's two, built once and then cached.
+    assert_eq!(reflected_built.len(), 4, "{reflected_built:?}");
+    assert!(plain_built.is_empty(), "{plain_built:?}");
+}

@@ -9,8 +9,8 @@ use godsearch_console::outln;
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape, TileSpace};
 use godsearch_search::tiles::{
-    ida_star, prepare_pruning, Manhattan, PatternHeuristic, RankedEstimate, TableBytes,
-    TileHeuristic,
+    ida_star, prepare_pruning, Manhattan, PatternHeuristic, RankedEstimate, ReflectedLookup,
+    TableBytes, TileHeuristic,
 };
 use std::time::Instant;
 
@@ -102,7 +102,7 @@ fn build(goal: &Board, name: &str) -> Result<(PatternHeuristic, f64, u64)> {
     let seconds = started.elapsed().as_secs_f64();
     let bytes = partition.patterns().iter().map(|p| p.entries()).sum();
     Ok((
-        PatternHeuristic::new(goal, &partition, tables, true)?,
+        PatternHeuristic::new(goal, &partition, tables, ReflectedLookup::Mirror)?,
         seconds,
         bytes,
     ))
@@ -136,7 +136,7 @@ pub fn run_twenty_four(cache: &TableCache, threads: usize, large: bool) -> Resul
         .collect::<Result<Vec<_>>>();
     bar.finish();
     let tables = tables?;
-    let h = PatternHeuristic::new(&goal, &partition, tables, true)?;
+    let h = PatternHeuristic::new(&goal, &partition, tables, ReflectedLookup::Mirror)?;
     outln!(
         "\n24-puzzle, 6-6-6-6 + reflection ({:.1} s to load or build), {threads} threads:",
         started.elapsed().as_secs_f64()

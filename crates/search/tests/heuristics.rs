@@ -6,7 +6,8 @@ use godsearch_enumerate::{pattern_db, table, Limits, NoProgress};
 use godsearch_puzzles::tiles::{Board, Partition, Shape, TileSpace};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar, ida_star, LinearConflict, Manhattan, Node, PatternHeuristic, TableBytes, TileHeuristic,
+    astar, ida_star, LinearConflict, Manhattan, Node, PatternHeuristic, ReflectedLookup,
+    TableBytes, TileHeuristic,
 };
 use rand::{Rng, SeedableRng};
 
@@ -27,17 +28,32 @@ fn exact_distances(space: &TileSpace<u64>) -> Vec<u8> {
         .collect()
 }
 
-/// The databases of `partition`, read at their direct index (spread) or their compact one.
-fn pdb_laid_out(goal: &Board, partition: &str, reflect: bool, spread: bool) -> PatternHeuristic {
-    let partition = Partition::parse(partition, goal).unwrap();
-    let tables = partition
+fn tables(partition: &Partition) -> Vec<TableBytes> {
+    partition
         .patterns()
         .iter()
         .map(|p| TableBytes::Owned(pattern_db::build(p, GIB, &NoProgress).unwrap()))
-        .collect();
+        .collect()
+}
+
+/// The databases of `partition`, read at their direct index (spread) or their compact one;
+/// with `reflect`, reflected through a mirror, or where none keeps the goal's blank, with the
+/// mirror image's databases (as the app chooses).
+fn pdb_laid_out(goal: &Board, partition: &str, reflect: bool, spread: bool) -> PatternHeuristic {
+    let partition = Partition::parse(partition, goal).unwrap();
+    let reflected = match reflect {
+        false => ReflectedLookup::Off,
+        true if PatternHeuristic::reflection_needs_tables(goal, &partition) => {
+            let image = partition.mirror_image(goal);
+            let image_tables = tables(&image);
+            ReflectedLookup::Tables(image, image_tables)
+        }
+        true => ReflectedLookup::Mirror,
+    };
+    let tables = tables(&partition);
     match spread {
-        true => PatternHeuristic::new(goal, &partition, tables, reflect).unwrap(),
-        false => PatternHeuristic::compact(goal, &partition, tables, reflect).unwrap(),
+        true => PatternHeuristic::new(goal, &partition, tables, reflected).unwrap(),
+        false => PatternHeuristic::compact(goal, &partition, tables, reflected).unwrap(),
     }
 }
 
@@ -138,7 +154,8 @@ fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
         );
         check_everywhere(&space, &distances, &pdb(&goal, "1,2,3/4,5", false), false);
         // Both table layouts, with the reflection (the spread one keeps its indexes in the
-        // cache and moves them a slide at a time).
+        // cache and moves them a slide at a time): through a mirror that keeps the goal's
+        // blank, or where none does, the mirror image's own tables.
         // Every tile in a group (only such partitions are reflected).
         let tiles: Vec<String> = (1..w * h).map(|t| t.to_string()).collect();
         let halves = format!(
@@ -156,7 +173,18 @@ fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
                 mirrored,
                 "{goal}"
             );
+            assert_eq!(pdbs.describe().ends_with(" mirrored"), !mirrored, "{goal}");
             check_everywhere(&space, &distances, &pdbs, false);
+            if !mirrored {
+                // The mirror image's sum is a second estimate, larger than the first on some
+                // positions.
+                let alone = pdb_laid_out(&goal, &halves, false, spread);
+                let raised = (0..space.state_count() as u64)
+                    .map(|r| Node::from_board(&space.unrank(r)))
+                    .filter(|node| pdbs.evaluate(node).1 > alone.evaluate(node).1)
+                    .count();
+                assert!(raised > 0, "{goal}");
+            }
         }
         // The named partition, drawn for the blank wherever it is.
         if (w, h) == (3, 3) {

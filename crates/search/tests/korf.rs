@@ -6,7 +6,7 @@
 
 use godsearch_enumerate::{pattern_db, NoProgress};
 use godsearch_puzzles::tiles::{parse_instances, Board, Instance, Partition, Shape};
-use godsearch_search::tiles::{ida_star, PatternHeuristic, TableBytes};
+use godsearch_search::tiles::{ida_star, PatternHeuristic, ReflectedLookup, TableBytes};
 use godsearch_testdata::data_dir;
 
 const GIB: u64 = 1 << 30;
@@ -24,7 +24,7 @@ fn heuristic(goal: &Board, partition: &str) -> PatternHeuristic {
         .iter()
         .map(|p| TableBytes::Owned(pattern_db::build(p, 4 * GIB, &NoProgress).unwrap()))
         .collect();
-    PatternHeuristic::new(goal, &partition, tables, true).unwrap()
+    PatternHeuristic::new(goal, &partition, tables, ReflectedLookup::Mirror).unwrap()
 }
 
 fn solve_all(file: &str, goal: &Board, partition: &str, which: impl Fn(&Instance) -> bool) {

@@ -200,6 +200,53 @@ impl Partition {
     pub fn patterns(&self) -> &[Pattern] {
         &self.patterns
     }
+
+    /// This partition's mirror image for `goal`, the second partition of a reflected lookup
+    /// where no mirror of the board keeps the goal's blank on its cell: each group's home cells
+    /// taken through the mirror ([`Shape::mirrors`]) that moves the blank's cell the fewest row
+    /// and column steps (the first such), and named by the tiles `goal` has there. The group
+    /// that would take in the blank's own cell takes the cell the mirror moves it to instead
+    /// (the one cell no image covers). Its groups have this partition's sizes, in its order, and
+    /// cover the same tiles; its databases are built for `goal` like any partition's.
+    pub fn mirror_image(&self, goal: &Board) -> Partition {
+        let shape = goal.shape();
+        let blank = goal.blank();
+        let steps = |a: usize, b: usize| {
+            let ((ra, ca), (rb, cb)) = (shape.row_col(a), shape.row_col(b));
+            ra.abs_diff(rb) + ca.abs_diff(cb)
+        };
+        let mirror = shape
+            .mirrors()
+            .into_iter()
+            .min_by_key(|image| steps(blank, image[blank]))
+            .expect("every board has its left-right and up-down mirrors");
+        let mut home = vec![0usize; shape.cells()];
+        for (cell, &t) in goal.cells().iter().enumerate() {
+            home[t as usize] = cell;
+        }
+        let patterns = self
+            .patterns
+            .iter()
+            .map(|p| {
+                let tiles: Vec<u16> = p
+                    .tiles()
+                    .iter()
+                    .map(|&t| {
+                        let image = mirror[home[t as usize]];
+                        let cell = if image == blank { mirror[blank] } else { image };
+                        goal.cells()[cell]
+                    })
+                    .collect();
+                // The mirror is one-to-one on cells and no image is the blank's cell, so the
+                // tiles are distinct, none is the blank, and there are as many as before.
+                Pattern::new(goal, &tiles).expect("a mirror image of a valid group")
+            })
+            .collect();
+        Partition {
+            name: format!("{} mirrored", self.name),
+            patterns,
+        }
+    }
 }
 
 /// One of a board's symmetries, as a map of its cells: rows flipped, columns flipped, and (on
@@ -376,5 +423,53 @@ mod tests {
             c
         };
         assert_eq!(cells_of(&groups[0]), vec![0, 1, 5, 6, 10, 11]);
+    }
+
+    #[test]
+    fn mirror_images_cover_the_same_tiles_in_mirrored_groups() {
+        for n in NAMED {
+            let shape = Shape::new(n.width, n.height).unwrap();
+            for blank in 0..shape.cells() {
+                let mut cells: Vec<u16> = (1..shape.cells() as u16).collect();
+                cells.insert(blank, 0);
+                let goal = Board::from_cells(shape, cells).unwrap();
+                let p = Partition::parse(n.name, &goal).unwrap();
+                let image = p.mirror_image(&goal);
+                let mut all: Vec<u16> = tiles(&image).concat();
+                all.sort();
+                assert_eq!(all, (1..shape.cells() as u16).collect::<Vec<_>>());
+                let home = |t: u16| goal.cells().iter().position(|&x| x == t).unwrap();
+                let steps = |a: usize, b: usize| {
+                    let ((ra, ca), (rb, cb)) = (shape.row_col(a), shape.row_col(b));
+                    ra.abs_diff(rb) + ca.abs_diff(cb)
+                };
+                let mirror = shape
+                    .mirrors()
+                    .into_iter()
+                    .min_by_key(|m| steps(blank, m[blank]))
+                    .unwrap();
+                for (group, imaged) in tiles(&p).iter().zip(tiles(&image)) {
+                    assert_eq!(group.len(), imaged.len());
+                    // Every home but at most one (the blank's swap) is a mirrored home.
+                    let moved = group
+                        .iter()
+                        .zip(&imaged)
+                        .filter(|&(&t, &u)| mirror[home(t)] != home(u))
+                        .count();
+                    assert!(moved <= 1, "{} blank {blank}", n.name);
+                }
+            }
+        }
+        // Korf and Felner's goal: the main diagonal keeps the blank, and the image of the group
+        // on the top row's 2x3 block is the left column's 3x2 block.
+        let shape = Shape::new(5, 5).unwrap();
+        let goal = Board::from_cells(shape, (0..25).collect()).unwrap();
+        let p = Partition::parse("6-6-6-6", &goal).unwrap();
+        let image = p.mirror_image(&goal);
+        assert_eq!(image.name(), "6-6-6-6 mirrored");
+        for (group, imaged) in tiles(&p).iter().zip(tiles(&image)) {
+            let transposed: Vec<u16> = group.iter().map(|&t| (t % 5) * 5 + t / 5).collect();
+            assert_eq!(imaged, transposed);
+        }
     }
 }

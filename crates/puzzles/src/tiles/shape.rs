@@ -84,7 +84,37 @@ impl Shape {
     pub fn row_col(self, cell: usize) -> (usize, usize) {
         (cell / self.width, cell % self.width)
     }
+
+    /// The board's mirrors, each as the image of every cell: on square boards the main
+    /// diagonal's and the other diagonal's first, then the left-right and the up-down mirror.
+    /// Each maps the board's moves to its moves, so a position and its mirror image lie as
+    /// far from a goal and its mirror image.
+    pub fn mirrors(self) -> Vec<Vec<usize>> {
+        let (w, h) = (self.width, self.height);
+        let square = w == h;
+        let mirrors: [(bool, MirrorImage); 4] = [
+            (square, |r, c, _, _| (c, r)),
+            (square, |r, c, w, h| (w - 1 - c, h - 1 - r)),
+            (true, |r, c, w, _| (r, w - 1 - c)),
+            (true, |r, c, _, h| (h - 1 - r, c)),
+        ];
+        mirrors
+            .into_iter()
+            .filter(|&(fits, _)| fits)
+            .map(|(_, image)| {
+                (0..self.cells())
+                    .map(|cell| {
+                        let (r, c) = image(cell / w, cell % w, w, h);
+                        r * w + c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
 }
+
+/// Where a mirror takes the cell at `(row, column)` of a board `width` by `height`.
+type MirrorImage = fn(usize, usize, usize, usize) -> (usize, usize);
 
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -135,6 +165,30 @@ fn parse_number(digits: &str, name: &str) -> Result<usize, ShapeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each mirror is its own inverse and keeps every pair of neighbouring cells neighbours.
+    #[test]
+    fn mirrors_are_involutions_of_the_grid() {
+        for (w, h, count) in [(5, 5, 4), (4, 4, 4), (2, 4, 2), (3, 2, 2)] {
+            let shape = Shape::new(w, h).unwrap();
+            let mirrors = shape.mirrors();
+            assert_eq!(mirrors.len(), count, "{shape}");
+            for image in &mirrors {
+                for cell in 0..shape.cells() {
+                    assert_eq!(image[image[cell]], cell);
+                    for mv in [Move::Up, Move::Down, Move::Left, Move::Right] {
+                        if let Some(next) = shape.step(cell, mv) {
+                            let (a, b) = (shape.row_col(image[cell]), shape.row_col(image[next]));
+                            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+                        }
+                    }
+                }
+                assert_ne!(image, &(0..shape.cells()).collect::<Vec<_>>());
+            }
+        }
+        // The 5x5's main diagonal first: cell 1 (row 0, column 1) goes to cell 5.
+        assert_eq!(Shape::new(5, 5).unwrap().mirrors()[0][1], 5);
+    }
 
     #[test]
     fn names_and_aliases() {

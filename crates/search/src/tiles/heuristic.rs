@@ -13,7 +13,8 @@
 //! - [`PatternHeuristic`]: additive disjoint pattern databases (Felner, Korf & Hanan 2004): the
 //!   sum of each group's table entry, plus Manhattan for tiles in no group; with reflection
 //!   through a mirror that keeps the blank's goal cell (the main diagonal for Korf's goals) the
-//!   larger of the normal and the reflected sum.
+//!   larger of the normal and the reflected sum. Where no mirror keeps that cell the reflected
+//!   sum reads tables of its own, those of the partition's mirror image ([`ReflectedLookup`]).
 
 use super::node::{Node, MAX_SEARCH_CELLS};
 use super::SearchError;
@@ -321,8 +322,38 @@ struct Group {
     /// The entries at the compact placement index, or spread to the direct index (as
     /// [`PatternHeuristic::spread`] says, for every group alike).
     table: TableBytes,
-    /// Tiles whose cells index the reflected lookup (`sigma^-1` of the group's tiles).
+    /// Tiles whose cells index the reflected lookup (`sigma^-1` of the group's tiles, or the
+    /// mirror image's group's tiles).
     reflected_sources: Vec<u8>,
+    /// The mirror image's table for this slot ([`ReflectedLookup::Tables`]), laid out as
+    /// `table`; `None` when the reflected lookup reads `table` through a mirror.
+    reflected_table: Option<TableBytes>,
+}
+
+impl Group {
+    /// The table the reflected lookup of this slot reads.
+    #[inline]
+    fn reflected_table(&self) -> &[u8] {
+        match &self.reflected_table {
+            Some(own) => own.as_slice(),
+            None => self.table.as_slice(),
+        }
+    }
+}
+
+/// What a [`PatternHeuristic`] reads besides its partition's sum, the estimate being the larger
+/// of the two sums (each admissible alone, so their maximum is).
+#[derive(Debug)]
+pub enum ReflectedLookup {
+    /// Nothing: the partition's sum alone.
+    Off,
+    /// The partition's own tables read through a mirror of the board that keeps the goal's
+    /// blank on its cell, where one does and the partition covers every tile (else nothing).
+    Mirror,
+    /// Another partition's tables read at the position itself, for goals that no mirror keeps:
+    /// the partition's [`Partition::mirror_image`], with one table per group in its order. It
+    /// must cover every tile, as the partition must, with groups of the partition's sizes.
+    Tables(Partition, Vec<TableBytes>),
 }
 
 /// The direct index of a placement: its cells as the digits of a number in base `cells`.
@@ -407,9 +438,6 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
     }
 }
 
-/// Where a mirror takes the cell at `(row, column)` of a board `width` by `height`.
-type MirrorImage = fn(usize, usize, usize, usize) -> (usize, usize);
-
 /// A mirror of the board that keeps the blank's goal cell (`PatternHeuristic::mirror`).
 #[derive(Debug, Clone)]
 struct Reflection {
@@ -418,7 +446,8 @@ struct Reflection {
     group_of_image: [u8; MAX_SEARCH_CELLS],
 }
 
-/// Additive disjoint pattern databases, optionally with the reflected lookup.
+/// Additive disjoint pattern databases, optionally with a reflected lookup: **admissible**
+/// (each sum is, so the larger is).
 #[derive(Debug)]
 pub struct PatternHeuristic {
     name: String,
@@ -454,17 +483,29 @@ pub struct PatternCache {
 
 impl PatternHeuristic {
     /// The heuristic of `partition` for `goal` with one table per group (in partition order,
-    /// each of `pattern.entries()` bytes). Reflection is used when `reflect` is asked for, the
-    /// partition covers every tile, and the board is square with the goal's blank on the main
-    /// diagonal. The tables are spread to their direct index when that takes at most
-    /// `SPREAD_LIMIT_BYTES` (the same values, read faster), and otherwise put in huge pages.
+    /// each of `pattern.entries()` bytes), and the larger sum with `reflected`'s lookup. The
+    /// tables are spread to their direct index when that takes at most `SPREAD_LIMIT_BYTES`
+    /// (the same values, read faster), and otherwise put in huge pages.
     pub fn new(
         goal: &Board,
         partition: &Partition,
         tables: Vec<TableBytes>,
-        reflect: bool,
+        reflected: ReflectedLookup,
     ) -> Result<Self, SearchError> {
-        Self::with_layout(goal, partition, tables, reflect, true)
+        Self::with_layout(goal, partition, tables, reflected, true)
+    }
+
+    /// Whether a reflected lookup of `partition` for `goal` needs tables of its own: the
+    /// partition covers every tile but no mirror of the board keeps the goal's blank on its
+    /// cell, so [`ReflectedLookup::Mirror`] would read nothing and only
+    /// [`ReflectedLookup::Tables`] with its [`Partition::mirror_image`] gives a second sum.
+    pub fn reflection_needs_tables(goal: &Board, partition: &Partition) -> bool {
+        Self::covers_every_tile(goal, partition) && Self::mirror(goal).is_none()
+    }
+
+    fn covers_every_tile(goal: &Board, partition: &Partition) -> bool {
+        let covered: usize = partition.patterns().iter().map(|p| p.tiles().len()).sum();
+        covered + 1 == goal.shape().cells()
     }
 
     /// Bytes `partition`'s tables take spread to their direct index (what [`new`](Self::new)
@@ -484,16 +525,16 @@ impl PatternHeuristic {
         goal: &Board,
         partition: &Partition,
         tables: Vec<TableBytes>,
-        reflect: bool,
+        reflected: ReflectedLookup,
     ) -> Result<Self, SearchError> {
-        Self::with_layout(goal, partition, tables, reflect, false)
+        Self::with_layout(goal, partition, tables, reflected, false)
     }
 
     fn with_layout(
         goal: &Board,
         partition: &Partition,
         tables: Vec<TableBytes>,
-        reflect: bool,
+        reflected: ReflectedLookup,
         may_spread: bool,
     ) -> Result<Self, SearchError> {
         let shape = goal.shape();
@@ -513,67 +554,120 @@ impl PatternHeuristic {
                 group_of[t as usize] = g as u8;
             }
         }
-        // The reflected sum reads other tiles than the normal one, so the Manhattan part for
-        // tiles outside the partition would be counted twice: reflect only complete partitions.
-        let complete = (1..shape.cells()).all(|t| group_of[t] != NO_GROUP);
-        let mirror = Self::mirror(goal).filter(|_| reflect && complete);
-        let reflection = mirror.map(|cell| {
-            let home: Vec<usize> = (0..shape.cells())
-                .map(|t| {
-                    goal.cells()
-                        .iter()
-                        .position(|&x| x as usize == t)
-                        .expect("a permutation")
-                })
-                .collect();
-            // sigma(t): the tile whose home is the mirror image of t's home.
-            let sigma: Vec<u8> = (0..shape.cells())
-                .map(|t| goal.cells()[cell[home[t]] as usize] as u8)
-                .collect();
-            let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
-            for (t, &image) in sigma.iter().enumerate() {
-                group_of_image[t] = group_of[image as usize];
-            }
-            (
-                Reflection {
-                    cell,
-                    group_of_image,
-                },
-                sigma,
-            )
-        });
         let n = shape.cells();
         let spreads = may_spread && Self::spread_bytes(partition) <= SPREAD_LIMIT_BYTES;
-        let mut groups = Vec::new();
-        for (p, table) in patterns.iter().zip(tables) {
-            if table.as_slice().len() as u64 != p.entries() {
+        let lay_out = |table: TableBytes, pattern: &Pattern| -> Result<TableBytes, SearchError> {
+            if table.as_slice().len() as u64 != pattern.entries() {
                 return Err(SearchError::DatabasesMismatch(
                     "a database of the wrong size",
                 ));
             }
-            let table = match (spreads, may_spread) {
-                (true, _) => spread(table.as_slice(), p.tiles().len(), n),
+            Ok(match (spreads, may_spread) {
+                (true, _) => spread(table.as_slice(), pattern.tiles().len(), n),
                 // Too large to spread: still read at random, so in huge pages.
                 (false, true) => table.resident(),
                 (false, false) => table,
-            };
-            let reflected_sources = match &reflection {
-                Some((_, sigma)) => p
-                    .tiles()
-                    .iter()
-                    .map(|&t| {
-                        sigma
+            })
+        };
+        // The reflected sum reads other tiles than the normal one, so the Manhattan part for
+        // tiles outside the partition would be counted twice: reflect only complete partitions.
+        let complete = Self::covers_every_tile(goal, partition);
+        // The reflected lookup: its map of cells, and for each slot the tiles whose cells index
+        // it and the table it reads when not the slot's own.
+        let mut reflection = None;
+        let mut reflected_name = String::new();
+        let mut sources: Vec<Vec<u8>> = vec![Vec::new(); patterns.len()];
+        let mut reflected_tables: Vec<Option<TableBytes>> = patterns.iter().map(|_| None).collect();
+        match reflected {
+            ReflectedLookup::Off => {}
+            ReflectedLookup::Mirror => {
+                if let Some(cell) = Self::mirror(goal).filter(|_| complete) {
+                    let mut home = vec![0usize; n];
+                    for (c, &t) in goal.cells().iter().enumerate() {
+                        home[t as usize] = c;
+                    }
+                    // sigma(t): the tile whose home is the mirror image of t's home.
+                    let sigma: Vec<usize> = (0..n)
+                        .map(|t| goal.cells()[cell[home[t]] as usize] as usize)
+                        .collect();
+                    let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
+                    for (t, &image) in sigma.iter().enumerate() {
+                        group_of_image[t] = group_of[image];
+                    }
+                    for (slot, p) in sources.iter_mut().zip(patterns) {
+                        *slot = p
+                            .tiles()
                             .iter()
-                            .position(|&image| image as u16 == t)
-                            .expect("sigma is a bijection") as u8
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
+                            .map(|&t| {
+                                sigma
+                                    .iter()
+                                    .position(|&image| image == t as usize)
+                                    .expect("sigma is a bijection")
+                                    as u8
+                            })
+                            .collect();
+                    }
+                    reflection = Some(Reflection {
+                        cell,
+                        group_of_image,
+                    });
+                    reflected_name = " + reflection".into();
+                }
+            }
+            ReflectedLookup::Tables(image, tables) => {
+                let fits = complete
+                    && Self::covers_every_tile(goal, &image)
+                    && image.patterns().len() == patterns.len()
+                    && image
+                        .patterns()
+                        .iter()
+                        .zip(patterns)
+                        .all(|(a, b)| a.tiles().len() == b.tiles().len());
+                if !fits {
+                    return Err(SearchError::DatabasesMismatch(
+                        "a reflected partition unlike the partition",
+                    ));
+                }
+                if tables.len() != patterns.len() {
+                    return Err(SearchError::DatabasesMismatch("one database a group"));
+                }
+                let mut cell = [0u8; MAX_SEARCH_CELLS];
+                for (c, slot) in cell.iter_mut().enumerate().take(n) {
+                    *slot = c as u8;
+                }
+                let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
+                for (g, p) in image.patterns().iter().enumerate() {
+                    for &t in p.tiles() {
+                        group_of_image[t as usize] = g as u8;
+                    }
+                    sources[g] = p.tiles().iter().map(|&t| t as u8).collect();
+                }
+                for ((slot, table), p) in reflected_tables
+                    .iter_mut()
+                    .zip(tables)
+                    .zip(image.patterns())
+                {
+                    *slot = Some(lay_out(table, p)?);
+                }
+                reflection = Some(Reflection {
+                    cell,
+                    group_of_image,
+                });
+                reflected_name = format!(" + {}", image.name());
+            }
+        }
+        let mut groups = Vec::new();
+        for (((p, table), reflected_sources), reflected_table) in patterns
+            .iter()
+            .zip(tables)
+            .zip(sources)
+            .zip(reflected_tables)
+        {
             groups.push(Group {
                 pattern: p.clone(),
-                table,
+                table: lay_out(table, p)?,
                 reflected_sources,
+                reflected_table,
             });
         }
         let mut weight_of = [0u32; MAX_SEARCH_CELLS];
@@ -590,21 +684,12 @@ impl PatternHeuristic {
                 }
             }
         }
-        let name = format!(
-            "pdb {}{}",
-            partition.name(),
-            if reflection.is_some() {
-                " + reflection"
-            } else {
-                ""
-            }
-        );
         Ok(Self {
-            name,
+            name: format!("pdb {}{reflected_name}", partition.name()),
             groups,
             group_of,
             rest: Manhattan::for_tiles(goal, |t| t != 0 && group_of[t as usize] == NO_GROUP)?,
-            reflection: reflection.map(|(r, _)| r),
+            reflection,
             spread: spreads,
             weight_of,
             reflected_weight_of,
@@ -613,28 +698,22 @@ impl PatternHeuristic {
 
     /// The mirror the reflected lookup reads the board through, as each cell's image: one that
     /// keeps the blank's goal cell, so that it maps the goal to itself up to renaming the tiles
-    /// and a position's mirror image is as far from the goal. The main diagonal's first (square
-    /// boards, the blank on it: Korf's goals), then the other diagonal's, then the left-right
-    /// and the up-down mirror (the blank on the middle column or row); `None` when none keeps
-    /// it (a blank beside a corner on the 5x5, for one).
+    /// and a position's mirror image is as far from the goal. The first of [`Shape::mirrors`]
+    /// that does: the main diagonal's for Korf's goals, the left-right mirror's for a blank on
+    /// the middle column; `None` when none keeps it (a blank beside a corner on the 5x5, for
+    /// one).
+    ///
+    /// [`Shape::mirrors`]: godsearch_puzzles::tiles::Shape::mirrors
     fn mirror(goal: &Board) -> Option<[u8; MAX_SEARCH_CELLS]> {
-        let shape = goal.shape();
-        let (w, h) = (shape.width(), shape.height());
-        let square = w == h;
-        let mirrors: [(bool, MirrorImage); 4] = [
-            (square, |r, c, _, _| (c, r)),
-            (square, |r, c, w, h| (w - 1 - c, h - 1 - r)),
-            (true, |r, c, w, _| (r, w - 1 - c)),
-            (true, |r, c, _, h| (h - 1 - r, c)),
-        ];
-        let (blank_row, blank_col) = shape.row_col(goal.blank());
-        let (_, image) = mirrors.into_iter().find(|&(fits, image)| {
-            fits && image(blank_row, blank_col, w, h) == (blank_row, blank_col)
-        })?;
+        let blank = goal.blank();
+        let image = goal
+            .shape()
+            .mirrors()
+            .into_iter()
+            .find(|image| image[blank] == blank)?;
         let mut cell = [0u8; MAX_SEARCH_CELLS];
-        for (c, slot) in cell.iter_mut().enumerate().take(shape.cells()) {
-            let (r, k) = image(c / w, c % w, w, h);
-            *slot = (r * w + k) as u8;
+        for (slot, &c) in cell.iter_mut().zip(&image) {
+            *slot = c as u8;
         }
         Some(cell)
     }
@@ -684,7 +763,7 @@ impl PatternHeuristic {
             *slot = reflection.cell[node.pos[u as usize] as usize];
         }
         let k = group.pattern.tiles().len();
-        group.table.as_slice()[group.pattern.index(&cells[..k]) as usize]
+        group.reflected_table()[group.pattern.index(&cells[..k]) as usize]
     }
 
     #[inline]
@@ -704,7 +783,10 @@ impl TileHeuristic for PatternHeuristic {
     fn table_bytes(&self) -> u64 {
         self.groups
             .iter()
-            .map(|g| g.table.as_slice().len() as u64)
+            .map(|g| {
+                let own = g.reflected_table.as_ref().map_or(0, |t| t.as_slice().len());
+                (g.table.as_slice().len() + own) as u64
+            })
             .sum()
     }
 
@@ -729,7 +811,8 @@ impl TileHeuristic for PatternHeuristic {
             if let Some(r) = &self.reflection {
                 if self.spread {
                     cache.reflected_index[g] = self.reflected_direct(g, node, r);
-                    cache.reflected[g] = table[cache.reflected_index[g] as usize];
+                    cache.reflected[g] =
+                        self.groups[g].reflected_table()[cache.reflected_index[g] as usize];
                 } else {
                     cache.reflected[g] = self.lookup_reflected(g, node, r);
                 }
@@ -806,7 +889,7 @@ impl TileHeuristic for PatternHeuristic {
                     let (a, b) = (r.cell[from as usize], r.cell[to as usize]);
                     reflected_index =
                         Self::moved(parent.reflected_index[rg as usize], weight, a, b);
-                    self.groups[rg as usize].table.as_slice()[reflected_index as usize]
+                    self.groups[rg as usize].reflected_table()[reflected_index as usize]
                 } else {
                     self.lookup_reflected(rg as usize, node, r)
                 };

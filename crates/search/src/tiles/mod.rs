@@ -20,7 +20,7 @@ pub use astar::{astar, astar_watched, RankedEstimate};
 pub use both_ways::{race_both_ways, Direction, Race, Raced, Turn};
 pub use checkpoint::SearchedSubtrees;
 pub use godsearch_tables::TableBytes;
-pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, TileHeuristic};
+pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, ReflectedLookup, TileHeuristic};
 pub use ida::{
     ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, Resume,
     SearchOutcome, TurnIteration, Watch,

@@ -22,8 +22,8 @@ use godsearch_puzzles::tiles::{Board, BoardFormat, Partition, Shape};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar_watched, ida_star_resumed, race_both_ways, Direction, LinearConflict, Manhattan,
-    PatternHeuristic, Race, Raced, Resume, SearchError, SearchOutcome, SearchStats, TileHeuristic,
-    Watch,
+    PatternHeuristic, Race, Raced, ReflectedLookup, Resume, SearchError, SearchOutcome,
+    SearchStats, TableBytes, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -146,19 +146,15 @@ impl<'a> HeuristicRequest<'a> {
                     },
                 };
                 let partition = Partition::parse(&name, goal)?;
-                self.databases(goal, &partition, progress, notify)
+                self.databases(goal, &partition, true, progress, notify)
             }
             HeuristicChoice::Auto => {
                 for name in choice::preferred_partitions(goal) {
                     let Ok(partition) = Partition::parse(name, goal) else {
                         continue;
                     };
-                    let usable = partition.patterns().iter().all(|p| {
-                        self.cache.is_cached(goal, p)
-                            || p.entries().saturating_mul(p.free_cells()) <= QUICK_BUILD_STATES
-                    });
-                    if usable {
-                        return self.databases(goal, &partition, progress, notify);
+                    if self.at_hand(goal, &partition) {
+                        return self.databases(goal, &partition, false, progress, notify);
                     }
                 }
                 if let Some(&partition) = choice::preferred_partitions(goal).first() {
@@ -174,14 +170,55 @@ impl<'a> HeuristicRequest<'a> {
         }
     }
 
-    /// Loads (or builds and caches) every group's database.
+    /// Whether every database of `partition` for `goal` is cached or builds in seconds.
+    fn at_hand(&self, goal: &Board, partition: &Partition) -> bool {
+        partition.patterns().iter().all(|p| {
+            self.cache.is_cached(goal, p)
+                || p.entries().saturating_mul(p.free_cells()) <= QUICK_BUILD_STATES
+        })
+    }
+
+    /// Loads (or builds and caches) every group's database, and with reflection where no
+    /// mirror keeps the goal's blank, those of the partition's mirror image too: always when
+    /// `asked` (the partition was asked for by name), else only where they are at hand.
     fn databases(
+        &self,
+        goal: &Board,
+        partition: &Partition,
+        asked: bool,
+        progress: &dyn Progress,
+        notify: &mut dyn FnMut(Notice),
+    ) -> AppResult<AnyHeuristic> {
+        let tables = self.tables(goal, partition, progress, notify)?;
+        let mut bytes = PatternHeuristic::spread_bytes(partition);
+        let image = (self.reflection && PatternHeuristic::reflection_needs_tables(goal, partition))
+            .then(|| partition.mirror_image(goal))
+            .filter(|image| asked || self.at_hand(goal, image));
+        let reflected = match (self.reflection, image) {
+            (false, _) => ReflectedLookup::Off,
+            (true, Some(image)) => {
+                let image_tables = self.tables(goal, &image, progress, notify)?;
+                bytes += PatternHeuristic::spread_bytes(&image);
+                ReflectedLookup::Tables(image, image_tables)
+            }
+            (true, None) => ReflectedLookup::Mirror,
+        };
+        // Spread tables read faster but take up to twice the memory: only within the budget.
+        let heuristic = match bytes <= self.memory_bytes {
+            true => PatternHeuristic::new(goal, partition, tables, reflected)?,
+            false => PatternHeuristic::compact(goal, partition, tables, reflected)?,
+        };
+        Ok(AnyHeuristic::Pdb(Box::new(heuristic)))
+    }
+
+    /// `partition`'s databases for `goal`, loaded or built and cached, one a group in order.
+    fn tables(
         &self,
         goal: &Board,
         partition: &Partition,
         progress: &dyn Progress,
         notify: &mut dyn FnMut(Notice),
-    ) -> AppResult<AnyHeuristic> {
+    ) -> AppResult<Vec<TableBytes>> {
         let mut tables = Vec::new();
         for (group, pattern) in partition.patterns().iter().enumerate() {
             let (table, origin) = on_tables(progress, &databases_label(partition, group), || {
@@ -206,12 +243,7 @@ impl<'a> HeuristicRequest<'a> {
             }
             tables.push(table);
         }
-        // Spread tables read faster but take up to twice the memory: only within the budget.
-        let heuristic = match PatternHeuristic::spread_bytes(partition) <= self.memory_bytes {
-            true => PatternHeuristic::new(goal, partition, tables, self.reflection)?,
-            false => PatternHeuristic::compact(goal, partition, tables, self.reflection)?,
-        };
-        Ok(AnyHeuristic::Pdb(Box::new(heuristic)))
+        Ok(tables)
     }
 }
 
