@@ -85,6 +85,12 @@ impl Shape {
         (cell / self.width, cell % self.width)
     }
 
+    /// Row and column steps between two cells.
+    pub fn steps(self, a: usize, b: usize) -> usize {
+        let ((ra, ca), (rb, cb)) = (self.row_col(a), self.row_col(b));
+        ra.abs_diff(rb) + ca.abs_diff(cb)
+    }
+
     /// The board's mirrors, each as the image of every cell: on square boards the main
     /// diagonal's and the other diagonal's first, then the left-right and the up-down mirror.
     /// Each maps the board's moves to its moves, so a position and its mirror image lie as
