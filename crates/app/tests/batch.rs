@@ -400,7 +400,7 @@ fn a_goal_no_mirror_keeps_reads_the_mirror_images_databases() {
         assert_eq!(with.length, without.length, "{board}");
         assert!(with.optimal, "{board}");
         assert_eq!(
-            with.heuristic, "pdb 1,2,3/4,5,6,7 + 1,2,3/4,5,6,7 mirrored",
+            with.heuristic, "pdb 1,2,3/4,5,6,7 + mirror image",
             "{board}"
         );
         assert_eq!(without.heuristic, "pdb 1,2,3/4,5,6,7", "{board}");

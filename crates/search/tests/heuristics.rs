@@ -173,7 +173,11 @@ fn heuristics_are_admissible_and_consistent_on_whole_small_spaces() {
                 mirrored,
                 "{goal}"
             );
-            assert_eq!(pdbs.describe().ends_with(" mirrored"), !mirrored, "{goal}");
+            assert_eq!(
+                pdbs.describe().ends_with(" + mirror image"),
+                !mirrored,
+                "{goal}"
+            );
             check_everywhere(&space, &distances, &pdbs, false);
             if !mirrored {
                 // The mirror image's sum is a second estimate, larger than the first on some

@@ -438,12 +438,83 @@ fn spread(compact: &[u8], tiles: usize, n: usize) -> TableBytes {
     }
 }
 
-/// A mirror of the board that keeps the blank's goal cell (`PatternHeuristic::mirror`).
+/// How the reflected lookup reads a position.
 #[derive(Debug, Clone)]
 struct Reflection {
+    /// The cell each cell is read as: its image through a mirror that keeps the blank's goal
+    /// cell (`PatternHeuristic::mirror`), or itself for a mirror image's own tables.
     cell: [u8; MAX_SEARCH_CELLS],
-    /// Group of `sigma(t)`: the group whose reflected lookup changes when tile `t` moves.
+    /// The slot whose reflected lookup changes when tile `t` moves (the group of `sigma(t)`
+    /// through a mirror, or `t`'s group in the mirror image).
     group_of_image: [u8; MAX_SEARCH_CELLS],
+}
+
+impl Reflection {
+    /// The partition's own tables read through the mirror `cell` (which maps `goal` to itself
+    /// up to renaming the tiles), with each slot's source tiles.
+    fn through_mirror(
+        goal: &Board,
+        cell: [u8; MAX_SEARCH_CELLS],
+        group_of: &[u8; MAX_SEARCH_CELLS],
+        patterns: &[Pattern],
+    ) -> (Self, Vec<Vec<u8>>) {
+        let n = goal.shape().cells();
+        let mut home = vec![0usize; n];
+        for (c, &t) in goal.cells().iter().enumerate() {
+            home[t as usize] = c;
+        }
+        // sigma(t): the tile whose home is the mirror image of t's home.
+        let sigma: Vec<usize> = (0..n)
+            .map(|t| goal.cells()[cell[home[t]] as usize] as usize)
+            .collect();
+        let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
+        for (t, &image) in sigma.iter().enumerate() {
+            group_of_image[t] = group_of[image];
+        }
+        let sources = patterns
+            .iter()
+            .map(|p| {
+                p.tiles()
+                    .iter()
+                    .map(|&t| {
+                        sigma
+                            .iter()
+                            .position(|&image| image == t as usize)
+                            .expect("sigma is a bijection") as u8
+                    })
+                    .collect()
+            })
+            .collect();
+        let reflection = Reflection {
+            cell,
+            group_of_image,
+        };
+        (reflection, sources)
+    }
+
+    /// The mirror image's tables, read at each tile's own cell, with each slot's source tiles.
+    fn of_image(image: &Partition) -> (Self, Vec<Vec<u8>>) {
+        let mut cell = [0u8; MAX_SEARCH_CELLS];
+        for (c, slot) in cell.iter_mut().enumerate() {
+            *slot = c as u8;
+        }
+        let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
+        for (g, p) in image.patterns().iter().enumerate() {
+            for &t in p.tiles() {
+                group_of_image[t as usize] = g as u8;
+            }
+        }
+        let sources = image
+            .patterns()
+            .iter()
+            .map(|p| p.tiles().iter().map(|&t| t as u8).collect())
+            .collect();
+        let reflection = Reflection {
+            cell,
+            group_of_image,
+        };
+        (reflection, sources)
+    }
 }
 
 /// Additive disjoint pattern databases, optionally with a reflected lookup: **admissible**
@@ -582,35 +653,8 @@ impl PatternHeuristic {
             ReflectedLookup::Off => {}
             ReflectedLookup::Mirror => {
                 if let Some(cell) = Self::mirror(goal).filter(|_| complete) {
-                    let mut home = vec![0usize; n];
-                    for (c, &t) in goal.cells().iter().enumerate() {
-                        home[t as usize] = c;
-                    }
-                    // sigma(t): the tile whose home is the mirror image of t's home.
-                    let sigma: Vec<usize> = (0..n)
-                        .map(|t| goal.cells()[cell[home[t]] as usize] as usize)
-                        .collect();
-                    let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
-                    for (t, &image) in sigma.iter().enumerate() {
-                        group_of_image[t] = group_of[image];
-                    }
-                    for (slot, p) in sources.iter_mut().zip(patterns) {
-                        *slot = p
-                            .tiles()
-                            .iter()
-                            .map(|&t| {
-                                sigma
-                                    .iter()
-                                    .position(|&image| image == t as usize)
-                                    .expect("sigma is a bijection")
-                                    as u8
-                            })
-                            .collect();
-                    }
-                    reflection = Some(Reflection {
-                        cell,
-                        group_of_image,
-                    });
+                    let (read, from) = Reflection::through_mirror(goal, cell, &group_of, patterns);
+                    (reflection, sources) = (Some(read), from);
                     reflected_name = " + reflection".into();
                 }
             }
@@ -631,17 +675,6 @@ impl PatternHeuristic {
                 if tables.len() != patterns.len() {
                     return Err(SearchError::DatabasesMismatch("one database a group"));
                 }
-                let mut cell = [0u8; MAX_SEARCH_CELLS];
-                for (c, slot) in cell.iter_mut().enumerate().take(n) {
-                    *slot = c as u8;
-                }
-                let mut group_of_image = [NO_GROUP; MAX_SEARCH_CELLS];
-                for (g, p) in image.patterns().iter().enumerate() {
-                    for &t in p.tiles() {
-                        group_of_image[t as usize] = g as u8;
-                    }
-                    sources[g] = p.tiles().iter().map(|&t| t as u8).collect();
-                }
                 for ((slot, table), p) in reflected_tables
                     .iter_mut()
                     .zip(tables)
@@ -649,11 +682,9 @@ impl PatternHeuristic {
                 {
                     *slot = Some(lay_out(table, p)?);
                 }
-                reflection = Some(Reflection {
-                    cell,
-                    group_of_image,
-                });
-                reflected_name = format!(" + {}", image.name());
+                let (read, from) = Reflection::of_image(&image);
+                (reflection, sources) = (Some(read), from);
+                reflected_name = " + mirror image".into();
             }
         }
         let mut groups = Vec::new();
