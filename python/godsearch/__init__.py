@@ -416,7 +416,7 @@ class Session:
         return _call(self._native.scramble_json, request, progress)
 
     def build_pdb(self, puzzle, partition=None, *, goal=None, generators=None, metric=None,
-                  force=False, progress=None):
+                  no_reflection=False, force=False, progress=None):
         """Loads or builds (and caches) a partition's pattern databases, or every database a
         definition puzzle's solver reads (the larger ones it reads but never builds itself,
         for deep positions, too).
@@ -436,6 +436,10 @@ class Session:
             Definition puzzles: the moves the solves search with (``"U,F,R"``).
         metric : str, optional
             Definition puzzles: ``htm`` (default) or ``qtm``.
+        no_reflection : bool, optional
+            Boards: leave out the databases of the partition's mirror image, which solves
+            with reflection (the default) also read where no mirror of the board keeps the
+            goal's blank.
         force : bool, optional
             Build again even when cached.
         progress : callable, optional
@@ -459,7 +463,8 @@ class Session:
         [[8, 7, 5, 4], [6, 3, 2, 1]]
         """
         request = _request(puzzle=puzzle, partition=partition, goal=goal,
-                           generators=generators, metric=metric, force=force)
+                           generators=generators, metric=metric, no_reflection=no_reflection,
+                           force=force)
         return _call(self._native.build_pdb_json, request, progress)
 
 

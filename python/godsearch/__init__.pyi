@@ -109,6 +109,7 @@ class Session:
         goal: Optional[str] = ...,
         generators: Optional[str] = ...,
         metric: Optional[str] = ...,
+        no_reflection: bool = ...,
         force: bool = ...,
         progress: Progress = ...,
     ) -> Report: ...

@@ -110,6 +110,16 @@ def test_pattern_databases_are_built_cached_and_used(tmp_path):
     # The two 4-tile tables, as the search holds them: spread to their direct index (9^4
     # bytes each) from the 3,024 entries each holds in the cache.
     assert sum(g["entries"] for g in built["groups"]) == 2 * 3024
+
+
+def test_building_ahead_takes_the_mirror_image_a_reflected_solve_reads(tmp_path):
+    # The 2x4's goal (blank last, in a corner) is kept by no mirror of the board.
+    session = godsearch.Session(cache=str(tmp_path), memory="1G")
+    alone = session.build_pdb("2x4", "1,2,3/4,5,6,7", no_reflection=True)
+    assert [g["origin"] for g in alone["groups"]] == ["built", "built"]
+    both = session.build_pdb("2x4", "1,2,3/4,5,6,7")
+    assert [g["origin"] for g in both["groups"]] == ["cached", "cached", "built", "built"]
+    assert both["partition"] == "1,2,3/4,5,6,7 and its mirror image"
     assert report["memory_bytes"] == 2 * 9 ** 4
     # Searched from the goal to the board, with databases built for the board as the goal.
     back = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", reverse=True)

@@ -1130,6 +1130,10 @@ pub struct PdbJob {
     /// Definition puzzles: `htm` (default) or `qtm`, as the solver counts moves.
     #[serde(default)]
     pub metric: Option<String>,
+    /// Boards: leave out the databases of the partition's mirror image, which a solve with
+    /// reflection (the default) also reads where no mirror of the board keeps the goal's blank.
+    #[serde(default)]
+    pub no_reflection: bool,
     /// Build even when cached.
     #[serde(default)]
     pub force: bool,

@@ -8,7 +8,9 @@ use godsearch_app::cache::TableCache;
 use godsearch_app::choice::{Algorithm, HeuristicChoice};
 use godsearch_app::progress::NoProgress;
 use godsearch_app::registry;
-use godsearch_app::request::{JobControl, JobLimits, SolveReport, SolveRequest, Workbench};
+use godsearch_app::request::{
+    JobControl, JobLimits, PdbGroup, PdbJob, SolveReport, SolveRequest, Workbench,
+};
 use godsearch_app::AppError;
 
 /// Bytes the tests' solvers may hold.
@@ -408,4 +410,67 @@ fn a_goal_no_mirror_keeps_reads_the_mirror_images_databases() {
     // The partition's two databases and its mirror image's two, built once and then cached.
     assert_eq!(reflected_built.len(), 4, "{reflected_built:?}");
     assert!(plain_built.is_empty(), "{plain_built:?}");
+}
+
+/// Building ahead (`pdb build`) builds what a solve with reflection reads: for a goal no
+/// mirror keeps, the mirror image's databases after the partition's, so the solve builds
+/// nothing; `no_reflection` builds the partition's alone.
+#[test]
+fn building_ahead_builds_the_mirror_images_databases_a_solve_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let build = |no_reflection| {
+        let job = PdbJob {
+            puzzle: "2x4".into(),
+            partition: Some("1,2,3/4,5,6,7".into()),
+            goal: None,
+            generators: None,
+            metric: None,
+            no_reflection,
+            force: false,
+        };
+        bench
+            .build_pdb(&job, &JobLimits::local(MEMORY), &JobControl::new(None))
+            .unwrap()
+    };
+    let alone = build(true);
+    assert_eq!(alone.partition, "1,2,3/4,5,6,7");
+    let origins: Vec<_> = alone.groups.iter().map(|g| g.origin).collect();
+    assert_eq!(origins, ["built", "built"]);
+    let both = build(false);
+    assert_eq!(both.partition, "1,2,3/4,5,6,7 and its mirror image");
+    let origins: Vec<_> = both.groups.iter().map(|g| g.origin).collect();
+    assert_eq!(origins, ["cached", "cached", "built", "built"]);
+    assert!(both.groups[2..]
+        .iter()
+        .all(|g| g.what.ends_with("(mirror image)")));
+    // The image covers the same tiles in groups of the same sizes.
+    let tiles = |groups: &[PdbGroup]| {
+        let mut all: Vec<u16> = groups.iter().flat_map(|g| g.tiles.clone()).collect();
+        all.sort_unstable();
+        all
+    };
+    assert_eq!(tiles(&both.groups[..2]), tiles(&both.groups[2..]));
+
+    let puzzle = registry::open("2x4", false).unwrap();
+    let request = SolveRequest {
+        algorithm: Algorithm::Ida,
+        pdb: Some("1,2,3/4,5,6,7".into()),
+        ..SolveRequest::new("2x4", "")
+    };
+    let mut built = Vec::new();
+    let mut notices = |notice| {
+        if let godsearch_app::progress::Notice::Built { tiles, .. } = notice {
+            built.push(tiles);
+        }
+    };
+    let solved = solve_boards(
+        puzzle.as_ref(),
+        &bench,
+        &request,
+        &["0 7 6 5 4 3 2 1"],
+        &mut notices,
+    );
+    assert_eq!(solved[0].heuristic, "pdb 1,2,3/4,5,6,7 + mirror image");
+    assert!(built.is_empty(), "{built:?}");
 }

@@ -296,3 +296,33 @@ fn notices_on_a_terminal_are_not_written_over_the_progress_lines() {
         "{rows:#?}"
     );
 }
+
+/// `pdb build` builds what a solve reads: on the 2x4, whose goal no mirror keeps, the mirror
+/// image's databases beside the partition's, unless given `--no-reflection`.
+#[test]
+fn pdb_build_builds_the_mirror_image_where_reflection_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().to_str().unwrap();
+    let build = |more: &[&str]| {
+        let mut args = vec![
+            "pdb",
+            "build",
+            "2x4",
+            "--pdb",
+            "1,2,3/4,5,6,7",
+            "--cache",
+            cache,
+        ];
+        args.extend(more);
+        let out = godsearch(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let alone = build(&["--no-reflection"]);
+    assert_eq!(alone.matches("built in").count(), 2, "{alone}");
+    assert!(!alone.contains("mirror image"), "{alone}");
+    let both = build(&[]);
+    assert_eq!(both.matches("already cached").count(), 2, "{both}");
+    assert_eq!(both.matches("(mirror image)").count(), 2, "{both}");
+    assert_eq!(both.matches("built in").count(), 2, "{both}");
+}

@@ -603,6 +603,10 @@ fn pdb_build_prepares_the_databases_a_solve_reads() {
         &["pdb", "build", &three, "--pdb", "6-6-3", "--cache", cache],
         "--pdb and --goal are for sliding-tile boards",
     );
+    refused(
+        &["pdb", "build", &three, "--no-reflection", "--cache", cache],
+        "--no-reflection is for sliding-tile boards",
+    );
     let pyraminx = definition("pyraminx-no-tips.tws");
     refused(&["pdb", "build", &pyraminx, "--cache", cache], "descent");
     refused(&["pdb", "build", "4x4", "--cache", cache], "--pdb");

@@ -207,6 +207,10 @@ pub struct PdbBuildArgs {
     /// Memory for the build: 16G, 512M, 50% (default: 80% of RAM).
     #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
     pub memory: Option<u64>,
+    /// Boards: leave out the databases of the partition's mirror image, which `solve` also
+    /// reads (unless given --no-reflection) where no mirror of the board keeps the goal's blank.
+    #[arg(long)]
+    pub no_reflection: bool,
     /// Rebuild even when a valid cached database exists.
     #[arg(long)]
     pub force: bool,

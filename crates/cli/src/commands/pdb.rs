@@ -24,6 +24,7 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
         goal: args.goal.clone(),
         generators: args.definition.generators.clone(),
         metric: args.metric.clone(),
+        no_reflection: args.no_reflection,
         force: args.force,
     };
     let limits = JobLimits::local(machine::memory_budget(args.memory));

@@ -416,6 +416,12 @@ impl Puzzle for Definition {
                 "«partition» and «goal» are for sliding-tile boards; a definition puzzle's databases are chosen for its solved pattern within the memory budget".into(),
             ));
         }
+        if job.no_reflection {
+            return Err(AppError::Input(
+                "«no_reflection» is for sliding-tile boards, whose partitions have mirror images"
+                    .into(),
+            ));
+        }
         metric(job.metric.as_deref()).map(|_| ())
     }
 

@@ -54,6 +54,7 @@ use godsearch_core::{excerpt, Progress};
 /// The board types front ends read, check and print boards with.
 pub use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, Partition, Shape};
 use godsearch_puzzles::tiles::{Move as TileMove, ShapeError};
+use godsearch_search::tiles::PatternHeuristic;
 use rand::rngs::StdRng;
 pub use solvers::write_solution;
 use solvers::{databases_label, solvable_board, TableSolver};
@@ -306,32 +307,48 @@ impl Puzzle for Tiles {
         control: &JobControl,
     ) -> AppResult<PdbReport> {
         let (goal, partition) = self.pdb_partition(job)?;
+        // What a solve with reflection reads: where no mirror keeps the goal's blank, the
+        // mirror image's databases too.
+        let image = (!job.no_reflection
+            && PatternHeuristic::reflection_needs_tables(&goal, &partition))
+        .then(|| partition.mirror_image(&goal));
         let mut groups = Vec::new();
-        for (group, pattern) in partition.patterns().iter().enumerate() {
-            let (_, origin) = on_tables(control, &databases_label(&partition, group), || {
-                bench
-                    .cache()
-                    .load_or_build(&goal, pattern, limits.memory_bytes, job.force, control)
-            })?;
-            let (origin, seconds, replaced, not_saved) = origin_parts(origin);
-            let tiles = pattern.tiles();
-            let listed: Vec<String> = tiles.iter().map(u16::to_string).collect();
-            groups.push(PdbGroup {
-                what: format!("tiles {}", listed.join(",")),
-                tiles: tiles.to_vec(),
-                entries: pattern.entries(),
-                origin,
-                seconds,
-                replaced,
-                not_saved,
-            });
+        let mut partitions = vec![(&partition, "")];
+        partitions.extend(image.as_ref().map(|image| (image, " (mirror image)")));
+        for (built, whose) in partitions {
+            for (group, pattern) in built.patterns().iter().enumerate() {
+                let (_, origin) = on_tables(control, &databases_label(built, group), || {
+                    bench.cache().load_or_build(
+                        &goal,
+                        pattern,
+                        limits.memory_bytes,
+                        job.force,
+                        control,
+                    )
+                })?;
+                let (origin, seconds, replaced, not_saved) = origin_parts(origin);
+                let tiles = pattern.tiles();
+                let listed: Vec<String> = tiles.iter().map(u16::to_string).collect();
+                groups.push(PdbGroup {
+                    what: format!("tiles {}{whose}", listed.join(",")),
+                    tiles: tiles.to_vec(),
+                    entries: pattern.entries(),
+                    origin,
+                    seconds,
+                    replaced,
+                    not_saved,
+                });
+            }
         }
         // A search resolves them afresh from the cache.
         self::solvers::KeptHeuristics::forget(bench);
         Ok(PdbReport {
             puzzle: self.shape.to_string(),
             goal: goal.to_list(),
-            partition: partition.name().to_string(),
+            partition: match image {
+                Some(_) => format!("{} and its mirror image", partition.name()),
+                None => partition.name().to_string(),
+            },
             cache: bench.cache().dir().display().to_string(),
             groups,
         })
