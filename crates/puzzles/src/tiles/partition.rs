@@ -381,15 +381,19 @@ mod tests {
         ));
     }
 
+    /// A goal with its blank on `blank` and the tiles in order around it.
+    fn goal_with_blank_on(shape: Shape, blank: usize) -> Board {
+        let mut cells: Vec<u16> = (1..shape.cells() as u16).collect();
+        cells.insert(blank, 0);
+        Board::from_cells(shape, cells).unwrap()
+    }
+
     #[test]
     fn named_partitions_are_drawn_for_a_blank_on_any_cell() {
         for n in NAMED {
             let shape = Shape::new(n.width, n.height).unwrap();
             for blank in 0..shape.cells() {
-                // The blank on `blank`, the tiles in order around it.
-                let mut cells: Vec<u16> = (1..shape.cells() as u16).collect();
-                cells.insert(blank, 0);
-                let goal = Board::from_cells(shape, cells).unwrap();
+                let goal = goal_with_blank_on(shape, blank);
                 let p = Partition::parse(n.name, &goal).unwrap();
                 let mut all: Vec<u16> = tiles(&p).concat();
                 all.sort();
@@ -402,9 +406,7 @@ mod tests {
         // Korf and Felner's 6-6-6-6 for a blank in the centre: the staircase gives up cell 12
         // for the top-left corner and becomes a 2x3 block.
         let shape = Shape::new(5, 5).unwrap();
-        let mut cells: Vec<u16> = (1..25).collect();
-        cells.insert(12, 0);
-        let centre = Board::from_cells(shape, cells).unwrap();
+        let centre = goal_with_blank_on(shape, 12);
         let groups = tiles(&Partition::parse("6-6-6-6", &centre).unwrap());
         let cells_of = |tiles: &[u16]| -> Vec<u16> {
             let mut c: Vec<u16> = tiles
@@ -422,9 +424,7 @@ mod tests {
         for n in NAMED {
             let shape = Shape::new(n.width, n.height).unwrap();
             for blank in 0..shape.cells() {
-                let mut cells: Vec<u16> = (1..shape.cells() as u16).collect();
-                cells.insert(blank, 0);
-                let goal = Board::from_cells(shape, cells).unwrap();
+                let goal = goal_with_blank_on(shape, blank);
                 let p = Partition::parse(n.name, &goal).unwrap();
                 let image = p.mirror_image(&goal);
                 let mut all: Vec<u16> = tiles(&image).concat();

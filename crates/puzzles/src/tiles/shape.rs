@@ -184,8 +184,7 @@ mod tests {
                     assert_eq!(image[image[cell]], cell);
                     for mv in [Move::Up, Move::Down, Move::Left, Move::Right] {
                         if let Some(next) = shape.step(cell, mv) {
-                            let (a, b) = (shape.row_col(image[cell]), shape.row_col(image[next]));
-                            assert_eq!(a.0.abs_diff(b.0) + a.1.abs_diff(b.1), 1);
+                            assert_eq!(shape.steps(image[cell], image[next]), 1);
                         }
                     }
                 }
