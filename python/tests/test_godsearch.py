@@ -110,6 +110,13 @@ def test_pattern_databases_are_built_cached_and_used(tmp_path):
     # The two 4-tile tables, as the search holds them: spread to their direct index (9^4
     # bytes each) from the 3,024 entries each holds in the cache.
     assert sum(g["entries"] for g in built["groups"]) == 2 * 3024
+    assert report["memory_bytes"] == 2 * 9 ** 4
+    # Searched from the goal to the board, with databases built for the board as the goal.
+    back = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", reverse=True)
+    assert back["length"] == 31 and back["heuristic"].endswith("from the goal to the board")
+    # Both ways in turn: the same length, and the report says who found it.
+    raced = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", both_ways=True)
+    assert raced["length"] == 31 and "both ways: solved" in raced["heuristic"]
 
 
 def test_building_ahead_takes_the_mirror_image_a_reflected_solve_reads(tmp_path):
@@ -120,13 +127,6 @@ def test_building_ahead_takes_the_mirror_image_a_reflected_solve_reads(tmp_path)
     both = session.build_pdb("2x4", "1,2,3/4,5,6,7")
     assert [g["origin"] for g in both["groups"]] == ["cached", "cached", "built", "built"]
     assert both["partition"] == "1,2,3/4,5,6,7 and its mirror image"
-    assert report["memory_bytes"] == 2 * 9 ** 4
-    # Searched from the goal to the board, with databases built for the board as the goal.
-    back = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", reverse=True)
-    assert back["length"] == 31 and back["heuristic"].endswith("from the goal to the board")
-    # Both ways in turn: the same length, and the report says who found it.
-    raced = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", both_ways=True)
-    assert raced["length"] == 31 and "both ways: solved" in raced["heuristic"]
 
 
 def test_bfs_counts_equal_the_published_figures(session):
