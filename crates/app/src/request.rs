@@ -135,7 +135,8 @@ pub struct SolveRequest {
     pub resume_from: Option<u32>,
     /// Boards, parallel IDA*, with `resume_from`: the `searched_subtrees` a search stopped in
     /// that bound's iteration reported, so that the subtrees it finished are not searched
-    /// again. Refused for another board, heuristic or bound.
+    /// again. Refused for another board, goal, direction or bound, or where this search splits
+    /// the iteration otherwise (another build); another heuristic takes it where it splits alike.
     #[serde(default)]
     pub resume_subtrees: Option<String>,
     /// Definition puzzles: a distance table file saved by `bfs --save` to descend through

@@ -72,7 +72,9 @@ pub struct SolveArgs {
     pub resume_from: Option<u32>,
     /// Boards, parallel IDA*, with --resume-from: skip the subtrees of that bound's iteration
     /// that a search stopped inside it finished (the token its report gave with the bound), so
-    /// that no finished work is searched again. Refused for another board, heuristic or bound.
+    /// that no finished work is searched again. Refused for another board, goal, direction or
+    /// bound, or where this search splits the iteration otherwise (another build); a search
+    /// with another heuristic takes it where it splits alike.
     #[arg(long, value_name = "TOKEN", requires = "resume_from")]
     pub resume_subtrees: Option<String>,
     /// Boards, IDA*: keep the bound proved and the subtrees finished in FILE as the search

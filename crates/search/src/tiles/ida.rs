@@ -821,8 +821,9 @@ pub struct Resume {
 /// the bound is a true lower bound (no solution is shorter) and the subtrees skipped were
 /// searched to the end under it, as a stopped search reports them; given a bound above the
 /// start's distance, the search returns the first solution within it. Subtrees recorded for
-/// another split (another board, heuristic, threshold or build) are refused with
-/// [`SearchError::ResumeMismatch`], never skipped.
+/// another split (another board, goal, direction, threshold or build, or a heuristic that
+/// cuts off moves near the start) are refused with [`SearchError::ResumeMismatch`], never
+/// skipped; those of a search with another heuristic that splits alike are exact to skip.
 pub fn ida_star_resumed<H: TileHeuristic>(
     start: &Board,
     goal: &Board,
@@ -1237,7 +1238,7 @@ fn run_parallel<H: TileHeuristic, F: MoveFilter>(
 mod tests {
     use super::*;
     use crate::tiles::testing::random_walk;
-    use crate::tiles::Manhattan;
+    use crate::tiles::{LinearConflict, Manhattan};
     use godsearch_puzzles::tiles::Shape;
     use rand::SeedableRng;
     use std::time::Duration;
@@ -1418,7 +1419,8 @@ mod tests {
 
     /// High above the root's estimate nothing near the root is cut off, so every board with
     /// its blank on one cell splits alike: a token still belongs to its own board, goal and
-    /// direction, and is refused for any other.
+    /// direction, and is refused for any other; a search of its board with another heuristic
+    /// that cuts nothing off there either splits alike and takes it.
     #[test]
     fn a_token_belongs_to_its_board_goal_and_direction() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
@@ -1440,9 +1442,9 @@ mod tests {
         // Ten pieces on two threads leave a wide span of work with some finished and some not
         // (with two, one board's span was a single doubling of the node limit, missed in CI).
         const SPLIT_DEPTH: u32 = 3;
-        fn run(
+        fn run<H: TileHeuristic>(
             (start, to): (&Board, &Board),
-            h: &Manhattan,
+            h: &H,
             resume: &Resume,
             watch: Option<&Watch>,
         ) -> Result<SearchOutcome, SearchError> {
@@ -1457,8 +1459,13 @@ mod tests {
             };
             iterate(start, to, h, 2, sharing, run).map(|(outcome, _)| outcome)
         }
-        let estimate = [&one, &other].map(|b| for_goal.evaluate(&Node::from_board(b)).1);
-        let high = from(estimate[0].max(estimate[1]) + 2 * SPLIT_DEPTH);
+        let conflicts = LinearConflict::new(&goal).unwrap();
+        let estimate = [
+            for_goal.evaluate(&Node::from_board(&one)).1,
+            for_goal.evaluate(&Node::from_board(&other)).1,
+            conflicts.evaluate(&Node::from_board(&one)).1,
+        ];
+        let high = from(estimate.into_iter().max().unwrap() + 2 * SPLIT_DEPTH);
         // Stopped after ever more work, a clock's look at a time, until a stop finds pieces
         // finished (the threads' interleaving moves where that happens, not whether).
         let stopped = (1..=16)
@@ -1482,6 +1489,14 @@ mod tests {
         // Taken by the search that recorded it ...
         let watch = Watch::with_node_limit(CLOCK_EVERY);
         let taken = run((&one, &goal), &for_goal, &stopped, Some(&watch));
+        assert!(
+            !matches!(taken, Err(SearchError::ResumeMismatch(_))),
+            "{taken:?}"
+        );
+        // ... and by one of the same board with another heuristic (the subtrees finished hold
+        // no solution within the bound, whichever admissible heuristic searched them) ...
+        let watch = Watch::with_node_limit(CLOCK_EVERY);
+        let taken = run((&one, &goal), &conflicts, &stopped, Some(&watch));
         assert!(
             !matches!(taken, Err(SearchError::ResumeMismatch(_))),
             "{taken:?}"

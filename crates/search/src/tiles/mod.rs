@@ -70,9 +70,10 @@ pub enum SearchError {
         /// when the parallel search finished any: [`Resume::searched`] skips them.
         searched: Option<SearchedSubtrees>,
     },
-    /// The subtrees given to skip were recorded by a search of another board, heuristic,
-    /// threshold or build: skipping them could miss a solution.
-    #[error("the searched subtrees given were not recorded by this search: {0}; they are kept only by a search of the same board, heuristic and bound with the same build")]
+    /// The subtrees given to skip were recorded for another split (another board, goal,
+    /// direction, threshold or build, or a heuristic that cuts off moves near the start):
+    /// skipping them could miss a solution.
+    #[error("the searched subtrees given were not recorded by this search: {0}; they are kept only by a search of the same board, goal, direction and bound that splits its iteration alike (the same build)")]
     ResumeMismatch(String),
     /// No solution exists (the start cannot reach the goal); callers check solvability first.
     #[error("the search space was exhausted without reaching the goal")]
