@@ -951,6 +951,52 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
     );
 }
 
+/// Off a terminal the search line is not drawn; --progress-every writes it out whole for a
+/// log (a search in the background with its stderr in a file), as the search goes on.
+#[test]
+fn a_search_in_the_background_logs_its_progress_line_every_period() {
+    let goal = blank_first_goal_5x5();
+    // Korf and Felner's #1 (95 moves) with Manhattan distance: searched to the timeout.
+    let search = [
+        "solve",
+        "5x5",
+        "--goal",
+        &goal,
+        "--heuristic",
+        "manhattan",
+        "--timeout",
+        "2.5",
+        KORF_FELNER_1,
+    ];
+    let unlogged = godsearch(&search);
+    assert_eq!(unlogged.status.code(), Some(1));
+    assert!(
+        !stderr(&unlogged).contains("threshold"),
+        "{}",
+        stderr(&unlogged)
+    );
+    let logged = godsearch(&[&search[..], &["--progress-every", "0.5"]].concat());
+    assert_eq!(logged.status.code(), Some(1));
+    let err = stderr(&logged);
+    // The line is shown from the search's first second: 1.0, 1.5 and 2.0 s at least.
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("threshold "))
+        .collect();
+    assert!(lines.len() >= 2, "{err}");
+    for line in &lines {
+        assert!(line.contains(" nodes expanded, "), "{line}");
+        assert!(line.contains("nodes/s"), "{line}");
+    }
+    refused(
+        &[&search[..], &["--progress-every", "0.5", "--quiet"]].concat(),
+        "cannot be used with",
+    );
+    refused(
+        &[&search[..], &["--progress-every", "0"]].concat(),
+        "it must be a positive number of seconds",
+    );
+}
 /// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run
 /// killed without a word continues from it, and so does one stopped by its timeout; once
 /// solved it keeps the report, and the same command searches no more; the file is refused for another board, and where it would do nothing. A new file may start from a

@@ -14,6 +14,18 @@ use std::time::{Duration, Instant};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
+/// Where a long search's or job's status line goes on stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatusLines {
+    /// No line at all (`--quiet`).
+    pub quiet: bool,
+    /// Also write the line out whole every so often and whenever the work moves to its next
+    /// stage (a search's next threshold, a job's next table), terminal or not, so that a log
+    /// of a run in the background keeps it (`--progress-every`). Without it the line is only
+    /// redrawn in place, and only on a terminal.
+    pub logged_every: Option<Duration>,
+}
+
 /// The process's progress lines on stderr, drawn as one group (hidden where stderr is not a
 /// terminal).
 fn terminal_lines() -> &'static MultiProgress {
@@ -281,11 +293,11 @@ fn subtrees_finished(watch: &Watch) -> String {
 const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 
 /// A line on stderr while one IDA* search runs: the threshold, the nodes expanded, the rate and
-/// the time so far, read from the search's [`Watch`]. Shown once the search has lasted a
-/// second, only when stderr is a terminal, never when `quiet`; not before its first iteration
-/// begins (the tables it builds first have their [`LevelBar`]), and the rate is counted from
-/// then.
-pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T) -> T {
+/// the time so far, read from the search's [`Watch`]. Shown as `lines` says once the search
+/// has lasted a second; not before its first iteration begins (the tables it builds first have
+/// their [`LevelBar`]), and the rate is counted from then. Logged, it is written out at each
+/// new threshold as well as every period.
+pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce() -> T) -> T {
     // The last time the line was asked for before the first iteration: the search began after.
     let before_search = Mutex::new(Duration::ZERO);
     let line = |elapsed: Duration| {
@@ -304,7 +316,7 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
             Some(Direction::Backwards) => " backwards",
             None => "",
         };
-        Some(format!(
+        let text = format!(
             "threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
@@ -312,15 +324,20 @@ pub fn with_search_line<T>(watch: &Watch, quiet: bool, work: impl FnOnce() -> T)
             format_seconds(elapsed.as_secs_f64()),
             iteration_estimate(watch, rate),
             subtrees_finished(watch)
-        ))
+        );
+        Some(Status {
+            stage: watch.threshold().to_string(),
+            text,
+        })
     };
-    with_status_line(quiet, line, work)
+    with_status_line(lines, line, work)
 }
 
 /// A line on stderr while a request runs on the workbench, read from its [`JobControl`] as
 /// the server's clients read a job: the tables it builds and their level, or its search's
-/// threshold and nodes, and the time so far. Shown as [`with_search_line`] is.
-pub fn with_job_line<T>(control: &JobControl, quiet: bool, work: impl FnOnce() -> T) -> T {
+/// threshold and nodes, and the time so far. Shown as [`with_search_line`] is; logged, it is
+/// written out whenever the tables built or the search's threshold change.
+pub fn with_job_line<T>(control: &JobControl, lines: StatusLines, work: impl FnOnce() -> T) -> T {
     let line = |elapsed: Duration| {
         let now = control.progress();
         let doing = match (now.tables.is_empty(), now.threshold) {
@@ -336,23 +353,73 @@ pub fn with_job_line<T>(control: &JobControl, quiet: bool, work: impl FnOnce() -
                 format_count(now.nodes)
             ),
         };
-        Some(format!(
-            "{doing}, {}",
-            format_seconds(elapsed.as_secs_f64())
-        ))
+        Some(Status {
+            stage: format!("{} {}", now.tables, now.threshold),
+            text: format!("{doing}, {}", format_seconds(elapsed.as_secs_f64())),
+        })
     };
-    with_status_line(quiet, line, work)
+    with_status_line(lines, line, work)
+}
+
+/// What a status line says now, and the stage of the work it is at: a log writes the line out
+/// at once when the stage changes.
+struct Status {
+    stage: String,
+    text: String,
+}
+
+/// When a status line is written out whole for a log: the first time it is shown, then every
+/// `every`, and soon after its stage changes: at the second look at the new stage in a row, so
+/// that what the line reads has caught up with the stage (a job names its next table a moment
+/// before it resets the level).
+struct LogSchedule {
+    every: Duration,
+    /// When the line was last written out, and the stage it was at.
+    last: Option<(Duration, String)>,
+    /// A new stage seen at the last look and not written out yet.
+    new_stage: Option<String>,
+}
+
+impl LogSchedule {
+    fn new(every: Duration) -> Self {
+        Self {
+            every,
+            last: None,
+            new_stage: None,
+        }
+    }
+
+    /// Whether the line at `stage`, `elapsed` into the work, is to be written out now (and if
+    /// so, it counts as written).
+    fn due(&mut self, elapsed: Duration, stage: &str) -> bool {
+        let due = match &self.last {
+            None => true,
+            Some((at, seen)) => {
+                let settled = seen != stage && self.new_stage.as_deref() == Some(stage);
+                settled || elapsed >= *at + self.every
+            }
+        };
+        if due {
+            self.last = Some((elapsed, stage.to_string()));
+            self.new_stage = None;
+        } else if self.last.as_ref().is_some_and(|(_, seen)| seen != stage) {
+            self.new_stage = Some(stage.to_string());
+        }
+        due
+    }
 }
 
 /// Runs `work` with a line on stderr that `message` (given the time so far, and asked every
 /// [`SEARCH_LINE_EVERY`] from the start) redraws, once the work has lasted a second, only when
-/// stderr is a terminal, never when `quiet`; hidden while `message` gives `None`.
+/// stderr is a terminal, never when `lines` is quiet; hidden while `message` gives `None`.
+/// Where `lines` logs it, the line is also written out whole as its schedule says (above the
+/// redrawn line on a terminal).
 fn with_status_line<T>(
-    quiet: bool,
-    message: impl Fn(Duration) -> Option<String> + Sync,
+    lines: StatusLines,
+    message: impl Fn(Duration) -> Option<Status> + Sync,
     work: impl FnOnce() -> T,
 ) -> T {
-    if quiet {
+    if lines.quiet {
         return work();
     }
     // Dropping the sender ends the line at once, not at the next redraw (a short command
@@ -364,16 +431,22 @@ fn with_status_line<T>(
             let started = Instant::now();
             let line = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
             line.set_style(ProgressStyle::with_template("{msg}").expect("valid template"));
+            let mut log = lines.logged_every.map(LogSchedule::new);
             let mut shown = false;
             while let Err(RecvTimeoutError::Timeout) = redraw.recv_timeout(SEARCH_LINE_EVERY) {
                 let elapsed = started.elapsed();
-                let text = message(elapsed);
+                let status = message(elapsed);
                 if elapsed < SHOW_AFTER {
                     continue;
                 }
-                match (text, shown) {
-                    (Some(text), _) => {
-                        line.set_message(text);
+                match (status, shown) {
+                    (Some(status), _) => {
+                        if let Some(log) = &mut log {
+                            if log.due(elapsed, &status.stage) {
+                                suspended(|| crate::errln!("{}", status.text));
+                            }
+                        }
+                        line.set_message(status.text);
                         if !shown {
                             show(&line);
                             shown = true;
@@ -400,6 +473,37 @@ fn with_status_line<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_logged_line_is_written_first_then_every_period_and_soon_after_each_new_stage() {
+        let seconds = Duration::from_secs_f64;
+        let mut log = LogSchedule::new(seconds(60.0));
+        let looks = [
+            (1.0, "100", true),
+            (30.0, "100", false),
+            (60.9, "100", false),
+            (61.0, "100", true),
+            // A new stage is written at its second look in a row.
+            (70.0, "102", false),
+            (70.25, "102", true),
+            (71.0, "102", false),
+            (130.0, "102", false),
+            (131.25, "102", true),
+            // A stage seen once, then another: neither has settled.
+            (132.0, "104", false),
+            (132.25, "106", false),
+            (132.5, "106", true),
+            // The period writes the line whatever the stage.
+            (192.5, "108", true),
+        ];
+        for (at, stage, written) in looks {
+            assert_eq!(
+                log.due(seconds(at), stage),
+                written,
+                "at {at} s, stage {stage}"
+            );
+        }
+    }
 
     #[test]
     fn a_long_tables_name_is_shortened_in_its_middle_to_keep_the_bar_within_80_columns() {

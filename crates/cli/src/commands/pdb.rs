@@ -4,7 +4,7 @@
 
 use crate::args::{PdbArgs, PdbBuildArgs, PdbCommand};
 use crate::output::outln;
-use crate::progress::with_job_line;
+use crate::progress::{with_job_line, StatusLines};
 use crate::{cache, machine};
 use anyhow::{bail, Result};
 use godsearch_app::request::{JobControl, JobLimits, PdbJob, Workbench};
@@ -29,7 +29,14 @@ fn build(args: &PdbBuildArgs) -> Result<()> {
     };
     let limits = JobLimits::local(machine::memory_budget(args.memory));
     let control = JobControl::new(None);
-    let report = with_job_line(&control, false, || bench.build_pdb(&job, &limits, &control))?;
+    let report = with_job_line(
+        &control,
+        StatusLines {
+            quiet: false,
+            logged_every: args.progress_every,
+        },
+        || bench.build_pdb(&job, &limits, &control),
+    )?;
     outln!(
         "pattern databases of {} ({}), goal {}, in {}",
         report.puzzle,

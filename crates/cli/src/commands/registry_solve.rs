@@ -37,7 +37,7 @@ pub fn run(args: &SolveArgs, puzzle: &dyn Puzzle, name: &str) -> Result<()> {
     for (position, shown) in positions {
         let request = super::solve::request(args, &position);
         let control = JobControl::new(None);
-        let solved = with_job_line(&control, args.quiet, || {
+        let solved = with_job_line(&control, super::solve::status_lines(args), || {
             bench.solve_opened(puzzle, &request, &limits, &control)
         });
         match solved? {

@@ -11,7 +11,7 @@ use crate::args::{SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::input::Batch as Positions;
 use crate::output::errln;
-use crate::progress::{with_search_line, LevelBar};
+use crate::progress::{with_search_line, LevelBar, StatusLines};
 use crate::{cache, machine};
 use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
@@ -86,7 +86,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 .expect("boards are solved in batches")?;
             let position = batch.read(text, source)?;
             with_solver(&*batch, &bench, args, Some(1), |solver| {
-                let mut reports = with_search_line(watch, args.quiet, || {
+                let mut reports = with_search_line(watch, status_lines(args), || {
                     solver.solve(std::slice::from_ref(&position), Some(watch))
                 });
                 Ok(reports.pop().expect("a report a board"))
@@ -174,7 +174,11 @@ fn solve_all(
         if chunk.is_empty() {
             break;
         }
-        let search = || with_search_line(&watch, args.quiet, || solver.solve(&chunk, Some(&watch)));
+        let search = || {
+            with_search_line(&watch, status_lines(args), || {
+                solver.solve(&chunk, Some(&watch))
+            })
+        };
         let solved = match (single, &args.checkpoint, from) {
             (true, Some(path), Some(from)) => {
                 checkpoint::keeping(path, args, &watch, from, search)?
@@ -367,5 +371,13 @@ impl Reports {
             Reports::Boards(printer) => printer.finish(),
             Reports::Cubes(printer) => printer.finish(),
         }
+    }
+}
+
+/// Where a long search's progress line goes: `--quiet`, `--progress-every`.
+pub(super) fn status_lines(args: &SolveArgs) -> StatusLines {
+    StatusLines {
+        quiet: args.quiet,
+        logged_every: args.progress_every,
     }
 }
