@@ -875,6 +875,20 @@ fn blank_first_goal_5x5() -> String {
     (0..25).map(|t| t.to_string()).collect::<Vec<_>>().join(",")
 }
 
+/// `solve` of Korf and Felner's #1 with Manhattan distance to the blank-first goal (`goal`,
+/// [`blank_first_goal_5x5`]): a search of hours, to be stopped; options go after it.
+fn korf_felner_1_by_manhattan(goal: &str) -> [&str; 7] {
+    [
+        "solve",
+        "5x5",
+        "--goal",
+        goal,
+        "--heuristic",
+        "manhattan",
+        KORF_FELNER_1,
+    ]
+}
+
 /// Whether `file` exists within `seconds` (looked at every 20 ms).
 fn appears(file: &Path, seconds: u64) -> bool {
     let started = std::time::Instant::now();
@@ -956,18 +970,11 @@ fn a_search_stopped_at_its_timeout_resumes_from_its_bound() {
 #[test]
 fn a_search_in_the_background_logs_its_progress_line_every_period() {
     let goal = blank_first_goal_5x5();
-    // Korf and Felner's #1 (95 moves) with Manhattan distance: searched to the timeout.
     let search = [
-        "solve",
-        "5x5",
-        "--goal",
-        &goal,
-        "--heuristic",
-        "manhattan",
-        "--timeout",
-        "2.5",
-        KORF_FELNER_1,
-    ];
+        &korf_felner_1_by_manhattan(&goal)[..],
+        &["--timeout", "2.5"],
+    ]
+    .concat();
     let unlogged = godsearch(&search);
     assert_eq!(unlogged.status.code(), Some(1));
     assert!(
@@ -1170,7 +1177,7 @@ fn a_checkpoint_that_cannot_be_written_loses_no_report() {
     let file = folder.join("k.json");
     let goal = blank_first_goal_5x5();
     let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(["solve", "5x5", "--goal", &goal, "--heuristic", "manhattan"])
+        .args(korf_felner_1_by_manhattan(&goal))
         .args([
             "--timeout",
             "6",
@@ -1178,7 +1185,6 @@ fn a_checkpoint_that_cannot_be_written_loses_no_report() {
             "--checkpoint",
             file.to_str().unwrap(),
         ])
-        .arg(KORF_FELNER_1)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1205,18 +1211,12 @@ fn an_interrupted_search_with_a_checkpoint_is_continued_by_the_same_command() {
     let file = dir.path().join("k.json");
     let goal = blank_first_goal_5x5();
     let search = [
-        "solve",
-        "5x5",
-        "--goal",
-        &goal,
-        "--heuristic",
-        "manhattan",
-        "--checkpoint",
-        file.to_str().unwrap(),
-        KORF_FELNER_1,
-    ];
+        &korf_felner_1_by_manhattan(&goal)[..],
+        &["--checkpoint", file.to_str().unwrap()],
+    ]
+    .concat();
     let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(search)
+        .args(&search)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -1338,8 +1338,8 @@ fn a_search_interrupted_between_looks_is_kept_all_the_same() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("k.json");
         let child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-            .args(["solve", "5x5", "--goal", &goal, "--heuristic", "manhattan"])
-            .args(["--checkpoint", file.to_str().unwrap(), KORF_FELNER_1])
+            .args(korf_felner_1_by_manhattan(&goal))
+            .args(["--checkpoint", file.to_str().unwrap()])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
