@@ -4,7 +4,7 @@
 //! the [`Notice`]s the work gives of its tables (built, rebuilt, worth caching).
 
 pub use godsearch_core::{CancelOnly, Cancelled, NoProgress, Progress};
-pub use godsearch_search::tiles::{Direction, SearchedSubtrees, Watch};
+pub use godsearch_search::tiles::{Direction, ResumedIteration, SearchedSubtrees, Watch};
 use std::path::PathBuf;
 
 /// What the work did with its tables that the user should hear about (a puzzle's heuristic

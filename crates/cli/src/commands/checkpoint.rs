@@ -17,7 +17,7 @@ use crate::args::{Algorithm, SolveArgs};
 use crate::errors::{bad_input, InputError};
 use crate::output::errln;
 use anyhow::{Context, Result};
-use godsearch_app::progress::{SearchedSubtrees, Watch};
+use godsearch_app::progress::{ResumedIteration, SearchedSubtrees, Watch};
 use godsearch_app::report::Solution;
 use godsearch_app::request::{self, ReplayRequest, SolveReport, SolveRequest};
 use godsearch_app::{AppError, AppResult};
@@ -64,6 +64,39 @@ struct Checkpoint {
     /// the report was kept, and while the search goes on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     solved: Option<serde_json::Value>,
+    /// Nodes expanded, for the progress line's estimate of the iteration's time left in the
+    /// run that continues (absent from files written before they were kept, and once solved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expanded: Option<Expanded>,
+}
+
+/// The nodes a checkpoint keeps: those of the iteration of its bound so far, over every run
+/// (about: a run stopped inside a subtree counts nodes the next run searches again), and
+/// those of the two iterations before it (0 where not known), the earlier first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Expanded {
+    in_iteration: u64,
+    before: [u64; 2],
+}
+
+impl Expanded {
+    /// What `watch` says of the search's iteration under way.
+    fn of(watch: &Watch) -> Self {
+        Expanded {
+            in_iteration: watch.iteration_expanded(),
+            before: watch.finished_iterations(),
+        }
+    }
+
+    /// The iteration of `threshold` as a search that resumes it takes it: with the nodes kept
+    /// of it where it goes on from finished subtrees (`partly_done`), from nothing otherwise.
+    fn resumed(self, threshold: u32, partly_done: bool) -> ResumedIteration {
+        ResumedIteration {
+            threshold,
+            carried: if partly_done { self.in_iteration } else { 0 },
+            before: self.before,
+        }
+    }
 }
 
 /// The options that make one search: a checkpoint is kept only by the same (a campaign's has
@@ -126,8 +159,9 @@ pub type Standing = (u32, usize);
 
 /// What a checkpoint says of its board: where its search stands, or its report once solved.
 pub enum Resumed {
-    /// Searched from here (the start where there was no file).
-    Searching(Standing),
+    /// Searched from here (the start where there was no file), with what the earlier runs
+    /// expanded on the iteration resumed where the file kept it.
+    Searching(Standing, Option<ResumedIteration>),
     /// Solved in an earlier run: the report it printed.
     Solved(serde_json::Value),
 }
@@ -145,11 +179,11 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             check_writable(path)?;
             let Some(lower_bound) = args.resume_from else {
-                return Ok(Resumed::Searching((0, 0)));
+                return Ok(Resumed::Searching((0, 0), None));
             };
             let done = finished(args.resume_subtrees.as_deref())
                 .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
-            return Ok(Resumed::Searching((lower_bound, done)));
+            return Ok(Resumed::Searching((lower_bound, done), None));
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
@@ -171,9 +205,13 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
         return Ok(Resumed::Solved(report));
     }
     let done = finished(kept.resume_subtrees.as_deref()).map_err(|e| refused(&e))?;
+    // Without a token (none finished, or set to null) the iteration starts again from nothing.
+    let carried = kept
+        .expanded
+        .map(|e| e.resumed(kept.lower_bound, kept.resume_subtrees.is_some()));
     request.resume_from = Some(kept.lower_bound);
     request.resume_subtrees = kept.resume_subtrees;
-    Ok(Resumed::Searching((kept.lower_bound, done)))
+    Ok(Resumed::Searching((kept.lower_bound, done), carried))
 }
 
 /// `refused`, a search's refusal of the finished subtrees `path` kept of its iteration of
@@ -306,17 +344,19 @@ pub fn keeping(
     work: impl FnOnce() -> Vec<AppResult<SolveReport>>,
 ) -> Result<Vec<AppResult<SolveReport>>> {
     let search = Search::of(args, Some(board_of(args)?));
-    let checkpoint = |lower_bound, resume_subtrees, solved| Checkpoint {
+    let checkpoint = |lower_bound, resume_subtrees, solved, expanded| Checkpoint {
         format: FORMAT.into(),
         search: search.clone(),
         lower_bound,
         resume_subtrees,
         solved,
+        expanded,
     };
     let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
+        let expanded = Some(Expanded::of(watch));
         write(
             path,
-            &checkpoint(lower_bound, searched.map(|s| s.to_string()), None),
+            &checkpoint(lower_bound, searched.map(|s| s.to_string()), None, expanded),
         )
     };
     let reports = follow(watch, from, keep, work);
@@ -328,7 +368,8 @@ pub fn keeping(
         [Ok(report)] => {
             let settled = Settled::of(report)?;
             if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
-                Unkept::default().check(write(path, &checkpoint(length, None, Some(solved))));
+                let report = checkpoint(length, None, Some(solved), None);
+                Unkept::default().check(write(path, &report));
             }
             Ok(reports)
         }

@@ -16,7 +16,7 @@ use crate::{cache, machine};
 use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
-use godsearch_app::progress::Watch;
+use godsearch_app::progress::{ResumedIteration, Watch};
 use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
 use std::sync::Arc;
 
@@ -35,7 +35,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         Some(_) if campaign => None,
         Some(path) => match checkpoint::resume(path, args, &mut request)? {
-            checkpoint::Resumed::Searching(from) => Some(from),
+            checkpoint::Resumed::Searching(from, carried) => Some((from, carried)),
             checkpoint::Resumed::Solved(report) => {
                 let board = &args.boards[0];
                 let report = checkpoint::kept_report(path, board, &report, args.goal.as_deref())?;
@@ -124,19 +124,23 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 }
 
 /// Solves `positions` with `solver`, printing each report as `printed` says; one board given
-/// with `--checkpoint` is kept there from where its file had it (`from`).
+/// with `--checkpoint` is kept there from where its file had it (`from`, with the nodes its
+/// earlier runs expanded on the iteration it resumes, where the file kept them).
 fn solve_all(
     args: &SolveArgs,
     printed: Printed,
     solver: &dyn BatchSolver,
     positions: Positions<'_, Position>,
-    from: Option<checkpoint::Standing>,
+    from: Option<(checkpoint::Standing, Option<ResumedIteration>)>,
 ) -> Result<()> {
     let mut out = printed.start(args, positions.total);
     // One position searched gets a line with the search's progress; a batch has its bar.
     // Stopped by a signal, it says the bound it proved, from which --resume-from continues.
     let watch = Arc::new(Watch::default());
     let single = positions.total == Some(1) && solver.watched();
+    if let (true, Some((_, Some(carried)))) = (single, from) {
+        watch.resume_iteration(carried);
+    }
     if single {
         let seen = Arc::clone(&watch);
         // With --checkpoint the file keeps where the search stands, looked at once more
@@ -180,7 +184,7 @@ fn solve_all(
             })
         };
         let solved = match (single, &args.checkpoint, from) {
-            (true, Some(path), Some(from)) => {
+            (true, Some(path), Some((from, _))) => {
                 checkpoint::keeping(path, args, &watch, from, search)?
             }
             (true, _, _) => search(),

@@ -223,6 +223,20 @@ pub struct TurnIteration {
     pub forecast: Option<u64>,
 }
 
+/// What earlier runs left of the iteration a search resumes (`--resume-from`), kept with its
+/// checkpoint, so that the watch's estimate of the iteration goes on where theirs stood
+/// ([`Watch::resume_iteration`]). Figures for a progress line only: never used by the search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResumedIteration {
+    /// The iteration's threshold: the bound resumed from.
+    pub threshold: u32,
+    /// Nodes the earlier runs expanded on it (about: a run stopped inside a subtree counts
+    /// that subtree's nodes, which the next run searches again).
+    pub carried: u64,
+    /// Nodes of the two iterations before it, the earlier first (0 where not known).
+    pub before: [u64; 2],
+}
+
 /// [`Watch::direction`]'s values for each [`Direction`] (0, the default: not racing).
 const RACING_FORWARDS: u8 = 1;
 const RACING_BACKWARDS: u8 = 2;
@@ -258,7 +272,8 @@ impl Watch {
     }
 
     /// Nodes expanded so far in the iteration under way, within `CLOCK_EVERY` a thread; in a
-    /// race, by the turn's direction over all its turns on it.
+    /// race, by the turn's direction over all its turns on it; resumed, with the earlier runs'
+    /// nodes on it ([`Watch::resume_iteration`]).
     pub fn iteration_expanded(&self) -> u64 {
         let this_run = self
             .expanded()
@@ -272,7 +287,7 @@ impl Watch {
     /// A guess at the nodes the iteration under way will expand in all: the last finished
     /// iteration's times its growth over the one before (IDA*'s iterations grow by a roughly
     /// steady factor, the heuristic branching factor). `None` until two iterations have
-    /// finished. In a race, the turn's direction's nodes on it, as the race forecast them
+    /// finished (in this run, or in the earlier runs of one resumed). In a race, the turn's direction's nodes on it, as the race forecast them
     /// from the two iterations before that this direction finished (`None` where it did not,
     /// and once the turn has moved on to another iteration). Only a guess, for an estimate of
     /// the time left: never used by the search.
@@ -328,10 +343,31 @@ impl Watch {
         self.direction.store(value, Ordering::Relaxed);
     }
 
-    /// Whether a race's turn is under way and still on the iteration it began on.
+    /// Says that the search resumes an iteration that earlier runs stopped in: while the
+    /// search is on it, [`Watch::iteration_expanded`] counts their nodes on it too, and
+    /// [`Watch::iteration_forecast`] forecasts it from the two iterations before it, which
+    /// they finished; once it is finished, the next one is forecast from it whole.
+    pub fn resume_iteration(&self, resumed: ResumedIteration) {
+        self.turn_threshold
+            .store(resumed.threshold, Ordering::Relaxed);
+        self.turn_carried.store(resumed.carried, Ordering::Relaxed);
+        self.turn_forecast.store(0, Ordering::Relaxed);
+        for (finished, nodes) in self.finished.iter().zip(resumed.before) {
+            finished.store(nodes, Ordering::Relaxed);
+        }
+    }
+
+    /// Nodes of the last two finished iterations, the earlier first (0 where fewer have
+    /// finished; those earlier runs finished count where [`Watch::resume_iteration`] said).
+    pub fn finished_iterations(&self) -> [u64; 2] {
+        [0, 1].map(|i| self.finished[i].load(Ordering::Relaxed))
+    }
+
+    /// Whether the search is on the iteration a race's turn began on, or the one it resumes
+    /// from earlier runs, whose nodes [`Watch::iteration_expanded`] counts too.
     fn on_turn_iteration(&self) -> bool {
-        self.direction().is_some()
-            && self.threshold() == self.turn_threshold.load(Ordering::Relaxed)
+        let carried = self.turn_threshold.load(Ordering::Relaxed);
+        carried != 0 && self.threshold() == carried
     }
 
     /// Records the subtrees of the iteration under way finished so far, read off the queue
@@ -351,8 +387,13 @@ impl Watch {
             .store(self.expanded(), Ordering::Relaxed);
     }
 
-    /// Records that an iteration ended after expanding `nodes`.
+    /// Records that an iteration ended after expanding `nodes` (and, one resumed, the nodes of
+    /// the runs before).
     fn end_iteration(&self, nodes: u64) {
+        let nodes = match self.on_turn_iteration() {
+            true => nodes + self.turn_carried.load(Ordering::Relaxed),
+            false => nodes,
+        };
         let last = self.finished[1].load(Ordering::Relaxed);
         self.finished[0].store(last, Ordering::Relaxed);
         self.finished[1].store(nodes, Ordering::Relaxed);
@@ -992,15 +1033,16 @@ fn iterate<H: TileHeuristic>(
         stats
             .iteration_expanded
             .push(stats.expanded - expanded_before);
-        if let Some(watch) = watch {
-            watch.end_iteration(stats.expanded - expanded_before);
-        }
         if timed_out.load(Ordering::Relaxed) {
+            // The watch keeps the iteration under way: it was stopped, not finished.
             return Err(SearchError::Timeout {
                 lower_bound: threshold,
                 stats: Box::new(stats),
                 searched: end.searched.filter(|s| !s.done.is_empty()),
             });
+        }
+        if let Some(watch) = watch {
+            watch.end_iteration(stats.expanded - expanded_before);
         }
         match end.found {
             Ok(path) => {
@@ -1289,6 +1331,35 @@ mod tests {
         watch.begin_turn(Direction::Forwards, unforecast);
         watch.begin_iteration(55);
         assert_eq!(watch.iteration_forecast(), None);
+    }
+
+    /// Resumed from earlier runs, the watch counts their nodes on the iteration and forecasts
+    /// it from the two iterations before, which they finished; once it is finished, the next is
+    /// forecast from it whole.
+    #[test]
+    fn a_resumed_watch_carries_the_earlier_runs_nodes_and_forecast() {
+        let watch = Watch::default();
+        let expanded = |n| watch.expanded.store(n, Ordering::Relaxed);
+        watch.resume_iteration(ResumedIteration {
+            threshold: 55,
+            carried: 700,
+            before: [100, 400],
+        });
+        watch.begin_iteration(55);
+        expanded(300);
+        assert_eq!(watch.iteration_expanded(), 1000);
+        assert_eq!(watch.iteration_forecast(), Some(1600));
+        watch.end_iteration(300);
+        assert_eq!(watch.finished_iterations(), [400, 1000]);
+        watch.begin_iteration(57);
+        expanded(350);
+        assert_eq!(watch.iteration_expanded(), 50);
+        assert_eq!(watch.iteration_forecast(), Some(2500));
+        // Nothing resumed: nothing carried, no forecast before two iterations.
+        let fresh = Watch::default();
+        fresh.begin_iteration(55);
+        assert_eq!(fresh.iteration_forecast(), None);
+        assert_eq!(fresh.finished_iterations(), [0, 0]);
     }
 
     /// Handing work over must not lose or repeat any: every iteration that ends without a

@@ -23,7 +23,7 @@ pub use godsearch_tables::TableBytes;
 pub use heuristic::{LinearConflict, Manhattan, PatternHeuristic, ReflectedLookup, TileHeuristic};
 pub use ida::{
     ida_star, ida_star_resumed, ida_star_until, ida_star_watched, prepare_pruning, Resume,
-    SearchOutcome, TurnIteration, Watch,
+    ResumedIteration, SearchOutcome, TurnIteration, Watch,
 };
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
 
