@@ -1471,6 +1471,10 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     let bound = first["lower_bound"].as_u64().unwrap();
     assert!((41..57).contains(&bound), "{kept}");
     assert!(first["solved"].is_null(), "{kept}");
+    // Past its first iteration (41, the start's estimate), the nodes of the one before are
+    // kept for the next run's estimate.
+    let nodes_before = first["expanded"]["before"][1].as_u64();
+    assert_eq!(nodes_before > Some(0), bound > 41, "{kept}");
     assert_eq!(kept["boards"][1]["solved"]["length"], 41, "{kept}");
     // The next run continues #1 from its bound and does not search #55 again (its kept
     // report is printed in its place).
@@ -1492,6 +1496,7 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     let kept = read();
     assert_eq!(kept["boards"][0]["solved"]["length"], 57, "{kept}");
     assert_eq!(kept["boards"][0]["lower_bound"], 57, "{kept}");
+    assert!(kept["boards"][0].get("expanded").is_none(), "{kept}");
     // All solved: nothing is searched, and both kept reports are printed again.
     let again = godsearch(&campaign);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));

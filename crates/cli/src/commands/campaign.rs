@@ -7,7 +7,7 @@
 //! the others resume from where FILE has them, so `--timeout` may be raised from one run to
 //! the next.
 
-use super::checkpoint::{self, Search, Standing};
+use super::checkpoint::{self, Expanded, Search, Standing};
 use crate::args::SolveArgs;
 use crate::errors::{bad_input, InputError};
 use crate::input::Batch as Positions;
@@ -43,6 +43,10 @@ struct Kept {
     resume_subtrees: Option<String>,
     /// Its report once solved, as `solve --json` prints it.
     solved: Option<serde_json::Value>,
+    /// The nodes of its iteration under way and the two before, for the next run's estimate
+    /// (absent from files written before they were kept, and once solved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expanded: Option<Expanded>,
 }
 
 /// One board's search: the request (resumed where the campaign has it), the board's text and
@@ -87,6 +91,7 @@ pub fn run(
                         lower_bound: 0,
                         resume_subtrees: None,
                         solved: None,
+                        expanded: None,
                     });
                     c.boards.len() - 1
                 }
@@ -113,11 +118,16 @@ pub fn run(
                 .map_err(|e| InputError(format!("checkpoint {}: {e}", path.display())))?,
         );
         let watch = Watch::default();
+        if let (Some(expanded), true) = (kept.expanded, kept.lower_bound > 0) {
+            let partly_done = kept.resume_subtrees.is_some();
+            watch.resume_iteration(expanded.resumed(kept.lower_bound, partly_done));
+        }
         let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
             let mut c = lock();
             let board = &mut c.boards[index];
             board.lower_bound = lower_bound;
             board.resume_subtrees = searched.map(|s| s.to_string());
+            board.expanded = Some(Expanded::of(&watch));
             checkpoint::write(path, &*c)
         };
         let solved = checkpoint::follow(&watch, from, keep, || {
@@ -137,6 +147,9 @@ pub fn run(
             let board = &mut c.boards[index];
             board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
             board.resume_subtrees = settled.resume_subtrees;
+            if settled.solved.is_some() {
+                board.expanded = None;
+            }
             board.solved = settled.solved;
             // Unkept, the report is printed all the same.
             checkpoint::Unkept::default().check(checkpoint::write(path, &*c));

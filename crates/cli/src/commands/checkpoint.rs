@@ -74,14 +74,14 @@ struct Checkpoint {
 /// (about: a run stopped inside a subtree counts nodes the next run searches again), and
 /// those of the two iterations before it (0 where not known), the earlier first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct Expanded {
+pub struct Expanded {
     in_iteration: u64,
     before: [u64; 2],
 }
 
 impl Expanded {
     /// What `watch` says of the search's iteration under way.
-    fn of(watch: &Watch) -> Self {
+    pub fn of(watch: &Watch) -> Self {
         Expanded {
             in_iteration: watch.iteration_expanded(),
             before: watch.finished_iterations(),
@@ -90,7 +90,7 @@ impl Expanded {
 
     /// The iteration of `threshold` as a search that resumes it takes it: with the nodes kept
     /// of it where it goes on from finished subtrees (`partly_done`), from nothing otherwise.
-    fn resumed(self, threshold: u32, partly_done: bool) -> ResumedIteration {
+    pub fn resumed(self, threshold: u32, partly_done: bool) -> ResumedIteration {
         ResumedIteration {
             threshold,
             carried: if partly_done { self.in_iteration } else { 0 },
