@@ -204,7 +204,9 @@ pub struct Watch {
     direction: AtomicU8,
     /// In a race, what the race said of the iteration the turn under way resumes
     /// ([`Watch::begin_turn`]): its threshold, the nodes its direction expanded on it in
-    /// earlier turns, and that direction's forecast for it (0: none).
+    /// earlier turns, and that direction's forecast for it (0: none). In a search resumed from
+    /// earlier runs ([`Watch::resume_iteration`]), the iteration it resumes and their nodes on
+    /// it (its forecast is then `finished`'s).
     turn_threshold: AtomicU32,
     turn_carried: AtomicU64,
     turn_forecast: AtomicU64,
@@ -287,10 +289,11 @@ impl Watch {
     /// A guess at the nodes the iteration under way will expand in all: the last finished
     /// iteration's times its growth over the one before (IDA*'s iterations grow by a roughly
     /// steady factor, the heuristic branching factor). `None` until two iterations have
-    /// finished (in this run, or in the earlier runs of one resumed). In a race, the turn's direction's nodes on it, as the race forecast them
-    /// from the two iterations before that this direction finished (`None` where it did not,
-    /// and once the turn has moved on to another iteration). Only a guess, for an estimate of
-    /// the time left: never used by the search.
+    /// finished (in this run, or in the earlier runs of one resumed). In a race, the turn's
+    /// direction's nodes on it, as the race forecast them from the two iterations before that
+    /// this direction finished (`None` where it did not, and once the turn has moved on to
+    /// another iteration). Only a guess, for an estimate of the time left: never used by the
+    /// search.
     pub fn iteration_forecast(&self) -> Option<u64> {
         if self.direction().is_some() {
             let forecast = self.turn_forecast.load(Ordering::Relaxed);
