@@ -59,6 +59,28 @@ fn bfs_count_last_counts_the_level_it_does_not_store() {
     );
 }
 
+/// Off a terminal the level bar is not drawn; --progress-every writes the level under way out
+/// whole for a log, and the counts are those of the run without it.
+#[test]
+fn bfs_in_the_background_logs_its_levels() {
+    let published = levels("sliding-4x4.txt");
+    // About two seconds on two cores: the line is written from the first second on.
+    let run = ["bfs", "4x4", "--max-depth", "25", "--json"];
+    let out = godsearch(&[&run[..], &["--progress-every", "0.25"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let logged: Vec<u32> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("depth ")?.split(' ').next()?.parse().ok())
+        .collect();
+    assert!(!logged.is_empty(), "{err}");
+    assert!(logged.iter().all(|&depth| depth <= 25), "{err}");
+    assert!(err.lines().all(|l| l.contains("%), ")), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(levels_of(&v), published[..=25]);
+    assert!(!stderr(&godsearch(&run)).contains("depth"));
+}
+
 #[test]
 fn bfs_human_output_lists_levels_and_antipodes() {
     let out = godsearch(&["bfs", "8-puzzle"]);

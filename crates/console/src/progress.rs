@@ -62,6 +62,16 @@ pub struct LevelBar {
     depth: AtomicU32,
     /// The tables being built (empty when none were announced).
     tables: Mutex<String>,
+    /// Where the bar is also written out whole for a log ([`LevelBar::logged`]).
+    log: Option<Mutex<LevelLog>>,
+}
+
+/// A [`LevelBar`]'s log: since when it runs, when it last looked whether a line is due, and
+/// its schedule.
+struct LevelLog {
+    started: Instant,
+    looked: Duration,
+    schedule: LogSchedule,
 }
 
 /// The columns a named [`LevelBar`] keeps within: a terminal's narrowest usual width.
@@ -95,7 +105,56 @@ impl LevelBar {
             visible: AtomicBool::new(false),
             depth: AtomicU32::new(0),
             tables: Mutex::new(String::new()),
+            log: None,
         }
+    }
+
+    /// A bar that, given `every`, is also written out whole on stderr every `every` and soon
+    /// after each level (or each table's first) begins, terminal or not, once the work has
+    /// lasted a second: for the log of a run in the background (`--progress-every`).
+    pub fn logged(every: Option<Duration>) -> Self {
+        let log = every.map(|every| {
+            Mutex::new(LevelLog {
+                started: Instant::now(),
+                looked: Duration::ZERO,
+                schedule: LogSchedule::new(every),
+            })
+        });
+        Self { log, ..Self::new() }
+    }
+
+    /// Writes the bar out whole where its log's schedule says so, looking at most every
+    /// [`SEARCH_LINE_EVERY`] (the engines report progress far more often).
+    fn log_if_due(&self) {
+        let Some(Ok(mut log)) = self.log.as_ref().map(Mutex::try_lock) else {
+            return;
+        };
+        let elapsed = log.started.elapsed();
+        if elapsed < SHOW_AFTER || elapsed < log.looked + SEARCH_LINE_EVERY {
+            return;
+        }
+        log.looked = elapsed;
+        let stage = format!(
+            "{} {}",
+            self.tables.lock().unwrap_or_else(PoisonError::into_inner),
+            self.depth.load(Ordering::Relaxed)
+        );
+        if !log.schedule.due(elapsed, &stage) {
+            return;
+        }
+        let done = match self.bar.length() {
+            Some(units) if units > 0 => format!(
+                " ({:.0}%)",
+                100.0 * self.bar.position() as f64 / units as f64
+            ),
+            _ => String::new(),
+        };
+        let text = format!(
+            "{}{done}, {}",
+            self.bar.message(),
+            format_seconds(elapsed.as_secs_f64())
+        );
+        suspended(|| crate::errln!("{text}"));
     }
 
     fn reveal_if_slow(&self) {
@@ -168,6 +227,7 @@ impl Progress for LevelBar {
         self.bar.set_message(self.message(depth, None));
         self.depth.store(depth, Ordering::Relaxed);
         self.reveal_if_slow();
+        self.log_if_due();
     }
 
     fn detail(&self, text: &str) {
@@ -178,6 +238,7 @@ impl Progress for LevelBar {
     fn advanced(&self, units: u64) {
         self.bar.inc(units);
         self.reveal_if_slow();
+        self.log_if_due();
     }
 
     fn tables_started(&self, what: &str) {

@@ -1,9 +1,12 @@
 //! `godsearch bfs` and the options of definition puzzles.
 
-use super::{parse_disk_size, parse_memory, EngineChoice, MAX_PROCESSES, MAX_THREADS};
+use super::{
+    parse_disk_size, parse_memory, parse_seconds, EngineChoice, MAX_PROCESSES, MAX_THREADS,
+};
 use clap::Args;
 use godsearch_app::bfs::DEFAULT_BUCKET_STATES;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A puzzle from a definition file (`--def FILE`, or a puzzle name that is such a file).
 #[derive(Debug, Args, Clone, Default)]
@@ -92,6 +95,12 @@ pub struct BfsArgs {
     /// engine; it costs lookups in the two levels held instead of memory for the level)
     #[arg(long)]
     pub count_last: bool,
+    /// Write the level under way (its depth and how far it has come) out whole on stderr every
+    /// SECONDS and soon after each level begins, terminal or not, so that the log of a run in
+    /// the background (stderr sent to a file) keeps it; the levels' counts are printed at the
+    /// end. Without it the bar is drawn in place, on a terminal only
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub progress_every: Option<Duration>,
     /// Keep the levels on disk in this folder (frontier engine): sorted, compressed bucket
     /// files (1.6-1.9 bytes a 15-puzzle position from depth 28 on, each with the moves back,
     /// so a level lists only new neighbours), every finished level fsynced and listed in a

@@ -197,8 +197,9 @@ pub struct SolveArgs {
     /// Write a long search's progress line (IDA* of one board, or of each board of a
     /// --checkpoint campaign) out whole on stderr every SECONDS and at each new threshold,
     /// terminal or not, so that the log of a run in the background (stderr sent to a file)
-    /// keeps it (`threshold 112, 41,302,114,304 nodes expanded, 21.4 Mnodes/s, 1930 s; ...`).
-    /// Without it the line is redrawn in place, on a terminal only
+    /// keeps it (`threshold 112, 41,302,114,304 nodes expanded, 21.4 Mnodes/s, 1930 s; ...`),
+    /// and the bar of the tables it builds first, level by level. Without it both are drawn in
+    /// place, on a terminal only
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with = "quiet")]
     pub progress_every: Option<Duration>,
     /// Boards: write the subgoal solvers' stage plans out in full on the time line (they are

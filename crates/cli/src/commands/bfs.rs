@@ -38,7 +38,7 @@ pub fn run(args: &BfsArgs) -> Result<()> {
     puzzle.check_bfs(&job)?;
     check_save_target(args)?;
     let request = bfs_request(args, role.request());
-    let bar = LevelBar::new();
+    let bar = LevelBar::logged(args.progress_every);
     let report = puzzle.bfs(&job, &request, bar_of(&role, &bar));
     bar.finish();
     let report = report.map_err(|e| bfs_cluster::name_lost_process(e.into()))?;

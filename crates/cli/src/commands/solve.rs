@@ -209,7 +209,7 @@ fn with_solver<T>(
     positions: Option<usize>,
     work: impl FnOnce(&dyn BatchSolver) -> Result<T>,
 ) -> Result<T> {
-    let bar = LevelBar::new();
+    let bar = LevelBar::logged(args.progress_every);
     let mut notices = |notice| {
         if !args.json || !matches!(notice, Notice::HalfDepthHeld { .. }) {
             bar.suspend(|| cache::print_notice(notice, args.cache.as_deref()))
