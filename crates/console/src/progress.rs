@@ -233,6 +233,7 @@ impl Progress for LevelBar {
     fn detail(&self, text: &str) {
         let depth = self.depth.load(Ordering::Relaxed);
         self.bar.set_message(self.message(depth, Some(text)));
+        self.log_if_due();
     }
 
     fn advanced(&self, units: u64) {
