@@ -354,23 +354,59 @@ fn subtrees_finished(watch: &Watch) -> String {
 /// How often the search line is redrawn.
 const SEARCH_LINE_EVERY: Duration = Duration::from_millis(250);
 
-/// A line on stderr while one IDA* search runs: the threshold, the nodes expanded, the rate and
-/// the time so far, read from the search's [`Watch`]. Shown as `lines` says once the search
-/// has lasted a second; not before its first iteration begins (the tables it builds first have
-/// their [`LevelBar`]), and the rate is counted from then. Logged, it is written out at each
-/// new threshold as well as every period.
+/// How far back the rate a search line shows is counted ([`RecentRate`]).
+const RATE_WINDOW: Duration = Duration::from_secs(60);
+
+/// The rate of a count over about the last [`RATE_WINDOW`] of the looks at it (over all of
+/// them while they span less), so that the line of a search of hours follows the machine's
+/// load, and shows a pause (a stopped process, a busy machine), rather than averaging them
+/// over its whole run.
+#[derive(Debug, Default)]
+struct RecentRate {
+    /// The looks kept, oldest first: the newest that is at least the window old, then every
+    /// later one.
+    looks: std::collections::VecDeque<(Duration, u64)>,
+}
+
+impl RecentRate {
+    /// Records that the count was `count` at `at` (the first look being where counting
+    /// began), and gives its rate a second since the oldest look kept.
+    fn rate(&mut self, at: Duration, count: u64) -> f64 {
+        self.looks.push_back((at, count));
+        while self
+            .looks
+            .get(1)
+            .is_some_and(|&(then, _)| at.saturating_sub(then) >= RATE_WINDOW)
+        {
+            self.looks.pop_front();
+        }
+        let (since, from) = self.looks[0];
+        let seconds = at.saturating_sub(since).as_secs_f64();
+        count.saturating_sub(from) as f64 / seconds.max(f64::MIN_POSITIVE)
+    }
+}
+
+/// A line on stderr while one IDA* search runs: the threshold, the nodes expanded, the rate
+/// over the last minute and the time so far, read from the search's [`Watch`]. Shown as
+/// `lines` says once the search has lasted a second; not before its first iteration begins
+/// (the tables it builds first have their [`LevelBar`]), and the rate is counted from then.
+/// Logged, it is written out at each new threshold as well as every period.
 pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce() -> T) -> T {
-    // The last time the line was asked for before the first iteration: the search began after.
-    let before_search = Mutex::new(Duration::ZERO);
+    // The last time the line was asked for before the first iteration (the search began
+    // after), and the rate counted from then.
+    let clock = Mutex::new((Duration::ZERO, RecentRate::default()));
     let line = |elapsed: Duration| {
-        let mut before = before_search.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut clock = clock.lock().unwrap_or_else(PoisonError::into_inner);
+        let (before, recent) = &mut *clock;
         if watch.threshold() == 0 {
             *before = elapsed;
             return None;
         }
-        let searched = elapsed.saturating_sub(*before);
+        if recent.looks.is_empty() {
+            recent.rate(*before, 0);
+        }
         let nodes = watch.expanded();
-        let rate = nodes as f64 / searched.as_secs_f64().max(f64::MIN_POSITIVE);
+        let rate = recent.rate(elapsed, nodes);
         // A race's turns each resume their direction's part of the iteration: the direction
         // is said, and the estimate is of its part.
         let direction = match watch.direction() {
@@ -535,6 +571,23 @@ fn with_status_line<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rate_is_counted_over_the_last_minute_of_looks() {
+        let seconds = Duration::from_secs_f64;
+        let mut recent = RecentRate::default();
+        // Counted from the first look: 10 a second for the first minute and a half.
+        assert_eq!(recent.rate(seconds(0.0), 0), 0.0);
+        assert_eq!(recent.rate(seconds(30.0), 300), 10.0);
+        assert_eq!(recent.rate(seconds(90.0), 900), 10.0);
+        // Stopped for two minutes: the next look shows it, from the look a minute back.
+        assert_eq!(recent.rate(seconds(210.0), 900), 0.0);
+        // Then 20 a second: counted back into the pause while the window reaches it (600 in
+        // the 150 s since the look at 90 s), the new rate once the pause is past it.
+        assert_eq!(recent.rate(seconds(240.0), 1500), 4.0);
+        assert_eq!(recent.rate(seconds(270.0), 2100), 20.0);
+        assert_eq!(recent.rate(seconds(300.0), 2700), 20.0);
+    }
 
     #[test]
     fn a_logged_line_is_written_first_then_every_period_and_soon_after_each_new_stage() {
