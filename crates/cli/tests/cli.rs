@@ -59,6 +59,18 @@ fn bfs_count_last_counts_the_level_it_does_not_store() {
     );
 }
 
+/// The lines of `err` written out for a log (`--progress-every`): each after the time of day it
+/// was written, which is checked and taken off.
+fn logged_lines(err: &str) -> Vec<&str> {
+    err.lines()
+        .filter_map(|line| {
+            let (stamp, text) = line.split_once(' ')?;
+            humantime::parse_rfc3339(stamp).ok()?;
+            Some(text)
+        })
+        .collect()
+}
+
 /// Off a terminal the level bar is not drawn; --progress-every writes the level under way out
 /// whole for a log, and the counts are those of the run without it.
 #[test]
@@ -69,13 +81,15 @@ fn bfs_in_the_background_logs_its_levels() {
     let out = godsearch(&[&run[..], &["--progress-every", "0.25"]].concat());
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
-    let logged: Vec<u32> = err
-        .lines()
+    let lines = logged_lines(&err);
+    assert_eq!(lines.len(), err.lines().count(), "{err}");
+    let depths: Vec<u32> = lines
+        .iter()
         .filter_map(|l| l.strip_prefix("depth ")?.split(' ').next()?.parse().ok())
         .collect();
-    assert!(!logged.is_empty(), "{err}");
-    assert!(logged.iter().all(|&depth| depth <= 25), "{err}");
-    assert!(err.lines().all(|l| l.contains("%), ")), "{err}");
+    assert!(!depths.is_empty(), "{err}");
+    assert!(depths.iter().all(|&depth| depth <= 25), "{err}");
+    assert!(lines.iter().all(|l| l.contains("%), ")), "{err}");
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(levels_of(&v), published[..=25]);
     assert!(!stderr(&godsearch(&run)).contains("depth"));
@@ -1027,8 +1041,8 @@ fn a_search_in_the_background_logs_its_progress_line_every_period() {
     let err = stderr(&logged);
     // The line is shown from the search's first second, then every half second (the
     // schedule's own test counts them; a loaded machine may start the search late).
-    let lines: Vec<&str> = err
-        .lines()
+    let lines: Vec<&str> = logged_lines(&err)
+        .into_iter()
         .filter(|l| l.starts_with("threshold "))
         .collect();
     assert!(!lines.is_empty(), "{err}");

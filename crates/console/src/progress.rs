@@ -10,7 +10,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
@@ -154,7 +154,7 @@ impl LevelBar {
             self.bar.message(),
             format_seconds(elapsed.as_secs_f64())
         );
-        suspended(|| crate::errln!("{text}"));
+        write_log_line(&text);
     }
 
     fn reveal_if_slow(&self) {
@@ -459,6 +459,14 @@ pub fn with_job_line<T>(control: &JobControl, lines: StatusLines, work: impl FnO
     with_status_line(lines, line, work)
 }
 
+/// Writes a progress line out whole on stderr for a log (above the terminal's lines, if any),
+/// after the time of day it was written (UTC, RFC 3339: `2026-12-06T05:00:15Z`), so that a log
+/// of hours says when each line came, beside the time since the start the line holds.
+fn write_log_line(text: &str) {
+    let now = humantime::format_rfc3339_seconds(SystemTime::now());
+    suspended(|| crate::errln!("{now} {text}"));
+}
+
 /// What a status line says now, and the stage of the work it is at: a log writes the line out
 /// at once when the stage changes.
 struct Status {
@@ -541,7 +549,7 @@ fn with_status_line<T>(
                     (Some(status), _) => {
                         if let Some(log) = &mut log {
                             if log.due(elapsed, &status.stage) {
-                                suspended(|| crate::errln!("{}", status.text));
+                                write_log_line(&status.text);
                             }
                         }
                         line.set_message(status.text);

@@ -96,9 +96,10 @@ pub struct BfsArgs {
     #[arg(long)]
     pub count_last: bool,
     /// Write the level under way (its depth and how far it has come) out whole on stderr every
-    /// SECONDS and soon after each level begins, terminal or not, so that the log of a run in
-    /// the background (stderr sent to a file) keeps it; the levels' counts are printed at the
-    /// end. Without it the bar is drawn in place, on a terminal only
+    /// SECONDS and soon after each level begins, terminal or not, after the time of day (UTC),
+    /// so that the log of a run in the background (stderr sent to a file) keeps it; the
+    /// levels' counts are printed at the end. Without it the bar is drawn in place, on a
+    /// terminal only
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub progress_every: Option<Duration>,
     /// Keep the levels on disk in this folder (frontier engine): sorted, compressed bucket

@@ -196,8 +196,9 @@ pub struct SolveArgs {
     pub quiet: bool,
     /// Write a long search's progress line (IDA* of one board, or of each board of a
     /// --checkpoint campaign) out whole on stderr every SECONDS and at each new threshold,
-    /// terminal or not, so that the log of a run in the background (stderr sent to a file)
-    /// keeps it (`threshold 112, 41,302,114,304 nodes expanded, 21.4 Mnodes/s, 1930 s; ...`),
+    /// terminal or not, after the time of day (UTC), so that the log of a run in the
+    /// background (stderr sent to a file) keeps it (`2026-12-06T05:01:43Z threshold 112,
+    /// 41,302,114,304 nodes expanded, 21.4 Mnodes/s, 1930 s; ...`),
     /// and the bar of the tables it builds first, level by level. Without it both are drawn in
     /// place, on a terminal only
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with = "quiet")]

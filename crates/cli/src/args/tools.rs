@@ -215,8 +215,9 @@ pub struct PdbBuildArgs {
     #[arg(long)]
     pub force: bool,
     /// Write the status line (the database under way and its level) out whole on stderr
-    /// every SECONDS and as each database begins, terminal or not, for a build whose stderr
-    /// goes to a file. Without it the line is redrawn in place, on a terminal only
+    /// every SECONDS and as each database begins, terminal or not, after the time of day
+    /// (UTC), for a build whose stderr goes to a file. Without it the line is redrawn in
+    /// place, on a terminal only
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub progress_every: Option<Duration>,
 }
