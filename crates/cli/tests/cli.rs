@@ -93,6 +93,35 @@ fn bfs_in_the_background_logs_its_levels() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(levels_of(&v), published[..=25]);
     assert!(!stderr(&godsearch(&run)).contains("depth"));
+    // On disk each line names the level's phase: its bar starts again for the buckets written,
+    // which read as the level begun anew when unnamed (`depth 25 (0%)` after `depth 25:
+    // expanding ... (75%)`).
+    let dir = tempfile::tempdir().unwrap();
+    let workdir = dir.path().join("levels");
+    let on_disk = [
+        &run[..],
+        &[
+            "--workdir",
+            workdir.to_str().unwrap(),
+            "--progress-every",
+            "0.25",
+        ],
+    ]
+    .concat();
+    let out = godsearch(&on_disk);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines = logged_lines(&err);
+    assert!(!lines.is_empty(), "{err}");
+    for line in lines {
+        let phase = line.split_once(": ").map(|(_, phase)| phase);
+        assert!(
+            phase.is_some_and(|p| p.starts_with("expanding") || p.starts_with("writing")),
+            "{err}"
+        );
+    }
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(levels_of(&v), published[..=25]);
 }
 
 #[test]

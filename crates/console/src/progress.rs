@@ -227,7 +227,8 @@ impl Progress for LevelBar {
         self.bar.set_message(self.message(depth, None));
         self.depth.store(depth, Ordering::Relaxed);
         self.reveal_if_slow();
-        self.log_if_due();
+        // Not logged here: an engine names the level's phase right after it starts it, and a
+        // line written in between would read as the level under way with nothing done.
     }
 
     fn detail(&self, text: &str) {

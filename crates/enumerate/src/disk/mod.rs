@@ -1433,8 +1433,13 @@ where
             }
         }
         sort_dedup(&mut pending, back_bits);
-        self.progress
-            .level_started(depth, wanted.iter().filter(|&&w| w).count() as u64);
+        let writing = wanted.iter().filter(|&&w| w).count();
+        // The bar starts again over the buckets written; the phase is named so that the bar
+        // (and its log) does not read as the level begun anew.
+        self.progress.level_started(depth, writing as u64);
+        self.progress.detail(&format!(
+            "writing {writing} buckets, less the positions of the levels before"
+        ));
         let keep_states = all_wanted && pending.len() <= self.limits.antipode_cap;
         let outcomes = (0..bounds.len())
             .into_par_iter()
