@@ -28,7 +28,13 @@ struct Named {
 /// Felner's (2002, figure 5): two 2x3 blocks, a 3x2 block and the staircase next to the blank.
 /// With reflection it generated 2.1 times fewer nodes in all than an earlier shape of ours
 /// (groups wrapped around each other) on five random-walk boards of 66 to 80 moves, and
-/// solves two 82-move boards in 0.1 s and 18 s where that shape took minutes.
+/// solves two 82-move boards in 0.1 s and 18 s where that shape took minutes. `6-6-6-6b`
+/// is a second drawing (a 2x3 block sheared beside the blank, a 3x2 block in the bottom-left
+/// corner, two staircases down the right): neither is the stronger in general. On Korf and Taylor's ten
+/// boards it expands 0.38 to 0.88 times Korf and Felner's nodes in an iteration on five, 1.09
+/// times on one and 1.7 to 3.2 times on four, the ratio settled from iterations of a few
+/// million nodes on (`docs/performance.md`), so a board is best searched with the one that
+/// expands fewer in its early iterations.
 ///
 /// 4x4 cells:      5x5 cells:
 /// ```text
@@ -85,6 +91,17 @@ const NAMED: &[Named] = &[
             &[15, 16, 17, 20, 21, 22],
         ],
     },
+    Named {
+        width: 5,
+        height: 5,
+        name: "6-6-6-6b",
+        cells: &[
+            &[1, 2, 3, 5, 6, 7],
+            &[4, 8, 9, 13, 14, 19],
+            &[10, 11, 15, 16, 20, 21],
+            &[12, 17, 18, 22, 23, 24],
+        ],
+    },
 ];
 
 /// Why a partition was refused.
@@ -116,8 +133,9 @@ pub struct Partition {
 }
 
 impl Partition {
-    /// A named partition (`5-5-5`, `6-6-3`, `7-8`, `4-4-4-3` on 4x4, `6-6-6-6` on 5x5, `4-4` on
-    /// 3x3) or an explicit one (`1,2,3,4,5/6,7,8,9,10/11,12,13,14,15`) for boards reaching `goal`.
+    /// A named partition (`5-5-5`, `6-6-3`, `7-8`, `4-4-4-3` on 4x4, `6-6-6-6` and `6-6-6-6b` on
+    /// 5x5, `4-4` on 3x3) or an explicit one (`1,2,3,4,5/6,7,8,9,10/11,12,13,14,15`) for boards
+    /// reaching `goal`.
     /// A named one is drawn for a goal with its blank anywhere: for a corner as drawn, mirrored
     /// or turned; for any other cell from the turn of the drawing whose blank corner lies
     /// nearest that cell, the group drawn over it taking the corner instead. Every partition
