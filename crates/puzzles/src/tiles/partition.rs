@@ -30,11 +30,11 @@ struct Named {
 /// (groups wrapped around each other) on five random-walk boards of 66 to 80 moves, and
 /// solves two 82-move boards in 0.1 s and 18 s where that shape took minutes. `6-6-6-6b`
 /// is a second drawing (a 2x3 block sheared beside the blank, a 3x2 block in the bottom-left
-/// corner, two staircases down the right): neither is the stronger in general. On Korf and Taylor's ten
-/// boards it expands 0.38 to 0.88 times Korf and Felner's nodes in an iteration on five, 1.09
-/// times on one and 1.7 to 3.2 times on four, the ratio settled from iterations of a few
-/// million nodes on (`docs/performance.md`), so a board is best searched with the one that
-/// expands fewer in its early iterations.
+/// corner, two staircases down the right): neither is the stronger in general. On Korf and
+/// Taylor's ten boards it expands 0.38 to 0.88 times Korf and Felner's nodes in an iteration
+/// on five, 1.09 times on one and 1.7 to 3.2 times on four, the ratio settled from iterations
+/// of a few million nodes on (`docs/performance.md`), so a board is best searched with the
+/// one that expands fewer in its early iterations.
 ///
 /// 4x4 cells:      5x5 cells:
 /// ```text
