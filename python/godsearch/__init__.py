@@ -97,7 +97,10 @@ def _plain(value):
 
 
 def _request(**fields):
-    """The JSON request of the given fields, those left at None omitted."""
+    """The JSON request of the given fields, those left at None omitted; several partitions
+    (``pdb`` as a list) as the request writes them, separated by spaces."""
+    if isinstance(fields.get("pdb"), (list, tuple)):
+        fields["pdb"] = " ".join(fields["pdb"])
     return _json.dumps(
         {k: _plain(v) for k, v in fields.items() if v is not None and v is not False}
     )
@@ -162,7 +165,8 @@ class Session:
         return self._native.memory
 
     def solve(self, puzzle, position, *, algorithm=None, heuristic=None, pdb=None,
-              no_reflection=False, reverse=False, both_ways=False, goal=None, stages=None,
+              no_reflection=False, reverse=False, both_ways=False, probe=None, goal=None,
+              stages=None,
               effort=None,
               depth=None, metric=None, facelets=False, moves=False, max_length=None,
               optimal=False, all=False, table_size=None, timeout=None, generators=None,
@@ -183,8 +187,9 @@ class Session:
             ``half-depth``, ``two-stage``, ``subgoal``, ``two-phase``.
         heuristic : str, optional
             ``auto``, ``manhattan``, ``linear-conflict`` or ``pdb``.
-        pdb : str, optional
-            A partition by name (``"6-6-3"``) or tile groups (``"1,2,3/4,5,6"``).
+        pdb : str or list of str, optional
+            A partition by name (``"6-6-3"``) or tile groups (``"1,2,3/4,5,6"``); with
+            ``probe``, several (``["6-6-6-6", "6-6-6-6b"]``), each a way to probe.
         timeout : float, optional
             Seconds; IDA* then reports its proven ``lower_bound`` (``timed_out``).
         optimal : bool, optional
@@ -217,6 +222,12 @@ class Session:
             Boards, IDA*: search from both ends in turn, each iteration raced between the two
             directions, the first to finish it proving the next bound for both: at most about
             three times the better direction's time. Builds the databases for the board too.
+            With ``probe``, both directions are probed instead.
+        probe : float, optional
+            Boards, IDA*: seconds to probe each way (each partition of ``pdb``; forwards, or
+            with ``both_ways`` each direction) from the start; the one that expanded the fewest
+            nodes on the last iteration all finished goes on alone. The report's
+            ``chosen_way`` names it.
         progress : callable, optional
             Called with the job's progress dict four times a second while it runs.
         no_reflection, goal, stages, effort, depth, metric, facelets, moves, max_length, all, table_size, known_solution
@@ -244,7 +255,8 @@ class Session:
         """
         request = _request(puzzle=puzzle, position=_position(position), algorithm=algorithm,
                            heuristic=heuristic, pdb=pdb, no_reflection=no_reflection,
-                           reverse=reverse, both_ways=both_ways, goal=goal, stages=stages,
+                           reverse=reverse, both_ways=both_ways, probe=probe, goal=goal,
+                           stages=stages,
                            effort=effort, depth=depth,
                            metric=metric, facelets=facelets, moves=moves,
                            max_length=max_length, optimal=optimal, all=all,

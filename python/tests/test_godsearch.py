@@ -117,6 +117,11 @@ def test_pattern_databases_are_built_cached_and_used(tmp_path):
     # Both ways in turn: the same length, and the report says who found it.
     raced = session.solve("3x3", BOARD, algorithm="ida", pdb="4-4", both_ways=True)
     assert raced["length"] == 31 and "both ways: solved" in raced["heuristic"]
+    # Two partitions probed: the way chosen is named, the length the same.
+    probed = session.solve("3x3", BOARD, algorithm="ida", pdb=["4-4", "1,2,4,5/3,6,7,8"],
+                           probe=0.001)
+    assert probed["length"] == 31 and "probes of 2 ways" in probed["heuristic"]
+    assert probed["chosen_way"]["pdb"] in ("4-4", "1,2,4,5/3,6,7,8")
 
 
 def test_building_ahead_takes_the_mirror_image_a_reflected_solve_reads(tmp_path):

@@ -70,6 +70,35 @@ pub struct Solution {
     /// Absent from the report of a search made by this run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_in: Option<String>,
+    /// With `probe`: the way the probes chose, which searched on (or solved the board in its
+    /// probe); a stopped search's `searched_subtrees` are its own. Absent without probes, and
+    /// where the search was stopped before the choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_way: Option<SearchWay>,
+}
+
+/// One way to search a board: a pattern-database partition and a direction, as the options
+/// `pdb` and `reverse` name them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SearchWay {
+    /// The partition (`None`: the heuristic the request chose otherwise).
+    pub pdb: Option<String>,
+    /// Searched from the goal to the board.
+    pub reverse: bool,
+}
+
+impl SearchWay {
+    /// How a report names it: `6-6-6-6b forwards`, `6-6-6-6 backwards`.
+    pub fn name(&self) -> String {
+        let direction = match self.reverse {
+            true => "backwards",
+            false => "forwards",
+        };
+        match &self.pdb {
+            Some(pdb) => format!("{pdb} {direction}"),
+            None => direction.to_string(),
+        }
+    }
 }
 
 /// An algorithm's name, one of [`crate::choice::Algorithm::name`]'s. (Named so that serde's

@@ -70,7 +70,8 @@ pub struct SolveRequest {
     /// `auto`, `manhattan`, `linear-conflict` or `pdb` (searching algorithms on boards).
     #[serde(default = "auto_heuristic")]
     pub heuristic: HeuristicChoice,
-    /// A pattern-database partition by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`).
+    /// A pattern-database partition by name (`6-6-3`) or tile groups (`1,2,3/4,5,6`); with
+    /// `probe`, several separated by spaces (`6-6-6-6 6-6-6-6b`), each a way to probe.
     #[serde(default)]
     pub pdb: Option<String>,
     /// Do not read pattern databases through the board's reflection as well.
@@ -88,6 +89,11 @@ pub struct SolveRequest {
     /// the worse can take a hundred times. Builds the heuristic for the board as well.
     #[serde(default)]
     pub both_ways: bool,
+    /// Boards, IDA*: seconds to probe each way of searching the board (each partition of
+    /// `pdb`; forwards, or with `both_ways` each direction) from the start before going on
+    /// with the one that expanded the fewest nodes on the last iteration all finished.
+    #[serde(default)]
+    pub probe: Option<f64>,
     /// Subgoal stages (`--stages`).
     #[serde(default)]
     pub stages: Option<String>,
@@ -169,6 +175,7 @@ impl SolveRequest {
             no_reflection: false,
             reverse: false,
             both_ways: false,
+            probe: None,
             stages: None,
             effort: None,
             depth: None,
@@ -239,6 +246,11 @@ impl SolveRequest {
         seconds_option(self.timeout, "timeout")
     }
 
+    /// How long each way is probed (`probe`), refused unless a positive number of seconds.
+    pub fn probe_time(&self) -> AppResult<Option<Duration>> {
+        seconds_option(self.probe, "probe")
+    }
+
     /// Refuses what a definition puzzle's solver does not take: every option but
     /// [`DEFINITION_OPTIONS`] (`metric` as `htm` or `qtm`, `generators`, `timeout`, `moves`,
     /// `count`, `table`, `algorithm` and `depth`).
@@ -263,6 +275,7 @@ impl SolveRequest {
             (self.no_reflection, "no_reflection"),
             (self.reverse, "reverse"),
             (self.both_ways, "both_ways"),
+            (self.probe.is_some(), "probe"),
             (self.stages.is_some(), "stages"),
             (self.effort.is_some(), "effort"),
             (self.depth.is_some(), "depth"),
@@ -464,7 +477,7 @@ pub struct PuzzleEntry {
 
 /// Every field of a [`SolveRequest`] besides `puzzle` and `position`: the options a
 /// [`PuzzleEntry`] says it takes are among them.
-pub const SOLVE_OPTIONS: [&str; 24] = [
+pub const SOLVE_OPTIONS: [&str; 25] = [
     "generators",
     "goal",
     "algorithm",
@@ -473,6 +486,7 @@ pub const SOLVE_OPTIONS: [&str; 24] = [
     "no_reflection",
     "reverse",
     "both_ways",
+    "probe",
     "stages",
     "effort",
     "depth",

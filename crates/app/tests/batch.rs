@@ -307,6 +307,100 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
     }
 }
 
+/// `probe`: each way (here each direction, then each of two partitions) searched for a
+/// millisecond from the start, then the one with the fewest nodes on the last iteration all
+/// finished goes on alone: the same shortest length, replayed here, the way chosen reported;
+/// refused with one way, with a token, without it for several partitions, and for A*.
+#[test]
+fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
+    use godsearch_puzzles::tiles::{Board, Move, Shape};
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let puzzle = registry::open("4x4", false).unwrap();
+    let both_ways = SolveRequest {
+        algorithm: Algorithm::ParallelIda,
+        heuristic: HeuristicChoice::Manhattan,
+        both_ways: true,
+        probe: Some(0.001),
+        ..SolveRequest::new("4x4", "")
+    };
+    let partitions = SolveRequest {
+        algorithm: Algorithm::ParallelIda,
+        pdb: Some("4-4-4-3 5-5-5".into()),
+        probe: Some(0.001),
+        ..SolveRequest::new("4x4", "")
+    };
+    let boards = [
+        "5,4,7,3,15,6,2,10,9,14,0,8,1,12,13,11",
+        "1,13,6,5,10,3,11,9,8,4,0,14,15,2,12,7",
+    ];
+    let solve = |request: &SolveRequest| {
+        solve_boards(puzzle.as_ref(), &bench, request, &boards, &mut |_| {})
+    };
+    let forward = solve(&SolveRequest {
+        both_ways: false,
+        probe: None,
+        ..both_ways.clone()
+    });
+    let shape = Shape::new(4, 4).unwrap();
+    for (request, ways) in [
+        (&both_ways, ["forwards", "backwards"]),
+        (&partitions, ["4-4-4-3 forwards", "5-5-5 forwards"]),
+    ] {
+        for ((board, there), probed) in boards.iter().zip(&forward).zip(solve(request)) {
+            assert_eq!(probed.length, there.length, "{board}");
+            assert!(probed.optimal, "{board}");
+            let chosen = probed.chosen_way.as_ref().expect("a way is chosen").name();
+            assert!(ways.contains(&chosen.as_str()), "{chosen}");
+            let told = &probed.heuristic;
+            assert!(told.contains(&chosen), "{told}");
+            assert!(told.contains("1.00 ms probes of 2 ways"), "{told}");
+            let mut replay = Board::parse(shape, board).unwrap();
+            for m in Move::parse_sequence(&probed.solution).unwrap() {
+                assert!(replay.apply(m));
+            }
+            assert_eq!(replay, Board::goal(shape), "{board}: {}", probed.solution);
+        }
+    }
+    let refused = [
+        (
+            SolveRequest {
+                both_ways: false,
+                ..both_ways.clone()
+            },
+            "«probe» chooses among ways",
+        ),
+        (
+            SolveRequest {
+                resume_from: Some(40),
+                resume_subtrees: Some("12.5.068a9c9e.144.100:0".into()),
+                ..both_ways.clone()
+            },
+            "belong to the one way",
+        ),
+        (
+            SolveRequest {
+                probe: None,
+                ..partitions.clone()
+            },
+            "only «probe» chooses among",
+        ),
+        (
+            SolveRequest {
+                algorithm: Algorithm::Astar,
+                ..partitions.clone()
+            },
+            "«probe» is used only by IDA*",
+        ),
+    ];
+    for (request, why) in refused {
+        assert!(
+            matches!(puzzle.batch(&request).unwrap(), Err(AppError::Input(m)) if m.contains(why)),
+            "{why}"
+        );
+    }
+}
+
 /// `reverse`: each board is searched from the goal to it, with databases built for it as the
 /// goal (its blank anywhere, the named partition drawn for that cell), and the path turned
 /// round: the same optimal length, replayed here from the board to the goal.

@@ -30,7 +30,7 @@ fn value_of(option: &str) -> Value {
         "count" => json!(2),
         "table_size" => json!("small"),
         "known_solution" => json!("R"),
-        "timeout" => json!(1.0),
+        "timeout" | "probe" => json!(1.0),
         "resume_from" => json!(3),
         "resume_subtrees" => json!("14.6.0.1.2:0"),
         "no_reflection" | "reverse" | "both_ways" | "facelets" | "moves" | "optimal" | "all" => {

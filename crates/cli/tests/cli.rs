@@ -1505,6 +1505,45 @@ fn a_search_both_ways_stops_and_continues() {
     );
 }
 
+/// --probe: each direction probed, then the better alone; a stop after the choice keeps the
+/// way chosen in --checkpoint's file, and the same command goes on with that way, its token
+/// with it; the report of a stop without a file says how to continue by that way alone.
+#[test]
+fn a_probed_search_keeps_the_way_chosen_and_continues_with_it() {
+    let base = [
+        &solve_korf_1("parallel-ida", KORF_1)[..],
+        &["--both-ways", "--probe", "0.05"],
+    ]
+    .concat();
+    let stopped = godsearch(&[&base[..], &["--timeout", "0.4"]].concat());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let told = stdout(&stopped);
+    assert!(
+        told.contains("the way the probes chose alone (no --probe"),
+        "{told}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf-1.json");
+    let keep = ["--checkpoint", file.to_str().unwrap()];
+    let stopped = godsearch(&[&base[..], &keep, &["--timeout", "0.4"]].concat());
+    assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let reverse = kept["chosen_way"]["reverse"].as_bool().expect("a way kept");
+    assert!(kept["lower_bound"].as_u64().unwrap() > 41, "{kept}");
+    let solved = json(&[&base[..], &keep, &["--json"]].concat());
+    assert_eq!(solved["length"], 57, "{solved}");
+    // Continued by the way kept alone: no probes again.
+    let heuristic = solved["heuristic"].as_str().unwrap();
+    assert_eq!(heuristic.contains("from the goal to the board"), reverse);
+    assert!(!heuristic.contains("probes"), "{heuristic}");
+    assert_eq!(solved["resumed_from"], kept["lower_bound"], "{solved}");
+    refused(
+        &[&solve_korf_1("parallel-ida", KORF_1)[..], &["--probe", "1"]].concat(),
+        "--probe chooses among ways",
+    );
+}
+
 /// --checkpoint over a file of boards keeps a campaign: a run stopped by its timeout keeps
 /// each board's bound and finished subtrees, the next run continues each from there and
 /// keeps the solved boards' reports, and a run after that skips them.

@@ -415,8 +415,13 @@ pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce(
             Some(Direction::Backwards) => " backwards",
             None => "",
         };
+        // Probes (`--probe`) each search from the start: which one is said.
+        let probing = match watch.probing() {
+            Some((way, ways)) => format!("probe {} of {ways}: ", way + 1),
+            None => String::new(),
+        };
         let text = format!(
-            "threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{}{}",
+            "{probing}threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
             format_rate(rate),
@@ -425,7 +430,7 @@ pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce(
             subtrees_finished(watch)
         );
         Some(Status {
-            stage: watch.threshold().to_string(),
+            stage: format!("{probing}{}", watch.threshold()),
             text,
         })
     };

@@ -133,10 +133,11 @@ pub struct SolveArgs {
     /// Heuristic for IDA* and A*.
     #[arg(long, value_enum, default_value_t = HeuristicChoice::Auto)]
     pub heuristic: HeuristicChoice,
-    /// Pattern-database partition: 5-5-5, 6-6-3, 7-8, 4-4-4-3 (4x4), 6-6-6-6 (5x5), 4-4 (3x3), or
-    /// groups such as 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15. Implies --heuristic pdb.
+    /// Pattern-database partition: 5-5-5, 6-6-3, 7-8, 4-4-4-3 (4x4), 6-6-6-6 or 6-6-6-6b (5x5),
+    /// 4-4 (3x3), or groups such as 1,2,3,4,5/6,7,8,9,10/11,12,13,14,15. Implies --heuristic
+    /// pdb. Given more than once (with --probe), each is a way to probe.
     #[arg(long, value_name = "PARTITION")]
-    pub pdb: Option<String>,
+    pub pdb: Vec<String>,
     /// Do not add the reflected pattern-database lookup.
     #[arg(long)]
     pub no_reflection: bool,
@@ -150,6 +151,11 @@ pub struct SolveArgs {
     /// for both: at most about three times the better direction's time (docs/guide.md)
     #[arg(long)]
     pub both_ways: bool,
+    /// Boards, IDA*: probe each way of searching the board (each --pdb; forwards, or with
+    /// --both-ways each direction) this long from the start, then go on with the one that
+    /// expanded the fewest nodes on the last iteration all finished (docs/guide.md)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub probe: Option<Duration>,
     /// Folder for cached pattern databases, subgoal stage tables and the two-phase tables
     /// (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]

@@ -7,7 +7,7 @@
 //! the others resume from where FILE has them, so `--timeout` may be raised from one run to
 //! the next.
 
-use super::checkpoint::{self, Expanded, Search, Standing};
+use super::checkpoint::{self, ChosenWay, Expanded, Search, Standing};
 use crate::args::SolveArgs;
 use crate::errors::{bad_input, InputError};
 use crate::input::Batch as Positions;
@@ -15,6 +15,7 @@ use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::batch::Source;
 use godsearch_app::progress::{SearchedSubtrees, Watch};
+use godsearch_app::report::SearchWay;
 use godsearch_app::request::{SolveReport, SolveRequest};
 use godsearch_app::AppResult;
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,10 @@ struct Kept {
     /// (absent from files written before they were kept, and once solved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expanded: Option<Expanded>,
+    /// With --probe: the way the probes chose for it, which its token belongs to and the
+    /// next run goes on with (absent before the choice, and without probes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chosen_way: Option<SearchWay>,
 }
 
 /// One board's search: the request (resumed where the campaign has it), the board's text and
@@ -92,6 +97,7 @@ pub fn run(
                         resume_subtrees: None,
                         solved: None,
                         expanded: None,
+                        chosen_way: None,
                     });
                     c.boards.len() - 1
                 }
@@ -107,7 +113,10 @@ pub fn run(
             )?)?;
             continue;
         }
-        let mut request = base.clone();
+        let mut request = match &kept.chosen_way {
+            Some(way) => way.applied_to(base),
+            None => base.clone(),
+        };
         if kept.lower_bound > 0 {
             request.resume_from = Some(kept.lower_bound);
             request.resume_subtrees = kept.resume_subtrees.clone();
@@ -122,9 +131,11 @@ pub fn run(
             let partly_done = kept.resume_subtrees.is_some();
             watch.resume_iteration(expanded.resumed(kept.lower_bound, partly_done));
         }
+        let chosen_way = ChosenWay::new(args, kept.chosen_way.clone());
         let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
             let mut c = lock();
             let board = &mut c.boards[index];
+            board.chosen_way = chosen_way.of(&watch);
             board.lower_bound = lower_bound;
             board.resume_subtrees = searched.map(|s| s.to_string());
             board.expanded = Some(Expanded::of(&watch));
@@ -147,8 +158,10 @@ pub fn run(
             let board = &mut c.boards[index];
             board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
             board.resume_subtrees = settled.resume_subtrees;
+            board.chosen_way = settled.chosen_way.or(chosen_way.of(&watch));
             if settled.solved.is_some() {
                 board.expanded = None;
+                board.chosen_way = None;
             }
             board.solved = settled.solved;
             // Unkept, the report is printed all the same.

@@ -18,7 +18,8 @@ use crate::errors::{bad_input, InputError};
 use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::progress::{ResumedIteration, SearchedSubtrees, Watch};
-use godsearch_app::report::Solution;
+use godsearch_app::registry::tiles::ways::probe_ways;
+use godsearch_app::report::{SearchWay, Solution};
 use godsearch_app::request::{self, ReplayRequest, SolveReport, SolveRequest};
 use godsearch_app::{AppError, AppResult};
 use serde::{Deserialize, Serialize};
@@ -68,6 +69,10 @@ struct Checkpoint {
     /// run that continues (absent from files written before they were kept, and once solved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     expanded: Option<Expanded>,
+    /// With --probe: the way the probes chose, which the bound's subtrees belong to and the
+    /// next run goes on with (absent before the choice, and without probes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chosen_way: Option<SearchWay>,
 }
 
 /// The nodes a checkpoint keeps: those of the iteration of its bound so far, over every run
@@ -116,6 +121,9 @@ pub struct Search {
     /// Absent from files written before `--both-ways` was added: those searched one way.
     #[serde(default)]
     both_ways: bool,
+    /// Whether the ways are probed (--probe; absent without, and from files written before).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    probe: bool,
 }
 
 impl Search {
@@ -127,10 +135,11 @@ impl Search {
             goal: args.goal.clone(),
             algorithm: format!("{:?}", args.algorithm),
             heuristic: format!("{:?}", args.heuristic),
-            pdb: args.pdb.clone(),
+            pdb: (!args.pdb.is_empty()).then(|| args.pdb.join(" ")),
             no_reflection: args.no_reflection,
             reverse: args.reverse,
             both_ways: args.both_ways,
+            probe: args.probe.is_some(),
         }
     }
 }
@@ -160,8 +169,9 @@ pub type Standing = (u32, usize);
 /// What a checkpoint says of its board: where its search stands, or its report once solved.
 pub enum Resumed {
     /// Searched from here (the start where there was no file), with what the earlier runs
-    /// expanded on the iteration resumed where the file kept it.
-    Searching(Standing, Option<ResumedIteration>),
+    /// expanded on the iteration resumed where the file kept it, and the way the probes chose
+    /// where they did.
+    Searching(Standing, Option<ResumedIteration>, Option<SearchWay>),
     /// Solved in an earlier run: the report it printed.
     Solved(serde_json::Value),
 }
@@ -179,11 +189,11 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             check_writable(path)?;
             let Some(lower_bound) = args.resume_from else {
-                return Ok(Resumed::Searching((0, 0), None));
+                return Ok(Resumed::Searching((0, 0), None, None));
             };
             let done = finished(args.resume_subtrees.as_deref())
                 .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
-            return Ok(Resumed::Searching((lower_bound, done), None));
+            return Ok(Resumed::Searching((lower_bound, done), None, None));
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
@@ -209,9 +219,16 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
     let carried = kept
         .expanded
         .map(|e| e.resumed(kept.lower_bound, kept.resume_subtrees.is_some()));
+    if let Some(way) = &kept.chosen_way {
+        *request = way.applied_to(request);
+    }
     request.resume_from = Some(kept.lower_bound);
     request.resume_subtrees = kept.resume_subtrees;
-    Ok(Resumed::Searching((kept.lower_bound, done), carried))
+    Ok(Resumed::Searching(
+        (kept.lower_bound, done),
+        carried,
+        kept.chosen_way,
+    ))
 }
 
 /// `refused`, a search's refusal of the finished subtrees `path` kept of its iteration of
@@ -279,6 +296,8 @@ pub struct Settled {
     pub resume_subtrees: Option<String>,
     /// A solved search's report, as `solve --json` prints it.
     pub solved: Option<serde_json::Value>,
+    /// The way probes chose (`--probe`), which a stopped search's token belongs to.
+    pub chosen_way: Option<SearchWay>,
 }
 
 impl Settled {
@@ -293,8 +312,35 @@ impl Settled {
                 .as_str()
                 .filter(|_| timed_out)
                 .map(str::to_string),
+            chosen_way: serde_json::from_value(document["chosen_way"].clone()).unwrap_or(None),
             solved: (!timed_out).then_some(document),
         })
+    }
+}
+
+/// The way a search's probes chose, as a checkpoint keeps it: the one its watch says they
+/// chose (numbered as [`probe_ways`] lists them), else the one an earlier run's probes chose.
+pub struct ChosenWay {
+    ways: Vec<SearchWay>,
+    earlier: Option<SearchWay>,
+}
+
+impl ChosenWay {
+    /// For the search `args` ask for, continued with the way `earlier` probes chose.
+    pub fn new(args: &SolveArgs, earlier: Option<SearchWay>) -> Self {
+        let ways = match args.probe {
+            Some(_) => probe_ways(&super::solve::request(args, "")).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        ChosenWay { ways, earlier }
+    }
+
+    /// The way chosen so far (`None`: none yet, or no probes).
+    pub fn of(&self, watch: &Watch) -> Option<SearchWay> {
+        watch
+            .chosen_way()
+            .and_then(|i| self.ways.get(i).cloned())
+            .or_else(|| self.earlier.clone())
     }
 }
 
@@ -334,16 +380,17 @@ pub fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
 }
 
 /// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
-/// checkpoint had it (`from`), keeping its checkpoint there each time it moves forward (see
-/// [`follow`]), and its report once solved.
+/// checkpoint had it (`from`, with the way probes chose there: `chosen`), keeping its
+/// checkpoint there each time it moves forward (see [`follow`]), and its report once solved.
 pub fn keeping(
     path: &Path,
     args: &SolveArgs,
     watch: &Watch,
-    from: Standing,
+    (from, chosen): (Standing, Option<SearchWay>),
     work: impl FnOnce() -> Vec<AppResult<SolveReport>>,
 ) -> Result<Vec<AppResult<SolveReport>>> {
     let search = Search::of(args, Some(board_of(args)?));
+    let chosen_way = ChosenWay::new(args, chosen);
     let checkpoint = |lower_bound, resume_subtrees, solved, expanded| Checkpoint {
         format: FORMAT.into(),
         search: search.clone(),
@@ -351,6 +398,7 @@ pub fn keeping(
         resume_subtrees,
         solved,
         expanded,
+        chosen_way: chosen_way.of(watch),
     };
     let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
         let expanded = Some(Expanded::of(watch));
@@ -368,7 +416,10 @@ pub fn keeping(
         [Ok(report)] => {
             let settled = Settled::of(report)?;
             if let (Some(length), Some(solved)) = (settled.lower_bound, settled.solved) {
-                let report = checkpoint(length, None, Some(solved), None);
+                let report = Checkpoint {
+                    chosen_way: None,
+                    ..checkpoint(length, None, Some(solved), None)
+                };
                 Unkept::default().check(write(path, &report));
             }
             Ok(reports)
@@ -378,8 +429,8 @@ pub fn keeping(
 }
 
 /// Runs `work`, a search that `watch` follows from `from`, calling `keep` with its bound and
-/// finished subtrees each time they move forward (a higher bound, or more subtrees finished),
-/// looked at every second, once more at its end, and once more at a signal ([`last_look`]).
+/// finished subtrees each time they move forward (a higher bound, or more subtrees finished)
+/// or its probes choose a way, looked at every second, once more at its end, and once more at a signal ([`last_look`]).
 /// A `keep` that fails is said on stderr (see [`Unkept`]) and tried again at the next look: it
 /// never ends the search nor loses what the search returns.
 pub fn follow<T>(
@@ -393,6 +444,8 @@ pub fn follow<T>(
     std::thread::scope(|scope| {
         scope.spawn(move || {
             let mut kept = from;
+            // A way chosen by probes is kept at once, before its search moves on.
+            let mut kept_way = watch.chosen_way();
             let mut unkept = Unkept::default();
             loop {
                 let (ended, answer) = match look.recv_timeout(LOOK_EVERY) {
@@ -400,13 +453,17 @@ pub fn follow<T>(
                     Err(RecvTimeoutError::Disconnected) => (true, None),
                     Ok(Look::Last(answer)) => (true, Some(answer)),
                 };
+                // The way first: once it is chosen, the subtrees read next are its own.
+                let way = watch.chosen_way();
                 let lower_bound = watch.threshold();
                 let searched = watch.searched();
                 let done = searched.as_ref().map_or(0, |s| s.done.len());
                 // Only forward: an iteration resumed tells its skipped subtrees a moment after
                 // it begins, and the file must not lose them meanwhile.
-                if (lower_bound, done) > kept && unkept.check(keep(lower_bound, searched)) {
-                    kept = (lower_bound, done);
+                let moved = (lower_bound, done) > kept || way != kept_way;
+                if moved && unkept.check(keep(lower_bound.max(kept.0), searched)) {
+                    kept = (lower_bound, done).max(kept);
+                    kept_way = way;
                 }
                 if let Some(answer) = answer {
                     let _ = answer.send(());

@@ -17,6 +17,7 @@ use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
 use godsearch_app::progress::{ResumedIteration, Watch};
+use godsearch_app::report::SearchWay;
 use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         Some(_) if campaign => None,
         Some(path) => match checkpoint::resume(path, args, &mut request)? {
-            checkpoint::Resumed::Searching(from, carried) => Some((from, carried)),
+            checkpoint::Resumed::Searching(from, carried, chosen) => Some((from, carried, chosen)),
             checkpoint::Resumed::Solved(report) => {
                 let board = &args.boards[0];
                 let report = checkpoint::kept_report(path, board, &report, args.goal.as_deref())?;
@@ -131,21 +132,26 @@ fn solve_all(
     printed: Printed,
     solver: &dyn BatchSolver,
     positions: Positions<'_, Position>,
-    from: Option<(checkpoint::Standing, Option<ResumedIteration>)>,
+    from: Option<(
+        checkpoint::Standing,
+        Option<ResumedIteration>,
+        Option<SearchWay>,
+    )>,
 ) -> Result<()> {
     let mut out = printed.start(args, positions.total);
     // One position searched gets a line with the search's progress; a batch has its bar.
     // Stopped by a signal, it says the bound it proved, from which --resume-from continues.
     let watch = Arc::new(Watch::default());
     let single = positions.total == Some(1) && solver.watched();
-    if let (true, Some((_, Some(carried)))) = (single, from) {
-        watch.resume_iteration(carried);
+    if let (true, Some((_, Some(carried), _))) = (single, &from) {
+        watch.resume_iteration(*carried);
     }
     if single {
         let seen = Arc::clone(&watch);
         // With --checkpoint the file keeps where the search stands, looked at once more
         // (--resume-from beside it would be refused).
         let kept_in = args.checkpoint.clone();
+        let chosen = checkpoint::ChosenWay::new(args, None);
         crate::interrupt::on_interrupt(Box::new(move || {
             if kept_in.is_some() {
                 checkpoint::last_look();
@@ -162,7 +168,11 @@ fn solve_all(
                 ),
                 None => errln!(
                     "{proven}; continue with {}",
-                    continue_with(bound, seen.searched().map(|s| s.to_string()).as_deref())
+                    continue_with(
+                        bound,
+                        seen.searched().map(|s| s.to_string()).as_deref(),
+                        chosen.of(&seen).as_ref()
+                    )
                 ),
             }
         }));
@@ -183,9 +193,9 @@ fn solve_all(
                 solver.solve(&chunk, Some(&watch))
             })
         };
-        let solved = match (single, &args.checkpoint, from) {
-            (true, Some(path), Some((from, _))) => {
-                checkpoint::keeping(path, args, &watch, from, search)?
+        let solved = match (single, &args.checkpoint, &from) {
+            (true, Some(path), Some((from, _, chosen))) => {
+                checkpoint::keeping(path, args, &watch, (*from, chosen.clone()), search)?
             }
             (true, _, _) => search(),
             (false, _, _) => solver.solve(&chunk, None),
@@ -229,11 +239,24 @@ fn with_solver<T>(
 }
 
 /// The options that continue a search stopped with `bound` proven, skipping the subtrees of
-/// that bound's iteration it finished (`searched`, the report's token).
-pub fn continue_with(bound: u32, searched: Option<&str>) -> String {
-    match searched {
+/// that bound's iteration it finished (`searched`, the report's token), by the way probes
+/// chose (`chosen`: that way alone, whose token it is).
+pub fn continue_with(bound: u32, searched: Option<&str>, chosen: Option<&SearchWay>) -> String {
+    let from = match searched {
         Some(token) => format!("--resume-from {bound} --resume-subtrees {token}"),
         None => format!("--resume-from {bound}"),
+    };
+    match chosen {
+        Some(way) => {
+            let pdb = way.pdb.as_ref().map(|p| format!("--pdb {p} "));
+            let reverse = if way.reverse { "--reverse " } else { "" };
+            format!(
+                "{}{reverse}{from}, the way the probes chose alone (no --probe, --both-ways or \
+                 other --pdb)",
+                pdb.unwrap_or_default()
+            )
+        }
+        None => from,
     }
 }
 
@@ -264,10 +287,11 @@ pub fn request(args: &SolveArgs, position: &str) -> SolveRequest {
         goal: args.goal.clone(),
         algorithm: args.algorithm,
         heuristic: args.heuristic,
-        pdb: args.pdb.clone(),
+        pdb: (!args.pdb.is_empty()).then(|| args.pdb.join(" ")),
         no_reflection: args.no_reflection,
         reverse: args.reverse,
         both_ways: args.both_ways,
+        probe: args.probe.map(|t| t.as_secs_f64()),
         stages: args.stages.clone(),
         effort: args.effort.map(|e| u32::try_from(e).unwrap_or(u32::MAX)),
         depth: args.depth,

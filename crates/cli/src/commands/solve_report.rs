@@ -311,7 +311,11 @@ fn print_human(s: &Solution, verbose: bool) {
                     format_count(s.nodes_expanded)
                 );
                 print_iterations(s, "each iteration, the last until the stop");
-                let how = super::solve::continue_with(bound, s.searched_subtrees.as_deref());
+                let how = super::solve::continue_with(
+                    bound,
+                    s.searched_subtrees.as_deref(),
+                    s.chosen_way.as_ref(),
+                );
                 outln!("continue   with {how}: the work finished is not searched again");
             }
         }

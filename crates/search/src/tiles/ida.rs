@@ -210,6 +210,11 @@ pub struct Watch {
     turn_threshold: AtomicU32,
     turn_carried: AtomicU64,
     turn_forecast: AtomicU64,
+    /// Ways probed ([`Watch::probing`]): the one probing now, from 1 (0: no probe), of how many.
+    probe_way: AtomicUsize,
+    probe_ways: AtomicUsize,
+    /// The way chosen by the probes, from 1 (0: none yet).
+    chosen_way: AtomicUsize,
 }
 
 /// What a race says of the iteration a turn resumes ([`Watch::begin_turn`]), so that the
@@ -306,13 +311,52 @@ impl Watch {
 
     /// The subtrees of the iteration under way that are finished, as a search stopped now
     /// would report them in [`SearchError::Timeout`]: for a front end that ends the process on
-    /// a signal to say how to continue. `None` until a subtree is finished, and for serial
-    /// IDA*, which does not split its iterations.
+    /// a signal to say how to continue. `None` until a subtree is finished, for serial IDA*,
+    /// which does not split its iterations, and while ways are probed.
     pub fn searched(&self) -> Option<SearchedSubtrees> {
+        if self.probing().is_some() {
+            return None;
+        }
         self.searched
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Which way of how many is being probed ([`probe_ways`](super::probe_ways)), numbered
+    /// from 0; `None` when no probe is under way (none began, or a way was chosen).
+    pub fn probing(&self) -> Option<(usize, usize)> {
+        let way = self.probe_way.load(Ordering::Relaxed);
+        (way > 0 && self.chosen_way().is_none())
+            .then(|| (way - 1, self.probe_ways.load(Ordering::Relaxed)))
+    }
+
+    /// The way the probes chose ([`probe_ways`](super::probe_ways)), numbered from 0, which
+    /// searches now; `None` before the choice or without probes.
+    pub fn chosen_way(&self) -> Option<usize> {
+        self.chosen_way.load(Ordering::SeqCst).checked_sub(1)
+    }
+
+    /// Says that `way` of `ways` is probed now: from here until a way is chosen, the
+    /// iterations and subtrees published are its probe's, and [`Watch::searched`] says none
+    /// (they belong to a way that may not be chosen).
+    pub fn begin_probe(&self, way: usize, ways: usize) {
+        self.probe_ways.store(ways, Ordering::Relaxed);
+        self.probe_way.store(way + 1, Ordering::Relaxed);
+        for finished in &self.finished {
+            finished.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Says that the probes chose `way`, which goes on resuming `resumed` (its own iteration
+    /// of the bound, with the nodes its probe expanded on it and on the two before).
+    pub fn choose_way(&self, way: usize, resumed: ResumedIteration) {
+        // The last probe's subtrees are forgotten before the choice is seen: whoever sees it
+        // and then reads the subtrees reads the chosen way's.
+        *self.searched.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.threshold.store(resumed.threshold, Ordering::Relaxed);
+        self.resume_iteration(resumed);
+        self.chosen_way.store(way + 1, Ordering::SeqCst);
     }
 
     /// The end a race both ways ([`race_both_ways`](super::race_both_ways)) is searching from

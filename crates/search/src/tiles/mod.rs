@@ -12,6 +12,7 @@ mod checkpoint;
 mod heuristic;
 mod ida;
 mod node;
+mod probe;
 #[cfg(test)]
 mod testing;
 
@@ -26,6 +27,7 @@ pub use ida::{
     ResumedIteration, SearchOutcome, TurnIteration, Watch,
 };
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
+pub use probe::{probe_ways, Probe, Probed, Probing};
 
 use thiserror::Error;
 

@@ -129,6 +129,7 @@ pub(crate) fn check_request(request: &SolveRequest) -> AppResult<()> {
         (request.no_reflection, "«no_reflection»"),
         (request.reverse, "«reverse»"),
         (request.both_ways, "«both_ways»"),
+        (request.probe.is_some(), "«probe»"),
         (request.resume_from.is_some(), "«resume_from»"),
         (request.resume_subtrees.is_some(), "«resume_subtrees»"),
     ];

@@ -7,12 +7,13 @@
 use super::choice;
 use super::solvers::{
     solvable_board, Aimed, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Search, StagedSolver,
-    TableSolver, TileJob,
+    TableSolver, TileJob, WayToProbe,
 };
+use super::ways::{one_partition_unless_probed, probe_ways};
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::progress::Notice;
-use crate::report::Solution;
+use crate::report::{SearchWay, Solution};
 use crate::request::{SolveReport, SolveRequest, Workbench};
 use crate::{AppError, AppResult};
 use godsearch_core::excerpt;
@@ -32,6 +33,14 @@ pub enum Way {
     Backwards,
     /// Both in turn ([`Aimed::BothWays`]).
     BothWays(Arc<AnyHeuristic>),
+    /// Each way probed for `time`, then the best alone ([`Aimed::Probed`]): forwards ways with
+    /// their heuristic aimed at the goal, backwards ways with none (each board has its own).
+    Probed {
+        /// The ways, in the order probed.
+        ways: Vec<(SearchWay, Option<Arc<AnyHeuristic>>)>,
+        /// How long each is probed.
+        time: Duration,
+    },
 }
 
 /// A board solver ready for any number of boards of one goal.
@@ -71,8 +80,10 @@ impl BoardSolver {
         request.one_solution_only()?;
         let shape = goal.shape();
         // Only IDA* reports a bound at a deadline, resumes from one and races both ways.
-        let deadline =
-            request.timeout()?.is_some() || request.resume_from.is_some() || request.both_ways;
+        let deadline = request.timeout()?.is_some()
+            || request.resume_from.is_some()
+            || request.both_ways
+            || request.probe.is_some();
         let algorithm = choice::tile_algorithm(request.algorithm, shape, has_table, deadline)?;
         check_options(request, algorithm)?;
         resume(request)?;
@@ -122,7 +133,7 @@ impl BoardSolver {
             _ => BoardSolver::Search {
                 algorithm,
                 way: {
-                    let mut kept = || {
+                    let mut kept = |request: &SolveRequest| {
                         super::solvers::KeptHeuristics::get(
                             bench,
                             request,
@@ -132,10 +143,23 @@ impl BoardSolver {
                             &mut *setup.notices,
                         )
                     };
-                    match (request.reverse, request.both_ways) {
-                        (true, _) => Way::Backwards,
-                        (false, true) => Way::BothWays(kept()?),
-                        (false, false) => Way::Forwards(kept()?),
+                    match (request.probe_time()?, request.reverse, request.both_ways) {
+                        (Some(time), _, _) => Way::Probed {
+                            ways: probe_ways(request)?
+                                .into_iter()
+                                .map(|way| {
+                                    let aimed = match way.reverse {
+                                        true => None,
+                                        false => Some(kept(&way.applied_to(request))?),
+                                    };
+                                    Ok((way, aimed))
+                                })
+                                .collect::<AppResult<_>>()?,
+                            time,
+                        },
+                        (None, true, _) => Way::Backwards,
+                        (None, false, true) => Way::BothWays(kept(request)?),
+                        (None, false, false) => Way::Forwards(kept(request)?),
                     }
                 },
                 memory_bytes,
@@ -147,13 +171,14 @@ impl BoardSolver {
 
     /// Solves one board of `goal`, replayed to the goal before it is returned; IDA* publishes
     /// its threshold and nodes to `watch` and stops when it is cancelled. A search from the
-    /// goal to the board takes its heuristic from `aimed_at`, given the board.
+    /// goal to the board takes its heuristic from `aimed_at`, given the board (and the
+    /// partition of the way probed, where the request probes several).
     pub fn solve(
         &self,
         goal: &Board,
         job: &TileJob,
         watch: Option<&Watch>,
-        aimed_at: &dyn Fn(&Board) -> AppResult<AnyHeuristic>,
+        aimed_at: &dyn Fn(&Board, Option<&str>) -> AppResult<AnyHeuristic>,
     ) -> AppResult<Solution> {
         match self {
             BoardSolver::HalfDepth(solver) => solver.solve(goal, job),
@@ -176,14 +201,35 @@ impl BoardSolver {
                 };
                 match way {
                     Way::Forwards(heuristic) => search.solve(Aimed::Forwards(heuristic), job),
-                    Way::Backwards => search.solve(Aimed::Backwards(&aimed_at(&job.board)?), job),
+                    Way::Backwards => {
+                        search.solve(Aimed::Backwards(&aimed_at(&job.board, None)?), job)
+                    }
                     Way::BothWays(forwards) => {
-                        let backwards = aimed_at(&job.board)?;
+                        let backwards = aimed_at(&job.board, None)?;
                         let aimed = Aimed::BothWays {
                             forwards,
                             backwards: &backwards,
                         };
                         search.solve(aimed, job)
+                    }
+                    Way::Probed { ways, time } => {
+                        // The board's own heuristics, for the ways that search backwards.
+                        let built = ways
+                            .iter()
+                            .map(|(way, aimed)| match aimed {
+                                Some(_) => Ok(None),
+                                None => aimed_at(&job.board, way.pdb.as_deref()).map(Some),
+                            })
+                            .collect::<AppResult<Vec<_>>>()?;
+                        let probed: Vec<WayToProbe> = ways
+                            .iter()
+                            .zip(&built)
+                            .filter_map(|((way, aimed), built)| {
+                                let heuristic = aimed.as_deref().or(built.as_ref())?;
+                                Some(WayToProbe { way, heuristic })
+                            })
+                            .collect();
+                        search.solve(Aimed::Probed(&probed, *time), job)
                     }
                 }
             }
@@ -350,13 +396,15 @@ struct AimedHeuristics<'a> {
 }
 
 impl AimedHeuristics<'_> {
-    fn at(&self, board: &Board) -> AppResult<AnyHeuristic> {
+    /// The heuristic aimed at `board`: the request's, or with `partition` that partition's.
+    fn at(&self, board: &Board, partition: Option<&str>) -> AppResult<AnyHeuristic> {
         let mut notices = self.notices.lock().unwrap_or_else(PoisonError::into_inner);
-        HeuristicRequest::of(self.request, self.bench.cache(), self.memory_bytes).resolve(
-            board,
-            self.progress,
-            &mut **notices,
-        )
+        let asked = HeuristicRequest::of(self.request, self.bench.cache(), self.memory_bytes);
+        HeuristicRequest {
+            partition: partition.or(asked.partition),
+            ..asked
+        }
+        .resolve(board, self.progress, &mut **notices)
     }
 }
 
@@ -372,7 +420,9 @@ impl BatchSolver for BoardBatchSolver<'_> {
                 let job = position.get::<TileJob>()?;
                 let solved = self
                     .solver
-                    .solve(self.goal, job, watch, &|board| self.aimed.at(board))?;
+                    .solve(self.goal, job, watch, &|board, partition| {
+                        self.aimed.at(board, partition)
+                    })?;
                 Ok(SolveReport::Tiles(solved))
             })
             .collect()
@@ -411,6 +461,10 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
             }
         )));
     }
+    one_partition_unless_probed(request)?;
+    if request.probe_time()?.is_some() {
+        probe_ways(request)?;
+    }
     if request.reverse && request.both_ways {
         return Err(AppError::Input(
             "«reverse» searches from the goal only and «both_ways» from both ends in turn: give one of them".into(),
@@ -434,6 +488,11 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
         (
             request.both_ways && !algorithm.takes_deadline(),
             "«both_ways»",
+            "IDA* («algorithm» ida or parallel-ida)",
+        ),
+        (
+            request.probe.is_some() && !algorithm.takes_deadline(),
+            "«probe»",
             "IDA* («algorithm» ida or parallel-ida)",
         ),
         (

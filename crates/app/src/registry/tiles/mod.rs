@@ -10,6 +10,7 @@ pub mod scramble;
 pub mod solvers;
 pub mod tables;
 pub mod verify;
+pub mod ways;
 
 use super::{
     no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier,
@@ -30,7 +31,7 @@ use crate::{AppError, AppResult};
 use batch::BoardBatch;
 
 /// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
-const BOARD_OPTIONS: [&str; 14] = [
+const BOARD_OPTIONS: [&str; 15] = [
     "goal",
     "algorithm",
     "heuristic",
@@ -38,6 +39,7 @@ const BOARD_OPTIONS: [&str; 14] = [
     "no_reflection",
     "reverse",
     "both_ways",
+    "probe",
     "stages",
     "effort",
     "depth",

@@ -8,10 +8,10 @@ use crate::cache::{Origin, TableCache, QUICK_BUILD_STATES};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::error::{ball_error, build_tables};
 use crate::progress::Notice;
-use crate::report::Solution;
+use crate::report::{SearchWay, Solution};
 use crate::request::{SolveRequest, Workbench};
 use crate::tables::table_in_memory;
-use crate::units::{format_bytes, format_count};
+use crate::units::{format_bytes, format_count, format_seconds};
 use crate::{AppError, AppResult};
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress, RankedSpace};
@@ -21,9 +21,9 @@ use godsearch_puzzles::tiles::{notation, Move, TileSpace};
 use godsearch_puzzles::tiles::{Board, BoardFormat, Partition, Shape};
 use godsearch_search::descend;
 use godsearch_search::tiles::{
-    astar_watched, ida_star_resumed, race_both_ways, Direction, LinearConflict, Manhattan,
-    PatternHeuristic, Race, Raced, ReflectedLookup, Resume, SearchError, SearchOutcome,
-    SearchStats, TableBytes, TileHeuristic, Watch,
+    astar_watched, ida_star_resumed, probe_ways, race_both_ways, Direction, LinearConflict,
+    Manhattan, PatternHeuristic, Probe, Probing, Race, Raced, ReflectedLookup, Resume, SearchError,
+    SearchOutcome, SearchStats, TableBytes, TileHeuristic, Watch,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -278,6 +278,17 @@ pub enum Aimed<'h> {
         /// Aimed at the board.
         backwards: &'h AnyHeuristic,
     },
+    /// Each way probed for the time given, then the one whose probe expanded the fewest nodes
+    /// on the last iteration all finished ([`probe_ways`]; IDA* only).
+    Probed(&'h [WayToProbe<'h>], Duration),
+}
+
+/// A way a board's search may run, with its heuristic aimed at the end it runs to.
+pub struct WayToProbe<'h> {
+    /// Its partition and direction.
+    pub way: &'h SearchWay,
+    /// Aimed at the goal forwards, at the board backwards.
+    pub heuristic: &'h AnyHeuristic,
 }
 
 /// IDA*, parallel IDA* or A* on one board after another.
@@ -308,15 +319,35 @@ impl Search<'_> {
         // A deadline past what the clock holds is no deadline.
         let deadline = self.deadline_after.and_then(|d| started.checked_add(d));
         let from = self.resume.cloned().unwrap_or_default();
-        let (outcome, heuristic, backwards) = match aimed {
+        let (outcome, heuristic, backwards, chosen_way) = match aimed {
             Aimed::Forwards(h) => {
                 let outcome = self.run(h, (board, goal), deadline, &from);
-                (outcome, h.describe(), false)
+                (outcome, h.describe(), false, None)
             }
             Aimed::Backwards(h) => {
                 let outcome = self.run(h, (goal, board), deadline, &from);
                 let described = format!("{}, from the goal to the board", h.describe());
-                (outcome, described, true)
+                (outcome, described, true, None)
+            }
+            Aimed::Probed(ways, time) => {
+                let probe = Probe {
+                    time,
+                    time_limit: self.deadline_after,
+                    lower_bound: from.lower_bound,
+                    watch: self.watch,
+                };
+                let probing = probe_ways(ways.len(), &probe, |i, deadline, resume| {
+                    let ends = match ways[i].way.reverse {
+                        true => (goal, board),
+                        false => (board, goal),
+                    };
+                    self.run(ways[i].heuristic, ends, deadline, resume)
+                });
+                let chosen = probing.chosen.map(|i| &ways[i]);
+                let described = probe_text(ways, time, &probing);
+                let backwards = chosen.is_some_and(|w| w.way.reverse);
+                let way = chosen.map(|w| w.way.clone());
+                (probing.result, described, backwards, way)
             }
             Aimed::BothWays {
                 forwards,
@@ -345,9 +376,9 @@ impl Search<'_> {
                 match raced {
                     Ok(raced) => {
                         let backwards = raced.winner == Direction::Backwards;
-                        (Ok(raced.outcome), described, backwards)
+                        (Ok(raced.outcome), described, backwards, None)
                     }
-                    Err(e) => (Err(e), described, false),
+                    Err(e) => (Err(e), described, false, None),
                 }
             }
         };
@@ -362,6 +393,7 @@ impl Search<'_> {
                     forwards,
                     backwards,
                 } => forwards.table_bytes() + backwards.table_bytes(),
+                Aimed::Probed(ways, _) => ways.iter().map(|w| w.heuristic.table_bytes()).sum(),
             }),
         };
         let mut solution = match outcome {
@@ -382,6 +414,7 @@ impl Search<'_> {
             Err(e) => return Err(e.into()),
         };
         solution.resumed_from = self.resume.map(|r| r.lower_bound);
+        solution.chosen_way = chosen_way;
         Ok(solution)
     }
 
@@ -457,6 +490,51 @@ fn race_text(raced: Option<&Raced>) -> String {
     )
 }
 
+/// How probes chose the way, for the report's heuristic: the chosen way's heuristic, and each
+/// way's nodes on the iteration they were compared on.
+fn probe_text(ways: &[WayToProbe], time: Duration, probing: &Probing) -> String {
+    let probes = format!(
+        "{} probes of {} ways",
+        format_seconds(time.as_secs_f64()),
+        ways.len()
+    );
+    let Some(chosen) = probing.chosen else {
+        return format!("{probes}, stopped before a way was chosen");
+    };
+    let way = &ways[chosen];
+    let heuristic = match way.way.reverse {
+        true => format!("{}, from the goal to the board", way.heuristic.describe()),
+        false => way.heuristic.describe(),
+    };
+    let how = match (probing.probes.len() == chosen, probing.compared_at) {
+        (true, _) => format!(
+            "{} solved the board in its probe (way {} of {probes})",
+            way.way.name(),
+            chosen + 1
+        ),
+        (false, None) => format!(
+            "{} by {probes}, none of which finished an iteration the others did",
+            way.way.name()
+        ),
+        (false, Some(at)) => {
+            let nodes: Vec<String> = ways
+                .iter()
+                .zip(&probing.probes)
+                .map(|(w, p)| {
+                    let n = p.stats.iteration_nodes(at).unwrap_or(0);
+                    format!("{} {}", w.way.name(), format_count(n))
+                })
+                .collect();
+            format!(
+                "{} chosen by {probes}, nodes on their iteration of {at}: {}",
+                way.way.name(),
+                nodes.join(", ")
+            )
+        }
+    };
+    format!("{heuristic}; {how}")
+}
+
 /// The moves that undo `moves`: the last one's opposite first. A path from the goal to a board
 /// turned round is a path from the board to the goal of the same length.
 fn turned_round(moves: &[Move]) -> Vec<Move> {
@@ -496,6 +574,7 @@ fn unsolved(
         memory_bytes,
         written: None,
         kept_in: None,
+        chosen_way: None,
     }
 }
 
@@ -564,6 +643,7 @@ fn checked_solution(
         searched_subtrees: None,
         written: None,
         kept_in: None,
+        chosen_way: None,
     })
 }
 

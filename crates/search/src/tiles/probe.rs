@@ -1,0 +1,407 @@
+//! IDA* of one board by the way its first seconds say is best: each of several ways (a
+//! heuristic and a direction) searched from the start for a short probe, then the one that
+//! expanded the fewest nodes on the last iteration every probe finished goes on alone.
+//!
+//! On the 24-puzzle which of two 6-6-6-6 drawings, or which end of the path, is the shorter
+//! search depends on the board, by up to three times for the drawing and a hundred for the
+//! direction, and the ratio of two ways' iterations settles from iterations of a few million
+//! nodes on: a probe of seconds tells what a search of hours will cost. Unlike a race
+//! ([`race_both_ways`](super::race_both_ways)), which keeps paying for the worse way on every
+//! iteration, a probe pays for it once.
+
+use super::ida::{prepare_pruning, Resume, ResumedIteration, SearchOutcome, Watch};
+use super::{SearchError, SearchedSubtrees};
+use crate::SearchStats;
+use std::time::{Duration, Instant};
+
+/// How the ways of a board are probed.
+#[derive(Debug, Clone)]
+pub struct Probe<'w> {
+    /// Each way's probe: searched from the start (or the resumed bound) this long.
+    pub time: Duration,
+    /// The whole search (probes and the way chosen) gives up this long after it begins, with
+    /// the bound it proved.
+    pub time_limit: Option<Duration>,
+    /// Where every way starts: a bound proved earlier (by any way). Finished subtrees belong
+    /// to one way and are not taken here.
+    pub lower_bound: u32,
+    /// Told which way probes ([`Watch::begin_probe`]) and which was chosen
+    /// ([`Watch::chosen_way`]); the searches publish their progress to it themselves.
+    pub watch: Option<&'w Watch>,
+}
+
+/// What one way's probe did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probed {
+    /// The bound it proved (the threshold of the iteration it was stopped in).
+    pub lower_bound: u32,
+    /// Its work, iteration by iteration, the stopped one last.
+    pub stats: SearchStats,
+}
+
+impl Probed {
+    /// Nodes it expanded on the iteration of `threshold`, which it finished: 0 where its
+    /// start's estimate was above it (the way needed no search there).
+    fn nodes_at(&self, threshold: u32) -> u64 {
+        self.stats.iteration_nodes(threshold).unwrap_or(0)
+    }
+
+    /// The iteration of `bound` as its way, going on from this probe, resumes it: the nodes
+    /// expanded on it (where this probe began it) and on the two iterations before it.
+    fn resumed_at(&self, bound: u32) -> ResumedIteration {
+        let finished: Vec<u64> = self
+            .stats
+            .thresholds
+            .iter()
+            .zip(&self.stats.iteration_expanded)
+            .filter(|(&t, _)| t < bound.min(self.lower_bound))
+            .map(|(_, &n)| n)
+            .collect();
+        let before = match finished[..] {
+            [.., a, b] => [a, b],
+            [b] => [0, b],
+            [] => [0, 0],
+        };
+        ResumedIteration {
+            threshold: bound,
+            carried: self.stats.iteration_nodes(bound).unwrap_or(0),
+            before,
+        }
+    }
+}
+
+/// A board searched by probes and the way chosen: how the way was chosen, and what it found.
+#[derive(Debug, Clone)]
+pub struct Probing {
+    /// Each way's probe, in the order of the ways; fewer than the ways where one solved the
+    /// board in its probe (it is then the one chosen) or the search was stopped.
+    pub probes: Vec<Probed>,
+    /// The way that went on, or solved the board in its probe (`None`: stopped first).
+    pub chosen: Option<usize>,
+    /// The iteration the ways were compared on: the last that every probe finished (`None`:
+    /// none did, and the way with the highest bound went on; or no comparison was made).
+    pub compared_at: Option<u32>,
+    /// The solution as the chosen way found it (from the goal to the board when it searched
+    /// backwards), or why there is none; its work (or the timeout's) counts every probe's
+    /// ([`SearchStats::add_run`]).
+    pub result: Result<SearchOutcome, SearchError>,
+}
+
+/// Runs `search` over `ways` ways (see the module docs): `search(way, deadline, resume)` is
+/// IDA* of the board the way numbered `way` searches it, stopped at `deadline` with
+/// [`SearchError::Timeout`] and continued from `resume`. Each way is probed from
+/// `probe.lower_bound` for `probe.time`; a probe that solves the board ends the search. Then
+/// the way that expanded the fewest nodes on the last iteration all the probes finished (on a
+/// tie, or where they finished none in common, the one that proved the highest bound, then
+/// the one that expanded fewer in all, then the earlier) goes on from
+/// the highest bound any probe proved, with the subtrees it finished of that iteration where
+/// its own bound is that one.
+///
+/// Exact: the solution is shortest when every way's heuristic is admissible and the starting
+/// bound is true, since a bound proved by one way holds for all. At the time limit or a stop
+/// of the watch, [`SearchError::Timeout`] carries the highest bound proved, the work of every
+/// probe, and the chosen way's finished subtrees once it goes on (none during the probes: a
+/// probe's subtrees belong to a way not yet chosen). With no ways nothing is searched: the
+/// starting bound, as a timeout.
+pub fn probe_ways<S>(ways: usize, probe: &Probe, mut search: S) -> Probing
+where
+    S: FnMut(usize, Option<Instant>, &Resume) -> Result<SearchOutcome, SearchError>,
+{
+    let started = Instant::now();
+    // A limit past what the clock holds is no limit.
+    let deadline = probe.time_limit.and_then(|l| started.checked_add(l));
+    let stopped =
+        || deadline.is_some_and(|d| Instant::now() >= d) || probe.watch.is_some_and(Watch::stopped);
+    let mut probing = Probing {
+        probes: Vec::with_capacity(ways),
+        chosen: None,
+        compared_at: None,
+        result: Err(SearchError::Timeout {
+            lower_bound: probe.lower_bound,
+            stats: Box::default(),
+            searched: None,
+        }),
+    };
+    if ways == 0 {
+        return probing;
+    }
+    let mut finished: Vec<Option<SearchedSubtrees>> = Vec::with_capacity(ways);
+    let mut work = SearchStats::default();
+    let from = Resume {
+        lower_bound: probe.lower_bound,
+        searched: None,
+    };
+    for way in 0..ways {
+        if let Some(watch) = probe.watch {
+            watch.begin_probe(way, ways);
+        }
+        let probe_end = Instant::now() + probe.time;
+        let probe_deadline = deadline.map_or(probe_end, |d| d.min(probe_end));
+        match search(way, Some(probe_deadline), &from) {
+            Ok(outcome) => {
+                probing.chosen = Some(way);
+                probing.result = Ok(with_work(outcome, work));
+                return probing;
+            }
+            Err(SearchError::Timeout {
+                lower_bound,
+                stats,
+                searched,
+            }) => {
+                work.add_run(&stats);
+                probing.probes.push(Probed {
+                    lower_bound: lower_bound.max(probe.lower_bound),
+                    stats: *stats,
+                });
+                finished.push(searched);
+                if stopped() {
+                    probing.result = Err(SearchError::Timeout {
+                        lower_bound: highest_bound(&probing.probes, probe.lower_bound),
+                        stats: Box::new(work),
+                        searched: None,
+                    });
+                    return probing;
+                }
+            }
+            Err(e) => {
+                probing.result = Err(e);
+                return probing;
+            }
+        }
+    }
+    let (chosen, compared_at) = choose(&probing.probes);
+    probing.chosen = Some(chosen);
+    probing.compared_at = compared_at;
+    let bound = highest_bound(&probing.probes, probe.lower_bound);
+    let resume = Resume {
+        lower_bound: bound,
+        searched: match probing.probes[chosen].lower_bound == bound {
+            true => finished[chosen].take(),
+            false => None,
+        },
+    };
+    if let Some(watch) = probe.watch {
+        watch.choose_way(chosen, probing.probes[chosen].resumed_at(bound));
+    }
+    // The way chosen resumes above its start's estimate: the deepest automata, built now.
+    prepare_pruning();
+    probing.result = match search(chosen, deadline, &resume) {
+        Ok(outcome) => Ok(with_work(outcome, work)),
+        Err(SearchError::Timeout {
+            lower_bound,
+            stats,
+            searched,
+        }) => {
+            work.add_run(&stats);
+            Err(SearchError::Timeout {
+                lower_bound: lower_bound.max(bound),
+                stats: Box::new(work),
+                searched,
+            })
+        }
+        Err(e) => Err(e),
+    };
+    probing
+}
+
+/// `outcome` with `earlier` work (the probes before it) added to its own.
+fn with_work(mut outcome: SearchOutcome, mut earlier: SearchStats) -> SearchOutcome {
+    earlier.add_run(&outcome.stats);
+    outcome.stats = earlier;
+    outcome
+}
+
+/// The highest bound the probes proved, at least `from`.
+fn highest_bound(probes: &[Probed], from: u32) -> u32 {
+    probes.iter().map(|p| p.lower_bound).fold(from, u32::max)
+}
+
+/// The way to go on with and the iteration compared (see [`probe_ways`]).
+fn choose(probes: &[Probed]) -> (usize, Option<u32>) {
+    let lowest_bound = probes.iter().map(|p| p.lower_bound).min().unwrap_or(0);
+    // The iterations someone finished below every probe's bound: finished by all.
+    let compared_at = probes
+        .iter()
+        .flat_map(|p| p.stats.thresholds.iter().copied())
+        .filter(|&t| t < lowest_bound)
+        .max();
+    // Then the higher bound (it went further in the same time), then the fewer nodes in all.
+    let further = |i: usize| {
+        (
+            std::cmp::Reverse(probes[i].lower_bound),
+            probes[i].stats.expanded,
+            i,
+        )
+    };
+    let chosen = match compared_at {
+        Some(t) => (0..probes.len()).min_by_key(|&i| (probes[i].nodes_at(t), further(i))),
+        None => (0..probes.len()).min_by_key(|&i| further(i)),
+    };
+    (chosen.unwrap_or(0), compared_at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tiles::testing::random_walk;
+    use crate::tiles::{ida_star, ida_star_resumed, LinearConflict, Manhattan, TileHeuristic};
+    use godsearch_puzzles::tiles::{Board, Shape};
+    use rand::SeedableRng;
+
+    fn probed(lower_bound: u32, iterations: &[(u32, u64)]) -> Probed {
+        Probed {
+            lower_bound,
+            stats: SearchStats {
+                thresholds: iterations.iter().map(|&(t, _)| t).collect(),
+                iteration_expanded: iterations.iter().map(|&(_, n)| n).collect(),
+                expanded: iterations.iter().map(|&(_, n)| n).sum(),
+                ..SearchStats::default()
+            },
+        }
+    }
+
+    /// Compared on the last iteration all finished: one that started above it needed none.
+    #[test]
+    fn the_way_with_fewest_nodes_on_the_last_common_iteration_is_chosen() {
+        let a = probed(55, &[(49, 10), (51, 100), (53, 900), (55, 2000)]);
+        let b = probed(53, &[(51, 60), (53, 500)]);
+        let c = probed(57, &[(53, 300), (55, 800), (57, 10)]);
+        // Only 51 is finished by all (b stopped in 53); c started above it.
+        assert_eq!(choose(&[a.clone(), b.clone(), c.clone()]), (2, Some(51)));
+        assert_eq!(choose(&[a.clone(), b.clone()]), (1, Some(51)));
+        // A tie goes to the way that went further, then to the earlier way.
+        let b_tied = probed(53, &[(51, 100), (53, 500)]);
+        assert_eq!(choose(&[b_tied.clone(), a.clone()]), (1, Some(51)));
+        assert_eq!(choose(&[b_tied.clone(), b_tied]), (0, Some(51)));
+        // None in common: the highest bound, then the fewest nodes.
+        let first = probed(51, &[(51, 5)]);
+        let second = probed(51, &[(51, 3)]);
+        assert_eq!(choose(&[first.clone(), second]), (1, None));
+        assert_eq!(choose(&[first, probed(53, &[(53, 9)])]), (1, None));
+    }
+
+    /// The iteration the way chosen resumes, for its watch.
+    #[test]
+    fn the_way_chosen_resumes_with_its_probes_nodes() {
+        let a = probed(55, &[(51, 100), (53, 900), (55, 2000)]);
+        assert_eq!(
+            a.resumed_at(55),
+            ResumedIteration {
+                threshold: 55,
+                carried: 2000,
+                before: [100, 900],
+            }
+        );
+        // Another probe proved more: its own stopped iteration is not a finished one.
+        assert_eq!(
+            a.resumed_at(57),
+            ResumedIteration {
+                threshold: 57,
+                carried: 0,
+                before: [100, 900],
+            }
+        );
+    }
+
+    /// IDA* of `board` with `heuristic` on two threads.
+    fn ida(
+        board: &Board,
+        heuristic: &impl TileHeuristic,
+        deadline: Option<Instant>,
+        watch: &Watch,
+        resume: &Resume,
+    ) -> Result<SearchOutcome, SearchError> {
+        let goal = Board::goal(board.shape());
+        ida_star_resumed(board, &goal, heuristic, 2, deadline, Some(watch), resume)
+    }
+
+    /// Manhattan distance and linear conflict probed for a few milliseconds: linear conflict,
+    /// which never expands more, goes on, and every solution is shortest.
+    #[test]
+    fn probes_choose_the_stronger_heuristic_and_solve_shortest() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let manhattan = Manhattan::new(&goal).unwrap();
+        let conflict = LinearConflict::new(&goal).unwrap();
+        let mut went_on = 0;
+        for _ in 0..4 {
+            let board = random_walk(&goal, 500, &mut rng);
+            let shortest = ida_star(&board, &goal, &conflict, 2).unwrap().moves.len();
+            let watch = Watch::default();
+            let probe = Probe {
+                time: Duration::from_millis(5),
+                time_limit: None,
+                lower_bound: 0,
+                watch: Some(&watch),
+            };
+            let probing = probe_ways(2, &probe, |way, deadline, resume| match way {
+                0 => ida(&board, &manhattan, deadline, &watch, resume),
+                _ => ida(&board, &conflict, deadline, &watch, resume),
+            });
+            let outcome = probing.result.unwrap();
+            let mut replay = board.clone();
+            assert!(outcome.moves.iter().all(|&m| replay.apply(m)), "{board}");
+            assert_eq!((replay, outcome.moves.len()), (goal.clone(), shortest));
+            assert_eq!(watch.chosen_way(), probing.chosen);
+            assert_eq!(watch.probing(), None);
+            if let (2, Some(at)) = (probing.probes.len(), probing.compared_at) {
+                went_on += 1;
+                // Linear conflict dominates Manhattan distance: never more nodes, and chosen
+                // where fewer (a tie, on a loaded machine's first tiny iteration, goes to the
+                // way that proved the higher bound).
+                let nodes = probing
+                    .probes
+                    .iter()
+                    .map(|p| p.nodes_at(at))
+                    .collect::<Vec<_>>();
+                assert!(nodes[1] <= nodes[0], "{board}: {:?}", probing.probes);
+                if nodes[1] < nodes[0] {
+                    assert_eq!(probing.chosen, Some(1), "{board}: {:?}", probing.probes);
+                }
+                // The work counts both probes and the search that went on.
+                let probed: u64 = probing.probes.iter().map(|p| p.stats.expanded).sum();
+                assert!(outcome.stats.expanded > probed);
+            }
+        }
+        assert!(went_on >= 1, "no board outlasted its probes");
+    }
+
+    /// A limit reached during the probes: the highest bound any proved, and no subtrees (they
+    /// belong to no way chosen).
+    #[test]
+    fn a_limit_during_the_probes_gives_the_highest_bound() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let goal = Board::goal(Shape::new(5, 5).unwrap());
+        let board = random_walk(&goal, 2000, &mut rng);
+        let manhattan = Manhattan::new(&goal).unwrap();
+        let watch = Watch::default();
+        let probe = Probe {
+            time: Duration::from_millis(100),
+            time_limit: Some(Duration::from_millis(150)),
+            lower_bound: 0,
+            watch: Some(&watch),
+        };
+        let mut asked = Vec::new();
+        let probing = probe_ways(3, &probe, |way, deadline, resume| {
+            asked.push(way);
+            if way == 1 {
+                // Stopped here, its subtrees are said to be no one's.
+                assert_eq!(watch.probing(), Some((1, 3)));
+            }
+            ida(&board, &manhattan, deadline, &watch, resume)
+        });
+        assert_eq!(asked, [0, 1]);
+        assert_eq!(probing.chosen, None);
+        let Err(SearchError::Timeout {
+            lower_bound,
+            searched,
+            ..
+        }) = probing.result
+        else {
+            panic!("{:?}", probing.result)
+        };
+        let highest = probing.probes.iter().map(|p| p.lower_bound).max().unwrap();
+        assert_eq!((lower_bound, searched), (highest, None));
+        assert_eq!(watch.searched(), None);
+    }
+}
