@@ -12,6 +12,7 @@ use godsearch_app::request::{
     JobControl, JobLimits, PdbGroup, PdbJob, SolveReport, SolveRequest, Workbench,
 };
 use godsearch_app::AppError;
+use godsearch_puzzles::tiles::{Board, Move, Shape};
 
 /// Bytes the tests' solvers may hold.
 const MEMORY: u64 = 1 << 30;
@@ -238,12 +239,30 @@ fn solve_boards(
         .collect()
 }
 
+/// Asserts that `solution` (the blank's moves) leads `board` of `shape` to `goal`.
+fn assert_replays(shape: Shape, board: &str, solution: &str, goal: &Board) {
+    let mut replay = Board::parse(shape, board).unwrap();
+    for m in Move::parse_sequence(solution).unwrap() {
+        assert!(replay.apply(m));
+    }
+    assert_eq!(&replay, goal, "{board}: {solution}");
+}
+
+/// Asserts that each request is refused as a bad input naming its reason.
+fn assert_refused(puzzle: &dyn registry::Puzzle, refused: &[(SolveRequest, &str)]) {
+    for (request, why) in refused {
+        assert!(
+            matches!(puzzle.batch(request).unwrap(), Err(AppError::Input(m)) if m.contains(why)),
+            "{why}"
+        );
+    }
+}
+
 /// `both_ways`: each iteration raced between the board's search and the goal's (turns of a
 /// tenth of a second, so these boards of a fraction of a second take several): the same
 /// shortest length as forwards, replayed here; refused beside `reverse` and for A*.
 #[test]
 fn a_board_searched_both_ways_gets_a_shortest_solution() {
-    use godsearch_puzzles::tiles::{Board, Move, Shape};
     let dir = tempfile::tempdir().unwrap();
     let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
     let puzzle = registry::open("4x4", false).unwrap();
@@ -272,11 +291,7 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
             "{}",
             both.heuristic
         );
-        let mut replay = Board::parse(shape, board).unwrap();
-        for m in Move::parse_sequence(&both.solution).unwrap() {
-            assert!(replay.apply(m));
-        }
-        assert_eq!(replay, Board::goal(shape), "{board}: {}", both.solution);
+        assert_replays(shape, board, &both.solution, &Board::goal(shape));
     }
     // A search of more than a turn hands over to the other direction.
     assert!(
@@ -299,12 +314,7 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
             "«both_ways» is used only by IDA*",
         ),
     ];
-    for (request, why) in refused {
-        assert!(
-            matches!(puzzle.batch(&request).unwrap(), Err(AppError::Input(m)) if m.contains(why)),
-            "{why}"
-        );
-    }
+    assert_refused(puzzle.as_ref(), &refused);
 }
 
 /// `probe`: each way (here each direction, then each of two partitions) searched for a
@@ -313,7 +323,6 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
 /// refused with one way, with a token, without it for several partitions, and for A*.
 #[test]
 fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
-    use godsearch_puzzles::tiles::{Board, Move, Shape};
     let dir = tempfile::tempdir().unwrap();
     let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
     let puzzle = registry::open("4x4", false).unwrap();
@@ -355,11 +364,7 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
             let told = &probed.heuristic;
             assert!(told.contains(&chosen), "{told}");
             assert!(told.contains("1.00 ms probes of 2 ways"), "{told}");
-            let mut replay = Board::parse(shape, board).unwrap();
-            for m in Move::parse_sequence(&probed.solution).unwrap() {
-                assert!(replay.apply(m));
-            }
-            assert_eq!(replay, Board::goal(shape), "{board}: {}", probed.solution);
+            assert_replays(shape, board, &probed.solution, &Board::goal(shape));
         }
     }
     let refused = [
@@ -393,12 +398,7 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
             "«probe» is used only by IDA*",
         ),
     ];
-    for (request, why) in refused {
-        assert!(
-            matches!(puzzle.batch(&request).unwrap(), Err(AppError::Input(m)) if m.contains(why)),
-            "{why}"
-        );
-    }
+    assert_refused(puzzle.as_ref(), &refused);
 }
 
 /// `reverse`: each board is searched from the goal to it, with databases built for it as the
@@ -406,7 +406,6 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
 /// round: the same optimal length, replayed here from the board to the goal.
 #[test]
 fn a_board_searched_from_the_goal_to_it_gets_a_shortest_solution_from_the_board() {
-    use godsearch_puzzles::tiles::{Board, Move, Shape};
     let dir = tempfile::tempdir().unwrap();
     let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
     let puzzle = registry::open("3x3", false).unwrap();
@@ -439,11 +438,7 @@ fn a_board_searched_from_the_goal_to_it_gets_a_shortest_solution_from_the_board(
     for ((board, there), back) in boards.iter().zip(&forward).zip(&reverse) {
         assert_eq!(back.length, there.length, "{board}");
         assert!(back.optimal && back.heuristic.contains("from the goal to the board"));
-        let mut replay = Board::parse(shape, board).unwrap();
-        for m in Move::parse_sequence(&back.solution).unwrap() {
-            assert!(replay.apply(m));
-        }
-        assert_eq!(replay, goal, "{board}: {}", back.solution);
+        assert_replays(shape, board, &back.solution, &goal);
     }
     // One goal's two databases forwards; two for each board backwards (the cache shares
     // none: every board is another goal).
