@@ -148,7 +148,8 @@ pub struct SolveArgs {
     pub reverse: bool,
     /// Boards, IDA*: search from both ends in turn, each iteration raced between the two
     /// directions (the other as --reverse does), the first to finish it proving the next bound
-    /// for both: at most about three times the better direction's time (docs/guide.md)
+    /// for both: at most about three times the better direction's time (docs/guide.md). With
+    /// --probe, both directions are probed instead and the better goes on alone
     #[arg(long)]
     pub both_ways: bool,
     /// Boards, IDA*: probe each way of searching the board (each --pdb; forwards, or with

@@ -341,6 +341,8 @@ impl Watch {
     /// iterations and subtrees published are its probe's, and [`Watch::searched`] says none
     /// (they belong to a way that may not be chosen).
     pub fn begin_probe(&self, way: usize, ways: usize) {
+        // A watch that followed an earlier search's probes forgets its choice.
+        self.chosen_way.store(0, Ordering::SeqCst);
         self.probe_ways.store(ways, Ordering::Relaxed);
         self.probe_way.store(way + 1, Ordering::Relaxed);
         for finished in &self.finished {

@@ -316,27 +316,35 @@ mod tests {
     }
 
     /// Manhattan distance and linear conflict probed for a few milliseconds: linear conflict,
-    /// which never expands more, goes on, and every solution is shortest.
+    /// which never expands more, goes on, and every solution is shortest. One watch follows
+    /// every board: each board's probes are said as probes again.
     #[test]
     fn probes_choose_the_stronger_heuristic_and_solve_shortest() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let goal = Board::goal(Shape::new(4, 4).unwrap());
         let manhattan = Manhattan::new(&goal).unwrap();
         let conflict = LinearConflict::new(&goal).unwrap();
+        let watch = Watch::default();
         let mut went_on = 0;
         for _ in 0..4 {
             let board = random_walk(&goal, 500, &mut rng);
             let shortest = ida_star(&board, &goal, &conflict, 2).unwrap().moves.len();
-            let watch = Watch::default();
             let probe = Probe {
                 time: Duration::from_millis(5),
                 time_limit: None,
                 lower_bound: 0,
                 watch: Some(&watch),
             };
-            let probing = probe_ways(2, &probe, |way, deadline, resume| match way {
-                0 => ida(&board, &manhattan, deadline, &watch, resume),
-                _ => ida(&board, &conflict, deadline, &watch, resume),
+            let mut calls = 0;
+            let probing = probe_ways(2, &probe, |way, deadline, resume| {
+                // The first two calls are the probes; a third is the way chosen.
+                let probing = (calls < 2).then_some((calls, 2));
+                assert_eq!(watch.probing(), probing);
+                calls += 1;
+                match way {
+                    0 => ida(&board, &manhattan, deadline, &watch, resume),
+                    _ => ida(&board, &conflict, deadline, &watch, resume),
+                }
             });
             let outcome = probing.result.unwrap();
             let mut replay = board.clone();
