@@ -158,7 +158,7 @@ pub fn run(
             let board = &mut c.boards[index];
             board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
             board.resume_subtrees = settled.resume_subtrees;
-            board.chosen_way = settled.chosen_way.or(chosen_way.of(&watch));
+            board.chosen_way = chosen_way.of(&watch);
             if settled.solved.is_some() {
                 board.expanded = None;
                 board.chosen_way = None;

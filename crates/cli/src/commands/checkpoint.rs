@@ -296,8 +296,6 @@ pub struct Settled {
     pub resume_subtrees: Option<String>,
     /// A solved search's report, as `solve --json` prints it.
     pub solved: Option<serde_json::Value>,
-    /// The way probes chose (`--probe`), which a stopped search's token belongs to.
-    pub chosen_way: Option<SearchWay>,
 }
 
 impl Settled {
@@ -312,7 +310,6 @@ impl Settled {
                 .as_str()
                 .filter(|_| timed_out)
                 .map(str::to_string),
-            chosen_way: serde_json::from_value(document["chosen_way"].clone()).unwrap_or(None),
             solved: (!timed_out).then_some(document),
         })
     }
