@@ -663,8 +663,11 @@ pub struct JobProgress {
     pub seconds: f64,
     /// IDA*: the threshold of the iteration under way (0 when not searching).
     pub threshold: u32,
-    /// IDA*: nodes expanded so far (in blocks of 65,536 a thread).
+    /// IDA*: nodes expanded so far (in blocks of 65,536 a thread), every probe's included.
     pub nodes: u64,
+    /// IDA* with `probe`: the way being probed, or the one chosen; `None` without probes.
+    /// While probing, the threshold is the probe's.
+    pub probe: Option<ProbeProgress>,
     /// Enumerations and table builds: the level under way.
     pub level: u32,
     /// The share of that level done, 0 to 1.
@@ -683,6 +686,38 @@ pub struct JobProgress {
     pub table_seconds: f64,
     /// Whether it was asked to stop.
     pub cancelled: bool,
+}
+
+/// Which of the ways a request probes (`probe`) is searching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ProbeProgress {
+    /// The way, from 1, in the order the ways are probed: each partition of `pdb` in turn, as
+    /// given, forwards (with `reverse` backwards; with `both_ways` forwards, then backwards).
+    pub way: usize,
+    /// How many ways there are.
+    pub ways: usize,
+    /// Whether the probes are over and this way, chosen, goes on alone.
+    pub chosen: bool,
+}
+
+impl ProbeProgress {
+    /// What `watch` says of the probes of the search it follows.
+    fn of(watch: &Watch) -> Option<Self> {
+        let ways = watch.ways_probed();
+        match (watch.probing(), watch.chosen_way()) {
+            (Some((way, ways)), _) => Some(ProbeProgress {
+                way: way + 1,
+                ways,
+                chosen: false,
+            }),
+            (None, Some(way)) => Some(ProbeProgress {
+                way: way + 1,
+                ways,
+                chosen: true,
+            }),
+            (None, None) => None,
+        }
+    }
 }
 
 impl JobControl {
@@ -760,6 +795,7 @@ impl JobControl {
                 .map_or(0.0, |s| s.elapsed().as_secs_f64()),
             threshold: self.watch.threshold(),
             nodes: self.watch.expanded(),
+            probe: ProbeProgress::of(&self.watch),
             level: self.level.load(Ordering::Relaxed),
             level_fraction: if units == 0 {
                 0.0

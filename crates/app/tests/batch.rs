@@ -401,6 +401,57 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
     assert_refused(puzzle.as_ref(), &refused);
 }
 
+/// A job that probes says so in its progress: which way of how many, and once the probes
+/// are over, that way chosen (the one the report names).
+#[test]
+fn a_probing_jobs_progress_names_the_way_probed_and_then_the_way_chosen() {
+    let dir = tempfile::tempdir().unwrap();
+    let bench = Workbench::for_one_batch(TableCache::new(dir.path().to_path_buf()));
+    let ways = ["forwards", "backwards"];
+    let request = SolveRequest {
+        algorithm: Algorithm::ParallelIda,
+        heuristic: HeuristicChoice::Manhattan,
+        both_ways: true,
+        probe: Some(0.001),
+        ..SolveRequest::new("4x4", "5,4,7,3,15,6,2,10,9,14,0,8,1,12,13,11")
+    };
+    let control = JobControl::new(None);
+    assert_eq!(control.progress().probe, None);
+    let solved = match bench
+        .solve(&request, &JobLimits::local(MEMORY), &control)
+        .unwrap()
+    {
+        SolveReport::Tiles(solved) => solved,
+        other => panic!("a board report: {other:?}"),
+    };
+    let chosen = solved.chosen_way.expect("a way is chosen").name();
+    let way = 1 + ways
+        .iter()
+        .position(|w| *w == chosen)
+        .expect("a way probed");
+    let progress = control.progress().probe.expect("probes are told");
+    assert_eq!((progress.way, progress.ways), (way, ways.len()));
+    // A probe of a millisecond with Manhattan distance does not solve this board of 44
+    // moves (11 M nodes forwards): the probes chose.
+    assert!(
+        solved.heuristic.contains("chosen by"),
+        "{}",
+        solved.heuristic
+    );
+    assert!(progress.chosen);
+    // A job that does not probe says nothing of probes.
+    let control = JobControl::new(None);
+    let one_way = SolveRequest {
+        both_ways: false,
+        probe: None,
+        ..request
+    };
+    bench
+        .solve(&one_way, &JobLimits::local(MEMORY), &control)
+        .unwrap();
+    assert_eq!(control.progress().probe, None);
+}
+
 /// `reverse`: each board is searched from the goal to it, with databases built for it as the
 /// goal (its blank anywhere, the named partition drawn for that cell), and the path turned
 /// round: the same optimal length, replayed here from the board to the goal.

@@ -688,7 +688,8 @@ async fn the_page_solves_compares_and_plays() {
     .await;
 
     // A hopeless search shows its progress and stops on Cancel with its lower bound: Korf's
-    // #88 (65 moves, here for the blank-last goal) by IDA* with Manhattan.
+    // #88 (65 moves, here for the blank-last goal) by IDA* with Manhattan, both directions
+    // probed for a second each, the way probed and then the way chosen said as it runs.
     select(&client, "#puzzle", "4x4").await;
     let input = client.find(Locator::Id("position")).await.unwrap();
     input.clear().await.unwrap();
@@ -699,11 +700,21 @@ async fn the_page_solves_compares_and_plays() {
     click(&client, "#set-position").await;
     select(&client, "#algorithm", "ida").await;
     select(&client, "#heuristic", "manhattan").await;
+    select(&client, "#direction", "both").await;
+    let probe = client.find(Locator::Id("probe")).await.unwrap();
+    probe.send_keys("1").await.unwrap();
     click(&client, "#solve").await;
     wait_until(
         &client,
-        "the search's progress",
-        "return document.getElementById('progress').textContent.includes('threshold');",
+        "the first way's probe",
+        "return document.getElementById('progress').textContent.includes('probing forwards (way 1 of 2), threshold');",
+    )
+    .await;
+    wait_until(
+        &client,
+        "the way chosen",
+        "const said = document.getElementById('progress').textContent; \
+         return /(forwards|backwards) chosen by the probes, threshold/.test(said);",
     )
     .await;
     click(&client, "#cancel").await;
@@ -720,9 +731,15 @@ async fn the_page_solves_compares_and_plays() {
         rows[6][6], "",
         "a stopped search has nothing to play: {rows:?}"
     );
+    assert!(
+        rows[6][7].contains("chosen by 1.00 s probes of 2 ways"),
+        "{rows:?}"
+    );
     let said = text(&client, "#progress").await;
     assert!(said.contains("every solution has at least"), "{said}");
     screenshot(&client, "stopped").await;
+    select(&client, "#direction", "forwards").await;
+    probe.clear().await.unwrap();
 
     // The cancelled search has stopped within a second: health shows nothing running, and an
     // 8-puzzle solve answers within a second.

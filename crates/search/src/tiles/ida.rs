@@ -337,6 +337,15 @@ impl Watch {
         self.chosen_way.load(Ordering::SeqCst).checked_sub(1)
     }
 
+    /// How many ways the probes of the search under way compare (0: no probes): the count
+    /// [`Watch::probing`] gives, kept once a way is chosen.
+    pub fn ways_probed(&self) -> usize {
+        match self.probe_way.load(Ordering::Relaxed) {
+            0 => 0,
+            _ => self.probe_ways.load(Ordering::Relaxed),
+        }
+    }
+
     /// Says that `way` of `ways` is probed now: from here until a way is chosen, the
     /// iterations and subtrees published are its probe's, and [`Watch::searched`] says none
     /// (they belong to a way that may not be chosen).

@@ -458,6 +458,7 @@ async function randomPosition() {
 // them is refused on the page, in words naming the field, before anything is sent.
 const FIELDS = {
   timeout: { label: "Timeout", min: 0.001, max: 31536000, integer: false, unit: "seconds" },
+  probe: { label: "Probe", min: 0.001, max: 31536000, integer: false, unit: "seconds" },
   depth: { label: "Depth held", min: 0, max: 1000, integer: true, unit: "moves" },
   effort: { label: "Effort", min: 1, max: 1000, integer: true, unit: "plans" },
   "max-length": { label: "Max length", min: 0, max: 100, integer: true, unit: "moves" },
@@ -505,6 +506,12 @@ function solveRequest() {
   if (shown("subgoal") && $("stages").value.trim() !== "") request.stages = $("stages").value.trim();
   if (shown("two-phase") && !request.optimal) request.max_length = readNumber("max-length");
   if (request.optimal) request.table_size = $("table-size").value;
+  if (shown("direction")) {
+    const direction = $("direction").value;
+    if (direction === "backwards") request.reverse = true;
+    if (direction === "both") request.both_ways = true;
+  }
+  if (shown("probe")) request.probe = readNumber("probe");
   return request;
 }
 
@@ -519,6 +526,9 @@ function showOptions() {
     "subgoal": takes("stages") && algorithm === "subgoal",
     "two-phase": takes("max_length") && !optimal && (algorithm === "two-phase" || algorithm === "auto"),
     "optimal": optimal && takes("table_size"),
+    // IDA* on boards: the direction it searches, and probes of several ways.
+    "direction": takes("reverse") && ["ida", "parallel-ida", "auto"].includes(algorithm),
+    "probe": takes("probe") && ["ida", "parallel-ida", "auto"].includes(algorithm),
   };
   for (const label of document.querySelectorAll("#more-options [data-for]")) {
     label.style.display = wanted[label.dataset.for] ? "inline" : "none";
@@ -549,13 +559,29 @@ async function runJob(kind, request, onStart, onProgress) {
   });
 }
 
-// A job's progress in words: time, IDA*'s threshold and nodes, the level under way.
-function progressText(p) {
+// The name of way `index` (from 1) of those `request` probes, in the order the server probes
+// them: each partition of `pdb` in turn, forwards (with `reverse` backwards; with `both_ways`
+// forwards, then backwards), as the report's `chosen_way` names them.
+function wayName(request, index) {
+  const partitions = (request.pdb || "").split(/\s+/).filter((p) => p !== "");
+  const directions = request.reverse ? ["backwards"] : request.both_ways ? ["forwards", "backwards"] : ["forwards"];
+  const ways = (partitions.length > 0 ? partitions : [""])
+    .flatMap((p) => directions.map((d) => (p === "" ? d : `${p} ${d}`)));
+  return ways[index - 1] || `way ${index}`;
+}
+
+// A job's progress in words: time, the way probed, IDA*'s threshold and nodes, the level
+// under way.
+function progressText(p, request = {}) {
   const parts = [`${p.seconds.toFixed(1)} s`];
   // Tables (databases, two-phase and optimal tables) are loaded or built once and kept; their
   // time is not charged to the job's limit, and the level below is the build's.
   if (p.tables) parts.push(`loading or building ${p.tables} (not charged to the time limit)`);
   else if (p.table_seconds >= 0.1) parts.push(`${p.table_seconds.toFixed(1)} s of it on tables`);
+  if (p.probe) {
+    const way = wayName(request, p.probe.way);
+    parts.push(p.probe.chosen ? `${way} chosen by the probes` : `probing ${way} (way ${p.probe.way} of ${p.probe.ways})`);
+  }
   if (p.threshold > 0) parts.push(`threshold ${p.threshold}`, `${p.nodes.toLocaleString()} nodes`);
   if (p.level_fraction > 0 || p.levels.length > 0) {
     parts.push(`level ${p.level} (${(100 * p.level_fraction).toFixed(0)}%)`);
@@ -587,7 +613,7 @@ async function runSolve(request) {
       state.job = id;
       $("cancel").disabled = false;
       $("progress").textContent = `job ${id}: starting…`;
-    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
+    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p, request)}`; });
     const result = doc.result;
     const tables = doc.progress && doc.progress.table_seconds >= 0.05
       ? ` (and ${formatSeconds(doc.progress.table_seconds)} loading or building its tables, apart)` : "";
