@@ -17,13 +17,15 @@ use std::time::{Duration, Instant};
 /// How the ways of a board are probed.
 #[derive(Debug, Clone)]
 pub struct Probe<'w> {
-    /// Each way's probe: searched from the start (or the resumed bound) this long.
+    /// Each way's probe: searched from the start this long.
     pub time: Duration,
     /// The whole search (probes and the way chosen) gives up this long after it begins, with
     /// the bound it proved.
     pub time_limit: Option<Duration>,
-    /// Where every way starts: a bound proved earlier (by any way). Finished subtrees belong
-    /// to one way and are not taken here.
+    /// A bound proved earlier (by any way), from which the way chosen goes on (or from a
+    /// higher one a probe proved). The probes themselves search from the start, so that they
+    /// compare the same iterations: from a high bound none might finish one in its time.
+    /// Finished subtrees belong to one way and are not taken here.
     pub lower_bound: u32,
     /// Told which way probes ([`Watch::begin_probe`]) and which was chosen
     /// ([`Watch::chosen_way`]); the searches publish their progress to it themselves.
@@ -47,14 +49,17 @@ impl Probed {
     }
 
     /// The iteration of `bound` as its way, going on from this probe, resumes it: the nodes
-    /// expanded on it (where this probe began it) and on the two iterations before it.
+    /// expanded on it (where this probe began it) and on the two iterations before it, which
+    /// are this probe's last finished ones where it stopped in that iteration (not where it
+    /// stopped below it: those would forecast the iteration far too small).
     fn resumed_at(&self, bound: u32) -> ResumedIteration {
+        let own = self.lower_bound == bound;
         let finished: Vec<u64> = self
             .stats
             .thresholds
             .iter()
             .zip(&self.stats.iteration_expanded)
-            .filter(|(&t, _)| t < bound.min(self.lower_bound))
+            .filter(|(&t, _)| own && t < bound)
             .map(|(_, &n)| n)
             .collect();
         let before = match finished[..] {
@@ -89,13 +94,13 @@ pub struct Probing {
 
 /// Runs `search` over `ways` ways (see the module docs): `search(way, deadline, resume)` is
 /// IDA* of the board the way numbered `way` searches it, stopped at `deadline` with
-/// [`SearchError::Timeout`] and continued from `resume`. Each way is probed from
-/// `probe.lower_bound` for `probe.time`; a probe that solves the board ends the search. Then
+/// [`SearchError::Timeout`] and continued from `resume`. Each way is probed from the start for
+/// `probe.time`; a probe that solves the board ends the search. Then
 /// the way that expanded the fewest nodes on the last iteration all the probes finished (on a
 /// tie, or where they finished none in common, the one that proved the highest bound, then
 /// the one that expanded fewer in all, then the earlier) goes on from
-/// the highest bound any probe proved, with the subtrees it finished of that iteration where
-/// its own bound is that one.
+/// the highest bound any probe proved or `probe.lower_bound` gave, with the subtrees it
+/// finished of that iteration where its own bound is that one.
 ///
 /// Exact: the solution is shortest when every way's heuristic is admissible and the starting
 /// bound is true, since a bound proved by one way holds for all. At the time limit or a stop
@@ -127,10 +132,8 @@ where
     }
     let mut finished: Vec<Option<SearchedSubtrees>> = Vec::with_capacity(ways);
     let mut work = SearchStats::default();
-    let from = Resume {
-        lower_bound: probe.lower_bound,
-        searched: None,
-    };
+    // Every probe from the start: the bound given is not lost, the way chosen goes on from it.
+    let from = Resume::default();
     for way in 0..ways {
         if let Some(watch) = probe.watch {
             watch.begin_probe(way, ways);
@@ -150,7 +153,7 @@ where
             }) => {
                 work.add_run(&stats);
                 probing.probes.push(Probed {
-                    lower_bound: lower_bound.max(probe.lower_bound),
+                    lower_bound,
                     stats: *stats,
                 });
                 finished.push(searched);
@@ -292,13 +295,14 @@ mod tests {
                 before: [100, 900],
             }
         );
-        // Another probe proved more: its own stopped iteration is not a finished one.
+        // Another probe proved more (or the bound came from an earlier run): its iterations
+        // are not the ones before 57, its stopped one not finished.
         assert_eq!(
             a.resumed_at(57),
             ResumedIteration {
                 threshold: 57,
                 carried: 0,
-                before: [100, 900],
+                before: [0, 0],
             }
         );
     }
@@ -372,6 +376,49 @@ mod tests {
             }
         }
         assert!(went_on >= 1, "no board outlasted its probes");
+    }
+
+    /// A bound proved before (here the board's length itself): the probes still search from
+    /// the start, so they compare an iteration below it, and the way chosen goes on from it.
+    #[test]
+    fn probes_of_a_search_resumed_at_a_high_bound_compare_iterations_from_the_start() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let manhattan = Manhattan::new(&goal).unwrap();
+        let conflict = LinearConflict::new(&goal).unwrap();
+        let watch = Watch::default();
+        let mut compared = 0;
+        for _ in 0..4 {
+            let board = random_walk(&goal, 500, &mut rng);
+            let shortest = ida_star(&board, &goal, &conflict, 2).unwrap().moves.len();
+            let bound = u32::try_from(shortest).unwrap();
+            let probe = Probe {
+                time: Duration::from_millis(5),
+                time_limit: None,
+                lower_bound: bound,
+                watch: Some(&watch),
+            };
+            let mut resumed_from = Vec::new();
+            let probing = probe_ways(2, &probe, |way, deadline, resume| {
+                resumed_from.push(resume.lower_bound);
+                match way {
+                    0 => ida(&board, &manhattan, deadline, &watch, resume),
+                    _ => ida(&board, &conflict, deadline, &watch, resume),
+                }
+            });
+            let outcome = probing.result.unwrap();
+            assert_eq!(outcome.moves.len(), shortest, "{board}");
+            let first = outcome.stats.thresholds.first().copied().unwrap_or(bound);
+            assert!(first < bound, "{board}: {:?}", outcome.stats);
+            if probing.probes.len() == 2 {
+                // Both probed from the start, then the way chosen from the bound given.
+                assert_eq!(resumed_from, [0, 0, bound], "{board}");
+                let at = probing.compared_at.expect("an iteration compared");
+                assert!(at < bound, "{board}: compared at {at}");
+                compared += 1;
+            }
+        }
+        assert!(compared >= 1, "no board outlasted its probes");
     }
 
     /// A limit reached during the probes: the highest bound any proved, and no subtrees (they
