@@ -703,20 +703,15 @@ pub struct ProbeProgress {
 impl ProbeProgress {
     /// What `watch` says of the probes of the search it follows.
     fn of(watch: &Watch) -> Option<Self> {
-        let ways = watch.ways_probed();
-        match (watch.probing(), watch.chosen_way()) {
-            (Some((way, ways)), _) => Some(ProbeProgress {
-                way: way + 1,
-                ways,
-                chosen: false,
-            }),
-            (None, Some(way)) => Some(ProbeProgress {
-                way: way + 1,
-                ways,
-                chosen: true,
-            }),
-            (None, None) => None,
-        }
+        let (way, chosen) = match watch.chosen_way() {
+            Some(way) => (way, true),
+            None => (watch.probing()?.0, false),
+        };
+        Some(ProbeProgress {
+            way: way + 1,
+            ways: watch.ways_probed(),
+            chosen,
+        })
     }
 }
 
