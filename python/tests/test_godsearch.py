@@ -415,6 +415,19 @@ def test_progress_reaches_the_callback_and_tables_are_logged(tmp_path, caplog):
     assert searched and max(p["threshold"] for p in searched) > 0
 
 
+def test_progress_names_the_way_probed():
+    seen = []
+    report = godsearch.solve("4x4", HARD_BOARD, goal=BLANK_FIRST, algorithm="ida",
+                             heuristic="manhattan", both_ways=True, probe=0.5, timeout=1.5,
+                             progress=seen.append)
+    assert report["timed_out"] is True
+    probes = [p["probe"] for p in seen if p["probe"] is not None]
+    assert probes, seen
+    # Each way by its number in the order probed (forwards, then backwards) and its name.
+    for probe in probes:
+        assert probe["ways"] == 2 and probe["name"] == ["forwards", "backwards"][probe["way"] - 1]
+
+
 def test_a_callback_that_raises_stops_the_work():
     def give_up(progress):
         raise ValueError("enough")

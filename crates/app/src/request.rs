@@ -689,11 +689,14 @@ pub struct JobProgress {
 }
 
 /// Which of the ways a request probes (`probe`) is searching.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ProbeProgress {
     /// The way, from 1, in the order the ways are probed: each partition of `pdb` in turn, as
     /// given, forwards (with `reverse` backwards; with `both_ways` forwards, then backwards).
     pub way: usize,
+    /// Its name, as the report's `chosen_way` names ways: `6-6-6-6b forwards`,
+    /// `6-6-6-6 backwards`.
+    pub name: String,
     /// How many ways there are.
     pub ways: usize,
     /// Whether the probes are over and this way, chosen, goes on alone.
@@ -709,6 +712,9 @@ impl ProbeProgress {
         };
         Some(ProbeProgress {
             way: way + 1,
+            name: watch
+                .way_name(way)
+                .unwrap_or_else(|| format!("way {}", way + 1)),
             ways: watch.ways_probed(),
             chosen,
         })

@@ -401,8 +401,8 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
     assert_refused(puzzle.as_ref(), &refused);
 }
 
-/// A job that probes says so in its progress: which way of how many, and once the probes
-/// are over, that way chosen (the one the report names).
+/// A job that probes says so in its progress: which way of how many, by name, and once the
+/// probes are over, that way chosen (the one the report names).
 #[test]
 fn a_probing_jobs_progress_names_the_way_probed_and_then_the_way_chosen() {
     let dir = tempfile::tempdir().unwrap();
@@ -430,7 +430,10 @@ fn a_probing_jobs_progress_names_the_way_probed_and_then_the_way_chosen() {
         .position(|w| *w == chosen)
         .expect("a way probed");
     let progress = control.progress().probe.expect("probes are told");
-    assert_eq!((progress.way, progress.ways), (way, ways.len()));
+    assert_eq!(
+        (progress.way, progress.name, progress.ways),
+        (way, chosen, ways.len())
+    );
     // A probe of a millisecond with Manhattan distance does not solve this board of 44
     // moves (11 M nodes forwards): the probes chose.
     assert!(

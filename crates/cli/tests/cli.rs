@@ -1092,6 +1092,37 @@ fn a_search_in_the_background_logs_its_progress_line_every_period() {
     );
 }
 
+/// Probes logged (`--probe` with `--progress-every`): each line says which way of how many is
+/// probed, by the name the report gives ways.
+#[test]
+fn a_probing_search_logs_the_way_it_probes_by_name() {
+    let goal = blank_first_goal_5x5();
+    let probing = [
+        &korf_felner_1_by_manhattan(&goal)[..],
+        // Lines are shown from the first second on: the first probe is still under way.
+        &["--both-ways", "--probe", "2", "--timeout", "3"],
+        &["--progress-every", "0.25"],
+    ]
+    .concat();
+    let out = godsearch(&probing);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines = logged_lines(&err);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("probe 1 of 2, forwards: threshold ")),
+        "{err}"
+    );
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("probe 2 of 2"))
+            .all(|l| l.starts_with("probe 2 of 2, backwards: threshold ")),
+        "{err}"
+    );
+}
+
 /// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run
 /// killed without a word continues from it, and so does one stopped by its timeout; once
 /// solved it keeps the report, and the same command searches no more; the file is refused for another board, and where it would do nothing. A new file may start from a

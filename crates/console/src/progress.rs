@@ -415,9 +415,13 @@ pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce(
             Some(Direction::Backwards) => " backwards",
             None => "",
         };
-        // Probes (`--probe`) each search from the start: which one is said.
+        // Probes (`--probe`) each search from the start: which one is said, by name where
+        // the front end named the ways.
         let probing = match watch.probing() {
-            Some((way, ways)) => format!("probe {} of {ways}: ", way + 1),
+            Some((way, ways)) => match watch.way_name(way) {
+                Some(name) => format!("probe {} of {ways}, {name}: ", way + 1),
+                None => format!("probe {} of {ways}: ", way + 1),
+            },
             None => String::new(),
         };
         let text = format!(

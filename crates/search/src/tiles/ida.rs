@@ -215,6 +215,8 @@ pub struct Watch {
     probe_ways: AtomicUsize,
     /// The way chosen by the probes, from 1 (0: none yet).
     chosen_way: AtomicUsize,
+    /// How the front end names the ways probed, in their order ([`Watch::name_ways`]).
+    way_names: Mutex<Vec<String>>,
 }
 
 /// What a race says of the iteration a turn resumes ([`Watch::begin_turn`]), so that the
@@ -332,7 +334,8 @@ impl Watch {
     }
 
     /// The way the probes chose ([`probe_ways`](super::probe_ways)), numbered from 0, which
-    /// searches now; `None` before the choice or without probes.
+    /// searches now (or solved the board in its probe); `None` before the choice or without
+    /// probes.
     pub fn chosen_way(&self) -> Option<usize> {
         self.chosen_way.load(Ordering::SeqCst).checked_sub(1)
     }
@@ -357,6 +360,30 @@ impl Watch {
         for finished in &self.finished {
             finished.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// Names the ways the next probes compare, in the order they are probed, for a front end
+    /// to show ([`Watch::way_name`]); the search never reads them.
+    pub fn name_ways(&self, names: Vec<String>) {
+        *self
+            .way_names
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = names;
+    }
+
+    /// The name [`Watch::name_ways`] gave `way` (numbered from 0), if it named that many.
+    pub fn way_name(&self, way: usize) -> Option<String> {
+        let names = self
+            .way_names
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        names.get(way).cloned()
+    }
+
+    /// Says that the probe of `way` solved the board: it is the way chosen, with nothing
+    /// left to search.
+    pub fn probe_solved(&self, way: usize) {
+        self.chosen_way.store(way + 1, Ordering::SeqCst);
     }
 
     /// Says that the probes chose `way`, which goes on resuming `resumed` (its own iteration

@@ -142,6 +142,9 @@ where
         let probe_deadline = deadline.map_or(probe_end, |d| d.min(probe_end));
         match search(way, Some(probe_deadline), &from) {
             Ok(outcome) => {
+                if let Some(watch) = probe.watch {
+                    watch.probe_solved(way);
+                }
                 probing.chosen = Some(way);
                 probing.result = Ok(with_work(outcome, work));
                 return probing;
@@ -419,6 +422,31 @@ mod tests {
             }
         }
         assert!(compared >= 1, "no board outlasted its probes");
+    }
+
+    /// A board the first probe solves: that way is the one chosen, on the watch as in the
+    /// answer, and the second way is never searched.
+    #[test]
+    fn a_probe_that_solves_the_board_is_the_way_chosen() {
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let board = random_walk(&goal, 10, &mut rand::rngs::StdRng::seed_from_u64(3));
+        let manhattan = Manhattan::new(&goal).unwrap();
+        let watch = Watch::default();
+        let probe = Probe {
+            time: Duration::from_secs(60),
+            time_limit: None,
+            lower_bound: 0,
+            watch: Some(&watch),
+        };
+        let mut asked = Vec::new();
+        let probing = probe_ways(2, &probe, |way, deadline, resume| {
+            asked.push(way);
+            ida(&board, &manhattan, deadline, &watch, resume)
+        });
+        assert!(probing.result.is_ok(), "{:?}", probing.result);
+        assert_eq!((asked, probing.chosen), (vec![0], Some(0)));
+        assert_eq!((watch.chosen_way(), watch.probing()), (Some(0), None));
+        assert_eq!(watch.ways_probed(), 2);
     }
 
     /// A limit reached during the probes: the highest bound any proved, and no subtrees (they

@@ -559,28 +559,17 @@ async function runJob(kind, request, onStart, onProgress) {
   });
 }
 
-// The name of way `index` (from 1) of those `request` probes, in the order the server probes
-// them: each partition of `pdb` in turn, forwards (with `reverse` backwards; with `both_ways`
-// forwards, then backwards), as the report's `chosen_way` names them.
-function wayName(request, index) {
-  const partitions = (request.pdb || "").split(/\s+/).filter((p) => p !== "");
-  const directions = request.reverse ? ["backwards"] : request.both_ways ? ["forwards", "backwards"] : ["forwards"];
-  const ways = (partitions.length > 0 ? partitions : [""])
-    .flatMap((p) => directions.map((d) => (p === "" ? d : `${p} ${d}`)));
-  return ways[index - 1] || `way ${index}`;
-}
-
 // A job's progress in words: time, the way probed, IDA*'s threshold and nodes, the level
 // under way.
-function progressText(p, request = {}) {
+function progressText(p) {
   const parts = [`${p.seconds.toFixed(1)} s`];
   // Tables (databases, two-phase and optimal tables) are loaded or built once and kept; their
   // time is not charged to the job's limit, and the level below is the build's.
   if (p.tables) parts.push(`loading or building ${p.tables} (not charged to the time limit)`);
   else if (p.table_seconds >= 0.1) parts.push(`${p.table_seconds.toFixed(1)} s of it on tables`);
   if (p.probe) {
-    const way = wayName(request, p.probe.way);
-    parts.push(p.probe.chosen ? `${way} chosen by the probes` : `probing ${way} (way ${p.probe.way} of ${p.probe.ways})`);
+    const { name, way, ways, chosen } = p.probe;
+    parts.push(chosen ? `${name} chosen by the probes` : `probing ${name} (way ${way} of ${ways})`);
   }
   if (p.threshold > 0) parts.push(`threshold ${p.threshold}`, `${p.nodes.toLocaleString()} nodes`);
   if (p.level_fraction > 0 || p.levels.length > 0) {
@@ -613,7 +602,7 @@ async function runSolve(request) {
       state.job = id;
       $("cancel").disabled = false;
       $("progress").textContent = `job ${id}: starting…`;
-    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p, request)}`; });
+    }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
     const result = doc.result;
     const tables = doc.progress && doc.progress.table_seconds >= 0.05
       ? ` (and ${formatSeconds(doc.progress.table_seconds)} loading or building its tables, apart)` : "";

@@ -336,6 +336,9 @@ impl Search<'_> {
                     lower_bound: from.lower_bound,
                     watch: self.watch,
                 };
+                if let Some(watch) = self.watch {
+                    watch.name_ways(ways.iter().map(|w| w.way.name()).collect());
+                }
                 let probing = probe_ways(ways.len(), &probe, |i, deadline, resume| {
                     let ends = match ways[i].way.reverse {
                         true => (goal, board),
