@@ -924,6 +924,43 @@ async fn the_page_solves_compares_and_plays() {
             .collect::<Vec<_>>(),
         [("ida", "31"), ("astar", "31")]
     );
+    // The method's fields are the last run's: Solve asks for it again.
+    let field = "return ['algorithm', 'heuristic'].map((id) => document.getElementById(id).value);";
+    assert_eq!(
+        client.execute(field, vec![]).await.unwrap(),
+        json!(["astar", "linear-conflict"])
+    );
+
+    // A link to a run that probed both directions opens with its direction, probe and
+    // timeout in their fields.
+    let probed = json!([{
+        "puzzle": "3x3", "position": "8,6,7,2,5,4,3,0,1", "algorithm": "ida",
+        "heuristic": "manhattan", "both_ways": true, "probe": 0.001, "timeout": 30,
+    }]);
+    // (JSON without spaces, `&`, `=` or `+` reads back from the address as it was written.)
+    let address = format!("{base}#puzzle=3x3&position=8,6,7,2,5,4,3,0,1&runs={probed}");
+    client.goto("about:blank").await.unwrap();
+    client.goto(&address).await.unwrap();
+    wait_until(
+        &client,
+        "the probed run of the link",
+        "return document.querySelectorAll('#runs tbody tr').length === 1 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    assert!(runs(&client).await[0][7].contains("probes of 2 ways"));
+    let fields = "return ['algorithm', 'heuristic', 'direction', 'probe', 'timeout']\
+                  .map((id) => [id, document.getElementById(id).value, \
+                                document.getElementById(id).offsetParent !== null]);";
+    assert_eq!(
+        client.execute(fields, vec![]).await.unwrap(),
+        json!([
+            ["algorithm", "ida", true],
+            ["heuristic", "manhattan", true],
+            ["direction", "both", true],
+            ["probe", "0.001", true],
+            ["timeout", "30", true],
+        ])
+    );
 
     client.close().await.unwrap();
 }

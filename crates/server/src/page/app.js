@@ -515,6 +515,30 @@ function solveRequest() {
   return request;
 }
 
+// Sets the method's fields to `request`'s, as solveRequest would read them back (a field the
+// request leaves out is emptied, a choice the menus do not hold is left as it is), and shows
+// the options of the method set.
+function fillForm(request) {
+  const text = (id, value) => { $(id).value = value === undefined || value === null ? "" : String(value); };
+  const choose = (id, value) => {
+    if ([...$(id).options].some((o) => o.value === value)) $(id).value = value;
+  };
+  choose("algorithm", request.algorithm);
+  choose("heuristic", request.heuristic || "auto");
+  text("pdb", Array.isArray(request.pdb) ? request.pdb.join(" ") : request.pdb);
+  if (request.metric) choose("metric", request.metric);
+  $("optimal").checked = request.optimal === true;
+  if (request.table_size) choose("table-size", request.table_size);
+  text("timeout", request.timeout);
+  text("depth", request.depth);
+  text("effort", request.effort);
+  text("stages", request.stages);
+  text("max-length", request.max_length);
+  $("direction").value = request.reverse ? "backwards" : request.both_ways ? "both" : "forwards";
+  text("probe", request.probe);
+  showOptions();
+}
+
 // Shows the options the chosen algorithm takes, and no others.
 function showOptions() {
   const algorithm = $("algorithm").value;
@@ -1056,7 +1080,8 @@ function ensurePuzzleOption(name) {
 }
 
 // Opens the state a link holds (see saveToUrl): the runs are solved again, in order, then the
-// puzzle and position are shown. False when the address holds none.
+// puzzle and position are shown, with the method's fields as the last run of that puzzle had
+// them. False when the address holds none.
 async function loadFromUrl() {
   const params = new URLSearchParams(location.hash.slice(1));
   const puzzle = params.get("puzzle");
@@ -1064,6 +1089,7 @@ async function loadFromUrl() {
   let runs = [];
   try { runs = JSON.parse(params.get("runs") || "[]"); } catch (e) { runs = []; }
   if (!Array.isArray(runs)) runs = [];
+  const lastRun = new Map();
   for (const request of runs) {
     if (!request || typeof request.puzzle !== "string" || typeof request.position !== "string") continue;
     let entry;
@@ -1072,6 +1098,7 @@ async function loadFromUrl() {
     setPuzzle(entry.name);
     fillAlgorithms();
     await runSolve(request);
+    lastRun.set(entry.name, request);
   }
   let entry;
   try { entry = await entryOf(puzzle); } catch (e) { setError("error", e.message); return false; }
@@ -1082,6 +1109,7 @@ async function loadFromUrl() {
     $("position").value = position;
     await setTyped();
   }
+  if (lastRun.has(state.puzzle)) fillForm(lastRun.get(state.puzzle));
   return true;
 }
 
