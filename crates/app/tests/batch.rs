@@ -319,8 +319,9 @@ fn a_board_searched_both_ways_gets_a_shortest_solution() {
 
 /// `probe`: each way (here each direction, then each of two partitions) searched for a
 /// millisecond from the start, then the one with the fewest nodes on the last iteration all
-/// finished goes on alone: the same shortest length, replayed here, the way chosen reported;
-/// refused with one way, with a token, without it for several partitions, and for A*.
+/// finished goes on alone (or the first probe solves the board): the same shortest length,
+/// replayed here, the way chosen reported; refused with one way, with a token, without it for
+/// several partitions, and for A*.
 #[test]
 fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
     let dir = tempfile::tempdir().unwrap();
@@ -339,9 +340,11 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
         probe: Some(0.001),
         ..SolveRequest::new("4x4", "")
     };
+    // The last, a move from the goal, is solved by the first way's probe.
     let boards = [
         "5,4,7,3,15,6,2,10,9,14,0,8,1,12,13,11",
         "1,13,6,5,10,3,11,9,8,4,0,14,15,2,12,7",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15",
     ];
     let solve = |request: &SolveRequest| {
         solve_boards(puzzle.as_ref(), &bench, request, &boards, &mut |_| {})
@@ -364,6 +367,10 @@ fn a_board_probed_several_ways_gets_a_shortest_solution_by_the_way_chosen() {
             let told = &probed.heuristic;
             assert!(told.contains(&chosen), "{told}");
             assert!(told.contains("1.00 ms probes of 2 ways"), "{told}");
+            if probed.length == 1 {
+                let solved = format!("{} solved the board in its own probe, way 1", ways[0]);
+                assert!(told.contains(&solved), "{told}");
+            }
             assert_replays(shape, board, &probed.solution, &Board::goal(shape));
         }
     }

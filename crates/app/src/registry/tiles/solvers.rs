@@ -511,7 +511,7 @@ fn probe_text(ways: &[WayToProbe], time: Duration, probing: &Probing) -> String 
     };
     let how = match (probing.probes.len() == chosen, probing.compared_at) {
         (true, _) => format!(
-            "{} solved the board in its probe (way {} of {probes})",
+            "{} solved the board in its own probe, way {} of the {probes}",
             way.way.name(),
             chosen + 1
         ),
