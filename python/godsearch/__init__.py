@@ -16,8 +16,9 @@ Long work runs with the GIL released (other Python threads go on), and Ctrl-C st
 within a moment, an enumeration after the level under way. The :class:`Interrupted` it raises
 (a ``KeyboardInterrupt``) keeps what the work had in ``report``: IDA*'s proven lower bound.
 Every call that does work takes ``progress``, a function called with the job's progress dict
-(seconds, threshold, nodes, level, the tables being loaded or built, the way probed) four times
-a second; table loads and builds are also logged on the ``godsearch`` logger at INFO, and hints
+(seconds, threshold, nodes, level, the tables being loaded or built, and with ``probe`` the
+way probed or chosen: ``{"way": 2, "name": "6-6-6-6 backwards", "ways": 4, "chosen": False}``)
+four times a second; table loads and builds are also logged on the ``godsearch`` logger at INFO, and hints
 (a database that would make the work faster) are issued as :class:`HintWarning`.
 
 Tables (pattern databases, the cube's two-phase and optimal tables) are cached on disk, in the
