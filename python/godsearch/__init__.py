@@ -18,8 +18,8 @@ within a moment, an enumeration after the level under way. The :class:`Interrupt
 Every call that does work takes ``progress``, a function called with the job's progress dict
 (seconds, threshold, nodes, level, the tables being loaded or built, and with ``probe`` the
 way probed or chosen: ``{"way": 2, "name": "6-6-6-6 backwards", "ways": 4, "chosen": False}``)
-four times a second; table loads and builds are also logged on the ``godsearch`` logger at INFO, and hints
-(a database that would make the work faster) are issued as :class:`HintWarning`.
+four times a second; table loads and builds are also logged on the ``godsearch`` logger at
+INFO, and hints (a database that would make the work faster) are issued as :class:`HintWarning`.
 
 Tables (pattern databases, the cube's two-phase and optimal tables) are cached on disk, in the
 command line's cache folder unless a :class:`Session` names another, and kept loaded by the
