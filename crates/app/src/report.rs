@@ -43,7 +43,9 @@ pub struct Solution {
     /// iteration it was stopped in.
     pub thresholds: Vec<u32>,
     /// Nodes expanded in each IDA* iteration, in the order of `thresholds` (a search both
-    /// ways: by both directions, over every turn; a stopped iteration: before the stop).
+    /// ways: by both directions, over every turn; with probes: the way chosen's, its probe's
+    /// and after, every probe's nodes being in `nodes_expanded`; a stopped iteration: before
+    /// the stop).
     pub iteration_expanded: Vec<u64>,
     /// Seconds spent on this board.
     pub seconds: f64,

@@ -87,8 +87,10 @@ pub struct Probing {
     /// none did, and the way with the highest bound went on; or no comparison was made).
     pub compared_at: Option<u32>,
     /// The solution as the chosen way found it (from the goal to the board when it searched
-    /// backwards), or why there is none; its work (or the timeout's) counts every probe's
-    /// ([`SearchStats::add_run`]).
+    /// backwards), or why there is none. Its work (or the timeout's) counts every probe's
+    /// nodes; its iterations are one way's: the chosen way's (its probe's and its search's
+    /// after), or where the probes were stopped, those of the last probe that proved the bound
+    /// given.
     pub result: Result<SearchOutcome, SearchError>,
 }
 
@@ -105,7 +107,8 @@ pub struct Probing {
 /// Exact: the solution is shortest when every way's heuristic is admissible and the starting
 /// bound is true, since a bound proved by one way holds for all. At the time limit or a stop
 /// of the watch, [`SearchError::Timeout`] carries the highest bound proved, the work of every
-/// probe, and the chosen way's finished subtrees once it goes on (none during the probes: a
+/// probe (the iterations of one way, see [`Probing::result`]), and the chosen way's finished
+/// subtrees once it goes on (none during the probes: a
 /// probe's subtrees belong to a way not yet chosen). With no ways nothing is searched: the
 /// starting bound, as a timeout.
 pub fn probe_ways<S>(ways: usize, probe: &Probe, mut search: S) -> Probing
@@ -141,12 +144,13 @@ where
         let probe_end = Instant::now() + probe.time;
         let probe_deadline = deadline.map_or(probe_end, |d| d.min(probe_end));
         match search(way, Some(probe_deadline), &from) {
-            Ok(outcome) => {
+            Ok(mut outcome) => {
                 if let Some(watch) = probe.watch {
                     watch.probe_solved(way);
                 }
+                outcome.stats = reported(&work, &SearchStats::default(), &outcome.stats);
                 probing.chosen = Some(way);
-                probing.result = Ok(with_work(outcome, work));
+                probing.result = Ok(outcome);
                 return probing;
             }
             Err(SearchError::Timeout {
@@ -161,9 +165,15 @@ where
                 });
                 finished.push(searched);
                 if stopped() {
+                    let bound = highest_bound(&probing.probes, probe.lower_bound);
+                    // The iterations of the last probe that proved the bound (none where the
+                    // bound was given above them all).
+                    let own = probing.probes.iter().rev().find(|p| p.lower_bound == bound);
+                    let none = SearchStats::default();
+                    let own = own.map_or(&none, |p| &p.stats);
                     probing.result = Err(SearchError::Timeout {
-                        lower_bound: highest_bound(&probing.probes, probe.lower_bound),
-                        stats: Box::new(work),
+                        lower_bound: bound,
+                        stats: Box::new(reported(&work, own, &none)),
                         searched: None,
                     });
                     return probing;
@@ -191,30 +201,40 @@ where
     }
     // The way chosen resumes above its start's estimate: the deepest automata, built now.
     prepare_pruning();
+    let own = &probing.probes[chosen].stats;
     probing.result = match search(chosen, deadline, &resume) {
-        Ok(outcome) => Ok(with_work(outcome, work)),
+        Ok(mut outcome) => {
+            outcome.stats = reported(&work, own, &outcome.stats);
+            Ok(outcome)
+        }
         Err(SearchError::Timeout {
             lower_bound,
             stats,
             searched,
-        }) => {
-            work.add_run(&stats);
-            Err(SearchError::Timeout {
-                lower_bound: lower_bound.max(bound),
-                stats: Box::new(work),
-                searched,
-            })
-        }
+        }) => Err(SearchError::Timeout {
+            lower_bound: lower_bound.max(bound),
+            stats: Box::new(reported(&work, own, &stats)),
+            searched,
+        }),
         Err(e) => Err(e),
     };
     probing
 }
 
-/// `outcome` with `earlier` work (the probes before it) added to its own.
-fn with_work(mut outcome: SearchOutcome, mut earlier: SearchStats) -> SearchOutcome {
-    earlier.add_run(&outcome.stats);
-    outcome.stats = earlier;
-    outcome
+/// The work a probed search reports: the counts of all of it, `probes` (every probe's) and
+/// `after` (the search after them); the iterations of one way, its probe `own` and `after`,
+/// so that their nodes show that way's growth from one iteration to the next (several ways'
+/// iterations summed show none).
+fn reported(probes: &SearchStats, own: &SearchStats, after: &SearchStats) -> SearchStats {
+    let mut all = probes.clone();
+    all.add_run(after);
+    let mut way = own.clone();
+    way.add_run(after);
+    SearchStats {
+        thresholds: way.thresholds,
+        iteration_expanded: way.iteration_expanded,
+        ..all
+    }
 }
 
 /// The highest bound the probes proved, at least `from`.
@@ -373,9 +393,24 @@ mod tests {
                 if nodes[1] < nodes[0] {
                     assert_eq!(probing.chosen, Some(1), "{board}: {:?}", probing.probes);
                 }
-                // The work counts both probes and the search that went on.
+                // The work counts both probes and the search that went on; the iterations
+                // are the chosen way's alone, its probe's finished ones as they were.
                 let probed: u64 = probing.probes.iter().map(|p| p.stats.expanded).sum();
                 assert!(outcome.stats.expanded > probed);
+                let chosen = probing.chosen.unwrap();
+                let own = &probing.probes[chosen].stats;
+                let finished = own.thresholds.len() - 1;
+                for (&t, &n) in own
+                    .thresholds
+                    .iter()
+                    .zip(&own.iteration_expanded)
+                    .take(finished)
+                {
+                    assert_eq!(outcome.stats.iteration_nodes(t), Some(n), "{board}");
+                }
+                let iterations: u64 = outcome.stats.iteration_expanded.iter().sum();
+                let other = &probing.probes[1 - chosen].stats;
+                assert_eq!(outcome.stats.expanded - iterations, other.expanded);
             }
         }
         assert!(went_on >= 1, "no board outlasted its probes");
@@ -443,7 +478,9 @@ mod tests {
             asked.push(way);
             ida(&board, &manhattan, deadline, &watch, resume)
         });
-        assert!(probing.result.is_ok(), "{:?}", probing.result);
+        let outcome = probing.result.unwrap();
+        let iterations: u64 = outcome.stats.iteration_expanded.iter().sum();
+        assert_eq!(iterations, outcome.stats.expanded);
         assert_eq!((asked, probing.chosen), (vec![0], Some(0)));
         assert_eq!((watch.chosen_way(), watch.probing()), (Some(0), None));
         assert_eq!(watch.ways_probed(), 2);
@@ -478,7 +515,7 @@ mod tests {
         let Err(SearchError::Timeout {
             lower_bound,
             searched,
-            ..
+            stats,
         }) = probing.result
         else {
             panic!("{:?}", probing.result)
@@ -486,5 +523,16 @@ mod tests {
         let highest = probing.probes.iter().map(|p| p.lower_bound).max().unwrap();
         assert_eq!((lower_bound, searched), (highest, None));
         assert_eq!(watch.searched(), None);
+        // Every probe's nodes, the iterations of the last that proved the bound.
+        let all: u64 = probing.probes.iter().map(|p| p.stats.expanded).sum();
+        let own = probing
+            .probes
+            .iter()
+            .rev()
+            .find(|p| p.lower_bound == highest);
+        assert_eq!(stats.expanded, all);
+        let own = &own.unwrap().stats;
+        assert_eq!(stats.thresholds, own.thresholds);
+        assert_eq!(stats.iteration_expanded, own.iteration_expanded);
     }
 }
