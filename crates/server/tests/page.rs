@@ -728,8 +728,8 @@ async fn the_page_solves_compares_and_plays() {
     assert_eq!(rows[6][2], "ida (stopped)", "{rows:?}");
     assert!(rows[6][3].starts_with("≥ "), "{rows:?}");
     assert_eq!(
-        rows[6][6], "",
-        "a stopped search has nothing to play: {rows:?}"
+        rows[6][6], "continue",
+        "a stopped search has nothing to play, and goes on instead: {rows:?}"
     );
     assert!(
         rows[6][7].contains("chosen by 1.00 s probes of 2 ways"),
@@ -738,6 +738,39 @@ async fn the_page_solves_compares_and_plays() {
     let said = text(&client, "#progress").await;
     assert!(said.contains("every solution has at least"), "{said}");
     screenshot(&client, "stopped").await;
+
+    // Continue searches on from the bound by the way the probes chose, alone: a new row, whose
+    // request resumes from the stopped row's bound without probes.
+    let bound = |row: &[String]| -> u64 { row[3].trim_start_matches("≥ ").parse().unwrap() };
+    let stopped_at = bound(&rows[6]);
+    click(&client, "#runs tbody tr:nth-child(7) .continue-run").await;
+    wait_until(
+        &client,
+        "the search continued from its bound",
+        &format!(
+            "const said = document.getElementById('progress').textContent; \
+             const at = said.match(/threshold (\\d+)/); \
+             return !!at && Number(at[1]) >= {stopped_at} && !said.includes('prob');"
+        ),
+    )
+    .await;
+    click(&client, "#cancel").await;
+    wait_until(
+        &client,
+        "the continued row",
+        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
+    )
+    .await;
+    let rows = runs(&client).await;
+    assert_eq!(rows[7][2], "ida (stopped)", "{rows:?}");
+    assert!(bound(&rows[7]) >= stopped_at, "{rows:?}");
+    assert!(!rows[7][7].contains("probes"), "one way alone: {rows:?}");
+    let asked = "const r = state.runs[7].request; \
+                 return [r.resume_from, 'probe' in r, 'both_ways' in r, r.heuristic];";
+    assert_eq!(
+        client.execute(asked, vec![]).await.unwrap(),
+        json!([stopped_at, false, false, "manhattan"])
+    );
     select(&client, "#direction", "forwards").await;
     probe.clear().await.unwrap();
 
@@ -786,12 +819,12 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the typed board's row",
-        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 9 && !document.getElementById('solve').disabled;",
     )
     .await;
     let rows = runs(&client).await;
     assert_eq!(
-        rows[7][3], "2",
+        rows[8][3], "2",
         "the board typed, not the one before: {rows:?}"
     );
 
@@ -802,7 +835,7 @@ async fn the_page_solves_compares_and_plays() {
     wait_until(
         &client,
         "the subgoal row",
-        "return document.querySelectorAll('#runs tbody tr').length === 9 && !document.getElementById('solve').disabled;",
+        "return document.querySelectorAll('#runs tbody tr').length === 10 && !document.getElementById('solve').disabled;",
     )
     .await;
     let fits = "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;";
@@ -878,7 +911,7 @@ async fn the_page_solves_compares_and_plays() {
         "{said}"
     );
     timeout.clear().await.unwrap();
-    assert_eq!(runs(&client).await.len(), 10, "no run was added");
+    assert_eq!(runs(&client).await.len(), 11, "no run was added");
 
     // The runs export as CSV and JSON, one line or object each.
     let exported = client
@@ -888,7 +921,7 @@ async fn the_page_solves_compares_and_plays() {
         )
         .await
         .unwrap();
-    assert_eq!(exported, json!([11, 10]));
+    assert_eq!(exported, json!([12, 11]));
 
     // At phone width nothing scrolls sideways, with the runs and the levels, and for a cube.
     client.set_window_size(400, 900).await.unwrap();

@@ -736,8 +736,12 @@ function addRun(result, request) {
   };
   state.runs.push(run);
   const stopped = result.timed_out ? " (stopped)" : "";
-  // A search stopped before it found a solution has nothing to play.
+  // A search stopped before it found a solution has nothing to play; IDA* on a board goes on
+  // from its bound instead.
   const playable = !(result.timed_out && !result.solution && result.length === 0 && result.lower_bound);
+  // (A run is added for the puzzle shown, whose entry says what it takes.)
+  const continuable = !playable && Array.isArray(result.thresholds) && result.thresholds.length > 0
+    && state.entry.options.includes("resume_from");
   const values = {
     "#": run.number,
     puzzle: result.puzzle,
@@ -763,6 +767,14 @@ function addRun(result, request) {
         button.className = "play-run";
         button.addEventListener("click", () => loadPlay(run));
         td.appendChild(button);
+      } else if (continuable) {
+        const button = document.createElement("button");
+        button.textContent = "continue";
+        button.type = "button";
+        button.className = "continue-run";
+        button.title = `search on from ${result.lower_bound}, the work finished not done again`;
+        button.addEventListener("click", () => continueRun(run));
+        td.appendChild(button);
       }
     } else {
       td.textContent = String(values[column]);
@@ -776,6 +788,30 @@ function addRun(result, request) {
   $("runs").tBodies[0].appendChild(row);
   saveToUrl();
   if (playable) loadPlay(run);
+}
+
+// The request that goes on with `result`, a search of `request` stopped with its bound proven:
+// from that bound, skipping the subtrees of its iteration it finished (their token), and where
+// probes chose a way, by that way alone (its partition and direction, no probes), whose token
+// it is — the command line's "continue with" (`continue_with`, `SearchWay::applied_to`).
+function continuation(request, result) {
+  const next = { ...request, resume_from: result.lower_bound };
+  delete next.resume_subtrees;
+  if (result.searched_subtrees) next.resume_subtrees = result.searched_subtrees;
+  const way = result.chosen_way;
+  if (way) {
+    for (const option of ["pdb", "reverse", "both_ways", "probe"]) delete next[option];
+    if (way.pdb) next.pdb = way.pdb;
+    if (way.reverse) next.reverse = true;
+  }
+  return next;
+}
+
+// Searches on from where `run` stopped (a new row), unless a job is under way.
+async function continueRun(run) {
+  if (state.job !== null) return;
+  setError("error", "");
+  await runSolve(continuation(run.request, run.result));
 }
 
 // ---------- playing a solution ----------
