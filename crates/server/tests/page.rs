@@ -116,6 +116,16 @@ async fn wait_until(client: &Client, what: &str, script: &str) {
     }
 }
 
+/// Waits until the comparison table has `rows` runs and Solve is enabled again (the last job
+/// over); `what` names the row awaited.
+async fn wait_for_runs(client: &Client, rows: usize, what: &str) {
+    let script = format!(
+        "return document.querySelectorAll('#runs tbody tr').length === {rows} \
+         && !document.getElementById('solve').disabled;"
+    );
+    wait_until(client, what, &script).await;
+}
+
 async fn text(client: &Client, css: &str) -> String {
     client
         .find(Locator::Css(css))
@@ -228,12 +238,7 @@ async fn the_page_solves_compares_and_plays() {
         select(&client, "#algorithm", algorithm).await;
         select(&client, "#heuristic", heuristic).await;
         click(&client, "#solve").await;
-        wait_until(
-            &client,
-            "a new row in the comparison table",
-            &format!("return document.querySelectorAll('#runs tbody tr').length === {} && !document.getElementById('solve').disabled;", n + 1),
-        )
-        .await;
+        wait_for_runs(&client, n + 1, "a new row in the comparison table").await;
     }
     let rows = runs(&client).await;
     assert_eq!(rows.len(), 2, "{rows:?}");
@@ -399,12 +404,7 @@ async fn the_page_solves_compares_and_plays() {
     input.send_keys("R U2 F' R").await.unwrap();
     click(&client, "#set-position").await;
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the cube's row",
-        "return document.querySelectorAll('#runs tbody tr').length === 3 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 3, "the cube's row").await;
     let rows = runs(&client).await;
     assert_eq!(rows[2][1], "2x2x2");
     assert_eq!(rows[2][3], "4", "{rows:?}");
@@ -456,12 +456,7 @@ async fn the_page_solves_compares_and_plays() {
     input.send_keys("3,1,4,8,2,7,5,6").await.unwrap();
     click(&client, "#set-position").await;
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the pancake row",
-        "return document.querySelectorAll('#runs tbody tr').length === 4 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 4, "the pancake row").await;
     let rows = runs(&client).await;
     assert_eq!(rows[3][1], "pancake-8");
     assert_eq!(rows[3][2], "auto");
@@ -558,12 +553,7 @@ async fn the_page_solves_compares_and_plays() {
     )
     .await;
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the skewb row",
-        "return document.querySelectorAll('#runs tbody tr').length === 5 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 5, "the skewb row").await;
     let rows = runs(&client).await;
     assert_eq!(rows[4][1], "skewb");
     assert_eq!(rows[4][3], "2", "{rows:?}");
@@ -665,12 +655,7 @@ async fn the_page_solves_compares_and_plays() {
     let depth = client.find(Locator::Id("depth")).await.unwrap();
     depth.send_keys("16").await.unwrap();
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the half-depth row",
-        "return document.querySelectorAll('#runs tbody tr').length === 6 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 6, "the half-depth row").await;
     let rows = runs(&client).await;
     assert_eq!(
         [&rows[5][2], &rows[5][7], &rows[5][3], &rows[5][4]],
@@ -718,12 +703,7 @@ async fn the_page_solves_compares_and_plays() {
     )
     .await;
     click(&client, "#cancel").await;
-    wait_until(
-        &client,
-        "the stopped row",
-        "return document.querySelectorAll('#runs tbody tr').length === 7 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 7, "the stopped row").await;
     let rows = runs(&client).await;
     assert_eq!(rows[6][2], "ida (stopped)", "{rows:?}");
     assert!(rows[6][3].starts_with("≥ "), "{rows:?}");
@@ -755,12 +735,7 @@ async fn the_page_solves_compares_and_plays() {
     )
     .await;
     click(&client, "#cancel").await;
-    wait_until(
-        &client,
-        "the continued row",
-        "return document.querySelectorAll('#runs tbody tr').length === 8 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 8, "the continued row").await;
     let rows = runs(&client).await;
     assert_eq!(rows[7][2], "ida (stopped)", "{rows:?}");
     assert!(bound(&rows[7]) >= stopped_at, "{rows:?}");
@@ -816,12 +791,7 @@ async fn the_page_solves_compares_and_plays() {
     input.clear().await.unwrap();
     input.send_keys("1,2,3,4,5,6,0,7,8").await.unwrap();
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the typed board's row",
-        "return document.querySelectorAll('#runs tbody tr').length === 9 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 9, "the typed board's row").await;
     let rows = runs(&client).await;
     assert_eq!(
         rows[8][3], "2",
@@ -832,12 +802,7 @@ async fn the_page_solves_compares_and_plays() {
     // sideways and the row's play button is in view.
     select(&client, "#algorithm", "subgoal").await;
     click(&client, "#solve").await;
-    wait_until(
-        &client,
-        "the subgoal row",
-        "return document.querySelectorAll('#runs tbody tr').length === 10 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 10, "the subgoal row").await;
     let fits = "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;";
     assert_eq!(client.execute(fits, vec![]).await.unwrap(), json!(true));
     let play_in_view = client
@@ -974,12 +939,7 @@ async fn the_page_solves_compares_and_plays() {
     let address = format!("{base}#puzzle=3x3&position=8,6,7,2,5,4,3,0,1&runs={probed}");
     client.goto("about:blank").await.unwrap();
     client.goto(&address).await.unwrap();
-    wait_until(
-        &client,
-        "the probed run of the link",
-        "return document.querySelectorAll('#runs tbody tr').length === 1 && !document.getElementById('solve').disabled;",
-    )
-    .await;
+    wait_for_runs(&client, 1, "the probed run of the link").await;
     assert!(runs(&client).await[0][7].contains("probes of 2 ways"));
     let fields = "return ['algorithm', 'heuristic', 'direction', 'probe', 'timeout']\
                   .map((id) => [id, document.getElementById(id).value, \
