@@ -48,6 +48,18 @@ impl Probed {
         self.stats.iteration_nodes(threshold).unwrap_or(0)
     }
 
+    /// Its iterations as its way's report lists them when the way goes on from `bound`: the
+    /// one it was stopped in left out where that is below `bound` (the way never finished it;
+    /// its nodes still count in the work).
+    fn iterations_to(&self, bound: u32) -> SearchStats {
+        let mut stats = self.stats.clone();
+        if self.lower_bound < bound && stats.thresholds.last() == Some(&self.lower_bound) {
+            stats.thresholds.pop();
+            stats.iteration_expanded.pop();
+        }
+        stats
+    }
+
     /// The iteration of `bound` as its way, going on from this probe, resumes it: the nodes
     /// expanded on it (where this probe began it) and on the two iterations before it, which
     /// are this probe's last finished ones where it stopped in that iteration (not where it
@@ -108,9 +120,8 @@ pub struct Probing {
 /// bound is true, since a bound proved by one way holds for all. At the time limit or a stop
 /// of the watch, [`SearchError::Timeout`] carries the highest bound proved, the work of every
 /// probe (the iterations of one way, see [`Probing::result`]), and the chosen way's finished
-/// subtrees once it goes on (none during the probes: a
-/// probe's subtrees belong to a way not yet chosen). With no ways nothing is searched: the
-/// starting bound, as a timeout.
+/// subtrees once it goes on (none during the probes: a probe's subtrees belong to a way not
+/// yet chosen). With no ways nothing is searched: the starting bound, as a timeout.
 pub fn probe_ways<S>(ways: usize, probe: &Probe, mut search: S) -> Probing
 where
     S: FnMut(usize, Option<Instant>, &Resume) -> Result<SearchOutcome, SearchError>,
@@ -201,7 +212,7 @@ where
     }
     // The way chosen resumes above its start's estimate: the deepest automata, built now.
     prepare_pruning();
-    let own = &probing.probes[chosen].stats;
+    let own = &probing.probes[chosen].iterations_to(bound);
     probing.result = match search(chosen, deadline, &resume) {
         Ok(mut outcome) => {
             outcome.stats = reported(&work, own, &outcome.stats);
@@ -222,7 +233,7 @@ where
 }
 
 /// The work a probed search reports: the counts of all of it, `probes` (every probe's) and
-/// `after` (the search after them); the iterations of one way, its probe `own` and `after`,
+/// `after` (the search after them); the iterations of one way, its probe's `own` and `after`,
 /// so that their nodes show that way's growth from one iteration to the next (several ways'
 /// iterations summed show none).
 fn reported(probes: &SearchStats, own: &SearchStats, after: &SearchStats) -> SearchStats {
@@ -330,6 +341,30 @@ mod tests {
         );
     }
 
+    /// The iterations the chosen way reports from its probe: the one it was stopped in only
+    /// where the way goes on in it.
+    #[test]
+    fn a_way_reports_its_probes_stopped_iteration_only_where_it_goes_on_in_it() {
+        let a = probed(55, &[(51, 100), (53, 900), (55, 2000)]);
+        let listed = |bound| {
+            let stats = a.iterations_to(bound);
+            (stats.thresholds, stats.iteration_expanded)
+        };
+        assert_eq!(listed(55), (vec![51, 53, 55], vec![100, 900, 2000]));
+        assert_eq!(listed(57), (vec![51, 53], vec![100, 900]));
+        let after = SearchStats {
+            thresholds: vec![55, 57],
+            iteration_expanded: vec![3000, 40000],
+            expanded: 43000,
+            ..SearchStats::default()
+        };
+        let others = probed(57, &[(53, 10), (55, 20), (57, 30)]).stats;
+        let reported = reported(&others, &a.iterations_to(55), &after);
+        assert_eq!(reported.thresholds, [51, 53, 55, 57]);
+        assert_eq!(reported.iteration_expanded, [100, 900, 5000, 40000]);
+        assert_eq!(reported.expanded, 60 + 43000);
+    }
+
     /// IDA* of `board` with `heuristic` on two threads.
     fn ida(
         board: &Board,
@@ -408,9 +443,19 @@ mod tests {
                 {
                     assert_eq!(outcome.stats.iteration_nodes(t), Some(n), "{board}");
                 }
+                // Left out of the iterations: the other probe, and the chosen one's stopped
+                // iteration where the other proved more (the way goes on above it).
+                let bound = probing.probes.iter().map(|p| p.lower_bound).max().unwrap();
+                let listed = probing.probes[chosen]
+                    .iterations_to(bound)
+                    .iteration_expanded;
+                let unlisted = own.expanded - listed.iter().sum::<u64>();
                 let iterations: u64 = outcome.stats.iteration_expanded.iter().sum();
                 let other = &probing.probes[1 - chosen].stats;
-                assert_eq!(outcome.stats.expanded - iterations, other.expanded);
+                assert_eq!(
+                    outcome.stats.expanded - iterations,
+                    other.expanded + unlisted
+                );
             }
         }
         assert!(went_on >= 1, "no board outlasted its probes");
@@ -495,9 +540,10 @@ mod tests {
         let board = random_walk(&goal, 2000, &mut rng);
         let manhattan = Manhattan::new(&goal).unwrap();
         let watch = Watch::default();
+        // The limit falls in the second probe, with room for a loaded machine's late stop.
         let probe = Probe {
-            time: Duration::from_millis(100),
-            time_limit: Some(Duration::from_millis(150)),
+            time: Duration::from_millis(300),
+            time_limit: Some(Duration::from_millis(450)),
             lower_bound: 0,
             watch: Some(&watch),
         };
