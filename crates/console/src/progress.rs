@@ -418,10 +418,10 @@ pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce(
         // Probes (`--probe`) each search from the start: which one is said, by name where
         // the front end named the ways.
         let probing = match watch.probing() {
-            Some((way, ways)) => match watch.way_name(way) {
-                Some(name) => format!("probe {} of {ways}, {name}: ", way + 1),
-                None => format!("probe {} of {ways}: ", way + 1),
-            },
+            Some((way, ways)) => {
+                let name = watch.way_name(way).map(|n| format!(", {n}"));
+                format!("probe {} of {ways}{}: ", way + 1, name.unwrap_or_default())
+            }
             None => String::new(),
         };
         let text = format!(
