@@ -11,8 +11,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
 
-/// The tables take half a minute to build: once for all tests.
-fn tables() -> &'static Tables {
+/// The tables take half a minute to build: once for all of the crate's tests (the optimal
+/// solver's use them too).
+pub(crate) fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| Tables::build(&NoProgress).expect("never cancelled"))
 }

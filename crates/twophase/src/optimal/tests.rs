@@ -4,8 +4,8 @@ use super::*;
 use crate::coords;
 use crate::pruning::PairGraph;
 use crate::search::{to_move, SolveError};
-use crate::tests::random_walk;
-use crate::{solve, Options, Tables};
+use crate::tests::{random_walk, tables as two_phase_tables};
+use crate::{solve, Options};
 use godsearch_enumerate::NoProgress;
 use godsearch_puzzles::cube::algorithm::parse_moves;
 use godsearch_puzzles::cube::notation::{apply_moves, merge_same_face, Metric, Move};
@@ -42,11 +42,6 @@ fn small_stm() -> &'static OptimalTables {
     TABLES.get_or_init(|| {
         OptimalTables::build(TableSize::Small, Metric::Stm, &NoProgress).expect("never cancelled")
     })
-}
-
-fn two_phase() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| Tables::build(&NoProgress).expect("never cancelled"))
 }
 
 /// Every cube within [`BALL_DEPTH`] moves of `metric` ([`STM_BALL_DEPTH`] in the slice-turn
@@ -97,7 +92,7 @@ fn the_small_table_has_the_phase_1_levels() {
         TableSize::Small.entries() as u64
     );
     // Phase 1's levels come first in the two-phase tables': 12 moves reach G1 from anywhere.
-    let phase_1 = &two_phase().levels()[..13];
+    let phase_1 = &two_phase_tables().levels()[..13];
     assert_eq!(phase_1.iter().sum::<u64>(), levels.iter().sum::<u64>());
     // Exact to two levels above the base, where the build stops; then every entry further.
     let exact = usize::from(small().base()) + 3;
@@ -192,7 +187,10 @@ fn twelve_move_positions_agree_with_two_phase_when_it_proves_them() {
             deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(5)),
             stop: None,
         };
-        let shortest = solve(two_phase(), &cube, options).unwrap().moves.len();
+        let shortest = solve(two_phase_tables(), &cube, options)
+            .unwrap()
+            .moves
+            .len();
         assert!(
             optimal <= shortest,
             "optimal {optimal}, two-phase {shortest}"
