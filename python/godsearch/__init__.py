@@ -348,7 +348,7 @@ class Session:
         puzzle : str
             As for :meth:`solve`.
         goal : str, optional
-            Boards: another goal (``"0,1,2,...,8"``).
+            Boards: another goal (a board, or ``"blank-first"``: Korf's, ``0,1,...,N-1``).
         metric : str, optional
             Cubes and definition puzzles: ``htm`` or ``qtm``.
         max_depth : int, optional

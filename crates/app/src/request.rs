@@ -60,7 +60,7 @@ pub struct SolveRequest {
     /// Definition puzzles: the moves to search with, e.g. `U,F,R` (default: the file's own).
     #[serde(default)]
     pub generators: Option<String>,
-    /// The board's goal (tiles; default: tiles in order, blank last).
+    /// The board's goal (tiles, or `blank-first`: Korf's; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
     /// `auto`, `table`, `ida`, `astar`, `parallel-ida`, `two-stage`, `subgoal`, `two-phase` or
@@ -351,7 +351,7 @@ pub struct BfsJob {
     /// Definition puzzles: the moves to search with, e.g. `U,F,R` (default: the file's own).
     #[serde(default)]
     pub generators: Option<String>,
-    /// The board's goal (tiles; default: tiles in order, blank last).
+    /// The board's goal (tiles, or `blank-first`: Korf's; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
     /// Cubes: `htm` (default), `qtm`, `stm` or `etm`.
@@ -1173,7 +1173,7 @@ pub struct PdbJob {
     /// puzzles choose their databases themselves.
     #[serde(default)]
     pub partition: Option<String>,
-    /// Boards: the goal (default: tiles in order, blank last).
+    /// Boards: the goal (tiles, or `blank-first`: Korf's; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
     /// Definition puzzles: the generators the solver searches with (default: the file's moves).
@@ -1237,7 +1237,7 @@ pub struct ReplayRequest {
     /// The moves: the blank's (`U D L R`) on boards, Singmaster notation on cubes (slices
     /// and rotations turn the cube as held, as solutions in the slice-turn metric are written).
     pub solution: String,
-    /// The board's goal (tiles; default: tiles in order, blank last).
+    /// The board's goal (tiles, or `blank-first`: Korf's; default: tiles in order, blank last).
     #[serde(default)]
     pub goal: Option<String>,
     /// Cubes: read `position` as stickers (where 54 letters could also be moves).

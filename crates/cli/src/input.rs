@@ -46,6 +46,26 @@ pub struct Lines {
     path: std::path::PathBuf,
     number: usize,
     line: String,
+    /// Whether `#` comment lines are given too.
+    comments: bool,
+}
+
+/// The goal the file of boards at `path` declares (`# goal: blank-first`, its first such
+/// line), with that line's number; none for standard input, which is read only once, as its
+/// boards are.
+pub fn declared_goal(path: &Path) -> Result<Option<(usize, String)>> {
+    if path.as_os_str() == STDIN {
+        return Ok(None);
+    }
+    let mut lines = lines(path)?;
+    lines.comments = true;
+    for line in lines {
+        let (number, line) = line?;
+        if let Some(goal) = godsearch_app::registry::tiles::declared_goal(&line) {
+            return Ok(Some((number, goal.to_string())));
+        }
+    }
+    Ok(None)
 }
 
 /// The lines of `path` (see [`Lines`]), refusing what is not a regular file as
@@ -65,6 +85,7 @@ pub fn lines(path: &Path) -> Result<Lines> {
         path: path.to_path_buf(),
         number: 0,
         line: String::new(),
+        comments: false,
     })
 }
 
@@ -114,7 +135,7 @@ impl Iterator for Lines {
                 }
             }
             let line = self.line.trim();
-            if !line.is_empty() && !line.starts_with('#') {
+            if !line.is_empty() && (self.comments || !line.starts_with('#')) {
                 return Some(Ok((self.number, line.to_string())));
             }
         }

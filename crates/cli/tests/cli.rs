@@ -347,14 +347,18 @@ fn korf_file_lines_are_solved_and_checked() {
         .lines()
         .filter(|l| ["55 ", "16 ", "42 "].iter().any(|id| l.starts_with(id)))
         .collect();
+    // The file declares its goal, as korf100.txt does: no --goal needed.
     let file = dir.path().join("easy.txt");
-    std::fs::write(&file, format!("# three easy ones\n{}\n", easy.join("\n"))).unwrap();
+    let lines = easy.join("\n");
+    std::fs::write(
+        &file,
+        format!("# three easy ones\n# goal: blank-first\n{lines}\n"),
+    )
+    .unwrap();
     let goal = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
     let docs = json_lines(&[
         "solve",
         "4x4",
-        "--goal",
-        goal,
         "--pdb",
         "5-5-5",
         "--json",
@@ -391,6 +395,36 @@ fn korf_file_lines_are_solved_and_checked() {
         file.to_str().unwrap(),
     ]));
     assert!(human.contains("solved 3 boards"), "{human}");
+    // Another goal than the file's is refused before any search; without the declaration the
+    // boards (of this even width) cannot reach the default goal, and are refused for parity.
+    refused(
+        &[
+            "solve",
+            "4x4",
+            "--goal",
+            "blank-last",
+            "--file",
+            file.to_str().unwrap(),
+        ],
+        "is not the goal",
+    );
+    let undeclared = dir.path().join("undeclared.txt");
+    std::fs::write(&undeclared, format!("{lines}\n")).unwrap();
+    refused(
+        &[
+            "solve",
+            "4x4",
+            "--pdb",
+            "5-5-5",
+            "--file",
+            undeclared.to_str().unwrap(),
+        ],
+        "undeclared.txt line 1",
+    );
+    refused(
+        &["solve", "pancake-16", "--file", file.to_str().unwrap()],
+        "declares a goal (blank-first), which only boards have",
+    );
 
     // A wrong length in the file is reported and fails the run: exit 1, naming the instance.
     let wrong = dir.path().join("wrong.txt");

@@ -73,6 +73,9 @@ proptest! {
         if let Ok(b) = Board::parse(shape, &t) {
             prop_assert_eq!(Board::parse(shape, &b.to_list()), Ok(b));
         }
+        if let Ok(goal) = Board::parse_goal(shape, &t) {
+            prop_assert_eq!(Board::parse_goal(shape, &goal.to_list()), Ok(goal));
+        }
     }
 
     #[test]

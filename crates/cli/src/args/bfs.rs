@@ -60,7 +60,8 @@ pub struct BfsArgs {
     pub puzzle: Option<String>,
     #[command(flatten)]
     pub definition: DefinitionArgs,
-    /// The goal board (default: tiles in order, blank last), e.g. 0,1,2,3,4,5,6,7,8.
+    /// The goal board (default: tiles in order, blank last), e.g. 1,2,3,4,0,5,6,7,8, or
+    /// blank-first (Korf's: 0,1,...,N-1).
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Cubes: how moves are counted: htm (half-turn metric: any face turn is 1), qtm

@@ -79,7 +79,7 @@ godsearch bfs 3x4 --json\n  godsearch bfs 2x2x2 --metric qtm --save cube2.tbl\n 
     /// position is the cube as held after them (its centres name the faces), and the solution
     /// turns the faces of the cube held that way.
     #[command(after_help = "Examples:\n  godsearch solve 3x3 2,4,0,1,8,5,3,6,7\n  \
-godsearch solve 4x4 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15 --file data/korf100.txt --pdb 6-6-3\n  \
+godsearch solve 4x4 --file data/korf100.txt --pdb 6-6-3\n  \
 godsearch solve 4x4 --algorithm ida --heuristic linear-conflict 5,1,2,3,9,6,7,4,13,10,11,8,0,14,15,12\n  \
 godsearch bfs 3x3 --save 8.tbl && godsearch solve 3x3 --table 8.tbl 867254301\n  \
 godsearch solve 3x3x3 --moves \"R U R' U' F2 D L2 B\"\n  \

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// `godsearch solve`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Clone)]
 pub struct SolveArgs {
     /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3, or a definition
     /// file (with --def, this is the first position)
@@ -164,7 +164,8 @@ pub struct SolveArgs {
     /// Distance table made by `godsearch bfs PUZZLE --save FILE` (implies --algorithm table).
     #[arg(long, value_name = "FILE")]
     pub table: Option<PathBuf>,
-    /// The goal board (default: tiles in order, blank last).
+    /// The goal board, or blank-last (the default: tiles in order, blank last) or blank-first
+    /// (Korf's: 0,1,...,N-1); a --file may declare its own, in a line `# goal: blank-first`.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Memory for A* and for building pattern databases: 16G, 512M, 50% (default: 80% of RAM).

@@ -179,7 +179,7 @@ pub enum PdbCommand {
     /// every database a definition puzzle's solver reads (the larger ones it reads but
     /// never builds itself, for deep positions, too).
     #[command(after_help = "Examples:\n  godsearch pdb build 4x4 --pdb 6-6-3\n  \
-godsearch pdb build 4x4 --pdb 5-5-5 --goal 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n  \
+godsearch pdb build 4x4 --pdb 5-5-5 --goal blank-first\n  \
 godsearch pdb build data/definitions/3x3x3.kpuzzle.json")]
     Build(PdbBuildArgs),
 }
@@ -195,7 +195,7 @@ pub struct PdbBuildArgs {
     /// Boards: the partition (as for `solve --pdb`).
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
-    /// Boards: the goal board the databases belong to.
+    /// Boards: the goal board the databases belong to, or blank-first (Korf's: 0,1,...,N-1).
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Definition puzzles: htm (default) or qtm, as the solves that read them count moves.
@@ -262,7 +262,7 @@ pub struct VerifyArgs {
     /// and `#` comments are skipped
     #[arg(long, value_name = "FILE", conflicts_with_all = ["start", "moves"])]
     pub file: Option<PathBuf>,
-    /// Boards: the goal (default: tiles in order, blank last)
+    /// Boards: the goal (default: tiles in order, blank last), or blank-first (Korf's)
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Boards: a distance table made by `bfs --save`, to tell whether a solution is shortest on

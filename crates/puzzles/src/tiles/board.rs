@@ -9,6 +9,11 @@ use thiserror::Error;
 /// The most cells a board may have to be written as a hex string (one digit a cell).
 const HEX_MAX_CELLS: usize = 16;
 
+/// The name of the standard goal ([`Board::goal`]) for any board size.
+pub const BLANK_LAST: &str = "blank-last";
+/// The name of Korf's goal ([`Board::blank_first`]) for any board size.
+pub const BLANK_FIRST: &str = "blank-first";
+
 /// A sliding-tile position: tile numbers row-major, `0` for the blank.
 ///
 /// Always a permutation of `0..cells` (constructors check it); whether it can reach a given goal
@@ -146,6 +151,29 @@ impl Board {
             shape,
             cells,
             blank: n - 1,
+        }
+    }
+
+    /// Korf's goal: the blank in the top-left corner and tiles `1..N` in order after it
+    /// (`0,1,...,N-1`), the goal of his and Felner's published instances.
+    pub fn blank_first(shape: Shape) -> Board {
+        Board {
+            shape,
+            cells: (0..shape.cells() as u16).collect(),
+            blank: 0,
+        }
+    }
+
+    /// Reads a goal: a board as [`Board::parse`] reads it, or a goal's name for any size,
+    /// [`BLANK_LAST`] (the standard goal) or [`BLANK_FIRST`] (Korf's), in any case.
+    pub fn parse_goal(shape: Shape, text: &str) -> Result<Board, BoardError> {
+        let name = text.trim();
+        if name.eq_ignore_ascii_case(BLANK_LAST) {
+            Ok(Board::goal(shape))
+        } else if name.eq_ignore_ascii_case(BLANK_FIRST) {
+            Ok(Board::blank_first(shape))
+        } else {
+            Board::parse(shape, text)
         }
     }
 
@@ -482,6 +510,37 @@ mod tests {
         assert_eq!(g.to_hex().unwrap(), "123456789ABCDEF0");
         assert_eq!(Board::parse(s(3, 3), &a.to_grid()).unwrap(), a);
         assert_eq!(Board::parse(s(3, 3), &a.to_list()).unwrap(), a);
+    }
+
+    #[test]
+    fn goals_are_read_by_name_or_as_boards() {
+        let sh = s(5, 5);
+        let korf: Vec<u16> = (0..25).collect();
+        assert_eq!(Board::parse_goal(sh, "blank-first").unwrap().cells(), korf);
+        assert_eq!(Board::parse_goal(sh, " Blank-First ").unwrap().blank(), 0);
+        assert_eq!(
+            Board::parse_goal(sh, "BLANK-LAST").unwrap(),
+            Board::goal(sh)
+        );
+        let listed = korf
+            .iter()
+            .map(u16::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(
+            Board::parse_goal(sh, &listed).unwrap(),
+            Board::blank_first(sh)
+        );
+        assert_eq!(
+            Board::parse_goal(s(3, 3), "8,7,6,5,4,3,2,1,0")
+                .unwrap()
+                .cells(),
+            [8, 7, 6, 5, 4, 3, 2, 1, 0]
+        );
+        assert_eq!(
+            Board::parse_goal(sh, "blank-middle"),
+            Err(BoardError::BadToken("blank-middle".into()))
+        );
     }
 
     #[test]

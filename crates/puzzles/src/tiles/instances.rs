@@ -17,8 +17,19 @@ pub struct Instance {
     pub format: BoardFormat,
 }
 
-/// Reads the instances of a text, skipping blank lines and `#` comments. Each error names its
-/// line (1-based).
+/// The comment that declares the goal of an instance file's boards, `# goal: blank-first`,
+/// followed by a goal as [`Board::parse_goal`] reads it (a name or a board).
+pub const GOAL_DIRECTIVE: &str = "goal:";
+
+/// The goal a line of an instance file declares, when it is a `# goal: ...` comment (the key
+/// in lower case, so that prose such as `# Goal of these boards` is not taken for one).
+pub fn declared_goal(line: &str) -> Option<&str> {
+    let comment = line.trim().strip_prefix('#')?.trim_start();
+    comment.strip_prefix(GOAL_DIRECTIVE).map(str::trim)
+}
+
+/// Reads the instances of a text, skipping blank lines and `#` comments (a goal the text
+/// declares is read by [`declared_goal`]). Each error names its line (1-based).
 pub fn parse_instances(shape: Shape, text: &str) -> Result<Vec<Instance>, (usize, BoardError)> {
     text.lines()
         .enumerate()
@@ -68,5 +79,23 @@ mod tests {
         );
         let err = parse_instances(shape, "1 2 3\n").unwrap_err();
         assert_eq!(err.0, 1);
+    }
+
+    #[test]
+    fn a_goal_is_declared_by_its_own_comment_only() {
+        assert_eq!(declared_goal("# goal: blank-first"), Some("blank-first"));
+        assert_eq!(
+            declared_goal("  #goal:0,1,2,3,4,5,6,7,8 "),
+            Some("0,1,2,3,4,5,6,7,8")
+        );
+        assert_eq!(declared_goal("# Goal: blank FIRST, 0 1 2 3"), None);
+        assert_eq!(declared_goal("# the goal: tiles in order"), None);
+        assert_eq!(declared_goal("1 20 2 4 0 1 8 5 3 6 7"), None);
+        // The files shipped with the instances declare Korf's goal.
+        for file in ["korf100.txt", "korf-felner-24.txt"] {
+            let text = std::fs::read_to_string(godsearch_testdata::data_dir().join(file)).unwrap();
+            let declared: Vec<_> = text.lines().filter_map(declared_goal).collect();
+            assert_eq!(declared, ["blank-first"], "{file}");
+        }
     }
 }

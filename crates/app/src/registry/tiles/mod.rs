@@ -54,8 +54,10 @@ pub use choice::SolutionNotation;
 use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 /// The board types front ends read, check and print boards with.
-pub use godsearch_puzzles::tiles::{parse_instance, Board, BoardFormat, Partition, Shape};
-use godsearch_puzzles::tiles::{Move as TileMove, ShapeError};
+pub use godsearch_puzzles::tiles::{
+    declared_goal, parse_instance, Board, BoardFormat, Partition, Shape, BLANK_FIRST, BLANK_LAST,
+};
+use godsearch_puzzles::tiles::{BoardError, Move as TileMove, ShapeError};
 use godsearch_search::tiles::PatternHeuristic;
 use rand::rngs::StdRng;
 pub use solvers::write_solution;
@@ -357,11 +359,18 @@ impl Puzzle for Tiles {
     }
 }
 
-/// The goal given, or the standard one.
+/// The goal given (a board, or a goal's name: `blank-last`, `blank-first`), or the standard one.
 pub fn tile_goal(shape: Shape, goal: Option<&str>) -> AppResult<Board> {
     match goal {
-        Some(text) => Board::parse(shape, text)
-            .map_err(|e| AppError::Input(format!("«goal» '{}': {e}", excerpt(text)))),
+        Some(text) => Board::parse_goal(shape, text).map_err(|e| {
+            let names = match e {
+                BoardError::BadToken(_) => {
+                    format!(", or a goal's name: {BLANK_LAST}, {BLANK_FIRST} (Korf's)")
+                }
+                _ => String::new(),
+            };
+            AppError::Input(format!("«goal» '{}': {e}{names}", excerpt(text)))
+        }),
         None => Ok(Board::goal(shape)),
     }
 }
