@@ -2,6 +2,7 @@
 //! device such as /dev/zero (endless) or a FIFO (waits for a writer) is refused with a message
 //! instead of filling memory or hanging; `-` names standard input, read to its end.
 
+use crate::errors::InputError;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, Read};
 use std::path::Path;
@@ -153,10 +154,14 @@ pub struct Batch<'a, T> {
 /// `given`, then the lines of `file` (if any) as [`lines`] reads them, each made an item by
 /// `read` (its text), errors naming the file and line; refused when it is known to hold
 /// nothing, in words saying what (`boards`). A regular file is read through first, so that a
-/// bad line anywhere in it is refused here, before any work.
+/// bad line anywhere in it is refused here, before any work. Where no goal is set
+/// (`goal_set`: `--goal`, or the goal a named file declares, read ahead by [`declared_goal`]),
+/// a `# goal:` line met on standard input, which is read only as it comes, is refused: its
+/// boards would otherwise be solved for the default goal.
 pub fn batch<'a, T: 'a>(
     given: Vec<T>,
     file: Option<&'a Path>,
+    goal_set: bool,
     what: &str,
     read: impl Fn(&str) -> Result<T> + 'a,
 ) -> Result<Batch<'a, T>> {
@@ -165,14 +170,30 @@ pub fn batch<'a, T: 'a>(
         None => Box::new(std::iter::empty()),
         Some(path) => {
             total = read_through(path, &read)?.and_then(|n| total.map(|t| t + n));
-            Box::new(lines(path)?.map(move |line| {
-                let (number, line) = line?;
-                read(&line).with_context(|| format!("{} line {number}", path.display()))
+            let mut lines = lines(path)?;
+            lines.comments = true;
+            Box::new(lines.filter_map(move |line| {
+                let (number, line) = match line {
+                    Ok(numbered) => numbered,
+                    Err(e) => return Some(Err(e)),
+                };
+                let at = format!("{} line {number}", path.display());
+                if !line.starts_with('#') {
+                    return Some(read(&line).with_context(|| at));
+                }
+                let goal = godsearch_app::registry::tiles::declared_goal(&line);
+                goal.filter(|_| !goal_set).map(|goal| {
+                    Err(InputError(format!(
+                        "standard input line {number} declares the goal {goal}, which a file \
+                         read as it comes cannot set for its boards: give --goal {goal}"
+                    ))
+                    .into())
+                })
             }))
         }
     };
     if total == Some(0) {
-        return Err(crate::errors::InputError(format!("no {what} to solve")).into());
+        return Err(InputError(format!("no {what} to solve")).into());
     }
     Ok(Batch {
         total,

@@ -785,12 +785,13 @@ fn timeout_reports_a_proven_lower_bound_and_goes_on() {
     );
 }
 
-#[test]
-fn boards_come_from_standard_input_and_as_json_arrays() {
+/// `godsearch ARGS` with `input` on its standard input.
+fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(["solve", "3x3", "--file", "-", "--json"])
+        .args(args)
+        .env("XDG_CACHE_HOME", common::shared_cache_home())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -800,16 +801,42 @@ fn boards_come_from_standard_input_and_as_json_arrays() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"8,6,7,2,5,4,3,0,1\n[1,2,3,4,5,6,7,0,8]\n")
+        .write_all(input.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let lengths: Vec<u64> = stdout(&out)
+    child.wait_with_output().unwrap()
+}
+
+/// The lengths of the solutions of a `--json` run's output.
+fn lengths(out: &std::process::Output) -> Vec<u64> {
+    stdout(out)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter_map(|v| v["length"].as_u64())
-        .collect();
-    assert_eq!(lengths, [31, 1]);
+        .collect()
+}
+
+#[test]
+fn boards_come_from_standard_input_and_as_json_arrays() {
+    let from_stdin = ["solve", "3x3", "--file", "-", "--json"];
+    let out = with_stdin(&from_stdin, "8,6,7,2,5,4,3,0,1\n[1,2,3,4,5,6,7,0,8]\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(lengths(&out), [31, 1]);
+    // A goal declared on standard input cannot be read ahead: refused where no --goal is given,
+    // rather than the boards solved for the default goal.
+    let korf_goal = "# goal: blank-first\n1,0,2,3,4,5,6,7,8\n";
+    let out = with_stdin(&from_stdin, korf_goal);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("standard input line 1 declares the goal blank-first"),
+        "{}",
+        stderr(&out)
+    );
+    let out = with_stdin(
+        &[&from_stdin[..], &["--goal", "blank-first"]].concat(),
+        korf_goal,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(lengths(&out), [1]);
     let v = json(&["solve", "3x3", "[2,4,0,1,8,5,3,6,7]", "--json"]);
     assert_eq!(v["start"], "2,4,0,1,8,5,3,6,7", "a list stays a list");
     let v = json(&["solve", "3x3", "240185367", "--json"]);

@@ -77,6 +77,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let texts = crate::input::batch(
             given.into_iter().map(|t| (t, Source::Given)).collect(),
             args.file.as_deref(),
+            args.goal.is_some(),
             printed.noun(),
             |line| {
                 batch.read(line, Source::Line)?;
@@ -311,9 +312,13 @@ fn positions<'a>(
         .iter()
         .map(|text| Ok(batch.read(text, Source::Given)?))
         .collect::<Result<_>>()?;
-    crate::input::batch(given, args.file.as_deref(), noun, |line| {
-        Ok(batch.read(line, Source::Line)?)
-    })
+    crate::input::batch(
+        given,
+        args.file.as_deref(),
+        args.goal.is_some(),
+        noun,
+        |line| Ok(batch.read(line, Source::Line)?),
+    )
 }
 
 /// The request the arguments make, as every front end makes it (the position: `position`; a
