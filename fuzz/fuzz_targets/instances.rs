@@ -1,6 +1,7 @@
-//! Korf-style instance files: any text is refused with a line number or gives boards.
+//! Korf-style instance files: any text is refused with a line number or gives boards, and
+//! a goal any line declares is read back as it was written.
 #![no_main]
-use godsearch_puzzles::tiles::{parse_instances, Board, Shape};
+use godsearch_puzzles::tiles::{declared_goal, parse_instances, Board, Shape};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
@@ -14,5 +15,8 @@ fuzz_target!(|text: &str| {
             }
             Err((line, _)) => assert!(line >= 1 && line <= text.lines().count()),
         }
+    }
+    for goal in text.lines().filter_map(declared_goal) {
+        assert_eq!(declared_goal(&format!("# goal: {goal}")), Some(goal));
     }
 });
