@@ -1241,6 +1241,16 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         resumed,
         "the kept report, as it was printed"
     );
+    // The same search with its goal given by name and its board in hex is the one kept.
+    let mut named = keep.clone();
+    named[3] = "blank-first";
+    named[8] = "EDF7BC95602148A3";
+    let again = godsearch(&named);
+    assert!(
+        stderr(&again).contains("solved in an earlier run (57 moves)"),
+        "{}",
+        stderr(&again)
+    );
     let human = godsearch(&keep);
     assert!(
         stdout(&human).contains("length     57 (optimal"),

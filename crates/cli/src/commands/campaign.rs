@@ -190,7 +190,7 @@ fn open(path: &Path, args: &SolveArgs) -> Result<Campaign> {
     };
     let refused = |why: String| anyhow::anyhow!("checkpoint {}: {why}", path.display());
     let kept: Campaign = checkpoint::read_kept(&text, FORMAT).map_err(refused)?;
-    if kept.search != search {
+    if !kept.search.is(&search) {
         return Err(refused(format!(
             "kept for another search ({}); give another file, or the options it was kept for",
             serde_json::to_string(&kept.search)?

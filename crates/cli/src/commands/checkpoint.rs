@@ -18,7 +18,7 @@ use crate::errors::{bad_input, InputError};
 use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::progress::{ResumedIteration, SearchedSubtrees, Watch};
-use godsearch_app::registry::tiles::ways::probe_ways;
+use godsearch_app::registry::tiles::{self, ways::probe_ways};
 use godsearch_app::report::{SearchWay, Solution};
 use godsearch_app::request::{self, ReplayRequest, SolveReport, SolveRequest};
 use godsearch_app::{AppError, AppResult};
@@ -142,6 +142,41 @@ impl Search {
             probe: args.probe.is_some(),
         }
     }
+
+    /// Whether this search, kept in a file, is the one `asked` is: the same options, and on a
+    /// board size the same board and goal however each was written (`blank-first` or its
+    /// tiles, a list or hex, the default goal or `blank-last`).
+    pub fn is(&self, asked: &Search) -> bool {
+        let boards_agree = self.board == asked.board
+            || (self.board_read().is_some() && self.board_read() == asked.board_read());
+        let goals_agree = self.goal == asked.goal
+            || (self.goal_read().is_some() && self.goal_read() == asked.goal_read());
+        let rest = |s: &Search| Search {
+            board: None,
+            goal: None,
+            ..s.clone()
+        };
+        boards_agree && goals_agree && rest(self) == rest(asked)
+    }
+
+    /// The board size of the puzzle, where it is one.
+    fn shape(&self) -> Option<tiles::Shape> {
+        tiles::board_shape(&self.puzzle)?.ok()
+    }
+
+    /// The goal read as a board, where the puzzle is a board size and it reads.
+    fn goal_read(&self) -> Option<tiles::Board> {
+        let shape = self.shape()?;
+        match &self.goal {
+            None => Some(tiles::Board::goal(shape)),
+            Some(goal) => tiles::Board::parse_goal(shape, goal).ok(),
+        }
+    }
+
+    /// The board read, where the puzzle is a board size and it reads.
+    fn board_read(&self) -> Option<tiles::Board> {
+        tiles::Board::parse(self.shape()?, self.board.as_deref()?).ok()
+    }
 }
 
 /// Refuses `--checkpoint` for a search that is not IDA*'s (only IDA* proves bounds).
@@ -205,7 +240,7 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
         );
     }
     let kept: Checkpoint = read_kept(&text, FORMAT).map_err(|e| refused(&e))?;
-    if kept.search != Search::of(args, Some(board)) {
+    if !kept.search.is(&Search::of(args, Some(board))) {
         return Err(refused(&format!(
             "kept for another search ({}); give another file, or the options it was kept for",
             serde_json::to_string(&kept.search)?
