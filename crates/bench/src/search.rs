@@ -7,7 +7,9 @@ use godsearch_app::units::{format_bytes, format_count, format_rate};
 use godsearch_app::AppError;
 use godsearch_console::outln;
 use godsearch_enumerate::{pattern_db, NoProgress};
-use godsearch_puzzles::tiles::{parse_instances, Board, Partition, Shape, TileSpace};
+use godsearch_puzzles::tiles::{
+    goal_declared, parse_instances, Board, Partition, Shape, TileSpace,
+};
 use godsearch_search::tiles::{
     ida_star, prepare_pruning, Manhattan, PatternHeuristic, RankedEstimate, ReflectedLookup,
     TableBytes, TileHeuristic,
@@ -221,15 +223,28 @@ fn blank_first_to_blank_last(board: &Board) -> Result<Board> {
     Ok(Board::parse(board.shape(), &turned.join(","))?)
 }
 
+/// The goal of the 4x4 instances in `korf` (the text of a file named `source`): the one it
+/// declares (`# goal: ...`), else Korf's (blank first), with its name for the section's heading.
+fn korf_goal(korf: &str, source: &str) -> Result<(Board, String)> {
+    let shape = Shape::new(4, 4)?;
+    let numbered = korf.lines().enumerate().map(|(i, line)| (i + 1, line));
+    let declared =
+        goal_declared(shape, numbered).map_err(|e| AppError::Input(format!("{source}: {e}")))?;
+    Ok(match declared {
+        Some((line, goal)) => (goal, format!("the goal {source} line {line} declares")),
+        None => (Board::blank_first(shape), "Korf's goal".to_string()),
+    })
+}
+
 /// The search section on Korf's 100 instances given as `korf` (the text of a file named
-/// `source`).
+/// `source`), for the goal the file declares (Korf's where it declares none).
 pub fn run(korf: &str, source: &str, threads: usize) -> Result<()> {
-    let goal = Board::blank_first(Shape::new(4, 4)?);
+    let (goal, goal_name) = korf_goal(korf, source)?;
     let instances = read_korf(korf, source, &goal)?;
     let mut by_length: Vec<&(usize, Board)> = instances.iter().collect();
     by_length.sort_by_key(|(length, _)| *length);
 
-    outln!("pattern-database builds (4x4, Korf's goal):");
+    outln!("pattern-database builds (4x4, {goal_name}):");
     let (pdb555, seconds555, bytes555) = build(&goal, "5-5-5")?;
     outln!(
         "  5-5-5  {seconds555:>7.2} s  {:>10}",
@@ -307,5 +322,27 @@ mod tests {
         let (_, moved) = korf.successors().next().unwrap();
         let turned = blank_first_to_blank_last(&moved).unwrap();
         assert!(Board::goal(shape).successors().any(|(_, b)| b == turned));
+    }
+
+    /// A file of instances is searched for the goal it declares, Korf's where it declares none.
+    #[test]
+    fn the_instances_goal_is_the_one_their_file_declares() {
+        let shape = Shape::new(4, 4).unwrap();
+        let (goal, name) = korf_goal(crate::benchsets::KORF100, "korf100.txt").unwrap();
+        assert_eq!(goal, Board::blank_first(shape));
+        assert!(name.starts_with("the goal korf100.txt line "), "{name}");
+        let board = "1 57 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 1";
+        assert_eq!(
+            korf_goal(board, "f").unwrap(),
+            (Board::blank_first(shape), "Korf's goal".to_string())
+        );
+        let declared = format!("# goal: blank-last\n{board}");
+        assert_eq!(korf_goal(&declared, "f").unwrap().0, Board::goal(shape));
+        let both = format!("{declared}\n# goal: blank-first");
+        let err = korf_goal(&both, "f").unwrap_err().to_string();
+        assert!(
+            err.starts_with("f: line 3 declares the goal blank-first"),
+            "{err}"
+        );
     }
 }

@@ -51,22 +51,23 @@ pub struct Lines {
     comments: bool,
 }
 
-/// The goal the file of boards at `path` declares (`# goal: blank-first`, its first such
-/// line), with that line's number; none for standard input, which is read only once, as its
-/// boards are.
-pub fn declared_goal(path: &Path) -> Result<Option<(usize, String)>> {
+/// The lines of the file of boards at `path` that declare a goal (`# goal: blank-first`), with
+/// their numbers, read ahead of its boards; none for standard input, which is read only once,
+/// as its boards are.
+pub fn goal_declarations(path: &Path) -> Result<Vec<(usize, String)>> {
     if path.as_os_str() == STDIN {
-        return Ok(None);
+        return Ok(Vec::new());
     }
     let mut lines = lines(path)?;
     lines.comments = true;
+    let mut declarations = Vec::new();
     for line in lines {
         let (number, line) = line?;
-        if let Some(goal) = godsearch_app::registry::tiles::declared_goal(&line) {
-            return Ok(Some((number, goal.to_string())));
+        if godsearch_app::registry::tiles::declared_goal(&line).is_some() {
+            declarations.push((number, line));
         }
     }
-    Ok(None)
+    Ok(declarations)
 }
 
 /// The lines of `path` (see [`Lines`]), refusing what is not a regular file as
@@ -155,7 +156,8 @@ pub struct Batch<'a, T> {
 /// `read` (its text), errors naming the file and line; refused when it is known to hold
 /// nothing, in words saying what (`boards`). A regular file is read through first, so that a
 /// bad line anywhere in it is refused here, before any work. Where no goal is set
-/// (`goal_set`: `--goal`, or the goal a named file declares, read ahead by [`declared_goal`]),
+/// (`goal_set`: `--goal`, or the goal a named file declares, read ahead by
+/// [`goal_declarations`]),
 /// a `# goal:` line met on standard input, which is read only as it comes, is refused: its
 /// boards would otherwise be solved for the default goal.
 pub fn batch<'a, T: 'a>(
@@ -171,7 +173,8 @@ pub fn batch<'a, T: 'a>(
         Some(path) => {
             total = read_through(path, &read)?.and_then(|n| total.map(|t| t + n));
             let mut lines = lines(path)?;
-            lines.comments = true;
+            // Comment lines are looked at where they may declare a goal not yet read.
+            lines.comments = path.as_os_str() == STDIN;
             Box::new(lines.filter_map(move |line| {
                 let (number, line) = match line {
                     Ok(numbered) => numbered,

@@ -425,6 +425,17 @@ fn korf_file_lines_are_solved_and_checked() {
         &["solve", "pancake-16", "--file", file.to_str().unwrap()],
         "declares a goal (blank-first), which only boards have",
     );
+    // Two declarations of different goals: refused, naming both lines.
+    let two_goals = dir.path().join("two-goals.txt");
+    std::fs::write(
+        &two_goals,
+        format!("# goal: blank-first\n{lines}\n# goal: blank-last\n"),
+    )
+    .unwrap();
+    refused(
+        &["solve", "4x4", "--file", two_goals.to_str().unwrap()],
+        "two-goals.txt: line 5 declares the goal blank-last, and line 1 another (blank-first)",
+    );
 
     // A wrong length in the file is reported and fails the run: exit 1, naming the instance.
     let wrong = dir.path().join("wrong.txt");

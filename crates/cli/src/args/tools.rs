@@ -319,8 +319,9 @@ pub struct BenchArgs {
     /// Folder for cached pattern databases (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
-    /// Korf-style instances for the search section (id, length, 16 cells a line; the
-    /// blank-first goal). Default: Korf's 100, data/korf100.txt, built in.
+    /// Korf-style instances for the search section (id, length, 16 cells a line), for the
+    /// goal the file declares (`# goal: ...`), else Korf's (blank first). Default: Korf's
+    /// 100, data/korf100.txt, built in.
     #[arg(long, value_name = "FILE")]
     pub korf: Option<PathBuf>,
     /// Optimal section: uniformly random cubes to solve (0: only the short sequences).

@@ -136,22 +136,23 @@ fn with_declared_goal(args: &SolveArgs, name: &str) -> Result<Option<SolveArgs>>
     let Some(path) = &args.file else {
         return Ok(None);
     };
-    let Some((line, declared)) = crate::input::declared_goal(path)? else {
+    let declarations = crate::input::goal_declarations(path)?;
+    let Some((line, text)) = declarations.first() else {
         return Ok(None);
     };
+    // The first declaration is the one kept (later ones must declare the same goal).
+    let declared = tiles::declared_goal(text).expect("a declaration's line declares a goal");
     let at = format!("{} line {line}", path.display());
     let Some(shape) = tiles::board_shape(name) else {
         bad_input!("{at} declares a goal ({declared}), which only boards have, not {name}");
     };
     let shape = shape?;
-    let goal = tiles::Board::parse_goal(shape, &declared).map_err(|e| {
-        InputError(format!(
-            "{at}: the goal declared, '{declared}', is no {shape} board ({e}) and no goal's name \
-             ({}, {})",
-            tiles::BLANK_LAST,
-            tiles::BLANK_FIRST
-        ))
-    })?;
+    let numbered = declarations.iter().map(|(n, text)| (*n, text.as_str()));
+    let declared_goal = tiles::goal_declared(shape, numbered)
+        .map_err(|e| InputError(format!("{}: {e}", path.display())))?;
+    let Some((_, goal)) = declared_goal else {
+        return Ok(None);
+    };
     if let Some(given) = &args.goal {
         if tiles::tile_goal(shape, Some(given))? != goal {
             bad_input!("--goal {given} is not the goal {at} declares ({declared}), the one its lengths are for: leave --goal out");
@@ -159,7 +160,7 @@ fn with_declared_goal(args: &SolveArgs, name: &str) -> Result<Option<SolveArgs>>
         return Ok(None);
     }
     Ok(Some(SolveArgs {
-        goal: Some(declared),
+        goal: Some(declared.to_string()),
         ..args.clone()
     }))
 }

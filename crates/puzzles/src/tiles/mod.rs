@@ -21,7 +21,10 @@ mod space;
 
 pub use board::{Board, BoardError, BoardFormat, Parity, Unsolvability, BLANK_FIRST, BLANK_LAST};
 pub use duplicates::{DuplicateAutomaton, DuplicateError, DuplicateState, MAX_DUPLICATE_LENGTH};
-pub use instances::{declared_goal, parse_instance, parse_instances, Instance, GOAL_DIRECTIVE};
+pub use instances::{
+    declared_goal, goal_declared, parse_instance, parse_instances, DeclaredGoalError, Instance,
+    GOAL_DIRECTIVE,
+};
 pub use known::known_diameter;
 pub use moves::{Move, MoveParseError};
 pub use partition::{Partition, PartitionError};

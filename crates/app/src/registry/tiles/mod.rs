@@ -55,7 +55,8 @@ use godsearch_core::progress::on_tables;
 use godsearch_core::{excerpt, Progress};
 /// The board types front ends read, check and print boards with.
 pub use godsearch_puzzles::tiles::{
-    declared_goal, parse_instance, Board, BoardFormat, Partition, Shape, BLANK_FIRST, BLANK_LAST,
+    declared_goal, goal_declared, parse_instance, Board, BoardFormat, DeclaredGoalError, Partition,
+    Shape, BLANK_FIRST, BLANK_LAST,
 };
 use godsearch_puzzles::tiles::{BoardError, Move as TileMove, ShapeError};
 use godsearch_search::tiles::PatternHeuristic;
