@@ -48,26 +48,7 @@ pub struct Lines {
     number: usize,
     line: String,
     /// Whether `#` comment lines are given too.
-    comments: bool,
-}
-
-/// The lines of the file of boards at `path` that declare a goal (`# goal: blank-first`), with
-/// their numbers, read ahead of its boards; none for standard input, which is read only once,
-/// as its boards are.
-pub fn goal_declarations(path: &Path) -> Result<Vec<(usize, String)>> {
-    if path.as_os_str() == STDIN {
-        return Ok(Vec::new());
-    }
-    let mut lines = lines(path)?;
-    lines.comments = true;
-    let mut declarations = Vec::new();
-    for line in lines {
-        let (number, line) = line?;
-        if godsearch_app::registry::tiles::declared_goal(&line).is_some() {
-            declarations.push((number, line));
-        }
-    }
-    Ok(declarations)
+    pub comments: bool,
 }
 
 /// The lines of `path` (see [`Lines`]), refusing what is not a regular file as
@@ -156,10 +137,8 @@ pub struct Batch<'a, T> {
 /// `read` (its text), errors naming the file and line; refused when it is known to hold
 /// nothing, in words saying what (`boards`). A regular file is read through first, so that a
 /// bad line anywhere in it is refused here, before any work. Where no goal is set
-/// (`goal_set`: `--goal`, or the goal a named file declares, read ahead by
-/// [`goal_declarations`]),
-/// a `# goal:` line met on standard input, which is read only as it comes, is refused: its
-/// boards would otherwise be solved for the default goal.
+/// (`goal_set`), a `# goal:` line met on standard input is refused
+/// ([`refuse_unread`](crate::declared_goal::refuse_unread)).
 pub fn batch<'a, T: 'a>(
     given: Vec<T>,
     file: Option<&'a Path>,
@@ -181,17 +160,12 @@ pub fn batch<'a, T: 'a>(
                     Err(e) => return Some(Err(e)),
                 };
                 let at = format!("{} line {number}", path.display());
-                if !line.starts_with('#') {
-                    return Some(read(&line).with_context(|| at));
+                match line.starts_with('#') {
+                    false => Some(read(&line).with_context(|| at)),
+                    true => crate::declared_goal::refuse_unread(number, &line, goal_set)
+                        .err()
+                        .map(Err),
                 }
-                let goal = godsearch_app::registry::tiles::declared_goal(&line);
-                goal.filter(|_| !goal_set).map(|goal| {
-                    Err(InputError(format!(
-                        "standard input line {number} declares the goal {goal}, which a file \
-                         read as it comes cannot set for its boards: give --goal {goal}"
-                    ))
-                    .into())
-                })
             }))
         }
     };

@@ -4,6 +4,7 @@
 mod args;
 mod cache;
 mod commands;
+mod declared_goal;
 mod errors;
 mod input;
 mod interrupt;

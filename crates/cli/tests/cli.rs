@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
+use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout, with_stdin};
 use godsearch_testdata::levels;
 use std::path::Path;
 
@@ -794,27 +794,6 @@ fn timeout_reports_a_proven_lower_bound_and_goes_on() {
         ],
         "--timeout is used only by IDA*",
     );
-}
-
-/// `godsearch ARGS` with `input` on its standard input.
-fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
-        .args(args)
-        .env("XDG_CACHE_HOME", common::shared_cache_home())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// The lengths of the solutions of a `--json` run's output.

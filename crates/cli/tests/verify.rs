@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{godsearch, json, json_lines, refused, stdout};
+use common::{godsearch, json, json_lines, refused, stderr, stdout, with_stdin};
 
 #[test]
 fn a_solvers_answer_verifies_and_a_broken_one_does_not() {
@@ -78,6 +78,45 @@ fn files_of_claims_are_checked_line_by_line() {
     assert_eq!(docs[1]["reaches_goal"], false);
     std::fs::write(&file, "1,2,3,4,5,6,7,0,8\n").unwrap();
     refused(&["verify", "3x3", "--file", path], "line 1");
+}
+
+/// A file of claims that declares its goal (`# goal: blank-first`) is checked against it, as
+/// `solve --file` solves a file's boards for it; standard input's declaration needs --goal.
+#[test]
+fn claims_are_checked_for_the_goal_their_file_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("korf-goal.txt");
+    // One move from Korf's goal; on the 3x3 it reaches the default goal too, at another distance.
+    let claims = "# goal: blank-first\n1,0,2,3,4,5,6,7,8 L\n";
+    std::fs::write(&file, claims).unwrap();
+    let path = file.to_str().unwrap();
+    let report = json(&["verify", "3x3", "--file", path, "--json"]);
+    assert_eq!(report["reaches_goal"], true, "{report}");
+    assert_eq!(report["optimal"], true, "{report}");
+    refused(
+        &["verify", "3x3", "--goal", "blank-last", "--file", path],
+        "is not the goal",
+    );
+    refused(
+        &["verify", "pancake-9", "--file", path],
+        "declares a goal (blank-first), which only boards have",
+    );
+    let from_stdin = ["verify", "3x3", "--json", "--file", "-"];
+    let out = with_stdin(&from_stdin, claims);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("standard input line 1 declares the goal blank-first"),
+        "{}",
+        stderr(&out)
+    );
+    let given = [&from_stdin[..], &["--goal", "blank-first"]].concat();
+    let out = with_stdin(&given, claims);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("\"reaches_goal\":true"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]

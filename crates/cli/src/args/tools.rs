@@ -259,10 +259,12 @@ pub struct VerifyArgs {
     pub moves: Option<String>,
     /// Check every line of FILE (`-` for standard input) instead: the start and the moves
     /// separated by `|` or a tab (or by the first space, when the start has none); blank lines
-    /// and `#` comments are skipped
+    /// and `#` comments are skipped, but for a line `# goal: blank-first`, which declares the
+    /// claims' goal where --goal is left out
     #[arg(long, value_name = "FILE", conflicts_with_all = ["start", "moves"])]
     pub file: Option<PathBuf>,
-    /// Boards: the goal (default: tiles in order, blank last), or blank-first (Korf's)
+    /// Boards: the goal (default: tiles in order, blank last), or blank-first (Korf's); a
+    /// --file may declare its own
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Boards: a distance table made by `bfs --save`, to tell whether a solution is shortest on

@@ -8,7 +8,7 @@ use super::cube_report::CubePrinter;
 use super::solve_report::{Printer, Style};
 use super::{campaign, checkpoint};
 use crate::args::{SolutionNotation, SolveArgs};
-use crate::errors::{bad_input, InputError};
+use crate::errors::bad_input;
 use crate::input::Batch as Positions;
 use crate::output::errln;
 use crate::progress::{with_search_line, LevelBar, StatusLines};
@@ -17,14 +17,19 @@ use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
 use godsearch_app::progress::{ResumedIteration, Watch};
-use godsearch_app::registry::tiles;
 use godsearch_app::report::SearchWay;
 use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
-    let declared = with_declared_goal(args, &name)?;
+    let declared =
+        crate::declared_goal::goal_for(args.file.as_deref(), args.goal.as_deref(), &name)?.map(
+            |goal| SolveArgs {
+                goal: Some(goal),
+                ..args.clone()
+            },
+        );
     let args = declared.as_ref().unwrap_or(args);
     let puzzle = super::open_puzzle(args.definition.def.as_deref(), &name)?;
     let mut request = request(args, "");
@@ -126,43 +131,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     with_solver(&*batch, &bench, args, positions.total, |solver| {
         solve_all(args, printed, solver, positions, from)
     })
-}
-
-/// `args` with the goal their file of boards declares (`# goal: blank-first`, as Korf's
-/// instance files do) where `--goal` is left out; `None` where the file declares none or
-/// `--goal` names the same board. Refused where `--goal` names another, the declared goal is
-/// no board, or the puzzle is not a board size.
-fn with_declared_goal(args: &SolveArgs, name: &str) -> Result<Option<SolveArgs>> {
-    let Some(path) = &args.file else {
-        return Ok(None);
-    };
-    let declarations = crate::input::goal_declarations(path)?;
-    let Some((line, text)) = declarations.first() else {
-        return Ok(None);
-    };
-    // The first declaration is the one kept (later ones must declare the same goal).
-    let declared = tiles::declared_goal(text).expect("a declaration's line declares a goal");
-    let at = format!("{} line {line}", path.display());
-    let Some(shape) = tiles::board_shape(name) else {
-        bad_input!("{at} declares a goal ({declared}), which only boards have, not {name}");
-    };
-    let shape = shape?;
-    let numbered = declarations.iter().map(|(n, text)| (*n, text.as_str()));
-    let declared_goal = tiles::goal_declared(shape, numbered)
-        .map_err(|e| InputError(format!("{}: {e}", path.display())))?;
-    let Some((_, goal)) = declared_goal else {
-        return Ok(None);
-    };
-    if let Some(given) = &args.goal {
-        if tiles::tile_goal(shape, Some(given))? != goal {
-            bad_input!("--goal {given} is not the goal {at} declares ({declared}), the one its lengths are for: leave --goal out");
-        }
-        return Ok(None);
-    }
-    Ok(Some(SolveArgs {
-        goal: Some(declared.to_string()),
-        ..args.clone()
-    }))
 }
 
 /// Solves `positions` with `solver`, printing each report as `printed` says; one board given

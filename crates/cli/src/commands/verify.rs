@@ -23,6 +23,15 @@ pub enum Mode {
 pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     let def = args.def.clone();
     let args = &with_definition_as_puzzle(args)?;
+    let declared = crate::declared_goal::goal_for(
+        args.file.as_deref(),
+        args.goal.as_deref(),
+        puzzle_name(args),
+    )?;
+    let args = &VerifyArgs {
+        goal: declared.or_else(|| args.goal.clone()),
+        ..args.clone()
+    };
     if mode == Mode::Apply {
         // apply shows where moves lead; proving shortest is verify's, and is refused here
         // rather than done and never shown.
@@ -77,8 +86,15 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     match (one, &args.file) {
         (Some(claim), _) => check("", claim)?,
         (None, Some(path)) => {
-            for line in crate::input::lines(path)? {
+            let mut lines = crate::input::lines(path)?;
+            // Comment lines are looked at where they may declare a goal not yet read.
+            lines.comments = path.as_os_str() == crate::input::STDIN;
+            for line in lines {
                 let (number, line) = line?;
+                if line.starts_with('#') {
+                    crate::declared_goal::refuse_unread(number, &line, args.goal.is_some())?;
+                    continue;
+                }
                 let where_ = format!("{} line {number}", path.display());
                 let claim = Claim::from_line(&line).ok_or_else(|| {
                     InputError(format!("{where_}: a start and its moves are needed"))

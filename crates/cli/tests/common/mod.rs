@@ -21,6 +21,27 @@ pub fn godsearch(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `godsearch ARGS` with `input` on its standard input.
+pub fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(args)
+        .env("XDG_CACHE_HOME", shared_cache_home())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
