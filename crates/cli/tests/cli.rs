@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout, with_stdin};
+use common::{
+    godsearch, json, json_lines, levels_of, refused, refused_with_stdin, stderr, stdout, with_stdin,
+};
 use godsearch_testdata::levels;
 use std::path::Path;
 
@@ -814,12 +816,10 @@ fn boards_come_from_standard_input_and_as_json_arrays() {
     // A goal declared on standard input cannot be read ahead: refused where no --goal is given,
     // rather than the boards solved for the default goal.
     let korf_goal = "# goal: blank-first\n1,0,2,3,4,5,6,7,8\n";
-    let out = with_stdin(&from_stdin, korf_goal);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("standard input line 1 declares the goal blank-first"),
-        "{}",
-        stderr(&out)
+    refused_with_stdin(
+        &from_stdin,
+        korf_goal,
+        "standard input line 1 declares the goal blank-first",
     );
     let out = with_stdin(
         &[&from_stdin[..], &["--goal", "blank-first"]].concat(),

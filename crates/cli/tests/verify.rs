@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{godsearch, json, json_lines, refused, stderr, stdout, with_stdin};
+use common::{
+    godsearch, json, json_lines, refused, refused_with_stdin, stderr, stdout, with_stdin,
+};
 
 #[test]
 fn a_solvers_answer_verifies_and_a_broken_one_does_not() {
@@ -102,12 +104,10 @@ fn claims_are_checked_for_the_goal_their_file_declares() {
         "declares a goal (blank-first), which only boards have",
     );
     let from_stdin = ["verify", "3x3", "--json", "--file", "-"];
-    let out = with_stdin(&from_stdin, claims);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("standard input line 1 declares the goal blank-first"),
-        "{}",
-        stderr(&out)
+    refused_with_stdin(
+        &from_stdin,
+        claims,
+        "standard input line 1 declares the goal blank-first",
     );
     let given = [&from_stdin[..], &["--goal", "blank-first"]].concat();
     let out = with_stdin(&given, claims);

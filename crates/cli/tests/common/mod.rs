@@ -118,7 +118,17 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 
 /// Asserts a bad-input failure: exit code 2, one line on stderr containing `needle`, no panic.
 pub fn refused(args: &[&str], needle: &str) {
-    let out = godsearch(args);
+    refused_with(args, godsearch(args), needle);
+}
+
+/// As [`refused`], `input` given on standard input.
+pub fn refused_with_stdin(args: &[&str], input: &str, needle: &str) {
+    refused_with(args, with_stdin(args, input), needle);
+}
+
+/// Checks that `out`, the output of `godsearch ARGS`, is a refusal: exit 2, one line naming
+/// `needle`, no panic.
+fn refused_with(args: &[&str], out: Output, needle: &str) {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
     assert!(
