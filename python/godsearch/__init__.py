@@ -386,7 +386,7 @@ class Session:
         return _call(self._native.bfs_json, request, progress, save=save)
 
     def scramble(self, puzzle, *, count=1, moves=None, metric=None, seed=None,
-                 generators=None, format=None, progress=None):
+                 generators=None, format=None, goal=None, progress=None):
         """Uniform random positions, or random canonical move sequences.
 
         Parameters
@@ -405,6 +405,9 @@ class Session:
             Definition puzzles: the moves.
         format : str, optional
             Boards: ``list`` (default), ``hex`` or ``grid``.
+        goal : str, optional
+            Boards: the goal each position can reach (a board, or ``"blank-first"``: Korf's);
+            ``moves`` then walks from it.
         progress : callable, optional
             Called with the job's progress dict (the 3x3x3's first call builds its tables).
 
@@ -425,7 +428,7 @@ class Session:
         True
         """
         request = _request(puzzle=puzzle, count=count, moves=moves, metric=metric, seed=seed,
-                           generators=generators, format=format)
+                           generators=generators, format=format, goal=goal)
         return _call(self._native.scramble_json, request, progress)
 
     def build_pdb(self, puzzle, partition=None, *, goal=None, generators=None, metric=None,

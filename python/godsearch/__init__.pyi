@@ -99,6 +99,7 @@ class Session:
         seed: Optional[int] = ...,
         generators: Optional[str] = ...,
         format: Optional[str] = ...,
+        goal: Optional[str] = ...,
         progress: Progress = ...,
     ) -> List[Report]: ...
     def build_pdb(

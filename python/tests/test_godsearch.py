@@ -180,6 +180,19 @@ def test_scrambles_repeat_with_a_seed(session):
         assert sorted(int(t) for t in made["position"].split(",")) == list(range(16))
 
 
+
+def test_scrambles_are_drawn_for_the_goal_asked(session):
+    # On the 4x2 no board reaches both goals: each drawn for Korf's solves for it alone.
+    for made in session.scramble("4x2", count=5, seed=3, goal="blank-first"):
+        solved = session.solve("4x2", made["position"], goal="blank-first")
+        assert solved["length"] >= 0
+        with pytest.raises(godsearch.InputError, match="unsolvable"):
+            session.solve("4x2", made["position"])
+    walk = session.scramble("3x3", moves=0, goal="blank-first")[0]
+    assert walk["position"] == "0,1,2,3,4,5,6,7,8"
+    with pytest.raises(godsearch.InputError, match="goal"):
+        session.scramble("3x3x3", goal="blank-first")
+
 @pytest.mark.parametrize("call,needle", [
     (lambda: godsearch.solve("3x3", "1,2,3,4,5,6,8,7,0"), "unsolvable"),
     (lambda: godsearch.solve("3x3", "1,2,3,4,5,6,7,7,0"), "more than once"),

@@ -249,6 +249,7 @@ fn scrambles_replay_to_their_positions() {
         metric: None,
         seed: Some(7),
         format: None,
+        goal: None,
     };
     for s in bench
         .scramble(&request, &limits(), &JobControl::new(None))

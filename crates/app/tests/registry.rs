@@ -269,6 +269,7 @@ fn a_puzzle_registered_at_run_time_is_offered_everywhere() {
                 metric: None,
                 seed: Some(1),
                 format: None,
+                goal: None,
             },
             &limits(),
             &control,

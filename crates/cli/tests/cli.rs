@@ -807,6 +807,42 @@ fn lengths(out: &std::process::Output) -> Vec<u64> {
         .collect()
 }
 
+/// `scramble --goal` draws boards that reach that goal: on the 4x2 (even width, the blank's
+/// rows of the two goals one apart) no board reaches both, so the default goal refuses them.
+#[test]
+fn scrambles_are_drawn_for_the_goal_asked() {
+    let args = ["scramble", "4x2", "--goal", "blank-first", "--count", "20"];
+    let boards = stdout(&godsearch(&[&args[..], &["--seed", "1"]].concat()));
+    assert_eq!(boards.lines().count(), 20, "{boards}");
+    let solve = [
+        "solve",
+        "4x2",
+        "--goal",
+        "blank-first",
+        "--file",
+        "-",
+        "--json",
+    ];
+    let out = with_stdin(&solve, &boards);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(lengths(&out).len(), 20);
+    refused_with_stdin(&["solve", "4x2", "--file", "-"], &boards, "unsolvable");
+    // A walk starts from the goal: of no moves, it is the goal.
+    let walk = stdout(&godsearch(&[
+        "scramble",
+        "3x3",
+        "--goal",
+        "blank-first",
+        "--moves",
+        "0",
+    ]));
+    assert_eq!(walk.trim(), "0,1,2,3,4,5,6,7,8");
+    refused(
+        &["scramble", "3x3x3", "--goal", "blank-first"],
+        "--goal is for sliding-tile boards",
+    );
+}
+
 #[test]
 fn boards_come_from_standard_input_and_as_json_arrays() {
     let from_stdin = ["solve", "3x3", "--file", "-", "--json"];

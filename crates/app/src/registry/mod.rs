@@ -293,9 +293,15 @@ impl<F: Fn(&mut StdRng) -> AppResult<Scramble>> Scrambler for ReadingCache<F> {
     }
 }
 
-/// Refuses a board format (`hex`, `grid`) for a puzzle that is not a board; `prints` says
-/// what it prints instead.
-pub(crate) fn no_board_format(request: &ScrambleRequest, prints: &str) -> AppResult<()> {
+/// Refuses the scramble options of boards, a goal and a board format (`hex`, `grid`), for a
+/// puzzle that is not a board; `prints` says what it prints instead of a board.
+pub(crate) fn no_board_options(request: &ScrambleRequest, prints: &str) -> AppResult<()> {
+    if request.goal.is_some() {
+        return Err(AppError::Input(
+            "«goal» is for sliding-tile boards; this puzzle is scrambled from its solved state"
+                .into(),
+        ));
+    }
     match request.format.as_deref() {
         None | Some("list") => Ok(()),
         Some(_) => Err(AppError::Input(format!(

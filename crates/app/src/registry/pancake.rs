@@ -13,7 +13,7 @@
 //!   so it closes at most one gap: admissible and consistent (tested against BFS distances).
 
 use super::{
-    no_board_format, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler,
+    no_board_options, no_generators, no_info_generators, InfoQuery, Puzzle, PuzzleKind, Scrambler,
     Verifier, VerifyQuery,
 };
 use crate::bfs::{self, BfsRequest, RankedRun};
@@ -528,7 +528,7 @@ impl Puzzle for Pancakes {
         _: &dyn Progress,
     ) -> AppResult<Box<dyn Scrambler + 'a>> {
         no_generators(&request.generators)?;
-        no_board_format(request, "pancake stacks print as a list, or json")?;
+        no_board_options(request, "pancake stacks print as a list, or json")?;
         if request.metric.is_some() {
             return Err(AppError::Input(
                 "«metric» is not taken by the pancake puzzle: one flip is one move".into(),

@@ -64,6 +64,7 @@ pub fn run(args: &ScrambleArgs) -> Result<()> {
             BoardFormat::Hex => Some("hex".into()),
             BoardFormat::Grid => Some("grid".into()),
         },
+        goal: args.goal.clone(),
     };
     let bar = LevelBar::new();
     let scrambler = puzzle.scrambler(&bench, &request, &limits, &bar);

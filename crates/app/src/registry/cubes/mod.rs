@@ -8,7 +8,7 @@ pub mod info;
 pub mod scramble;
 pub mod verify;
 
-use super::{no_board_format, no_generators, Puzzle, PuzzleKind, Verifier, VerifyQuery};
+use super::{no_board_options, no_generators, Puzzle, PuzzleKind, Verifier, VerifyQuery};
 use crate::batch::{FrontEndOptions, Position, Source};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::request::{
@@ -204,7 +204,7 @@ pub(crate) fn check_bfs(job: &BfsJob, cube: CubeShape) -> AppResult<Metric> {
 /// Refuses the scramble options no cube takes and gives the metric `request` asks for.
 pub(crate) fn check_scramble(request: &ScrambleRequest, cube: CubeShape) -> AppResult<Metric> {
     no_generators(&request.generators)?;
-    no_board_format(request, "cubes print a scramble and its stickers, or json")?;
+    no_board_options(request, "cubes print a scramble and its stickers, or json")?;
     cube_metric(request.metric.as_deref(), cube)
 }
 

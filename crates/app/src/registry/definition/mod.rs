@@ -21,7 +21,7 @@ use self::solve::{
     DefinitionAlgorithm, DefinitionSolveRequest, DefinitionSolver, GiveUp, KeptSolver,
     DESCENT_RANKS, PREPARED_DATABASE_RANKS, QUICK_DATABASE_RANKS,
 };
-use super::{no_board_format, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
+use super::{no_board_options, InfoQuery, Puzzle, PuzzleKind, Scrambler, Verifier, VerifyQuery};
 use crate::bfs::BfsRequest;
 use crate::cache::origin_parts;
 use crate::choice::Algorithm;
@@ -337,7 +337,7 @@ impl Puzzle for Definition {
         limits: &JobLimits,
         _: &dyn Progress,
     ) -> AppResult<Box<dyn Scrambler + 'a>> {
-        no_board_format(
+        no_board_options(
             request,
             "a definition puzzle prints a scramble and its KPuzzle pattern, or json",
         )?;

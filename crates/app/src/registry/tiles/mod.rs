@@ -227,9 +227,9 @@ impl Puzzle for Tiles {
             }
         };
         let walk = request.moves.map(|n| n as usize);
-        let shape = self.shape;
+        let goal = self.goal(request.goal.as_deref())?;
         Ok(Box::new(move |rng: &mut StdRng| {
-            scramble::board(shape, walk, format, rng)
+            scramble::board(&goal, walk, format, rng)
         }))
     }
 
