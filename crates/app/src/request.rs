@@ -416,8 +416,8 @@ pub struct ScrambleRequest {
     /// Boards: how positions are written, `list` (default), `hex` or `grid`.
     #[serde(default)]
     pub format: Option<String>,
-    /// Boards: the goal each position is drawn for, solvable to it (a walk starts from it):
-    /// tiles, or `blank-first` (Korf's); default: tiles in order, blank last.
+    /// Boards: the goal each position is drawn to reach (a walk starts from it): tiles, or
+    /// `blank-first` (Korf's); default: tiles in order, blank last.
     #[serde(default)]
     pub goal: Option<String>,
 }

@@ -78,8 +78,9 @@ pub struct ScrambleArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(0..=MAX_SCRAMBLE_MOVES))]
     pub moves: Option<u64>,
-    /// Boards: the goal the positions are drawn for, each able to reach it (--moves: walks
-    /// from it); default: tiles in order, blank last, or blank-first (Korf's) or any board.
+    /// Boards: the goal each position is drawn to reach (with --moves, the walks start from
+    /// it): blank-last (the default: tiles in order, blank last), blank-first (Korf's) or any
+    /// board.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
     /// Cubes: htm, qtm or stm (etm is stm), for --moves and for the 2x2x2's optimal scrambles.
