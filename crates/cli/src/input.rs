@@ -10,6 +10,14 @@ use std::path::Path;
 /// Names standard input where a file is asked for.
 pub const STDIN: &str = "-";
 
+/// How messages name the file at `path`: `standard input` for [`STDIN`].
+pub fn shown(path: &Path) -> std::borrow::Cow<'_, str> {
+    match path.as_os_str() == STDIN {
+        true => "standard input".into(),
+        false => path.to_string_lossy(),
+    }
+}
+
 /// The whole text of the regular file at `path`, or of standard input for `-`.
 pub fn read_text_file(path: &Path) -> Result<String> {
     if path.as_os_str() == STDIN {
@@ -104,7 +112,7 @@ impl Iterator for Lines {
                 Ok(_) if self.line.len() as u64 > MAX_LINE_BYTES => {
                     return Some(Err(anyhow::anyhow!(
                         "{} line {}: longer than {MAX_LINE_BYTES} bytes",
-                        self.path.display(),
+                        shown(&self.path),
                         self.number
                     )))
                 }
@@ -112,7 +120,7 @@ impl Iterator for Lines {
                 Err(e) => {
                     return Some(Err(anyhow::Error::new(e).context(format!(
                         "reading {} line {}",
-                        self.path.display(),
+                        shown(&self.path),
                         self.number
                     ))))
                 }
@@ -159,7 +167,7 @@ pub fn batch<'a, T: 'a>(
                     Ok(numbered) => numbered,
                     Err(e) => return Some(Err(e)),
                 };
-                let at = format!("{} line {number}", path.display());
+                let at = format!("{} line {number}", shown(path));
                 match line.starts_with('#') {
                     false => Some(read(&line).with_context(|| at)),
                     true => crate::declared_goal::refuse_unread(number, &line, goal_set)

@@ -826,7 +826,11 @@ fn scrambles_are_drawn_for_the_goal_asked() {
     let out = with_stdin(&solve, &boards);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(lengths(&out).len(), 20);
-    refused_with_stdin(&["solve", "4x2", "--file", "-"], &boards, "unsolvable");
+    refused_with_stdin(
+        &["solve", "4x2", "--file", "-"],
+        &boards,
+        "standard input line 1: board",
+    );
     // A walk starts from the goal: of no moves, it is the goal.
     let walk = stdout(&godsearch(&[
         "scramble",

@@ -117,6 +117,12 @@ fn claims_are_checked_for_the_goal_their_file_declares() {
         "{}",
         stdout(&out)
     );
+    // Standard input is named as such where a line of it is refused.
+    refused_with_stdin(
+        &given,
+        &format!("{claims}1,2,3,4,5,6,7,0,8\n"),
+        "standard input line 3: a start and its moves are needed",
+    );
 }
 
 #[test]

@@ -95,7 +95,7 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
                     crate::declared_goal::refuse_unread(number, &line, args.goal.is_some())?;
                     continue;
                 }
-                let where_ = format!("{} line {number}", path.display());
+                let where_ = format!("{} line {number}", crate::input::shown(path));
                 let claim = Claim::from_line(&line).ok_or_else(|| {
                     InputError(format!("{where_}: a start and its moves are needed"))
                 })?;
