@@ -740,7 +740,9 @@ fn raise_open_file_limit(wanted: u64) {
 }
 
 /// A thousand half-sent requests held open at once (under the default connection limit)
-/// do not keep the health check waiting: it answers within a second.
+/// do not keep the health check waiting: it answers well within the header-read timeout a
+/// server blocked by them would wait out (a quarter of it: room for a loaded machine, where a
+/// second was once exceeded by 15 ms beside a build).
 #[test]
 fn a_thousand_half_open_connections_leave_health_answering() {
     use std::io::Write;
@@ -763,7 +765,8 @@ fn a_thousand_half_open_connections_leave_health_answering() {
     let (status, health) = get(&base, "/api/health");
     let took = asked.elapsed();
     assert_eq!(status, 200, "{health}");
-    assert!(took < Duration::from_secs(1), "health took {took:?}");
+    let bound = godsearch_server::HEADER_READ_TIMEOUT / 4;
+    assert!(took < bound, "health took {took:?}, over {bound:?}");
     drop(held);
 }
 
