@@ -59,15 +59,15 @@ pub fn goal_for(file: Option<&Path>, given: Option<&str>, puzzle: &str) -> Resul
     }
 }
 
-/// Refuses a goal that line `number` of standard input declares where no goal is set
-/// (`goal_set`: `--goal`, or a named file's declaration, read ahead by [`goal_for`]): standard
-/// input is read only as it comes, so its boards would otherwise be read for the default goal.
-pub fn refuse_unread(number: usize, line: &str, goal_set: bool) -> Result<()> {
+/// Refuses a goal that line `number` of standard input declares, read where no goal is set
+/// (`--goal`, or a named file's declaration, read ahead by [`goal_for`]): standard input is
+/// read only as it comes, so its boards would otherwise be read for the default goal.
+pub fn refuse_unread(number: usize, line: &str) -> Result<()> {
     match tiles::declared_goal(line) {
-        Some(goal) if !goal_set => bad_input!(
+        Some(goal) => bad_input!(
             "standard input line {number} declares the goal {goal}, which a file read as it \
              comes cannot set for its boards: give --goal {goal}"
         ),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }

@@ -57,6 +57,9 @@ pub struct Lines {
     line: String,
     /// Whether `#` comment lines are given too.
     pub comments: bool,
+    /// Whether a `#` line declaring a goal is refused (standard input read where no goal is
+    /// set: see [`board_lines`]).
+    refuse_declarations: bool,
 }
 
 /// The lines of `path` (see [`Lines`]), refusing what is not a regular file as
@@ -77,7 +80,19 @@ pub fn lines(path: &Path) -> Result<Lines> {
         number: 0,
         line: String::new(),
         comments: false,
+        refuse_declarations: false,
     })
+}
+
+/// The lines of boards (or of claims about them) in `path`, as [`lines`] gives them, but for
+/// standard input where no goal is set (`goal_set`: `--goal`, or a named file's declaration,
+/// read ahead by [`goal_for`](crate::declared_goal::goal_for)): there a line declaring a goal
+/// is refused ([`refuse_unread`](crate::declared_goal::refuse_unread)), since standard input
+/// is read only as it comes and its boards would otherwise be read for the default goal.
+pub fn board_lines(path: &Path, goal_set: bool) -> Result<Lines> {
+    let mut lines = lines(path)?;
+    lines.refuse_declarations = path.as_os_str() == STDIN && !goal_set;
+    Ok(lines)
 }
 
 /// How many lines [`lines`] will give for a regular file, each made an item by `read` and
@@ -126,7 +141,13 @@ impl Iterator for Lines {
                 }
             }
             let line = self.line.trim();
-            if !line.is_empty() && (self.comments || !line.starts_with('#')) {
+            let comment = line.starts_with('#');
+            if comment && self.refuse_declarations {
+                if let Err(e) = crate::declared_goal::refuse_unread(self.number, line) {
+                    return Some(Err(e));
+                }
+            }
+            if !line.is_empty() && (self.comments || !comment) {
                 return Some(Ok((self.number, line.to_string())));
             }
         }
@@ -145,8 +166,7 @@ pub struct Batch<'a, T> {
 /// `read` (its text), errors naming the file and line; refused when it is known to hold
 /// nothing, in words saying what (`boards`). A regular file is read through first, so that a
 /// bad line anywhere in it is refused here, before any work. Where no goal is set
-/// (`goal_set`), a `# goal:` line met on standard input is refused
-/// ([`refuse_unread`](crate::declared_goal::refuse_unread)).
+/// (`goal_set`), a `# goal:` line met on standard input is refused ([`board_lines`]).
 pub fn batch<'a, T: 'a>(
     given: Vec<T>,
     file: Option<&'a Path>,
@@ -159,21 +179,10 @@ pub fn batch<'a, T: 'a>(
         None => Box::new(std::iter::empty()),
         Some(path) => {
             total = read_through(path, &read)?.and_then(|n| total.map(|t| t + n));
-            let mut lines = lines(path)?;
-            // Comment lines are looked at where they may declare a goal not yet read.
-            lines.comments = path.as_os_str() == STDIN;
-            Box::new(lines.filter_map(move |line| {
-                let (number, line) = match line {
-                    Ok(numbered) => numbered,
-                    Err(e) => return Some(Err(e)),
-                };
-                let at = format!("{} line {number}", shown(path));
-                match line.starts_with('#') {
-                    false => Some(read(&line).with_context(|| at)),
-                    true => crate::declared_goal::refuse_unread(number, &line, goal_set)
-                        .err()
-                        .map(Err),
-                }
+            let lines = board_lines(path, goal_set)?;
+            Box::new(lines.map(move |line| {
+                let (number, line) = line?;
+                read(&line).with_context(|| format!("{} line {number}", shown(path)))
             }))
         }
     };

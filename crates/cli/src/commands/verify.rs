@@ -86,15 +86,8 @@ pub fn run(args: &VerifyArgs, mode: Mode) -> Result<()> {
     match (one, &args.file) {
         (Some(claim), _) => check("", claim)?,
         (None, Some(path)) => {
-            let mut lines = crate::input::lines(path)?;
-            // Comment lines are looked at where they may declare a goal not yet read.
-            lines.comments = path.as_os_str() == crate::input::STDIN;
-            for line in lines {
+            for line in crate::input::board_lines(path, args.goal.is_some())? {
                 let (number, line) = line?;
-                if line.starts_with('#') {
-                    crate::declared_goal::refuse_unread(number, &line, args.goal.is_some())?;
-                    continue;
-                }
                 let where_ = format!("{} line {number}", crate::input::shown(path));
                 let claim = Claim::from_line(&line).ok_or_else(|| {
                     InputError(format!("{where_}: a start and its moves are needed"))
