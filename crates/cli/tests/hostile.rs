@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{godsearch, json, refused, stderr, stdout};
+use common::{godsearch, json, refused, refused_with_stdin, stderr, stdout};
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
 use std::os::unix::ffi::OsStringExt;
@@ -775,6 +775,16 @@ fn crash4_an_empty_korf_file_is_refused() {
         ],
         "no instances",
     );
+}
+
+/// A Korf-style file read from standard input (`--korf -`) is named as such in its errors,
+/// as solve's and verify's are.
+#[test]
+fn a_korf_file_on_standard_input_is_named_so() {
+    let args = ["bench", "--section", "search", "--korf", "-"];
+    refused_with_stdin(&args, "1 0 2 3 x\n", "standard input line 1: 'x'");
+    let two_goals = "# goal: blank-first\n# goal: blank-last\n";
+    refused_with_stdin(&args, two_goals, "standard input: line 2 declares");
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let korf = match &args.korf {
         Some(path) => Some(Instances {
             text: crate::input::read_text_file(path)?,
-            source: path.display().to_string(),
+            source: crate::input::shown(path).into_owned(),
         }),
         None => None,
     };
