@@ -1,7 +1,7 @@
 //! The page end to end, in a real headless Chromium driven through chromedriver (WebDriver):
 //! load it, enter a board, solve it with two algorithms, check the comparison table, play a
 //! solution to the end and check the board shows the goal; a cube drawn and solved; a BFS
-//! chart. Screenshots go to `target/tmp/page-*.png`.
+//! chart; Korf's goal set from a link. Screenshots go to `target/tmp/page-*.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (.ci/run installs them). Where chromedriver
 //! is missing the test says so and passes, unless `GODSEARCH_REQUIRE_BROWSER` is set, as CI
@@ -624,7 +624,10 @@ async fn the_page_solves_compares_and_plays() {
     select(&client, "#puzzle", "3x3").await;
     assert_eq!(
         offered(&client).await,
-        (["heuristic", "pdb"].map(String::from).to_vec(), vec![])
+        (
+            ["goal", "heuristic", "pdb"].map(String::from).to_vec(),
+            vec![]
+        )
     );
     let visible = |id: &str| {
         format!("return getComputedStyle(document.getElementById('{id}').parentElement).display !== 'none';")
@@ -954,6 +957,114 @@ async fn the_page_solves_compares_and_plays() {
             ["timeout", "30", true],
         ])
     );
+
+    // Korf's goal on the 4x4, from a link: the Goal button shows it as solved, and solves,
+    // scrambles and replays are for it. On the 4x4 no board reaches both goals, so a solve or
+    // a draw that did not carry the goal would be refused or drawn for the other.
+    client.goto("about:blank").await.unwrap();
+    client
+        .goto(&format!("{base}#puzzle=4x4&goal=blank-first"))
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "the goal of the link",
+        "return document.getElementById('goal').value === 'blank-first' && !!document.getElementById('board');",
+    )
+    .await;
+    click(&client, "#reset").await;
+    let korf = "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    wait_until(
+        &client,
+        "Korf's goal shown as solved",
+        &format!("const b = document.getElementById('board'); return b.dataset.position === '{korf}' && b.classList.contains('solved');"),
+    )
+    .await;
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input
+        .send_keys("1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
+        .await
+        .unwrap();
+    click(&client, "#set-position").await;
+    select(&client, "#algorithm", "ida").await;
+    click(&client, "#solve").await;
+    wait_for_runs(&client, 1, "the solve for Korf's goal").await;
+    let row = &runs(&client).await[0];
+    assert_eq!(
+        (row[1].as_str(), row[3].as_str()),
+        ("4x4 (goal blank-first)", "1"),
+        "{row:?}"
+    );
+    let csv = client
+        .execute("return runsCsv().trim().split('\\n');", vec![])
+        .await
+        .unwrap();
+    assert!(
+        csv[0]
+            .as_str()
+            .unwrap()
+            .starts_with("number,puzzle,goal,start,")
+            && csv[1]
+                .as_str()
+                .unwrap()
+                .starts_with("1,4x4,blank-first,\"1,0,2,"),
+        "{csv}"
+    );
+    let link = client.current_url().await.unwrap().to_string();
+    assert!(link.contains("goal=blank-first"), "{link}");
+    screenshot(&client, "korf-goal").await;
+    click(&client, "#random").await;
+    wait_until(
+        &client,
+        "a board drawn for Korf's goal",
+        &format!("const p = document.getElementById('position').value; return p !== '' && p !== '{korf}' && p !== '1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15';"),
+    )
+    .await;
+    // The board drawn is replayed for Korf's goal, and refused for the other (parity).
+    let replayed = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const ask = (goal) => fetch('/api/replay', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+               body: JSON.stringify({ puzzle: '4x4', position: document.getElementById('position').value, solution: '', goal }) })
+               .then((r) => r.status);
+             Promise.all([ask('blank-first'), ask(undefined)]).then(done);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(replayed, json!([200, 400]));
+    // A goal that is no board of the puzzle is refused in the server's words, and nothing is
+    // solved for it.
+    client
+        .execute(
+            "const g = document.getElementById('goal'); g.value = '1,1'; g.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    wait_until(
+        &client,
+        "the bad goal refused",
+        "return document.getElementById('error').textContent !== '';",
+    )
+    .await;
+    click(&client, "#solve").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_ne!(text(&client, "#error").await, "");
+    assert_eq!(
+        runs(&client).await.len(),
+        1,
+        "nothing solved for a bad goal"
+    );
+    // Another puzzle starts from its own goal.
+    select(&client, "#puzzle", "3x3").await;
+    wait_until(
+        &client,
+        "the 3x3 with its own goal",
+        "return document.getElementById('goal').value === '' && document.getElementById('board').dataset.position === '1,2,3,4,5,6,7,8,0';",
+    )
+    .await;
 
     client.close().await.unwrap();
 }

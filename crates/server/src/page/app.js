@@ -16,7 +16,8 @@ const state = {
   height: 3,
   position: "",     // as the user or a scramble gave it
   shown: "",        // what the view shows: a tile list or 54 facelets
-  goal: "",
+  goal: "",         // the goal shown as solved: a tile list (boards), a stack, or ""
+  goalText: "",     // a board's Goal field as set: "" for the puzzle's own goal
   job: null,        // the running solve's job number
   bfsJob: null,     // the running enumeration's
   runs: [],         // each solve: its request and the server's report
@@ -76,11 +77,17 @@ function choosePuzzle(name) {
 // Its entry is known (entryOf) before it is set; nothing here asks which puzzle it is.
 function setPuzzle(name) {
   const entry = state.catalog.puzzles.find((p) => p.name === name);
+  const changed = entry !== state.entry;
   state.puzzle = name;
   state.entry = entry;
   document.body.className = entry.view.shape;
   if (entry.view.shape === "board") [state.width, state.height] = [entry.view.width, entry.view.height];
-  state.goal = replayedView() ? "" : entry.goal;
+  // A goal set belongs to the board it was set for.
+  if (changed) {
+    state.goalText = "";
+    $("goal").value = "";
+    state.goal = replayedView() ? "" : entry.goal;
+  }
   const metric = $("metric");
   const chosen = metric.value;
   metric.innerHTML = "";
@@ -91,6 +98,7 @@ function setPuzzle(name) {
     pdb: entry.options.includes("pdb"),
     metric: entry.metrics.length > 0,
     optimal: offersOptimal(),
+    goal: entry.options.includes("goal"),
   };
   for (const label of document.querySelectorAll("[data-option]")) {
     label.style.display = offered[label.dataset.option] ? "inline" : "none";
@@ -122,6 +130,41 @@ async function resetPosition() {
   } else {
     showPosition(state.goal, state.goal);
   }
+}
+
+// The field of every request about the board that names its goal: none where the Goal field
+// was left empty (the puzzle's own goal), so requests stay as short as they were.
+function goalOption() { return state.goalText === "" ? {} : { goal: state.goalText }; }
+
+// Reads the Goal field (boards): empty for the puzzle's own goal, else a goal as the server
+// reads one (`blank-first`, Korf's, or tiles). The view then marks that board solved, the Goal
+// button shows it, and every request about the board carries it (goalOption). False, with the
+// server's reason shown, when the field holds no goal of this board.
+async function setGoal() {
+  setError("error", "");
+  const text = $("goal").value.trim();
+  try {
+    // A walk of no moves starts and ends at the goal asked: its tile list, read by the server
+    // as every request's goal is (the page reads no boards itself).
+    const goal = text === "" ? state.entry.goal
+      : (await api("/api/scramble", { puzzle: state.puzzle, moves: 0, goal: text }))[0].position;
+    state.goalText = text;
+    state.goal = goal;
+    // Levels counted belong to the goal they were counted from.
+    drawLevels([]);
+    draw(state.shown);
+    saveToUrl();
+    return true;
+  } catch (e) {
+    setError("error", e.message);
+    return false;
+  }
+}
+
+// Whether the Goal box holds the goal set; one typed but not yet set (no Enter, focus not
+// left) is read first.
+async function takeGoal() {
+  return $("goal").value.trim() === state.goalText || setGoal();
 }
 
 async function showCubeText(text) {
@@ -414,7 +457,7 @@ async function setTyped() {
     if (state.entry.view.shape === "cube") {
       await showCubeText(text);
     } else {
-      const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "" });
+      const replayed = await api("/api/replay", { puzzle: state.puzzle, position: text, solution: "", ...goalOption() });
       showPosition(text, replayed.positions[0]);
     }
     return true;
@@ -424,9 +467,11 @@ async function setTyped() {
   }
 }
 
-// Whether the box holds what is shown; a position typed but not yet set (no Set, no Enter)
-// is read first, so that Solve always solves the position in the box.
+// Whether the boxes hold what is shown; a goal or position typed but not yet set (no Set, no
+// Enter) is read first, so that Solve always solves the position in the box for the goal in
+// its box.
 async function takeTyped() {
+  if (!(await takeGoal())) return false;
   if ($("position").value.trim() === state.position.trim()) return true;
   return setTyped();
 }
@@ -435,7 +480,8 @@ async function randomPosition() {
   setError("error", "");
   try {
     // A job, so that a first 3x3x3 scramble shows the two-phase tables being built.
-    const doc = await runJob("scramble", { puzzle: state.puzzle }, () => {},
+    if (!(await takeGoal())) return;
+    const doc = await runJob("scramble", { puzzle: state.puzzle, ...goalOption() }, () => {},
       (p) => { $("progress").textContent = `drawing a random position: ${progressText(p)}`; });
     $("progress").textContent = "";
     const [made] = doc.result;
@@ -482,7 +528,7 @@ function readNumber(id) {
 }
 
 function solveRequest() {
-  const request = { puzzle: state.puzzle, position: state.position, algorithm: $("algorithm").value };
+  const request = { puzzle: state.puzzle, ...goalOption(), position: state.position, algorithm: $("algorithm").value };
   const entry = state.entry;
   const searching = ["ida", "parallel-ida", "astar", "auto"].includes(request.algorithm);
   const heuristic = $("heuristic").value;
@@ -676,7 +722,7 @@ async function buildThenSolve(partition, request) {
   setError("error", "");
   $("solve").disabled = true;
   try {
-    await runJob("pdb", { puzzle: request.puzzle, partition }, (id) => {
+    await runJob("pdb", { puzzle: request.puzzle, partition, goal: request.goal }, (id) => {
       state.job = id;
       $("cancel").disabled = false;
     }, (p, id) => { $("progress").textContent = `job ${id}: ${progressText(p)}`; });
@@ -744,7 +790,8 @@ function addRun(result, request) {
     && state.entry.options.includes("resume_from");
   const values = {
     "#": run.number,
-    puzzle: result.puzzle,
+    // (The report does not name a board's goal: the request does, where it set one.)
+    puzzle: result.puzzle + (request.goal ? ` (goal ${request.goal})` : ""),
     algorithm: (result.algorithm || request.algorithm) + stopped,
     length: result.timed_out && !result.solution ? `≥ ${result.lower_bound}` : result.length,
     optimal: result.optimal ? "yes" : "no",
@@ -826,7 +873,7 @@ async function loadPlay(run) {
   }
   try {
     const replayed = await api("/api/replay", {
-      puzzle: run.puzzle, position: run.start, solution: run.result.solution,
+      puzzle: run.puzzle, position: run.start, solution: run.result.solution, goal: run.request.goal,
     });
     // Board solutions are letters in a row (UULDR); cube moves are separated by spaces.
     const moves = state.entry.view.shape === "board" && !/\s/.test(run.result.solution.trim())
@@ -973,6 +1020,8 @@ async function enumerate() {
   if (state.entry.metrics.length > 0) request.metric = $("metric").value;
   $("bfs").disabled = true;
   try {
+    if (!(await takeGoal())) return;
+    Object.assign(request, goalOption());
     request.max_depth = readNumber("bfs-depth");
     const doc = await runJob("bfs", request, (id) => {
       state.bfsJob = id;
@@ -1075,11 +1124,11 @@ function csv(rows) { return rows.map((row) => row.map(csvField).join(",")).join(
 
 // The runs as CSV: one line each, with the start position and the solution.
 function runsCsv() {
-  const columns = ["number", "puzzle", "start", "algorithm", "heuristic", "length", "optimal", "lower_bound",
+  const columns = ["number", "puzzle", "goal", "start", "algorithm", "heuristic", "length", "optimal", "lower_bound",
     "timed_out", "nodes_expanded", "nodes_generated", "seconds", "memory_bytes", "solution"];
   const rows = state.runs.map((run) => {
     const r = run.result;
-    return [run.number, r.puzzle, run.start, r.algorithm || run.request.algorithm,
+    return [run.number, r.puzzle, run.request.goal || "", run.start, r.algorithm || run.request.algorithm,
       r.heuristic || r.metric || r.method || "", r.length, r.optimal, r.lower_bound, r.timed_out,
       r.nodes_expanded, r.nodes_generated, r.seconds, r.memory_bytes, r.solution];
   });
@@ -1102,6 +1151,7 @@ function levelsJson() { return JSON.stringify({ puzzle: state.puzzle, levels: st
 function saveToUrl() {
   const params = new URLSearchParams();
   params.set("puzzle", state.puzzle);
+  if (state.goalText !== "") params.set("goal", state.goalText);
   if (state.position !== "") params.set("position", state.position);
   const again = state.runs.filter((run) => !(run.result.timed_out && run.request.timeout === undefined));
   if (again.length > 0) params.set("runs", JSON.stringify(again.map((run) => run.request)));
@@ -1140,6 +1190,11 @@ async function loadFromUrl() {
   try { entry = await entryOf(puzzle); } catch (e) { setError("error", e.message); return false; }
   ensurePuzzleOption(entry.name);
   if (entry.name !== state.puzzle || runs.length === 0) await choosePuzzle(entry.name);
+  const goal = params.get("goal");
+  if (goal !== null) {
+    $("goal").value = goal;
+    await setGoal();
+  }
   const position = params.get("position");
   if (position !== null) {
     $("position").value = position;
@@ -1163,6 +1218,7 @@ async function start() {
     ensurePuzzleOption(entry.name);
     choosePuzzle(entry.name);
   });
+  $("goal").addEventListener("change", setGoal);
   $("set-position").addEventListener("click", setTyped);
   $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") setTyped(); });
   $("random").addEventListener("click", randomPosition);
