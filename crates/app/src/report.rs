@@ -22,6 +22,11 @@ pub struct Solution {
     pub id: Option<String>,
     /// The start board, as a tile list.
     pub start: String,
+    /// The goal the board was solved for, written as `start` is, where it is not the board's
+    /// default (tiles in order, blank last): Korf's `blank-first`, or any given. Absent for the
+    /// default goal, and from reports written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
     /// The blank's moves (`U D L R`), space-separated; empty when timed out.
     pub solution: String,
     /// Number of moves.

@@ -370,6 +370,8 @@ fn korf_file_lines_are_solved_and_checked() {
     assert_eq!(docs.len(), 4, "three solutions and a summary");
     for d in &docs[..3] {
         assert_eq!(d["length"], d["expected_length"]);
+        // The report names the goal its length is for, which is not the default.
+        assert_eq!(d["goal"], goal);
         assert_eq!(d["algorithm"], "parallel-ida");
         assert!(d["thresholds"].as_array().unwrap().len() >= 2);
         let per_iteration: Vec<u64> = d["iteration_expanded"]
@@ -397,6 +399,7 @@ fn korf_file_lines_are_solved_and_checked() {
         file.to_str().unwrap(),
     ]));
     assert!(human.contains("solved 3 boards"), "{human}");
+    assert_eq!(human.matches(&format!("goal       {goal}\n")).count(), 3);
     // Another goal than the file's is refused before any search; without the declaration the
     // boards (of this even width) cannot reach the default goal, and are refused for parity.
     refused(
@@ -871,6 +874,22 @@ fn boards_come_from_standard_input_and_as_json_arrays() {
     assert_eq!(v["start"], "2,4,0,1,8,5,3,6,7", "a list stays a list");
     let v = json(&["solve", "3x3", "240185367", "--json"]);
     assert_eq!(v["start"], "240185367", "hex stays hex");
+    assert!(
+        v.get("goal").is_none(),
+        "the default goal is not named: {v}"
+    );
+    let v = json(&[
+        "solve",
+        "3x3",
+        "102345678",
+        "--goal",
+        "blank-first",
+        "--json",
+    ]);
+    assert_eq!(
+        v["goal"], "012345678",
+        "another goal is named as the start is written"
+    );
     refused(&["solve", "3x3", "[2,4,0,1"], "not a tile number");
 }
 

@@ -298,6 +298,9 @@ fn print_human(s: &Solution, verbose: bool) {
         outln!("instance   {id}");
     }
     outln!("board      {}", s.start);
+    if let Some(goal) = &s.goal {
+        outln!("goal       {goal}");
+    }
     if let (true, Some(bound)) = (s.timed_out, s.lower_bound) {
         match s.algorithm {
             "half-depth" => outln!(

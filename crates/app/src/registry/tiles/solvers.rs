@@ -559,6 +559,7 @@ fn unsolved(
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
         start: job.board.format(job.format),
+        goal: goal_named(goal, job),
         solution: String::new(),
         length: 0,
         expected_length: job.expected,
@@ -579,6 +580,11 @@ fn unsolved(
         kept_in: None,
         chosen_way: None,
     }
+}
+
+/// `goal` as a report names it: written as the start is, where it is not the board's default.
+fn goal_named(goal: &Board, job: &TileJob) -> Option<String> {
+    (*goal != Board::goal(goal.shape())).then(|| goal.format(job.format))
 }
 
 /// What found a solution, as reported.
@@ -628,6 +634,7 @@ fn checked_solution(
         puzzle: goal.shape().to_string(),
         id: job.id.clone(),
         start: job.board.format(job.format),
+        goal: goal_named(goal, job),
         solution: Move::format_sequence(&outcome.moves),
         length: outcome.moves.len(),
         expected_length: job.expected,
