@@ -163,6 +163,19 @@ async fn click(client: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("click {css}: {e}"));
 }
 
+/// Types `text` into the position box in place of what it held, not yet set (Solve reads it).
+async fn type_position(client: &Client, text: &str) {
+    let input = client.find(Locator::Id("position")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(text).await.unwrap();
+}
+
+/// Types `text` into the position box and sets it (the Set button).
+async fn set_position(client: &Client, text: &str) {
+    type_position(client, text).await;
+    click(client, "#set-position").await;
+}
+
 /// The cells of the comparison table, row by row.
 async fn runs(client: &Client) -> Vec<Vec<String>> {
     let rows = client
@@ -219,10 +232,7 @@ async fn the_page_solves_compares_and_plays() {
 
     // Enter a board and show it.
     let board = "8,6,7,2,5,4,3,0,1";
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys(board).await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, board).await;
     wait_until(
         &client,
         "the board entered",
@@ -399,10 +409,7 @@ async fn the_page_solves_compares_and_plays() {
         "return !!document.getElementById('net') && document.querySelectorAll('#net rect').length === 24;",
     )
     .await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys("R U2 F' R").await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "R U2 F' R").await;
     click(&client, "#solve").await;
     wait_for_runs(&client, 3, "the cube's row").await;
     let rows = runs(&client).await;
@@ -451,10 +458,7 @@ async fn the_page_solves_compares_and_plays() {
         "return document.querySelectorAll('#stack .layer').length === 8 && document.getElementById('stack').classList.contains('solved');",
     )
     .await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys("3,1,4,8,2,7,5,6").await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "3,1,4,8,2,7,5,6").await;
     click(&client, "#solve").await;
     wait_for_runs(&client, 4, "the pancake row").await;
     let rows = runs(&client).await;
@@ -574,10 +578,7 @@ async fn the_page_solves_compares_and_plays() {
         offered(&client).await.0,
         ["metric", "optimal"].map(String::from).to_vec()
     );
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys("U").await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "U").await;
     let front_colours = "const f = document.querySelectorAll('#cube3d .face3d')[2]; \
         return f ? [...f.children].map(s => getComputedStyle(s).backgroundColor) : [];";
     let (red, green) = ("rgb(196, 30, 58)", "rgb(0, 158, 96)");
@@ -595,10 +596,7 @@ async fn the_page_solves_compares_and_plays() {
 
     // The top face's orientation in 3D: after F its row beside the front is orange (from L),
     // and that row is drawn nearer the viewer (lower on the screen) than the row at the back.
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys("F").await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "F").await;
     let orange = "rgb(255, 88, 0)";
     wait_until(
         &client,
@@ -651,10 +649,7 @@ async fn the_page_solves_compares_and_plays() {
         client.execute(&visible("effort"), vec![]).await.unwrap(),
         json!(false)
     );
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys(board).await.unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, board).await;
     let depth = client.find(Locator::Id("depth")).await.unwrap();
     depth.send_keys("16").await.unwrap();
     click(&client, "#solve").await;
@@ -679,13 +674,7 @@ async fn the_page_solves_compares_and_plays() {
     // #88 (65 moves, here for the blank-last goal) by IDA* with Manhattan, both directions
     // probed for a second each, the way probed and then the way chosen said as it runs.
     select(&client, "#puzzle", "4x4").await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input
-        .send_keys("12,10,6,0,9,8,13,15,11,7,3,2,5,4,14,1")
-        .await
-        .unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "12,10,6,0,9,8,13,15,11,7,3,2,5,4,14,1").await;
     select(&client, "#algorithm", "ida").await;
     select(&client, "#heuristic", "manhattan").await;
     select(&client, "#direction", "both").await;
@@ -790,9 +779,7 @@ async fn the_page_solves_compares_and_plays() {
 
     // Solve reads the board in the box, even without Set or Enter.
     select(&client, "#puzzle", "3x3").await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys("1,2,3,4,5,6,0,7,8").await.unwrap();
+    type_position(&client, "1,2,3,4,5,6,0,7,8").await;
     click(&client, "#solve").await;
     wait_for_runs(&client, 9, "the typed board's row").await;
     let rows = runs(&client).await;
@@ -833,12 +820,11 @@ async fn the_page_solves_compares_and_plays() {
     // help and offers to build them (the build itself takes a minute: not run here).
     select(&client, "#puzzle", "5x5").await;
     select(&client, "#heuristic", "auto").await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input
-        .send_keys("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24")
-        .await
-        .unwrap();
+    type_position(
+        &client,
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,0,24",
+    )
+    .await;
     click(&client, "#solve").await;
     wait_until(
         &client,
@@ -980,13 +966,7 @@ async fn the_page_solves_compares_and_plays() {
         &format!("const b = document.getElementById('board'); return b.dataset.position === '{korf}' && b.classList.contains('solved');"),
     )
     .await;
-    let input = client.find(Locator::Id("position")).await.unwrap();
-    input.clear().await.unwrap();
-    input
-        .send_keys("1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
-        .await
-        .unwrap();
-    click(&client, "#set-position").await;
+    set_position(&client, "1,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15").await;
     select(&client, "#algorithm", "ida").await;
     click(&client, "#solve").await;
     wait_for_runs(&client, 1, "the solve for Korf's goal").await;
