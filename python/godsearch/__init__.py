@@ -171,8 +171,8 @@ class Session:
               effort=None,
               depth=None, metric=None, facelets=False, moves=False, max_length=None,
               optimal=False, all=False, table_size=None, timeout=None, generators=None,
-              known_solution=None, resume_from=None, resume_subtrees=None, count=None,
-              table=None, progress=None):
+              known_solution=None, resume_from=None, resume_subtrees=None, resume_way=None,
+              count=None, table=None, progress=None):
         """Solves one position; its solution is replayed against the start first.
 
         Parameters
@@ -214,6 +214,10 @@ class Session:
             Boards, parallel IDA*, with ``resume_from``: the ``searched_subtrees`` token of
             that search's report, so that the subtrees it finished of that bound's iteration
             are skipped too.
+        resume_way : dict, optional
+            With ``probe`` and ``resume_subtrees``: the report's ``chosen_way`` (``{"pdb":
+            ..., "reverse": ...}``) that finished those subtrees. The probes still compare
+            every way; the subtrees are taken where that way is chosen again.
         reverse : bool, optional
             Boards, IDA* and A*: search from the goal to the board, with pattern databases
             built (and cached) for the board as the goal; the solution is turned round and
@@ -263,7 +267,8 @@ class Session:
                            max_length=max_length, optimal=optimal, all=all,
                            table_size=table_size, timeout=timeout, generators=generators,
                            known_solution=known_solution, resume_from=resume_from,
-                           resume_subtrees=resume_subtrees, count=count)
+                           resume_subtrees=resume_subtrees, resume_way=resume_way,
+                           count=count)
         return _call(self._native.solve_json, request, progress, table=table)
 
     def solve_many(self, puzzle, positions, **options):

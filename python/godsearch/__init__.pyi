@@ -61,6 +61,7 @@ class Session:
         known_solution: Optional[str] = ...,
         resume_from: Optional[int] = ...,
         resume_subtrees: Optional[str] = ...,
+        resume_way: Optional[Dict[str, Any]] = ...,
         count: Optional[int] = ...,
         table: Optional[Union[str, "os.PathLike[str]"]] = ...,
         progress: Progress = ...,

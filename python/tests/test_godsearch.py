@@ -95,6 +95,15 @@ def test_a_stopped_parallel_search_resumes_past_its_finished_subtrees(session):
     assert resumed["thresholds"][0] == stopped["lower_bound"]
     with pytest.raises(godsearch.InputError, match="resume_from"):
         session.solve("4x4", korf_1, resume_subtrees=stopped["searched_subtrees"], **options)
+    # The way that finished them, named for probes: both directions probed, and the way
+    # chosen, forwards or not, ends at the same length.
+    token = dict(resume_from=stopped["lower_bound"], resume_subtrees=stopped["searched_subtrees"])
+    forwards = {"pdb": None, "reverse": False}
+    probed = session.solve("4x4", korf_1, both_ways=True, probe=0.05, resume_way=forwards,
+                           **token, **options)
+    assert probed["length"] == 57 and probed["chosen_way"] is not None
+    with pytest.raises(godsearch.InputError, match="without «probe»"):
+        session.solve("4x4", korf_1, resume_way=forwards, **token, **options)
 
 
 def test_pattern_databases_are_built_cached_and_used(tmp_path):

@@ -21,7 +21,7 @@ use crate::bfs::{BfsRequest, EngineChoice};
 use crate::cache::{Origin, TableCache};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::progress::Notice;
-use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, Solution};
+use crate::report::{BfsReport, CubeSolution, DefinitionSolution, Scramble, SearchWay, Solution};
 use crate::{registry, AppError, AppResult};
 use godsearch_core::{excerpt, Progress};
 use godsearch_enumerate::Limits;
@@ -145,6 +145,12 @@ pub struct SolveRequest {
     /// the iteration otherwise (another build); another heuristic takes it where it splits alike.
     #[serde(default)]
     pub resume_subtrees: Option<String>,
+    /// Boards, with `probe` and `resume_subtrees`: the way that finished those subtrees, as
+    /// its report's `chosen_way` names it. The probes still compare every way from the start;
+    /// the subtrees are taken where that way goes on from `resume_from`, set aside where
+    /// another does.
+    #[serde(default)]
+    pub resume_way: Option<SearchWay>,
     /// Definition puzzles: a distance table file saved by `bfs --save` to descend through
     /// (checked to be this puzzle's, generators' and metric's). Set by the local front ends
     /// only: it is no part of the API, since a server reads no file its clients name.
@@ -191,6 +197,7 @@ impl SolveRequest {
             timeout: None,
             resume_from: None,
             resume_subtrees: None,
+            resume_way: None,
             table: None,
         }
     }
@@ -291,6 +298,7 @@ impl SolveRequest {
             (self.timeout.is_some(), "timeout"),
             (self.resume_from.is_some(), "resume_from"),
             (self.resume_subtrees.is_some(), "resume_subtrees"),
+            (self.resume_way.is_some(), "resume_way"),
             (self.table.is_some(), "table"),
         ];
         match given.iter().find(|(on, name)| *on && !kept.contains(name)) {
@@ -481,7 +489,7 @@ pub struct PuzzleEntry {
 
 /// Every field of a [`SolveRequest`] besides `puzzle` and `position`: the options a
 /// [`PuzzleEntry`] says it takes are among them.
-pub const SOLVE_OPTIONS: [&str; 25] = [
+pub const SOLVE_OPTIONS: [&str; 26] = [
     "generators",
     "goal",
     "algorithm",
@@ -506,6 +514,7 @@ pub const SOLVE_OPTIONS: [&str; 25] = [
     "timeout",
     "resume_from",
     "resume_subtrees",
+    "resume_way",
     "table",
 ];
 

@@ -33,6 +33,7 @@ fn value_of(option: &str) -> Value {
         "timeout" | "probe" => json!(1.0),
         "resume_from" => json!(3),
         "resume_subtrees" => json!("14.6.0.1.2:0"),
+        "resume_way" => json!({"pdb": "5-5-5", "reverse": false}),
         "no_reflection" | "reverse" | "both_ways" | "facelets" | "moves" | "optimal" | "all" => {
             json!(true)
         }

@@ -62,6 +62,24 @@ pub fn split_fingerprint<'p>(
     hash.finish()
 }
 
+impl SearchedSubtrees {
+    /// The subtrees finished by either of two runs of one iteration, where both split it
+    /// alike (`None` where they split it otherwise: neither run's may stand for the other's).
+    pub fn joined(&self, other: &SearchedSubtrees) -> Option<SearchedSubtrees> {
+        let split = |s: &SearchedSubtrees| (s.pruning, s.depth, s.split, s.subtrees);
+        (split(self) == split(other)).then(|| {
+            let mut done: Vec<u32> = self.done.iter().chain(&other.done).copied().collect();
+            done.sort_unstable();
+            done.dedup();
+            SearchedSubtrees {
+                done,
+                next_threshold: self.next_threshold.min(other.next_threshold),
+                ..self.clone()
+            }
+        })
+    }
+}
+
 impl fmt::Display for SearchedSubtrees {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -206,5 +224,17 @@ mod tests {
         assert_ne!(base, split_fingerprint(other_board, 103, 14, 2, paths));
         let reversed: [&[u8]; 2] = [ends[1], ends[0]];
         assert_ne!(base, split_fingerprint(reversed, 103, 14, 2, paths));
+    }
+
+    #[test]
+    fn two_runs_of_one_split_join_and_of_two_splits_do_not() {
+        let read = |text: &str| text.parse::<SearchedSubtrees>().unwrap();
+        let a = read("14.5.09f3a01c.131.107:0-3,9");
+        let b = read("14.5.09f3a01c.131.105:2-5,130");
+        let joined = a.joined(&b).unwrap();
+        assert_eq!(joined.to_string(), "14.5.09f3a01c.131.105:0-5,9,130");
+        assert_eq!(b.joined(&a), Some(joined));
+        assert_eq!(a.joined(&read("14.5.09f3a01d.131.107:0")), None);
+        assert_eq!(a.joined(&read("14.6.09f3a01c.131.107:0")), None);
     }
 }

@@ -25,8 +25,12 @@ pub struct Probe<'w> {
     /// A bound proved earlier (by any way), from which the way chosen goes on (or from a
     /// higher one a probe proved). The probes themselves search from the start, so that they
     /// compare the same iterations: from a high bound none might finish one in its time.
-    /// Finished subtrees belong to one way and are not taken here.
+    /// Finished subtrees belong to one way and are not taken here: see `kept`.
     pub lower_bound: u32,
+    /// Subtrees of the iteration of `lower_bound` that an earlier search of the way numbered
+    /// here finished: taken where that way is the one chosen and goes on from that bound
+    /// (with those its own probe finished of it), set aside where another way goes on.
+    pub kept: Option<(usize, SearchedSubtrees)>,
     /// Told which way probes ([`Watch::begin_probe`]) and which was chosen
     /// ([`Watch::chosen_way`]); the searches publish their progress to it themselves.
     pub watch: Option<&'w Watch>,
@@ -114,7 +118,8 @@ pub struct Probing {
 /// tie, or where they finished none in common, the one that proved the highest bound, then
 /// the one that expanded fewer in all, then the earlier) goes on from
 /// the highest bound any probe proved or `probe.lower_bound` gave, with the subtrees it
-/// finished of that iteration where its own bound is that one.
+/// finished of that iteration where its own bound is that one, and those `probe.kept` gives
+/// where they are its own.
 ///
 /// Exact: the solution is shortest when every way's heuristic is admissible and the starting
 /// bound is true, since a bound proved by one way holds for all. At the time limit or a stop
@@ -200,11 +205,20 @@ where
     probing.chosen = Some(chosen);
     probing.compared_at = compared_at;
     let bound = highest_bound(&probing.probes, probe.lower_bound);
+    let own = match probing.probes[chosen].lower_bound == bound {
+        true => finished[chosen].take(),
+        false => None,
+    };
+    let kept = match &probe.kept {
+        Some((way, searched)) if *way == chosen && bound == probe.lower_bound => Some(searched),
+        _ => None,
+    };
     let resume = Resume {
         lower_bound: bound,
-        searched: match probing.probes[chosen].lower_bound == bound {
-            true => finished[chosen].take(),
-            false => None,
+        searched: match (own, kept) {
+            // Split alike (one way's one iteration); where not, the earlier search's.
+            (Some(own), Some(kept)) => Some(own.joined(kept).unwrap_or_else(|| kept.clone())),
+            (own, kept) => own.or_else(|| kept.cloned()),
         },
     };
     if let Some(watch) = probe.watch {
@@ -365,6 +379,58 @@ mod tests {
         assert_eq!(reported.expanded, 60 + 43000);
     }
 
+    /// An earlier search's subtrees go to their way where it is chosen and goes on from
+    /// their bound (joined with those its probe finished of that iteration), to no other way,
+    /// and nowhere once a probe proved more.
+    #[test]
+    fn kept_subtrees_go_to_their_way_alone() {
+        let token = |text: &str| text.parse::<SearchedSubtrees>().unwrap();
+        let kept = "14.5.0000abcd.100.59:0-9";
+        // Way 1 expands fewer nodes on 51, so it goes on; what does it resume with?
+        let resumed = |kept_way: usize, bounds: [u32; 2], own: Option<&str>| {
+            let probe = Probe {
+                time: Duration::ZERO,
+                time_limit: None,
+                lower_bound: 57,
+                kept: Some((kept_way, token(kept))),
+                watch: None,
+            };
+            let mut went_on = Vec::new();
+            let probing = probe_ways(2, &probe, |way, _, resume| {
+                let searched = match resume.lower_bound {
+                    0 => own.filter(|_| way == 1).map(token),
+                    _ => {
+                        went_on.push((way, resume.clone()));
+                        None
+                    }
+                };
+                let nodes = [1000, 10][way];
+                let stopped = probed(bounds[way], &[(51, nodes), (bounds[way], 5)]);
+                Err(SearchError::Timeout {
+                    lower_bound: stopped.lower_bound,
+                    stats: Box::new(stopped.stats),
+                    searched,
+                })
+            });
+            assert_eq!(probing.chosen, Some(1));
+            let [(1, resume)] = &went_on[..] else {
+                panic!("went on with {went_on:?}")
+            };
+            (
+                resume.lower_bound,
+                resume.searched.as_ref().map(|s| s.to_string()),
+            )
+        };
+        assert_eq!(resumed(1, [53, 55], None), (57, Some(kept.into())));
+        assert_eq!(resumed(0, [53, 55], None), (57, None));
+        let own = "14.5.0000abcd.100.61:20";
+        let joined = "14.5.0000abcd.100.59:0-9,20";
+        assert_eq!(resumed(1, [53, 57], Some(own)), (57, Some(joined.into())));
+        assert_eq!(resumed(0, [53, 57], Some(own)), (57, Some(own.into())));
+        let above = "14.5.0000ffff.100.61:3";
+        assert_eq!(resumed(1, [53, 59], Some(above)), (59, Some(above.into())));
+    }
+
     /// IDA* of `board` with `heuristic` on two threads.
     fn ida(
         board: &Board,
@@ -395,6 +461,7 @@ mod tests {
                 time: Duration::from_millis(5),
                 time_limit: None,
                 lower_bound: 0,
+                kept: None,
                 watch: Some(&watch),
             };
             let mut calls = 0;
@@ -479,6 +546,7 @@ mod tests {
                 time: Duration::from_millis(5),
                 time_limit: None,
                 lower_bound: bound,
+                kept: None,
                 watch: Some(&watch),
             };
             let mut resumed_from = Vec::new();
@@ -516,6 +584,7 @@ mod tests {
             time: Duration::from_secs(60),
             time_limit: None,
             lower_bound: 0,
+            kept: None,
             watch: Some(&watch),
         };
         let mut asked = Vec::new();
@@ -545,6 +614,7 @@ mod tests {
             time: Duration::from_millis(300),
             time_limit: Some(Duration::from_millis(450)),
             lower_bound: 0,
+            kept: None,
             watch: Some(&watch),
         };
         let mut asked = Vec::new();

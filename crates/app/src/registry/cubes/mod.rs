@@ -132,6 +132,7 @@ pub(crate) fn check_request(request: &SolveRequest) -> AppResult<()> {
         (request.probe.is_some(), "«probe»"),
         (request.resume_from.is_some(), "«resume_from»"),
         (request.resume_subtrees.is_some(), "«resume_subtrees»"),
+        (request.resume_way.is_some(), "«resume_way»"),
     ];
     if let Some((_, name)) = tile_only.iter().find(|(given, _)| *given) {
         return Err(AppError::Input(format!(

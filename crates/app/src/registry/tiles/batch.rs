@@ -9,7 +9,7 @@ use super::solvers::{
     solvable_board, Aimed, AnyHeuristic, HalfDepthSolver, HeuristicRequest, Search, StagedSolver,
     TableSolver, TileJob, WayToProbe,
 };
-use super::ways::{one_partition_unless_probed, probe_ways};
+use super::ways::{probe_ways, refuse_probe_options_unprobed};
 use crate::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use crate::choice::{Algorithm, HeuristicChoice};
 use crate::progress::Notice;
@@ -40,6 +40,8 @@ pub enum Way {
         ways: Vec<(SearchWay, Option<Arc<AnyHeuristic>>)>,
         /// How long each is probed.
         time: Duration,
+        /// The way that finished the subtrees the search resumes (`resume_way`).
+        resumed: Option<SearchWay>,
     },
 }
 
@@ -156,6 +158,7 @@ impl BoardSolver {
                                 })
                                 .collect::<AppResult<_>>()?,
                             time,
+                            resumed: request.resume_way.clone(),
                         },
                         (None, true, _) => Way::Backwards,
                         (None, false, true) => Way::BothWays(kept(request)?),
@@ -212,7 +215,11 @@ impl BoardSolver {
                         };
                         search.solve(aimed, job)
                     }
-                    Way::Probed { ways, time } => {
+                    Way::Probed {
+                        ways,
+                        time,
+                        resumed,
+                    } => {
                         // The board's own heuristics, for the ways that search backwards.
                         let built = ways
                             .iter()
@@ -226,7 +233,12 @@ impl BoardSolver {
                             .zip(&built)
                             .filter_map(|((way, aimed), built)| {
                                 let heuristic = aimed.as_deref().or(built.as_ref())?;
-                                Some(WayToProbe { way, heuristic })
+                                let resumed = resumed.as_ref() == Some(way);
+                                Some(WayToProbe {
+                                    way,
+                                    heuristic,
+                                    resumed,
+                                })
                             })
                             .collect();
                         search.solve(Aimed::Probed(&probed, *time), job)
@@ -461,7 +473,7 @@ pub(crate) fn check_options(request: &SolveRequest, algorithm: Algorithm) -> App
             }
         )));
     }
-    one_partition_unless_probed(request)?;
+    refuse_probe_options_unprobed(request)?;
     if request.probe_time()?.is_some() {
         probe_ways(request)?;
     }

@@ -31,7 +31,7 @@ use crate::{AppError, AppResult};
 use batch::BoardBatch;
 
 /// The solve options a board takes (see [`PuzzleEntry::options`]); the cubes' are refused.
-const BOARD_OPTIONS: [&str; 15] = [
+const BOARD_OPTIONS: [&str; 16] = [
     "goal",
     "algorithm",
     "heuristic",
@@ -46,6 +46,7 @@ const BOARD_OPTIONS: [&str; 15] = [
     "timeout",
     "resume_from",
     "resume_subtrees",
+    "resume_way",
     "table",
 ];
 

@@ -289,6 +289,8 @@ pub struct WayToProbe<'h> {
     pub way: &'h SearchWay,
     /// Aimed at the goal forwards, at the board backwards.
     pub heuristic: &'h AnyHeuristic,
+    /// Whether this way finished the subtrees the search resumes ([`Search::resume`]).
+    pub resumed: bool,
 }
 
 /// IDA*, parallel IDA* or A* on one board after another.
@@ -334,6 +336,10 @@ impl Search<'_> {
                     time,
                     time_limit: self.deadline_after,
                     lower_bound: from.lower_bound,
+                    kept: from
+                        .searched
+                        .clone()
+                        .and_then(|s| Some((ways.iter().position(|w| w.resumed)?, s))),
                     watch: self.watch,
                 };
                 if let Some(watch) = self.watch {

@@ -35,8 +35,9 @@ fn partitions(request: &SolveRequest) -> Vec<Option<String>> {
 
 /// The ways `request` probes, in the order they are probed: each partition of `pdb` in turn
 /// (as given), forwards (with `reverse`, backwards instead; with `both_ways`, forwards then
-/// backwards). Refused where there is but one way, where `pdb` names a partition twice, and
-/// with `resume_subtrees` (they belong to one way: give that way alone).
+/// backwards). Refused where there is but one way, where `pdb` names a partition twice, with
+/// `resume_subtrees` but no `resume_way` (they belong to one way) and with a `resume_way`
+/// that is none of them or has no subtrees.
 pub fn probe_ways(request: &SolveRequest) -> AppResult<Vec<SearchWay>> {
     let directions: &[bool] = match (request.reverse, request.both_ways) {
         (true, _) => &[true],
@@ -70,22 +71,52 @@ pub fn probe_ways(request: &SolveRequest) -> AppResult<Vec<SearchWay>> {
                 .into(),
         ));
     }
-    if request.resume_subtrees.is_some() {
-        return Err(AppError::Input(
-            "«resume_subtrees» belong to the one way that finished them: continue with that \
-             way alone (its «pdb», and «reverse» if backwards), without «probe»"
-                .into(),
-        ));
+    match (&request.resume_subtrees, &request.resume_way) {
+        (Some(_), None) => {
+            return Err(AppError::Input(
+                "«resume_subtrees» belong to the one way that finished them: name it in \
+                 «resume_way» (its report's «chosen_way»), or continue with that way alone \
+                 (its «pdb», and «reverse» if backwards), without «probe»"
+                    .into(),
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(AppError::Input(
+                "«resume_way» names the way that finished «resume_subtrees»: give them too".into(),
+            ))
+        }
+        (Some(_), Some(way)) if !ways.contains(way) => {
+            return Err(AppError::Input(format!(
+                "«resume_way» {} is none of the ways probed ({})",
+                way.name(),
+                ways.iter()
+                    .map(SearchWay::name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )))
+        }
+        _ => {}
     }
     Ok(ways)
 }
 
-/// Refuses several partitions in `pdb` without `probe`, which alone searches more than one.
-pub fn one_partition_unless_probed(request: &SolveRequest) -> AppResult<()> {
-    if request.probe.is_none() && partitions(request).len() > 1 {
+/// Refuses what only `probe` takes: several partitions in `pdb` (it alone searches more than
+/// one) and `resume_way` (without probes, the way is the request's own).
+pub fn refuse_probe_options_unprobed(request: &SolveRequest) -> AppResult<()> {
+    if request.probe.is_some() {
+        return Ok(());
+    }
+    if partitions(request).len() > 1 {
         return Err(AppError::Input(
             "«pdb» names several partitions, which only «probe» chooses among: give one, or \
              «probe» with the seconds to probe each"
+                .into(),
+        ));
+    }
+    if request.resume_way.is_some() {
+        return Err(AppError::Input(
+            "«resume_way» names the way among those «probe» compares that finished \
+             «resume_subtrees»: without «probe», give that way's «pdb» and «reverse» alone"
                 .into(),
         ));
     }
@@ -145,7 +176,7 @@ mod tests {
     }
 
     #[test]
-    fn one_way_a_partition_twice_and_a_token_are_refused() {
+    fn one_way_a_partition_twice_and_a_token_of_no_way_probed_are_refused() {
         let refused = |r: &SolveRequest| probe_ways(r).unwrap_err().to_string();
         assert!(refused(&request(Some("6-6-6-6"), false, false)).contains("several partitions"));
         assert!(refused(&request(Some("6-6-6-6  6-6-6-6"), false, false)).contains("twice"));
@@ -155,11 +186,49 @@ mod tests {
             ..request(Some("6-6-6-6 6-6-6-6b"), false, false)
         };
         assert!(refused(&token).contains("one way"));
+        let forwards = SearchWay {
+            pdb: Some("6-6-6-6b".into()),
+            reverse: false,
+        };
+        let named = SolveRequest {
+            resume_way: Some(forwards.clone()),
+            ..token.clone()
+        };
+        assert_eq!(probe_ways(&named).unwrap()[1], forwards);
+        let backwards = SearchWay {
+            reverse: true,
+            ..forwards.clone()
+        };
+        let elsewhere = SolveRequest {
+            resume_way: Some(backwards.clone()),
+            ..token
+        };
+        assert!(refused(&elsewhere).contains("6-6-6-6b backwards is none of the ways probed"));
+        let with_both = SolveRequest {
+            both_ways: true,
+            ..elsewhere
+        };
+        assert_eq!(probe_ways(&with_both).unwrap()[3], backwards);
+        let no_subtrees = SolveRequest {
+            resume_way: Some(forwards),
+            ..request(Some("6-6-6-6 6-6-6-6b"), false, false)
+        };
+        assert!(refused(&no_subtrees).contains("give them too"));
         let unprobed = SolveRequest {
             probe: None,
             ..request(Some("6-6-6-6 6-6-6-6b"), false, false)
         };
-        assert!(one_partition_unless_probed(&unprobed).is_err());
-        assert!(one_partition_unless_probed(&request(Some("6-6-6-6"), false, false)).is_ok());
+        assert!(refuse_probe_options_unprobed(&unprobed).is_err());
+        let one = || SolveRequest {
+            probe: None,
+            ..request(Some("6-6-6-6"), false, false)
+        };
+        assert!(refuse_probe_options_unprobed(&one()).is_ok());
+        let way_unprobed = SolveRequest {
+            resume_way: Some(backwards),
+            ..one()
+        };
+        let error = refuse_probe_options_unprobed(&way_unprobed).unwrap_err();
+        assert!(error.to_string().contains("without «probe»"), "{error}");
     }
 }
