@@ -1811,6 +1811,83 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     refused_file(&campaign, "set its \"resume_subtrees\" to null there");
 }
 
+/// A campaign probing both directions (`--both-ways --probe`) gives a board's first turn its
+/// forwards ways only (here one, searched alone): #55, solved in it, never pays for the
+/// backwards ways; #1, stopped, has them probed in its next turn against the way it kept,
+/// and after that goes on with the way chosen alone.
+#[test]
+fn a_campaign_probes_backwards_only_the_boards_that_outlast_their_first_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = dir.path().join("korf.txt");
+    std::fs::write(
+        &boards,
+        format!(
+            "1 57 {}\n55 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11\n",
+            KORF_1.replace(',', " ")
+        ),
+    )
+    .unwrap();
+    let file = dir.path().join("campaign.json");
+    let base = solve_korf_1("parallel-ida", "");
+    let campaign = [
+        &base[..8],
+        &["--file", boards.to_str().unwrap()],
+        &["--checkpoint", file.to_str().unwrap()],
+        &["--both-ways", "--probe", "0.05", "--json"],
+    ]
+    .concat();
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap()
+    };
+    let first = godsearch(&[&campaign[..], &["--timeout", "0.3"]].concat());
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let kept = read();
+    let (one, fifty_five) = (&kept["boards"][0], &kept["boards"][1]);
+    assert_eq!(one["chosen_way"]["reverse"], false, "{kept}");
+    assert!(one.get("backwards_probed").is_none(), "{kept}");
+    assert!(one["solved"].is_null(), "{kept}");
+    let heuristic = fifty_five["solved"]["heuristic"].as_str().unwrap();
+    assert_eq!(fifty_five["solved"]["length"], 41, "{kept}");
+    assert!(!heuristic.contains("probes"), "{heuristic}");
+    assert!(!heuristic.contains("from the goal"), "{heuristic}");
+    // The next turn probes both ways from the start, then goes on from the bound kept.
+    let second = godsearch(&[&campaign[..], &["--timeout", "0.2"]].concat());
+    assert_eq!(second.status.code(), Some(1), "{}", stderr(&second));
+    let report: serde_json::Value =
+        serde_json::from_str(stdout(&second).lines().next().unwrap()).unwrap();
+    let heuristic = report["heuristic"].as_str().unwrap();
+    assert!(heuristic.contains("probes of 2 ways"), "{heuristic}");
+    let probed = read();
+    let again = &probed["boards"][0];
+    assert_eq!(again["backwards_probed"], true, "{probed}");
+    assert!(again["lower_bound"].as_u64() >= one["lower_bound"].as_u64());
+    if (&again["chosen_way"], &again["lower_bound"]) == (&one["chosen_way"], &one["lower_bound"]) {
+        // The way kept, chosen again in the same iteration, kept its finished subtrees.
+        let done = |b: &serde_json::Value| -> u64 {
+            let Some((_, ranges)) = b["resume_subtrees"]
+                .as_str()
+                .and_then(|t| t.split_once(':'))
+            else {
+                return 0;
+            };
+            let size = |r: &str| -> u64 {
+                let (a, b) = r.split_once('-').unwrap_or((r, r));
+                b.parse::<u64>().unwrap() - a.parse::<u64>().unwrap() + 1
+            };
+            ranges.split(',').filter(|r| !r.is_empty()).map(size).sum()
+        };
+        assert!(done(again) >= done(one), "{kept}\n{probed}");
+    }
+    // Then the way chosen alone, to the end.
+    let last = godsearch(&campaign);
+    assert_eq!(last.status.code(), Some(0), "{}", stderr(&last));
+    let solved: serde_json::Value =
+        serde_json::from_str(stdout(&last).lines().next().unwrap()).unwrap();
+    assert_eq!(solved["length"], 57, "{solved}");
+    assert!(!solved["heuristic"].as_str().unwrap().contains("probes"));
+    assert_eq!(solved["resumed_from"], again["lower_bound"], "{solved}");
+}
+
 /// Parallel IDA* stopped inside an iteration reports the subtrees of it that it finished;
 /// --resume-subtrees skips them, and the search still ends with the optimal length. A token
 /// for another board, or a malformed one, is refused.

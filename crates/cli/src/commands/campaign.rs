@@ -6,6 +6,12 @@
 //! a board solved is not searched again (its report, kept in FILE, is printed in its place),
 //! the others resume from where FILE has them, so `--timeout` may be raised from one run to
 //! the next.
+//!
+//! With `--probe` and `--both-ways`, a board's first turn probes its forwards ways only: the
+//! backwards ways need the board's own databases, minutes of builds that the boards solved in
+//! their first turn never pay. A board that outlasts it has the backwards ways probed in its
+//! next turn, against the way first chosen, which keeps its finished subtrees where it wins.
+//! A campaign begun with probes forwards goes on so when `--both-ways` is added.
 
 use super::checkpoint::{self, ChosenWay, Expanded, Search, Standing};
 use crate::args::SolveArgs;
@@ -15,6 +21,7 @@ use crate::output::errln;
 use anyhow::{Context, Result};
 use godsearch_app::batch::Source;
 use godsearch_app::progress::{SearchedSubtrees, Watch};
+use godsearch_app::registry::tiles::ways::probe_ways;
 use godsearch_app::report::SearchWay;
 use godsearch_app::request::{SolveReport, SolveRequest};
 use godsearch_app::AppResult;
@@ -52,6 +59,66 @@ struct Kept {
     /// next run goes on with (absent before the choice, and without probes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chosen_way: Option<SearchWay>,
+    /// With --both-ways and --probe: whether the backwards ways were probed against the way
+    /// its first turn chose (see the module docs).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    backwards_probed: bool,
+}
+
+impl Kept {
+    /// What this board's next turn searches, for a campaign of `base`: the way its probes
+    /// chose, or the ways to probe (the backwards ones in the turn after the first where
+    /// `base` probes both directions, see the module docs), resumed where the file has it;
+    /// and the way it goes on with if it searches one alone.
+    fn next_turn(&self, base: &SolveRequest) -> (SolveRequest, Option<SearchWay>) {
+        let staged = base.both_ways && base.probe.is_some();
+        let (mut request, alone) = match (&self.chosen_way, staged) {
+            (None, true) => {
+                let forwards: Vec<SearchWay> = probe_ways(base)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|w| !w.reverse)
+                    .collect();
+                match &forwards[..] {
+                    [way] => (way.applied_to(base), Some(way.clone())),
+                    _ => {
+                        let forwards = SolveRequest {
+                            both_ways: false,
+                            ..base.clone()
+                        };
+                        (forwards, None)
+                    }
+                }
+            }
+            (Some(way), true) if !self.backwards_probed => {
+                let every_way = SolveRequest {
+                    resume_way: self.resume_subtrees.is_some().then(|| way.clone()),
+                    ..base.clone()
+                };
+                (every_way, None)
+            }
+            (Some(way), _) => (way.applied_to(base), Some(way.clone())),
+            (None, false) => (base.clone(), None),
+        };
+        if self.lower_bound > 0 {
+            request.resume_from = Some(self.lower_bound);
+            request.resume_subtrees = self.resume_subtrees.clone();
+        }
+        (request, alone)
+    }
+
+    /// Records where its search stands: the bound proved, the subtrees finished of that
+    /// iteration and the way that goes on. A way chosen again by probes goes on in the
+    /// iteration kept, whose subtrees stay kept until its search, resumed, says them (a turn
+    /// stopped before that says none).
+    fn stand(&mut self, lower_bound: u32, searched: Option<String>, way: Option<SearchWay>) {
+        let same = (lower_bound, &way) == (self.lower_bound, &self.chosen_way);
+        if searched.is_some() || !same {
+            self.resume_subtrees = searched;
+        }
+        self.lower_bound = lower_bound;
+        self.chosen_way = way;
+    }
 }
 
 /// One board's search: the request (resumed where the campaign has it), the board's text and
@@ -98,6 +165,7 @@ pub fn run(
                         solved: None,
                         expanded: None,
                         chosen_way: None,
+                        backwards_probed: false,
                     });
                     c.boards.len() - 1
                 }
@@ -113,14 +181,8 @@ pub fn run(
             )?)?;
             continue;
         }
-        let mut request = match &kept.chosen_way {
-            Some(way) => way.applied_to(base),
-            None => base.clone(),
-        };
-        if kept.lower_bound > 0 {
-            request.resume_from = Some(kept.lower_bound);
-            request.resume_subtrees = kept.resume_subtrees.clone();
-        }
+        let (request, alone) = kept.next_turn(base);
+        let probes_backwards = request.both_ways && request.probe.is_some();
         let from: Standing = (
             kept.lower_bound,
             checkpoint::finished(kept.resume_subtrees.as_deref())
@@ -131,13 +193,18 @@ pub fn run(
             let partly_done = kept.resume_subtrees.is_some();
             watch.resume_iteration(expanded.resumed(kept.lower_bound, partly_done));
         }
-        let chosen_way = ChosenWay::new(args, kept.chosen_way.clone());
+        let chosen_way = ChosenWay::of_request(&request, alone.or(kept.chosen_way.clone()));
+        // Probed against the way chosen before once the probes choose again.
+        let probed_now = || probes_backwards && watch.chosen_way().is_some();
         let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
             let mut c = lock();
             let board = &mut c.boards[index];
-            board.chosen_way = chosen_way.of(&watch);
-            board.lower_bound = lower_bound;
-            board.resume_subtrees = searched.map(|s| s.to_string());
+            board.stand(
+                lower_bound,
+                searched.map(|s| s.to_string()),
+                chosen_way.of(&watch),
+            );
+            board.backwards_probed |= probed_now();
             board.expanded = Some(Expanded::of(&watch));
             checkpoint::write(path, &*c)
         };
@@ -156,9 +223,12 @@ pub fn run(
             let settled = checkpoint::Settled::of(&report)?;
             let mut c = lock();
             let board = &mut c.boards[index];
-            board.lower_bound = settled.lower_bound.unwrap_or(board.lower_bound);
-            board.resume_subtrees = settled.resume_subtrees;
-            board.chosen_way = chosen_way.of(&watch);
+            board.stand(
+                settled.lower_bound.unwrap_or(board.lower_bound),
+                settled.resume_subtrees,
+                chosen_way.of(&watch),
+            );
+            board.backwards_probed |= probed_now();
             if settled.solved.is_some() {
                 board.expanded = None;
                 board.chosen_way = None;
@@ -189,12 +259,110 @@ fn open(path: &Path, args: &SolveArgs) -> Result<Campaign> {
         Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
     };
     let refused = |why: String| anyhow::anyhow!("checkpoint {}: {why}", path.display());
-    let kept: Campaign = checkpoint::read_kept(&text, FORMAT).map_err(refused)?;
-    if !kept.search.is(&search) {
+    let mut kept: Campaign = checkpoint::read_kept(&text, FORMAT).map_err(refused)?;
+    if kept.search.widened_to(&search) {
+        kept.search = search;
+    } else if !kept.search.is(&search) {
         return Err(refused(format!(
             "kept for another search ({}); give another file, or the options it was kept for",
             serde_json::to_string(&kept.search)?
         )));
     }
     Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn way(pdb: &str, reverse: bool) -> SearchWay {
+        SearchWay {
+            pdb: Some(pdb.into()),
+            reverse,
+        }
+    }
+
+    fn kept(chosen_way: Option<SearchWay>, backwards_probed: bool) -> Kept {
+        Kept {
+            position: "1 95 ...".into(),
+            lower_bound: 93,
+            resume_subtrees: Some("14.6.0badf00d.216.95:0-3".into()),
+            solved: None,
+            expanded: None,
+            chosen_way,
+            backwards_probed,
+        }
+    }
+
+    /// The turns of a board in a campaign probing both directions: its forwards ways first,
+    /// then every way against the one kept (its subtrees named as that way's), then that way
+    /// alone; without both directions, the way chosen alone from the second turn on.
+    #[test]
+    fn a_board_has_the_backwards_ways_probed_in_its_second_turn_only() {
+        let base = SolveRequest {
+            pdb: Some("6-6-6-6 6-6-6-6b".into()),
+            both_ways: true,
+            probe: Some(5.0),
+            ..SolveRequest::new("5x5", "")
+        };
+        let fresh = Kept {
+            lower_bound: 0,
+            resume_subtrees: None,
+            ..kept(None, false)
+        };
+        let (first, alone) = fresh.next_turn(&base);
+        assert!(!first.both_ways && first.probe.is_some() && alone.is_none());
+        assert_eq!(first.resume_from, None);
+        let chosen = way("6-6-6-6b", false);
+        let (second, alone) = kept(Some(chosen.clone()), false).next_turn(&base);
+        assert!(second.both_ways && second.probe.is_some() && alone.is_none());
+        assert_eq!(second.resume_way.as_ref(), Some(&chosen));
+        assert_eq!(second.resume_from, Some(93));
+        assert!(second.resume_subtrees.is_some());
+        let tokenless = Kept {
+            resume_subtrees: None,
+            ..kept(Some(chosen.clone()), false)
+        };
+        assert_eq!(tokenless.next_turn(&base).0.resume_way, None);
+        let (third, alone) = kept(Some(chosen.clone()), true).next_turn(&base);
+        assert_eq!(alone.as_ref(), Some(&chosen));
+        assert!(third.probe.is_none() && !third.both_ways);
+        assert_eq!(third.pdb.as_deref(), Some("6-6-6-6b"));
+        assert_eq!(third.resume_from, Some(93));
+        // One partition: its first turn is its one forwards way, alone.
+        let one = SolveRequest {
+            pdb: Some("6-6-6-6".into()),
+            ..base.clone()
+        };
+        let (first, alone) = fresh.next_turn(&one);
+        assert_eq!(alone, Some(way("6-6-6-6", false)));
+        assert!(first.probe.is_none() && !first.both_ways && !first.reverse);
+        // Probing forwards only: the way chosen goes on alone from the second turn.
+        let forwards = SolveRequest {
+            both_ways: false,
+            ..base
+        };
+        assert_eq!(fresh.next_turn(&forwards).0.probe, Some(5.0));
+        let (second, alone) = kept(Some(chosen.clone()), false).next_turn(&forwards);
+        assert_eq!((second.probe, alone), (None, Some(chosen)));
+    }
+
+    /// Where a search stands: a way chosen again in the iteration kept keeps its subtrees
+    /// until its search says them; another way, or a higher bound, sets them aside.
+    #[test]
+    fn subtrees_kept_stay_with_their_way_and_iteration() {
+        let chosen = Some(way("6-6-6-6", false));
+        let token = kept(None, false).resume_subtrees;
+        let mut board = kept(chosen.clone(), false);
+        board.stand(93, None, chosen.clone());
+        assert_eq!(board.resume_subtrees, token);
+        let more = Some("14.6.0badf00d.216.95:0-4".to_string());
+        board.stand(93, more.clone(), chosen.clone());
+        assert_eq!(board.resume_subtrees, more);
+        board.stand(93, None, Some(way("6-6-6-6", true)));
+        assert_eq!(board.resume_subtrees, None);
+        let mut board = kept(chosen.clone(), false);
+        board.stand(95, None, chosen);
+        assert_eq!((board.lower_bound, board.resume_subtrees), (95, None));
+    }
 }

@@ -159,6 +159,18 @@ impl Search {
         boards_agree && goals_agree && rest(self) == rest(asked)
     }
 
+    /// Whether a campaign kept for this search goes on as `asked`, which probes the
+    /// backwards ways too (`--both-ways` added to probes forwards): a board's first turn is
+    /// the same (its forwards ways), and those that outlast it have the backwards ways
+    /// probed against the way chosen ([`super::campaign`]).
+    pub fn widened_to(&self, asked: &Search) -> bool {
+        let both_ways = Search {
+            both_ways: true,
+            ..self.clone()
+        };
+        self.probe && !self.reverse && !self.both_ways && both_ways.is(asked)
+    }
+
     /// The board size of the puzzle, where it is one.
     fn shape(&self) -> Option<tiles::Shape> {
         tiles::board_shape(&self.puzzle)?.ok()
@@ -360,8 +372,13 @@ pub struct ChosenWay {
 impl ChosenWay {
     /// For the search `args` ask for, continued with the way `earlier` probes chose.
     pub fn new(args: &SolveArgs, earlier: Option<SearchWay>) -> Self {
-        let ways = match args.probe {
-            Some(_) => probe_ways(&super::solve::request(args, "")).unwrap_or_default(),
+        Self::of_request(&super::solve::request(args, ""), earlier)
+    }
+
+    /// For the search `request` asks for, continued with the way `earlier` probes chose.
+    pub fn of_request(request: &SolveRequest, earlier: Option<SearchWay>) -> Self {
+        let ways = match request.probe {
+            Some(_) => probe_ways(request).unwrap_or_default(),
             None => Vec::new(),
         };
         ChosenWay { ways, earlier }
@@ -603,4 +620,39 @@ pub fn write(path: &Path, value: &impl Serialize) -> Result<()> {
         Ok(())
     };
     writing().with_context(|| format!("keeping the checkpoint {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(both_ways: bool, probe: bool) -> Search {
+        Search {
+            puzzle: "5x5".into(),
+            board: None,
+            goal: Some("blank-first".into()),
+            algorithm: "Auto".into(),
+            heuristic: "Auto".into(),
+            pdb: Some("6-6-6-6 6-6-6-6b".into()),
+            no_reflection: false,
+            reverse: false,
+            both_ways,
+            probe,
+        }
+    }
+
+    /// A campaign probing forwards goes on with the backwards ways added, not the other way
+    /// round, nor one that races both ways without probes, nor another search.
+    #[test]
+    fn probes_forwards_widen_to_both_ways_alone() {
+        assert!(search(false, true).widened_to(&search(true, true)));
+        assert!(!search(true, true).widened_to(&search(false, true)));
+        assert!(!search(false, false).widened_to(&search(true, false)));
+        assert!(!search(false, true).widened_to(&search(false, true)));
+        let other_goal = Search {
+            goal: None,
+            ..search(true, true)
+        };
+        assert!(!search(false, true).widened_to(&other_goal));
+    }
 }
