@@ -102,7 +102,7 @@ def test_a_stopped_parallel_search_resumes_past_its_finished_subtrees(session):
     probed = session.solve("4x4", korf_1, both_ways=True, probe=0.05, resume_way=forwards,
                            **token, **options)
     assert probed["length"] == 57 and probed["chosen_way"] is not None
-    with pytest.raises(godsearch.InputError, match="without «probe»"):
+    with pytest.raises(godsearch.InputError, match="without probe"):
         session.solve("4x4", korf_1, resume_way=forwards, **token, **options)
 
 

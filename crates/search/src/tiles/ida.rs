@@ -442,6 +442,17 @@ impl Watch {
         }
     }
 
+    /// What [`Watch::resume_iteration`] last said of an iteration resumed, as it stands (the
+    /// two iterations before it as finished since); `None` where none was resumed.
+    pub fn resumed_iteration(&self) -> Option<ResumedIteration> {
+        let threshold = self.turn_threshold.load(Ordering::Relaxed);
+        (threshold != 0).then(|| ResumedIteration {
+            threshold,
+            carried: self.turn_carried.load(Ordering::Relaxed),
+            before: self.finished_iterations(),
+        })
+    }
+
     /// Nodes of the last two finished iterations, the earlier first (0 where fewer have
     /// finished; those earlier runs finished count where [`Watch::resume_iteration`] said).
     pub fn finished_iterations(&self) -> [u64; 2] {

@@ -29,7 +29,9 @@ pub struct Probe<'w> {
     pub lower_bound: u32,
     /// Subtrees of the iteration of `lower_bound` that an earlier search of the way numbered
     /// here finished: taken where that way is the one chosen and goes on from that bound
-    /// (with those its own probe finished of it), set aside where another way goes on.
+    /// (with those its own probe finished of it), set aside where another way goes on. That
+    /// way then resumes the iteration as the watch had it before the probes
+    /// ([`Watch::resume_iteration`]: the nodes the earlier runs expanded on it).
     pub kept: Option<(usize, SearchedSubtrees)>,
     /// Told which way probes ([`Watch::begin_probe`]) and which was chosen
     /// ([`Watch::chosen_way`]); the searches publish their progress to it themselves.
@@ -149,6 +151,8 @@ where
     if ways == 0 {
         return probing;
     }
+    // What the watch was told of the iteration kept, before the probes tell it theirs.
+    let kept_iteration = probe.watch.and_then(Watch::resumed_iteration);
     let mut finished: Vec<Option<SearchedSubtrees>> = Vec::with_capacity(ways);
     let mut work = SearchStats::default();
     // Every probe from the start: the bound given is not lost, the way chosen goes on from it.
@@ -213,6 +217,7 @@ where
         Some((way, searched)) if *way == chosen && bound == probe.lower_bound => Some(searched),
         _ => None,
     };
+    let kept_taken = kept.is_some();
     let resume = Resume {
         lower_bound: bound,
         searched: match (own, kept) {
@@ -222,7 +227,11 @@ where
         },
     };
     if let Some(watch) = probe.watch {
-        watch.choose_way(chosen, probing.probes[chosen].resumed_at(bound));
+        let resumed = match kept_iteration {
+            Some(kept) if kept.threshold == bound && kept_taken => kept,
+            _ => probing.probes[chosen].resumed_at(bound),
+        };
+        watch.choose_way(chosen, resumed);
     }
     // The way chosen resumes above its start's estimate: the deepest automata, built now.
     prepare_pruning();
@@ -387,13 +396,21 @@ mod tests {
         let token = |text: &str| text.parse::<SearchedSubtrees>().unwrap();
         let kept = "14.5.0000abcd.100.59:0-9";
         // Way 1 expands fewer nodes on 51, so it goes on; what does it resume with?
+        // The earlier runs' nodes on 57, and on the two iterations before it.
+        let earlier = ResumedIteration {
+            threshold: 57,
+            carried: 7000,
+            before: [500, 2000],
+        };
         let resumed = |kept_way: usize, bounds: [u32; 2], own: Option<&str>| {
+            let watch = Watch::default();
+            watch.resume_iteration(earlier);
             let probe = Probe {
                 time: Duration::ZERO,
                 time_limit: None,
                 lower_bound: 57,
                 kept: Some((kept_way, token(kept))),
-                watch: None,
+                watch: Some(&watch),
             };
             let mut went_on = Vec::new();
             let probing = probe_ways(2, &probe, |way, _, resume| {
@@ -416,6 +433,10 @@ mod tests {
             let [(1, resume)] = &went_on[..] else {
                 panic!("went on with {went_on:?}")
             };
+            // The earlier runs' nodes follow their subtrees.
+            let iteration = watch.resumed_iteration().unwrap();
+            let taken = (kept_way, bounds[1] <= 57) == (1, true);
+            assert_eq!(iteration == earlier, taken, "{iteration:?}");
             (
                 resume.lower_bound,
                 resume.searched.as_ref().map(|s| s.to_string()),
