@@ -1203,14 +1203,15 @@ fn a_search_in_the_background_logs_its_progress_line_every_period() {
 }
 
 /// Probes logged (`--probe` with `--progress-every`): each line says which way of how many is
-/// probed, by the name the report gives ways.
+/// probed, by the name the report gives ways, and then which way goes on.
 #[test]
 fn a_probing_search_logs_the_way_it_probes_by_name() {
     let goal = blank_first_goal_5x5();
     let probing = [
         &korf_felner_1_by_manhattan(&goal)[..],
-        // Lines are shown from the first second on: the first probe is still under way.
-        &["--both-ways", "--probe", "2", "--timeout", "3"],
+        // Lines are logged four times a second from the first second on: during each probe,
+        // and after the choice (and the automata the way chosen builds first, about a second).
+        &["--both-ways", "--probe", "1.5", "--timeout", "5"],
         &["--progress-every", "0.25"],
     ]
     .concat();
@@ -1231,6 +1232,13 @@ fn a_probing_search_logs_the_way_it_probes_by_name() {
             .all(|l| l.starts_with("probe 2 of 2, backwards: threshold ")),
         "{err}"
     );
+    let chosen = |l: &&str| {
+        let way = l
+            .strip_prefix("threshold ")
+            .and_then(|l| l.split_once(" by "));
+        way.is_some_and(|(_, way)| way.starts_with("forwards, ") || way.starts_with("backwards, "))
+    };
+    assert!(lines.iter().any(chosen), "{err}");
 }
 
 /// --checkpoint keeps the bound and the subtrees finished in a file as the search runs: a run

@@ -424,8 +424,14 @@ pub fn with_search_line<T>(watch: &Watch, lines: StatusLines, work: impl FnOnce(
             }
             None => String::new(),
         };
+        // Then the way they chose goes on alone, named (where the front end named the ways).
+        let chosen = watch
+            .chosen_way()
+            .and_then(|way| watch.way_name(way))
+            .map(|name| format!(" by {name}"))
+            .unwrap_or_default();
         let text = format!(
-            "{probing}threshold {}{direction}, {} nodes expanded, {}nodes/s, {}{}{}",
+            "{probing}threshold {}{direction}{chosen}, {} nodes expanded, {}nodes/s, {}{}{}",
             watch.threshold(),
             format_count(nodes),
             format_rate(rate),
