@@ -217,7 +217,8 @@ class Session:
         resume_way : dict, optional
             With ``probe`` and ``resume_subtrees``: the report's ``chosen_way`` (``{"pdb":
             ..., "reverse": ...}``) that finished those subtrees. The probes still compare
-            every way; the subtrees are taken where that way is chosen again.
+            every way; that way goes on with them unless another expanded at most half its
+            nodes.
         reverse : bool, optional
             Boards, IDA* and A*: search from the goal to the board, with pattern databases
             built (and cached) for the board as the goal; the solution is turned round and

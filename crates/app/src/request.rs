@@ -146,9 +146,9 @@ pub struct SolveRequest {
     #[serde(default)]
     pub resume_subtrees: Option<String>,
     /// Boards, with `probe` and `resume_subtrees`: the way that finished those subtrees, as
-    /// its report's `chosen_way` names it. The probes still compare every way from the start;
-    /// the subtrees are taken where that way goes on from `resume_from`, set aside where
-    /// another does.
+    /// its report's `chosen_way` names it. The probes still compare every way from the start,
+    /// and that way goes on from `resume_from` with the subtrees unless another way's probe
+    /// expanded at most half its nodes (then they are set aside).
     #[serde(default)]
     pub resume_way: Option<SearchWay>,
     /// Definition puzzles: a distance table file saved by `bfs --save` to descend through

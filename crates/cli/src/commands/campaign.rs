@@ -10,7 +10,8 @@
 //! With `--probe` and `--both-ways`, a board's first turn probes its forwards ways only: the
 //! backwards ways need the board's own databases, minutes of builds that the boards solved in
 //! their first turn never pay. A board that outlasts it has the backwards ways probed in its
-//! next turn, against the way first chosen, which keeps its finished subtrees where it wins.
+//! next turn, against the way first chosen, which goes on with its finished subtrees unless
+//! another way is clearly better (`SWITCH_MARGIN` times fewer nodes, in the search crate).
 //! A campaign begun with probes forwards goes on so when `--both-ways` is added.
 
 use super::checkpoint::{self, ChosenWay, Expanded, Search, Standing};

@@ -27,7 +27,7 @@ pub use ida::{
     ResumedIteration, SearchOutcome, TurnIteration, Watch,
 };
 pub use node::{Geometry, Node, MAX_SEARCH_CELLS};
-pub use probe::{probe_ways, Probe, Probed, Probing};
+pub use probe::{probe_ways, Probe, Probed, Probing, SWITCH_MARGIN};
 
 use thiserror::Error;
 

@@ -93,6 +93,14 @@ impl Probed {
     }
 }
 
+/// How many times fewer nodes another way's probe must expand than the way whose finished
+/// subtrees an earlier search kept ([`Probe::kept`]) for the search to leave that way: leaving
+/// it throws those subtrees away, and probes compare low iterations, where ways within twice
+/// each other's nodes can change places higher up. Korf and Felner's #7 (104 moves), its
+/// iteration of 96: forwards 28.1 M nodes, backwards 26.7 M; of 102: backwards 7.83 G, where
+/// forwards had searched 3.17 G of it when stopped, about two thirds of its subtrees.
+pub const SWITCH_MARGIN: u64 = 2;
+
 /// A board searched by probes and the way chosen: how the way was chosen, and what it found.
 #[derive(Debug, Clone)]
 pub struct Probing {
@@ -104,6 +112,10 @@ pub struct Probing {
     /// The iteration the ways were compared on: the last that every probe finished (`None`:
     /// none did, and the way with the highest bound went on; or no comparison was made).
     pub compared_at: Option<u32>,
+    /// Whether the way that went on is the one whose subtrees [`Probe::kept`] gives, held
+    /// against a way whose probe expanded fewer nodes, but not [`SWITCH_MARGIN`] times fewer,
+    /// on the iteration compared (or where none was compared).
+    pub held: bool,
     /// The solution as the chosen way found it (from the goal to the board when it searched
     /// backwards), or why there is none. Its work (or the timeout's) counts every probe's
     /// nodes; its iterations are one way's: the chosen way's (its probe's and its search's
@@ -142,6 +154,7 @@ where
         probes: Vec::with_capacity(ways),
         chosen: None,
         compared_at: None,
+        held: false,
         result: Err(SearchError::Timeout {
             lower_bound: probe.lower_bound,
             stats: Box::default(),
@@ -205,10 +218,17 @@ where
             }
         }
     }
-    let (chosen, compared_at) = choose(&probing.probes);
+    let (best, compared_at) = choose(&probing.probes);
+    let bound = highest_bound(&probing.probes, probe.lower_bound);
+    // The way kept goes on in its iteration unless another is clearly better.
+    let kept_way = probe.kept.as_ref().map(|(way, _)| *way);
+    let chosen = match (kept_way, bound == probe.lower_bound) {
+        (Some(kept), true) if held_against(&probing.probes, kept, best, compared_at) => kept,
+        _ => best,
+    };
     probing.chosen = Some(chosen);
     probing.compared_at = compared_at;
-    let bound = highest_bound(&probing.probes, probe.lower_bound);
+    probing.held = chosen != best;
     let own = match probing.probes[chosen].lower_bound == bound {
         true => finished[chosen].take(),
         false => None,
@@ -268,6 +288,19 @@ fn reported(probes: &SearchStats, own: &SearchStats, after: &SearchStats) -> Sea
         thresholds: way.thresholds,
         iteration_expanded: way.iteration_expanded,
         ..all
+    }
+}
+
+/// Whether the way numbered `kept` goes on rather than `best`, the way [`choose`] chose:
+/// where `best` did not expand [`SWITCH_MARGIN`] times fewer nodes on the iteration compared,
+/// or no iteration was compared.
+fn held_against(probes: &[Probed], kept: usize, best: usize, compared_at: Option<u32>) -> bool {
+    let (Some(kept_probe), Some(best_probe)) = (probes.get(kept), probes.get(best)) else {
+        return false;
+    };
+    match compared_at {
+        Some(at) => best_probe.nodes_at(at).saturating_mul(SWITCH_MARGIN) > kept_probe.nodes_at(at),
+        None => true,
     }
 }
 
@@ -450,6 +483,48 @@ mod tests {
         assert_eq!(resumed(0, [53, 57], Some(own)), (57, Some(own.into())));
         let above = "14.5.0000ffff.100.61:3";
         assert_eq!(resumed(1, [53, 59], Some(above)), (59, Some(above.into())));
+    }
+
+    /// The way kept goes on where another expanded fewer nodes but not half as many, or
+    /// where no iteration was compared; it is left for one that expanded half as many or
+    /// fewer, or where a probe proved more than its bound (its subtrees are then done with).
+    #[test]
+    fn the_way_kept_is_left_only_for_one_twice_as_good() {
+        let token = "14.5.0000abcd.100.59:0-9"
+            .parse::<SearchedSubtrees>()
+            .unwrap();
+        let went_on = |iterations: [&[(u32, u64)]; 2], bounds: [u32; 2]| {
+            let probe = Probe {
+                time: Duration::ZERO,
+                time_limit: None,
+                lower_bound: 57,
+                kept: Some((0, token.clone())),
+                watch: None,
+            };
+            let probing = probe_ways(2, &probe, |way, _, resume| {
+                let stopped = match resume.lower_bound {
+                    0 => probed(bounds[way], iterations[way]),
+                    bound => probed(bound, &[(bound, 1)]),
+                };
+                Err(SearchError::Timeout {
+                    lower_bound: stopped.lower_bound,
+                    stats: Box::new(stopped.stats),
+                    searched: None,
+                })
+            });
+            (probing.chosen.unwrap(), probing.held)
+        };
+        let on_51 = |kept: u64, other: u64| -> [Vec<(u32, u64)>; 2] {
+            [vec![(51, kept), (55, 5)], vec![(51, other), (55, 5)]]
+        };
+        let run = |[a, b]: [Vec<(u32, u64)>; 2], bounds| went_on([&a, &b], bounds);
+        assert_eq!(run(on_51(100, 60), [55, 55]), (0, true));
+        assert_eq!(run(on_51(100, 50), [55, 55]), (1, false));
+        assert_eq!(run(on_51(100, 120), [55, 55]), (0, false));
+        assert_eq!(run(on_51(100, 60), [55, 59]), (1, false));
+        // Nothing in common: the kept way, though the other proved more in its probe.
+        let apart = [vec![(53, 5)], vec![(55, 5)]];
+        assert_eq!(run(apart, [53, 55]), (0, true));
     }
 
     /// IDA* of `board` with `heuristic` on two threads.

@@ -23,7 +23,7 @@ use godsearch_search::descend;
 use godsearch_search::tiles::{
     astar_watched, ida_star_resumed, probe_ways, race_both_ways, Direction, LinearConflict,
     Manhattan, PatternHeuristic, Probe, Probing, Race, Raced, ReflectedLookup, Resume, SearchError,
-    SearchOutcome, SearchStats, TableBytes, TileHeuristic, Watch,
+    SearchOutcome, SearchStats, TableBytes, TileHeuristic, Watch, SWITCH_MARGIN,
 };
 use godsearch_subgoal::{Plan, Portfolio};
 use godsearch_tables::{DistanceMod3, LoadedTable, TwoBitTable, TwoBitView};
@@ -522,8 +522,9 @@ fn probe_text(ways: &[WayToProbe], time: Duration, probing: &Probing) -> String 
             chosen + 1
         ),
         (false, None) => format!(
-            "{} by {probes}, none of which finished an iteration the others did",
-            way.way.name()
+            "{} {} by {probes}, none of which finished an iteration the others did",
+            way.way.name(),
+            chosen_or_held(probing)
         ),
         (false, Some(at)) => {
             let nodes: Vec<String> = ways
@@ -535,13 +536,26 @@ fn probe_text(ways: &[WayToProbe], time: Duration, probing: &Probing) -> String 
                 })
                 .collect();
             format!(
-                "{} chosen by {probes}, nodes on their iteration of {at}: {}",
+                "{} {} by {probes}, nodes on their iteration of {at}: {}",
                 way.way.name(),
+                chosen_or_held(probing),
                 nodes.join(", ")
             )
         }
     };
     format!("{heuristic}; {how}")
+}
+
+/// How the way that went on was chosen: by its probe's nodes, or held for the subtrees an
+/// earlier search of it finished ([`Probing::held`]).
+fn chosen_or_held(probing: &Probing) -> String {
+    match probing.held {
+        true => format!(
+            "kept for its finished subtrees (no way expanded {}× fewer nodes)",
+            SWITCH_MARGIN
+        ),
+        false => "chosen".into(),
+    }
 }
 
 /// The moves that undo `moves`: the last one's opposite first. A path from the goal to a board
