@@ -1703,14 +1703,10 @@ fn a_probed_search_keeps_the_way_chosen_and_continues_with_it() {
     );
 }
 
-/// --checkpoint over a file of boards keeps a campaign: a run stopped by its timeout keeps
-/// each board's bound and finished subtrees, the next run continues each from there and
-/// keeps the solved boards' reports, and a run after that skips them.
-#[test]
-fn a_checkpoint_over_a_file_keeps_each_boards_search() {
-    let dir = tempfile::tempdir().unwrap();
-    let boards = dir.path().join("korf.txt");
-    // Korf's #1 (57 moves, about 1.5 s) and #55 (41, at once).
+/// A file in `dir` of Korf's #1 (57 moves, about 1.5 s) and #55 (41, at once), in Korf's
+/// format, for campaigns.
+fn korf_1_and_55(dir: &Path) -> std::path::PathBuf {
+    let boards = dir.join("korf.txt");
     std::fs::write(
         &boards,
         format!(
@@ -1719,6 +1715,16 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
         ),
     )
     .unwrap();
+    boards
+}
+
+/// --checkpoint over a file of boards keeps a campaign: a run stopped by its timeout keeps
+/// each board's bound and finished subtrees, the next run continues each from there and
+/// keeps the solved boards' reports, and a run after that skips them.
+#[test]
+fn a_checkpoint_over_a_file_keeps_each_boards_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = korf_1_and_55(dir.path());
     let file = dir.path().join("campaign.json");
     let base = solve_korf_1("parallel-ida", "");
     let campaign = [
@@ -1826,15 +1832,7 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
 #[test]
 fn a_campaign_probes_backwards_only_the_boards_that_outlast_their_first_turn() {
     let dir = tempfile::tempdir().unwrap();
-    let boards = dir.path().join("korf.txt");
-    std::fs::write(
-        &boards,
-        format!(
-            "1 57 {}\n55 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11\n",
-            KORF_1.replace(',', " ")
-        ),
-    )
-    .unwrap();
+    let boards = korf_1_and_55(dir.path());
     let file = dir.path().join("campaign.json");
     let base = solve_korf_1("parallel-ida", "");
     let campaign = [

@@ -7,7 +7,9 @@
 //! direction, and the ratio of two ways' iterations settles from iterations of a few million
 //! nodes on: a probe of seconds tells what a search of hours will cost. Unlike a race
 //! ([`race_both_ways`](super::race_both_ways)), which keeps paying for the worse way on every
-//! iteration, a probe pays for it once.
+//! iteration, a probe pays for it once. A way that an earlier search left part-way through an
+//! iteration ([`Probe::kept`]) goes on with what it finished unless another way is clearly
+//! better ([`SWITCH_MARGIN`]).
 
 use super::ida::{prepare_pruning, Resume, ResumedIteration, SearchOutcome, Watch};
 use super::{SearchError, SearchedSubtrees};
@@ -96,9 +98,10 @@ impl Probed {
 /// How many times fewer nodes another way's probe must expand than the way whose finished
 /// subtrees an earlier search kept ([`Probe::kept`]) for the search to leave that way: leaving
 /// it throws those subtrees away, and probes compare low iterations, where ways within twice
-/// each other's nodes can change places higher up. Korf and Felner's #7 (104 moves), its
-/// iteration of 96: forwards 28.1 M nodes, backwards 26.7 M; of 102: backwards 7.83 G, where
-/// forwards had searched 3.17 G of it when stopped, about two thirds of its subtrees.
+/// each other's nodes can change places higher up: Korf and Felner's #7 (104 moves), compared
+/// on its iteration of 96 (forwards 28.1 M nodes, backwards 26.7 M), went on backwards and
+/// spent 7.83 G nodes on its iteration of 102, of which forwards had finished 83 of 128
+/// subtrees.
 pub const SWITCH_MARGIN: u64 = 2;
 
 /// A board searched by probes and the way chosen: how the way was chosen, and what it found.
@@ -222,7 +225,8 @@ where
     let bound = highest_bound(&probing.probes, probe.lower_bound);
     // The way kept goes on in its iteration unless another is clearly better.
     let kept_way = probe.kept.as_ref().map(|(way, _)| *way);
-    let chosen = match (kept_way, bound == probe.lower_bound) {
+    let in_kept_iteration = bound == probe.lower_bound;
+    let chosen = match (kept_way, in_kept_iteration) {
         (Some(kept), true) if held_against(&probing.probes, kept, best, compared_at) => kept,
         _ => best,
     };
@@ -234,7 +238,7 @@ where
         false => None,
     };
     let kept = match &probe.kept {
-        Some((way, searched)) if *way == chosen && bound == probe.lower_bound => Some(searched),
+        Some((way, searched)) if *way == chosen && in_kept_iteration => Some(searched),
         _ => None,
     };
     let kept_taken = kept.is_some();
