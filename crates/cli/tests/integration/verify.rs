@@ -1,7 +1,7 @@
 //! `verify` and `apply`: replay agrees with the solvers, broken solutions are caught with exit
 //! code 1, unreadable input gets exit code 2, and files of claims are checked line by line.
 
-mod common;
+use crate::common;
 
 use common::{
     godsearch, json, json_lines, refused, refused_with_stdin, stderr, stdout, with_stdin,

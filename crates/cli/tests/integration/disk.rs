@@ -2,7 +2,7 @@
 //! manifest, continues with `--resume` to exactly the counts of an uninterrupted run; a folder
 //! that holds a run is not overwritten; the report gives the disk figures.
 
-mod common;
+use crate::common;
 
 use common::{json, refused};
 use std::fs;

@@ -2,7 +2,7 @@
 //! application's registry) is enumerated, solved and scrambled by the same commands as the
 //! built-in ones.
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json, json_lines, refused, stdout};
 use godsearch_testdata::rows;

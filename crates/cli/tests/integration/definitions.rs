@@ -2,7 +2,7 @@
 //! `.json`, with `--generators` and `--metric`; a malformed file is refused on one line with
 //! exit code 2.
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json, refused, stderr};
 use godsearch_testdata::{data_dir, levels};

@@ -1,12 +1,12 @@
 //! Every command the README and the book (`docs/*.md`) show in a `sh` block runs as shown:
 //! each `godsearch ...` line (and `cargo run --release -- ...`, as the same command) is run by
 //! `sh` in a fresh folder that holds `data/`, with a home of its own and the command-line
-//! tests' shared cache ([`common::shared_cache_home`]: this binary runs first and builds what
-//! the others then read), and must exit 0; every figure its comment quotes with thousands separators (`181,440 positions`) must be
-//! in its output. Commands too long for the normal run ([`PARSED_ONLY`]) are checked with
+//! tests' shared cache ([`common::shared_cache_home`]: a table one test builds, the others
+//! read, and two that need it at once build it once), and must exit 0; every figure its
+//! comment quotes with thousands separators (`181,440 positions`) must be in its output. Commands too long for the normal run ([`PARSED_ONLY`]) are checked with
 //! `--help` appended (their options parse) and run whole by the `#[ignore]`d test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +21,7 @@ const PARSED_ONLY: &[&str] = &[
     "godsearch bfs data/definitions/3x3x3-ru.tws",
     "godsearch bfs data/definitions/3x3x3.kpuzzle.json --generators R,U",
     // The 4x4x4 to 7 on disk (90 s on two cores, 3.1 GiB of files) and its squares group to
-    // 10 (about 30 s): app/tests/definitions.rs runs both code paths on smaller cases.
+    // 10 (about 30 s): app/tests/integration/definitions.rs runs both code paths on smaller cases.
     "godsearch bfs 4x4x4 --max-depth 7 --workdir",
     "godsearch bfs 4x4x4 --generators U2,2U2,2D2,R2,2R2,2L2,F2,2F2,2B2,3Uw2,3Rw2,3Fw2",
     "godsearch serve", // runs until stopped

@@ -2,7 +2,7 @@
 //! once, `cache list` and `cache clean` show and remove it, and files are written 0644 (0600
 //! with --private).
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json_lines, stderr, stdout};
 use std::process::{Command, Stdio};

@@ -21,6 +21,6 @@ fn the_committed_schema_is_the_one_the_types_give() {
     assert!(
         committed == expected,
         "docs/report.schema.json is out of date; rewrite it with \
-         {WRITE}=1 cargo test --release -p godsearch-app --test schema"
+         {WRITE}=1 cargo test --release -p godsearch-app --test integration schema"
     );
 }

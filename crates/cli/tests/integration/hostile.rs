@@ -3,7 +3,7 @@
 //! subcommand. The contract: exit code 0, 1 or 2; on failure exactly one line on stderr;
 //! never a panic (101) or an abort (134); never a hang.
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json, refused, refused_with_stdin, stderr, stdout};
 use std::ffi::OsString;

@@ -2,7 +2,7 @@
 //! 2x2x2 and two-phase 3x3x3 solutions checked by replay, scrambles, and every invalid cube
 //! refused with one line and exit code 2.
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json, json_lines, levels_of, refused, stderr, stdout};
 use godsearch::puzzles::cube::algorithm::parse_moves;

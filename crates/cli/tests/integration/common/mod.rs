@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 /// The `XDG_CACHE_HOME` every command-line test runs the binary with, in cargo's folder for
 /// test files (kept between runs): tables a test does not build on purpose (the two-phase
-/// tables above all, half a minute on two cores) are built once for every test binary, and
+/// tables above all, half a minute on two cores) are built once for every test, and
 /// never into the user's own cache. A test of building gives `--cache` a folder of its own.
 pub fn shared_cache_home() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cache-home")

@@ -1,7 +1,7 @@
 //! The `godsearch` binary as a user meets it: outputs, saved tables, and every bad-input case
 //! (one clear line on stderr, exit code 2, never a panic).
 
-mod common;
+use crate::common;
 
 use common::{
     godsearch, json, json_lines, levels_of, refused, refused_with_stdin, stderr, stdout, with_stdin,

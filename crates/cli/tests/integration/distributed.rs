@@ -3,7 +3,7 @@
 //! within seconds with an error naming it, and `--resume` finishes the run to the same counts;
 //! processes started with different options refuse each other.
 
-mod common;
+use crate::common;
 
 use common::{godsearch, json, stderr};
 use godsearch_testdata::{column, levels};
