@@ -110,7 +110,7 @@ impl LevelBar {
     }
 
     /// A bar that, given `every`, is also written out whole on stderr every `every` and soon
-    /// after each level (or each table's first) begins, terminal or not, once the work has
+    /// after each level begins (while tables are built, each table), terminal or not, once the work has
     /// lasted a second: for the log of a run in the background (`--progress-every`).
     pub fn logged(every: Option<Duration>) -> Self {
         let log = every.map(|every| {
@@ -134,12 +134,7 @@ impl LevelBar {
             return;
         }
         log.looked = elapsed;
-        let stage = format!(
-            "{} {}",
-            self.tables.lock().unwrap_or_else(PoisonError::into_inner),
-            self.depth.load(Ordering::Relaxed)
-        );
-        if !log.schedule.due(elapsed, &stage) {
+        if !log.schedule.due(elapsed, &self.log_stage()) {
             return;
         }
         let done = match self.bar.length() {
@@ -181,6 +176,17 @@ impl LevelBar {
             .saturating_sub(level.chars().count())
             .max(NAME_AT_LEAST);
         format!("{}, {level}", shortened(&tables, room))
+    }
+
+    /// The stage a logged line is written soon after the start of: the level, or while tables
+    /// are built, the table (their depths pass in a second or two each, and a build of four
+    /// tables would log a hundred lines).
+    fn log_stage(&self) -> String {
+        let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        match tables.is_empty() {
+            true => self.depth.load(Ordering::Relaxed).to_string(),
+            false => tables.clone(),
+        }
     }
 
     /// Removes the bar from the terminal; work reported after it (tables built later) shows
@@ -676,5 +682,22 @@ mod tests {
         assert!(message.starts_with("the 1,2,"), "{message}");
         bar.tables_ready();
         assert_eq!(bar.message(5, None), "depth 5");
+    }
+
+    #[test]
+    fn a_logged_stage_is_the_level_or_while_tables_are_built_the_table() {
+        let bar = LevelBar::new();
+        bar.level_started(3, 10);
+        assert_eq!(bar.log_stage(), "3");
+        bar.tables_started("the 6-6-6-6 pattern databases, 1 of 4");
+        for depth in [0, 14, 15] {
+            bar.level_started(depth, 10);
+            assert_eq!(bar.log_stage(), "the 6-6-6-6 pattern databases, 1 of 4");
+        }
+        bar.tables_started("the 6-6-6-6 pattern databases, 2 of 4");
+        assert_eq!(bar.log_stage(), "the 6-6-6-6 pattern databases, 2 of 4");
+        bar.tables_ready();
+        bar.level_started(4, 10);
+        assert_eq!(bar.log_stage(), "4");
     }
 }
