@@ -110,8 +110,8 @@ impl LevelBar {
     }
 
     /// A bar that, given `every`, is also written out whole on stderr every `every` and soon
-    /// after each level begins (while tables are built, each table), terminal or not, once the work has
-    /// lasted a second: for the log of a run in the background (`--progress-every`).
+    /// after each level begins (while tables are built, each table), terminal or not, once the
+    /// work has lasted a second: for the log of a run in the background (`--progress-every`).
     pub fn logged(every: Option<Duration>) -> Self {
         let log = every.map(|every| {
             Mutex::new(LevelLog {

@@ -3,8 +3,9 @@
 //! `sh` in a fresh folder that holds `data/`, with a home of its own and the command-line
 //! tests' shared cache ([`common::shared_cache_home`]: a table one test builds, the others
 //! read, and two that need it at once build it once), and must exit 0; every figure its
-//! comment quotes with thousands separators (`181,440 positions`) must be in its output. Commands too long for the normal run ([`PARSED_ONLY`]) are checked with
-//! `--help` appended (their options parse) and run whole by the `#[ignore]`d test.
+//! comment quotes with thousands separators (`181,440 positions`) must be in its output.
+//! Commands too long for the normal run ([`PARSED_ONLY`]) are checked with `--help` appended
+//! (their options parse) and run whole by the `#[ignore]`d test.
 
 use crate::common;
 
