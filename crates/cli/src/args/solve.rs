@@ -13,7 +13,7 @@ use std::time::Duration;
 pub struct SolveArgs {
     /// The puzzle: 3x3, 4x4, WxH, 8-puzzle, 15-puzzle, ..., 2x2x2, 3x3x3, or a definition
     /// file (with --def, this is the first position)
-    #[arg(required_unless_present_any = ["def"])]
+    #[arg(required_unless_present_any = ["def", "status"])]
     pub puzzle: Option<String>,
     #[command(flatten)]
     pub definition: DefinitionArgs,
@@ -25,7 +25,7 @@ pub struct SolveArgs {
     /// facelet string (54 stickers, 24 on the 2x2x2) or a move sequence from solved; ignoring
     /// whitespace, exactly that many characters of six kinds are stickers, anything else moves,
     /// and a text that could be either is refused (say which with --facelets or --moves).
-    #[arg(value_name = "BOARD", required_unless_present_any = ["file", "def", "pattern"])]
+    #[arg(value_name = "BOARD", required_unless_present_any = ["file", "def", "pattern", "status"])]
     pub boards: Vec<String>,
     /// Boards: how to write each solution: the blank's moves (default), the tiles that slide,
     /// or the directions the tiles move. The JSON keeps the blank's moves in `solution` and
@@ -89,6 +89,12 @@ pub struct SolveArgs {
     /// is refused for others.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// With --checkpoint: say where FILE's search stands and search nothing: each board's
+    /// bound, the subtrees and nodes of its iteration under way against the forecast, the way
+    /// its probes chose, or its length once solved, and the time its runs took. The rest of
+    /// the command may be left out (FILE says what it was kept for)
+    #[arg(long, requires = "checkpoint", conflicts_with_all = ["json", "moves_only"])]
+    pub status: bool,
     /// Cubes: also print each start position as a facelet string.
     #[arg(long)]
     pub show_facelets: bool,

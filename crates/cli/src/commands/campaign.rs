@@ -14,7 +14,7 @@
 //! another way is clearly better (`SWITCH_MARGIN` times fewer nodes, in the search crate).
 //! A campaign begun with probes forwards goes on so when `--both-ways` is added.
 
-use super::checkpoint::{self, ChosenWay, Expanded, Search, Standing};
+use super::checkpoint::{self, ChosenWay, Clock, Expanded, Search, Standing, Timed};
 use crate::args::SolveArgs;
 use crate::errors::{bad_input, InputError};
 use crate::input::Batch as Positions;
@@ -35,35 +35,38 @@ const FORMAT: &str = checkpoint::CAMPAIGN_FORMAT;
 
 /// A campaign file: the search its boards share and where each stands.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Campaign {
+pub(super) struct Campaign {
     format: String,
-    search: Search,
-    boards: Vec<Kept>,
+    pub(super) search: Search,
+    pub(super) boards: Vec<Kept>,
 }
 
 /// Where one board of a campaign stands.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Kept {
+pub(super) struct Kept {
     /// The board as given: an argument, or the file's line (with its id and length).
-    position: String,
+    pub(super) position: String,
     /// Every solution has at least this many moves (0 before its first search).
-    lower_bound: u32,
+    pub(super) lower_bound: u32,
     /// The subtrees finished of the iteration of `lower_bound` (`--resume-subtrees`).
-    resume_subtrees: Option<String>,
+    pub(super) resume_subtrees: Option<String>,
     /// Its report once solved, as `solve --json` prints it.
-    solved: Option<serde_json::Value>,
+    pub(super) solved: Option<serde_json::Value>,
     /// The nodes of its iteration under way and the two before, for the next run's estimate
     /// (absent from files written before they were kept, and once solved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    expanded: Option<Expanded>,
+    pub(super) expanded: Option<Expanded>,
     /// With --probe: the way the probes chose for it, which its token belongs to and the
     /// next run goes on with (absent before the choice, and without probes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    chosen_way: Option<SearchWay>,
+    pub(super) chosen_way: Option<SearchWay>,
     /// With --both-ways and --probe: whether the backwards ways were probed against the way
     /// its first turn chose (see the module docs).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     backwards_probed: bool,
+    /// The time its turns took (absent from files written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) timed: Option<Timed>,
 }
 
 impl Kept {
@@ -167,6 +170,7 @@ pub fn run(
                         expanded: None,
                         chosen_way: None,
                         backwards_probed: false,
+                        timed: None,
                     });
                     c.boards.len() - 1
                 }
@@ -189,6 +193,7 @@ pub fn run(
             checkpoint::finished(kept.resume_subtrees.as_deref())
                 .map_err(|e| InputError(format!("checkpoint {}: {e}", path.display())))?,
         );
+        let clock = Clock::start(kept.timed.clone());
         let watch = Watch::default();
         if let (Some(expanded), true) = (kept.expanded, kept.lower_bound > 0) {
             let partly_done = kept.resume_subtrees.is_some();
@@ -207,6 +212,7 @@ pub fn run(
             );
             board.backwards_probed |= probed_now();
             board.expanded = Some(Expanded::of(&watch));
+            board.timed = Some(clock.read());
             checkpoint::write(path, &*c)
         };
         let solved = checkpoint::follow(&watch, from, keep, || {
@@ -230,6 +236,7 @@ pub fn run(
                 chosen_way.of(&watch),
             );
             board.backwards_probed |= probed_now();
+            board.timed = Some(clock.read());
             if settled.solved.is_some() {
                 board.expanded = None;
                 board.chosen_way = None;
@@ -292,6 +299,7 @@ mod tests {
             expanded: None,
             chosen_way,
             backwards_probed,
+            timed: None,
         }
     }
 

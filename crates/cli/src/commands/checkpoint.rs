@@ -13,7 +13,7 @@
 //! process has the follower look once more first ([`last_look`]), so what was finished since
 //! its last look is kept too.
 
-use crate::args::{Algorithm, SolveArgs};
+use crate::args::{Algorithm, HeuristicChoice, SolveArgs};
 use crate::errors::{bad_input, InputError};
 use crate::output::errln;
 use anyhow::{Context, Result};
@@ -30,7 +30,7 @@ use std::sync::{Mutex, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
 /// What names the format in a checkpoint file.
-const FORMAT: &str = "godsearch solve checkpoint 1";
+pub const FORMAT: &str = "godsearch solve checkpoint 1";
 /// How often the search's progress is looked at for a change to keep.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
 /// How long a signal waits for the follower's last look ([`last_look`]) before the process
@@ -53,26 +53,71 @@ enum Look {
 }
 
 /// A checkpoint file: the search it belongs to and where it stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Checkpoint {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct Checkpoint {
     format: String,
-    search: Search,
+    pub(super) search: Search,
     /// Every solution has at least this many moves.
-    lower_bound: u32,
+    pub(super) lower_bound: u32,
     /// The subtrees finished of the iteration of `lower_bound` (`--resume-subtrees`).
-    resume_subtrees: Option<String>,
+    pub(super) resume_subtrees: Option<String>,
     /// Its report once solved, as `solve --json` prints it (absent from files written before
     /// the report was kept, and while the search goes on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    solved: Option<serde_json::Value>,
+    pub(super) solved: Option<serde_json::Value>,
     /// Nodes expanded, for the progress line's estimate of the iteration's time left in the
     /// run that continues (absent from files written before they were kept, and once solved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    expanded: Option<Expanded>,
+    pub(super) expanded: Option<Expanded>,
     /// With --probe: the way the probes chose, which the bound's subtrees belong to and the
     /// next run goes on with (absent before the choice, and without probes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    chosen_way: Option<SearchWay>,
+    pub(super) chosen_way: Option<SearchWay>,
+    /// The time its runs took (absent from files written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) timed: Option<Timed>,
+}
+
+/// The wall-clock time a file's runs have spent on a board, for `--status`: the seconds from
+/// each run's start (its tables and probes included, and any time the process was stopped)
+/// to its last write of the file, over the runs since `since`. Runs of builds that kept no
+/// time are not counted, and a run killed loses what it spent after its last write.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timed {
+    /// When the first run that kept it began (RFC 3339, UTC).
+    pub since: String,
+    /// Wall-clock seconds of the runs since then.
+    pub seconds: f64,
+}
+
+/// A run's clock over a board's search: the time kept by the runs before it, and when it began.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    before: Timed,
+    started: Instant,
+}
+
+impl Clock {
+    /// Starts now, going on from `kept` (or from nothing, since now).
+    pub fn start(kept: Option<Timed>) -> Self {
+        let before = kept.unwrap_or_else(|| Timed {
+            since: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            seconds: 0.0,
+        });
+        Clock {
+            before,
+            started: Instant::now(),
+        }
+    }
+
+    /// The time kept so far, this run's included (to the millisecond).
+    pub fn read(&self) -> Timed {
+        let seconds = self.before.seconds + self.started.elapsed().as_secs_f64();
+        Timed {
+            since: self.before.since.clone(),
+            seconds: (seconds * 1000.0).round() / 1000.0,
+        }
+    }
 }
 
 /// The nodes a checkpoint keeps: those of the iteration of its bound so far, over every run
@@ -80,8 +125,8 @@ struct Checkpoint {
 /// those of the two iterations before it (0 where not known), the earlier first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expanded {
-    in_iteration: u64,
-    before: [u64; 2],
+    pub in_iteration: u64,
+    pub before: [u64; 2],
 }
 
 impl Expanded {
@@ -171,6 +216,50 @@ impl Search {
         self.probe && !self.reverse && !self.both_ways && both_ways.is(asked)
     }
 
+    /// The options it was kept for, as a command line gives them (the puzzle first).
+    pub fn command(&self) -> String {
+        let mut words = vec![self.puzzle.clone()];
+        let mut option = |name: &str, value: Option<&str>| match value {
+            Some(value) => words.push(format!("--{name} {value}")),
+            None => words.push(format!("--{name}")),
+        };
+        if let Some(goal) = &self.goal {
+            option("goal", Some(goal));
+        }
+        let choices = [
+            ("algorithm", value_name::<Algorithm>(&self.algorithm)),
+            ("heuristic", value_name::<HeuristicChoice>(&self.heuristic)),
+        ];
+        for (name, chosen) in choices {
+            if chosen != "auto" {
+                option(name, Some(&chosen));
+            }
+        }
+        for pdb in self.pdb.iter().flat_map(|p| p.split(' ')) {
+            option("pdb", Some(pdb));
+        }
+        let flags = [
+            ("no-reflection", self.no_reflection),
+            ("reverse", self.reverse),
+            ("both-ways", self.both_ways),
+            ("probe", self.probe),
+        ];
+        for (name, _) in flags.into_iter().filter(|(_, on)| *on) {
+            option(name, None);
+        }
+        words.join(" ")
+    }
+
+    /// The one board it searches (`None` for a campaign's).
+    pub fn board(&self) -> Option<&str> {
+        self.board.as_deref()
+    }
+
+    /// The cells of the puzzle's board, where it is a board size.
+    pub fn cells(&self) -> Option<usize> {
+        self.shape().map(tiles::Shape::cells)
+    }
+
     /// The board size of the puzzle, where it is one.
     fn shape(&self) -> Option<tiles::Shape> {
         tiles::board_shape(&self.puzzle)?.ok()
@@ -189,6 +278,16 @@ impl Search {
     fn board_read(&self) -> Option<tiles::Board> {
         tiles::Board::parse(self.shape()?, self.board.as_deref()?).ok()
     }
+}
+
+/// The name on the command line of the `T` kept as `kept` (its `Debug` form), or `kept` itself
+/// where no value is named so.
+fn value_name<T: clap::ValueEnum + std::fmt::Debug>(kept: &str) -> String {
+    T::value_variants()
+        .iter()
+        .find(|v| format!("{v:?}") == kept)
+        .and_then(clap::ValueEnum::to_possible_value)
+        .map_or_else(|| kept.to_string(), |v| v.get_name().to_string())
 }
 
 /// Refuses `--checkpoint` for a search that is not IDA*'s (only IDA* proves bounds).
@@ -215,12 +314,22 @@ pub type Standing = (u32, usize);
 
 /// What a checkpoint says of its board: where its search stands, or its report once solved.
 pub enum Resumed {
-    /// Searched from here (the start where there was no file), with what the earlier runs
-    /// expanded on the iteration resumed where the file kept it, and the way the probes chose
-    /// where they did.
-    Searching(Standing, Option<ResumedIteration>, Option<SearchWay>),
+    /// Searched from here on.
+    Searching(Searching),
     /// Solved in an earlier run: the report it printed.
     Solved(serde_json::Value),
+}
+
+/// Where a board's search goes on from its checkpoint.
+pub struct Searching {
+    /// The bound and the subtrees finished (the start where there was no file).
+    pub from: Standing,
+    /// What the earlier runs expanded on the iteration resumed, where the file kept it.
+    pub carried: Option<ResumedIteration>,
+    /// The way the probes chose, where they did.
+    pub chosen: Option<SearchWay>,
+    /// The time the file's runs have taken, going on from this run's start.
+    pub clock: Clock,
 }
 
 /// Where the checkpoint at `path` says the search of `args`' board stands: `request`'s
@@ -235,12 +344,20 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             check_writable(path)?;
-            let Some(lower_bound) = args.resume_from else {
-                return Ok(Resumed::Searching((0, 0), None, None));
+            let from = match args.resume_from {
+                None => (0, 0),
+                Some(lower_bound) => {
+                    let done = finished(args.resume_subtrees.as_deref())
+                        .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
+                    (lower_bound, done)
+                }
             };
-            let done = finished(args.resume_subtrees.as_deref())
-                .map_err(|e| InputError(format!("--resume-subtrees: {e}")))?;
-            return Ok(Resumed::Searching((lower_bound, done), None, None));
+            return Ok(Resumed::Searching(Searching {
+                from,
+                carried: None,
+                chosen: None,
+                clock: Clock::start(None),
+            }));
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
@@ -271,11 +388,12 @@ pub fn resume(path: &Path, args: &SolveArgs, request: &mut SolveRequest) -> Resu
     }
     request.resume_from = Some(kept.lower_bound);
     request.resume_subtrees = kept.resume_subtrees;
-    Ok(Resumed::Searching(
-        (kept.lower_bound, done),
+    Ok(Resumed::Searching(Searching {
+        from: (kept.lower_bound, done),
         carried,
-        kept.chosen_way,
-    ))
+        chosen: kept.chosen_way,
+        clock: Clock::start(kept.timed),
+    }))
 }
 
 /// `refused`, a search's refusal of the finished subtrees `path` kept of its iteration of
@@ -429,17 +547,18 @@ pub fn finished(token: Option<&str>) -> std::result::Result<usize, String> {
 }
 
 /// Runs `work`, the search of `args`' board that `watch` follows from where `path`'s
-/// checkpoint had it (`from`, with the way probes chose there: `chosen`), keeping its
-/// checkpoint there each time it moves forward (see [`follow`]), and its report once solved.
+/// checkpoint had it (`searching`), keeping its checkpoint there each time it moves forward
+/// (see [`follow`]), and its report once solved.
 pub fn keeping(
     path: &Path,
     args: &SolveArgs,
     watch: &Watch,
-    (from, chosen): (Standing, Option<SearchWay>),
+    searching: &Searching,
     work: impl FnOnce() -> Vec<AppResult<SolveReport>>,
 ) -> Result<Vec<AppResult<SolveReport>>> {
     let search = Search::of(args, Some(board_of(args)?));
-    let chosen_way = ChosenWay::new(args, chosen);
+    let chosen_way = ChosenWay::new(args, searching.chosen.clone());
+    let from = searching.from;
     let checkpoint = |lower_bound, resume_subtrees, solved, expanded| Checkpoint {
         format: FORMAT.into(),
         search: search.clone(),
@@ -448,6 +567,7 @@ pub fn keeping(
         solved,
         expanded,
         chosen_way: chosen_way.of(watch),
+        timed: Some(searching.clock.read()),
     };
     let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
         let expanded = Some(Expanded::of(watch));

@@ -18,6 +18,7 @@ mod scramble;
 mod serve;
 mod solve;
 mod solve_report;
+mod status;
 mod verify;
 
 use crate::args::{Cli, Command, PdbCommand, MAX_THREADS, THREADS_PER_CORE};

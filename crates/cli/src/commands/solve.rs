@@ -6,22 +6,28 @@
 
 use super::cube_report::CubePrinter;
 use super::solve_report::{Printer, Style};
-use super::{campaign, checkpoint};
+use super::{campaign, checkpoint, status};
 use crate::args::{SolutionNotation, SolveArgs};
 use crate::errors::bad_input;
 use crate::input::Batch as Positions;
-use crate::output::errln;
+use crate::output::{errln, outln};
 use crate::progress::{with_search_line, LevelBar, StatusLines};
 use crate::{cache, machine};
 use anyhow::{bail, Result};
 use godsearch_app::batch::{Batch, BatchSetup, BatchSolver, FrontEndOptions, Position, Source};
 use godsearch_app::progress::Notice;
-use godsearch_app::progress::{ResumedIteration, Watch};
+use godsearch_app::progress::Watch;
 use godsearch_app::report::SearchWay;
 use godsearch_app::request::{JobLimits, SolutionDocument, SolveReport, SolveRequest, Workbench};
 use std::sync::Arc;
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    if let (true, Some(path)) = (args.status, &args.checkpoint) {
+        for line in status::lines(path)? {
+            outln!("{line}");
+        }
+        return Ok(());
+    }
     let name = args.definition.puzzle_name(args.puzzle.as_deref());
     let declared =
         crate::declared_goal::goal_for(args.file.as_deref(), args.goal.as_deref(), &name)?.map(
@@ -44,7 +50,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         Some(_) if campaign => None,
         Some(path) => match checkpoint::resume(path, args, &mut request)? {
-            checkpoint::Resumed::Searching(from, carried, chosen) => Some((from, carried, chosen)),
+            checkpoint::Resumed::Searching(searching) => Some(searching),
             checkpoint::Resumed::Solved(report) => {
                 let board = &args.boards[0];
                 let report = checkpoint::kept_report(path, board, &report, args.goal.as_deref())?;
@@ -141,19 +147,15 @@ fn solve_all(
     printed: Printed,
     solver: &dyn BatchSolver,
     positions: Positions<'_, Position>,
-    from: Option<(
-        checkpoint::Standing,
-        Option<ResumedIteration>,
-        Option<SearchWay>,
-    )>,
+    from: Option<checkpoint::Searching>,
 ) -> Result<()> {
     let mut out = printed.start(args, positions.total);
     // One position searched gets a line with the search's progress; a batch has its bar.
     // Stopped by a signal, it says the bound it proved, from which --resume-from continues.
     let watch = Arc::new(Watch::default());
     let single = positions.total == Some(1) && solver.watched();
-    if let (true, Some((_, Some(carried), _))) = (single, &from) {
-        watch.resume_iteration(*carried);
+    if let (true, Some(carried)) = (single, from.as_ref().and_then(|f| f.carried)) {
+        watch.resume_iteration(carried);
     }
     if single {
         let seen = Arc::clone(&watch);
@@ -203,8 +205,8 @@ fn solve_all(
             })
         };
         let solved = match (single, &args.checkpoint, &from) {
-            (true, Some(path), Some((from, _, chosen))) => {
-                checkpoint::keeping(path, args, &watch, (*from, chosen.clone()), search)?
+            (true, Some(path), Some(from)) => {
+                checkpoint::keeping(path, args, &watch, from, search)?
             }
             (true, _, _) => search(),
             (false, _, _) => solver.solve(&chunk, None),

@@ -1284,6 +1284,17 @@ fn a_checkpoint_file_keeps_a_search_killed_without_warning() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(kept["lower_bound"], 57, "{kept}");
     assert_eq!(kept["solved"], resumed, "{kept}");
+    // --status tells it from the file alone, with the time its runs took.
+    assert!(kept["timed"]["seconds"].as_f64() > Some(0.0), "{kept}");
+    let status = godsearch(&["solve", "--checkpoint", file_text, "--status"]);
+    assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
+    let told = stdout(&status);
+    assert!(told.contains("one board's search (4x4 --goal"), "{told}");
+    assert!(
+        told.contains(&format!("«{KORF_1}»: solved in 57 moves")),
+        "{told}"
+    );
+    assert!(told.contains("s of runs since 20"), "{told}");
     let again = godsearch(&[&keep[..], &["--json"]].concat());
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
     assert!(
@@ -1753,6 +1764,27 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     let nodes_before = first["expanded"]["before"][1].as_u64();
     assert_eq!(nodes_before > Some(0), bound > 41, "{kept}");
     assert_eq!(kept["boards"][1]["solved"]["length"], 41, "{kept}");
+    // --status tells where each board stands, from the file alone.
+    let status = godsearch(&["solve", "--checkpoint", file.to_str().unwrap(), "--status"]);
+    assert_eq!(status.status.code(), Some(0), "{}", stderr(&status));
+    let told = stdout(&status);
+    for line in [
+        "a campaign of 2 boards, 1 solved, 1 left (4x4 ",
+        &format!("#1 (57 moves given): at least {bound} moves; its iteration of {bound}: "),
+        "#55 (41 moves given): solved in 41 moves, the run that solved it ",
+        "in all ",
+    ] {
+        assert!(told.contains(line), "{line} in {told}");
+    }
+    refused_file(
+        &[
+            "solve",
+            "--checkpoint",
+            boards.to_str().unwrap(),
+            "--status",
+        ],
+        "not a checkpoint this build writes",
+    );
     // The next run continues #1 from its bound and does not search #55 again (its kept
     // report is printed in its place).
     let resumed = godsearch(&campaign);

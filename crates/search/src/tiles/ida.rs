@@ -246,6 +246,14 @@ pub struct ResumedIteration {
     pub before: [u64; 2],
 }
 
+impl ResumedIteration {
+    /// A guess at the nodes the iteration will expand in all, from the growth of the two
+    /// before it, as [`Watch::iteration_forecast`] makes it (`None` unless both are known).
+    pub fn forecast(&self) -> Option<u64> {
+        forecast(self.before[0], self.before[1])
+    }
+}
+
 /// [`Watch::direction`]'s values for each [`Direction`] (0, the default: not racing).
 const RACING_FORWARDS: u8 = 1;
 const RACING_BACKWARDS: u8 = 2;
