@@ -84,7 +84,8 @@ pub struct SolveArgs {
     /// given. Once a board is solved FILE keeps its report, which the same command prints
     /// again (replayed first) instead of searching. With --file or several boards, FILE keeps
     /// each board's bound, or its report once solved: the same command continues each board
-    /// where it stopped and prints the reports of those solved (--timeout may differ). FILE
+    /// where it stopped and prints the reports of those solved (--timeout may differ), the
+    /// boards taking turns round from the one the last run was stopped in. FILE
     /// belongs to the goal, algorithm and heuristic (and the one board) it was written for; it
     /// is refused for others.
     #[arg(long, value_name = "FILE")]

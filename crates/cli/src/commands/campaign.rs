@@ -5,7 +5,9 @@
 //! whole whenever one of them moves forward. The same command with the same FILE continues:
 //! a board solved is not searched again (its report, kept in FILE, is printed in its place),
 //! the others resume from where FILE has them, so `--timeout` may be raised from one run to
-//! the next.
+//! the next. The boards take their turns round: a run begins with the board the run before
+//! was stopped in (or began its last whole round with) and goes on round to it, so that runs
+//! shorter than a round still reach every board.
 //!
 //! With `--probe` and `--both-ways`, a board's first turn probes its forwards ways only: the
 //! backwards ways need the board's own databases, minutes of builds that the boards solved in
@@ -39,6 +41,11 @@ pub(super) struct Campaign {
     format: String,
     pub(super) search: Search,
     pub(super) boards: Vec<Kept>,
+    /// The board the next run begins with: the one whose turn is under way (so a run stopped
+    /// in it goes on there), or after a whole round the one this round began with (absent
+    /// from files written before it was kept: the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) next: Option<String>,
 }
 
 /// Where one board of a campaign stands.
@@ -154,9 +161,10 @@ pub fn run(
         checkpoint::last_look();
         errln!("interrupted: {shown} keeps where each board stands; the same command continues")
     }));
-    for item in positions.items {
-        let (text, source) = item?;
-        let lock = || campaign.lock().unwrap_or_else(PoisonError::into_inner);
+    let lock = || campaign.lock().unwrap_or_else(PoisonError::into_inner);
+    let turns = in_turn(positions, lock().next.as_deref())?;
+    let first = turns.first().map(|(text, _)| text.clone());
+    for (text, source) in turns {
         let (index, kept) = {
             let mut c = lock();
             let index = match c.boards.iter().position(|b| b.position == text) {
@@ -185,6 +193,12 @@ pub fn run(
                 base.goal.as_deref(),
             )?)?;
             continue;
+        }
+        // Its turn begins: a run stopped in it goes on with it.
+        {
+            let mut c = lock();
+            c.next = Some(text.clone());
+            checkpoint::Unkept::default().check(checkpoint::write(path, &*c));
         }
         let (request, alone) = kept.next_turn(base);
         let probes_backwards = request.both_ways && request.probe.is_some();
@@ -247,7 +261,29 @@ pub fn run(
         }
         emit(report)?;
     }
+    // A whole round: the next begins where this one did.
+    let mut c = lock();
+    if c.next != first {
+        c.next = first;
+        checkpoint::Unkept::default().check(checkpoint::write(path, &*c));
+    }
     Ok(())
+}
+
+/// The boards of `positions` in the order of this run's turns: from `next` (the board the
+/// campaign's last run was stopped in, or began its last round with) to the end, then round
+/// from the start; in order where `next` is none of them.
+fn in_turn(
+    positions: Positions<'_, (String, Source)>,
+    next: Option<&str>,
+) -> Result<Vec<(String, Source)>> {
+    let mut boards = positions.items.collect::<Result<Vec<_>>>()?;
+    let start = boards
+        .iter()
+        .position(|(text, _)| Some(text.as_str()) == next)
+        .unwrap_or(0);
+    boards.rotate_left(start);
+    Ok(boards)
 }
 
 /// The campaign kept in `path` for the search `args` ask for, or a new one where there is no
@@ -262,6 +298,7 @@ fn open(path: &Path, args: &SolveArgs) -> Result<Campaign> {
                 format: FORMAT.into(),
                 search,
                 boards: Vec::new(),
+                next: None,
             });
         }
         Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),

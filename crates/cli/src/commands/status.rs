@@ -66,6 +66,10 @@ pub fn lines(path: &Path) -> Result<Vec<String>> {
         )];
         lines.extend(boards.iter().map(line));
         lines.push(total(&boards));
+        if let Some(next) = &campaign.next {
+            let next = label(&campaign.search, next);
+            lines.push(format!("the next run begins with {next}"));
+        }
         Ok(lines)
     } else {
         let kept: Checkpoint = checkpoint::read_kept(&text, checkpoint::FORMAT).map_err(refused)?;

@@ -1857,6 +1857,85 @@ fn a_checkpoint_over_a_file_keeps_each_boards_search() {
     refused_file(&campaign, "set its \"resume_subtrees\" to null there");
 }
 
+/// A campaign's boards take their turns round: a run begins with the board the last run was
+/// stopped in (the file's `next`, written as each turn begins), goes round to it, and leaves
+/// `next` at the board it began with once the round is whole.
+#[test]
+fn a_campaign_goes_on_with_the_board_its_last_run_was_stopped_in() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let korf_55 = "55 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11";
+    // Hours with Manhattan distance: killed in its turn.
+    let korf_88 = "88 65 15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+    let one_move = "2 1 1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let file = dir.path().join("campaign.json");
+    let base = solve_korf_1("parallel-ida", "");
+    let campaign_of = |lines: &[&str]| -> Vec<String> {
+        let boards = dir.path().join("boards.txt");
+        std::fs::write(&boards, lines.join("\n") + "\n").unwrap();
+        let given = [
+            "--file",
+            boards.to_str().unwrap(),
+            "--checkpoint",
+            file.to_str().unwrap(),
+            "--json",
+        ];
+        base[..8]
+            .iter()
+            .chain(&given)
+            .map(|a| a.to_string())
+            .collect()
+    };
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_default())
+            .unwrap_or_default()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_godsearch"))
+        .args(campaign_of(&[korf_55, korf_88]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while read()["next"] != korf_88 && started.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    assert_eq!(read()["next"], korf_88, "written as its turn began");
+    let status = godsearch(&["solve", "--checkpoint", file.to_str().unwrap(), "--status"]);
+    let told = stdout(&status);
+    assert!(
+        told.contains("the next run begins with #88 (65 moves given)"),
+        "{told}"
+    );
+    std::fs::remove_file(&file).unwrap();
+    // Whole rounds, their reports in turn order.
+    let campaign = campaign_of(&[korf_55, one_move]);
+    let args: Vec<&str> = campaign.iter().map(String::as_str).collect();
+    let ids = |out: &std::process::Output| -> Vec<String> {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+        stdout(out)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter_map(|r| r["id"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(ids(&godsearch(&args)), ["55", "2"]);
+    assert_eq!(read()["next"], korf_55, "a whole round from the first");
+    // As though the last run was stopped in #2's turn: this one begins there.
+    let mut stopped = read();
+    stopped["next"] = one_move.into();
+    std::fs::write(&file, stopped.to_string()).unwrap();
+    assert_eq!(ids(&godsearch(&args)), ["2", "55"]);
+    assert_eq!(read()["next"], one_move, "the next round begins there too");
+    // A board no longer in the file: from the first.
+    let mut gone = read();
+    gone["next"] = "7 1 2 3".into();
+    std::fs::write(&file, gone.to_string()).unwrap();
+    assert_eq!(ids(&godsearch(&args)), ["55", "2"]);
+}
+
 /// A campaign probing both directions (`--both-ways --probe`) gives a board's first turn its
 /// forwards ways only (here one, searched alone): #55, solved in it, never pays for the
 /// backwards ways; #1, stopped, has them probed in its next turn against the way it kept,
