@@ -78,8 +78,9 @@ pub struct Solution {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_in: Option<String>,
     /// With `probe`: the way the probes chose, which searched on (or solved the board in its
-    /// probe); a stopped search's `searched_subtrees` are its own. Absent without probes, and
-    /// where the search was stopped before the choice.
+    /// probe); a stopped search's `searched_subtrees` are its own. A run that went on with the
+    /// way an earlier run's probes chose (the command line's `--checkpoint`) names that way.
+    /// Absent without probes, and where the search was stopped before the choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen_way: Option<SearchWay>,
 }

@@ -213,7 +213,7 @@ pub fn run(
             let partly_done = kept.resume_subtrees.is_some();
             watch.resume_iteration(expanded.resumed(kept.lower_bound, partly_done));
         }
-        let chosen_way = ChosenWay::of_request(&request, alone.or(kept.chosen_way.clone()));
+        let chosen_way = ChosenWay::of_request(&request, alone.clone().or(kept.chosen_way.clone()));
         // Probed against the way chosen before once the probes choose again.
         let probed_now = || probes_backwards && watch.chosen_way().is_some();
         let keep = |lower_bound, searched: Option<SearchedSubtrees>| {
@@ -240,6 +240,7 @@ pub fn run(
                 report => Ok(report?),
             })
             .with_context(|| format!("board «{text}»"))?;
+        let report = checkpoint::naming_way(report, alone.as_ref());
         {
             let settled = checkpoint::Settled::of(&report)?;
             let mut c = lock();

@@ -511,6 +511,21 @@ impl ChosenWay {
     }
 }
 
+/// `report`, of a search that went on with `way` alone, chosen by the probes of an earlier
+/// run, naming it as the run that chose it would have (its `chosen_way`), so that a board's
+/// report says which way solved it, or whose subtrees a stopped search finished.
+pub fn naming_way(report: SolveReport, way: Option<&SearchWay>) -> SolveReport {
+    match (report, way) {
+        (SolveReport::Tiles(solution), Some(way)) if solution.chosen_way.is_none() => {
+            SolveReport::Tiles(Solution {
+                chosen_way: Some(way.clone()),
+                ..solution
+            })
+        }
+        (report, _) => report,
+    }
+}
+
 /// What names a campaign's format ([`super::campaign`]).
 pub const CAMPAIGN_FORMAT: &str = "godsearch solve campaign 1";
 
@@ -576,7 +591,11 @@ pub fn keeping(
             &checkpoint(lower_bound, searched.map(|s| s.to_string()), None, expanded),
         )
     };
-    let reports = follow(watch, from, keep, work);
+    let way = searching.chosen.as_ref();
+    let reports: Vec<_> = follow(watch, from, keep, work)
+        .into_iter()
+        .map(|report| report.map(|r| naming_way(r, way)))
+        .collect();
     match &reports[..] {
         // Without --resume-from the token refused was the file's.
         [Err(e)] if e.refused_resume_subtrees() && args.resume_from.is_none() => {

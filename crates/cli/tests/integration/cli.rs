@@ -1708,6 +1708,11 @@ fn a_probed_search_keeps_the_way_chosen_and_continues_with_it() {
     assert_eq!(heuristic.contains("from the goal to the board"), reverse);
     assert!(!heuristic.contains("probes"), "{heuristic}");
     assert_eq!(solved["resumed_from"], kept["lower_bound"], "{solved}");
+    // Its report names the way, chosen by the run before; so does the report kept.
+    assert_eq!(solved["chosen_way"], kept["chosen_way"], "{solved}");
+    let kept_report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(kept_report["solved"]["chosen_way"], kept["chosen_way"]);
     refused(
         &[&solve_korf_1("parallel-ida", KORF_1)[..], &["--probe", "1"]].concat(),
         "--probe chooses among ways",
@@ -2003,6 +2008,13 @@ fn a_campaign_probes_backwards_only_the_boards_that_outlast_their_first_turn() {
     assert_eq!(solved["length"], 57, "{solved}");
     assert!(!solved["heuristic"].as_str().unwrap().contains("probes"));
     assert_eq!(solved["resumed_from"], again["lower_bound"], "{solved}");
+    // Its report names the way that solved it, chosen by the turn before; so does the file.
+    assert_eq!(solved["chosen_way"], again["chosen_way"], "{solved}");
+    let kept = read();
+    assert_eq!(
+        kept["boards"][0]["solved"]["chosen_way"],
+        again["chosen_way"]
+    );
 }
 
 /// Parallel IDA* stopped inside an iteration reports the subtrees of it that it finished;
