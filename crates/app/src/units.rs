@@ -112,6 +112,18 @@ pub fn format_count(n: impl ToString) -> String {
     out
 }
 
+/// The share `part` is of `whole` as a percentage, to a whole percent, or to a tenth under one
+/// percent: `1, 3` -> `33%`, `2, 1000` -> `0.2%` (a long search's first minutes
+/// should not read as no progress).
+pub fn format_percent(part: f64, whole: f64) -> String {
+    let percent = 100.0 * part / whole;
+    if percent > 0.0 && percent < 1.0 {
+        format!("{percent:.1}%")
+    } else {
+        format!("{percent:.0}%")
+    }
+}
+
 /// Counts of more digits than this are written as a power of ten by [`format_large_count`].
 pub const PLAIN_COUNT_DIGITS: usize = 30;
 /// Digits after the point of a count written as a power of ten.
@@ -218,6 +230,11 @@ mod tests {
         assert_eq!(format_bytes(12.0), "12 B");
         assert_eq!(format_count(1234567u64), "1,234,567");
         assert_eq!(format_count(12u64), "12");
+        assert_eq!(format_percent(1.0, 3.0), "33%");
+        assert_eq!(format_percent(2.0, 1000.0), "0.2%");
+        assert_eq!(format_percent(6.0, 1000.0), "0.6%");
+        assert_eq!(format_percent(15.0, 1000.0), "2%");
+        assert_eq!(format_percent(0.0, 1000.0), "0%");
     }
 
     mod fuzz {

@@ -5,7 +5,7 @@
 
 use godsearch_app::progress::{Direction, Progress, Watch};
 use godsearch_app::request::JobControl;
-use godsearch_app::units::{format_count, format_rate, format_seconds};
+use godsearch_app::units::{format_count, format_percent, format_rate, format_seconds};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -338,8 +338,8 @@ fn iteration_estimate(watch: &Watch, rate: f64) -> String {
     };
     match watch.iteration_forecast() {
         Some(total) if total > done && rate > 0.0 => format!(
-            "; this iteration about {:.0}% done{way}, {} {left}",
-            100.0 * done as f64 / total as f64,
+            "; this iteration about {} done{way}, {} {left}",
+            format_percent(done as f64, total as f64),
             format_seconds((total - done) as f64 / rate)
         ),
         _ => String::new(),

@@ -10,7 +10,7 @@ use super::checkpoint::{self, Checkpoint, Expanded, Search, Timed};
 use anyhow::{Context, Result};
 use godsearch_app::progress::SearchedSubtrees;
 use godsearch_app::report::SearchWay;
-use godsearch_app::units::format_count;
+use godsearch_app::units::{format_count, format_percent};
 use std::path::Path;
 
 /// Where one board's search stands, as its checkpoint keeps it.
@@ -160,9 +160,9 @@ fn searching(board: &Board, bound: u32) -> String {
             let so_far = e.in_iteration;
             match e.resumed(bound, true).forecast() {
                 Some(all) if all > so_far => format!(
-                    "{} nodes, about {:.0}% of the {} its growth forecasts",
+                    "{} nodes, about {} of the {} its growth forecasts",
                     format_count(so_far),
-                    100.0 * so_far as f64 / all as f64,
+                    format_percent(so_far as f64, all as f64),
                     format_count(all)
                 ),
                 _ => format!("{} nodes", format_count(so_far)),
